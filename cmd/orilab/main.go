@@ -1,0 +1,143 @@
+// Command orilab is the command line of the orilab workbench: a PTX-to-SASS
+// compiler built phase by phase after NVIDIA's ptxas, with tools to step,
+// bisect and fault-inject it. This file only dispatches subcommands; the
+// work lives in the packages under pipeline/, bisect/, faultinject/ and tui/.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	exitOK       = 0 // success (run: every buffer matched)
+	exitMismatch = 1 // run/bisect: a mismatch or no culprit
+	exitError    = 2 // bad input, unavailable feature, internal error
+)
+
+// command is one subcommand. run is nil for a capability that has not landed
+// yet; such a command exits 2 with a one-line message and prints nothing
+// else.
+type command struct {
+	name    string
+	usage   string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+	missing string // what is still to be built, for unavailable commands
+}
+
+var commands = []command{
+	{name: "compile", usage: "orilab compile [--parse-only] [--emit ptx] [-o OUT] FILE.ptx", summary: "parse, check and compile a PTX module", run: runCompile},
+	{name: "run", usage: "orilab run SPEC.json [-O N] [-knob NAME=VALUE]... [--after PHASE]", summary: "execute a kernel spec and compare its buffers", missing: "it needs the Ori lowering and the simulator"},
+	{name: "phases", usage: "orilab phases [-O N] [-arch sm_XX] [--json]", summary: "list the 159 phases and whether each runs", missing: "it needs the phase manager"},
+	{name: "knobs", usage: "orilab knobs [PATTERN] [--json]", summary: "list every knob with its type, default and readers", missing: "it needs the knob system"},
+	{name: "bisect", usage: "orilab bisect SPEC.json --mode phase|disable|knobs|sites|auto ...", summary: "find the phase, knob or rewrite behind a miscompile", missing: "it needs the simulator and the phase manager"},
+	{name: "reduce", usage: "orilab reduce SPEC.json", summary: "shrink a failing kernel while its failure stays the same", missing: "it needs the bisector"},
+	{name: "inject", usage: "orilab inject (SPEC.json|FILE.ptx) --bugspec LINE ...", summary: "bugspec fault injection into post-RA code, and campaigns", missing: "it needs register allocation and the post-RA verifiers"},
+	{name: "fuzz", usage: "orilab fuzz [--seed S] [--count N] [--jobs J]", summary: "differential testing with random PTX programs", missing: "it needs the simulator and the phase manager"},
+	{name: "tui", usage: "orilab tui [FILE.ptx|SPEC.json]", summary: "the phase-by-phase workbench", missing: "it needs the phase manager"},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitError
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			if c := find(args[1]); c != nil {
+				if c.run != nil {
+					return c.run([]string{"--help"}, stdout, stderr)
+				}
+				fmt.Fprintf(stdout, "usage: %s\n\n%s.\n\nNot available yet: %s.\n", c.usage, c.summary, c.missing)
+				return exitOK
+			}
+		}
+		usage(stdout)
+		return exitOK
+	}
+	c := find(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "orilab: unknown command %q%s\nRun 'orilab help' for the list of commands.\n", name, suggest(name))
+		return exitError
+	}
+	if c.run == nil {
+		fmt.Fprintf(stderr, "orilab %s: not available yet: %s\n", c.name, c.missing)
+		return exitError
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func find(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "orilab: a PTX-to-SASS compiler workbench after NVIDIA's ptxas")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands {
+		state := ""
+		if c.run == nil {
+			state = " (not available yet)"
+		}
+		fmt.Fprintf(w, "  %-8s %s%s\n", c.name, c.summary, state)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'orilab help COMMAND' or 'orilab COMMAND --help' for details.")
+	fmt.Fprintln(w, "Exit status: 0 success, 1 mismatch (run, bisect), 2 error.")
+}
+
+// suggest returns ` (did you mean "x"?)` for the closest command name.
+func suggest(name string) string {
+	best, bestD := "", 3
+	names := make([]string, 0, len(commands))
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(name), n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,3 @@
+module orilab
+
+go 1.26

@@ -1,0 +1,46 @@
+// Package testenv locates the repository and the ../shared directory that
+// CI places beside the checkout, for tests that read the corpus, the seeds
+// or the ISA pages.
+package testenv
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// RepoRoot returns the directory that holds go.mod, walking up from the
+// test's working directory.
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("testenv: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Shared returns the shared directory beside the checkout (../shared from
+// the repository root), or $ORILAB_SHARED when set. A missing directory
+// fails the test: the corpus tests are part of the contract, and a silent
+// skip would hide that they did not run.
+func Shared(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("ORILAB_SHARED")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(tb), "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "corpus")); err != nil {
+		tb.Fatalf("testenv: %s/corpus not found; check out the shared directory beside the repository or set ORILAB_SHARED", dir)
+	}
+	return dir
+}

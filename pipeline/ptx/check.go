@@ -1,0 +1,853 @@
+package ptx
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The checker resolves every name in a module and validates instruction
+// operand forms and version/target gates. It works on the AST as parsed and
+// never rewrites it; the lowering trusts a module that passed it.
+
+// declKind says what a name denotes.
+type declKind uint8
+
+const (
+	dkReg     declKind = iota // .reg variable (Pred tells predicates apart)
+	dkVar                     // variable in an addressable state space (.global .shared .const .local .param .tex)
+	dkFunc                    // .entry or .func
+	dkLabel                   // code label
+	dkProto                   // .callprototype label
+	dkTargets                 // .branchtargets / .calltargets label
+)
+
+// decl is one declared name.
+type decl struct {
+	kind  declKind
+	pos   Pos
+	space string // state space for dkReg/dkVar
+	typ   string // declared type
+	pred  bool   // a .pred register
+	count int    // parameterized %r<N>: N; else 0
+	fn    *Func  // dkFunc: the definition or the latest declaration
+	param bool   // declared as a function parameter
+	ext   bool   // .extern declaration (a later definition is not a duplicate)
+}
+
+// scope is one level of name visibility. Parameterized register ranges
+// (%r<100>) are kept apart so that %r57 resolves without materializing
+// a hundred entries.
+type scope struct {
+	parent *scope
+	names  map[string]*decl
+	ranges map[string]*decl // prefix ("%r") -> range declaration
+}
+
+func newScope(parent *scope) *scope {
+	return &scope{parent: parent, names: map[string]*decl{}}
+}
+
+// local finds name in this scope only.
+func (s *scope) local(name string) *decl {
+	if d := s.names[name]; d != nil {
+		return d
+	}
+	if len(s.ranges) > 0 {
+		i := len(name)
+		for i > 0 && isDigit(name[i-1]) {
+			i--
+		}
+		if i < len(name) && i > 0 {
+			if r := s.ranges[name[:i]]; r != nil {
+				if n, ok := numberedSuffix(name, name[:i]); ok && n < r.count {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *scope) lookup(name string) *decl {
+	for sc := s; sc != nil; sc = sc.parent {
+		if d := sc.local(name); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+type checker struct {
+	d      *diag
+	m      *Module
+	sm     int // numeric target, 0 when unknown
+	global *scope
+	fn     *Func
+	labels map[string]*decl // labels of the function being checked
+}
+
+func check(d *diag, m *Module) {
+	c := &checker{d: d, m: m, sm: m.SM(), global: newScope(nil)}
+	c.header()
+	// Module-scope names first, so functions may refer to later ones.
+	for _, it := range m.Items {
+		switch x := it.(type) {
+		case *VarDecl:
+			c.declareVars(c.global, x, true)
+		case *Func:
+			c.declareFunc(x)
+		}
+	}
+	for _, it := range m.Items {
+		switch x := it.(type) {
+		case *VarDecl:
+			c.checkModuleVar(x)
+		case *Func:
+			c.function(x)
+		}
+	}
+}
+
+func (c *checker) header() {
+	var first Item
+	if len(c.m.Items) > 0 {
+		first = c.m.Items[0]
+	}
+	if d, ok := first.(*Directive); !ok || d.Name != ".version" {
+		pos := Pos{Line: 1, Col: 1}
+		if first != nil {
+			pos = first.itemPos()
+		}
+		c.d.errorf(pos, "the module must begin with a .version directive")
+	}
+	for _, it := range c.m.Items {
+		if d, ok := it.(*Directive); ok && d.Name == ".target" {
+			return
+		}
+	}
+	if len(c.m.Items) > 0 {
+		c.d.errorf(c.m.Items[0].itemPos(), "missing .target directive")
+	}
+}
+
+// declareVars adds the names of a declaration to scope s.
+func (c *checker) declareVars(s *scope, v *VarDecl, module bool) {
+	kind := dkVar
+	if v.Space == ".reg" || v.Space == ".sreg" {
+		kind = dkReg
+	}
+	ext := false
+	for _, l := range v.Linkage {
+		if l == ".extern" {
+			ext = true
+		}
+	}
+	for _, n := range v.Names {
+		if n.Name == "" {
+			continue
+		}
+		nd := &decl{kind: kind, pos: n.Pos, space: v.Space, typ: v.Type, pred: v.Type == ".pred", ext: ext}
+		if n.Range > 0 {
+			if s.ranges == nil {
+				s.ranges = map[string]*decl{}
+			}
+			if old := s.ranges[n.Name]; old != nil {
+				c.d.errorf(n.Pos, "duplicate declaration of %s<%d> (first declared at %s)", n.Name, n.Range, old.pos)
+				continue
+			}
+			nd.count = n.Range
+			s.ranges[n.Name] = nd
+			continue
+		}
+		if old := s.local(n.Name); old != nil {
+			if module && (old.ext || ext) && old.kind == dkVar {
+				// An .extern declaration and the definition may both appear.
+				if !ext {
+					s.names[n.Name] = nd
+				}
+				continue
+			}
+			c.d.errorf(n.Pos, "duplicate declaration of %s (first declared at %s)", n.Name, old.pos)
+			continue
+		}
+		s.names[n.Name] = nd
+	}
+}
+
+func (c *checker) declareFunc(f *Func) {
+	old := c.global.names[f.Name]
+	if old == nil {
+		c.global.names[f.Name] = &decl{kind: dkFunc, pos: f.NamePos, fn: f}
+		return
+	}
+	if old.kind != dkFunc {
+		c.d.errorf(f.NamePos, "duplicate declaration of %s (first declared at %s)", f.Name, old.pos)
+		return
+	}
+	if old.fn.Body != nil && f.Body != nil {
+		c.d.errorf(f.NamePos, "function %s is defined twice (first definition at %s)", f.Name, old.pos)
+		return
+	}
+	if old.fn.Entry != f.Entry {
+		c.d.errorf(f.NamePos, "%s is declared both as .entry and as .func (first at %s)", f.Name, old.pos)
+		return
+	}
+	if f.Body != nil {
+		old.fn, old.pos = f, f.NamePos
+	}
+}
+
+func (c *checker) checkModuleVar(v *VarDecl) {
+	ext := false
+	for _, l := range v.Linkage {
+		ext = ext || l == ".extern"
+	}
+	// Decision: .reg at module scope is accepted. PTX 1.x-2.x allowed it
+	// (gpuocelot's matrixMulDynlinkJIT kernel uses it), and later ISAs
+	// only stopped documenting it. .param at module scope never existed.
+	if v.Space == ".param" {
+		c.d.errorf(v.Pos, ".param variables cannot be declared at module scope")
+	}
+	for _, n := range v.Names {
+		c.unsized(v, n, ext)
+		if n.Init != nil {
+			c.initializer(n.Init)
+		}
+	}
+}
+
+// unsized rejects "x[]" unless the size comes from elsewhere: .extern
+// (sized by the linker or, for .shared, by the launch) or an initializer.
+func (c *checker) unsized(v *VarDecl, n *VarName, ext bool) {
+	for i, d := range n.Dims {
+		if d >= 0 {
+			continue
+		}
+		if i == 0 && (ext || n.Init != nil) {
+			continue
+		}
+		c.d.errorf(n.Pos, "array %s has no size: only .extern arrays and arrays with an initializer may omit it", n.Name)
+		return
+	}
+}
+
+func (c *checker) initializer(in *Init) {
+	if in.Expr == nil {
+		for _, e := range in.Elems {
+			c.initializer(e)
+		}
+		return
+	}
+	if in.Expr.Kind == OpName || in.Expr.Kind == OpGeneric {
+		d := c.global.lookup(in.Expr.Name)
+		if d == nil {
+			c.d.errorf(in.Expr.Pos, "use of undeclared identifier '%s' in initializer", in.Expr.Name)
+		} else if d.kind != dkVar && d.kind != dkFunc {
+			c.d.errorf(in.Expr.Pos, "initializer refers to %s, which is not a variable or function", in.Expr.Name)
+		}
+	}
+}
+
+func (c *checker) function(f *Func) {
+	c.fn = f
+	s := newScope(c.global)
+	for _, r := range f.Rets {
+		c.declareParam(s, f, r)
+	}
+	for _, p := range f.Params {
+		c.declareParam(s, f, p)
+		n := p.Names[0]
+		if f.Entry && p.Space == ".param" && len(n.Dims) > 0 && n.Dims[0] < 0 {
+			c.d.errorf(n.Pos, "kernel parameter %s is an array without a size", n.Name)
+		}
+	}
+	for _, d := range f.Dirs {
+		c.perfDirective(f, d)
+	}
+	if f.Body == nil {
+		return
+	}
+	c.labels = map[string]*decl{}
+	c.collectLabels(f.Body)
+	c.block(s, f.Body)
+	c.fn = nil
+}
+
+func (c *checker) declareParam(s *scope, f *Func, p *VarDecl) {
+	n := p.Names[0]
+	if n.Name == "" {
+		return
+	}
+	kind := dkVar
+	if p.Space == ".reg" {
+		kind = dkReg
+	}
+	if old := s.local(n.Name); old != nil {
+		c.d.errorf(n.Pos, "duplicate parameter %s of %s (first declared at %s)", n.Name, f.Name, old.pos)
+		return
+	}
+	s.names[n.Name] = &decl{kind: kind, pos: n.Pos, space: p.Space, typ: p.Type, pred: p.Type == ".pred", param: true}
+}
+
+func (c *checker) perfDirective(f *Func, d *Directive) {
+	switch d.Name {
+	case ".maxntid", ".reqntid", ".reqnctapercluster":
+		if len(d.Args) < 1 || len(d.Args) > 3 {
+			c.d.errorf(d.Pos, "%s takes 1 to 3 integers, found %d", d.Name, len(d.Args))
+		}
+	case ".minnctapersm", ".maxnreg", ".maxnctapersm", ".maxclusterrank":
+		if len(d.Args) != 1 {
+			c.d.errorf(d.Pos, "%s takes one integer, found %d", d.Name, len(d.Args))
+		}
+	case ".noreturn", ".explicitcluster", ".blocksareclusters":
+		if len(d.Args) != 0 {
+			c.d.errorf(d.Pos, "%s takes no arguments", d.Name)
+		}
+	}
+	switch d.Name {
+	case ".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".explicitcluster", ".reqnctapercluster", ".maxclusterrank":
+		if !f.Entry {
+			c.d.errorf(d.Pos, "%s applies only to .entry functions", d.Name)
+		}
+	}
+	switch d.Name {
+	case ".explicitcluster", ".reqnctapercluster", ".maxclusterrank":
+		c.gate(d.Pos, d.Name, 78, 90)
+	}
+}
+
+func (c *checker) collectLabels(b *Block) {
+	for _, s := range b.Stmts {
+		var name string
+		var kind declKind
+		var pos Pos
+		switch x := s.(type) {
+		case *Label:
+			name, kind, pos = x.Name, dkLabel, x.Pos
+		case *Prototype:
+			name, kind, pos = x.Name, dkProto, x.Pos
+		case *Directive:
+			if x.Label == "" {
+				continue
+			}
+			name, kind, pos = x.Label, dkTargets, x.Pos
+		case *Block:
+			c.collectLabels(x)
+			continue
+		default:
+			continue
+		}
+		if old := c.labels[name]; old != nil {
+			c.d.errorf(pos, "duplicate label %s (first defined at %s)", name, old.pos)
+			continue
+		}
+		c.labels[name] = &decl{kind: kind, pos: pos}
+	}
+}
+
+func (c *checker) block(parent *scope, b *Block) {
+	s := newScope(parent)
+	for _, st := range b.Stmts {
+		switch x := st.(type) {
+		case *VarDecl:
+			for _, l := range x.Linkage {
+				if l != ".extern" {
+					c.d.errorf(x.Pos, "%s is not allowed on declarations inside a function", l)
+				}
+			}
+			c.declareVars(s, x, false)
+			ext := false
+			for _, l := range x.Linkage {
+				ext = ext || l == ".extern"
+			}
+			for _, n := range x.Names {
+				c.unsized(x, n, ext)
+				if n.Init != nil {
+					if x.Space == ".reg" || x.Space == ".local" || x.Space == ".shared" || x.Space == ".param" {
+						c.d.errorf(n.Init.Pos, "%s variables cannot have an initializer", x.Space)
+					} else {
+						c.initializer(n.Init)
+					}
+				}
+			}
+		case *Block:
+			c.block(s, x)
+		case *Instr:
+			c.instr(s, x)
+		case *Directive:
+			if x.Label != "" {
+				for i, a := range x.Args {
+					if l := c.labels[a]; l == nil || l.kind != dkLabel {
+						if x.Name == ".calltargets" {
+							if d := s.lookup(a); d != nil && d.kind == dkFunc {
+								continue
+							}
+							c.d.errorf(x.Pos, "%s entry %d: %s is not a declared function", x.Name, i+1, a)
+							continue
+						}
+						c.d.errorf(x.Pos, "%s entry %d: use of undeclared label '%s'", x.Name, i+1, a)
+					}
+				}
+			}
+		}
+	}
+}
+
+// opName is the full mnemonic for messages: "ld.global.u32".
+func opName(in *Instr) string { return in.Op + strings.Join(in.Mods, "") }
+
+func (c *checker) gate(p Pos, what string, minPTX, minSM int) {
+	if minPTX > 0 && c.m.Version.Num() > 0 && c.m.Version.Num() < minPTX {
+		c.d.errorf(p, "%s requires PTX ISA %d.%d or later, but the module declares .version %s", what, minPTX/10, minPTX%10, c.m.Version)
+	}
+	if minSM > 0 && c.sm > 0 && c.sm < minSM {
+		c.d.errorf(p, "%s requires sm_%d or higher, but the module targets sm_%d", what, minSM, c.sm)
+	}
+}
+
+func (c *checker) instr(s *scope, in *Instr) {
+	if in.Guard != nil {
+		d := s.lookup(in.Guard.Reg)
+		switch {
+		case d == nil:
+			c.undeclared(in.Guard.Pos, in.Guard.Reg, "register")
+		case d.kind != dkReg || !d.pred:
+			c.d.errorf(in.Guard.Pos, "guard %s is not a predicate register", in.Guard.Reg)
+		}
+	}
+	spec, ok := isaTable[in.Op]
+	if !ok {
+		c.d.errorf(in.OpPos, "unknown instruction '%s'", in.Op)
+		return
+	}
+	name := opName(in)
+	c.gate(in.OpPos, in.Op, spec.minPTX, spec.minSM)
+	for _, g := range spec.gates {
+		if in.HasMod(g.mod) {
+			c.gate(in.OpPos, in.Op+g.mod, g.minPTX, g.minSM)
+		}
+	}
+	// Resolve every name first, so undeclared names are reported even when
+	// the operand form is also wrong.
+	cls := make([]opClass, len(in.Args))
+	bad := false
+	for i, a := range in.Args {
+		cls[i] = c.classify(s, in, a)
+		bad = bad || cls[i] == clsError
+	}
+	if bad {
+		return
+	}
+	switch in.Op {
+	case "call":
+		c.call(s, in, cls)
+		return
+	case "bra":
+		if len(in.Args) == 1 && cls[0] != clsLabel && cls[0] != clsError {
+			c.d.errorf(in.Args[0].Pos, "branch target of %s must be a label, found %s", name, describe(in.Args[0], cls[0]))
+			return
+		}
+	}
+	c.forms(in, name, spec, cls)
+}
+
+// opClass is the resolved category of an operand.
+type opClass uint8
+
+const (
+	clsError    opClass = iota // already reported
+	clsReg                     // non-predicate register or special register
+	clsRegOff                  // register+imm outside an address
+	clsPred                    // predicate register
+	clsImm                     // integer immediate
+	clsFloatImm                // float immediate
+	clsSym                     // variable address or generic(var)
+	clsFunc                    // function name
+	clsLabel                   // code label
+	clsProto                   // .callprototype or .calltargets/.branchtargets label
+	clsAddr                    // [ ... ]
+	clsVec                     // { ... }
+	clsList                    // ( ... )
+	clsPair                    // a|b
+	clsSink                    // _
+)
+
+func (c *checker) undeclared(p Pos, name, what string) {
+	if strings.HasPrefix(name, "%") && what != "parameter" {
+		what = "register"
+	}
+	c.d.errorf(p, "use of undeclared %s '%s'", what, name)
+}
+
+// classify resolves an operand's names and returns its class.
+func (c *checker) classify(s *scope, in *Instr, o *Operand) opClass {
+	switch o.Kind {
+	case OpSink:
+		return clsSink
+	case OpInt:
+		if _, ok := o.Int(); !ok {
+			c.d.errorf(o.Pos, "integer literal %s does not fit in 64 bits", o.Text)
+			return clsError
+		}
+		return clsImm
+	case OpFloat:
+		if _, ok := o.Float(); !ok {
+			c.d.errorf(o.Pos, "malformed float literal %s", o.Text)
+			return clsError
+		}
+		return clsFloatImm
+	case OpGeneric:
+		d := s.lookup(o.Name)
+		if d == nil || d.kind != dkVar {
+			c.d.errorf(o.Pos, "generic( ) needs a variable, and %s is not one", o.Name)
+			return clsError
+		}
+		return clsSym
+	case OpName:
+		return c.classifyName(s, in, o, false)
+	case OpAddr:
+		base := o.Elems[0]
+		if base.Kind == OpName {
+			cl := c.classifyName(s, in, base, true)
+			switch cl {
+			case clsError:
+				return clsError
+			case clsReg, clsRegOff, clsSym, clsFunc:
+			default:
+				c.d.errorf(base.Pos, "address base %s must be a register or a variable", base.Name)
+				return clsError
+			}
+		}
+		for _, e := range o.Elems[1:] {
+			if c.classify(s, in, e) == clsError {
+				return clsError
+			}
+		}
+		return clsAddr
+	case OpVec, OpList, OpPair:
+		for _, e := range o.Elems {
+			cl := c.classify(s, in, e)
+			if cl == clsError {
+				return clsError
+			}
+			if o.Kind == OpVec && cl != clsReg && cl != clsPred && cl != clsImm && cl != clsFloatImm && cl != clsSink {
+				c.d.errorf(e.Pos, "vector elements must be registers or immediates, found %s", describe(e, cl))
+				return clsError
+			}
+		}
+		switch o.Kind {
+		case OpVec:
+			return clsVec
+		case OpList:
+			return clsList
+		}
+		return clsPair
+	}
+	return clsError
+}
+
+func (c *checker) classifyName(s *scope, in *Instr, o *Operand, inAddr bool) opClass {
+	// WARP_SZ is PTX's one predefined constant (the warp size, 32).
+	if o.Name == "WARP_SZ" && o.Comp == "" && s.lookup(o.Name) == nil {
+		return clsImm
+	}
+	if comps, minSM, ok := isSpecialReg(o.Name); ok {
+		if s.lookup(o.Name) == nil {
+			if o.Comp != "" && (len(o.Comp) != 2 || !strings.Contains(comps, o.Comp[1:])) {
+				c.d.errorf(o.Pos, "special register %s has no component %s", o.Name, o.Comp)
+				return clsError
+			}
+			if minSM > 0 && c.sm > 0 && c.sm < minSM {
+				c.d.errorf(o.Pos, "%s requires sm_%d or higher, but the module targets sm_%d", o.Name, minSM, c.sm)
+				return clsError
+			}
+			return clsReg
+		}
+	}
+	if l := c.labels[o.Name]; l != nil {
+		if l.kind == dkLabel {
+			return clsLabel
+		}
+		return clsProto
+	}
+	d := s.lookup(o.Name)
+	if d == nil {
+		what := "identifier"
+		switch {
+		case inAddr && (in.Op == "ld" || in.Op == "st") && (in.HasMod(".param")):
+			what = "parameter"
+		case in.Op == "bra" || in.Op == "brx":
+			what = "label"
+		case inAddr:
+			what = "symbol"
+		case in.Op == "call":
+			what = "function"
+		}
+		c.undeclared(o.Pos, o.Name, what)
+		return clsError
+	}
+	switch d.kind {
+	case dkReg:
+		if o.Comp != "" && !strings.Contains(".x.y.z.w.r.g.b.a", o.Comp) {
+			c.d.errorf(o.Pos, "unknown vector component %s on %s", o.Comp, o.Name)
+			return clsError
+		}
+		if d.pred {
+			if o.HasOff {
+				c.d.errorf(o.Pos, "a predicate register cannot take an offset")
+				return clsError
+			}
+			return clsPred
+		}
+		if o.HasOff && !inAddr {
+			return clsRegOff
+		}
+		return clsReg
+	case dkVar:
+		return clsSym
+	case dkFunc:
+		return clsFunc
+	}
+	return clsError
+}
+
+func describe(o *Operand, cl opClass) string {
+	switch cl {
+	case clsReg, clsRegOff:
+		return "register " + o.Name
+	case clsPred:
+		return "predicate " + o.Name
+	case clsImm, clsFloatImm:
+		return "immediate " + o.Text
+	case clsSym:
+		return "symbol " + o.Name
+	case clsFunc:
+		return "function " + o.Name
+	case clsLabel:
+		return "label " + o.Name
+	case clsProto:
+		return "prototype " + o.Name
+	case clsAddr:
+		return "an address"
+	case clsVec:
+		return "a vector"
+	case clsList:
+		return "an operand list"
+	case clsPair:
+		return "a predicate pair"
+	case clsSink:
+		return "'_'"
+	}
+	return "an operand"
+}
+
+var classWant = map[byte]string{
+	'd': "a destination register",
+	'a': "a register or immediate",
+	'A': "a register, immediate or symbol",
+	'p': "a predicate register",
+	'q': "a predicate destination",
+	'm': "a memory address [...]",
+	'l': "a label or function name",
+	'i': "an integer immediate",
+	'v': "a vector {...}",
+}
+
+// fits reports whether an operand of class cl is accepted by letter.
+func fits(letter byte, cl opClass) bool {
+	switch letter {
+	case '*':
+		return true
+	case 'd':
+		return cl == clsReg || cl == clsVec || cl == clsSink
+	case 'a':
+		// Decision: "reg+imm" outside an address is accepted as a source
+		// value. The ISA only documents it in addresses, but ZLUDA's
+		// operand tests (corpus test/operands.ptx) use it in add and setp,
+		// and the lowering treats it as an addition.
+		return cl == clsReg || cl == clsRegOff || cl == clsImm || cl == clsFloatImm || cl == clsVec
+	case 'A':
+		return fits('a', cl) || cl == clsSym || cl == clsFunc
+	case 'p':
+		return cl == clsPred || cl == clsImm
+	case 'q':
+		return cl == clsPred || cl == clsPair || cl == clsSink
+	case 'm':
+		return cl == clsAddr
+	case 'l':
+		return cl == clsLabel || cl == clsFunc || cl == clsProto
+	case 'i':
+		return cl == clsImm
+	case 'v':
+		return cl == clsVec
+	}
+	return false
+}
+
+// formOps splits a form string into letters and the count of required
+// operands.
+func formOps(ops string) (letters []byte, required int) {
+	for _, f := range strings.Fields(ops) {
+		letters = append(letters, f[0])
+		if !strings.HasSuffix(f, "?") {
+			required = len(letters)
+		}
+	}
+	return letters, required
+}
+
+func (c *checker) forms(in *Instr, name string, spec isaSpec, cls []opClass) {
+	var applicable []isaForm
+	for _, f := range spec.forms {
+		if f.when == "" {
+			continue
+		}
+		for _, m := range strings.Split(f.when, "|") {
+			if in.HasMod(m) {
+				applicable = append(applicable, f)
+				break
+			}
+		}
+	}
+	if len(applicable) == 0 {
+		for _, f := range spec.forms {
+			if f.when == "" {
+				applicable = append(applicable, f)
+			}
+		}
+	}
+	if len(applicable) == 0 {
+		return
+	}
+	var counts []int
+	var firstFit []byte
+	for _, f := range applicable {
+		if strings.TrimSpace(f.ops) == "*" {
+			// A lone '*' accepts any operand list: the opcode is not
+			// validated beyond name resolution.
+			return
+		}
+		letters, req := formOps(f.ops)
+		if len(in.Args) < req || len(in.Args) > len(letters) {
+			for n := req; n <= len(letters); n++ {
+				counts = appendUnique(counts, n)
+			}
+			continue
+		}
+		ok := true
+		for i, cl := range cls {
+			if !fits(letters[i], cl) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return
+		}
+		if firstFit == nil {
+			firstFit = letters
+		}
+	}
+	if firstFit == nil {
+		c.d.errorf(in.OpPos, "wrong number of operands for %s: got %d, want %s", name, len(in.Args), joinCounts(counts))
+		return
+	}
+	for i, cl := range cls {
+		if !fits(firstFit[i], cl) {
+			c.d.errorf(in.Args[i].Pos, "operand %d of %s must be %s, found %s", i+1, name, classWant[firstFit[i]], describe(in.Args[i], cl))
+			return
+		}
+	}
+}
+
+func appendUnique(xs []int, n int) []int {
+	for _, x := range xs {
+		if x == n {
+			return xs
+		}
+	}
+	return append(xs, n)
+}
+
+func joinCounts(ns []int) string {
+	// Small insertion sort: at most a handful of counts.
+	for i := 1; i < len(ns); i++ {
+		for j := i; j > 0 && ns[j] < ns[j-1]; j-- {
+			ns[j], ns[j-1] = ns[j-1], ns[j]
+		}
+	}
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// call validates "call{.uni} (rets), target, (args){, proto};".
+func (c *checker) call(s *scope, in *Instr, cls []opClass) {
+	i := 0
+	var rets, args *Operand
+	if i < len(in.Args) && cls[i] == clsList {
+		rets = in.Args[i]
+		i++
+	}
+	if i >= len(in.Args) {
+		c.d.errorf(in.OpPos, "call needs a target function")
+		return
+	}
+	target, tcls := in.Args[i], cls[i]
+	i++
+	if i < len(in.Args) && cls[i] == clsList {
+		args = in.Args[i]
+		i++
+	}
+	var proto *Operand
+	if i < len(in.Args) {
+		proto = in.Args[i]
+		if cls[i] != clsProto {
+			c.d.errorf(proto.Pos, "the last operand of an indirect call must be a .callprototype or .calltargets label, found %s", describe(proto, cls[i]))
+			return
+		}
+		i++
+	}
+	if i < len(in.Args) {
+		c.d.errorf(in.Args[i].Pos, "unexpected operand %d of call", i+1)
+		return
+	}
+	switch tcls {
+	case clsFunc:
+		if proto != nil {
+			c.d.errorf(proto.Pos, "a direct call to %s takes no prototype", target.Name)
+			return
+		}
+		fd := s.lookup(target.Name)
+		f := fd.fn
+		if f.Entry {
+			c.d.errorf(target.Pos, "cannot call %s: it is an .entry kernel", target.Name)
+			return
+		}
+		nr, na := 0, 0
+		if rets != nil {
+			nr = len(rets.Elems)
+		}
+		if args != nil {
+			na = len(args.Elems)
+		}
+		if nr != len(f.Rets) {
+			c.d.errorf(target.Pos, "call to %s receives %d return values, but %s returns %d", f.Name, nr, f.Name, len(f.Rets))
+			return
+		}
+		if na != len(f.Params) {
+			c.d.errorf(target.Pos, "call to %s passes %d arguments, but %s takes %d", f.Name, na, f.Name, len(f.Params))
+		}
+	case clsReg:
+		if proto == nil {
+			c.d.errorf(target.Pos, "indirect call through %s needs a .callprototype or .calltargets label as its last operand", target.Name)
+		}
+	default:
+		c.d.errorf(target.Pos, "call target must be a function or a register, found %s", describe(target, tcls))
+	}
+}
