@@ -420,7 +420,6 @@ func (c *checker) instr(s *scope, in *Instr) {
 		c.d.errorf(in.OpPos, "unknown instruction '%s'", in.Op)
 		return
 	}
-	name := opName(in)
 	c.gate(in.OpPos, in.Op, spec.minPTX, spec.minSM)
 	for _, g := range spec.gates {
 		if in.HasMod(g.mod) {
@@ -429,7 +428,12 @@ func (c *checker) instr(s *scope, in *Instr) {
 	}
 	// Resolve every name first, so undeclared names are reported even when
 	// the operand form is also wrong.
-	cls := make([]opClass, len(in.Args))
+	var clsBuf [8]opClass
+	cls := clsBuf[:0]
+	if len(in.Args) > len(clsBuf) {
+		cls = make([]opClass, 0, len(in.Args))
+	}
+	cls = cls[:len(in.Args)]
 	bad := false
 	for i, a := range in.Args {
 		cls[i] = c.classify(s, in, a)
@@ -444,11 +448,11 @@ func (c *checker) instr(s *scope, in *Instr) {
 		return
 	case "bra":
 		if len(in.Args) == 1 && cls[0] != clsLabel && cls[0] != clsError {
-			c.d.errorf(in.Args[0].Pos, "branch target of %s must be a label, found %s", name, describe(in.Args[0], cls[0]))
+			c.d.errorf(in.Args[0].Pos, "branch target of %s must be a label, found %s", opName(in), describe(in.Args[0], cls[0]))
 			return
 		}
 	}
-	c.forms(in, name, spec, cls)
+	c.forms(in, cls)
 }
 
 // opClass is the resolved category of an operand.
@@ -547,22 +551,10 @@ func (c *checker) classify(s *scope, in *Instr, o *Operand) opClass {
 }
 
 func (c *checker) classifyName(s *scope, in *Instr, o *Operand, inAddr bool) opClass {
-	// WARP_SZ is PTX's one predefined constant (the warp size, 32).
-	if o.Name == "WARP_SZ" && o.Comp == "" && s.lookup(o.Name) == nil {
-		return clsImm
-	}
-	if comps, minSM, ok := isSpecialReg(o.Name); ok {
-		if s.lookup(o.Name) == nil {
-			if o.Comp != "" && (len(o.Comp) != 2 || !strings.Contains(comps, o.Comp[1:])) {
-				c.d.errorf(o.Pos, "special register %s has no component %s", o.Name, o.Comp)
-				return clsError
-			}
-			if minSM > 0 && c.sm > 0 && c.sm < minSM {
-				c.d.errorf(o.Pos, "%s requires sm_%d or higher, but the module targets sm_%d", o.Name, minSM, c.sm)
-				return clsError
-			}
-			return clsReg
-		}
+	// Declared names come first: they are by far the most common operands,
+	// and a declaration shadows the predefined names below.
+	if d := s.lookup(o.Name); d != nil {
+		return c.classifyDecl(d, o, inAddr)
 	}
 	if l := c.labels[o.Name]; l != nil {
 		if l.kind == dkLabel {
@@ -570,25 +562,42 @@ func (c *checker) classifyName(s *scope, in *Instr, o *Operand, inAddr bool) opC
 		}
 		return clsProto
 	}
-	d := s.lookup(o.Name)
-	if d == nil {
-		what := "identifier"
-		switch {
-		case inAddr && (in.Op == "ld" || in.Op == "st") && (in.HasMod(".param")):
-			what = "parameter"
-		case in.Op == "bra" || in.Op == "brx":
-			what = "label"
-		case inAddr:
-			what = "symbol"
-		case in.Op == "call":
-			what = "function"
-		}
-		c.undeclared(o.Pos, o.Name, what)
-		return clsError
+	// WARP_SZ is PTX's one predefined constant (the warp size, 32).
+	if o.Name == "WARP_SZ" && o.Comp == "" {
+		return clsImm
 	}
+	if comps, minSM, ok := isSpecialReg(o.Name); ok {
+		if o.Comp != "" && (len(o.Comp) != 2 || !strings.Contains(comps, o.Comp[1:])) {
+			c.d.errorf(o.Pos, "special register %s has no component %s", o.Name, o.Comp)
+			return clsError
+		}
+		if minSM > 0 && c.sm > 0 && c.sm < minSM {
+			c.d.errorf(o.Pos, "%s requires sm_%d or higher, but the module targets sm_%d", o.Name, minSM, c.sm)
+			return clsError
+		}
+		return clsReg
+	}
+	what := "identifier"
+	switch {
+	case inAddr && (in.Op == "ld" || in.Op == "st") && (in.HasMod(".param")):
+		what = "parameter"
+	case in.Op == "bra" || in.Op == "brx":
+		what = "label"
+	case inAddr:
+		what = "symbol"
+	case in.Op == "call":
+		what = "function"
+	}
+	c.undeclared(o.Pos, o.Name, what)
+	return clsError
+}
+
+func (c *checker) classifyDecl(d *decl, o *Operand, inAddr bool) opClass {
 	switch d.kind {
 	case dkReg:
-		if o.Comp != "" && !strings.Contains(".x.y.z.w.r.g.b.a", o.Comp) {
+		// Vector components, and the byte/half selectors of the video
+		// instructions (%r1.b0, %r2.h1).
+		if o.Comp != "" && !validComponent(o.Comp) {
 			c.d.errorf(o.Pos, "unknown vector component %s on %s", o.Comp, o.Name)
 			return clsError
 		}
@@ -696,13 +705,40 @@ func formOps(ops string) (letters []byte, required int) {
 	return letters, required
 }
 
-func (c *checker) forms(in *Instr, name string, spec isaSpec, cls []opClass) {
-	var applicable []isaForm
-	for _, f := range spec.forms {
-		if f.when == "" {
-			continue
+// compiledForm is an isaForm with its when-list and letters split once.
+type compiledForm struct {
+	when     []string // modifiers that enable the form; empty for a default form
+	any      bool     // a lone "*": any operand list
+	letters  []byte
+	required int
+}
+
+// compiledForms caches the parsed forms of isaTable, keyed like it.
+var compiledForms = func() map[string][]compiledForm {
+	out := make(map[string][]compiledForm, len(isaTable))
+	for op, spec := range isaTable {
+		for _, f := range spec.forms {
+			cf := compiledForm{any: strings.TrimSpace(f.ops) == "*"}
+			if f.when != "" {
+				cf.when = strings.Split(f.when, "|")
+			}
+			cf.letters, cf.required = formOps(f.ops)
+			out[op] = append(out[op], cf)
 		}
-		for _, m := range strings.Split(f.when, "|") {
+	}
+	return out
+}()
+
+func (c *checker) forms(in *Instr, cls []opClass) {
+	all := compiledForms[in.Op]
+	// Conditional forms take precedence when one of their modifiers is
+	// present; otherwise the default forms apply. Most opcodes have one or
+	// two forms, so a fixed-size buffer avoids allocating.
+	var buf [8]*compiledForm
+	applicable := buf[:0]
+	for i := range all {
+		f := &all[i]
+		for _, m := range f.when {
 			if in.HasMod(m) {
 				applicable = append(applicable, f)
 				break
@@ -710,9 +746,9 @@ func (c *checker) forms(in *Instr, name string, spec isaSpec, cls []opClass) {
 		}
 	}
 	if len(applicable) == 0 {
-		for _, f := range spec.forms {
-			if f.when == "" {
-				applicable = append(applicable, f)
+		for i := range all {
+			if all[i].when == nil {
+				applicable = append(applicable, &all[i])
 			}
 		}
 	}
@@ -722,21 +758,20 @@ func (c *checker) forms(in *Instr, name string, spec isaSpec, cls []opClass) {
 	var counts []int
 	var firstFit []byte
 	for _, f := range applicable {
-		if strings.TrimSpace(f.ops) == "*" {
+		if f.any {
 			// A lone '*' accepts any operand list: the opcode is not
 			// validated beyond name resolution.
 			return
 		}
-		letters, req := formOps(f.ops)
-		if len(in.Args) < req || len(in.Args) > len(letters) {
-			for n := req; n <= len(letters); n++ {
+		if len(in.Args) < f.required || len(in.Args) > len(f.letters) {
+			for n := f.required; n <= len(f.letters); n++ {
 				counts = appendUnique(counts, n)
 			}
 			continue
 		}
 		ok := true
 		for i, cl := range cls {
-			if !fits(letters[i], cl) {
+			if !fits(f.letters[i], cl) {
 				ok = false
 				break
 			}
@@ -745,9 +780,10 @@ func (c *checker) forms(in *Instr, name string, spec isaSpec, cls []opClass) {
 			return
 		}
 		if firstFit == nil {
-			firstFit = letters
+			firstFit = f.letters
 		}
 	}
+	name := opName(in)
 	if firstFit == nil {
 		c.d.errorf(in.OpPos, "wrong number of operands for %s: got %d, want %s", name, len(in.Args), joinCounts(counts))
 		return
@@ -850,4 +886,13 @@ func (c *checker) call(s *scope, in *Instr, cls []opClass) {
 	default:
 		c.d.errorf(target.Pos, "call target must be a function or a register, found %s", describe(target, tcls))
 	}
+}
+
+func validComponent(c string) bool {
+	switch c {
+	case ".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a",
+		".b0", ".b1", ".b2", ".b3", ".h0", ".h1":
+		return true
+	}
+	return false
 }

@@ -32,7 +32,7 @@ func (e *Error) Error() string {
 	// caret lines up in any terminal, whatever its tab width.
 	b.WriteString(e.Line)
 	b.WriteByte('\n')
-	col := e.Pos.Col - 1
+	col := int(e.Pos.Col) - 1
 	for i := 0; i < col && i < len(e.Line); i++ {
 		if e.Line[i] == '\t' {
 			b.WriteByte('\t')
@@ -97,7 +97,8 @@ func (d *diag) err() error {
 }
 
 // sourceLine returns line n (1-based) of src without its line terminator.
-func sourceLine(src []byte, n int) string {
+func sourceLine(src []byte, n32 int32) string {
+	n := int(n32)
 	if n <= 0 {
 		return ""
 	}

@@ -9,9 +9,7 @@ package ptx
 // lex tokenizes src. On a lexical error it records the error in d and
 // returns the tokens read so far followed by EOF.
 func lex(d *diag, src []byte) []token {
-	// One conversion of the whole file; every token's text is a substring of
-	// it, so lexing allocates nothing per token.
-	l := lexer{src: src, str: string(src), line: 1, lineStart: 0, d: d}
+	l := lexer{src: src, line: 1, lineStart: 0, d: d}
 	// A token every ~4 bytes is typical of PTX; reserving that avoids most
 	// slice growth without overshooting much.
 	l.toks = make([]token, 0, len(src)/4+16)
@@ -21,7 +19,6 @@ func lex(d *diag, src []byte) []token {
 
 type lexer struct {
 	src       []byte
-	str       string // src as a string, sliced for token texts
 	i         int
 	line      int
 	lineStart int
@@ -29,10 +26,10 @@ type lexer struct {
 	d         *diag
 }
 
-func (l *lexer) pos(at int) Pos { return Pos{Line: l.line, Col: at - l.lineStart + 1} }
+func (l *lexer) pos(at int) Pos { return Pos{Line: int32(l.line), Col: int32(at - l.lineStart + 1)} }
 
 func (l *lexer) emit(k tokKind, start int) {
-	l.toks = append(l.toks, token{kind: k, text: l.str[start:l.i], pos: l.pos(start)})
+	l.toks = append(l.toks, token{kind: k, off: int32(start), end: int32(l.i), pos: l.pos(start)})
 }
 
 func isIdentStart(c byte) bool {
@@ -171,7 +168,7 @@ func (l *lexer) run() {
 }
 
 func (l *lexer) finish() {
-	l.toks = append(l.toks, token{kind: tEOF, pos: l.pos(l.i)})
+	l.toks = append(l.toks, token{kind: tEOF, off: int32(l.i), end: int32(l.i), pos: l.pos(l.i)})
 }
 
 // number lexes an integer, a decimal float or a 0f/0d hex float starting at

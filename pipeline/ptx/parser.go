@@ -33,11 +33,18 @@ func ParseSyntax(filename string, src []byte) (*Module, error) {
 
 func parseOnly(filename string, src []byte) (*Module, *diag) {
 	d := &diag{file: filename, src: src}
+	if len(src) >= 1<<31-1 {
+		// Token offsets are int32; no real PTX module comes near 2 GiB.
+		d.errorf(Pos{}, "file is too large (%d bytes; the limit is 2 GiB)", len(src))
+		return nil, d
+	}
 	toks := lex(d, src)
 	if len(d.errs) > 0 {
 		return nil, d
 	}
-	p := &parser{toks: toks, d: d}
+	// One conversion of the whole file; every token text is a substring
+	// of it, so the parser allocates no per-token strings.
+	p := &parser{toks: toks, d: d, src: string(src)}
 	m := &Module{File: filename}
 	ok := p.module(m)
 	if !ok {
@@ -51,15 +58,74 @@ func parseOnly(filename string, src []byte) (*Module, *diag) {
 // unwind without trying to recover, because a PTX syntax error almost
 // always makes the rest of the file meaningless.
 type parser struct {
+	// Slabs: operands, instructions and small slices are carved out of
+	// chunks instead of allocated one by one. A module keeps all of them
+	// alive anyway, and this halves the front end's allocation count.
+	opSlab  []Operand
+	inSlab  []Instr
+	argSlab []*Operand
+	modSlab []string
+	argsTmp []*Operand
+	modsTmp []string
 	// protoParams is set while parsing a .callprototype's parameter lists,
 	// where names are optional.
 	protoParams bool
 	toks        []token
+	src         string
 	i           int
 	d           *diag
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
+
+const slabSize = 256
+
+func (p *parser) newOperand(o Operand) *Operand {
+	if len(p.opSlab) == 0 {
+		p.opSlab = make([]Operand, slabSize)
+	}
+	n := &p.opSlab[0]
+	p.opSlab = p.opSlab[1:]
+	*n = o
+	return n
+}
+
+func (p *parser) newInstr() *Instr {
+	if len(p.inSlab) == 0 {
+		p.inSlab = make([]Instr, slabSize)
+	}
+	n := &p.inSlab[0]
+	p.inSlab = p.inSlab[1:]
+	return n
+}
+
+// keepArgs copies a scratch operand list into an exact-size slice carved
+// from a slab. The capacity is clipped so appends by later passes copy.
+func (p *parser) keepArgs(tmp []*Operand) []*Operand {
+	if len(tmp) == 0 {
+		return nil
+	}
+	if len(p.argSlab) < len(tmp) {
+		p.argSlab = make([]*Operand, max(slabSize*4, len(tmp)))
+	}
+	out := p.argSlab[:len(tmp):len(tmp)]
+	p.argSlab = p.argSlab[len(tmp):]
+	copy(out, tmp)
+	return out
+}
+
+func (p *parser) keepMods(tmp []string) []string {
+	if len(tmp) == 0 {
+		return nil
+	}
+	if len(p.modSlab) < len(tmp) {
+		p.modSlab = make([]string, max(slabSize*4, len(tmp)))
+	}
+	out := p.modSlab[:len(tmp):len(tmp)]
+	p.modSlab = p.modSlab[len(tmp):]
+	copy(out, tmp)
+	return out
+}
 func (p *parser) peekAt(n int) token {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
@@ -76,7 +142,7 @@ func (p *parser) next() token {
 
 func (p *parser) isPunct(s string) bool {
 	t := p.toks[p.i]
-	return t.kind == tPunct && t.text == s
+	return t.kind == tPunct && p.tx(t) == s
 }
 
 func (p *parser) accept(s string) bool {
@@ -97,11 +163,11 @@ func (p *parser) expect(s string, context string) bool {
 		return true
 	}
 	t := p.peek()
-	return p.fail(t, "expected '%s' %s, found %s", s, context, t.describe())
+	return p.fail(t, "expected '%s' %s, found %s", s, context, p.describe(t))
 }
 
 // sameLine reports whether the next token is on line n (and not EOF).
-func (p *parser) sameLine(n int) bool {
+func (p *parser) sameLine(n int32) bool {
 	t := p.peek()
 	return t.kind != tEOF && t.pos.Line == n
 }
@@ -141,9 +207,9 @@ func (p *parser) module(m *Module) bool {
 			return true
 		case tDotName:
 		default:
-			return p.fail(t, "expected a directive at top level, found %s", t.describe())
+			return p.fail(t, "expected a directive at top level, found %s", p.describe(t))
 		}
-		switch t.text {
+		switch p.tx(t) {
 		case ".version":
 			d, ok := p.lineDirective()
 			if !ok {
@@ -206,27 +272,27 @@ func (p *parser) module(m *Module) bool {
 		default:
 			var link []string
 			start := t.pos
-			for p.peek().kind == tDotName && linkages[p.peek().text] {
-				link = append(link, p.next().text)
+			for p.peek().kind == tDotName && linkages[p.tx(p.peek())] {
+				link = append(link, p.tx(p.next()))
 			}
 			t = p.peek()
 			switch {
-			case t.kind == tDotName && (t.text == ".entry" || t.text == ".func"):
+			case t.kind == tDotName && (p.tx(t) == ".entry" || p.tx(t) == ".func"):
 				f, ok := p.function(start, link)
 				if !ok {
 					return false
 				}
 				m.Items = append(m.Items, f)
-			case t.kind == tDotName && stateSpaces[t.text]:
+			case t.kind == tDotName && stateSpaces[p.tx(t)]:
 				v, ok := p.varDecl(start, link)
 				if !ok {
 					return false
 				}
 				m.Items = append(m.Items, v)
 			case t.kind == tDotName:
-				return p.fail(t, "unknown directive '%s'", t.text)
+				return p.fail(t, "unknown directive '%s'", p.tx(t))
 			default:
-				return p.fail(t, "expected .entry, .func or a state space after %s, found %s", strings.Join(link, " "), t.describe())
+				return p.fail(t, "expected .entry, .func or a state space after %s, found %s", strings.Join(link, " "), p.describe(t))
 			}
 		}
 	}
@@ -252,28 +318,28 @@ func parseVersion(args []string) (Version, bool) {
 // .version, .target, .address_size, .file and .loc carry no ';'.
 func (p *parser) lineDirective() (*Directive, bool) {
 	t := p.next()
-	d := &Directive{Pos: t.pos, Name: t.text}
+	d := &Directive{Pos: t.pos, Name: p.tx(t)}
 	sep := " "
 	for p.sameLine(t.pos.Line) {
 		a := p.peek()
-		if a.kind == tPunct && a.text == "," {
+		if a.kind == tPunct && p.tx(a) == "," {
 			p.next()
 			sep = ", "
 			continue
 		}
-		if a.kind == tPunct && a.text == ";" {
+		if a.kind == tPunct && p.tx(a) == ";" {
 			p.next()
 			d.Semi = true
 			break
 		}
-		if a.kind == tPunct && a.text != "-" && a.text != "+" {
-			return nil, p.fail(a, "unexpected %s in %s directive", a.describe(), t.text)
+		if a.kind == tPunct && p.tx(a) != "-" && p.tx(a) != "+" {
+			return nil, p.fail(a, "unexpected %s in %s directive", p.describe(a), p.tx(t))
 		}
 		p.next()
-		text := a.text
+		text := p.tx(a)
 		// Keep "-1" as one argument.
 		if a.kind == tPunct && p.sameLine(t.pos.Line) {
-			text += p.next().text
+			text += p.tx(p.next())
 		}
 		d.Args = append(d.Args, text)
 		d.Seps = append(d.Seps, sep)
@@ -284,14 +350,14 @@ func (p *parser) lineDirective() (*Directive, bool) {
 
 func (p *parser) pragma() (*Directive, bool) {
 	t := p.next()
-	d := &Directive{Pos: t.pos, Name: t.text, Semi: true}
+	d := &Directive{Pos: t.pos, Name: p.tx(t), Semi: true}
 	for {
 		s := p.peek()
 		if s.kind != tString {
-			return nil, p.fail(s, "expected a string after .pragma, found %s", s.describe())
+			return nil, p.fail(s, "expected a string after .pragma, found %s", p.describe(s))
 		}
 		p.next()
-		d.Args = append(d.Args, s.text)
+		d.Args = append(d.Args, p.tx(s))
 		sep := " "
 		if len(d.Args) > 1 {
 			sep = ", "
@@ -306,14 +372,14 @@ func (p *parser) pragma() (*Directive, bool) {
 
 func (p *parser) alias() (*Directive, bool) {
 	t := p.next()
-	d := &Directive{Pos: t.pos, Name: t.text, Semi: true}
+	d := &Directive{Pos: t.pos, Name: p.tx(t), Semi: true}
 	for i := 0; i < 2; i++ {
 		a := p.peek()
 		if a.kind != tIdent {
-			return nil, p.fail(a, "expected a function name in .alias, found %s", a.describe())
+			return nil, p.fail(a, "expected a function name in .alias, found %s", p.describe(a))
 		}
 		p.next()
-		d.Args = append(d.Args, a.text)
+		d.Args = append(d.Args, p.tx(a))
 		d.Seps = append(d.Seps, ", ")
 		if i == 0 && !p.expect(",", "between the names of .alias") {
 			return nil, false
@@ -330,22 +396,22 @@ func (p *parser) section() (*Section, bool) {
 	t := p.next()
 	n := p.next()
 	if n.kind != tDotName && n.kind != tIdent {
-		return nil, p.fail(n, "expected a section name after .section, found %s", n.describe())
+		return nil, p.fail(n, "expected a section name after .section, found %s", p.describe(n))
 	}
-	s := &Section{Pos: t.pos, Name: n.text}
+	s := &Section{Pos: t.pos, Name: p.tx(n)}
 	if !p.expect("{", "to open the section body") {
 		return nil, false
 	}
 	for !p.accept("}") {
 		a := p.peek()
 		switch {
-		case a.kind == tIdent && p.peekAt(1).kind == tPunct && p.peekAt(1).text == ":":
+		case a.kind == tIdent && p.peekAt(1).kind == tPunct && p.tx(p.peekAt(1)) == ":":
 			p.next()
 			p.next()
-			s.Entries = append(s.Entries, SectionEntry{Label: a.text})
-		case a.kind == tDotName && (a.text == ".b8" || a.text == ".b16" || a.text == ".b32" || a.text == ".b64"):
+			s.Entries = append(s.Entries, SectionEntry{Label: p.tx(a)})
+		case a.kind == tDotName && (p.tx(a) == ".b8" || p.tx(a) == ".b16" || p.tx(a) == ".b32" || p.tx(a) == ".b64"):
 			p.next()
-			e := SectionEntry{Type: a.text}
+			e := SectionEntry{Type: p.tx(a)}
 			for {
 				v, ok := p.sectionValue()
 				if !ok {
@@ -358,7 +424,7 @@ func (p *parser) section() (*Section, bool) {
 			}
 			s.Entries = append(s.Entries, e)
 		default:
-			return nil, p.fail(a, "expected a label, .b8, .b16, .b32, .b64 or '}' in section %s, found %s", s.Name, a.describe())
+			return nil, p.fail(a, "expected a label, .b8, .b16, .b32, .b64 or '}' in section %s, found %s", s.Name, p.describe(a))
 		}
 	}
 	return s, true
@@ -367,7 +433,7 @@ func (p *parser) section() (*Section, bool) {
 func (p *parser) sectionValue() (string, bool) {
 	a := p.peek()
 	text := ""
-	if a.kind == tPunct && a.text == "-" {
+	if a.kind == tPunct && p.tx(a) == "-" {
 		p.next()
 		text = "-"
 		a = p.peek()
@@ -375,17 +441,17 @@ func (p *parser) sectionValue() (string, bool) {
 	switch a.kind {
 	case tInt, tIdent, tDotName, tString:
 		p.next()
-		text += a.text
+		text += p.tx(a)
 	default:
-		return "", p.fail(a, "expected a value in section data, found %s", a.describe())
+		return "", p.fail(a, "expected a value in section data, found %s", p.describe(a))
 	}
 	for p.isPunct("+") || p.isPunct("-") {
-		op := p.next().text
+		op := p.tx(p.next())
 		b := p.next()
 		if b.kind != tInt && b.kind != tIdent {
-			return "", p.fail(b, "expected a number after '%s' in section data, found %s", op, b.describe())
+			return "", p.fail(b, "expected a number after '%s' in section data, found %s", op, p.describe(b))
 		}
-		text += op + b.text
+		text += op + p.tx(b)
 	}
 	return text, true
 }
@@ -393,63 +459,63 @@ func (p *parser) sectionValue() (string, bool) {
 // declHeader is the part of a declaration before its names.
 func (p *parser) declHeader(v *VarDecl) bool {
 	sp := p.next()
-	v.Space = sp.text
+	v.Space = p.tx(sp)
 	for p.peek().kind == tDotName {
 		t := p.peek()
 		switch {
-		case t.text == ".align":
+		case p.tx(t) == ".align":
 			p.next()
 			n := p.next()
-			a, err := strconv.Atoi(n.text)
+			a, err := strconv.Atoi(p.tx(n))
 			if n.kind != tInt || err != nil || a <= 0 || a&(a-1) != 0 {
-				return p.fail(n, ".align needs a power-of-two byte count, found %s", n.describe())
+				return p.fail(n, ".align needs a power-of-two byte count, found %s", p.describe(n))
 			}
 			if v.Ptr {
 				v.PtrAlign = a
 			} else {
 				v.Align = a
 			}
-		case t.text == ".v2" || t.text == ".v4" || t.text == ".v8":
+		case p.tx(t) == ".v2" || p.tx(t) == ".v4" || p.tx(t) == ".v8":
 			p.next()
 			if v.Type != "" {
-				return p.fail(t, "vector modifier %s must come before the type %s", t.text, v.Type)
+				return p.fail(t, "vector modifier %s must come before the type %s", p.tx(t), v.Type)
 			}
-			v.Vec = int(t.text[2] - '0')
-		case t.text == ".ptr":
+			v.Vec = int(p.tx(t)[2] - '0')
+		case p.tx(t) == ".ptr":
 			p.next()
 			v.Ptr = true
-		case t.text == ".attribute":
+		case p.tx(t) == ".attribute":
 			p.next()
 			if !p.expect("(", "after .attribute") {
 				return false
 			}
 			a := p.next()
 			if a.kind != tDotName {
-				return p.fail(a, "expected an attribute such as .managed, found %s", a.describe())
+				return p.fail(a, "expected an attribute such as .managed, found %s", p.describe(a))
 			}
 			if !p.expect(")", "after the attribute") {
 				return false
 			}
-			v.Attrs = append(v.Attrs, ".attribute("+a.text+")")
-		case v.Ptr && stateSpaces[t.text]:
+			v.Attrs = append(v.Attrs, ".attribute("+p.tx(a)+")")
+		case v.Ptr && stateSpaces[p.tx(t)]:
 			p.next()
-			v.PtrSpace = t.text
-		case scalarTypes[t.text]:
+			v.PtrSpace = p.tx(t)
+		case scalarTypes[p.tx(t)]:
 			p.next()
 			if v.Type != "" {
-				return p.fail(t, "declaration has two types, %s and %s", v.Type, t.text)
+				return p.fail(t, "declaration has two types, %s and %s", v.Type, p.tx(t))
 			}
-			v.Type = t.text
+			v.Type = p.tx(t)
 		default:
 			if v.Type == "" {
-				return p.fail(t, "unknown type or modifier '%s' in %s declaration", t.text, v.Space)
+				return p.fail(t, "unknown type or modifier '%s' in %s declaration", p.tx(t), v.Space)
 			}
-			return p.fail(t, "unexpected '%s' after the type %s", t.text, v.Type)
+			return p.fail(t, "unexpected '%s' after the type %s", p.tx(t), v.Type)
 		}
 	}
 	if v.Type == "" {
 		t := p.peek()
-		return p.fail(t, "missing type in %s declaration before %s", v.Space, t.describe())
+		return p.fail(t, "missing type in %s declaration before %s", v.Space, p.describe(t))
 	}
 	return true
 }
@@ -459,15 +525,15 @@ func (p *parser) declHeader(v *VarDecl) bool {
 func (p *parser) varName() (*VarName, bool) {
 	t := p.peek()
 	if t.kind != tIdent {
-		return nil, p.fail(t, "expected a name to declare, found %s", t.describe())
+		return nil, p.fail(t, "expected a name to declare, found %s", p.describe(t))
 	}
 	p.next()
-	n := &VarName{Pos: t.pos, Name: t.text}
+	n := &VarName{Pos: t.pos, Name: p.tx(t)}
 	if p.accept("<") {
 		c := p.next()
-		v, ok := parseIntLit(c.text)
+		v, ok := parseIntLit(p.tx(c))
 		if c.kind != tInt || !ok || v <= 0 || v > 1<<20 {
-			return nil, p.fail(c, "expected a positive register count in %s<N>, found %s", n.Name, c.describe())
+			return nil, p.fail(c, "expected a positive register count in %s<N>, found %s", n.Name, p.describe(c))
 		}
 		n.Range = int(v)
 		if !p.expect(">", "to close the register range") {
@@ -480,9 +546,9 @@ func (p *parser) varName() (*VarName, bool) {
 			continue
 		}
 		c := p.next()
-		v, ok := parseIntLit(c.text)
+		v, ok := parseIntLit(p.tx(c))
 		if c.kind != tInt || !ok || v < 0 || v > 1<<40 {
-			return nil, p.fail(c, "expected an array size, found %s", c.describe())
+			return nil, p.fail(c, "expected an array size, found %s", p.describe(c))
 		}
 		n.Dims = append(n.Dims, int(v))
 		if !p.expect("]", "to close the array size") {
@@ -562,8 +628,8 @@ func (p *parser) paramList() ([]*VarDecl, bool) {
 	}
 	for {
 		t := p.peek()
-		if t.kind != tDotName || (t.text != ".param" && t.text != ".reg") {
-			return nil, p.fail(t, "expected .param or .reg in a parameter list, found %s", t.describe())
+		if t.kind != tDotName || (p.tx(t) != ".param" && p.tx(t) != ".reg") {
+			return nil, p.fail(t, "expected .param or .reg in a parameter list, found %s", p.describe(t))
 		}
 		v := &VarDecl{Pos: t.pos}
 		if !p.declHeader(v) {
@@ -600,7 +666,7 @@ func (p *parser) paramList() ([]*VarDecl, bool) {
 
 func (p *parser) function(start Pos, link []string) (*Func, bool) {
 	kw := p.next()
-	f := &Func{Pos: start, Linkage: link, Entry: kw.text == ".entry"}
+	f := &Func{Pos: start, Linkage: link, Entry: p.tx(kw) == ".entry"}
 	if !f.Entry && p.isPunct("(") {
 		rets, ok := p.paramList()
 		if !ok {
@@ -610,10 +676,10 @@ func (p *parser) function(start Pos, link []string) (*Func, bool) {
 	}
 	name := p.peek()
 	if name.kind != tIdent {
-		return nil, p.fail(name, "expected a function name after %s, found %s", kw.text, name.describe())
+		return nil, p.fail(name, "expected a function name after %s, found %s", p.tx(kw), p.describe(name))
 	}
 	p.next()
-	f.Name, f.NamePos = name.text, name.pos
+	f.Name, f.NamePos = p.tx(name), name.pos
 	if p.isPunct("(") {
 		ps, ok := p.paramList()
 		if !ok {
@@ -634,15 +700,15 @@ func (p *parser) function(start Pos, link []string) (*Func, bool) {
 	// directive). ptxas of that era accepted them, so a header followed by a
 	// new top-level directive is a declaration. The printer always writes
 	// the ';'.
-	if t := p.peek(); t.kind == tEOF || t.kind == tDotName && startsTopLevel(t.text) {
+	if t := p.peek(); t.kind == tEOF || t.kind == tDotName && startsTopLevel(p.tx(t)) {
 		return f, true
 	}
 	if !p.isPunct("{") {
 		t := p.peek()
 		if t.kind == tDotName {
-			return nil, p.fail(t, "unexpected '%s' in the header of %s", t.text, f.Name)
+			return nil, p.fail(t, "unexpected '%s' in the header of %s", p.tx(t), f.Name)
 		}
-		return nil, p.fail(t, "expected '{' or ';' after the header of %s, found %s", f.Name, t.describe())
+		return nil, p.fail(t, "expected '{' or ';' after the header of %s, found %s", f.Name, p.describe(t))
 	}
 	b, ok := p.block()
 	if !ok {
@@ -667,8 +733,8 @@ func startsTopLevel(name string) bool {
 // ".pragma" strings.
 func (p *parser) perfDirectives() ([]*Directive, bool) {
 	var ds []*Directive
-	for p.peek().kind == tDotName && perfDirectives[p.peek().text] {
-		if p.peek().text == ".pragma" {
+	for p.peek().kind == tDotName && perfDirectives[p.tx(p.peek())] {
+		if p.tx(p.peek()) == ".pragma" {
 			d, ok := p.pragma()
 			if !ok {
 				return nil, false
@@ -677,9 +743,9 @@ func (p *parser) perfDirectives() ([]*Directive, bool) {
 			continue
 		}
 		t := p.next()
-		d := &Directive{Pos: t.pos, Name: t.text}
+		d := &Directive{Pos: t.pos, Name: p.tx(t)}
 		for p.peek().kind == tInt {
-			d.Args = append(d.Args, p.next().text)
+			d.Args = append(d.Args, p.tx(p.next()))
 			d.Seps = append(d.Seps, ", ")
 			if !p.accept(",") {
 				break
@@ -700,7 +766,7 @@ func (p *parser) block() (*Block, bool) {
 		case tEOF:
 			return nil, p.fail(open, "unclosed '{': the file ends before its '}'")
 		case tPunct:
-			switch t.text {
+			switch p.tx(t) {
 			case "}":
 				p.next()
 				return b, true
@@ -719,28 +785,28 @@ func (p *parser) block() (*Block, bool) {
 				b.Stmts = append(b.Stmts, in)
 				continue
 			}
-			return nil, p.fail(t, "expected an instruction, declaration or label, found %s", t.describe())
+			return nil, p.fail(t, "expected an instruction, declaration or label, found %s", p.describe(t))
 		case tDotName:
 			switch {
-			case t.text == ".loc" || t.text == ".file":
+			case p.tx(t) == ".loc" || p.tx(t) == ".file":
 				d, ok := p.lineDirective()
 				if !ok {
 					return nil, false
 				}
 				b.Stmts = append(b.Stmts, d)
-			case t.text == ".pragma":
+			case p.tx(t) == ".pragma":
 				d, ok := p.pragma()
 				if !ok {
 					return nil, false
 				}
 				b.Stmts = append(b.Stmts, d)
-			case stateSpaces[t.text] || linkages[t.text]:
+			case stateSpaces[p.tx(t)] || linkages[p.tx(t)]:
 				var link []string
-				for p.peek().kind == tDotName && linkages[p.peek().text] {
-					link = append(link, p.next().text)
+				for p.peek().kind == tDotName && linkages[p.tx(p.peek())] {
+					link = append(link, p.tx(p.next()))
 				}
-				if s := p.peek(); s.kind != tDotName || !stateSpaces[s.text] {
-					return nil, p.fail(s, "expected a state space after %s, found %s", strings.Join(link, " "), s.describe())
+				if s := p.peek(); s.kind != tDotName || !stateSpaces[p.tx(s)] {
+					return nil, p.fail(s, "expected a state space after %s, found %s", strings.Join(link, " "), p.describe(s))
 				}
 				v, ok := p.varDecl(t.pos, link)
 				if !ok {
@@ -748,12 +814,12 @@ func (p *parser) block() (*Block, bool) {
 				}
 				b.Stmts = append(b.Stmts, v)
 			default:
-				return nil, p.fail(t, "unexpected directive '%s' inside a function body", t.text)
+				return nil, p.fail(t, "unexpected directive '%s' inside a function body", p.tx(t))
 			}
 		case tIdent:
-			if n := p.peekAt(1); n.kind == tPunct && n.text == ":" {
+			if n := p.peekAt(1); n.kind == tPunct && p.tx(n) == ":" {
 				if d := p.peekAt(2); d.kind == tDotName {
-					switch d.text {
+					switch p.tx(d) {
 					case ".callprototype":
 						pr, ok := p.prototype()
 						if !ok {
@@ -772,7 +838,7 @@ func (p *parser) block() (*Block, bool) {
 				}
 				p.next()
 				p.next()
-				b.Stmts = append(b.Stmts, &Label{Pos: t.pos, Name: t.text})
+				b.Stmts = append(b.Stmts, &Label{Pos: t.pos, Name: p.tx(t)})
 				continue
 			}
 			in, ok := p.instr()
@@ -781,7 +847,7 @@ func (p *parser) block() (*Block, bool) {
 			}
 			b.Stmts = append(b.Stmts, in)
 		default:
-			return nil, p.fail(t, "expected an instruction, declaration or label, found %s", t.describe())
+			return nil, p.fail(t, "expected an instruction, declaration or label, found %s", p.describe(t))
 		}
 	}
 }
@@ -790,7 +856,7 @@ func (p *parser) prototype() (*Prototype, bool) {
 	name := p.next()
 	p.next() // ':'
 	p.next() // .callprototype
-	pr := &Prototype{Pos: name.pos, Name: name.text}
+	pr := &Prototype{Pos: name.pos, Name: p.tx(name)}
 	if p.isPunct("(") {
 		p.protoParams = true
 		rets, ok := p.paramList()
@@ -802,12 +868,12 @@ func (p *parser) prototype() (*Prototype, bool) {
 	}
 	u := p.next()
 	if u.kind != tIdent {
-		return nil, p.fail(u, "expected '_' in place of the function name in .callprototype, found %s", u.describe())
+		return nil, p.fail(u, "expected '_' in place of the function name in .callprototype, found %s", p.describe(u))
 	}
 	// Decision: the ISA writes '_' here; gpuocelot's tests repeat the
 	// prototype's own name instead, and nothing depends on the slot, so any
 	// identifier is kept and printed back.
-	pr.FnName = u.text
+	pr.FnName = p.tx(u)
 	if p.isPunct("(") {
 		p.protoParams = true
 		ps, ok := p.paramList()
@@ -829,25 +895,26 @@ func (p *parser) targetList() (*Directive, bool) {
 	name := p.next()
 	p.next() // ':'
 	kw := p.next()
-	d := &Directive{Pos: name.pos, Name: kw.text, Label: name.text, Semi: true}
+	d := &Directive{Pos: name.pos, Name: p.tx(kw), Label: p.tx(name), Semi: true}
 	for {
 		a := p.peek()
 		if a.kind != tIdent {
-			return nil, p.fail(a, "expected a label in %s, found %s", kw.text, a.describe())
+			return nil, p.fail(a, "expected a label in %s, found %s", p.tx(kw), p.describe(a))
 		}
 		p.next()
-		d.Args = append(d.Args, a.text)
+		d.Args = append(d.Args, p.tx(a))
 		d.Seps = append(d.Seps, ", ")
 		if !p.accept(",") {
 			break
 		}
 	}
-	return d, p.expect(";", "after the "+kw.text+" list")
+	return d, p.expect(";", "after the "+p.tx(kw)+" list")
 }
 
 func (p *parser) instr() (*Instr, bool) {
 	start := p.peek()
-	in := &Instr{Pos: start.pos}
+	in := p.newInstr()
+	in.Pos = start.pos
 	if p.accept("@") {
 		g := &Guard{Pos: start.pos}
 		if p.accept("!") {
@@ -855,34 +922,42 @@ func (p *parser) instr() (*Instr, bool) {
 		}
 		r := p.next()
 		if r.kind != tIdent {
-			return nil, p.fail(r, "expected a predicate register after '@', found %s", r.describe())
+			return nil, p.fail(r, "expected a predicate register after '@', found %s", p.describe(r))
 		}
-		g.Reg = r.text
+		g.Reg = p.tx(r)
 		in.Guard = g
 	}
 	op := p.next()
 	if op.kind != tIdent {
-		return nil, p.fail(op, "expected an instruction mnemonic, found %s", op.describe())
+		return nil, p.fail(op, "expected an instruction mnemonic, found %s", p.describe(op))
 	}
-	in.Op, in.OpPos = op.text, op.pos
+	in.Op, in.OpPos = p.tx(op), op.pos
+	mods := p.modsTmp[:0]
 	for p.peek().kind == tDotName {
-		in.Mods = append(in.Mods, p.next().text)
+		mods = append(mods, p.tx(p.next()))
 	}
+	in.Mods = p.keepMods(mods)
+	p.modsTmp = mods
 	if p.accept(";") {
 		return in, true
 	}
+	// operand() may recurse into nested lists, but never into instr, so
+	// one scratch slice per parser is safe.
+	args := p.argsTmp[:0]
+	defer func() { p.argsTmp = args[:0] }()
 	for {
 		o, ok := p.operand()
 		if !ok {
 			return nil, false
 		}
-		in.Args = append(in.Args, o)
+		args = append(args, o)
 		if p.accept(";") {
+			in.Args = p.keepArgs(args)
 			return in, true
 		}
 		if !p.isPunct(",") {
 			t := p.peek()
-			return nil, p.fail(t, "expected ',' or ';' after operand %d of %s, found %s", len(in.Args), in.Op, t.describe())
+			return nil, p.fail(t, "expected ',' or ';' after operand %d of %s, found %s", len(args), in.Op, p.describe(t))
 		}
 		p.next()
 	}
@@ -909,7 +984,7 @@ func (p *parser) operand() (*Operand, bool) {
 func (p *parser) primary() (*Operand, bool) {
 	t := p.peek()
 	switch {
-	case t.kind == tPunct && t.text == "!":
+	case t.kind == tPunct && p.tx(t) == "!":
 		p.next()
 		o, ok := p.primary()
 		if !ok {
@@ -921,7 +996,7 @@ func (p *parser) primary() (*Operand, bool) {
 		o.Not = true
 		o.Pos = t.pos
 		return o, true
-	case t.kind == tPunct && t.text == "-":
+	case t.kind == tPunct && p.tx(t) == "-":
 		p.next()
 		n := p.peek()
 		switch n.kind {
@@ -931,7 +1006,7 @@ func (p *parser) primary() (*Operand, bool) {
 			if n.kind != tInt {
 				k = OpFloat
 			}
-			return &Operand{Pos: t.pos, Kind: k, Text: "-" + n.text}, true
+			return p.newOperand(Operand{Pos: t.pos, Kind: k, Text: "-" + p.tx(n)}), true
 		case tIdent:
 			o, ok := p.primary()
 			if !ok {
@@ -941,38 +1016,38 @@ func (p *parser) primary() (*Operand, bool) {
 			o.Pos = t.pos
 			return o, true
 		}
-		return nil, p.fail(n, "expected a number or register after '-', found %s", n.describe())
+		return nil, p.fail(n, "expected a number or register after '-', found %s", p.describe(n))
 	case t.kind == tInt:
 		p.next()
-		return &Operand{Pos: t.pos, Kind: OpInt, Text: t.text}, true
+		return p.newOperand(Operand{Pos: t.pos, Kind: OpInt, Text: p.tx(t)}), true
 	case t.kind == tFloat || t.kind == tHexFloat:
 		p.next()
-		return &Operand{Pos: t.pos, Kind: OpFloat, Text: t.text}, true
+		return p.newOperand(Operand{Pos: t.pos, Kind: OpFloat, Text: p.tx(t)}), true
 	case t.kind == tIdent:
 		p.next()
-		if t.text == "_" {
-			return &Operand{Pos: t.pos, Kind: OpSink}, true
+		if p.tx(t) == "_" {
+			return p.newOperand(Operand{Pos: t.pos, Kind: OpSink}), true
 		}
-		o := &Operand{Pos: t.pos, Kind: OpName, Name: t.text}
-		if t.text == "generic" && p.isPunct("(") {
+		o := p.newOperand(Operand{Pos: t.pos, Kind: OpName, Name: p.tx(t)})
+		if p.tx(t) == "generic" && p.isPunct("(") {
 			p.next()
 			s := p.next()
 			if s.kind != tIdent {
-				return nil, p.fail(s, "expected a symbol inside generic( ), found %s", s.describe())
+				return nil, p.fail(s, "expected a symbol inside generic( ), found %s", p.describe(s))
 			}
 			if !p.expect(")", "to close generic(") {
 				return nil, false
 			}
-			o = &Operand{Pos: t.pos, Kind: OpGeneric, Name: s.text}
-		} else if c := p.peek(); c.kind == tDotName && c.pos.Line == t.pos.Line && c.pos.Col == t.pos.Col+len(t.text) {
+			o = p.newOperand(Operand{Pos: t.pos, Kind: OpGeneric, Name: p.tx(s)})
+		} else if c := p.peek(); c.kind == tDotName && c.pos.Line == t.pos.Line && int(c.pos.Col) == int(t.pos.Col)+len(p.tx(t)) {
 			// %tid.x, %r1.y: a component glued to the name.
 			p.next()
-			o.Comp = c.text
+			o.Comp = p.tx(c)
 		}
 		return p.offset(o)
-	case t.kind == tPunct && t.text == "[":
+	case t.kind == tPunct && p.tx(t) == "[":
 		p.next()
-		o := &Operand{Pos: t.pos, Kind: OpAddr}
+		o := p.newOperand(Operand{Pos: t.pos, Kind: OpAddr})
 		base, ok := p.addrBase()
 		if !ok {
 			return nil, false
@@ -989,9 +1064,9 @@ func (p *parser) primary() (*Operand, bool) {
 			return nil, false
 		}
 		return o, true
-	case t.kind == tPunct && t.text == "{":
+	case t.kind == tPunct && p.tx(t) == "{":
 		p.next()
-		o := &Operand{Pos: t.pos, Kind: OpVec}
+		o := p.newOperand(Operand{Pos: t.pos, Kind: OpVec})
 		for {
 			e, ok := p.operand()
 			if !ok {
@@ -1005,9 +1080,9 @@ func (p *parser) primary() (*Operand, bool) {
 				return nil, false
 			}
 		}
-	case t.kind == tPunct && t.text == "(":
+	case t.kind == tPunct && p.tx(t) == "(":
 		p.next()
-		o := &Operand{Pos: t.pos, Kind: OpList}
+		o := p.newOperand(Operand{Pos: t.pos, Kind: OpList})
 		if p.accept(")") {
 			return o, true
 		}
@@ -1025,7 +1100,7 @@ func (p *parser) primary() (*Operand, bool) {
 			}
 		}
 	}
-	return nil, p.fail(t, "expected an operand, found %s", t.describe())
+	return nil, p.fail(t, "expected an operand, found %s", p.describe(t))
 }
 
 // addrBase parses the first element of an address: "reg", "sym", "reg+imm",
@@ -1035,17 +1110,17 @@ func (p *parser) addrBase() (*Operand, bool) {
 	switch t.kind {
 	case tInt:
 		p.next()
-		return &Operand{Pos: t.pos, Kind: OpInt, Text: t.text}, true
+		return p.newOperand(Operand{Pos: t.pos, Kind: OpInt, Text: p.tx(t)}), true
 	case tIdent:
 		p.next()
-		o := &Operand{Pos: t.pos, Kind: OpName, Name: t.text}
-		if c := p.peek(); c.kind == tDotName && c.pos.Line == t.pos.Line && c.pos.Col == t.pos.Col+len(t.text) {
+		o := p.newOperand(Operand{Pos: t.pos, Kind: OpName, Name: p.tx(t)})
+		if c := p.peek(); c.kind == tDotName && c.pos.Line == t.pos.Line && int(c.pos.Col) == int(t.pos.Col)+len(p.tx(t)) {
 			p.next()
-			o.Comp = c.text
+			o.Comp = p.tx(c)
 		}
 		return p.offset(o)
 	}
-	return nil, p.fail(t, "expected a register, symbol or integer address inside '[ ]', found %s", t.describe())
+	return nil, p.fail(t, "expected a register, symbol or integer address inside '[ ]', found %s", p.describe(t))
 }
 
 // offset parses an optional "+imm", "-imm" or "+-imm" after a name.
@@ -1053,15 +1128,15 @@ func (p *parser) offset(o *Operand) (*Operand, bool) {
 	if !p.isPunct("+") && !p.isPunct("-") {
 		return o, true
 	}
-	neg := p.next().text == "-"
+	neg := p.tx(p.next()) == "-"
 	if p.isPunct("-") {
 		p.next()
 		neg = !neg
 	}
 	n := p.next()
-	v, ok := parseIntLit(n.text)
+	v, ok := parseIntLit(p.tx(n))
 	if n.kind != tInt || !ok {
-		return nil, p.fail(n, "expected an integer offset after '%s', found %s", o.Name, n.describe())
+		return nil, p.fail(n, "expected an integer offset after '%s', found %s", o.Name, p.describe(n))
 	}
 	if neg {
 		v = -v

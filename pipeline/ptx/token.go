@@ -38,8 +38,8 @@ func (k tokKind) String() string {
 
 // Pos is a 1-based source position. The zero Pos means "no position".
 type Pos struct {
-	Line int // 1-based line number
-	Col  int // 1-based column, counted in bytes
+	Line int32 // 1-based line number
+	Col  int32 // 1-based column, counted in bytes
 }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -47,21 +47,28 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 // IsValid reports whether p names a real source position.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 
-// token is one lexical token. Text is a slice of the source (no copy).
+// token is one lexical token. It holds byte offsets instead of a string so
+// that a token slice contains no pointers: the garbage collector never has
+// to scan it, which matters for multi-megabyte inputs.
 type token struct {
 	kind tokKind
-	text string
+	off  int32 // byte offset of the first character in the source
+	end  int32 // byte offset just past the last character
 	pos  Pos
 }
 
-func (t token) describe() string {
+// tx returns the source text of t.
+func (p *parser) tx(t token) string { return p.src[t.off:t.end] }
+
+// describe names a token for diagnostics: "identifier 'foo'", "';'".
+func (p *parser) describe(t token) string {
 	switch t.kind {
 	case tEOF:
 		return "end of file"
 	case tString:
-		return "string " + t.text
+		return "string " + p.tx(t)
 	case tPunct:
-		return "'" + t.text + "'"
+		return "'" + p.tx(t) + "'"
 	}
-	return fmt.Sprintf("%s '%s'", t.kind, t.text)
+	return fmt.Sprintf("%s '%s'", t.kind, p.tx(t))
 }
