@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the command line in-process and returns its exit code and
+// outputs.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const header = ".version 7.0\n.target sm_80\n.address_size 64\n"
+
+// kernelSrc puts body lines into a kernel with %r0..%r3, %rd0..%rd3 and
+// %p0..%p1 declared; body lines start at line 8.
+func kernelSrc(body ...string) string {
+	return header +
+		".visible .entry k(.param .u64 k_param_0)\n{\n" +
+		"\t.reg .b32 %r<4>;\n\t.reg .pred %p<2>;\n" +
+		strings.Join(body, "\n") + "\n\tret;\n}\n"
+}
+
+func TestCompileParseOnlyValid(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "ok.ptx", kernelSrc("\tmov.u32 %r1, %tid.x;"))
+	code, out, errs := runCLI(t, "compile", "--parse-only", p)
+	if code != 0 || out != "" || errs != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 0 and no output", code, out, errs)
+	}
+}
+
+// TestCompileParseOnlyErrors pins the exact stderr of `orilab compile
+// --parse-only` for each kind of front-end error.
+func TestCompileParseOnlyErrors(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"unknown instruction", kernelSrc("\tfrob.b32 %r1;"),
+			"bad.ptx:8:2: error: unknown instruction 'frob'\n\tfrob.b32 %r1;\n\t^\n"},
+		{"undeclared register", kernelSrc("\tmov.u32 %r1, %r7;"),
+			"bad.ptx:8:15: error: use of undeclared register '%r7'\n\tmov.u32 %r1, %r7;\n\t             ^\n"},
+		{"undeclared label", kernelSrc("\tbra.uni DONE;"),
+			"bad.ptx:8:10: error: use of undeclared label 'DONE'\n\tbra.uni DONE;\n\t        ^\n"},
+		{"undeclared parameter", kernelSrc("\tld.param.u32 %r1, [k_param_1];"),
+			"bad.ptx:8:21: error: use of undeclared parameter 'k_param_1'\n\tld.param.u32 %r1, [k_param_1];\n\t                   ^\n"},
+		{"wrong operand count", kernelSrc("\tmad.lo.s32 %r1, %r2, %r3;"),
+			"bad.ptx:8:2: error: wrong number of operands for mad.lo.s32: got 3, want 4\n\tmad.lo.s32 %r1, %r2, %r3;\n\t^\n"},
+		{"wrong operand kind", kernelSrc("\tst.global.u32 %r1, %r2;"),
+			"bad.ptx:8:16: error: operand 1 of st.global.u32 must be a memory address [...], found register %r1\n\tst.global.u32 %r1, %r2;\n\t              ^\n"},
+		{"duplicate declaration", kernelSrc("\t.reg .b32 %r<2>;"),
+			"bad.ptx:8:12: error: duplicate declaration of %r<2> (first declared at 6:12)\n\t.reg .b32 %r<2>;\n\t          ^\n"},
+		{"instruction too new for target", strings.Replace(kernelSrc("\tredux.sync.min.u32 %r1, %r2, -1;"), "sm_80", "sm_75", 1),
+			"bad.ptx:8:2: error: redux requires sm_80 or higher, but the module targets sm_75\n\tredux.sync.min.u32 %r1, %r2, -1;\n\t^\n"},
+		{"syntax: missing semicolon", kernelSrc("\tmov.u32 %r1, 1", "\tmov.u32 %r2, 2;"),
+			"bad.ptx:9:2: error: expected ',' or ';' after operand 2 of mov, found identifier 'mov'\n\tmov.u32 %r2, 2;\n\t^\n"},
+		{"unterminated string", header + ".pragma \"nounroll;\n",
+			"bad.ptx:4:9: error: unterminated string literal\n.pragma \"nounroll;\n        ^\n"},
+		{"bad .address_size", ".version 7.0\n.target sm_80\n.address_size 48\n",
+			"bad.ptx:3:1: error: .address_size must be 32 or 64, found '48'\n.address_size 48\n^\n"},
+		{"guard not a predicate", kernelSrc("\t@%r1 ret;"),
+			"bad.ptx:8:2: error: guard %r1 is not a predicate register\n\t@%r1 ret;\n\t^\n"},
+		{"unknown type", header + ".global .u33 x;\n",
+			"bad.ptx:4:9: error: unknown type or modifier '.u33' in .global declaration\n.global .u33 x;\n        ^\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := writeFile(t, dir, "bad.ptx", c.src)
+			wd, _ := os.Getwd()
+			if err := os.Chdir(dir); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Chdir(wd)
+			code, out, errs := runCLI(t, "compile", "--parse-only", filepath.Base(p))
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if errs != c.want {
+				t.Errorf("stderr mismatch\n got:\n%s\nwant:\n%s", errs, c.want)
+			}
+		})
+	}
+}
+
+func TestCompileEmitPTXWritesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "k.ptx", kernelSrc("\tmov.u32 %r1, %tid.x; // comment dropped"))
+	outPath := filepath.Join(dir, "out.ptx")
+	if err := os.WriteFile(outPath, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A failing compile must leave the previous output alone.
+	bad := writeFile(t, dir, "bad.ptx", kernelSrc("\tfrob;"))
+	if code, _, _ := runCLI(t, "compile", "--emit", "ptx", "-o", outPath, bad); code != 2 {
+		t.Fatalf("bad input: exit %d, want 2", code)
+	}
+	if b, _ := os.ReadFile(outPath); string(b) != "previous" {
+		t.Fatalf("failed compile changed the output file to %q", b)
+	}
+	if code, _, errs := runCLI(t, "compile", "--emit", "ptx", "-o", outPath, p); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(outPath)
+	if !strings.Contains(string(b), "\tmov.u32 %r1, %tid.x;\n") || strings.Contains(string(b), "comment") {
+		t.Fatalf("unexpected output:\n%s", b)
+	}
+}
+
+func TestUnavailableCommands(t *testing.T) {
+	for _, name := range []string{"run", "phases", "knobs", "bisect", "reduce", "inject", "fuzz", "tui"} {
+		code, out, errs := runCLI(t, name)
+		if code != 2 || out != "" {
+			t.Errorf("%s: exit %d stdout %q, want 2 and nothing", name, code, out)
+		}
+		if !strings.HasPrefix(errs, "orilab "+name+": not available yet: ") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: stderr %q, want one 'not available yet' line", name, errs)
+		}
+	}
+}
+
+func TestCompileWithoutParseOnlyIsHonest(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "ok.ptx", kernelSrc())
+	code, out, errs := runCLI(t, "compile", p)
+	if code != 2 || out != "" || errs != "orilab compile: code generation is not available yet; use --parse-only or --emit ptx\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "compile", "--parse-only", "-knob", "DUMPIR=AllocateRegisters", p)
+	if code != 2 || !strings.Contains(errs, "knobs are not available yet") {
+		t.Fatalf("knob: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestUnknownCommandSuggests(t *testing.T) {
+	code, _, errs := runCLI(t, "compil")
+	if code != 2 || !strings.Contains(errs, `unknown command "compil" (did you mean "compile"?)`) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestHelpListsCommands(t *testing.T) {
+	code, out, _ := runCLI(t, "help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, c := range commands {
+		if !strings.Contains(out, "  "+c.name+" ") {
+			t.Errorf("help does not list %s", c.name)
+		}
+	}
+	if code, _, errs := runCLI(t, "compile", "--help"); code != 0 || !strings.Contains(errs, "usage: orilab compile") {
+		t.Errorf("compile --help: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestCompileMissingFile(t *testing.T) {
+	code, _, errs := runCLI(t, "compile", "--parse-only", "/nonexistent/x.ptx")
+	if code != 2 || errs != "orilab compile: open /nonexistent/x.ptx: no such file or directory\n" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
