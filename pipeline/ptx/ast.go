@@ -255,10 +255,12 @@ type Operand struct {
 	Pos    Pos
 	Kind   OperandKind
 	Name   string     // OpName, OpGeneric: the identifier
-	Comp   string     // OpName: component suffix such as ".x", or ""
+	Comp   string     // OpName: component suffix such as ".x"; OpAddr: a qualifier after ']' such as ".unified"
 	Text   string     // OpInt, OpFloat: source text, including a leading '-'
 	Not    bool       // '!' prefix (negated predicate source)
 	Neg    bool       // '-' prefix on a name (negated register source)
+	HasIdx bool       // OpName: "A[5]", the address of an array element
+	Idx    int64      // the element index when HasIdx
 	HasOff bool       // "+imm" / "-imm" after a name or inside an address
 	Off    int64      // the offset when HasOff
 	Elems  []*Operand // OpAddr, OpVec, OpList, OpPair parts

@@ -527,6 +527,10 @@ func (c *checker) classify(s *scope, in *Instr, o *Operand) opClass {
 				return clsError
 			}
 		}
+		if o.Comp != "" && o.Comp != ".unified" {
+			c.d.errorf(o.Pos, "unknown address qualifier %s (only .unified is defined)", o.Comp)
+			return clsError
+		}
 		return clsAddr
 	case OpVec, OpList, OpPair:
 		for _, e := range o.Elems {
@@ -593,6 +597,10 @@ func (c *checker) classifyName(s *scope, in *Instr, o *Operand, inAddr bool) opC
 }
 
 func (c *checker) classifyDecl(d *decl, o *Operand, inAddr bool) opClass {
+	if o.HasIdx && d.kind != dkVar {
+		c.d.errorf(o.Pos, "%s[%d]: only variables can be indexed", o.Name, o.Idx)
+		return clsError
+	}
 	switch d.kind {
 	case dkReg:
 		// Vector components, and the byte/half selectors of the video
@@ -615,6 +623,10 @@ func (c *checker) classifyDecl(d *decl, o *Operand, inAddr bool) opClass {
 	case dkVar:
 		return clsSym
 	case dkFunc:
+		if o.HasIdx {
+			c.d.errorf(o.Pos, "%s is a function, not an array", o.Name)
+			return clsError
+		}
 		return clsFunc
 	}
 	return clsError

@@ -113,6 +113,9 @@ func TestValidSnippets(t *testing.T) {
 		"$L__BB0_2:",
 		"\tmov.f32 %r1, 0f3F800000;",
 		"\tadd.s32 %r1, %r1, WARP_SZ;",
+		"\tmov.u64 %rd1, smem[5];",
+		"\tld.global.u32 %r1, [%rd2].unified;",
+		"\tvadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h1, %r0;",
 	)
 	m, err := Parse("ok.ptx", []byte(src))
 	if err != nil {

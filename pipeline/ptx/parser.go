@@ -1043,6 +1043,18 @@ func (p *parser) primary() (*Operand, bool) {
 			// %tid.x, %r1.y: a component glued to the name.
 			p.next()
 			o.Comp = p.tx(c)
+		} else if b := p.peek(); b.kind == tPunct && p.tx(b) == "[" && b.pos.Line == t.pos.Line && int(b.pos.Col) == int(t.pos.Col)+len(p.tx(t)) {
+			// "A[5]": the address of an array element (mov.u32 ptr, A[5]).
+			p.next()
+			n := p.next()
+			v, ok := parseIntLit(p.tx(n))
+			if n.kind != tInt || !ok {
+				return nil, p.fail(n, "expected an element index inside %s[ ], found %s", o.Name, p.describe(n))
+			}
+			if !p.expect("]", "to close the element index") {
+				return nil, false
+			}
+			o.HasIdx, o.Idx = true, v
 		}
 		return p.offset(o)
 	case t.kind == tPunct && p.tx(t) == "[":
@@ -1062,6 +1074,11 @@ func (p *parser) primary() (*Operand, bool) {
 		}
 		if !p.expect("]", "to close the address") {
 			return nil, false
+		}
+		// "[a].unified": a qualifier glued to the closing bracket.
+		if q := p.peek(); q.kind == tDotName && q.pos.Line == p.toks[p.i-1].pos.Line && q.pos.Col == p.toks[p.i-1].pos.Col+1 {
+			p.next()
+			o.Comp = p.tx(q)
 		}
 		return o, true
 	case t.kind == tPunct && p.tx(t) == "{":

@@ -305,6 +305,11 @@ func (pr *printer) operand(o *Operand) {
 	case OpName:
 		pr.b.WriteString(o.Name)
 		pr.b.WriteString(o.Comp)
+		if o.HasIdx {
+			pr.b.WriteByte('[')
+			pr.b.WriteString(strconv.FormatInt(o.Idx, 10))
+			pr.b.WriteByte(']')
+		}
 		pr.offset(o)
 	case OpGeneric:
 		pr.b.WriteString("generic(")
@@ -324,6 +329,7 @@ func (pr *printer) operand(o *Operand) {
 			pr.operand(e)
 		}
 		pr.b.WriteByte(']')
+		pr.b.WriteString(o.Comp)
 	case OpVec:
 		pr.b.WriteByte('{')
 		for i, e := range o.Elems {
