@@ -1,0 +1,19 @@
+// Package ori is orilab's one intermediate representation, named after
+// ptxas's "Ori": SASS opcodes with modifiers, virtual registers before
+// register allocation and physical ones after, explicit basic blocks, and
+// per-instruction control words once the scheduler has run. Every phase of
+// the pipeline reads and writes it, and the simulator executes it at any
+// point, so it must mean the same thing in all of those states.
+//
+// The package stands alone: it imports nothing else of orilab's. It owns
+//
+//   - the data model (Module, Func, Block, Inst, Operand, Reg, Ctrl);
+//   - the opcode table with each opcode's properties (opcode.go);
+//   - a deterministic text form and a parser that reads it back exactly
+//     (print.go, parse.go), in the spirit of ptxas's DUMPIR listings;
+//   - the verifier that can run between any two phases (verify.go).
+//
+// Instruction IDs are stable: a phase that rewrites an instruction in place
+// keeps its ID, and new instructions get fresh IDs from Func.NewID. Diffs,
+// cross-phase tracking, bisection and fault reports all key on them.
+package ori

@@ -1,0 +1,281 @@
+package ori
+
+import "fmt"
+
+// Module is a compiled PTX module: its functions and its module-scope data.
+type Module struct {
+	Arch        int // SM number, 75 for sm_75
+	AddressSize int // 32 or 64
+	Globals     []*Global
+	Funcs       []*Func
+}
+
+// Space is a state space of module data.
+type Space uint8
+
+const (
+	SpaceGlobal Space = iota // device memory; the address sits in constant bank 4
+	SpaceConst               // constant bank 3
+	SpaceShared              // per-CTA shared memory (module-scope .shared)
+)
+
+func (s Space) String() string {
+	switch s {
+	case SpaceGlobal:
+		return "global"
+	case SpaceConst:
+		return "const"
+	case SpaceShared:
+		return "shared"
+	}
+	return fmt.Sprintf("space%d", int(s))
+}
+
+// Global is a module-scope variable.
+//
+// Decision: as in ptxas, the address of a .global variable is not an
+// immediate: it is a 64-bit value in constant bank 4 at AddrSlot that the
+// loader fills (a relocation in a real cubin), and .const variables live
+// in constant bank 3 at Offset. Shared variables get their offset per
+// kernel, in Func.SharedVars.
+type Global struct {
+	Name     string
+	Space    Space
+	Size     int64  // bytes
+	Align    int64  // bytes
+	Init     []byte // initial contents (shorter than Size: the rest is zero)
+	Offset   int64  // SpaceConst: byte offset in bank 3
+	AddrSlot int64  // SpaceGlobal: byte offset in bank 4 of the 64-bit address
+}
+
+// Param is a kernel or function parameter.
+type Param struct {
+	Name   string
+	Size   int64 // bytes
+	Align  int64 // bytes
+	Offset int64 // kernels: byte offset in constant bank 0; functions: byte offset in the parameter area
+}
+
+// SharedVar is a shared-memory variable placed in a kernel's CTA window.
+type SharedVar struct {
+	Name   string
+	Offset int64
+	Size   int64
+}
+
+// Func is one kernel (.entry) or device function (.func).
+type Func struct {
+	Name   string
+	Entry  bool
+	Params []Param
+	Rets   []Param // .func return values
+	// Blocks in layout order. Blocks[0] is the entry block.
+	Blocks []*Block
+	// SharedVars lists the static shared variables of the CTA window, and
+	// SharedBytes its size; dynamic shared memory starts at SharedBytes
+	// rounded up to 16.
+	SharedVars  []SharedVar
+	SharedBytes int64
+	// LocalBytes is the per-thread local frame: .local variables, then
+	// spill slots.
+	LocalBytes int64
+	nextID     int32
+	nextVReg   [NumClasses]int32
+	nextBlock  int32
+}
+
+// Block is a basic block. Preds and Succs are derived from the terminators
+// by ComputeCFG and must be recomputed after a phase changes control flow.
+type Block struct {
+	ID    int32  // stable identifier, printed as BB<ID>
+	Label string // the PTX label the block started at, or ""
+	Insts []*Inst
+	Preds []*Block
+	Succs []*Block
+}
+
+// NewID returns a fresh instruction ID.
+func (f *Func) NewID() int32 {
+	f.nextID++
+	return f.nextID
+}
+
+// NewVReg returns a fresh virtual register of class c holding words words.
+func (f *Func) NewVReg(c RegClass, words int) Reg {
+	n := f.nextVReg[c]
+	f.nextVReg[c]++
+	return VReg(c, int(n), words)
+}
+
+// NewBlock appends a new empty block to the layout.
+func (f *Func) NewBlock(label string) *Block {
+	b := &Block{ID: f.nextBlock, Label: label}
+	f.nextBlock++
+	f.Blocks = append(f.Blocks, b)
+	return b
+}
+
+// Add appends in to b, giving it a fresh ID when it has none.
+func (f *Func) Add(b *Block, in *Inst) *Inst {
+	if in.ID == 0 {
+		in.ID = f.NewID()
+	}
+	b.Insts = append(b.Insts, in)
+	return in
+}
+
+// noteIDs makes the allocators continue after the IDs, registers and
+// blocks already in f (after parsing or hand construction).
+func (f *Func) noteIDs() {
+	for _, b := range f.Blocks {
+		if b.ID >= f.nextBlock {
+			f.nextBlock = b.ID + 1
+		}
+		for _, in := range b.Insts {
+			if in.ID > f.nextID {
+				f.nextID = in.ID
+			}
+			note := func(r Reg) {
+				if r.Virtual && r.N >= f.nextVReg[r.Class] {
+					f.nextVReg[r.Class] = r.N + 1
+				}
+			}
+			if in.Guard.Virtual {
+				note(in.Guard)
+			}
+			for _, o := range in.Dsts {
+				if r, ok := o.usesReg(); ok {
+					note(r)
+				}
+			}
+			for _, o := range in.Srcs {
+				if r, ok := o.usesReg(); ok {
+					note(r)
+				}
+			}
+		}
+	}
+}
+
+// BlockByID returns the block with the given ID, or nil.
+func (f *Func) BlockByID(id int32) *Block {
+	for _, b := range f.Blocks {
+		if b.ID == id {
+			return b
+		}
+	}
+	return nil
+}
+
+// NumInsts returns the number of instructions in f.
+func (f *Func) NumInsts() int {
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Insts)
+	}
+	return n
+}
+
+// ComputeCFG rebuilds every block's Preds and Succs from the terminators:
+// BRA targets its block (and falls through when guarded), BRX targets
+// every block operand, EXIT and RET end the thread or function (falling
+// through when guarded), and any other last instruction falls through to
+// the next block in the layout. It reports branches to unknown blocks.
+func (f *Func) ComputeCFG() error {
+	byID := make(map[int32]*Block, len(f.Blocks))
+	for _, b := range f.Blocks {
+		b.Preds, b.Succs = b.Preds[:0], b.Succs[:0]
+		byID[b.ID] = b
+	}
+	addEdge := func(from, to *Block) {
+		for _, s := range from.Succs {
+			if s == to {
+				return
+			}
+		}
+		from.Succs = append(from.Succs, to)
+		to.Preds = append(to.Preds, from)
+	}
+	for i, b := range f.Blocks {
+		var next *Block
+		if i+1 < len(f.Blocks) {
+			next = f.Blocks[i+1]
+		}
+		fall := true
+		if n := len(b.Insts); n > 0 {
+			last := b.Insts[n-1]
+			if last.EndsBlock() {
+				for _, o := range last.Srcs {
+					if o.Kind != OpdBlock {
+						continue
+					}
+					t := byID[o.Block]
+					if t == nil {
+						return fmt.Errorf("%s: instruction #%d branches to BB%d, which does not exist", f.Name, last.ID, o.Block)
+					}
+					addEdge(b, t)
+				}
+				fall = last.Guarded()
+			}
+		}
+		if fall && next != nil {
+			addEdge(b, next)
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy of f: blocks, instructions and operands. CFG
+// edges are rebuilt to point into the copy.
+func (f *Func) Clone() *Func {
+	c := *f
+	c.Params = append([]Param(nil), f.Params...)
+	c.Rets = append([]Param(nil), f.Rets...)
+	c.SharedVars = append([]SharedVar(nil), f.SharedVars...)
+	c.Blocks = make([]*Block, len(f.Blocks))
+	idx := make(map[*Block]*Block, len(f.Blocks))
+	for i, b := range f.Blocks {
+		nb := &Block{ID: b.ID, Label: b.Label, Insts: make([]*Inst, len(b.Insts))}
+		for j, in := range b.Insts {
+			nb.Insts[j] = in.Clone()
+		}
+		c.Blocks[i] = nb
+		idx[b] = nb
+	}
+	for i, b := range f.Blocks {
+		nb := c.Blocks[i]
+		for _, p := range b.Preds {
+			nb.Preds = append(nb.Preds, idx[p])
+		}
+		for _, s := range b.Succs {
+			nb.Succs = append(nb.Succs, idx[s])
+		}
+	}
+	return &c
+}
+
+// Clone returns a deep copy of the module.
+func (m *Module) Clone() *Module {
+	c := *m
+	c.Globals = make([]*Global, len(m.Globals))
+	for i, g := range m.Globals {
+		ng := *g
+		ng.Init = append([]byte(nil), g.Init...)
+		c.Globals[i] = &ng
+	}
+	c.Funcs = make([]*Func, len(m.Funcs))
+	for i, f := range m.Funcs {
+		c.Funcs[i] = f.Clone()
+	}
+	return &c
+}
+
+// Func returns the function named name, or nil.
+func (m *Module) Func(name string) *Func {
+	for _, f := range m.Funcs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}

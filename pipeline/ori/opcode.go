@@ -1,0 +1,276 @@
+package ori
+
+// Opcode is a SASS base mnemonic (IADD3, LDG, ...). Modifiers (.WIDE,
+// .U32, .GE.AND, .E.64) are kept on the instruction, in order, so one
+// opcode covers every variant. The table below is the machine description
+// the verifier, the simulator and the scheduler share.
+type Opcode uint16
+
+// OpFlags describes what an opcode does, for analyses that must be
+// conservative about it.
+type OpFlags uint32
+
+const (
+	FPseudo     OpFlags = 1 << iota // not a hardware instruction; must be gone before emission
+	FBranch                         // BRA: direct branch (conditional when guarded)
+	FIndirect                       // BRX: indirect branch through a table of blocks
+	FExit                           // EXIT: ends the thread
+	FRet                            // RET: returns from a .func
+	FCall                           // CALL
+	FLoad                           // reads memory
+	FStore                          // writes memory
+	FAtomic                         // atomic read-modify-write
+	FBarrier                        // CTA barrier or memory ordering
+	FWarp                           // warp collective: reads other threads' registers or votes
+	FSideEffect                     // must not be removed even if its results are unused
+	FUniform                        // executes on the uniform datapath (UR/UP)
+)
+
+// opInfo is one row of the opcode table.
+type opInfo struct {
+	name  string
+	flags OpFlags
+	// dsts and srcs are operand signatures checked by the verifier: space
+	// separated letters, each optionally followed by '?' (optional,
+	// trailing positions only), or a lone "*" for "not checked".
+	//	R  register of class R or UR (never P/UP)
+	//	P  predicate register (P or UP)
+	//	v  value: R/UR register, immediate, constant bank or special register
+	//	M  memory address [..]
+	//	C  constant bank c[..][..]
+	//	B  block
+	//	S  special register
+	//	Y  symbol
+	//	i  immediate
+	dsts, srcs string
+}
+
+// Opcodes. The order is the table order and is not meaningful.
+const (
+	OpInvalid Opcode = iota
+	// Integer ALU.
+	OpIADD3
+	OpIMAD
+	OpISETP
+	OpIMNMX
+	OpIABS
+	OpLOP3
+	OpSHF
+	OpLEA
+	OpPOPC
+	OpFLO
+	OpBREV
+	OpBMSK
+	OpPRMT
+	OpSEL
+	OpSGXT
+	OpIDP
+	OpMOV
+	OpPLOP3
+	OpP2R
+	OpR2P
+	OpS2R
+	OpCS2R
+	OpS2UR
+	// Floating point.
+	OpFADD
+	OpFMUL
+	OpFFMA
+	OpFMNMX
+	OpFSETP
+	OpFSEL
+	OpFSET
+	OpMUFU
+	OpFCHK
+	OpFRND
+	OpF2F
+	OpF2I
+	OpI2F
+	OpI2I
+	OpF2FP
+	OpDADD
+	OpDMUL
+	OpDFMA
+	OpDSETP
+	OpHADD2
+	OpHMUL2
+	OpHFMA2
+	OpHSETP2
+	OpHMNMX2
+	// Memory.
+	OpLDG
+	OpSTG
+	OpLDS
+	OpSTS
+	OpLDL
+	OpSTL
+	OpLDC
+	OpLD
+	OpST
+	OpATOMG
+	OpATOMS
+	OpATOM
+	OpRED
+	// Synchronization and warp collectives.
+	OpBAR
+	OpMEMBAR
+	OpWARPSYNC
+	OpBSSY
+	OpBSYNC
+	OpNANOSLEEP
+	OpSHFL
+	OpVOTE
+	OpREDUX
+	OpMATCH
+	// Control.
+	OpBRA
+	OpBRX
+	OpEXIT
+	OpRET
+	OpCALL
+	OpBPT
+	OpNOP
+	// Uniform datapath.
+	OpULDC
+	OpUMOV
+	OpUIADD3
+	OpUIMAD
+	OpULOP3
+	OpUSHF
+	OpUISETP
+	OpUSEL
+	numOpcodes
+)
+
+const (
+	fMem   = FSideEffect
+	fCtl   = FSideEffect
+	fUnifm = FUniform
+)
+
+var opTable = [numOpcodes]opInfo{
+	OpInvalid: {name: "INVALID", dsts: "*", srcs: "*"},
+	OpIADD3:   {name: "IADD3", dsts: "R P? P?", srcs: "v v v P? P?"},
+	OpIMAD:    {name: "IMAD", dsts: "R P?", srcs: "v v v P?"},
+	OpISETP:   {name: "ISETP", dsts: "P P", srcs: "v v P P?"},
+	OpIMNMX:   {name: "IMNMX", dsts: "R", srcs: "v v P"},
+	OpIABS:    {name: "IABS", dsts: "R", srcs: "v"},
+	OpLOP3:    {name: "LOP3", dsts: "R P?", srcs: "v v v i P"},
+	OpSHF:     {name: "SHF", dsts: "R", srcs: "v v v"},
+	OpLEA:     {name: "LEA", dsts: "R P?", srcs: "v v v? i P?"},
+	OpPOPC:    {name: "POPC", dsts: "R", srcs: "v"},
+	OpFLO:     {name: "FLO", dsts: "R P?", srcs: "v"},
+	OpBREV:    {name: "BREV", dsts: "R", srcs: "v"},
+	OpBMSK:    {name: "BMSK", dsts: "R", srcs: "v v"},
+	OpPRMT:    {name: "PRMT", dsts: "R", srcs: "v v v"},
+	OpSEL:     {name: "SEL", dsts: "R", srcs: "v v P"},
+	OpSGXT:    {name: "SGXT", dsts: "R", srcs: "v v"},
+	OpIDP:     {name: "IDP", dsts: "R", srcs: "v v v"},
+	OpMOV:     {name: "MOV", dsts: "R", srcs: "v"},
+	OpPLOP3:   {name: "PLOP3", dsts: "P P", srcs: "P P P i i"},
+	OpP2R:     {name: "P2R", dsts: "R", srcs: "*"},
+	OpR2P:     {name: "R2P", dsts: "*", srcs: "*"},
+	OpS2R:     {name: "S2R", dsts: "R", srcs: "S"},
+	OpCS2R:    {name: "CS2R", dsts: "R", srcs: "S"},
+	OpS2UR:    {name: "S2UR", dsts: "R", srcs: "S"},
+
+	OpFADD:   {name: "FADD", dsts: "R", srcs: "v v"},
+	OpFMUL:   {name: "FMUL", dsts: "R", srcs: "v v"},
+	OpFFMA:   {name: "FFMA", dsts: "R", srcs: "v v v"},
+	OpFMNMX:  {name: "FMNMX", dsts: "R", srcs: "v v P"},
+	OpFSETP:  {name: "FSETP", dsts: "P P", srcs: "v v P P?"},
+	OpFSEL:   {name: "FSEL", dsts: "R", srcs: "v v P"},
+	OpFSET:   {name: "FSET", dsts: "R", srcs: "v v P"},
+	OpMUFU:   {name: "MUFU", dsts: "R", srcs: "v"},
+	OpFCHK:   {name: "FCHK", dsts: "P", srcs: "v v"},
+	OpFRND:   {name: "FRND", dsts: "R", srcs: "v"},
+	OpF2F:    {name: "F2F", dsts: "R", srcs: "v"},
+	OpF2I:    {name: "F2I", dsts: "R", srcs: "v"},
+	OpI2F:    {name: "I2F", dsts: "R", srcs: "v"},
+	OpI2I:    {name: "I2I", dsts: "R", srcs: "v"},
+	OpF2FP:   {name: "F2FP", dsts: "R", srcs: "v v"},
+	OpDADD:   {name: "DADD", dsts: "R", srcs: "v v"},
+	OpDMUL:   {name: "DMUL", dsts: "R", srcs: "v v"},
+	OpDFMA:   {name: "DFMA", dsts: "R", srcs: "v v v"},
+	OpDSETP:  {name: "DSETP", dsts: "P P", srcs: "v v P P?"},
+	OpHADD2:  {name: "HADD2", dsts: "R", srcs: "v v"},
+	OpHMUL2:  {name: "HMUL2", dsts: "R", srcs: "v v"},
+	OpHFMA2:  {name: "HFMA2", dsts: "R", srcs: "v v v"},
+	OpHSETP2: {name: "HSETP2", dsts: "P P", srcs: "v v P P?"},
+	OpHMNMX2: {name: "HMNMX2", dsts: "R", srcs: "v v P"},
+
+	OpLDG:   {name: "LDG", flags: FLoad, dsts: "R", srcs: "M"},
+	OpSTG:   {name: "STG", flags: FStore | fMem, dsts: "", srcs: "M v"},
+	OpLDS:   {name: "LDS", flags: FLoad, dsts: "R", srcs: "M"},
+	OpSTS:   {name: "STS", flags: FStore | fMem, dsts: "", srcs: "M v"},
+	OpLDL:   {name: "LDL", flags: FLoad, dsts: "R", srcs: "M"},
+	OpSTL:   {name: "STL", flags: FStore | fMem, dsts: "", srcs: "M v"},
+	OpLDC:   {name: "LDC", flags: FLoad, dsts: "R", srcs: "C"},
+	OpLD:    {name: "LD", flags: FLoad, dsts: "R", srcs: "M"},
+	OpST:    {name: "ST", flags: FStore | fMem, dsts: "", srcs: "M v"},
+	OpATOMG: {name: "ATOMG", flags: FAtomic | FLoad | FStore | fMem, dsts: "R P?", srcs: "M v v?"},
+	OpATOMS: {name: "ATOMS", flags: FAtomic | FLoad | FStore | fMem, dsts: "R", srcs: "M v v?"},
+	OpATOM:  {name: "ATOM", flags: FAtomic | FLoad | FStore | fMem, dsts: "R P?", srcs: "M v v?"},
+	OpRED:   {name: "RED", flags: FAtomic | FStore | fMem, dsts: "", srcs: "M v"},
+
+	OpBAR:       {name: "BAR", flags: FBarrier | fCtl, dsts: "", srcs: "*"},
+	OpMEMBAR:    {name: "MEMBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	OpWARPSYNC:  {name: "WARPSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "v"},
+	OpBSSY:      {name: "BSSY", flags: fCtl, dsts: "*", srcs: "*"},
+	OpBSYNC:     {name: "BSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "*"},
+	OpNANOSLEEP: {name: "NANOSLEEP", flags: fCtl, dsts: "", srcs: "v"},
+	OpSHFL:      {name: "SHFL", flags: FWarp, dsts: "P R", srcs: "v v v"},
+	OpVOTE:      {name: "VOTE", flags: FWarp, dsts: "R P", srcs: "P"},
+	OpREDUX:     {name: "REDUX", flags: FWarp, dsts: "R", srcs: "v"},
+	OpMATCH:     {name: "MATCH", flags: FWarp, dsts: "R P?", srcs: "v"},
+
+	OpBRA:  {name: "BRA", flags: FBranch | fCtl, dsts: "", srcs: "B"},
+	OpBRX:  {name: "BRX", flags: FIndirect | fCtl, dsts: "", srcs: "*"},
+	OpEXIT: {name: "EXIT", flags: FExit | fCtl, dsts: "", srcs: ""},
+	OpRET:  {name: "RET", flags: FRet | fCtl, dsts: "", srcs: "*"},
+	OpCALL: {name: "CALL", flags: FCall | fCtl, dsts: "*", srcs: "*"},
+	OpBPT:  {name: "BPT", flags: fCtl, dsts: "", srcs: "*"},
+	OpNOP:  {name: "NOP", dsts: "", srcs: ""},
+
+	OpULDC:   {name: "ULDC", flags: fUnifm, dsts: "R", srcs: "C"},
+	OpUMOV:   {name: "UMOV", flags: fUnifm, dsts: "R", srcs: "v"},
+	OpUIADD3: {name: "UIADD3", flags: fUnifm, dsts: "R P? P?", srcs: "v v v P? P?"},
+	OpUIMAD:  {name: "UIMAD", flags: fUnifm, dsts: "R P?", srcs: "v v v P?"},
+	OpULOP3:  {name: "ULOP3", flags: fUnifm, dsts: "R P?", srcs: "v v v i P"},
+	OpUSHF:   {name: "USHF", flags: fUnifm, dsts: "R", srcs: "v v v"},
+	OpUISETP: {name: "UISETP", flags: fUnifm, dsts: "P P", srcs: "v v P P?"},
+	OpUSEL:   {name: "USEL", flags: fUnifm, dsts: "R", srcs: "v v P"},
+}
+
+var opByName = func() map[string]Opcode {
+	m := make(map[string]Opcode, numOpcodes)
+	for i := Opcode(1); i < numOpcodes; i++ {
+		m[opTable[i].name] = i
+	}
+	return m
+}()
+
+// LookupOpcode returns the opcode named name ("IADD3"), or OpInvalid.
+func LookupOpcode(name string) Opcode { return opByName[name] }
+
+func (o Opcode) String() string {
+	if int(o) < len(opTable) {
+		return opTable[o].name
+	}
+	return "INVALID"
+}
+
+// Flags returns the opcode's properties.
+func (o Opcode) Flags() OpFlags { return opTable[o].flags }
+
+// Has reports whether the opcode has all of the given flags.
+func (o Opcode) Has(f OpFlags) bool { return opTable[o].flags&f == f }
+
+// AllOpcodes returns every valid opcode in table order.
+func AllOpcodes() []Opcode {
+	ops := make([]Opcode, 0, numOpcodes-1)
+	for i := Opcode(1); i < numOpcodes; i++ {
+		ops = append(ops, i)
+	}
+	return ops
+}

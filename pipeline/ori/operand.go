@@ -1,0 +1,175 @@
+package ori
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// OpdKind classifies an operand.
+type OpdKind uint8
+
+const (
+	OpdReg   OpdKind = iota // a register or tuple, with Neg/Abs/Not/Reuse
+	OpdImm                  // an immediate; FKind says how to print it
+	OpdCBank                // c[Bank][Imm], or c[Bank][Reg+Imm] when HasBase
+	OpdMem                  // [Reg+Imm] (HasBase) or [Imm]
+	OpdSR                   // a special register, Name = "SR_TID.X"
+	OpdBlock                // a branch target, Block = block ID
+	OpdSym                  // a function or global symbol, Name
+)
+
+// FloatKind says whether an immediate is a float and of which width. The
+// value is always the raw bit pattern in Imm; the kind only affects
+// printing and constant folding.
+type FloatKind uint8
+
+const (
+	ImmInt FloatKind = iota
+	ImmF32
+	ImmF64
+)
+
+// Operand is one instruction operand.
+type Operand struct {
+	Kind    OpdKind
+	Reg     Reg       // OpdReg; the base of OpdMem/OpdCBank when HasBase
+	HasBase bool      // OpdMem, OpdCBank: Reg is a base address register
+	Neg     bool      // OpdReg: arithmetic negation (-R1)
+	Abs     bool      // OpdReg: absolute value (|R1|)
+	Not     bool      // OpdReg (predicates): logical not (!P0)
+	Reuse   bool      // OpdReg: operand reuse cache hint (post-scheduling)
+	Imm     int64     // OpdImm: value or bits; OpdMem/OpdCBank: byte offset
+	FKind   FloatKind // OpdImm: int, f32 bits or f64 bits
+	Bank    int32     // OpdCBank: constant bank
+	Block   int32     // OpdBlock: target block ID
+	Name    string    // OpdSR: register name; OpdSym: symbol
+}
+
+// R returns a register operand.
+func R(r Reg) Operand { return Operand{Kind: OpdReg, Reg: r} }
+
+// Imm returns an integer immediate.
+func Imm(v int64) Operand { return Operand{Kind: OpdImm, Imm: v} }
+
+// F32 returns an f32 immediate.
+func F32(f float32) Operand {
+	return Operand{Kind: OpdImm, Imm: int64(math.Float32bits(f)), FKind: ImmF32}
+}
+
+// F64 returns an f64 immediate.
+func F64(f float64) Operand {
+	return Operand{Kind: OpdImm, Imm: int64(math.Float64bits(f)), FKind: ImmF64}
+}
+
+// CBank returns c[bank][off].
+func CBank(bank int, off int64) Operand { return Operand{Kind: OpdCBank, Bank: int32(bank), Imm: off} }
+
+// Mem returns [base+off].
+func Mem(base Reg, off int64) Operand {
+	return Operand{Kind: OpdMem, Reg: base, HasBase: true, Imm: off}
+}
+
+// AbsMem returns the absolute address [off].
+func AbsMem(off int64) Operand { return Operand{Kind: OpdMem, Imm: off} }
+
+// SR returns a special register operand such as "SR_TID.X".
+func SR(name string) Operand { return Operand{Kind: OpdSR, Name: name} }
+
+// BlockRef returns a branch target operand.
+func BlockRef(id int) Operand { return Operand{Kind: OpdBlock, Block: int32(id)} }
+
+// Sym returns a symbol operand (a call target).
+func Sym(name string) Operand { return Operand{Kind: OpdSym, Name: name} }
+
+// IsReg reports whether o is a register operand.
+func (o Operand) IsReg() bool { return o.Kind == OpdReg }
+
+// Regs calls f for every register o reads as a source: the register
+// itself, or the base of an address.
+func (o Operand) usesReg() (Reg, bool) {
+	switch o.Kind {
+	case OpdReg:
+		return o.Reg, true
+	case OpdMem, OpdCBank:
+		if o.HasBase {
+			return o.Reg, true
+		}
+	}
+	return Reg{}, false
+}
+
+func hexImm(v int64) string {
+	if v < 0 {
+		return "-0x" + strconv.FormatUint(uint64(-v), 16)
+	}
+	return "0x" + strconv.FormatInt(v, 16)
+}
+
+func (o Operand) String() string {
+	var b strings.Builder
+	switch o.Kind {
+	case OpdReg:
+		if o.Not {
+			b.WriteByte('!')
+		}
+		if o.Neg {
+			b.WriteByte('-')
+		}
+		if o.Abs {
+			b.WriteByte('|')
+		}
+		b.WriteString(o.Reg.String())
+		if o.Abs {
+			b.WriteByte('|')
+		}
+		if o.Reuse {
+			b.WriteString(".reuse")
+		}
+	case OpdImm:
+		switch o.FKind {
+		case ImmF32:
+			fmt.Fprintf(&b, "0f%08X", uint32(o.Imm))
+		case ImmF64:
+			fmt.Fprintf(&b, "0d%016X", uint64(o.Imm))
+		default:
+			b.WriteString(hexImm(o.Imm))
+		}
+	case OpdCBank:
+		fmt.Fprintf(&b, "c[0x%x][", o.Bank)
+		if o.HasBase {
+			b.WriteString(o.Reg.String())
+			if o.Imm != 0 {
+				if o.Imm > 0 {
+					b.WriteByte('+')
+				}
+				b.WriteString(hexImm(o.Imm))
+			}
+		} else {
+			b.WriteString(hexImm(o.Imm))
+		}
+		b.WriteByte(']')
+	case OpdMem:
+		b.WriteByte('[')
+		if o.HasBase {
+			b.WriteString(o.Reg.String())
+			if o.Imm != 0 {
+				if o.Imm > 0 {
+					b.WriteByte('+')
+				}
+				b.WriteString(hexImm(o.Imm))
+			}
+		} else {
+			b.WriteString(hexImm(o.Imm))
+		}
+		b.WriteByte(']')
+	case OpdSR:
+		b.WriteString(o.Name)
+	case OpdBlock:
+		fmt.Fprintf(&b, "BB%d", o.Block)
+	case OpdSym:
+		b.WriteString("`" + o.Name + "`")
+	}
+	return b.String()
+}

@@ -1,0 +1,469 @@
+package ori
+
+import (
+	"fmt"
+	"strings"
+)
+
+// VerifyOptions selects the rules that depend on the pipeline position.
+type VerifyOptions struct {
+	// SSA enables the partial-SSA rules that hold between GenerateMovPhi
+	// and ConvertAllMovPhiToMov: every virtual register has one definition
+	// and MOV.PHI instructions are well formed. Without it, MOV.PHI is
+	// itself an error.
+	SSA bool
+}
+
+// VerifyError is one broken invariant.
+type VerifyError struct {
+	Func  string
+	Block int32 // -1 when the problem is not inside a block
+	Inst  int32 // 0 when the problem is not about one instruction
+	Rule  string
+	Msg   string
+}
+
+func (e *VerifyError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "verify %s", e.Func)
+	if e.Block >= 0 {
+		fmt.Fprintf(&b, " BB%d", e.Block)
+	}
+	if e.Inst > 0 {
+		fmt.Fprintf(&b, " #%d", e.Inst)
+	}
+	fmt.Fprintf(&b, ": [%s] %s", e.Rule, e.Msg)
+	return b.String()
+}
+
+// VerifyErrors is every problem the verifier found, in block order.
+type VerifyErrors []*VerifyError
+
+func (l VerifyErrors) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Verify checks f's invariants and returns VerifyErrors, or nil.
+//
+// Rules, by name:
+//
+//	cfg            block IDs unique, branch targets exist, Preds/Succs match the terminators
+//	terminator     a branch, EXIT or RET is the last instruction of its block
+//	signature      operand counts and kinds match the opcode's signature
+//	guard          the guard is a predicate register
+//	use-before-def a virtual register is read on some path before any definition
+//	phys-range     a physical register is outside its class's range
+//	alignment      a physical 64/128-bit tuple is not aligned to its size
+//	ssa            (SSA mode) a virtual register is defined more than once
+//	phi            MOV.PHI placement and operands (only in SSA mode)
+func Verify(f *Func, opts VerifyOptions) error {
+	v := &verifier{f: f, opts: opts}
+	v.cfg()
+	for _, b := range f.Blocks {
+		for i, in := range b.Insts {
+			v.inst(b, i, in)
+		}
+	}
+	if opts.SSA {
+		v.ssa()
+	}
+	v.useBeforeDef()
+	if len(v.errs) == 0 {
+		return nil
+	}
+	return v.errs
+}
+
+type verifier struct {
+	f    *Func
+	opts VerifyOptions
+	errs VerifyErrors
+}
+
+func (v *verifier) errorf(b *Block, in *Inst, rule, format string, args ...any) {
+	e := &VerifyError{Func: v.f.Name, Block: -1, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+	if b != nil {
+		e.Block = b.ID
+	}
+	if in != nil {
+		e.Inst = in.ID
+	}
+	v.errs = append(v.errs, e)
+}
+
+func (v *verifier) cfg() {
+	if len(v.f.Blocks) == 0 {
+		v.errorf(nil, nil, "cfg", "function has no blocks")
+		return
+	}
+	seen := map[int32]bool{}
+	for _, b := range v.f.Blocks {
+		if seen[b.ID] {
+			v.errorf(b, nil, "cfg", "block ID BB%d is used twice", b.ID)
+		}
+		seen[b.ID] = true
+	}
+	// Recompute the edges on a copy and compare with what the function
+	// claims, so a phase that changed branches without ComputeCFG is caught.
+	c := v.f.Clone()
+	if err := c.ComputeCFG(); err != nil {
+		v.errorf(nil, nil, "cfg", "%v", err)
+		return
+	}
+	for i, b := range v.f.Blocks {
+		want := c.Blocks[i]
+		if blockList(b.Succs) != blockList(want.Succs) {
+			v.errorf(b, nil, "cfg", "successors are [%s] but the terminator gives [%s]", blockList(b.Succs), blockList(want.Succs))
+		}
+		if blockList(b.Preds) != blockList(want.Preds) {
+			v.errorf(b, nil, "cfg", "predecessors are [%s] but the branches give [%s]", blockList(b.Preds), blockList(want.Preds))
+		}
+	}
+}
+
+func (v *verifier) inst(b *Block, i int, in *Inst) {
+	if in.EndsBlock() && i != len(b.Insts)-1 {
+		v.errorf(b, in, "terminator", "%s is not the last instruction of its block", in.Name())
+	}
+	if in.Op == OpInvalid || in.Op >= numOpcodes {
+		v.errorf(b, in, "signature", "invalid opcode")
+		return
+	}
+	if !in.Guard.Class.IsPred() || in.Guard.Words != 1 {
+		v.errorf(b, in, "guard", "guard %s is not a predicate register", in.Guard)
+	}
+	if in.IsPhi() {
+		if !v.opts.SSA {
+			v.errorf(b, in, "phi", "MOV.PHI outside the partial-SSA window")
+		}
+		for j := 0; j < i; j++ {
+			if !b.Insts[j].IsPhi() {
+				v.errorf(b, in, "phi", "MOV.PHI after a non-phi instruction (#%d)", b.Insts[j].ID)
+				break
+			}
+		}
+		v.phiOperands(b, in)
+	} else {
+		info := opTable[in.Op]
+		v.signature(b, in, "result", info.dsts, in.Dsts)
+		v.signature(b, in, "source", info.srcs, in.Srcs)
+	}
+	check := func(r Reg) {
+		if r.Virtual || r.IsZero() {
+			return
+		}
+		if r.N < 0 || int(r.N)+int(r.Words) > r.Class.Limit() {
+			v.errorf(b, in, "phys-range", "%s is outside %s0-%s%d", r, r.Class, r.Class, r.Class.Limit()-1)
+		}
+		if r.Words > 1 && int(r.N)%int(r.Words) != 0 {
+			v.errorf(b, in, "alignment", "%s is a %d-register tuple that does not start at a multiple of %d", r, r.Words, r.Words)
+		}
+	}
+	forRegs(in, func(r Reg, _ bool) { check(r) })
+}
+
+// forRegs calls f for every register in: the guard, results (def=true) and
+// sources, including address bases.
+func forRegs(in *Inst, f func(r Reg, def bool)) {
+	f(in.Guard, false)
+	for _, o := range in.Srcs {
+		if r, ok := o.usesReg(); ok {
+			f(r, false)
+		}
+	}
+	for _, o := range in.Dsts {
+		if o.Kind == OpdReg {
+			f(o.Reg, true)
+		} else if r, ok := o.usesReg(); ok {
+			f(r, false)
+		}
+	}
+}
+
+func (v *verifier) signature(b *Block, in *Inst, what, sig string, ops []Operand) {
+	if sig == "*" {
+		return
+	}
+	letters := strings.Fields(sig)
+	req := 0
+	for i, l := range letters {
+		if !strings.HasSuffix(l, "?") {
+			req = i + 1
+		}
+	}
+	if len(ops) < req || len(ops) > len(letters) {
+		want := fmt.Sprint(req)
+		if len(letters) != req {
+			want = fmt.Sprintf("%d to %d", req, len(letters))
+		}
+		v.errorf(b, in, "signature", "%s has %d %ss, want %s", in.Name(), len(ops), what, want)
+		return
+	}
+	for i, o := range ops {
+		if !fitsSig(letters[i][0], o) {
+			v.errorf(b, in, "signature", "%s %d of %s is %s, want %s", what, i+1, in.Name(), o, sigWant[letters[i][0]])
+		}
+	}
+}
+
+var sigWant = map[byte]string{
+	'R': "an R or UR register",
+	'P': "a predicate register",
+	'v': "a register, immediate, constant or special register",
+	'M': "a memory address",
+	'C': "a constant-bank operand",
+	'B': "a block",
+	'S': "a special register",
+	'Y': "a symbol",
+	'i': "an immediate",
+}
+
+func fitsSig(l byte, o Operand) bool {
+	switch l {
+	case 'R':
+		return o.Kind == OpdReg && !o.Reg.Class.IsPred()
+	case 'P':
+		return o.Kind == OpdReg && o.Reg.Class.IsPred()
+	case 'v':
+		return o.Kind == OpdReg && !o.Reg.Class.IsPred() || o.Kind == OpdImm || o.Kind == OpdCBank || o.Kind == OpdSR
+	case 'M':
+		return o.Kind == OpdMem
+	case 'C':
+		return o.Kind == OpdCBank
+	case 'B':
+		return o.Kind == OpdBlock
+	case 'S':
+		return o.Kind == OpdSR
+	case 'Y':
+		return o.Kind == OpdSym
+	case 'i':
+		return o.Kind == OpdImm
+	}
+	return false
+}
+
+func (v *verifier) phiOperands(b *Block, in *Inst) {
+	if len(in.Dsts) != 1 || in.Dsts[0].Kind != OpdReg || !in.Dsts[0].Reg.Virtual {
+		v.errorf(b, in, "phi", "MOV.PHI needs exactly one virtual register result")
+	}
+	if len(in.Srcs)%2 != 0 {
+		v.errorf(b, in, "phi", "MOV.PHI sources must be (value, block) pairs")
+		return
+	}
+	got := map[int32]bool{}
+	for j := 0; j < len(in.Srcs); j += 2 {
+		if in.Srcs[j+1].Kind != OpdBlock {
+			v.errorf(b, in, "phi", "MOV.PHI source %d is not followed by a block", j/2+1)
+			return
+		}
+		id := in.Srcs[j+1].Block
+		if got[id] {
+			v.errorf(b, in, "phi", "MOV.PHI names predecessor BB%d twice", id)
+		}
+		got[id] = true
+	}
+	for _, p := range b.Preds {
+		if !got[p.ID] {
+			v.errorf(b, in, "phi", "MOV.PHI has no value for predecessor BB%d", p.ID)
+		}
+		delete(got, p.ID)
+	}
+	for id := range got {
+		v.errorf(b, in, "phi", "MOV.PHI names BB%d, which is not a predecessor", id)
+	}
+}
+
+func (v *verifier) ssa() {
+	defs := map[Reg]int32{}
+	for _, b := range v.f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind != OpdReg || !o.Reg.Virtual {
+					continue
+				}
+				key := Reg{Class: o.Reg.Class, Virtual: true, N: o.Reg.N}
+				if first, ok := defs[key]; ok {
+					v.errorf(b, in, "ssa", "%s is defined again (first definition #%d)", key.Word(0).Wide(1), first)
+					continue
+				}
+				defs[key] = in.ID
+			}
+		}
+	}
+}
+
+// wordKey identifies one 32-bit word of a virtual register.
+type wordKey struct {
+	class RegClass
+	n     int32
+	word  uint8
+}
+
+// useBeforeDef runs a forward must-be-defined analysis over virtual
+// register words. A word is defined at a point when every path from the
+// entry defines it. Decision: a guarded definition counts as a definition,
+// as PTX compilers emit complementary guarded moves (@p mov; @!p mov) that
+// together define a value; flagging those would reject real code.
+// MOV.PHI sources are uses at the end of the named predecessor.
+func (v *verifier) useBeforeDef() {
+	f := v.f
+	if len(f.Blocks) == 0 {
+		return
+	}
+	index := map[wordKey]int{}
+	var keys []wordKey
+	key := func(r Reg, w int) int {
+		k := wordKey{r.Class, r.N, r.Off + uint8(w)}
+		if i, ok := index[k]; ok {
+			return i
+		}
+		index[k] = len(keys)
+		keys = append(keys, k)
+		return len(keys) - 1
+	}
+	// Number every word first so bitsets have a fixed size.
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			forRegs(in, func(r Reg, _ bool) {
+				if r.Virtual {
+					for w := 0; w < int(r.Words); w++ {
+						key(r, w)
+					}
+				}
+			})
+		}
+	}
+	n := len(keys)
+	if n == 0 {
+		return
+	}
+	gen := make([]bitset, len(f.Blocks))
+	in := make([]bitset, len(f.Blocks))
+	out := make([]bitset, len(f.Blocks))
+	pos := map[*Block]int{}
+	for i, b := range f.Blocks {
+		pos[b] = i
+		gen[i] = newBitset(n)
+		in[i] = newBitset(n)
+		out[i] = newBitset(n)
+		out[i].fill() // optimistic start for a must-analysis
+		for _, ins := range b.Insts {
+			for _, o := range ins.Dsts {
+				if o.Kind == OpdReg && o.Reg.Virtual {
+					for w := 0; w < int(o.Reg.Words); w++ {
+						gen[i].set(key(o.Reg, w))
+					}
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, b := range f.Blocks {
+			cur := newBitset(n)
+			if i == 0 || len(b.Preds) == 0 {
+				// The entry, and unreachable blocks, start with nothing defined.
+			} else {
+				cur.fill()
+				for _, p := range b.Preds {
+					cur.and(out[pos[p]])
+				}
+			}
+			in[i] = cur
+			o := cur.clone()
+			o.or(gen[i])
+			if !o.equal(out[i]) {
+				out[i] = o
+				changed = true
+			}
+		}
+	}
+	reported := map[wordKey]bool{}
+	for i, b := range f.Blocks {
+		if i != 0 && len(b.Preds) == 0 {
+			continue // unreachable: nothing executes here
+		}
+		cur := in[i].clone()
+		for _, ins := range b.Insts {
+			use := func(r Reg) {
+				if !r.Virtual {
+					return
+				}
+				for w := 0; w < int(r.Words); w++ {
+					k := key(r, w)
+					if !cur.has(k) && !reported[keys[k]] {
+						reported[keys[k]] = true
+						v.errorf(b, ins, "use-before-def", "%s is read before it is defined on some path from the entry", r.Word(w))
+					}
+				}
+			}
+			if ins.IsPhi() {
+				for j := 0; j+1 < len(ins.Srcs); j += 2 {
+					if ins.Srcs[j].Kind != OpdReg || !ins.Srcs[j].Reg.Virtual {
+						continue
+					}
+					pb := f.BlockByID(ins.Srcs[j+1].Block)
+					if pb == nil {
+						continue
+					}
+					r := ins.Srcs[j].Reg
+					for w := 0; w < int(r.Words); w++ {
+						k := key(r, w)
+						if !out[pos[pb]].has(k) && !reported[keys[k]] {
+							reported[keys[k]] = true
+							v.errorf(b, ins, "use-before-def", "%s is read before it is defined on some path from the entry", r.Word(w))
+						}
+					}
+				}
+			} else {
+				forRegs(ins, func(r Reg, def bool) {
+					if !def {
+						use(r)
+					}
+				})
+			}
+			for _, o := range ins.Dsts {
+				if o.Kind == OpdReg && o.Reg.Virtual {
+					for w := 0; w < int(o.Reg.Words); w++ {
+						cur.set(key(o.Reg, w))
+					}
+				}
+			}
+		}
+	}
+}
+
+// bitset is a fixed-size set of small integers.
+type bitset []uint64
+
+func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
+func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }
+func (s bitset) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+func (s bitset) fill() {
+	for i := range s {
+		s[i] = ^uint64(0)
+	}
+}
+func (s bitset) and(o bitset) {
+	for i := range s {
+		s[i] &= o[i]
+	}
+}
+func (s bitset) or(o bitset) {
+	for i := range s {
+		s[i] |= o[i]
+	}
+}
+func (s bitset) clone() bitset { return append(bitset(nil), s...) }
+func (s bitset) equal(o bitset) bool {
+	for i := range s {
+		if s[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}
