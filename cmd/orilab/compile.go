@@ -10,8 +10,22 @@ import (
 	"strings"
 
 	"orilab/internal/atomicfile"
+	"orilab/pipeline/lower"
+	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
+
+// archNumber turns "sm_80" into 80; "" gives 0 (take the module's target).
+func archNumber(s string) int {
+	n := 0
+	for _, ch := range strings.TrimPrefix(s, "sm_") {
+		if ch < '0' || ch > '9' {
+			break
+		}
+		n = n*10 + int(ch-'0')
+	}
+	return n
+}
 
 // multiFlag collects a repeatable flag such as -knob.
 type multiFlag []string
@@ -39,7 +53,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	parseOnly := fs.Bool("parse-only", false, "stop after parsing and semantic checks; print nothing on success")
-	emit := fs.String("emit", "", "what to print: ptx (the checked module, re-printed in canonical form)")
+	emit := fs.String("emit", "", "what to print: ptx (the checked module in canonical form) or ir (the Ori IR after lowering)")
 	out := fs.String("o", "", "write the output to `FILE` (atomically) instead of standard output")
 	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target; code generation is not available yet)")
 	fs.StringVar(arch, "gpu-name", "", "same as -arch")
@@ -52,11 +66,12 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	stat := fs.String("stat", "", "print per-phase statistics (not available yet)")
 	verbose := fs.Bool("v", false, "print resource usage (not available yet)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit ptx] [-o OUT] FILE.ptx")
+		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit ptx|ir] [-o OUT] FILE.ptx")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Parses and checks a PTX module. Errors read FILE:LINE:COL: error: MESSAGE,")
 		fmt.Fprintln(stderr, "then the source line and a caret; the exit status is then 2.")
-		fmt.Fprintln(stderr, "Code generation (lowering, the 159 phases, SASS) is not available yet.")
+		fmt.Fprintln(stderr, "--emit ir prints the Ori IR after lowering (pipeline/ori/SEMANTICS.md says what")
+		fmt.Fprintln(stderr, "it means). The 159-phase optimizer and SASS emission are not available yet.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -86,12 +101,12 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "orilab compile: --maxrregcount, --stat and -v are not available yet: they need the back end")
 		return exitError
 	}
-	if *emit != "" && *emit != "ptx" {
-		fmt.Fprintf(stderr, "orilab compile: --emit %q: only ptx is available yet\n", *emit)
+	if *emit != "" && *emit != "ptx" && *emit != "ir" {
+		fmt.Fprintf(stderr, "orilab compile: --emit %q: want ptx or ir (sass is not available yet)\n", *emit)
 		return exitError
 	}
 	if !*parseOnly && *emit == "" {
-		fmt.Fprintln(stderr, "orilab compile: code generation is not available yet; use --parse-only or --emit ptx")
+		fmt.Fprintln(stderr, "orilab compile: the optimizer and SASS emission are not available yet; use --parse-only, --emit ptx or --emit ir")
 		return exitError
 	}
 	file := fs.Arg(0)
@@ -108,7 +123,24 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	if *emit == "" {
 		return exitOK
 	}
-	text := ptx.Print(m)
+	var text string
+	switch *emit {
+	case "ptx":
+		text = ptx.Print(m)
+	case "ir":
+		om, err := lower.Lower(m, lower.Options{Arch: archNumber(*arch)})
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitError
+		}
+		for _, f := range om.Funcs {
+			if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+				fmt.Fprintf(stderr, "orilab compile: internal error: the lowering of %s does not verify:\n%v\n", f.Name, err)
+				return exitError
+			}
+		}
+		text = om.String()
+	}
 	if *out != "" {
 		if err := atomicfile.Write(*out, []byte(text)); err != nil {
 			fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", *out, err)

@@ -31,7 +31,7 @@ type command struct {
 }
 
 var commands = []command{
-	{name: "compile", usage: "orilab compile [--parse-only] [--emit ptx] [-o OUT] FILE.ptx", summary: "parse, check and compile a PTX module", run: runCompile},
+	{name: "compile", usage: "orilab compile [--parse-only] [--emit ptx|ir] [-o OUT] FILE.ptx", summary: "parse, check and compile a PTX module", run: runCompile},
 	{name: "run", usage: "orilab run SPEC.json [-O N] [-knob NAME=VALUE]... [--after PHASE]", summary: "execute a kernel spec and compare its buffers", missing: "it needs the Ori lowering and the simulator"},
 	{name: "phases", usage: "orilab phases [-O N] [-arch sm_XX] [--json]", summary: "list the 159 phases and whether each runs", missing: "it needs the phase manager"},
 	{name: "knobs", usage: "orilab knobs [PATTERN] [--json]", summary: "list every knob with its type, default and readers", missing: "it needs the knob system"},

@@ -140,7 +140,7 @@ func TestCompileWithoutParseOnlyIsHonest(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "ok.ptx", kernelSrc())
 	code, out, errs := runCLI(t, "compile", p)
-	if code != 2 || out != "" || errs != "orilab compile: code generation is not available yet; use --parse-only or --emit ptx\n" {
+	if code != 2 || out != "" || errs != "orilab compile: the optimizer and SASS emission are not available yet; use --parse-only, --emit ptx or --emit ir\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	code, _, errs = runCLI(t, "compile", "--parse-only", "-knob", "DUMPIR=AllocateRegisters", p)

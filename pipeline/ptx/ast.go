@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -15,6 +16,15 @@ type Module struct {
 	Targets     []string // .target entries in order, e.g. ["sm_80"] or ["sm_20", "texmode_independent"]
 	AddressSize int      // 32 or 64 from .address_size; 0 when the directive is absent
 	Items       []Item
+	// Src is the source text, kept so later stages (the lowering) can
+	// report errors with the source line and a caret.
+	Src []byte
+}
+
+// Errorf returns a diagnostic at p in the module's source, in the same
+// format as the parser's.
+func (m *Module) Errorf(p Pos, format string, args ...any) *Error {
+	return &Error{File: m.File, Pos: p, Msg: fmt.Sprintf(format, args...), Line: sourceLine(m.Src, p.Line)}
 }
 
 // Version is a PTX ISA version from the .version directive.

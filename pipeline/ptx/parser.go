@@ -45,7 +45,7 @@ func parseOnly(filename string, src []byte) (*Module, *diag) {
 	// One conversion of the whole file; every token text is a substring
 	// of it, so the parser allocates no per-token strings.
 	p := &parser{toks: toks, d: d, src: string(src)}
-	m := &Module{File: filename}
+	m := &Module{File: filename, Src: src}
 	ok := p.module(m)
 	if !ok {
 		return nil, d

@@ -1,0 +1,211 @@
+package lower
+
+import (
+	"orilab/pipeline/ori"
+	"orilab/pipeline/ptx"
+)
+
+func init() {
+	register(lowerBra, "bra")
+	register(lowerBrx, "brx")
+	register(lowerRet, "ret")
+	register(lowerExit, "exit")
+	register(lowerTrap, "trap")
+	register(lowerCall, "call")
+}
+
+func lowerBra(c *fn, in *ptx.Instr) error {
+	if len(in.Args) != 1 || in.Args[0].Kind != ptx.OpName {
+		return c.l.errorf(in.OpPos, "bra needs a label")
+	}
+	target := c.labelBlock(in.Args[0].Name)
+	c.emit(ori.OpBRA, nil, nil, ori.BlockRef(int(target.ID)))
+	c.endBlock()
+	return nil
+}
+
+// lowerBrx lowers "brx.idx index, tlist;" where tlist names a
+// .branchtargets list.
+func lowerBrx(c *fn, in *ptx.Instr) error {
+	if len(in.Args) != 2 || in.Args[1].Kind != ptx.OpName {
+		return c.l.errorf(in.OpPos, "brx.idx needs an index and a .branchtargets label")
+	}
+	list := c.findTargets(c.pf.Body, in.Args[1].Name)
+	if list == nil {
+		return c.l.errorf(in.Args[1].Pos, "%s is not a .branchtargets list", in.Args[1].Name)
+	}
+	idx, err := c.src(in.Args[0], ".u32")
+	if err != nil {
+		return err
+	}
+	srcs := []ori.Operand{c.asReg(idx)}
+	for _, name := range list.Args {
+		srcs = append(srcs, ori.BlockRef(int(c.labelBlock(name).ID)))
+	}
+	c.emit(ori.OpBRX, nil, nil, srcs...)
+	c.endBlock()
+	return nil
+}
+
+func (c *fn) findTargets(b *ptx.Block, name string) *ptx.Directive {
+	for _, s := range b.Stmts {
+		switch x := s.(type) {
+		case *ptx.Directive:
+			if x.Label == name && x.Name == ".branchtargets" {
+				return x
+			}
+		case *ptx.Block:
+			if d := c.findTargets(x, name); d != nil {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+func lowerRet(c *fn, in *ptx.Instr) error {
+	c.ret(in.Pos)
+	return nil
+}
+
+func lowerExit(c *fn, in *ptx.Instr) error {
+	c.emit(ori.OpEXIT, nil, nil)
+	c.endBlock()
+	return nil
+}
+
+func lowerTrap(c *fn, in *ptx.Instr) error {
+	c.emit(ori.OpBPT, []string{"TRAP"}, nil, ori.Imm(1))
+	return nil
+}
+
+// abiLayout returns the first register of each parameter (or result)
+// under the calling convention: consecutive registers from R4, each value
+// aligned to its size in registers (pairs even, quads at multiples of 4).
+func abiLayout(ps []*ptx.VarDecl) (bases []int, words []int) {
+	next := firstABIParam
+	for _, p := range ps {
+		w := int((declSize(p, p.Names[0]) + 3) / 4)
+		if w == 0 {
+			w = 1
+		}
+		next = alignRegs(next, w)
+		bases = append(bases, next)
+		words = append(words, w)
+		next += w
+	}
+	return bases, words
+}
+
+// lowerCall lowers "call{.uni} (rets), f, (args);": arguments move into
+// R4.. per the calling convention, CALL transfers control, and results
+// come back from R4...
+func lowerCall(c *fn, in *ptx.Instr) error {
+	i := 0
+	var rets, args *ptx.Operand
+	if i < len(in.Args) && in.Args[i].Kind == ptx.OpList {
+		rets = in.Args[i]
+		i++
+	}
+	if i >= len(in.Args) || in.Args[i].Kind != ptx.OpName {
+		return c.l.errorf(in.OpPos, "call needs a target")
+	}
+	target := in.Args[i]
+	i++
+	if i < len(in.Args) && in.Args[i].Kind == ptx.OpList {
+		args = in.Args[i]
+		i++
+	}
+	if i < len(in.Args) {
+		return c.l.unsupported(in.Args[i].Pos, "indirect calls through a prototype")
+	}
+	callee := c.l.funcs[target.Name]
+	if callee == nil {
+		if c.lookupReg(target.Name) != nil {
+			return c.l.unsupported(target.Pos, "indirect calls through a register")
+		}
+		return c.l.errorf(target.Pos, "%s is not a function", target.Name)
+	}
+	if callee.Body == nil {
+		return c.l.unsupported(target.Pos, "calls to %s, which is declared but not defined in this module", target.Name)
+	}
+	bases, words := abiLayout(callee.Params)
+	if args != nil {
+		if len(args.Elems) != len(callee.Params) {
+			return c.l.errorf(target.Pos, "call passes %d arguments, %s takes %d", len(args.Elems), callee.Name, len(callee.Params))
+		}
+		for k, a := range args.Elems {
+			if err := c.passArg(a, callee.Params[k], bases[k], words[k]); err != nil {
+				return err
+			}
+		}
+	}
+	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.Sym(callee.Name))
+	if rets != nil {
+		rb, rw := abiLayout(callee.Rets)
+		if len(rets.Elems) != len(callee.Rets) {
+			return c.l.errorf(target.Pos, "call receives %d results, %s returns %d", len(rets.Elems), callee.Name, len(callee.Rets))
+		}
+		for k, r := range rets.Elems {
+			if err := c.takeResult(r, callee.Rets[k], rb[k], rw[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c *fn) passArg(a *ptx.Operand, p *ptx.VarDecl, base, words int) error {
+	phys := func(w int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, base+w, 1)) }
+	if a.Kind == ptx.OpName {
+		if v := c.lookupVar(a.Name); v != nil && v.slot != nil {
+			for w := 0; w < words && w < len(v.slot.words); w++ {
+				c.emit(ori.OpMOV, nil, []ori.Operand{phys(w)}, ori.R(v.slot.words[w]))
+			}
+			return nil
+		}
+		if r, reg, ok := c.reg(a); ok {
+			if r.pred {
+				c.emit(ori.OpSEL, nil, []ori.Operand{phys(0)}, ori.Imm(1), ori.R(ori.RZ), ori.R(reg))
+				return nil
+			}
+			for w := 0; w < words && w < int(reg.Words); w++ {
+				c.emit(ori.OpMOV, nil, []ori.Operand{phys(w)}, ori.R(reg.Word(w)))
+			}
+			return nil
+		}
+	}
+	o, err := c.src(a, p.Type)
+	if err != nil {
+		return err
+	}
+	for w := 0; w < words; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{phys(w)}, word(o, w))
+	}
+	return nil
+}
+
+func (c *fn) takeResult(r *ptx.Operand, p *ptx.VarDecl, base, words int) error {
+	phys := func(w int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, base+w, 1)) }
+	if r.Kind != ptx.OpName {
+		return c.l.errorf(r.Pos, "call results must be names")
+	}
+	if v := c.lookupVar(r.Name); v != nil && v.slot != nil {
+		for w := 0; w < words && w < len(v.slot.words); w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(v.slot.words[w])}, phys(w))
+		}
+		return nil
+	}
+	pr, reg, ok := c.reg(r)
+	if !ok {
+		return c.l.errorf(r.Pos, "%s is not a .param variable or register", r.Name)
+	}
+	if pr.pred {
+		c.emit(ori.OpISETP, []string{"NE", "U32", "AND"}, []ori.Operand{ori.R(reg), ori.R(ori.PT)}, phys(0), ori.R(ori.RZ), ori.R(ori.PT))
+		return nil
+	}
+	for w := 0; w < words && w < int(reg.Words); w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(reg.Word(w))}, phys(w))
+	}
+	return nil
+}

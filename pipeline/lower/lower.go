@@ -1,0 +1,648 @@
+package lower
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"orilab/pipeline/ori"
+	"orilab/pipeline/ptx"
+)
+
+// Options configures the lowering.
+type Options struct {
+	// Arch is the SM target (75 for sm_75). Zero takes the module's
+	// .target, and sm_75 (ptxas's default) when that is older than sm_75:
+	// orilab generates code for Turing and later only.
+	Arch int
+}
+
+// ParamBase returns the constant bank 0 offset of the first kernel
+// parameter for an SM target.
+func ParamBase(arch int) int64 {
+	if arch >= 90 {
+		return 0x210
+	}
+	return 0x160
+}
+
+// Constant bank 0 layout (see ori/SEMANTICS.md).
+const (
+	cbNtid        = 0x0
+	cbNctaid      = 0xc
+	cbSharedWin   = 0x18
+	cbLocalWin    = 0x20
+	cbStack       = 0x28
+	cbDynSmem     = 0x30
+	cbTotalSmem   = 0x34
+	globalBank    = 4
+	constBank     = 3
+	firstABIParam = 4 // .func arguments and results start at R4 (R0-R3 are ABI-reserved)
+)
+
+// handler lowers one PTX instruction.
+type handler func(c *fn, in *ptx.Instr) error
+
+// handlers maps a PTX base opcode to its lowering; family files register
+// theirs in init functions.
+var handlers = map[string]handler{}
+
+func register(h handler, ops ...string) {
+	for _, op := range ops {
+		if _, dup := handlers[op]; dup {
+			panic("lower: two handlers for " + op)
+		}
+		handlers[op] = h
+	}
+}
+
+// Lower translates m. The error, when not nil, is a *ptx.Error (or a list
+// of them) in the front end's format.
+func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
+	arch := opts.Arch
+	if arch == 0 {
+		arch = m.SM()
+	}
+	if arch < 75 {
+		arch = 75
+	}
+	asz := m.AddressSize
+	if asz == 0 {
+		asz = 32 // PTX's default when .address_size is absent
+	}
+	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}, shared: map[string]*ptx.VarDecl{}}
+	l.collectGlobals()
+	for _, f := range m.Funcs() {
+		if f.Body != nil || l.funcs[f.Name] == nil {
+			l.funcs[f.Name] = f
+		}
+	}
+	for _, f := range m.Funcs() {
+		if f.Body == nil {
+			continue
+		}
+		of, err := l.function(f)
+		if err != nil {
+			return nil, err
+		}
+		l.out.Funcs = append(l.out.Funcs, of)
+	}
+	return l.out, nil
+}
+
+type lowerer struct {
+	m       *ptx.Module
+	out     *ori.Module
+	globals map[string]*ori.Global  // module .global and .const variables
+	shared  map[string]*ptx.VarDecl // module .shared variables, placed per kernel
+	funcs   map[string]*ptx.Func    // definitions (or declarations) by name
+	sharedN map[string]*ptx.VarName // module .shared names
+}
+
+func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
+	return l.m.Errorf(p, format, args...)
+}
+
+func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
+	return l.m.Errorf(p, "unsupported: "+format, args...)
+}
+
+// collectGlobals lays out module-scope .global and .const variables: .const
+// data packed into bank 3, one bank-4 address slot per .global.
+func (l *lowerer) collectGlobals() {
+	var constOff, slot int64
+	l.sharedN = map[string]*ptx.VarName{}
+	for _, it := range l.m.Items {
+		v, ok := it.(*ptx.VarDecl)
+		if !ok {
+			continue
+		}
+		for _, n := range v.Names {
+			size := declSize(v, n)
+			align := declAlign(v)
+			switch v.Space {
+			case ".global", ".const":
+				g := &ori.Global{Name: n.Name, Size: size, Align: align, Init: initBytes(v, n)}
+				if v.Space == ".const" {
+					g.Space = ori.SpaceConst
+					constOff = alignUp(constOff, align)
+					g.Offset = constOff
+					constOff += size
+				} else {
+					g.Space = ori.SpaceGlobal
+					g.AddrSlot = slot
+					slot += 8
+				}
+				if prev := l.globals[n.Name]; prev != nil && isExtern(v) {
+					continue
+				}
+				l.globals[n.Name] = g
+			case ".shared":
+				l.shared[n.Name] = v
+				l.sharedN[n.Name] = n
+			}
+		}
+	}
+	names := make([]string, 0, len(l.globals))
+	for n := range l.globals {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := l.globals[names[i]], l.globals[names[j]]
+		if a.Space != b.Space {
+			return a.Space < b.Space
+		}
+		if a.Space == ori.SpaceConst {
+			return a.Offset < b.Offset
+		}
+		return a.AddrSlot < b.AddrSlot
+	})
+	for _, n := range names {
+		l.out.Globals = append(l.out.Globals, l.globals[n])
+	}
+}
+
+func isExtern(v *ptx.VarDecl) bool {
+	for _, l := range v.Linkage {
+		if l == ".extern" {
+			return true
+		}
+	}
+	return false
+}
+
+func alignUp(x, a int64) int64 {
+	if a <= 1 {
+		return x
+	}
+	return (x + a - 1) / a * a
+}
+
+// typeBytes returns the size of a PTX scalar type.
+func typeBytes(t string) int64 {
+	switch t {
+	case ".b8", ".u8", ".s8", ".e4m3", ".e5m2":
+		return 1
+	case ".b16", ".u16", ".s16", ".f16", ".bf16", ".e4m3x2", ".e5m2x2":
+		return 2
+	case ".b32", ".u32", ".s32", ".f32", ".f16x2", ".bf16x2", ".u16x2", ".s16x2", ".tf32":
+		return 4
+	case ".b64", ".u64", ".s64", ".f64", ".texref", ".samplerref", ".surfref":
+		return 8
+	case ".b128":
+		return 16
+	case ".pred":
+		return 1
+	}
+	return 4
+}
+
+func declSize(v *ptx.VarDecl, n *ptx.VarName) int64 {
+	size := typeBytes(v.Type)
+	if v.Vec > 0 {
+		size *= int64(v.Vec)
+	}
+	for i, d := range n.Dims {
+		if d < 0 {
+			if i == 0 && n.Init != nil {
+				d = len(n.Init.Elems)
+			} else {
+				d = 0
+			}
+		}
+		size *= int64(d)
+	}
+	return size
+}
+
+func declAlign(v *ptx.VarDecl) int64 {
+	if v.Align > 0 {
+		return int64(v.Align)
+	}
+	a := typeBytes(v.Type)
+	if v.Vec > 0 {
+		a *= int64(v.Vec)
+	}
+	return a
+}
+
+// initBytes flattens an initializer into little-endian bytes. Symbol
+// initializers (addresses) are not representable as bytes and leave zeros;
+// the lowering reports them when a kernel reads such a variable.
+func initBytes(v *ptx.VarDecl, n *ptx.VarName) []byte {
+	if n.Init == nil {
+		return nil
+	}
+	elem := typeBytes(v.Type)
+	var out []byte
+	var walk func(in *ptx.Init)
+	walk = func(in *ptx.Init) {
+		if in.Expr == nil {
+			for _, e := range in.Elems {
+				walk(e)
+			}
+			return
+		}
+		bits := constBits(in.Expr, v.Type)
+		for i := int64(0); i < elem; i++ {
+			out = append(out, byte(bits>>(8*i)))
+		}
+	}
+	walk(n.Init)
+	return out
+}
+
+// constBits converts a literal operand to the bit pattern of type t.
+func constBits(o *ptx.Operand, t string) uint64 {
+	switch o.Kind {
+	case ptx.OpInt:
+		v, _ := o.Int()
+		if isFloatType(t) {
+			return floatBits(float64(v), t)
+		}
+		return uint64(v)
+	case ptx.OpFloat:
+		if strings.HasPrefix(strings.TrimPrefix(o.Text, "-"), "0f") || strings.HasPrefix(strings.TrimPrefix(o.Text, "-"), "0F") {
+			f, _ := o.Float()
+			if t == ".f32" || t == ".b32" || t == ".u32" || t == ".s32" {
+				return uint64(f32bits(f))
+			}
+			return floatBits(f, t)
+		}
+		if strings.HasPrefix(strings.TrimPrefix(o.Text, "-"), "0d") || strings.HasPrefix(strings.TrimPrefix(o.Text, "-"), "0D") {
+			f, _ := o.Float()
+			if t == ".f64" || t == ".b64" || t == ".u64" || t == ".s64" {
+				return f64bits(f)
+			}
+			return floatBits(f, t)
+		}
+		f, _ := o.Float()
+		return floatBits(f, t)
+	}
+	return 0
+}
+
+func isFloatType(t string) bool {
+	switch t {
+	case ".f16", ".f16x2", ".f32", ".f64", ".bf16", ".bf16x2", ".tf32":
+		return true
+	}
+	return false
+}
+
+// fn is the lowering state of one function.
+type fn struct {
+	l      *lowerer
+	pf     *ptx.Func
+	f      *ori.Func
+	cur    *ori.Block
+	scopes []map[string]*preg
+	ranges []map[string]*rangeDecl
+	labels map[string]*ori.Block
+	in     *ptx.Instr // instruction being lowered (for guards and lines)
+	guard  ori.Reg
+	gNot   bool
+	// vars maps .local/.shared/.param variable names visible in the
+	// function to their placement.
+	vars []map[string]*varInfo
+	// frame is the size of the .local frame so far.
+	frame int64
+	// usesStack is set when the function addresses its local frame
+	// through R1.
+	usesStack bool
+	// retRegs and retSlots are the function's results: a PTX register
+	// for a .reg result, a word slot for a .param result.
+	retRegs  []*preg
+	retSlots []*paramSlot
+	// order is the block layout, in the order blocks become current.
+	order []*ori.Block
+	// sharedStatic is the kernel's static shared size; dynamic shared
+	// memory starts at sharedStatic rounded up to 16.
+	sharedStatic int64
+}
+
+// preg is a lowered PTX register.
+type preg struct {
+	reg  ori.Reg // the whole value (Words = 1, 2 or 4)
+	typ  string  // declared PTX type
+	vec  int     // vector length of a .v2/.v4 register, else 0
+	pred bool
+}
+
+type rangeDecl struct {
+	typ   string
+	vec   int
+	count int
+	made  map[int]*preg
+}
+
+// varKind says where a named variable lives.
+type varKind uint8
+
+const (
+	vkLocal      varKind = iota // .local in this function's frame: address R1+off
+	vkShared                    // .shared: offset in the CTA window
+	vkKernelParm                // kernel .param: c[0x0][off]
+	vkFuncParm                  // .func .param: words in slot
+	vkCallParm                  // call-site .param: words in slot
+)
+
+type varInfo struct {
+	kind varKind
+	off  int64 // local/shared offset, or constant-bank offset
+	size int64
+	slot *paramSlot
+}
+
+// paramSlot holds a .func parameter or a call-site .param variable as
+// 32-bit word registers: the calling convention passes it in consecutive
+// registers from R4 on.
+type paramSlot struct {
+	words []ori.Reg
+	size  int64
+}
+
+func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
+	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}}
+	c.guard = ori.PT
+	c.pushScope()
+	entry := c.f.NewBlock("")
+	c.cur = entry
+	c.order = append(c.order, entry)
+	if err := c.params(); err != nil {
+		return nil, err
+	}
+	if err := c.placeShared(); err != nil {
+		return nil, err
+	}
+	if err := c.block(pf.Body); err != nil {
+		return nil, err
+	}
+	// A body that falls off its end returns. An empty unlabeled block
+	// after an unconditional terminator is unreachable and needs nothing.
+	if c.fallsOffEnd() {
+		c.in = nil
+		c.guard, c.gNot = ori.PT, false
+		c.ret(ptx.Pos{})
+	}
+	c.f.LocalBytes = c.frame
+	c.f.Blocks = c.order
+	c.prologue(entry)
+	c.removeEmptyBlocks()
+	if err := c.f.ComputeCFG(); err != nil {
+		return nil, l.errorf(pf.Pos, "internal: %v", err)
+	}
+	return c.f, nil
+}
+
+// prologue inserts the stack-pointer setup at the top of a kernel, and the
+// frame allocation of a function that uses local memory.
+func (c *fn) prologue(entry *ori.Block) {
+	var pro []*ori.Inst
+	sp := ori.PReg(ori.ClassR, 1, 1)
+	if c.f.Entry {
+		in := ori.NewInst(ori.OpMOV)
+		in.Dsts = []ori.Operand{ori.R(sp)}
+		in.Srcs = []ori.Operand{ori.CBank(0, cbStack)}
+		in.ID = c.f.NewID()
+		in.Line = int32(c.pf.Pos.Line)
+		pro = append(pro, in)
+	}
+	if c.frame > 0 {
+		in := ori.NewInst(ori.OpIADD3)
+		in.Dsts = []ori.Operand{ori.R(sp)}
+		in.Srcs = []ori.Operand{ori.R(sp), ori.Imm(-c.frame), ori.R(ori.RZ)}
+		in.ID = c.f.NewID()
+		in.Line = int32(c.pf.Pos.Line)
+		pro = append(pro, in)
+	}
+	entry.Insts = append(pro, entry.Insts...)
+}
+
+func (c *fn) removeEmptyBlocks() {
+	// Empty blocks that are not branch targets are dropped; empty targets
+	// stay (they fall through), so labels at the end keep their meaning.
+	targets := map[int32]bool{}
+	for _, b := range c.f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdBlock {
+					targets[o.Block] = true
+				}
+			}
+		}
+	}
+	out := c.f.Blocks[:0]
+	for i, b := range c.f.Blocks {
+		if len(b.Insts) == 0 && !targets[b.ID] && i != 0 {
+			continue
+		}
+		out = append(out, b)
+	}
+	c.f.Blocks = out
+}
+
+func (c *fn) pushScope() {
+	c.scopes = append(c.scopes, map[string]*preg{})
+	c.ranges = append(c.ranges, map[string]*rangeDecl{})
+	c.vars = append(c.vars, map[string]*varInfo{})
+}
+
+func (c *fn) popScope() {
+	c.scopes = c.scopes[:len(c.scopes)-1]
+	c.ranges = c.ranges[:len(c.ranges)-1]
+	c.vars = c.vars[:len(c.vars)-1]
+}
+
+// regWords returns how many 32-bit words a register of PTX type t with
+// vector length vec occupies.
+func regWords(t string, vec int) int {
+	w := 1
+	if b := typeBytes(t); b > 4 {
+		w = int(b / 4)
+	}
+	if vec > 0 {
+		w *= vec
+	}
+	return w
+}
+
+func (c *fn) newPReg(t string, vec int) *preg {
+	if t == ".pred" {
+		return &preg{reg: c.f.NewVReg(ori.ClassP, 1), typ: t, pred: true}
+	}
+	w := regWords(t, vec)
+	return &preg{reg: c.f.NewVReg(ori.ClassR, w), typ: t, vec: vec}
+}
+
+func (c *fn) declareRegs(v *ptx.VarDecl) {
+	s := c.scopes[len(c.scopes)-1]
+	for _, n := range v.Names {
+		if n.Range > 0 {
+			c.ranges[len(c.ranges)-1][n.Name] = &rangeDecl{typ: v.Type, vec: v.Vec, count: n.Range, made: map[int]*preg{}}
+			continue
+		}
+		s[n.Name] = c.newPReg(v.Type, v.Vec)
+	}
+}
+
+// lookupReg resolves a PTX register name through the scopes; range
+// members are created on first use.
+func (c *fn) lookupReg(name string) *preg {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		if r := c.scopes[i][name]; r != nil {
+			return r
+		}
+		if len(c.ranges[i]) == 0 {
+			continue
+		}
+		j := len(name)
+		for j > 0 && name[j-1] >= '0' && name[j-1] <= '9' {
+			j--
+		}
+		if j == len(name) || j == 0 {
+			continue
+		}
+		rd := c.ranges[i][name[:j]]
+		if rd == nil {
+			continue
+		}
+		var n int
+		fmt.Sscanf(name[j:], "%d", &n)
+		if n >= rd.count {
+			continue
+		}
+		if r := rd.made[n]; r != nil {
+			return r
+		}
+		r := c.newPReg(rd.typ, rd.vec)
+		rd.made[n] = r
+		c.scopes[i][name] = r
+		return r
+	}
+	return nil
+}
+
+func (c *fn) lookupVar(name string) *varInfo {
+	for i := len(c.vars) - 1; i >= 0; i-- {
+		if v := c.vars[i][name]; v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// params binds the function's parameters: kernel parameters to constant
+// bank 0, .func parameters to word registers copied from R4 on.
+func (c *fn) params() error {
+	top := c.vars[0]
+	if c.f.Entry {
+		off := ParamBase(c.l.out.Arch)
+		for _, p := range c.pf.Params {
+			n := p.Names[0]
+			size := declSize(p, n)
+			align := declAlign(p)
+			if align < 4 && size >= 4 {
+				align = 4
+			}
+			off = alignUp(off, align)
+			c.f.Params = append(c.f.Params, ori.Param{Name: n.Name, Size: size, Align: align, Offset: off})
+			top[n.Name] = &varInfo{kind: vkKernelParm, off: off, size: size}
+			off += size
+		}
+		return nil
+	}
+	// .func: arguments arrive in R4.., each aligned to its size in
+	// registers; results leave the same way.
+	regNext := firstABIParam
+	for _, p := range c.pf.Params {
+		n := p.Names[0]
+		size := declSize(p, n)
+		words := int((size + 3) / 4)
+		regNext = alignRegs(regNext, words)
+		slot := &paramSlot{size: size}
+		for w := 0; w < words; w++ {
+			slot.words = append(slot.words, c.f.NewVReg(ori.ClassR, 1))
+		}
+		c.f.Params = append(c.f.Params, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext)})
+		if p.Space == ".reg" {
+			// A .reg parameter is a register in the callee; a predicate
+			// travels as a 32-bit 0/1.
+			r := c.newPReg(p.Type, p.Vec)
+			c.scopes[0][n.Name] = r
+			if r.pred {
+				c.emitRaw(ori.OpISETP, []string{"NE", "U32", "AND"}, []ori.Operand{ori.R(r.reg), ori.R(ori.PT)}, ori.R(ori.PReg(ori.ClassR, regNext, 1)), ori.R(ori.RZ), ori.R(ori.PT))
+			} else {
+				for w := 0; w < int(r.reg.Words) && w < words; w++ {
+					c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(r.reg.Word(w))}, ori.R(ori.PReg(ori.ClassR, regNext+w, 1)))
+				}
+			}
+		} else {
+			for w := 0; w < words; w++ {
+				c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(slot.words[w])}, ori.R(ori.PReg(ori.ClassR, regNext+w, 1)))
+			}
+			top[n.Name] = &varInfo{kind: vkFuncParm, size: size, slot: slot}
+		}
+		regNext += words
+	}
+	regNext = firstABIParam
+	for _, p := range c.pf.Rets {
+		n := p.Names[0]
+		size := declSize(p, n)
+		words := int((size + 3) / 4)
+		regNext = alignRegs(regNext, words)
+		slot := &paramSlot{size: size}
+		for w := 0; w < words; w++ {
+			slot.words = append(slot.words, c.f.NewVReg(ori.ClassR, 1))
+			// Results start defined (as zero) so partial writes are
+			// well-defined; the optimizer removes the dead moves.
+			c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(slot.words[w])}, ori.R(ori.RZ))
+		}
+		c.f.Rets = append(c.f.Rets, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext)})
+		if p.Space == ".reg" {
+			r := c.newPReg(p.Type, p.Vec)
+			c.scopes[0][n.Name] = r
+			if r.pred {
+				c.emitRaw(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(r.reg), ori.R(ori.PT)}, ori.R(ori.PT), ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0), ori.Imm(0))
+			} else {
+				for w := 0; w < int(r.reg.Words); w++ {
+					c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(r.reg.Word(w))}, ori.R(ori.RZ))
+				}
+			}
+			top[n.Name] = &varInfo{kind: vkFuncParm, size: size, slot: slot}
+			c.retRegs = append(c.retRegs, r)
+		} else {
+			top[n.Name] = &varInfo{kind: vkFuncParm, size: size, slot: slot}
+			c.retRegs = append(c.retRegs, nil)
+		}
+		c.retSlots = append(c.retSlots, slot)
+		regNext += words
+	}
+	return nil
+}
+
+func alignRegs(r, words int) int {
+	a := 1
+	for a < words && a < 4 {
+		a *= 2
+	}
+	return (r + a - 1) / a * a
+}
+
+// fallsOffEnd reports whether control can reach the end of the body.
+func (c *fn) fallsOffEnd() bool {
+	b := c.cur
+	if n := len(b.Insts); n > 0 {
+		last := b.Insts[n-1]
+		return !last.EndsBlock() || last.Guarded()
+	}
+	if b.Label != "" || len(c.order) < 2 {
+		return true
+	}
+	prev := c.order[len(c.order)-2]
+	if n := len(prev.Insts); n > 0 {
+		last := prev.Insts[n-1]
+		return !last.EndsBlock() || last.Guarded()
+	}
+	return true
+}

@@ -1,0 +1,762 @@
+package lower
+
+import (
+	"orilab/pipeline/ori"
+	"orilab/pipeline/ptx"
+)
+
+func init() {
+	register(lowerLd, "ld", "ldu")
+	register(lowerSt, "st")
+	register(lowerMov, "mov")
+	register(lowerCvta, "cvta")
+	register(lowerIsspacep, "isspacep")
+	register(lowerPrefetch, "prefetch", "prefetchu")
+}
+
+// space returns the state space modifier of a memory instruction, or ""
+// for generic addressing.
+func space(in *ptx.Instr) string {
+	for _, m := range in.Mods {
+		switch m {
+		case ".global", ".shared", ".shared::cta", ".local", ".const", ".param", ".param::entry", ".param::func":
+			switch m {
+			case ".shared::cta":
+				return ".shared"
+			case ".param::entry", ".param::func":
+				return ".param"
+			}
+			return m
+		case ".shared::cluster":
+			return m
+		}
+	}
+	return ""
+}
+
+// vecLen returns 2, 4 or 8 for .v2/.v4/.v8 and 1 otherwise.
+func vecLen(in *ptx.Instr) int {
+	for _, m := range in.Mods {
+		switch m {
+		case ".v2":
+			return 2
+		case ".v4":
+			return 4
+		case ".v8":
+			return 8
+		}
+	}
+	return 1
+}
+
+// sizeMod returns the SASS size modifier for an access of bytes bytes of
+// type t: U8/S8/U16/S16, none for 32 bits, 64 or 128.
+func sizeMod(bytes int64, t string) []string {
+	switch bytes {
+	case 1:
+		if isSigned(t) {
+			return []string{"S8"}
+		}
+		return []string{"U8"}
+	case 2:
+		if isSigned(t) {
+			return []string{"S16"}
+		}
+		return []string{"U16"}
+	case 8:
+		return []string{"64"}
+	case 16:
+		return []string{"128"}
+	}
+	return nil
+}
+
+// memRef is a resolved address.
+type memRef struct {
+	op    ori.Operand // OpdMem or OpdCBank
+	space string      // effective space: .global .shared .local .const .param (kernel) or "" generic
+	slot  *paramSlot  // .func/call-site parameter: the words, with byte offset off
+	off   int64
+}
+
+// address resolves the address operand of a memory instruction in the
+// given space.
+func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
+	if o.Kind != ptx.OpAddr {
+		return memRef{}, c.l.errorf(o.Pos, "expected an address")
+	}
+	if len(o.Elems) != 1 {
+		return memRef{}, c.l.unsupported(o.Pos, "multi-part addresses outside texture instructions")
+	}
+	base := o.Elems[0]
+	off := base.Off
+	if base.Kind == ptx.OpInt {
+		v, _ := base.Int()
+		return memRef{op: ori.AbsMem(v), space: sp}, nil
+	}
+	if _, reg, ok := c.reg(base); ok {
+		words := 1
+		if (sp == "" || sp == ".global") && c.l.out.AddressSize == 64 {
+			words = 2
+		}
+		if reg.Words < uint8(words) {
+			return memRef{}, c.l.unsupported(base.Pos, "a 32-bit register as a 64-bit address")
+		}
+		return memRef{op: ori.Mem(reg.Wide(words), off), space: sp}, nil
+	}
+	// A named variable.
+	if v := c.lookupVar(base.Name); v != nil {
+		switch v.kind {
+		case vkKernelParm:
+			return memRef{op: ori.CBank(0, v.off+off), space: ".param"}, nil
+		case vkFuncParm, vkCallParm:
+			return memRef{slot: v.slot, off: off, space: ".param"}, nil
+		case vkShared:
+			if sp != ".shared" && sp != "" {
+				return memRef{}, c.l.errorf(base.Pos, "%s is a .shared variable, accessed as %s", base.Name, sp)
+			}
+			if sp == "" {
+				return memRef{}, c.l.unsupported(base.Pos, "generic access to the .shared variable %s by name", base.Name)
+			}
+			return memRef{op: ori.AbsMem(v.off + off), space: ".shared"}, nil
+		case vkLocal:
+			if sp == "" {
+				return memRef{}, c.l.unsupported(base.Pos, "generic access to the .local variable %s by name", base.Name)
+			}
+			return memRef{op: ori.Mem(ori.PReg(ori.ClassR, 1, 1), v.off+off), space: ".local"}, nil
+		}
+	}
+	if g := c.l.globals[base.Name]; g != nil {
+		if g.Space == ori.SpaceConst {
+			return memRef{op: ori.CBank(constBank, g.Offset+off), space: ".const"}, nil
+		}
+		a := c.globalAddr(g)
+		return memRef{op: ori.Mem(a, off), space: ".global"}, nil
+	}
+	return memRef{}, c.l.unsupported(base.Pos, "the address %s", base.Name)
+}
+
+// globalAddr loads the 64-bit address of a module .global variable from
+// its bank-4 slot.
+func (c *fn) globalAddr(g *ori.Global) ori.Reg {
+	r := c.newReg(2)
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.CBank(globalBank, g.AddrSlot))
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.CBank(globalBank, g.AddrSlot+4))
+	if c.l.out.AddressSize == 32 {
+		return r.Word(0)
+	}
+	return r
+}
+
+// memOps returns the load and store opcodes and leading modifiers for a
+// space.
+func (c *fn) memOps(in *ptx.Instr, sp string) (ld, st ori.Opcode, mods []string, err error) {
+	switch sp {
+	case ".global":
+		mods = []string{"E"}
+		if in.HasMod(".nc") || in.Op == "ldu" {
+			mods = append(mods, "CONSTANT")
+		}
+		return ori.OpLDG, ori.OpSTG, mods, nil
+	case ".shared":
+		return ori.OpLDS, ori.OpSTS, nil, nil
+	case ".local":
+		return ori.OpLDL, ori.OpSTL, nil, nil
+	case "":
+		return ori.OpLD, ori.OpST, []string{"E"}, nil
+	case ".const":
+		return ori.OpLDC, ori.OpInvalid, nil, nil
+	}
+	return 0, 0, nil, c.l.unsupported(in.OpPos, "memory accesses in %s", sp)
+}
+
+// destRegs returns the element registers of a load's destination: one
+// register, or the elements of a vector brace.
+func (c *fn) destRegs(o *ptx.Operand, t string, n int) ([]ori.Reg, error) {
+	if o.Kind == ptx.OpVec {
+		if len(o.Elems) != n {
+			return nil, c.l.errorf(o.Pos, "vector has %d elements, the instruction moves %d", len(o.Elems), n)
+		}
+		regs := make([]ori.Reg, n)
+		for i, e := range o.Elems {
+			r, err := c.dst(e, t)
+			if err != nil {
+				return nil, err
+			}
+			regs[i] = r
+		}
+		return regs, nil
+	}
+	if n != 1 {
+		// A vector register (.v4 .f32 %v) as the whole destination.
+		if _, reg, ok := c.reg(o); ok && int(reg.Words) >= n*wordsOf(t) {
+			regs := make([]ori.Reg, n)
+			for i := range regs {
+				regs[i] = reg.Word(i * wordsOf(t)).Wide(wordsOf(t))
+			}
+			return regs, nil
+		}
+		return nil, c.l.errorf(o.Pos, "a .v%d access needs a vector operand", n)
+	}
+	r, err := c.dst(o, t)
+	if err != nil {
+		return nil, err
+	}
+	return []ori.Reg{r}, nil
+}
+
+// extendTo fills the words of r above the loaded width: zero, or copies
+// of the sign for signed types.
+func (c *fn) extendTo(r ori.Reg, loadedWords int, t string) {
+	for w := loadedWords; w < int(r.Words); w++ {
+		if isSigned(t) {
+			c.emit(ori.OpSHF, []string{"R", "S32", "HI"}, []ori.Operand{ori.R(r.Word(w))}, ori.R(ori.RZ), ori.Imm(31), ori.R(r.Word(loadedWords-1)))
+		} else {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(w))}, ori.R(ori.RZ))
+		}
+	}
+}
+
+func lowerLd(c *fn, in *ptx.Instr) error {
+	if len(in.Args) < 2 {
+		return c.l.errorf(in.OpPos, "ld needs a destination and an address")
+	}
+	if len(in.Args) > 2 {
+		return c.l.unsupported(in.Args[2].Pos, "ld with a cache-policy operand")
+	}
+	t := lastType(in)
+	n := vecLen(in)
+	sp := space(in)
+	regs, err := c.destRegs(in.Args[0], t, n)
+	if err != nil {
+		return err
+	}
+	ref, err := c.address(in.Args[1], sp)
+	if err != nil {
+		return err
+	}
+	eb := typeBytes(t)
+	if ref.slot != nil {
+		for i, r := range regs {
+			c.readSlot(r, ref.slot, ref.off+int64(i)*eb, eb, t)
+		}
+		return nil
+	}
+	if ref.space == ".param" || ref.space == ".const" {
+		// Constant-bank data: MOV for aligned words, LDC otherwise.
+		for i, r := range regs {
+			cb := ref.op
+			cb.Imm += int64(i) * eb
+			if eb >= 4 {
+				for w := 0; w < int(eb/4); w++ {
+					cw := cb
+					cw.Imm += int64(4 * w)
+					if cb.HasBase {
+						c.emit(ori.OpLDC, nil, []ori.Operand{ori.R(r.Word(w))}, cw)
+					} else {
+						c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(w))}, cw)
+					}
+				}
+				c.extendTo(r, int(eb/4), t)
+				continue
+			}
+			c.emit(ori.OpLDC, sizeMod(eb, t), []ori.Operand{ori.R(r.Word(0))}, cb)
+			c.extendTo(r, 1, t)
+		}
+		return nil
+	}
+	ldOp, _, mods, err := c.memOps(in, ref.space)
+	if err != nil {
+		return err
+	}
+	total := eb * int64(n)
+	// One wide access when the elements are words and the vector fits a
+	// 64- or 128-bit load; per-element accesses otherwise.
+	if eb >= 4 && n > 1 && total <= 16 {
+		tmp := c.newReg(int(total / 4))
+		c.emit(ldOp, append(append([]string{}, mods...), sizeMod(total, t)...), []ori.Operand{ori.R(tmp)}, ref.op)
+		ew := int(eb / 4)
+		for i, r := range regs {
+			for w := 0; w < ew; w++ {
+				c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(w))}, ori.R(tmp.Word(i*ew+w)))
+			}
+			c.extendTo(r, ew, t)
+		}
+		return nil
+	}
+	for i, r := range regs {
+		addr := ref.op
+		addr.Imm += int64(i) * eb
+		words := int((eb + 3) / 4)
+		dst := r.Wide(words)
+		if int(r.Words) < words {
+			return c.l.errorf(in.Args[0].Pos, "destination is narrower than the %d-byte load", eb)
+		}
+		c.emit(ldOp, append(append([]string{}, mods...), sizeMod(eb, t)...), []ori.Operand{ori.R(dst)}, addr)
+		c.extendTo(r, words, t)
+	}
+	return nil
+}
+
+func lowerSt(c *fn, in *ptx.Instr) error {
+	if len(in.Args) != 2 {
+		return c.l.unsupported(in.OpPos, "st with %d operands", len(in.Args))
+	}
+	t := lastType(in)
+	n := vecLen(in)
+	sp := space(in)
+	ref, err := c.address(in.Args[0], sp)
+	if err != nil {
+		return err
+	}
+	var vals []ori.Operand
+	v := in.Args[1]
+	if v.Kind == ptx.OpVec {
+		if len(v.Elems) != n {
+			return c.l.errorf(v.Pos, "vector has %d elements, the instruction moves %d", len(v.Elems), n)
+		}
+		for _, e := range v.Elems {
+			o, err := c.src(e, t)
+			if err != nil {
+				return err
+			}
+			vals = append(vals, o)
+		}
+	} else if n > 1 {
+		_, reg, ok := c.reg(v)
+		if !ok {
+			return c.l.errorf(v.Pos, "a .v%d store needs a vector operand", n)
+		}
+		for i := 0; i < n; i++ {
+			vals = append(vals, ori.R(reg.Word(i*wordsOf(t)).Wide(wordsOf(t))))
+		}
+	} else {
+		o, err := c.src(v, t)
+		if err != nil {
+			return err
+		}
+		vals = []ori.Operand{o}
+	}
+	eb := typeBytes(t)
+	if ref.slot != nil {
+		for i, val := range vals {
+			c.writeSlot(ref.slot, ref.off+int64(i)*eb, eb, val)
+		}
+		return nil
+	}
+	if ref.space == ".param" || ref.space == ".const" {
+		return c.l.unsupported(in.OpPos, "stores to %s", ref.space)
+	}
+	_, stOp, mods, err := c.memOps(in, ref.space)
+	if err != nil {
+		return err
+	}
+	total := eb * int64(n)
+	if eb >= 4 && n > 1 && total <= 16 {
+		tmp := c.newReg(int(total / 4))
+		ew := int(eb / 4)
+		for i, val := range vals {
+			for w := 0; w < ew; w++ {
+				c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(tmp.Word(i*ew + w))}, word(val, w))
+			}
+		}
+		c.emit(stOp, append(append([]string{}, mods...), sizeMod(total, t)...), nil, ref.op, ori.R(tmp))
+		return nil
+	}
+	for i, val := range vals {
+		addr := ref.op
+		addr.Imm += int64(i) * eb
+		val = c.regOperand(val, int((eb+3)/4))
+		c.emit(stOp, append(append([]string{}, mods...), sizeMod(eb, t)...), nil, addr, val)
+	}
+	return nil
+}
+
+// regOperand returns val as a register operand of words words, moving an
+// immediate or constant into a fresh register first (stores take a
+// register value).
+func (c *fn) regOperand(val ori.Operand, words int) ori.Operand {
+	if val.Kind == ori.OpdReg && !val.Neg && !val.Not {
+		if val.Reg.IsZero() && words > 1 {
+			tmp := c.newReg(words)
+			c.mov(tmp, val, words)
+			return ori.R(tmp)
+		}
+		val.Reg = val.Reg.Wide(words)
+		return val
+	}
+	tmp := c.newReg(words)
+	c.mov(tmp, val, words)
+	return ori.R(tmp)
+}
+
+// readSlot reads bytes [off, off+size) of a parameter slot into r.
+func (c *fn) readSlot(r ori.Reg, s *paramSlot, off, size int64, t string) {
+	if off%4 == 0 && size >= 4 {
+		for w := int64(0); w < size/4; w++ {
+			idx := (off / 4) + w
+			if int(idx) < len(s.words) {
+				c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(int(w)))}, ori.R(s.words[idx]))
+			}
+		}
+		c.extendTo(r, int(size/4), t)
+		return
+	}
+	// A sub-word piece: shift it down and extend.
+	src := s.words[off/4]
+	sh := (off % 4) * 8
+	bits := size * 8
+	tmp := c.newReg(1)
+	c.emit(ori.OpSHF, []string{"R", "U32", "HI"}, []ori.Operand{ori.R(tmp)}, ori.R(ori.RZ), ori.Imm(sh), ori.R(src))
+	mods := []string{"U32"}
+	if isSigned(t) {
+		mods = nil
+	}
+	c.emit(ori.OpSGXT, mods, []ori.Operand{ori.R(r.Word(0))}, ori.R(tmp), ori.Imm(bits))
+	c.extendTo(r, 1, t)
+}
+
+// writeSlot writes size bytes of val at byte offset off of a parameter
+// slot.
+func (c *fn) writeSlot(s *paramSlot, off, size int64, val ori.Operand) {
+	if off%4 == 0 && size >= 4 {
+		for w := int64(0); w < size/4; w++ {
+			idx := off/4 + w
+			if int(idx) < len(s.words) {
+				c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(s.words[idx])}, word(val, int(w)))
+			}
+		}
+		return
+	}
+	dst := s.words[off/4]
+	sh := (off % 4) * 8
+	mask := uint32(1)<<(uint(size)*8) - 1
+	shifted := c.newReg(1)
+	c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(shifted)}, word(val, 0), ori.Imm(sh), ori.R(ori.RZ))
+	// dst = (dst & ~m) | (shifted & m)
+	c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(dst)}, ori.R(dst), ori.R(shifted), ori.Imm(int64(mask<<uint(sh))), ori.Imm(int64(lut3(func(a, b, m bool) bool { return a && !m || b && m }))), ori.R(ori.PT))
+}
+
+// lut3 computes the LOP3 truth table of f: bit (a<<2|b<<1|c) is f(a,b,c),
+// the convention of the SASS LOP3.LUT immediate (a=0xF0, b=0xCC, c=0xAA).
+func lut3(f func(a, b, c bool) bool) uint8 {
+	var t uint8
+	for i := 0; i < 8; i++ {
+		if f(i&4 != 0, i&2 != 0, i&1 != 0) {
+			t |= 1 << i
+		}
+	}
+	return t
+}
+
+func lowerMov(c *fn, in *ptx.Instr) error {
+	if len(in.Args) != 2 {
+		return c.l.errorf(in.OpPos, "mov needs two operands")
+	}
+	t := lastType(in)
+	d, s := in.Args[0], in.Args[1]
+	if t == ".pred" {
+		dr, err := c.dst(d, t)
+		if err != nil {
+			return err
+		}
+		return c.setPred(dr, s)
+	}
+	// Unpack: mov.b64 {a, b}, %rd / mov.b32 {lo, hi}, %r.
+	if d.Kind == ptx.OpVec {
+		src, err := c.src(s, t)
+		if err != nil {
+			return err
+		}
+		n := len(d.Elems)
+		pieceBits := typeBits(t) / n
+		for i, e := range d.Elems {
+			if e.Kind == ptx.OpSink {
+				continue
+			}
+			r, err := c.dst(e, ".b32")
+			if err != nil {
+				return err
+			}
+			c.extractBits(r, src, i*pieceBits, pieceBits)
+		}
+		return nil
+	}
+	dr, err := c.dst(d, t)
+	if err != nil {
+		return err
+	}
+	// Pack: mov.b64 %rd, {a, b} / mov.b32 %r, {lo, hi}.
+	if s.Kind == ptx.OpVec {
+		n := len(s.Elems)
+		pieceBits := typeBits(t) / n
+		var parts []ori.Operand
+		for _, e := range s.Elems {
+			o, err := c.src(e, ".b32")
+			if err != nil {
+				return err
+			}
+			parts = append(parts, o)
+		}
+		c.pack(dr, parts, pieceBits)
+		return nil
+	}
+	src, err := c.src(s, t)
+	if err != nil {
+		return err
+	}
+	words := wordsOf(t)
+	if int(dr.Words) < words {
+		words = int(dr.Words)
+	}
+	c.mov(dr, src, words)
+	if words < int(dr.Words) {
+		c.extendTo(dr, words, ".u32")
+	}
+	return nil
+}
+
+// setPred sets predicate p from a predicate source or an immediate.
+func (c *fn) setPred(p ori.Reg, s *ptx.Operand) error {
+	if s.Kind == ptx.OpInt {
+		v, _ := s.Int()
+		lut := int64(0)
+		if v != 0 {
+			lut = 0xff
+		}
+		c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(ori.PT), ori.R(ori.PT), ori.R(ori.PT), ori.Imm(lut), ori.Imm(0))
+		return nil
+	}
+	r, _, ok := c.reg(s)
+	if !ok || !r.pred {
+		return c.l.errorf(s.Pos, "mov.pred needs a predicate source")
+	}
+	src := ori.R(r.reg)
+	src.Not = s.Not
+	// PLOP3 with the table "a": 0xF0.
+	c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, src, ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0xf0), ori.Imm(0))
+	return nil
+}
+
+// extractBits sets the 32-bit register r to bits [lo, lo+n) of src (a 32-
+// or 64-bit operand), zero-extended.
+func (c *fn) extractBits(r ori.Reg, src ori.Operand, lo, n int) {
+	w := lo / 32
+	sh := lo % 32
+	if n == 32 && sh == 0 {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, word(src, w))
+		return
+	}
+	if sh == 0 {
+		c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, word(src, w), ori.Imm(int64(uint32(1)<<uint(n)-1)), ori.R(ori.RZ), ori.Imm(0xc0), ori.R(ori.PT))
+		return
+	}
+	c.emit(ori.OpSHF, []string{"R", "U32", "HI"}, []ori.Operand{ori.R(r)}, ori.R(ori.RZ), ori.Imm(int64(sh)), c.asReg(word(src, w)))
+	if sh+n < 32 {
+		c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, ori.R(r), ori.Imm(int64(uint32(1)<<uint(n)-1)), ori.R(ori.RZ), ori.Imm(0xc0), ori.R(ori.PT))
+	}
+}
+
+// asReg returns o as a register operand, moving a non-register into a
+// fresh register.
+func (c *fn) asReg(o ori.Operand) ori.Operand {
+	if o.Kind == ori.OpdReg {
+		return o
+	}
+	r := c.newReg(1)
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, o)
+	return ori.R(r)
+}
+
+// pack builds dst from pieces of pieceBits bits each, lowest first.
+func (c *fn) pack(dst ori.Reg, parts []ori.Operand, pieceBits int) {
+	if pieceBits >= 32 {
+		pw := pieceBits / 32
+		for i, p := range parts {
+			for w := 0; w < pw; w++ {
+				c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(dst.Word(i*pw + w))}, word(p, w))
+			}
+		}
+		return
+	}
+	per := 32 / pieceBits
+	for w := 0; w < len(parts)/per; w++ {
+		group := parts[w*per : (w+1)*per]
+		out := dst.Word(w)
+		if pieceBits == 16 {
+			// PRMT picks bytes 0-1 of a and bytes 0-1 of b (4-5 of b:a).
+			c.emit(ori.OpPRMT, nil, []ori.Operand{ori.R(out)}, c.asReg(group[0]), ori.Imm(0x5410), c.asReg(group[1]))
+			continue
+		}
+		// 8-bit pieces: two PRMTs.
+		lo := c.newReg(1)
+		hi := c.newReg(1)
+		c.emit(ori.OpPRMT, nil, []ori.Operand{ori.R(lo)}, c.asReg(group[0]), ori.Imm(0x0040), c.asReg(group[1]))
+		c.emit(ori.OpPRMT, nil, []ori.Operand{ori.R(hi)}, c.asReg(group[2]), ori.Imm(0x0040), c.asReg(group[3]))
+		c.emit(ori.OpPRMT, nil, []ori.Operand{ori.R(out)}, ori.R(lo), ori.Imm(0x5410), ori.R(hi))
+	}
+}
+
+// symAddr returns the address of a variable used as a value (mov
+// %rd, sym): a global address from bank 4, a shared-window offset, or a
+// local-window address relative to the stack pointer.
+func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
+	words := wordsOf(t)
+	off := o.Off
+	if o.HasIdx {
+		return ori.Operand{}, c.l.unsupported(o.Pos, "array element addresses (%s[%d])", o.Name, o.Idx)
+	}
+	if v := c.lookupVar(o.Name); v != nil {
+		switch v.kind {
+		case vkShared:
+			r := c.newReg(words)
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(v.off+off))
+			c.extendTo(r, 1, ".u32")
+			return ori.R(r), nil
+		case vkLocal:
+			r := c.newReg(words)
+			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(r.Word(0))}, ori.R(ori.PReg(ori.ClassR, 1, 1)), ori.Imm(v.off+off), ori.R(ori.RZ))
+			c.extendTo(r, 1, ".u32")
+			return ori.R(r), nil
+		}
+		return ori.Operand{}, c.l.unsupported(o.Pos, "taking the address of parameter %s", o.Name)
+	}
+	if g := c.l.globals[o.Name]; g != nil {
+		if g.Space == ori.SpaceConst {
+			return ori.Operand{}, c.l.unsupported(o.Pos, "taking the address of .const variable %s", o.Name)
+		}
+		a := c.globalAddr(g)
+		if off == 0 {
+			return ori.R(a), nil
+		}
+		r := c.newReg(int(a.Words))
+		c.add(r, ori.R(a), ori.Imm(off), int(a.Words))
+		return ori.R(r), nil
+	}
+	if c.l.funcs[o.Name] != nil {
+		return ori.Operand{}, c.l.unsupported(o.Pos, "function addresses (indirect calls through %s)", o.Name)
+	}
+	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
+}
+
+// windowBase returns a register pair holding the generic-address base of
+// the shared or local window.
+func (c *fn) windowBase(sp string) ori.Reg {
+	off := int64(cbSharedWin)
+	if sp == ".local" {
+		off = cbLocalWin
+	}
+	r := c.newReg(2)
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.CBank(0, off))
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.CBank(0, off+4))
+	return r
+}
+
+func lowerCvta(c *fn, in *ptx.Instr) error {
+	if len(in.Args) != 2 {
+		return c.l.errorf(in.OpPos, "cvta needs two operands")
+	}
+	t := lastType(in)
+	to := in.HasMod(".to")
+	sp := ""
+	for _, m := range in.Mods {
+		switch m {
+		case ".global", ".shared", ".shared::cta", ".local", ".const", ".param":
+			sp = m
+		}
+	}
+	if sp == ".shared::cta" {
+		sp = ".shared"
+	}
+	d, err := c.dst(in.Args[0], t)
+	if err != nil {
+		return err
+	}
+	src, err := c.src(in.Args[1], t)
+	if err != nil {
+		return err
+	}
+	words := wordsOf(t)
+	switch sp {
+	case ".global":
+		c.mov(d, src, words)
+		return nil
+	case ".shared", ".local":
+		base := c.windowBase(sp)
+		if to {
+			// generic -> window offset: subtract the base.
+			if words == 2 {
+				carry := c.newPred()
+				neg := ori.R(base.Word(0))
+				neg.Neg = true
+				c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(d.Word(0)), ori.R(carry)}, word(src, 0), neg, ori.R(ori.RZ))
+				inv := ori.R(base.Word(1))
+				inv.Not = true
+				c.emit(ori.OpIADD3, []string{"X"}, []ori.Operand{ori.R(d.Word(1))}, word(src, 1), inv, ori.R(ori.RZ), ori.R(carry), ori.Operand{Kind: ori.OpdReg, Reg: ori.PT, Not: true})
+			} else {
+				neg := ori.R(base.Word(0))
+				neg.Neg = true
+				c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(d.Word(0))}, word(src, 0), neg, ori.R(ori.RZ))
+			}
+			return nil
+		}
+		// window offset -> generic: add the base to the 32-bit offset.
+		if words == 2 {
+			carry := c.newPred()
+			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(d.Word(0)), ori.R(carry)}, word(src, 0), ori.R(base.Word(0)), ori.R(ori.RZ))
+			c.emit(ori.OpIADD3, []string{"X"}, []ori.Operand{ori.R(d.Word(1))}, ori.R(ori.RZ), ori.R(base.Word(1)), ori.R(ori.RZ), ori.R(carry), ori.Operand{Kind: ori.OpdReg, Reg: ori.PT, Not: true})
+		} else {
+			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(d.Word(0))}, word(src, 0), ori.R(base.Word(0)), ori.R(ori.RZ))
+		}
+		return nil
+	}
+	return c.l.unsupported(in.OpPos, "cvta for the %s space", sp)
+}
+
+func lowerIsspacep(c *fn, in *ptx.Instr) error {
+	if len(in.Args) != 2 {
+		return c.l.errorf(in.OpPos, "isspacep needs two operands")
+	}
+	p, err := c.dst(in.Args[0], ".pred")
+	if err != nil {
+		return err
+	}
+	a, err := c.src(in.Args[1], ".u64")
+	if err != nil {
+		return err
+	}
+	hi := word(a, 1)
+	if c.l.out.AddressSize == 32 {
+		return c.l.unsupported(in.OpPos, "isspacep with 32-bit addresses")
+	}
+	// Windows are 4 GiB-aligned: an address is in a window when its high
+	// word equals the window base's high word.
+	inWin := func(off int64) ori.Reg {
+		q := c.newPred()
+		c.emit(ori.OpISETP, []string{"EQ", "U32", "AND"}, []ori.Operand{ori.R(q), ori.R(ori.PT)}, hi, ori.CBank(0, off+4), ori.R(ori.PT))
+		return q
+	}
+	switch {
+	case in.HasMod(".shared") || in.HasMod(".shared::cta"):
+		q := inWin(cbSharedWin)
+		c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(q), ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0xf0), ori.Imm(0))
+	case in.HasMod(".local"):
+		q := inWin(cbLocalWin)
+		c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(q), ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0xf0), ori.Imm(0))
+	case in.HasMod(".global"):
+		s := inWin(cbSharedWin)
+		l := inWin(cbLocalWin)
+		// p = !s && !l
+		c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(s), ori.R(l), ori.R(ori.PT), ori.Imm(int64(lut3(func(a, b, _ bool) bool { return !a && !b }))), ori.Imm(0))
+	default:
+		return c.l.unsupported(in.OpPos, "isspacep for this space")
+	}
+	return nil
+}
+
+func lowerPrefetch(c *fn, in *ptx.Instr) error {
+	// Prefetches are performance hints with no architectural effect; the
+	// lowering drops them (ptxas emits CCTL, which the simulator would
+	// treat as a no-op too).
+	return nil
+}
