@@ -1,0 +1,267 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// Operand kinds after decoding.
+const (
+	okReg   uint8 = iota // R/UR register word(s)
+	okPred               // P/UP predicate
+	okImm                // immediate
+	okCBank              // c[bank][off] or c[bank][reg+off]
+	okMem                // [reg+off] or [off]
+	okSR                 // special register
+	okBlock              // branch target
+	okSym                // symbol
+)
+
+// opnd is a decoded operand. Register operands name a slot: for virtual
+// registers an index into the frame's register array, for physical ones
+// into the warp's. Both arrays hold 32 lanes per slot.
+type opnd struct {
+	kind  uint8
+	phys  bool
+	zero  bool // RZ/URZ (reads 0) or PT/UPT (reads true)
+	words uint8
+	neg   bool
+	abs   bool
+	not   bool
+	fk    ori.FloatKind
+	slot  int32 // register slot (first word) or predicate index; base register for okMem/okCBank
+	base  bool  // okMem/okCBank: has a base register (slot is valid)
+	bank  int32
+	imm   uint64 // immediate bits, or address offset
+	sr    string
+	block int32 // okBlock: instruction index of the target
+	sym   string
+}
+
+// dinst is a decoded instruction.
+type dinst struct {
+	in     *ori.Inst
+	op     ori.Opcode
+	mods   map[string]bool
+	guard  opnd
+	dst    []opnd
+	src    []opnd
+	exec   execFn
+	callee *code // CALL target
+}
+
+func (d *dinst) has(m string) bool { return d.mods[m] }
+
+// code is a decoded function.
+type code struct {
+	fn     *ori.Func
+	insts  []dinst
+	nSlots int // virtual R/UR word slots
+	nPreds int // virtual P/UP predicates
+	// blockIndex maps block IDs to the index of their first instruction;
+	// blockOf maps instruction indices back to block IDs (for messages).
+	blockIndex map[int32]int32
+}
+
+type execFn func(s *machine, w *warp, f *frame, d *dinst, mask uint32) error
+
+// decoder turns a module's functions into code.
+type decoder struct {
+	m     *ori.Module
+	codes map[string]*code
+}
+
+func decodeModule(m *ori.Module) (map[string]*code, error) {
+	d := &decoder{m: m, codes: map[string]*code{}}
+	for _, f := range m.Funcs {
+		d.codes[f.Name] = &code{fn: f}
+	}
+	for _, f := range m.Funcs {
+		if err := d.decode(d.codes[f.Name]); err != nil {
+			return nil, err
+		}
+	}
+	return d.codes, nil
+}
+
+type vkey struct {
+	class ori.RegClass
+	n     int32
+}
+
+func (dc *decoder) decode(c *code) error {
+	f := c.fn
+	// Size every virtual register by the widest slice any operand uses.
+	width := map[vkey]int{}
+	note := func(r ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		k := vkey{r.Class, r.N}
+		if w := int(r.Off) + int(r.Words); w > width[k] {
+			width[k] = w
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			note(in.Guard)
+			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
+				if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+					note(o.Reg)
+				}
+			}
+		}
+	}
+	base := map[vkey]int32{}
+	keys := make([]vkey, 0, len(width))
+	for k := range width {
+		keys = append(keys, k)
+	}
+	// Deterministic slot order: by class, then number.
+	sortKeys(keys)
+	for _, k := range keys {
+		if k.class.IsPred() {
+			base[k] = int32(c.nPreds)
+			c.nPreds++
+			continue
+		}
+		base[k] = int32(c.nSlots)
+		c.nSlots += width[k]
+	}
+	c.blockIndex = map[int32]int32{}
+	n := 0
+	for _, b := range f.Blocks {
+		c.blockIndex[b.ID] = int32(n)
+		n += len(b.Insts)
+	}
+	c.insts = make([]dinst, 0, n)
+	reg := func(r ori.Reg) (opnd, error) {
+		o := opnd{kind: okReg, words: r.Words}
+		if r.Class.IsPred() {
+			o.kind = okPred
+		}
+		switch {
+		case r.IsZero():
+			o.zero, o.phys = true, true
+		case r.Virtual:
+			b := base[vkey{r.Class, r.N}]
+			if o.kind == okPred {
+				o.slot = b
+			} else {
+				o.slot = b + int32(r.Off)
+			}
+		default:
+			o.phys = true
+			o.slot = r.N
+			if r.Class == ori.ClassUR || r.Class == ori.ClassUP {
+				o.slot += uniformBase
+			}
+		}
+		return o, nil
+	}
+	operand := func(x ori.Operand) (opnd, error) {
+		switch x.Kind {
+		case ori.OpdReg:
+			o, err := reg(x.Reg)
+			o.neg, o.abs, o.not = x.Neg, x.Abs, x.Not
+			return o, err
+		case ori.OpdImm:
+			return opnd{kind: okImm, imm: uint64(x.Imm), fk: x.FKind, words: 1}, nil
+		case ori.OpdCBank, ori.OpdMem:
+			o := opnd{kind: okCBank, bank: x.Bank, imm: uint64(x.Imm)}
+			if x.Kind == ori.OpdMem {
+				o.kind = okMem
+			}
+			if x.HasBase {
+				r, err := reg(x.Reg)
+				if err != nil {
+					return o, err
+				}
+				o.base, o.slot, o.phys, o.zero, o.words = true, r.slot, r.phys, r.zero, r.words
+			}
+			return o, nil
+		case ori.OpdSR:
+			return opnd{kind: okSR, sr: x.Name, words: 1}, nil
+		case ori.OpdBlock:
+			idx, ok := c.blockIndex[x.Block]
+			if !ok {
+				return opnd{}, fmt.Errorf("%s: branch to unknown block BB%d", f.Name, x.Block)
+			}
+			return opnd{kind: okBlock, block: idx}, nil
+		case ori.OpdSym:
+			return opnd{kind: okSym, sym: x.Name}, nil
+		}
+		return opnd{}, fmt.Errorf("%s: unknown operand kind", f.Name)
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			d := dinst{in: in, op: in.Op, mods: map[string]bool{}}
+			for _, m := range in.Mods {
+				d.mods[m] = true
+			}
+			g, err := reg(in.Guard)
+			if err != nil {
+				return err
+			}
+			g.not = in.GuardNot
+			d.guard = g
+			for _, o := range in.Dsts {
+				x, err := operand(o)
+				if err != nil {
+					return err
+				}
+				d.dst = append(d.dst, x)
+			}
+			for _, o := range in.Srcs {
+				x, err := operand(o)
+				if err != nil {
+					return err
+				}
+				d.src = append(d.src, x)
+			}
+			if in.Op == ori.OpCALL {
+				if len(d.src) == 0 || d.src[0].kind != okSym {
+					return fmt.Errorf("%s: #%d: CALL needs a function symbol", f.Name, in.ID)
+				}
+				d.callee = dc.codes[d.src[0].sym]
+				if d.callee == nil {
+					return fmt.Errorf("%s: #%d: call to unknown function %s", f.Name, in.ID, d.src[0].sym)
+				}
+			}
+			fn, err := selectExec(&d)
+			if err != nil {
+				return fmt.Errorf("%s: #%d %s: %v", f.Name, in.ID, in.Name(), err)
+			}
+			d.exec = fn
+			c.insts = append(c.insts, d)
+		}
+	}
+	return nil
+}
+
+func sortKeys(ks []vkey) {
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && (ks[j].class < ks[j-1].class || ks[j].class == ks[j-1].class && ks[j].n < ks[j-1].n); j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+}
+
+// selectExec picks the implementation of an instruction.
+func selectExec(d *dinst) (execFn, error) {
+	if d.in.IsPhi() {
+		return nil, fmt.Errorf("MOV.PHI cannot execute: run ConvertAllMovPhiToMov first")
+	}
+	fn := execTable[d.op]
+	if fn == nil {
+		return nil, fmt.Errorf("the simulator does not implement %s", d.op)
+	}
+	return fn, nil
+}
+
+// execTable is filled by the exec_*.go files.
+var execTable = map[ori.Opcode]execFn{}
+
+func modsString(d *dinst) string { return strings.Join(d.in.Mods, ".") }

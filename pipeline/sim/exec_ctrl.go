@@ -1,0 +1,284 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+func init() {
+	execTable[ori.OpBRA] = execBRA
+	execTable[ori.OpBRX] = execBRX
+	execTable[ori.OpEXIT] = execEXIT
+	execTable[ori.OpRET] = execRET
+	execTable[ori.OpCALL] = execCALL
+	execTable[ori.OpBPT] = execBPT
+	execTable[ori.OpBAR] = execBAR
+	execTable[ori.OpWARPSYNC] = execWARPSYNC
+	noop := func(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+		advance(f, mask)
+		return nil
+	}
+	execTable[ori.OpMEMBAR] = noop
+	execTable[ori.OpNANOSLEEP] = noop
+}
+
+func execBRA(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	target := d.src[0].block
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		if eff&(1<<lane) != 0 {
+			f.pc[lane] = target
+		} else {
+			f.pc[lane]++
+		}
+	}
+	return nil
+}
+
+// execBRX: BRX a, BB0, BB1, ...: each thread jumps to the a-th block.
+func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	n := len(d.src) - 1
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		if eff&(1<<lane) == 0 {
+			f.pc[lane]++
+			continue
+		}
+		i := s.get(w, f, &d.src[0], lane, 0)
+		if int(i) >= n {
+			return s.faultLane(w, f, d, lane, "indirect branch index %d is outside the %d-entry target list", i, n)
+		}
+		f.pc[lane] = d.src[1+i].block
+	}
+	return nil
+}
+
+func execEXIT(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	w.exited |= eff
+	advance(f, mask&^eff)
+	s.checkConv(w)
+	return nil
+}
+
+func execRET(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	if len(w.frames) == 1 {
+		// RET from the kernel itself ends the thread, like EXIT.
+		w.exited |= eff
+	} else {
+		f.done |= eff
+	}
+	advance(f, mask&^eff)
+	return nil
+}
+
+func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	advance(f, mask)
+	if eff == 0 {
+		return nil
+	}
+	if len(w.frames) >= 1024 {
+		return s.fault(w, f, d, eff, "call depth exceeds 1024 frames (unbounded recursion?)")
+	}
+	nf := newFrame(d.callee, eff)
+	w.frames = append(w.frames, nf)
+	return nil
+}
+
+func execBPT(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	if eff != 0 && d.has("TRAP") {
+		return s.fault(w, f, d, eff, "the kernel executed trap")
+	}
+	advance(f, mask)
+	return nil
+}
+
+// execBAR: BAR.SYNC id[, n], BAR.ARV id, n, BAR.RED.<POPC|AND|OR> d = id,
+// [n,] p. Waiting threads stay at the barrier until releaseBarriers lets
+// them go.
+func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	advance(f, mask&^eff)
+	if eff == 0 {
+		return nil
+	}
+	lane := bits.TrailingZeros32(eff)
+	id := int32(s.get(w, f, &d.src[0], lane, 0))
+	red := d.has("RED")
+	nsrc := len(d.src)
+	if red {
+		nsrc-- // the last source is the predicate
+	}
+	want := 0
+	if nsrc > 1 {
+		want = int(s.get(w, f, &d.src[1], lane, 0))
+	}
+	if need := w.live &^ w.exited; !d.has("ARV") && eff != need {
+		return s.fault(w, f, d, eff, "barrier %d executed in divergent code: threads %s of warp %d are not at this barrier (bar.sync requires every thread of a warp to execute it together)", id, laneList(need&^eff), w.id)
+	}
+	b := w.cta.bars[id]
+	if b == nil {
+		b = &barrier{}
+		w.cta.bars[id] = b
+		if d.has("AND") {
+			b.red = 1
+		}
+	}
+	if want > 0 {
+		b.want = want
+	}
+	b.arrived += bits.OnesCount32(eff)
+	if red {
+		p := s.pred(w, f, &d.src[len(d.src)-1]) & eff
+		switch {
+		case d.has("POPC"):
+			b.red += uint32(bits.OnesCount32(p))
+		case d.has("AND"):
+			if p != eff {
+				b.red = 0
+			}
+		case d.has("OR"):
+			if p != 0 {
+				b.red = 1
+			}
+		}
+	}
+	if d.has("ARV") {
+		advance(f, eff)
+		return nil
+	}
+	w.barWait |= eff
+	b.waiters = append(b.waiters, barWaiter{w: w, mask: eff, d: d, f: f})
+	return nil
+}
+
+// releaseBarriers completes every barrier whose thread count is reached.
+func (s *machine) releaseBarriers(c *cta) (bool, error) {
+	live := 0
+	for _, w := range c.warps {
+		live += bits.OnesCount32(w.live &^ w.exited)
+	}
+	released := false
+	for id, b := range c.bars {
+		if len(b.waiters) == 0 && b.arrived == 0 {
+			continue
+		}
+		want := b.want
+		if want == 0 {
+			want = live
+		}
+		if b.arrived < want || len(b.waiters) == 0 {
+			continue
+		}
+		for _, wt := range b.waiters {
+			wt.w.barWait &^= wt.mask
+			if wt.d.has("RED") && len(wt.d.dst) > 0 {
+				o := &wt.d.dst[0]
+				if o.kind == okPred {
+					v := uint32(0)
+					if b.red != 0 {
+						v = ^uint32(0)
+					}
+					s.setPred(wt.w, wt.f, o, wt.mask, v)
+				} else {
+					for m := wt.mask; m != 0; m &= m - 1 {
+						s.set(wt.w, wt.f, o, bits.TrailingZeros32(m), 0, b.red)
+					}
+				}
+			}
+			advance(wt.f, wt.mask)
+		}
+		delete(c.bars, id)
+		released = true
+	}
+	return released, nil
+}
+
+// deadlock describes why no thread of the CTA can run.
+func (s *machine) deadlock(c *cta) error {
+	var parts []string
+	for _, w := range c.warps {
+		if w.done {
+			continue
+		}
+		f := w.frames[len(w.frames)-1]
+		if w.barWait != 0 {
+			lane := bits.TrailingZeros32(w.barWait)
+			d := &f.c.insts[f.pc[lane]]
+			parts = append(parts, fmt.Sprintf("warp %d: threads %s wait at barrier #%d (%s)", w.id, laneList(w.barWait), d.in.ID, d.in.Name()))
+		}
+		if w.conv != 0 {
+			lane := bits.TrailingZeros32(w.conv)
+			d := &f.c.insts[f.pc[lane]]
+			parts = append(parts, fmt.Sprintf("warp %d: threads %s wait at #%d (%s) for threads that never arrive", w.id, laneList(w.conv), d.in.ID, d.in.Name()))
+		}
+		if n := bits.OnesCount32(w.exited); n > 0 {
+			parts = append(parts, fmt.Sprintf("warp %d: %d threads exited", w.id, n))
+		}
+	}
+	return fmt.Errorf("kernel %s deadlocked in CTA (%d,%d,%d): no thread can make progress: %s", s.kernel.fn.Name, c.id[0], c.id[1], c.id[2], strings.Join(parts, "; "))
+}
+
+// laneList renders a lane mask as "0-15,17".
+func laneList(m uint32) string {
+	var parts []string
+	for i := 0; i < 32; {
+		if m&(1<<i) == 0 {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < 32 && m&(1<<(j+1)) != 0 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprint(i))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", i, j))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// execWARPSYNC: the threads wait until every non-exited thread named in
+// the mask has reached a WARPSYNC.
+func execWARPSYNC(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	advance(f, mask&^eff)
+	if eff == 0 {
+		return nil
+	}
+	lane := bits.TrailingZeros32(eff)
+	want := s.get(w, f, &d.src[0], lane, 0)
+	for m := eff; m != 0; m &= m - 1 {
+		w.convBar[0] |= want
+	}
+	w.conv |= eff
+	s.checkConv(w)
+	return nil
+}
+
+// checkConv releases WARPSYNC waiters whose named threads have all arrived
+// or exited.
+func (s *machine) checkConv(w *warp) {
+	if w.conv == 0 {
+		return
+	}
+	want := w.convBar[0] & w.live &^ w.exited
+	if want&^w.conv != 0 {
+		return
+	}
+	f := w.frames[len(w.frames)-1]
+	advance(f, w.conv)
+	w.conv = 0
+	w.convBar[0] = 0
+}

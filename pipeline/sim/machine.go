@@ -1,0 +1,396 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+
+	"orilab/pipeline/ori"
+)
+
+// Launch describes one kernel launch.
+type Launch struct {
+	Grid, Block   [3]int
+	DynamicShared int
+	// Params holds the bytes of each kernel parameter, in order; they are
+	// placed in constant bank 0 at the offsets the lowering chose.
+	Params [][]byte
+}
+
+// Options tunes a run.
+type Options struct {
+	// MaxWarpSteps ends a run that does not terminate. Zero means
+	// DefaultMaxWarpSteps.
+	MaxWarpSteps int64
+	// LocalBytes is the per-thread local window (stack). Zero sizes it from
+	// the module: every function's frame, with room for call depth.
+	LocalBytes int
+}
+
+// DefaultMaxWarpSteps is the step limit when Options.MaxWarpSteps is 0.
+const DefaultMaxWarpSteps = 50_000_000
+
+// Stats describes a finished run.
+type Stats struct {
+	WarpSteps   int64 // instructions issued, counted once per warp
+	ThreadInsts int64 // instructions executed, counted once per thread
+}
+
+// Fault is a run-time error tied to an instruction and a thread.
+type Fault struct {
+	Kernel string
+	Func   string
+	Inst   int32 // instruction ID
+	Op     string
+	CTA    [3]int
+	Thread [3]int
+	Msg    string
+}
+
+func (e *Fault) Error() string {
+	where := ""
+	if e.Func != e.Kernel {
+		where = " in " + e.Func
+	}
+	return fmt.Sprintf("kernel %s%s: instruction #%d (%s), thread (%d,%d,%d) of CTA (%d,%d,%d): %s",
+		e.Kernel, where, e.Inst, e.Op, e.Thread[0], e.Thread[1], e.Thread[2], e.CTA[0], e.CTA[1], e.CTA[2], e.Msg)
+}
+
+// Physical register layout of a warp: R0-R254 in slots 0-254 (RZ is
+// never stored), UR0-UR62 from uniformBase. Predicates likewise: P0-P6 at
+// 0-6, UP0-UP6 from uniformBase.
+const (
+	uniformBase = 256
+	physSlots   = uniformBase + 64
+	warpSize    = 32
+)
+
+type machine struct {
+	mod      *ori.Module
+	codes    map[string]*code
+	kernel   *code
+	launch   Launch
+	global   *Global
+	bank     [5][]byte // constant banks 0-4
+	sharedW  uint64    // generic base of the shared window
+	localW   uint64
+	local    int // per-thread local bytes
+	shared   int // per-CTA shared bytes
+	steps    int64
+	maxSteps int64
+	tinsts   int64
+	cta      *cta
+	ctaID    [3]int
+}
+
+type cta struct {
+	id     [3]int
+	shared []byte
+	warps  []*warp
+	bars   map[int32]*barrier
+}
+
+// barrier is the state of one CTA barrier (BAR id).
+type barrier struct {
+	arrived int    // threads counted so far
+	want    int    // threads needed, 0 = every live thread
+	red     uint32 // BAR.RED accumulator
+	redN    int
+	waiters []barWaiter
+}
+
+type barWaiter struct {
+	w    *warp
+	mask uint32
+	d    *dinst
+	f    *frame
+}
+
+type warp struct {
+	id      int
+	cta     *cta
+	live    uint32 // lanes that exist
+	exited  uint32
+	tid     [warpSize][3]int
+	phys    []uint32 // physSlots * 32
+	ppred   [physSlots]uint32
+	frames  []*frame
+	local   []byte // warpSize * local bytes
+	barWait uint32 // lanes waiting at a CTA barrier
+	conv    uint32 // lanes waiting at WARPSYNC/BSYNC
+	convBar [16]uint32
+	done    bool
+}
+
+type frame struct {
+	c      *code
+	pc     [warpSize]int32
+	active uint32 // lanes that entered this frame
+	done   uint32 // lanes that returned
+	regs   []uint32
+	preds  []uint32
+}
+
+func newFrame(c *code, active uint32) *frame {
+	return &frame{c: c, active: active, regs: make([]uint32, c.nSlots*warpSize), preds: make([]uint32, c.nPreds)}
+}
+
+// Run executes kernel in m for a launch. g holds the buffers; the
+// module's .global variables are allocated in it too.
+func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stats, error) {
+	codes, err := decodeModule(m)
+	if err != nil {
+		return nil, err
+	}
+	k := codes[kernel]
+	if k == nil || !k.fn.Entry {
+		return nil, fmt.Errorf("kernel %s is not an .entry of the module", kernel)
+	}
+	for i := 0; i < 3; i++ {
+		if l.Grid[i] == 0 {
+			l.Grid[i] = 1
+		}
+		if l.Block[i] == 0 {
+			l.Block[i] = 1
+		}
+		if l.Grid[i] < 0 || l.Block[i] < 0 {
+			return nil, fmt.Errorf("launch dimensions must be positive")
+		}
+	}
+	if n := l.Block[0] * l.Block[1] * l.Block[2]; n > 1024 {
+		return nil, fmt.Errorf("block of %d threads exceeds the 1024-thread limit", n)
+	}
+	if len(l.Params) != len(k.fn.Params) {
+		return nil, fmt.Errorf("kernel %s takes %d parameters, the launch passes %d", kernel, len(k.fn.Params), len(l.Params))
+	}
+	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps}
+	if s.maxSteps == 0 {
+		s.maxSteps = DefaultMaxWarpSteps
+	}
+	s.sharedW, s.localW = windows(m.AddressSize)
+	s.local = opts.LocalBytes
+	if s.local == 0 {
+		s.local = 1024
+		for _, f := range m.Funcs {
+			s.local += int(f.LocalBytes) * 8
+		}
+		s.local = (s.local + 15) &^ 15
+	}
+	s.shared = int((k.fn.SharedBytes+15)&^15) + l.DynamicShared
+	if err := s.setupBanks(); err != nil {
+		return nil, err
+	}
+	for z := 0; z < l.Grid[2]; z++ {
+		for y := 0; y < l.Grid[1]; y++ {
+			for x := 0; x < l.Grid[0]; x++ {
+				if err := s.runCTA([3]int{x, y, z}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return &Stats{WarpSteps: s.steps, ThreadInsts: s.tinsts}, nil
+}
+
+func (s *machine) setupBanks() error {
+	l := s.launch
+	b0 := make([]byte, 0x1000+int(ParamEnd(s.kernel.fn)))
+	for i := 0; i < 3; i++ {
+		putLE(b0[0x0+4*i:], uint64(l.Block[i]), 4)
+		putLE(b0[0xc+4*i:], uint64(l.Grid[i]), 4)
+	}
+	putLE(b0[0x18:], s.sharedW, 8)
+	putLE(b0[0x20:], s.localW, 8)
+	putLE(b0[0x28:], uint64(s.local), 4)
+	putLE(b0[0x30:], uint64(l.DynamicShared), 4)
+	putLE(b0[0x34:], uint64(s.shared), 4)
+	for i, p := range s.kernel.fn.Params {
+		v := l.Params[i]
+		if int64(len(v)) != p.Size {
+			return fmt.Errorf("parameter %d (%s) takes %d bytes, the launch passes %d", i, p.Name, p.Size, len(v))
+		}
+		copy(b0[p.Offset:], v)
+	}
+	s.bank[0] = b0
+	var constSize, slots int64
+	for _, gv := range s.mod.Globals {
+		switch gv.Space {
+		case ori.SpaceConst:
+			if e := gv.Offset + gv.Size; e > constSize {
+				constSize = e
+			}
+		case ori.SpaceGlobal:
+			if e := gv.AddrSlot + 8; e > slots {
+				slots = e
+			}
+		}
+	}
+	s.bank[3] = make([]byte, constSize+16)
+	s.bank[4] = make([]byte, slots+16)
+	for _, gv := range s.mod.Globals {
+		switch gv.Space {
+		case ori.SpaceConst:
+			copy(s.bank[3][gv.Offset:], gv.Init)
+		case ori.SpaceGlobal:
+			a := s.global.Alloc(gv.Name, int(gv.Size))
+			copy(a.Data, gv.Init)
+			putLE(s.bank[4][gv.AddrSlot:], a.Base, 8)
+		}
+	}
+	return nil
+}
+
+// ParamEnd returns the first bank-0 offset after a kernel's parameters.
+func ParamEnd(f *ori.Func) int64 {
+	var end int64
+	for _, p := range f.Params {
+		if e := p.Offset + p.Size; e > end {
+			end = e
+		}
+	}
+	return end
+}
+
+func (s *machine) runCTA(id [3]int) error {
+	l := s.launch
+	c := &cta{id: id, shared: make([]byte, s.shared), bars: map[int32]*barrier{}}
+	s.cta, s.ctaID = c, id
+	n := l.Block[0] * l.Block[1] * l.Block[2]
+	for wi := 0; wi*warpSize < n; wi++ {
+		w := &warp{id: wi, cta: c, phys: make([]uint32, physSlots*warpSize), local: make([]byte, warpSize*s.local)}
+		for lane := 0; lane < warpSize; lane++ {
+			t := wi*warpSize + lane
+			if t >= n {
+				break
+			}
+			w.live |= 1 << lane
+			w.tid[lane] = [3]int{t % l.Block[0], t / l.Block[0] % l.Block[1], t / (l.Block[0] * l.Block[1])}
+		}
+		w.ppred[7] = ^uint32(0)
+		w.ppred[uniformBase+7] = ^uint32(0)
+		w.frames = []*frame{newFrame(s.kernel, w.live)}
+		c.warps = append(c.warps, w)
+	}
+	// Round-robin with a fixed quantum keeps runs deterministic and gives
+	// spinning warps a fair share.
+	const quantum = 256
+	for {
+		progress := false
+		alive := false
+		for _, w := range c.warps {
+			if w.done {
+				continue
+			}
+			alive = true
+			for i := 0; i < quantum && !w.done; i++ {
+				ran, err := s.step(w)
+				if err != nil {
+					return err
+				}
+				if !ran {
+					break
+				}
+				progress = true
+			}
+		}
+		if !alive {
+			return nil
+		}
+		released, err := s.releaseBarriers(c)
+		if err != nil {
+			return err
+		}
+		if !progress && !released {
+			return s.deadlock(c)
+		}
+	}
+}
+
+// runnable returns the lanes of the top frame that can execute.
+func (w *warp) runnable(f *frame) uint32 {
+	return f.active &^ f.done &^ w.exited &^ w.barWait &^ w.conv
+}
+
+// step executes one instruction of w for the threads at the lowest
+// program counter. It reports false when the warp cannot run (finished or
+// waiting).
+func (s *machine) step(w *warp) (bool, error) {
+	for {
+		if len(w.frames) == 0 {
+			w.done = true
+			return false, nil
+		}
+		f := w.frames[len(w.frames)-1]
+		if f.active&^w.exited&^f.done == 0 {
+			// Every thread of the frame returned or exited: pop it.
+			w.frames = w.frames[:len(w.frames)-1]
+			if len(w.frames) == 0 {
+				w.done = true
+				return false, nil
+			}
+			continue
+		}
+		run := w.runnable(f)
+		if run == 0 {
+			return false, nil
+		}
+		pc := int32(1 << 30)
+		for m := run; m != 0; m &= m - 1 {
+			if p := f.pc[bits.TrailingZeros32(m)]; p < pc {
+				pc = p
+			}
+		}
+		var mask uint32
+		for m := run; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			if f.pc[lane] == pc {
+				mask |= 1 << lane
+			}
+		}
+		if int(pc) >= len(f.c.insts) {
+			return false, s.fault(w, f, nil, mask, "the thread ran past the end of the function (no EXIT or RET)")
+		}
+		s.steps++
+		if s.steps > s.maxSteps {
+			return false, fmt.Errorf("kernel %s did not finish within %d warp-steps (raise the limit with --max-steps)", s.kernel.fn.Name, s.maxSteps)
+		}
+		s.tinsts += int64(bits.OnesCount32(mask))
+		d := &f.c.insts[pc]
+		if err := d.exec(s, w, f, d, mask); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+}
+
+// advance moves the lanes in mask to the next instruction.
+func advance(f *frame, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		f.pc[bits.TrailingZeros32(m)]++
+	}
+}
+
+// guardMask returns the lanes of mask whose guard predicate holds.
+func (s *machine) guardMask(w *warp, f *frame, d *dinst, mask uint32) uint32 {
+	g := &d.guard
+	if g.zero && !g.not {
+		return mask
+	}
+	return s.pred(w, f, g) & mask
+}
+
+func (s *machine) fault(w *warp, f *frame, d *dinst, mask uint32, format string, args ...any) error {
+	lane := bits.TrailingZeros32(mask)
+	if lane >= warpSize {
+		lane = 0
+	}
+	e := &Fault{Kernel: s.kernel.fn.Name, Func: f.c.fn.Name, CTA: s.ctaID, Thread: w.tid[lane], Msg: fmt.Sprintf(format, args...)}
+	if d != nil {
+		e.Inst = d.in.ID
+		e.Op = d.in.Name()
+	}
+	return e
+}
+
+func (s *machine) faultLane(w *warp, f *frame, d *dinst, lane int, format string, args ...any) error {
+	return s.fault(w, f, d, 1<<lane, format, args...)
+}

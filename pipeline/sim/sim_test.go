@@ -1,0 +1,227 @@
+package sim
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"orilab/pipeline/ori"
+)
+
+// runText parses an Ori module, allocates one output buffer of n words and
+// runs kernel k with its address as the only parameter.
+func runText(t *testing.T, text string, grid, block [3]int, n int) ([]uint32, error) {
+	t.Helper()
+	m, err := ori.ParseModule("t.ori", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Funcs {
+		if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := NewGlobal()
+	out := g.Alloc("out", 4*n)
+	p := make([]byte, 8)
+	binary.LittleEndian.PutUint64(p, out.Base)
+	_, err = Run(m, "k", Launch{Grid: grid, Block: block, Params: [][]byte{p}}, g, Options{MaxWarpSteps: 100000})
+	res := make([]uint32, n)
+	for i := range res {
+		res[i] = binary.LittleEndian.Uint32(out.Data[4*i:])
+	}
+	return res, err
+}
+
+const header = ".module sm_75 address_size=64\n\n.entry k\n.param out offset=0x160 size=0x8 align=0x8\n.shared 0x100\n.local 0x0\n{\n"
+
+// storeTid is a prologue that computes %r10.64 = &out[global thread id].
+const storeAddr = `	#100 S2R %r0 = SR_TID.X ;
+	#101 S2R %r1 = SR_CTAID.X ;
+	#102 IMAD %r2 = %r1, c[0x0][0x0], %r0 ;
+	#103 MOV %r3 = c[0x0][0x160] ;
+	#104 MOV %r3[1] = c[0x0][0x164] ;
+	#105 IMAD.WIDE.U32 %r10.64 = %r2, 0x4, %r3.64 ;
+`
+
+func TestStoreThreadIndex(t *testing.T) {
+	text := header + "BB0:\n" + storeAddr + "\t#1 STG.E [%r10.64], %r2 ;\n\t#2 EXIT ;\n}\n"
+	got, err := runText(t, text, [3]int{2, 1, 1}, [3]int{40, 1, 1}, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != uint32(i) {
+			t.Fatalf("out[%d] = %d, want %d", i, v, i)
+		}
+	}
+}
+
+func TestDivergentLoopAndShuffle(t *testing.T) {
+	// Each thread loops tid%4 times adding 10, then a butterfly shuffle
+	// reads the neighbour's value (lane ^ 1), and the result is stored.
+	text := header + `BB0:
+` + storeAddr + `	#1 MOV %r20 = RZ ;
+	#2 LOP3.LUT %r21 = %r0, 0x3, RZ, 0xc0, !PT ;
+BB1:
+	#3 ISETP.EQ.U32.AND %p0, PT = %r21, RZ, PT ;
+	#4 @%p0 BRA BB3 ;
+BB2:
+	#5 IADD3 %r20 = %r20, 0xa, RZ ;
+	#6 IADD3 %r21 = %r21, -0x1, RZ ;
+	#7 BRA BB1 ;
+BB3:
+	#8 SHFL.BFLY %p1, %r22 = %r20, 0x1, 0x1f ;
+	#9 STG.E [%r10.64], %r22 ;
+	#10 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := uint32((i ^ 1) % 4 * 10)
+		if v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
+	}
+}
+
+func TestOutOfBoundsNamesInstructionThreadAddress(t *testing.T) {
+	text := header + "BB0:\n" + storeAddr + "\t#1 STG.E [%r10.64+0x100], %r2 ;\n\t#2 EXIT ;\n}\n"
+	_, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"instruction #1 (STG.E)", "thread (0,0,0) of CTA (0,0,0)", "out-of-bounds global store of 4 bytes at address 0x100100", "past the end of out"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+}
+
+func TestStepLimit(t *testing.T) {
+	text := header + "BB0:\n\t#1 BRA BB0 ;\n}\n"
+	_, err := runText(t, text, [3]int{1, 1, 1}, [3]int{1, 1, 1}, 1)
+	if err == nil || err.Error() != "kernel k did not finish within 100000 warp-steps (raise the limit with --max-steps)" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestBarrierInDivergentCodeIsAnError(t *testing.T) {
+	text := header + `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.LT.U32.AND %p0, PT = %r0, 0x10, PT ;
+	#3 @!%p0 BRA BB2 ;
+BB1:
+	#4 BAR.SYNC 0x0 ;
+BB2:
+	#5 EXIT ;
+}
+`
+	_, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 1)
+	want := "kernel k: instruction #4 (BAR.SYNC), thread (0,0,0) of CTA (0,0,0): barrier 0 executed in divergent code: threads 16-31 of warp 0 are not at this barrier (bar.sync requires every thread of a warp to execute it together)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+}
+
+func TestBarrierAcrossWarpsAndShared(t *testing.T) {
+	// Thread t writes t to shared[t]; after the barrier it reads
+	// shared[63-t]; 64 threads in two warps.
+	text := header + `BB0:
+` + storeAddr + `	#1 SHF.L.U32 %r30 = %r0, 0x2, RZ ;
+	#2 STS [%r30], %r0 ;
+	#3 BAR.SYNC 0x0 ;
+	#4 IADD3 %r31 = -%r0, 0x3f, RZ ;
+	#5 SHF.L.U32 %r32 = %r31, 0x2, RZ ;
+	#6 LDS %r33 = [%r32] ;
+	#7 STG.E [%r10.64], %r33 ;
+	#8 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{64, 1, 1}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != uint32(63-i) {
+			t.Fatalf("out[%d] = %d, want %d", i, v, 63-i)
+		}
+	}
+}
+
+func TestDeadlockReported(t *testing.T) {
+	// Warp 0 waits at a barrier that warp 1 never reaches: warp 1 spins
+	// on a WARPSYNC for lanes that never arrive... simpler: warp 1 waits at
+	// barrier 1, warp 0 at barrier 0.
+	text := header + `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.LT.U32.AND %p0, PT = %r0, 0x20, PT ;
+	#3 @!%p0 BRA BB2 ;
+BB1:
+	#4 BAR.SYNC 0x0 ;
+	#5 EXIT ;
+BB2:
+	#6 BAR.SYNC 0x1 ;
+	#7 EXIT ;
+}
+`
+	_, err := runText(t, text, [3]int{1, 1, 1}, [3]int{64, 1, 1}, 1)
+	if err == nil || !strings.Contains(err.Error(), "deadlocked in CTA (0,0,0)") || !strings.Contains(err.Error(), "warp 1: threads 0-31 wait at barrier #6") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCallAndReturn(t *testing.T) {
+	text := `.module sm_75 address_size=64
+
+.func twice
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#2 IADD3 R4 = %r0, %r0, RZ ;
+	#3 RET ;
+}
+
+.entry k
+.param out offset=0x160 size=0x8 align=0x8
+.shared 0x0
+.local 0x0
+{
+BB0:
+` + storeAddr + `	#1 MOV R4 = %r2 ;
+	#2 CALL.REL.NOINC ` + "`twice`" + ` ;
+	#3 MOV %r5 = R4 ;
+	#4 STG.E [%r10.64], %r5 ;
+	#5 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != uint32(2*i) {
+			t.Fatalf("out[%d] = %d, want %d", i, v, 2*i)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	text := header + "BB0:\n" + storeAddr + "\t#1 CS2R %r40.64 = SR_CLOCKLO ;\n\t#2 STG.E [%r10.64], %r40 ;\n\t#3 EXIT ;\n}\n"
+	a, err := runText(t, text, [3]int{2, 1, 1}, [3]int{64, 1, 1}, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := runText(t, text, [3]int{2, 1, 1}, [3]int{64, 1, 1}, 128)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("run differs at %d: %d vs %d", i, a[i], b[i])
+		}
+	}
+}
