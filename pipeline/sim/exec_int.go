@@ -70,6 +70,21 @@ func (s *machine) each(w *warp, f *frame, d *dinst, mask uint32, fn func(lane in
 func execIADD3(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	x := d.has("X")
 	eff := s.guardMask(w, f, d, mask)
+	if !x && len(d.dst) == 1 {
+		// No carries: the 32-bit sum is all that is observable.
+		var ba, bb, bc vec
+		a := s.fetch(w, f, &d.src[0], 0, eff, &ba)
+		b := s.fetch(w, f, &d.src[1], 0, eff, &bb)
+		c := s.fetch(w, f, &d.src[2], 0, eff, &bc)
+		if dv := s.dstVec(w, f, &d.dst[0], 0); dv != nil {
+			for m := eff; m != 0; m &= m - 1 {
+				l := trailing(m)
+				dv[l] = a[l] + b[l] + c[l]
+			}
+		}
+		advance(f, mask)
+		return nil
+	}
 	var c0, c1 uint32
 	for m := eff; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
@@ -113,6 +128,20 @@ func execIADD3(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 func execIMAD(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	unsigned := d.has("U32")
 	eff := s.guardMask(w, f, d, mask)
+	if len(d.in.Mods) == 0 && len(d.dst) == 1 {
+		var ba, bb, bc vec
+		a := s.fetch(w, f, &d.src[0], 0, eff, &ba)
+		b := s.fetch(w, f, &d.src[1], 0, eff, &bb)
+		c := s.fetch(w, f, &d.src[2], 0, eff, &bc)
+		if dv := s.dstVec(w, f, &d.dst[0], 0); dv != nil {
+			for m := eff; m != 0; m &= m - 1 {
+				l := trailing(m)
+				dv[l] = a[l]*b[l] + c[l]
+			}
+		}
+		advance(f, mask)
+		return nil
+	}
 	var carry uint32
 	for m := eff; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
@@ -265,10 +294,12 @@ func execISETP(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	if ex && len(d.src) > 3 {
 		low = s.pred(w, f, &d.src[3])
 	}
+	var ba, bb vec
+	av := s.fetch(w, f, &d.src[0], 0, eff, &ba)
+	bv := s.fetch(w, f, &d.src[1], 0, eff, &bb)
 	for m := eff; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
-		a := s.ival(w, f, &d.src[0], lane)
-		b := s.ival(w, f, &d.src[1], lane)
+		a, b := av[lane], bv[lane]
 		var r bool
 		if ex {
 			lo := low&(1<<lane) != 0
@@ -329,8 +360,21 @@ func execIABS(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	return nil
 }
 
-// lop3 applies an 8-bit truth table bitwise (bit index a<<2|b<<1|c).
+// lop3 applies an 8-bit truth table bitwise (bit index a<<2|b<<1|c): the
+// result is the OR of the minterms the table selects.
 func lop3(lut uint32, a, b, c uint32) uint32 {
+	switch lut & 0xff {
+	case 0xc0:
+		return a & b
+	case 0xfc:
+		return a | b
+	case 0x3c:
+		return a ^ b
+	case 0x96:
+		return a ^ b ^ c
+	case 0xf8:
+		return a&b | c
+	}
 	var r uint32
 	for i := uint32(0); i < 8; i++ {
 		if lut>>i&1 == 0 {
@@ -354,16 +398,20 @@ func lop3(lut uint32, a, b, c uint32) uint32 {
 func execLOP3(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	eff := s.guardMask(w, f, d, mask)
 	var nz uint32
+	var ba, bb, bc, bl vec
+	a := s.fetch(w, f, &d.src[0], 0, eff, &ba)
+	b := s.fetch(w, f, &d.src[1], 0, eff, &bb)
+	c := s.fetch(w, f, &d.src[2], 0, eff, &bc)
+	lut := s.fetch(w, f, &d.src[3], 0, eff, &bl)
+	dv := s.dstVec(w, f, &d.dst[0], 0)
 	for m := eff; m != 0; m &= m - 1 {
-		lane := bits.TrailingZeros32(m)
-		a := s.ival(w, f, &d.src[0], lane)
-		b := s.ival(w, f, &d.src[1], lane)
-		c := s.ival(w, f, &d.src[2], lane)
-		lut := s.get(w, f, &d.src[3], lane, 0)
-		r := lop3(lut, a, b, c)
-		s.set(w, f, &d.dst[0], lane, 0, r)
+		l := trailing(m)
+		r := lop3(lut[l], a[l], b[l], c[l])
+		if dv != nil {
+			dv[l] = r
+		}
 		if r != 0 {
-			nz |= 1 << lane
+			nz |= 1 << l
 		}
 	}
 	if len(d.dst) > 1 {
@@ -381,10 +429,15 @@ func execSHF(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	signed := d.has("S32") || d.has("S64")
 	wrap := d.has("W")
 	hiOut := d.has("HI")
-	s.each(w, f, d, mask, func(lane int) {
-		lo := s.ival(w, f, &d.src[0], lane)
-		sh := s.ival(w, f, &d.src[1], lane)
-		hi := s.ival(w, f, &d.src[2], lane)
+	eff := s.guardMask(w, f, d, mask)
+	var blo, bsh, bhi vec
+	lov := s.fetch(w, f, &d.src[0], 0, eff, &blo)
+	shv := s.fetch(w, f, &d.src[1], 0, eff, &bsh)
+	hiv := s.fetch(w, f, &d.src[2], 0, eff, &bhi)
+	dv := s.dstVec(w, f, &d.dst[0], 0)
+	for m := eff; m != 0; m &= m - 1 {
+		lane := trailing(m)
+		lo, sh, hi := lov[lane], shv[lane], hiv[lane]
 		var n uint32
 		switch {
 		case wrap && wide:
@@ -413,12 +466,16 @@ func execSHF(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 				r = v >> n
 			}
 		}
-		if hiOut {
-			s.set(w, f, &d.dst[0], lane, 0, uint32(r>>32))
-		} else {
-			s.set(w, f, &d.dst[0], lane, 0, uint32(r))
+		if dv == nil {
+			continue
 		}
-	})
+		if hiOut {
+			dv[lane] = uint32(r >> 32)
+		} else {
+			dv[lane] = uint32(r)
+		}
+	}
+	advance(f, mask)
 	return nil
 }
 
