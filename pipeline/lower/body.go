@@ -148,9 +148,11 @@ func (c *fn) decl(v *ptx.VarDecl) error {
 			}
 			scope[n.Name] = &varInfo{kind: vkCallParm, size: size, slot: slot}
 		}
-	case ".global", ".const":
+	case ".global":
+		// Laid out with the module's globals by collectGlobals.
+	case ".const":
 		if !isExtern(v) {
-			return c.l.unsupported(v.Pos, "%s variables declared inside a function", v.Space)
+			return c.l.unsupported(v.Pos, ".const variables declared inside a function")
 		}
 	default:
 		return c.l.unsupported(v.Pos, "%s declarations inside a function", v.Space)

@@ -71,7 +71,9 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 		asz = 32 // PTX's default when .address_size is absent
 	}
 	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}, shared: map[string]*ptx.VarDecl{}}
-	l.collectGlobals()
+	if err := l.collectGlobals(); err != nil {
+		return nil, err
+	}
 	for _, f := range m.Funcs() {
 		if f.Body != nil || l.funcs[f.Name] == nil {
 			l.funcs[f.Name] = f
@@ -108,21 +110,30 @@ func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
 }
 
 // collectGlobals lays out module-scope .global and .const variables: .const
-// data packed into bank 3, one bank-4 address slot per .global.
-func (l *lowerer) collectGlobals() {
+// data packed into bank 3, one bank-4 address slot per .global. .global
+// variables declared inside a function body are static storage too and
+// are laid out the same way (PTX gives them module lifetime).
+func (l *lowerer) collectGlobals() error {
 	var constOff, slot int64
 	l.sharedN = map[string]*ptx.VarName{}
-	for _, it := range l.m.Items {
-		v, ok := it.(*ptx.VarDecl)
-		if !ok {
-			continue
-		}
+	type pending struct {
+		v *ptx.VarDecl
+		n *ptx.VarName
+		g *ori.Global
+	}
+	var withInit []pending
+	add := func(v *ptx.VarDecl) error {
 		for _, n := range v.Names {
 			size := declSize(v, n)
 			align := declAlign(v)
 			switch v.Space {
 			case ".global", ".const":
-				g := &ori.Global{Name: n.Name, Size: size, Align: align, Init: initBytes(v, n)}
+				if prev := l.globals[n.Name]; prev != nil {
+					if isExtern(v) {
+						continue
+					}
+				}
+				g := &ori.Global{Name: n.Name, Size: size, Align: align}
 				if v.Space == ".const" {
 					g.Space = ori.SpaceConst
 					constOff = alignUp(constOff, align)
@@ -133,15 +144,62 @@ func (l *lowerer) collectGlobals() {
 					g.AddrSlot = slot
 					slot += 8
 				}
-				if prev := l.globals[n.Name]; prev != nil && isExtern(v) {
-					continue
-				}
 				l.globals[n.Name] = g
+				if n.Init != nil {
+					withInit = append(withInit, pending{v, n, g})
+				}
 			case ".shared":
 				l.shared[n.Name] = v
 				l.sharedN[n.Name] = n
 			}
 		}
+		return nil
+	}
+	for _, it := range l.m.Items {
+		switch x := it.(type) {
+		case *ptx.VarDecl:
+			if err := add(x); err != nil {
+				return err
+			}
+		case *ptx.Func:
+			if x.Body == nil {
+				continue
+			}
+			var walk func(b *ptx.Block) error
+			walk = func(b *ptx.Block) error {
+				for _, st := range b.Stmts {
+					switch y := st.(type) {
+					case *ptx.VarDecl:
+						if y.Space == ".global" && !isExtern(y) {
+							for _, n := range y.Names {
+								if l.globals[n.Name] != nil {
+									return l.unsupported(n.Pos, "function-scope .global %s has the name of another global", n.Name)
+								}
+							}
+							if err := add(y); err != nil {
+								return err
+							}
+						}
+					case *ptx.Block:
+						if err := walk(y); err != nil {
+							return err
+						}
+					}
+				}
+				return nil
+			}
+			if err := walk(x.Body); err != nil {
+				return err
+			}
+		}
+	}
+	// Initializers last, so they can name any variable's address.
+	for _, p := range withInit {
+		b, err := l.initBytes(p.v, p.n)
+		if err != nil {
+			return err
+		}
+		p.g.Init = b
 	}
 	names := make([]string, 0, len(l.globals))
 	for n := range l.globals {
@@ -160,6 +218,7 @@ func (l *lowerer) collectGlobals() {
 	for _, n := range names {
 		l.out.Globals = append(l.out.Globals, l.globals[n])
 	}
+	return nil
 }
 
 func isExtern(v *ptx.VarDecl) bool {
@@ -226,30 +285,44 @@ func declAlign(v *ptx.VarDecl) int64 {
 	return a
 }
 
-// initBytes flattens an initializer into little-endian bytes. Symbol
-// initializers (addresses) are not representable as bytes and leave zeros;
-// the lowering reports them when a kernel reads such a variable.
-func initBytes(v *ptx.VarDecl, n *ptx.VarName) []byte {
-	if n.Init == nil {
-		return nil
-	}
+// initBytes flattens an initializer into little-endian bytes. A symbol
+// in an initializer stands for its address: a .const variable's address is
+// its offset in the constant bank (the .const space address). Addresses of
+// .global variables or functions would need relocations, which orilab does
+// not model; they are reported as unsupported.
+func (l *lowerer) initBytes(v *ptx.VarDecl, n *ptx.VarName) ([]byte, error) {
 	elem := typeBytes(v.Type)
 	var out []byte
-	var walk func(in *ptx.Init)
-	walk = func(in *ptx.Init) {
+	var walk func(in *ptx.Init) error
+	walk = func(in *ptx.Init) error {
 		if in.Expr == nil {
 			for _, e := range in.Elems {
-				walk(e)
+				if err := walk(e); err != nil {
+					return err
+				}
 			}
-			return
+			return nil
 		}
-		bits := constBits(in.Expr, v.Type)
+		var bits uint64
+		switch in.Expr.Kind {
+		case ptx.OpName, ptx.OpGeneric:
+			g := l.globals[in.Expr.Name]
+			if g == nil || g.Space != ori.SpaceConst || in.Expr.Kind == ptx.OpGeneric {
+				return l.unsupported(in.Expr.Pos, "an initializer holding the address of %s (only .const variables' own addresses are supported)", in.Expr.Name)
+			}
+			bits = uint64(g.Offset + in.Expr.Off)
+		default:
+			bits = constBits(in.Expr, v.Type)
+		}
 		for i := int64(0); i < elem; i++ {
 			out = append(out, byte(bits>>(8*i)))
 		}
+		return nil
 	}
-	walk(n.Init)
-	return out
+	if err := walk(n.Init); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // constBits converts a literal operand to the bit pattern of type t.

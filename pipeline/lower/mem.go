@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"strings"
+
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
@@ -12,6 +14,85 @@ func init() {
 	register(lowerCvta, "cvta")
 	register(lowerIsspacep, "isspacep")
 	register(lowerPrefetch, "prefetch", "prefetchu")
+	register(lowerCreatepolicy, "createpolicy")
+	register(lowerCp, "cp")
+}
+
+// lowerCreatepolicy: a cache eviction policy is an opaque 64-bit hint that
+// only ld/st with .L2::cache_hint consume, and they ignore it here. The
+// lowering gives it the value 0.
+func lowerCreatepolicy(c *fn, in *ptx.Instr) error {
+	if len(in.Args) < 1 {
+		return c.l.errorf(in.OpPos, "createpolicy needs a destination")
+	}
+	d, err := c.dst(in.Args[0], ".b64")
+	if err != nil {
+		return err
+	}
+	c.mov(d, ori.Imm(0), int(d.Words))
+	return nil
+}
+
+// lowerCp handles cp.async: the asynchronous copy from global to shared
+// memory is performed synchronously (loads then stores, zero-filling
+// beyond src-size), which is one valid execution of it: commit_group and
+// wait_group then have nothing left to wait for.
+func lowerCp(c *fn, in *ptx.Instr) error {
+	if !in.HasMod(".async") {
+		return c.l.unsupported(in.OpPos, "cp%s", strings.Join(in.Mods, ""))
+	}
+	if in.HasMod(".commit_group") || in.HasMod(".wait_group") || in.HasMod(".wait_all") {
+		return nil
+	}
+	if in.HasMod(".bulk") || len(in.Args) < 3 {
+		return c.l.unsupported(in.OpPos, "cp%s", strings.Join(in.Mods, ""))
+	}
+	dst, err := c.address(in.Args[0], ".shared")
+	if err != nil {
+		return err
+	}
+	src, err := c.address(in.Args[1], ".global")
+	if err != nil {
+		return err
+	}
+	size, ok := in.Args[2].Int()
+	if !ok || size != 4 && size != 8 && size != 16 {
+		return c.l.errorf(in.Args[2].Pos, "cp.async copies 4, 8 or 16 bytes")
+	}
+	srcSize := size
+	if len(in.Args) > 3 {
+		v, ok := in.Args[3].Int()
+		if !ok {
+			return c.l.unsupported(in.Args[3].Pos, "a register src-size in cp.async")
+		}
+		srcSize = v
+	}
+	for off := int64(0); off < size; off += 4 {
+		r := c.newReg(1)
+		switch {
+		case off+4 <= srcSize:
+			a := src.op
+			a.Imm += off
+			c.emit(ori.OpLDG, []string{"E"}, []ori.Operand{ori.R(r)}, a)
+		case off < srcSize:
+			// A partial word: load it bytewise and zero the rest.
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
+			for b := off; b < srcSize; b++ {
+				t := c.newReg(1)
+				a := src.op
+				a.Imm += b
+				c.emit(ori.OpLDG, []string{"E", "U8"}, []ori.Operand{ori.R(t)}, a)
+				c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(t)}, ori.R(t), ori.Imm(8*(b-off)), ori.R(ori.RZ))
+				c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, ori.R(r), ori.R(t), ori.R(ori.RZ), ori.Imm(0xfc), ori.R(ori.PT))
+			}
+		default:
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
+		}
+		a := dst.op
+		a.Imm += off
+		c.emit(ori.OpSTS, nil, nil, a, ori.R(r))
+	}
+	return nil
 }
 
 // space returns the state space modifier of a memory instruction, or ""
@@ -95,6 +176,12 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 		return memRef{op: ori.AbsMem(v), space: sp}, nil
 	}
 	if _, reg, ok := c.reg(base); ok {
+		if sp == ".const" {
+			// A .const address is an offset into bank 3: LDC with an index.
+			o := ori.CBank(constBank, off)
+			o.Reg, o.HasBase = reg.Word(0), true
+			return memRef{op: o, space: ".const"}, nil
+		}
 		words := 1
 		if (sp == "" || sp == ".global") && c.l.out.AddressSize == 64 {
 			words = 2
@@ -116,12 +203,16 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 				return memRef{}, c.l.errorf(base.Pos, "%s is a .shared variable, accessed as %s", base.Name, sp)
 			}
 			if sp == "" {
-				return memRef{}, c.l.unsupported(base.Pos, "generic access to the .shared variable %s by name", base.Name)
+				// A generic access names the variable's generic address:
+				// the window base plus its offset.
+				return memRef{op: ori.Mem(c.genericAddr(".shared", ori.Imm(v.off)), off), space: ""}, nil
 			}
 			return memRef{op: ori.AbsMem(v.off + off), space: ".shared"}, nil
 		case vkLocal:
 			if sp == "" {
-				return memRef{}, c.l.unsupported(base.Pos, "generic access to the .local variable %s by name", base.Name)
+				a := c.newReg(1)
+				c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(a)}, ori.R(ori.PReg(ori.ClassR, 1, 1)), ori.Imm(v.off), ori.R(ori.RZ))
+				return memRef{op: ori.Mem(c.genericAddr(".local", ori.R(a)), off), space: ""}, nil
 			}
 			return memRef{op: ori.Mem(ori.PReg(ori.ClassR, 1, 1), v.off+off), space: ".local"}, nil
 		}
@@ -221,9 +312,8 @@ func lowerLd(c *fn, in *ptx.Instr) error {
 	if len(in.Args) < 2 {
 		return c.l.errorf(in.OpPos, "ld needs a destination and an address")
 	}
-	if len(in.Args) > 2 {
-		return c.l.unsupported(in.Args[2].Pos, "ld with a cache-policy operand")
-	}
+	// A third operand is an L2 cache policy (ld.global.L2::cache_hint):
+	// a performance hint with no effect on the result.
 	t := lastType(in)
 	n := vecLen(in)
 	sp := space(in)
@@ -299,9 +389,10 @@ func lowerLd(c *fn, in *ptx.Instr) error {
 }
 
 func lowerSt(c *fn, in *ptx.Instr) error {
-	if len(in.Args) != 2 {
+	if len(in.Args) != 2 && len(in.Args) != 3 {
 		return c.l.unsupported(in.OpPos, "st with %d operands", len(in.Args))
 	}
+	// A third operand is a cache policy hint; it does not change the store.
 	t := lastType(in)
 	n := vecLen(in)
 	sp := space(in)
@@ -461,6 +552,45 @@ func lowerMov(c *fn, in *ptx.Instr) error {
 			return err
 		}
 		return c.setPred(dr, s)
+	}
+	// Vector moves (mov.v4.u16 foo, {a, b, c, d} and back): element-wise.
+	if n := vecLen(in); n > 1 {
+		dsts, err := c.destRegs(d, t, n)
+		if err != nil {
+			return err
+		}
+		var srcs []ori.Operand
+		if s.Kind == ptx.OpVec {
+			if len(s.Elems) != n {
+				return c.l.errorf(s.Pos, "vector has %d elements, the instruction moves %d", len(s.Elems), n)
+			}
+			for _, e := range s.Elems {
+				o, err := c.src(e, t)
+				if err != nil {
+					return err
+				}
+				srcs = append(srcs, o)
+			}
+		} else {
+			regs, err := c.destRegs(s, t, n)
+			if err != nil {
+				return err
+			}
+			for _, r := range regs {
+				srcs = append(srcs, ori.R(r))
+			}
+		}
+		// Copy through temporaries: the element lists may overlap
+		// ({a, b} = {b, a}).
+		tmps := make([]ori.Reg, n)
+		for i, o := range srcs {
+			tmps[i] = c.newReg(wordsOf(t))
+			c.mov(tmps[i], o, wordsOf(t))
+		}
+		for i, r := range dsts {
+			c.mov(r, ori.R(tmps[i]), wordsOf(t))
+		}
+		return nil
 	}
 	// Unpack: mov.b64 {a, b}, %rd / mov.b32 {lo, hi}, %r.
 	if d.Kind == ptx.OpVec {
@@ -623,7 +753,11 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 	}
 	if g := c.l.globals[o.Name]; g != nil {
 		if g.Space == ori.SpaceConst {
-			return ori.Operand{}, c.l.unsupported(o.Pos, "taking the address of .const variable %s", o.Name)
+			// The .const-space address: the offset in bank 3.
+			r := c.newReg(words)
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(g.Offset+off))
+			c.extendTo(r, 1, ".u32")
+			return ori.R(r), nil
 		}
 		a := c.globalAddr(g)
 		if off == 0 {
@@ -649,6 +783,17 @@ func (c *fn) windowBase(sp string) ori.Reg {
 	r := c.newReg(2)
 	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.CBank(0, off))
 	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.CBank(0, off+4))
+	return r
+}
+
+// genericAddr returns a 64-bit register holding the generic address of a
+// shared or local window offset.
+func (c *fn) genericAddr(sp string, off ori.Operand) ori.Reg {
+	base := c.windowBase(sp)
+	r := c.newReg(2)
+	carry := c.newPred()
+	c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(r.Word(0)), ori.R(carry)}, off, ori.R(base.Word(0)), ori.R(ori.RZ))
+	c.emit(ori.OpIADD3, []string{"X"}, []ori.Operand{ori.R(r.Word(1))}, ori.R(ori.RZ), ori.R(base.Word(1)), ori.R(ori.RZ), ori.R(carry), ori.Operand{Kind: ori.OpdReg, Reg: ori.PT, Not: true})
 	return r
 }
 
