@@ -213,7 +213,7 @@ var opTable = [numOpcodes]opInfo{
 	OpATOM:  {name: "ATOM", flags: FAtomic | FLoad | FStore | fMem, dsts: "R P?", srcs: "M v v?"},
 	OpRED:   {name: "RED", flags: FAtomic | FStore | fMem, dsts: "", srcs: "M v"},
 
-	OpBAR:       {name: "BAR", flags: FBarrier | fCtl, dsts: "", srcs: "*"},
+	OpBAR:       {name: "BAR", flags: FBarrier | fCtl, dsts: "*", srcs: "*"},
 	OpMEMBAR:    {name: "MEMBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
 	OpWARPSYNC:  {name: "WARPSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "v"},
 	OpBSSY:      {name: "BSSY", flags: fCtl, dsts: "*", srcs: "*"},

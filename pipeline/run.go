@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+
+	"orilab/pipeline/ori"
+	"orilab/pipeline/sim"
+	"orilab/pipeline/spec"
+)
+
+// RunOptions configures an execution.
+type RunOptions struct {
+	Compile      Options
+	MaxWarpSteps int64 // 0: sim.DefaultMaxWarpSteps
+}
+
+// RunReport is the outcome of executing a spec.
+type RunReport struct {
+	Spec    string        `json:"spec"`
+	Kernel  string        `json:"kernel"`
+	Pass    bool          `json:"pass"`
+	Results []spec.Result `json:"results"`
+	Stats   sim.Stats     `json:"stats"`
+	// CompileOnly is set for specs that only have to compile.
+	CompileOnly bool `json:"compile_only,omitempty"`
+}
+
+// RunSpec compiles the spec's PTX and executes its kernel.
+func RunSpec(s *spec.Spec, opts RunOptions) (*RunReport, error) {
+	src, err := os.ReadFile(s.PTXPath)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Compile(s.PTXPath, src, opts.Compile)
+	if err != nil {
+		return nil, err
+	}
+	if s.CompileOnly {
+		return &RunReport{Spec: s.Name, Kernel: s.Kernel, Pass: true, CompileOnly: true}, nil
+	}
+	return Execute(res.Lowered, s, opts)
+}
+
+// Execute runs the spec's kernel in m (Ori at any pipeline position) and
+// checks the expected buffers. A failed expectation is not an error: the
+// report says Pass false. Errors are for bad specs and simulator faults.
+func Execute(m *ori.Module, s *spec.Spec, opts RunOptions) (*RunReport, error) {
+	f := m.Func(s.Kernel)
+	if f == nil || !f.Entry {
+		return nil, fmt.Errorf("%s: kernel %q is not an .entry of %s", s.File, s.Kernel, s.PTX)
+	}
+	if len(f.Params) != len(s.Params) {
+		return nil, fmt.Errorf("%s: kernel %s takes %d parameters, the spec lists %d", s.File, s.Kernel, len(f.Params), len(s.Params))
+	}
+	g := sim.NewGlobal()
+	allocs := make([]*sim.Alloc, len(s.Params))
+	args := make([][]byte, len(s.Params))
+	ptrSize := 8
+	if m.AddressSize == 32 {
+		ptrSize = 4
+	}
+	for i, p := range s.Params {
+		switch {
+		case p.Kind == spec.KindScalar:
+			b, err := p.ScalarBytes()
+			if err != nil {
+				return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
+			}
+			args[i] = b
+		default:
+			o := s.Owner(i)
+			if o < 0 {
+				return nil, fmt.Errorf("%s: params[%d]: same_as %q does not name an earlier buffer", s.File, i, p.SameAs)
+			}
+			if o == i {
+				init, err := p.InitBytes()
+				if err != nil {
+					return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
+				}
+				a := g.Alloc(p.Name, len(init))
+				copy(a.Data, init)
+				allocs[i] = a
+			}
+			b := make([]byte, ptrSize)
+			base := allocs[o].Base
+			for k := 0; k < ptrSize; k++ {
+				b[k] = byte(base >> (8 * k))
+			}
+			args[i] = b
+		}
+		if int64(len(args[i])) != f.Params[i].Size {
+			return nil, fmt.Errorf("%s: params[%d] (%s) is %d bytes, but the kernel's parameter %s is %d bytes", s.File, i, p.Name, len(args[i]), f.Params[i].Name, f.Params[i].Size)
+		}
+	}
+	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
+	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps})
+	if err != nil {
+		return nil, err
+	}
+	buffers := make([][]byte, len(s.Params))
+	for i, a := range allocs {
+		if a != nil {
+			buffers[i] = a.Data
+		}
+	}
+	results := s.Check(buffers)
+	return &RunReport{Spec: s.Name, Kernel: s.Kernel, Pass: spec.AllPass(results), Results: results, Stats: *st}, nil
+}
