@@ -32,7 +32,7 @@ type command struct {
 
 var commands = []command{
 	{name: "compile", usage: "orilab compile [--parse-only] [--emit ptx|ir] [-o OUT] FILE.ptx", summary: "parse, check and compile a PTX module", run: runCompile},
-	{name: "run", usage: "orilab run SPEC.json [-O N] [-knob NAME=VALUE]... [--after PHASE]", summary: "execute a kernel spec and compare its buffers", missing: "it needs the Ori lowering and the simulator"},
+	{name: "run", usage: "orilab run SPEC.json [-arch sm_XX] [--after PHASE] [--max-steps N] [--json]", summary: "execute a kernel spec and compare its buffers", run: runRun},
 	{name: "phases", usage: "orilab phases [-O N] [-arch sm_XX] [--json]", summary: "list the 159 phases and whether each runs", missing: "it needs the phase manager"},
 	{name: "knobs", usage: "orilab knobs [PATTERN] [--json]", summary: "list every knob with its type, default and readers", missing: "it needs the knob system"},
 	{name: "bisect", usage: "orilab bisect SPEC.json --mode phase|disable|knobs|sites|auto ...", summary: "find the phase, knob or rewrite behind a miscompile", missing: "it needs the simulator and the phase manager"},
