@@ -465,6 +465,7 @@ func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	if err := c.f.ComputeCFG(); err != nil {
 		return nil, l.errorf(pf.Pos, "internal: %v", err)
 	}
+	c.defineUndefined()
 	return c.f, nil
 }
 
@@ -718,4 +719,38 @@ func (c *fn) fallsOffEnd() bool {
 		return !last.EndsBlock() || last.Guarded()
 	}
 	return true
+}
+
+// defineUndefined gives a definite value to registers the PTX reads
+// before writing on some path.
+//
+// Decision: PTX registers start undefined and a program may read one
+// before writing it (ZLUDA's block.ptx reads a shadowing register; its
+// bar_sync.ptx uses an unset barrier number). Ori's verifier requires a
+// definition on every path, so the lowering defines such registers as 0
+// (predicates as false) at the function entry. Any value is a correct
+// implementation of "undefined"; zero is deterministic.
+func (c *fn) defineUndefined() {
+	regs := ori.UndefinedReads(c.f)
+	if len(regs) == 0 {
+		return
+	}
+	var pre []*ori.Inst
+	for _, r := range regs {
+		var in *ori.Inst
+		if r.Class.IsPred() {
+			in = ori.NewInst(ori.OpPLOP3, "LUT")
+			in.Dsts = []ori.Operand{ori.R(r), ori.R(ori.PT)}
+			in.Srcs = []ori.Operand{ori.R(ori.PT), ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0), ori.Imm(0)}
+		} else {
+			in = ori.NewInst(ori.OpMOV)
+			in.Dsts = []ori.Operand{ori.R(r)}
+			in.Srcs = []ori.Operand{ori.R(ori.RZ)}
+		}
+		in.ID = c.f.NewID()
+		in.Line = c.pf.Pos.Line
+		pre = append(pre, in)
+	}
+	entry := c.f.Blocks[0]
+	entry.Insts = append(pre, entry.Insts...)
 }

@@ -303,16 +303,32 @@ type wordKey struct {
 	word  uint8
 }
 
-// useBeforeDef runs a forward must-be-defined analysis over virtual
+// UndefinedReads returns the virtual register words that some path from
+// the entry reads before writing (each once, in program order). PTX
+// registers start undefined, so the lowering uses this to give such
+// registers a definite value.
+func UndefinedReads(f *Func) []Reg {
+	v := &verifier{f: f}
+	return v.undefinedReads(nil)
+}
+
+func (v *verifier) useBeforeDef() {
+	v.undefinedReads(func(b *Block, in *Inst, r Reg) {
+		v.errorf(b, in, "use-before-def", "%s is read before it is defined on some path from the entry", r)
+	})
+}
+
+// undefinedReads runs a forward must-be-defined analysis over virtual
 // register words. A word is defined at a point when every path from the
 // entry defines it. Decision: a guarded definition counts as a definition,
 // as PTX compilers emit complementary guarded moves (@p mov; @!p mov) that
 // together define a value; flagging those would reject real code.
 // MOV.PHI sources are uses at the end of the named predecessor.
-func (v *verifier) useBeforeDef() {
+func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg {
 	f := v.f
+	var found []Reg
 	if len(f.Blocks) == 0 {
-		return
+		return nil
 	}
 	index := map[wordKey]int{}
 	var keys []wordKey
@@ -339,7 +355,7 @@ func (v *verifier) useBeforeDef() {
 	}
 	n := len(keys)
 	if n == 0 {
-		return
+		return nil
 	}
 	gen := make([]bitset, len(f.Blocks))
 	in := make([]bitset, len(f.Blocks))
@@ -361,16 +377,35 @@ func (v *verifier) useBeforeDef() {
 			}
 		}
 	}
+	// Unreachable blocks never execute: they are skipped, and as
+	// predecessors they do not constrain the blocks they branch to.
+	reach := make([]bool, len(f.Blocks))
+	stack := []*Block{f.Blocks[0]}
+	reach[0] = true
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range b.Succs {
+			if i, ok := pos[s]; ok && !reach[i] {
+				reach[i] = true
+				stack = append(stack, s)
+			}
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for i, b := range f.Blocks {
+			if !reach[i] {
+				continue
+			}
 			cur := newBitset(n)
-			if i == 0 || len(b.Preds) == 0 {
-				// The entry, and unreachable blocks, start with nothing defined.
-			} else {
+			if i != 0 {
+				// The entry starts with nothing defined.
 				cur.fill()
 				for _, p := range b.Preds {
-					cur.and(out[pos[p]])
+					if reach[pos[p]] {
+						cur.and(out[pos[p]])
+					}
 				}
 			}
 			in[i] = cur
@@ -384,7 +419,7 @@ func (v *verifier) useBeforeDef() {
 	}
 	reported := map[wordKey]bool{}
 	for i, b := range f.Blocks {
-		if i != 0 && len(b.Preds) == 0 {
+		if !reach[i] {
 			continue // unreachable: nothing executes here
 		}
 		cur := in[i].clone()
@@ -397,7 +432,10 @@ func (v *verifier) useBeforeDef() {
 					k := key(r, w)
 					if !cur.has(k) && !reported[keys[k]] {
 						reported[keys[k]] = true
-						v.errorf(b, ins, "use-before-def", "%s is read before it is defined on some path from the entry", r.Word(w))
+						found = append(found, r.Word(w))
+						if report != nil {
+							report(b, ins, r.Word(w))
+						}
 					}
 				}
 			}
@@ -415,7 +453,10 @@ func (v *verifier) useBeforeDef() {
 						k := key(r, w)
 						if !out[pos[pb]].has(k) && !reported[keys[k]] {
 							reported[keys[k]] = true
-							v.errorf(b, ins, "use-before-def", "%s is read before it is defined on some path from the entry", r.Word(w))
+							found = append(found, r.Word(w))
+							if report != nil {
+								report(b, ins, r.Word(w))
+							}
 						}
 					}
 				}
@@ -435,6 +476,7 @@ func (v *verifier) useBeforeDef() {
 			}
 		}
 	}
+	return found
 }
 
 // bitset is a fixed-size set of small integers.
