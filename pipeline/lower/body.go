@@ -5,45 +5,57 @@ import (
 	"orilab/pipeline/ptx"
 )
 
-// placeShared lays out the CTA's static shared window: module-scope
-// .shared variables first, in declaration order at the same offsets in
-// every kernel (so device functions can address them), then the kernel's
-// own .shared variables. .extern .shared arrays are the dynamic part and
-// start at the static size rounded up to 16.
-func (c *fn) placeShared() error {
-	var off int64
-	var dynamic []string
-	place := func(v *ptx.VarDecl, n *ptx.VarName, scope map[string]*varInfo) {
+// Decision: shared memory has one layout for the whole module. Module-
+// scope .shared variables come first, then every function's own .shared
+// variables (kernels' and device functions'), each at a fixed offset, so a
+// device function finds its variables at the same place whichever kernel
+// calls it. Every kernel's static window is the whole layout (ptxas sizes
+// it per kernel from the call graph; orilab over-allocates instead), and
+// .extern .shared arrays — the dynamic part — start at its size rounded
+// up to 16.
+type sharedLayout struct {
+	module map[string]int64            // module-scope variable -> offset
+	local  map[string]map[string]int64 // function -> its variables -> offset
+	vars   []ori.SharedVar
+	size   int64
+	dyn    int64 // where dynamic shared memory starts
+	dynOf  map[string]bool
+}
+
+func (l *lowerer) layoutShared() {
+	sl := &sharedLayout{module: map[string]int64{}, local: map[string]map[string]int64{}, dynOf: map[string]bool{}}
+	place := func(v *ptx.VarDecl, n *ptx.VarName, into map[string]int64, qual string) {
 		if isExtern(v) && len(n.Dims) > 0 && n.Dims[0] < 0 {
-			dynamic = append(dynamic, n.Name)
+			sl.dynOf[n.Name] = true
 			return
 		}
 		size := declSize(v, n)
-		off = alignUp(off, declAlign(v))
-		scope[n.Name] = &varInfo{kind: vkShared, off: off, size: size}
-		c.f.SharedVars = append(c.f.SharedVars, ori.SharedVar{Name: n.Name, Offset: off, Size: size})
-		off += size
+		sl.size = alignUp(sl.size, declAlign(v))
+		into[n.Name] = sl.size
+		sl.vars = append(sl.vars, ori.SharedVar{Name: qual + n.Name, Offset: sl.size, Size: size})
+		sl.size += size
 	}
-	top := c.vars[0]
-	for _, it := range c.l.m.Items {
+	for _, it := range l.m.Items {
 		if v, ok := it.(*ptx.VarDecl); ok && v.Space == ".shared" {
 			for _, n := range v.Names {
-				place(v, n, top)
+				place(v, n, sl.module, "")
 			}
 		}
 	}
-	if c.pf.Body != nil {
+	for _, f := range l.m.Funcs() {
+		if f.Body == nil {
+			continue
+		}
+		own := map[string]int64{}
+		sl.local[f.Name] = own
 		var walk func(b *ptx.Block)
 		walk = func(b *ptx.Block) {
 			for _, s := range b.Stmts {
 				switch x := s.(type) {
 				case *ptx.VarDecl:
 					if x.Space == ".shared" {
-						// Function-scope shared variables are placed up
-						// front; block scoping does not matter for
-						// addresses, and PTX names them uniquely in practice.
 						for _, n := range x.Names {
-							place(x, n, top)
+							place(x, n, own, f.Name+".")
 						}
 					}
 				case *ptx.Block:
@@ -51,14 +63,28 @@ func (c *fn) placeShared() error {
 				}
 			}
 		}
-		walk(c.pf.Body)
+		walk(f.Body)
 	}
-	c.sharedStatic = off
-	dyn := alignUp(off, 16)
-	for _, name := range dynamic {
-		top[name] = &varInfo{kind: vkShared, off: dyn}
+	sl.dyn = alignUp(sl.size, 16)
+	l.sharedL = sl
+}
+
+// placeShared binds the shared variables visible in the function.
+func (c *fn) placeShared() error {
+	sl := c.l.sharedL
+	top := c.vars[0]
+	for name, off := range sl.module {
+		top[name] = &varInfo{kind: vkShared, off: off}
 	}
-	c.f.SharedBytes = off
+	for name := range sl.dynOf {
+		top[name] = &varInfo{kind: vkShared, off: sl.dyn}
+	}
+	for name, off := range sl.local[c.pf.Name] {
+		top[name] = &varInfo{kind: vkShared, off: off}
+	}
+	c.f.SharedVars = append([]ori.SharedVar(nil), sl.vars...)
+	c.f.SharedBytes = sl.size
+	c.sharedStatic = sl.size
 	return nil
 }
 

@@ -70,10 +70,11 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	if asz == 0 {
 		asz = 32 // PTX's default when .address_size is absent
 	}
-	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}, shared: map[string]*ptx.VarDecl{}}
+	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}}
 	if err := l.collectGlobals(); err != nil {
 		return nil, err
 	}
+	l.layoutShared()
 	for _, f := range m.Funcs() {
 		if f.Body != nil || l.funcs[f.Name] == nil {
 			l.funcs[f.Name] = f
@@ -95,10 +96,9 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 type lowerer struct {
 	m       *ptx.Module
 	out     *ori.Module
-	globals map[string]*ori.Global  // module .global and .const variables
-	shared  map[string]*ptx.VarDecl // module .shared variables, placed per kernel
-	funcs   map[string]*ptx.Func    // definitions (or declarations) by name
-	sharedN map[string]*ptx.VarName // module .shared names
+	globals map[string]*ori.Global // module .global and .const variables
+	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
+	sharedL *sharedLayout          // the module-wide shared-memory layout
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -115,7 +115,6 @@ func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
 // are laid out the same way (PTX gives them module lifetime).
 func (l *lowerer) collectGlobals() error {
 	var constOff, slot int64
-	l.sharedN = map[string]*ptx.VarName{}
 	type pending struct {
 		v *ptx.VarDecl
 		n *ptx.VarName
@@ -148,9 +147,6 @@ func (l *lowerer) collectGlobals() error {
 				if n.Init != nil {
 					withInit = append(withInit, pending{v, n, g})
 				}
-			case ".shared":
-				l.shared[n.Name] = v
-				l.sharedN[n.Name] = n
 			}
 		}
 		return nil
@@ -683,7 +679,7 @@ func (c *fn) params() error {
 					c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(r.reg.Word(w))}, ori.R(ori.RZ))
 				}
 			}
-			top[n.Name] = &varInfo{kind: vkFuncParm, size: size, slot: slot}
+			// A .reg result is the register itself: no slot name.
 			c.retRegs = append(c.retRegs, r)
 		} else {
 			top[n.Name] = &varInfo{kind: vkFuncParm, size: size, slot: slot}

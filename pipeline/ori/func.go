@@ -53,7 +53,7 @@ type Param struct {
 	Name   string
 	Size   int64 // bytes
 	Align  int64 // bytes
-	Offset int64 // kernels: byte offset in constant bank 0; functions: byte offset in the parameter area
+	Offset int64 // kernels: byte offset in constant bank 0; .func: number of the first ABI register (R4 and up)
 }
 
 // SharedVar is a shared-memory variable placed in a kernel's CTA window.

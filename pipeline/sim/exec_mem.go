@@ -263,7 +263,15 @@ func atomicOf(d *dinst) (atomOp, int, error) {
 			fl, width = "F64", 8
 		case "F16x2", "BF16x2":
 			fl = m
+		case "F16", "BF16":
+			fl, width = m, 2
 		}
+	}
+	// F32.FTZ flushes subnormals (global atom.add.f32); generic accesses
+	// that land in shared memory are treated the same, which only matters
+	// for subnormal operands.
+	if fl == "F32" && d.has("FTZ") {
+		fl = "F32FTZ"
 	}
 	mask := uint64(1)<<(8*uint(width)) - 1
 	if width == 8 {
