@@ -15,7 +15,7 @@ import (
 // gives 0x7f.
 type fp8format struct {
 	ebits, mbits, bias int
-	values           []float64 // positive finite values in code order (code = index)
+	values             []float64 // positive finite values in code order (code = index)
 }
 
 func newFP8(ebits, mbits, bias int, finite func(code int) bool) *fp8format {
