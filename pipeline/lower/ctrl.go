@@ -117,13 +117,10 @@ func lowerCall(c *fn, in *ptx.Instr) error {
 		i++
 	}
 	if i < len(in.Args) {
-		return c.l.unsupported(in.Args[i].Pos, "indirect calls through a prototype")
+		return c.indirectCall(in, rets, target, args, in.Args[i])
 	}
 	callee := c.l.funcs[target.Name]
 	if callee == nil {
-		if c.lookupReg(target.Name) != nil {
-			return c.l.unsupported(target.Pos, "indirect calls through a register")
-		}
 		return c.l.errorf(target.Pos, "%s is not a function", target.Name)
 	}
 	if callee.Body == nil {
@@ -212,6 +209,91 @@ func (c *fn) takeResult(r *ptx.Operand, p *ptx.VarDecl, base, words int) error {
 	}
 	for w := 0; w < words && w < int(reg.Words); w++ {
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(reg.Word(w))}, phys(w))
+	}
+	return nil
+}
+
+// indirectCall lowers "call (rets), %rd, (args), proto;": the prototype
+// (or the first function of a .calltargets list) gives the parameter
+// layout, and CALL takes the function address in a register.
+func (c *fn) indirectCall(in *ptx.Instr, rets, target, args, proto *ptx.Operand) error {
+	if proto.Kind != ptx.OpName {
+		return c.l.errorf(proto.Pos, "expected a .callprototype or .calltargets label")
+	}
+	var params, results []*ptx.VarDecl
+	if pr := c.findProto(c.pf.Body, proto.Name); pr != nil {
+		params, results = pr.Params, pr.Rets
+	} else if tl := c.findCallTargets(c.pf.Body, proto.Name); tl != nil && len(tl.Args) > 0 {
+		f := c.l.funcs[tl.Args[0]]
+		if f == nil {
+			return c.l.errorf(proto.Pos, "%s names unknown function %s", proto.Name, tl.Args[0])
+		}
+		params, results = f.Params, f.Rets
+	} else {
+		return c.l.errorf(proto.Pos, "%s is not a .callprototype or .calltargets label", proto.Name)
+	}
+	_, addr, ok := c.reg(target)
+	if !ok {
+		return c.l.errorf(target.Pos, "indirect call target %s is not a register", target.Name)
+	}
+	bases, words := abiLayout(params)
+	if args != nil {
+		if len(args.Elems) != len(params) {
+			return c.l.errorf(proto.Pos, "call passes %d arguments, the prototype takes %d", len(args.Elems), len(params))
+		}
+		for k, a := range args.Elems {
+			if err := c.passArg(a, params[k], bases[k], words[k]); err != nil {
+				return err
+			}
+		}
+	}
+	words64 := 2
+	if c.l.out.AddressSize == 32 {
+		words64 = 1
+	}
+	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.R(addr.Wide(words64)))
+	if rets != nil {
+		rb, rw := abiLayout(results)
+		if len(rets.Elems) != len(results) {
+			return c.l.errorf(proto.Pos, "call receives %d results, the prototype returns %d", len(rets.Elems), len(results))
+		}
+		for k, r := range rets.Elems {
+			if err := c.takeResult(r, results[k], rb[k], rw[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c *fn) findProto(b *ptx.Block, name string) *ptx.Prototype {
+	for _, s := range b.Stmts {
+		switch x := s.(type) {
+		case *ptx.Prototype:
+			if x.Name == name {
+				return x
+			}
+		case *ptx.Block:
+			if p := c.findProto(x, name); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+func (c *fn) findCallTargets(b *ptx.Block, name string) *ptx.Directive {
+	for _, s := range b.Stmts {
+		switch x := s.(type) {
+		case *ptx.Directive:
+			if x.Label == name && x.Name == ".calltargets" {
+				return x
+			}
+		case *ptx.Block:
+			if d := c.findCallTargets(x, name); d != nil {
+				return d
+			}
+		}
 	}
 	return nil
 }

@@ -35,6 +35,7 @@ const (
 	cbStack       = 0x28
 	cbDynSmem     = 0x30
 	cbTotalSmem   = 0x34
+	cbConstWin    = 0x38
 	globalBank    = 4
 	constBank     = 3
 	firstABIParam = 4 // .func arguments and results start at R4 (R0-R3 are ABI-reserved)
@@ -421,6 +422,10 @@ type varInfo struct {
 	off  int64 // local/shared offset, or constant-bank offset
 	size int64
 	slot *paramSlot
+	// hasCopy and copyOff: a .func parameter whose address is taken gets a
+	// copy in the local frame at copyOff.
+	hasCopy bool
+	copyOff int64
 }
 
 // paramSlot holds a .func parameter or a call-site .param variable as
@@ -749,4 +754,20 @@ func (c *fn) defineUndefined() {
 	}
 	entry := c.f.Blocks[0]
 	entry.Insts = append(pre, entry.Insts...)
+}
+
+// funcIndex returns the position of the defined function name among the
+// module's defined functions (the order of Module.Funcs), or -1.
+func (l *lowerer) funcIndex(name string) int {
+	i := 0
+	for _, f := range l.m.Funcs() {
+		if f.Body == nil {
+			continue
+		}
+		if f.Name == name {
+			return i
+		}
+		i++
+	}
+	return -1
 }

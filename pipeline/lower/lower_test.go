@@ -117,8 +117,12 @@ func fmtInt(i int) string {
 // verify.
 var zludaExceptions = map[string]string{
 	"ptx/src/test/spirv_run/extern_func.ptx":                           "calls an .extern function that no module defines; orilab compiles one module and does not link",
-	"ptx/src/test/spirv_run/mma_m16n8k32_s32_s8_s8_s32.ptx":            "tensor-core mma is not implemented (issue: tensor-core instructions are out of scope for the lowering)",
-	"ptx/src/test/spirv_run/mma_m16n8k32_s32_s8_s8_s32_interleave.ptx": "tensor-core mma is not implemented (issue: tensor-core instructions are out of scope for the lowering)",
+	"ptx/src/test/spirv_run/ldmatrix_trans.ptx":                        "ldmatrix (tensor-core matrix load) is not implemented in the lowering",
+	"ptx/src/test/spirv_run/mma_m16n8k16_f32_bf16_bf16_f32.ptx":        "tensor-core mma is not implemented in the lowering",
+	"ptx/src/test/spirv_run/mma_m16n8k16_f32_bf16_bf16_f32_2x.ptx":     "tensor-core mma is not implemented in the lowering",
+	"ptx/src/test/spirv_run/mma_m16n8k16_f32_f16_f16_f32.ptx":          "tensor-core mma is not implemented in the lowering",
+	"ptx/src/test/spirv_run/mma_m16n8k32_s32_s8_s8_s32.ptx":            "tensor-core mma is not implemented in the lowering",
+	"ptx/src/test/spirv_run/mma_m16n8k32_s32_s8_s8_s32_interleave.ptx": "tensor-core mma is not implemented in the lowering",
 	"zluda/src/impl/test_ptx/tex_read_1d_float.ptx":                    "texture fetches (tex) are not implemented: orilab models no texture units",
 	"zluda/src/impl/test_ptx/tex_read_1d_float_s32coord.ptx":           "texture fetches (tex) are not implemented: orilab models no texture units",
 	"zluda/src/impl/test_ptx/tex_read_1d_float_s32coord_texobj.ptx":    "texture fetches (tex) are not implemented: orilab models no texture units",

@@ -749,6 +749,24 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 			c.extendTo(r, 1, ".u32")
 			return ori.R(r), nil
 		}
+		if v.kind == vkFuncParm && v.slot != nil {
+			// The parameter lives in registers; its address is that of a
+			// copy in the local frame, written where the address is taken
+			// (parameters are read-only, so every copy is the same).
+			if !v.hasCopy {
+				c.frame = alignUp(c.frame, 8)
+				v.hasCopy, v.copyOff = true, c.frame
+				c.frame += int64(len(v.slot.words)) * 4
+			}
+			sp := ori.PReg(ori.ClassR, 1, 1)
+			for i, wr := range v.slot.words {
+				c.emit(ori.OpSTL, nil, nil, ori.Mem(sp, v.copyOff+int64(4*i)), ori.R(wr))
+			}
+			r := c.newReg(words)
+			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(r.Word(0))}, ori.R(sp), ori.Imm(v.copyOff+off), ori.R(ori.RZ))
+			c.extendTo(r, 1, ".u32")
+			return ori.R(r), nil
+		}
 		return ori.Operand{}, c.l.unsupported(o.Pos, "taking the address of parameter %s", o.Name)
 	}
 	if g := c.l.globals[o.Name]; g != nil {
@@ -768,7 +786,17 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 		return ori.R(r), nil
 	}
 	if c.l.funcs[o.Name] != nil {
-		return ori.Operand{}, c.l.unsupported(o.Pos, "function addresses (indirect calls through %s)", o.Name)
+		idx := c.l.funcIndex(o.Name)
+		if idx < 0 {
+			return ori.Operand{}, c.l.unsupported(o.Pos, "the address of %s, which this module declares but does not define", o.Name)
+		}
+		r := c.newReg(words)
+		a := ori.FuncAddr(idx, c.l.out.AddressSize)
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(int64(int32(uint32(a)))))
+		if words > 1 {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.Imm(int64(a>>32)))
+		}
+		return ori.R(r), nil
 	}
 	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
 }
@@ -777,8 +805,11 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 // the shared or local window.
 func (c *fn) windowBase(sp string) ori.Reg {
 	off := int64(cbSharedWin)
-	if sp == ".local" {
+	switch sp {
+	case ".local":
 		off = cbLocalWin
+	case ".const":
+		off = cbConstWin
 	}
 	r := c.newReg(2)
 	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.CBank(0, off))
@@ -826,7 +857,7 @@ func lowerCvta(c *fn, in *ptx.Instr) error {
 	case ".global":
 		c.mov(d, src, words)
 		return nil
-	case ".shared", ".local":
+	case ".shared", ".local", ".const":
 		base := c.windowBase(sp)
 		if to {
 			// generic -> window offset: subtract the base.

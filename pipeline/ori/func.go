@@ -279,3 +279,18 @@ func (m *Module) Func(name string) *Func {
 	}
 	return nil
 }
+
+// FuncAddrBase is where function addresses start in the generic address
+// space (64-bit modules; 32-bit modules use FuncAddrBase32).
+const (
+	FuncAddrBase   = 0x10_0000_0000
+	FuncAddrBase32 = 0xF000_0000
+)
+
+// FuncAddr returns the address of the i-th function of a module.
+func FuncAddr(i int, addressSize int) uint64 {
+	if addressSize == 32 {
+		return FuncAddrBase32 + 16*uint64(i)
+	}
+	return FuncAddrBase + 16*uint64(i)
+}

@@ -221,9 +221,11 @@ func (dc *decoder) decode(c *code) error {
 				}
 				d.src = append(d.src, x)
 			}
-			if in.Op == ori.OpCALL {
+			if in.Op == ori.OpCALL && len(d.src) > 0 && d.src[0].kind == okReg {
+				// An indirect call: the target is read at run time.
+			} else if in.Op == ori.OpCALL {
 				if len(d.src) == 0 || d.src[0].kind != okSym {
-					return fmt.Errorf("%s: #%d: CALL needs a function symbol", f.Name, in.ID)
+					return fmt.Errorf("%s: #%d: CALL needs a function symbol or an address register", f.Name, in.ID)
 				}
 				d.callee = dc.codes[d.src[0].sym]
 				if d.callee == nil {

@@ -87,8 +87,39 @@ func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	if len(w.frames) >= 1024 {
 		return s.fault(w, f, d, eff, "call depth exceeds 1024 frames (unbounded recursion?)")
 	}
-	nf := newFrame(d.callee, eff)
-	w.frames = append(w.frames, nf)
+	if d.callee != nil {
+		w.frames = append(w.frames, newFrame(d.callee, eff))
+		return nil
+	}
+	// Indirect: group the threads by target; each group gets a frame, and
+	// the groups run one after another (the last pushed runs first).
+	base := uint64(ori.FuncAddrBase)
+	if s.mod.AddressSize == 32 {
+		base = ori.FuncAddrBase32
+	}
+	groups := map[int]uint32{}
+	var order []int
+	for m := eff; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		var a uint64
+		if d.src[0].words >= 2 {
+			a = s.get64(w, f, &d.src[0], lane)
+		} else {
+			a = uint64(s.get(w, f, &d.src[0], lane, 0))
+		}
+		i := int((a - base) / 16)
+		if a < base || (a-base)%16 != 0 || i >= len(s.funcs) {
+			return s.faultLane(w, f, d, lane, "indirect call to 0x%x, which is not a function address", a)
+		}
+		if _, ok := groups[i]; !ok {
+			order = append(order, i)
+		}
+		groups[i] |= 1 << lane
+	}
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		w.frames = append(w.frames, newFrame(s.funcs[i], groups[i]))
+	}
 	return nil
 }
 

@@ -80,6 +80,19 @@ func (s *machine) address(w *warp, f *frame, o *opnd, lane int) uint64 {
 func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, what string) ([]byte, error) {
 	addr := s.address(w, f, o, lane)
 	sp := spGlobal
+	if d.op == ori.OpLD || d.op == ori.OpST || d.op == ori.OpATOM {
+		if addr >= s.constW && addr-s.constW < 1<<32 {
+			off := addr - s.constW
+			bank := s.bank[3]
+			if what != "load" {
+				return nil, s.faultLane(w, f, d, lane, "generic %s of %d bytes at address 0x%x writes the read-only constant window", what, n, addr)
+			}
+			if off+uint64(n) > uint64(len(bank)) {
+				return nil, s.faultLane(w, f, d, lane, "out-of-bounds constant load of %d bytes at offset 0x%x (bank 3 holds %d bytes)", n, off, len(bank))
+			}
+			return bank[off : off+uint64(n)], nil
+		}
+	}
 	switch d.op {
 	case ori.OpLDS, ori.OpSTS, ori.OpATOMS:
 		sp = spShared

@@ -73,6 +73,8 @@ type machine struct {
 	bank     [5][]byte // constant banks 0-4
 	sharedW  uint64    // generic base of the shared window
 	localW   uint64
+	constW   uint64 // generic base of the constant (bank 3) window
+	funcs    []*code // the module's functions in order: function addresses index it
 	local    int // per-thread local bytes
 	shared   int // per-CTA shared bytes
 	steps    int64
@@ -166,7 +168,10 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 	if s.maxSteps == 0 {
 		s.maxSteps = DefaultMaxWarpSteps
 	}
-	s.sharedW, s.localW = windows(m.AddressSize)
+	s.sharedW, s.localW, s.constW = windows(m.AddressSize)
+	for _, f := range m.Funcs {
+		s.funcs = append(s.funcs, codes[f.Name])
+	}
 	s.local = opts.LocalBytes
 	if s.local == 0 {
 		s.local = 1024
@@ -203,6 +208,7 @@ func (s *machine) setupBanks() error {
 	putLE(b0[0x28:], uint64(s.local), 4)
 	putLE(b0[0x30:], uint64(l.DynamicShared), 4)
 	putLE(b0[0x34:], uint64(s.shared), 4)
+	putLE(b0[0x38:], s.constW, 8)
 	for i, p := range s.kernel.fn.Params {
 		v := l.Params[i]
 		if int64(len(v)) != p.Size {

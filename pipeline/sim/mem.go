@@ -84,11 +84,11 @@ func (g *Global) describe(addr uint64) string {
 
 // Generic address windows (see ori/SEMANTICS.md): 4 GiB-aligned in 64-bit
 // mode. With 32-bit addresses they sit at the top of the 32-bit space.
-func windows(addrSize int) (shared, local uint64) {
+func windows(addrSize int) (shared, local, konst uint64) {
 	if addrSize == 32 {
-		return 0xC000_0000, 0xE000_0000
+		return 0xC000_0000, 0xE000_0000, 0xD000_0000
 	}
-	return 1 << 32, 2 << 32
+	return 1 << 32, 2 << 32, 3 << 32
 }
 
 func le(b []byte, n int) uint64 {

@@ -222,53 +222,167 @@ func isqrt128(nh, nl uint64) uint64 {
 	}
 }
 
+// The exported f32 and f64 operations take a fast path for RN: the
+// host's IEEE 754 arithmetic, which Go defines as round-to-nearest-even
+// with gradual underflow (it never enables flush-to-zero or
+// denormals-are-zero). Each fast path is a single correctly rounded host
+// operation, or one whose double rounding is provably innocuous (see
+// fma32RN); NaN results and the directed modes go through the integer
+// code above.
+
+// isNaN32 reports whether x is an f32 NaN.
+func isNaN32(x uint32) bool { return x&0x7fffffff > 0x7f800000 }
+
+// isNaN64 reports whether x is an f64 NaN.
+func isNaN64(x uint64) bool { return x&^(1<<63) > 0x7ff0000000000000 }
+
+// fin32 canonicalises a NaN result and flushes a subnormal one (ftz).
+func fin32(r uint32, ftz bool) uint32 {
+	if isNaN32(r) {
+		return CanonicalNaN32
+	}
+	if ftz && r&0x7f800000 == 0 {
+		return r & 0x80000000
+	}
+	return r
+}
+
+func f32(x uint32) float32 { return math.Float32frombits(x) }
+func f64(x uint64) float64 { return math.Float64frombits(x) }
+
 // Add32 returns a+b as a correctly rounded IEEE binary32 in mode rm.
 // With ftz, subnormal inputs and results are flushed to zero of the same
 // sign (SASS .FTZ). Every NaN result is CanonicalNaN32.
 func Add32(a, b uint32, rm Round, ftz bool) uint32 {
+	if rm == RN {
+		if ftz {
+			a, b = Flush32(a), Flush32(b)
+		}
+		return fin32(math.Float32bits(f32(a)+f32(b)), ftz)
+	}
 	return uint32(add(fmt32, uint64(a), uint64(b), rm, ftz))
 }
 
 // Mul32 returns a*b as a correctly rounded binary32; see Add32.
 func Mul32(a, b uint32, rm Round, ftz bool) uint32 {
+	if rm == RN {
+		if ftz {
+			a, b = Flush32(a), Flush32(b)
+		}
+		return fin32(math.Float32bits(f32(a)*f32(b)), ftz)
+	}
 	return uint32(mul(fmt32, uint64(a), uint64(b), rm, ftz))
 }
 
 // Fma32 returns a*b+c computed exactly and rounded once to binary32
 // (FFMA); see Add32.
 func Fma32(a, b, c uint32, rm Round, ftz bool) uint32 {
+	if rm == RN {
+		if ftz {
+			a, b, c = Flush32(a), Flush32(b), Flush32(c)
+		}
+		if r, ok := fma32RN(a, b, c); ok {
+			return r
+		}
+	}
 	return uint32(fma(fmt32, uint64(a), uint64(b), uint64(c), rm, ftz))
+}
+
+// fma32RN computes an RN f32 fma as y = fma(a, b, c) in float64, then
+// y rounded to f32. For every f32 rounding midpoint m, y < m iff the
+// exact result is < m, and y > m iff it is > m, because m is a float64
+// and rounding is monotonic; so unless y is itself a midpoint, rounding
+// y to f32 gives the correctly rounded exact result. The midpoints of
+// the normal range are the float64 values whose low 29 bits are
+// 1<<28. ok is false for those, for results below 2^-126 (where the
+// midpoint spacing differs), and for zero, inf and NaN.
+func fma32RN(a, b, c uint32) (uint32, bool) {
+	y := math.Float64bits(math.FMA(float64(f32(a)), float64(f32(b)), float64(f32(c))))
+	e := y >> 52 & 0x7ff
+	if e < 1023-126 || e > 1023+127 || y&(1<<29-1) == 1<<28 {
+		return 0, false
+	}
+	return math.Float32bits(float32(f64(y))), true
 }
 
 // Div32 returns a/b correctly rounded to binary32 (div.rnd.f32). SASS has
 // no divide instruction; this is the reference the compiler's sequences
 // are checked against.
 func Div32(a, b uint32, rm Round, ftz bool) uint32 {
+	if rm == RN {
+		if ftz {
+			a, b = Flush32(a), Flush32(b)
+		}
+		return fin32(math.Float32bits(f32(a)/f32(b)), ftz)
+	}
 	return uint32(div(fmt32, uint64(a), uint64(b), rm, ftz))
 }
 
 // Sqrt32 returns the correctly rounded square root (sqrt.rnd.f32).
 // sqrt(-0) = -0; the square root of any other negative number is NaN.
 func Sqrt32(a uint32, rm Round, ftz bool) uint32 {
+	if rm == RN {
+		if ftz {
+			a = Flush32(a)
+		}
+		// Rounding the float64 root again to f32 is innocuous
+		// (53 >= 2*24+2), and a root is never subnormal.
+		return fin32(math.Float32bits(float32(math.Sqrt(float64(f32(a))))), false)
+	}
 	return uint32(sqrt(fmt32, uint64(a), rm, ftz))
 }
 
 // Add64 returns a+b correctly rounded to binary64 (DADD). f64 has no
 // flush-to-zero. NaN results follow the f64 rule of the package
 // documentation.
-func Add64(a, b uint64, rm Round) uint64 { return add(fmt64, a, b, rm, false) }
+func Add64(a, b uint64, rm Round) uint64 {
+	if rm == RN {
+		if r := math.Float64bits(f64(a) + f64(b)); !isNaN64(r) {
+			return r
+		}
+	}
+	return add(fmt64, a, b, rm, false)
+}
 
 // Mul64 returns a*b correctly rounded to binary64 (DMUL).
-func Mul64(a, b uint64, rm Round) uint64 { return mul(fmt64, a, b, rm, false) }
+func Mul64(a, b uint64, rm Round) uint64 {
+	if rm == RN {
+		if r := math.Float64bits(f64(a) * f64(b)); !isNaN64(r) {
+			return r
+		}
+	}
+	return mul(fmt64, a, b, rm, false)
+}
 
 // Fma64 returns a*b+c with a single rounding to binary64 (DFMA).
-func Fma64(a, b, c uint64, rm Round) uint64 { return fma(fmt64, a, b, c, rm, false) }
+func Fma64(a, b, c uint64, rm Round) uint64 {
+	if rm == RN {
+		if r := math.Float64bits(math.FMA(f64(a), f64(b), f64(c))); !isNaN64(r) {
+			return r
+		}
+	}
+	return fma(fmt64, a, b, c, rm, false)
+}
 
 // Div64 returns a/b correctly rounded to binary64 (div.rnd.f64).
-func Div64(a, b uint64, rm Round) uint64 { return div(fmt64, a, b, rm, false) }
+func Div64(a, b uint64, rm Round) uint64 {
+	if rm == RN {
+		if r := math.Float64bits(f64(a) / f64(b)); !isNaN64(r) {
+			return r
+		}
+	}
+	return div(fmt64, a, b, rm, false)
+}
 
 // Sqrt64 returns the correctly rounded square root (sqrt.rnd.f64).
-func Sqrt64(a uint64, rm Round) uint64 { return sqrt(fmt64, a, rm, false) }
+func Sqrt64(a uint64, rm Round) uint64 {
+	if rm == RN {
+		if r := math.Float64bits(math.Sqrt(f64(a))); !isNaN64(r) {
+			return r
+		}
+	}
+	return sqrt(fmt64, a, rm, false)
+}
 
 // Add16 returns a+b correctly rounded to binary16 (HADD2, one lane).
 // With ftz, f16 subnormal inputs and results are flushed.

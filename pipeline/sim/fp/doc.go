@@ -1,0 +1,140 @@
+// Package fp is the simulator's floating-point unit. It computes on raw
+// bit patterns (uint16 for f16 and bf16, uint32 for f32, uint64 for f64)
+// and reproduces the arithmetic of NVIDIA GPUs bit for bit, wherever
+// public sources pin that arithmetic down. It has no dependencies outside
+// the standard library, and the rest of orilab does not depend on how it
+// works inside.
+//
+// # What it owns
+//
+//   - IEEE 754 arithmetic in the four rounding modes (RN, RZ, RM, RP):
+//     add, multiply and fused multiply-add for f16, bf16, f32 and f64
+//     (FADD/FMUL/FFMA, DADD/DMUL/DFMA, HADD2/HMUL2/HFMA2 one lane at a
+//     time), plus division and square root for f32 and f64 as the
+//     IEEE reference that compiled div/sqrt sequences must match.
+//   - Flush-to-zero (.FTZ), saturation (.SAT), min/max (FMNMX and
+//     relatives) and comparisons (FSETP and relatives).
+//   - Conversions between the float formats, between floats and integers,
+//     and rounding to an integral value (F2F, F2I, I2F, FRND), with PTX
+//     cvt semantics.
+//   - Models of the special function unit (MUFU.RCP, RSQ, SQRT, EX2, LG2,
+//     SIN, COS, TANH, RCP64H, RSQ64H).
+//
+// # How it computes
+//
+// An operation unpacks its operands into sign, exponent and a 64-bit
+// significand, computes the exact result with integer arithmetic (a
+// 128-bit product and sum for fma), keeps any bits it cannot hold as a
+// sticky bit, and rounds once (round). The same code serves every
+// format. RN on f32 and f64 (the hot path: add, mul, fma, div, sqrt)
+// uses the host's IEEE arithmetic instead: Go defines it as
+// round-to-nearest-even with gradual underflow, and each fast path is
+// either a single host operation or one whose double rounding is proven
+// harmless (fma32RN). NaN results and the directed modes always go
+// through the integer code. None of this allocates. The tests compare
+// both routes against math/big.
+//
+// # NaN results
+//
+// f32: every NaN an operation produces is the canonical 0x7fffffff (the
+// sign and payload of input NaNs are dropped). This comes from the CUDA
+// C++ Programming Guide ("Floating-Point Standard": "The result of a
+// single-precision floating-point operation involving one or more input
+// NaNs is the quiet NaN of bit pattern 0x7fffffff"), NVIDIA's SASS
+// reference for FADD/FFMA (fp32 canonicalises the NaN result) and MUFU
+// ("input NaNs and operations that would result in NaN generate NVIDIA
+// canonical NaN (0x7fff_ffff)"). The package exports it as
+// CanonicalNaN32.
+//
+// f64 is different. The same SASS reference says "The chosen NaN
+// behavior for fp64 operations is different than that of fp32
+// operations. The chosen DFMA behavior is in the spirit of Intel's SSE
+// behavior", and the CUDA guide limits its 0x7fffffff statement to
+// single precision. CUDA's own double NaN constant (CUDART_NAN) is
+// 0xfff8000000000000, the SSE default NaN. So f64 operations return their
+// first NaN operand (in the order a, b, c) with the quiet bit set, sign
+// and payload kept. When no operand is a NaN (inf-inf, 0*inf, sqrt(-1),
+// 0/0), they return DefaultNaN64 = 0xfff8000000000000. This part is
+// inferred; no hardware result we have pins it down: the operand order
+// and the default NaN's sign are the SSE choices. Min64 and Max64 return
+// CanonicalNaN64 = 0x7fffffffffffffff when both operands are NaN.
+//
+// f16 and bf16 results use 0x7fff, by analogy with f32 (unverified).
+// Conversions follow the destination format's rule, except that a NaN
+// converted to f64 keeps its sign and payload, quieted
+// (0x7fffffff -> 0x7fffffffe0000000). A float-to-integer conversion
+// turns NaN into 0.
+//
+// What the ZLUDA real-GPU expectations (../shared/corpus/ZLUDA/expect)
+// show: none of the 137 expected outputs is a NaN or an infinity, so
+// they neither confirm nor contradict the NaN encodings above. They do
+// confirm how NaN operands behave: min.f16(NaN, 123) = 123,
+// max.f16(NaN, +0) = +0, setp.nan and set.gtu are true on NaN operands,
+// tanh.approx(+inf) = 1. TestZLUDAExpect replays every floating-point
+// case of that suite.
+//
+// # Flush to zero
+//
+// With ftz, a subnormal operand is replaced by a zero of its sign before
+// the operation. A result that is subnormal after rounding becomes a zero
+// of its sign. A result that rounds up to the smallest normal number is
+// kept, which is a choice: flushing before rounding would instead give
+// zero. ZLUDA's expectations confirm the basic behaviour:
+// mul.ftz(-2^-127, 0.5) = -0, div.rn.ftz gives +0 where div.rn gives the
+// subnormal 0x26, and sqrt.rn.ftz of the smallest subnormal is +0. f64
+// never flushes. Min32 and Max32 do not flush (use Flush32 on the
+// operands for FMNMX.FTZ).
+//
+// A conversion's ftz applies to its f32 side only, as PTX .ftz does:
+// F32toF16 and F32toInt flush a subnormal f32 input, F64toF32 flushes a
+// subnormal f32 result, and f16 subnormals are kept.
+//
+// # Other choices
+//
+// Exact zero sums follow IEEE 754: x + (-x) is +0, or -0 when rounding
+// toward -inf, and the sum of two equal-signed zeros keeps their sign.
+// Sat32 maps NaN, -0 and every negative value to +0. Min and max
+// implement IEEE minNum/maxNum with -0 < +0; with nanProp (min.NaN)
+// any NaN operand gives the canonical NaN.
+//
+// Float-to-integer conversion rounds with the given mode, then
+// saturates to the destination range. NaN gives 0 and -0 gives 0. The
+// result is the two's-complement pattern masked to the destination
+// width.
+//
+// # MUFU models
+//
+// The approximations model MUFU itself: subnormal operands and results
+// are flushed, like the PTX .approx.ftz forms. For the non-ftz PTX forms,
+// the compiler emits scaling code around MUFU. The exception is TANH,
+// which has no ftz form and keeps subnormals.
+//
+// Each function returns the correctly rounded f32 value of the exact
+// function (f64 subnormals are flushed for RCP64H/RSQ64H). That is
+// deterministic and within every PTX error bound: rcp 1 ulp, sqrt
+// 2^-23 relative, rsqrt 2^-22.9, ex2 2 ulp, lg2 2^-22.6 absolute, sin
+// and cos 2^-20.9 absolute, tanh 2^-11 relative. It is not what the
+// hardware returns bit for bit: MUFU uses table-driven approximations
+// that no public source describes, so no model can match them exactly.
+//
+// The values come from float64 math followed by rounding to f32. For rcp
+// and sqrt this is exact (a correctly rounded float64 result, then a
+// harmless second rounding). For the others, when the float64 value lies
+// within 16 float64 ulps of an f32 rounding midpoint (about one input in
+// 2^23), the function is evaluated again to 300 bits with math/big
+// (round32Ziv). Go's math functions stay within 1.4 float64 ulps on
+// every input sampled; their documentation does not promise a bound.
+// math.Sin and math.Cos are replaced by an exact argument reduction for
+// |a| >= 2^29, where Go's reduction was measured 32 float64 ulps off. The
+// opt-in exhaustive test (FP_EXHAUSTIVE=1, TestMUFUExhaustive) checks
+// all 2^32 inputs of every model. Before the math/big step was added, 2
+// inputs (both ex2) were not correctly rounded; with it, none are.
+//
+// SinApprox32 and CosApprox32 take radians, like sin.approx.f32. On sm_70
+// and later, SASS computes sin.approx as FMUL.RZ by 1/(2π) followed by
+// MUFU.SIN, whose operand is in revolutions; SinRevApprox32 and
+// CosRevApprox32 model that MUFU operand. RCP64H and RSQ64H read only the
+// high word of the f64 operand, and their result is the high word
+// (sign, exponent, 20 fraction bits) of 1/a or 1/sqrt(a), rounded to
+// nearest at that precision, with a zero low word.
+package fp
