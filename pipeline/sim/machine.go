@@ -73,10 +73,10 @@ type machine struct {
 	bank     [5][]byte // constant banks 0-4
 	sharedW  uint64    // generic base of the shared window
 	localW   uint64
-	constW   uint64 // generic base of the constant (bank 3) window
+	constW   uint64  // generic base of the constant (bank 3) window
 	funcs    []*code // the module's functions in order: function addresses index it
-	local    int // per-thread local bytes
-	shared   int // per-CTA shared bytes
+	local    int     // per-thread local bytes
+	shared   int     // per-CTA shared bytes
 	steps    int64
 	maxSteps int64
 	tinsts   int64
