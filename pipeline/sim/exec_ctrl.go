@@ -17,6 +17,8 @@ func init() {
 	execTable[ori.OpBPT] = execBPT
 	execTable[ori.OpBAR] = execBAR
 	execTable[ori.OpWARPSYNC] = execWARPSYNC
+	execTable[ori.OpBSSY] = execBSSY
+	execTable[ori.OpBSYNC] = execBSYNC
 	noop := func(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		advance(f, mask)
 		return nil
@@ -281,35 +283,70 @@ func laneList(m uint32) string {
 }
 
 // execWARPSYNC: the threads wait until every non-exited thread named in
-// the mask has reached a WARPSYNC.
+// the mask has reached a WARPSYNC (or a BSYNC).
 func execWARPSYNC(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	eff := s.guardMask(w, f, d, mask)
 	advance(f, mask&^eff)
-	if eff == 0 {
-		return nil
-	}
-	lane := bits.TrailingZeros32(eff)
-	want := s.get(w, f, &d.src[0], lane, 0)
 	for m := eff; m != 0; m &= m - 1 {
-		w.convBar[0] |= want
+		lane := bits.TrailingZeros32(m)
+		w.convNeed[lane] = s.get(w, f, &d.src[0], lane, 0)
+		w.convFrame[lane] = f
 	}
 	w.conv |= eff
 	s.checkConv(w)
 	return nil
 }
 
-// checkConv releases WARPSYNC waiters whose named threads have all arrived
-// or exited.
+// execBSSY records the executing threads in convergence barrier b.
+func execBSSY(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	if eff != 0 {
+		b := s.get(w, f, &d.src[0], bits.TrailingZeros32(eff), 0) & 15
+		w.bssy[b] = eff
+	}
+	advance(f, mask)
+	return nil
+}
+
+// execBSYNC: each thread waits until every thread recorded in barrier b
+// has reached a BSYNC b (or a WARPSYNC) or exited.
+func execBSYNC(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	advance(f, mask&^eff)
+	if eff == 0 {
+		return nil
+	}
+	b := s.get(w, f, &d.src[0], bits.TrailingZeros32(eff), 0) & 15
+	for m := eff; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		w.convNeed[lane] = w.bssy[b]
+		w.convFrame[lane] = f
+	}
+	w.conv |= eff
+	s.checkConv(w)
+	return nil
+}
+
+// checkConv releases the waiting threads whose awaited threads have all
+// arrived at a convergence point or exited.
 func (s *machine) checkConv(w *warp) {
-	if w.conv == 0 {
-		return
+	for w.conv != 0 {
+		var rel uint32
+		for m := w.conv; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			need := w.convNeed[lane] & w.live &^ w.exited
+			if need&^w.conv == 0 {
+				rel |= 1 << lane
+			}
+		}
+		if rel == 0 {
+			return
+		}
+		for m := rel; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			w.convFrame[lane].pc[lane]++
+			w.convFrame[lane] = nil
+		}
+		w.conv &^= rel
 	}
-	want := w.convBar[0] & w.live &^ w.exited
-	if want&^w.conv != 0 {
-		return
-	}
-	f := w.frames[len(w.frames)-1]
-	advance(f, w.conv)
-	w.conv = 0
-	w.convBar[0] = 0
 }

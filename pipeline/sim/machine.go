@@ -119,7 +119,11 @@ type warp struct {
 	local   []byte // warpSize * local bytes
 	barWait uint32 // lanes waiting at a CTA barrier
 	conv    uint32 // lanes waiting at WARPSYNC/BSYNC
-	convBar [16]uint32
+	// convNeed[l] is the set of threads lane l waits for; convFrame[l] the
+	// frame it waits in. bssy holds the convergence barriers B0-B15.
+	convNeed  [warpSize]uint32
+	convFrame [warpSize]*frame
+	bssy      [16]uint32
 	done    bool
 }
 

@@ -225,3 +225,32 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestBSSYBSYNCReconverge(t *testing.T) {
+	// Lanes below 8 take a longer path; BSSY/BSYNC make all 32 meet before
+	// the ballot, which therefore sees every lane.
+	text := header + `BB0:
+` + storeAddr + `	#1 BSSY 0x0, BB3 ;
+	#2 ISETP.LT.U32.AND %p0, PT = %r0, 0x8, PT ;
+	#3 @!%p0 BRA BB2 ;
+BB1:
+	#4 IADD3 %r20 = %r0, 0x1, RZ ;
+	#5 IADD3 %r20 = %r20, 0x1, RZ ;
+BB2:
+	#6 BSYNC 0x0 ;
+BB3:
+	#7 VOTE.ANY %r21, PT = PT ;
+	#8 STG.E [%r10.64], %r21 ;
+	#9 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != 0xffffffff {
+			t.Fatalf("out[%d] = %#x, want all 32 lanes in the ballot", i, v)
+		}
+	}
+}
