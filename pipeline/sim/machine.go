@@ -124,7 +124,7 @@ type warp struct {
 	convNeed  [warpSize]uint32
 	convFrame [warpSize]*frame
 	bssy      [16]uint32
-	done    bool
+	done      bool
 }
 
 type frame struct {
