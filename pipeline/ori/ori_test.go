@@ -162,3 +162,27 @@ func TestVerifierCFGAndGuard(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+func TestMaxPressure(t *testing.T) {
+	f, err := ParseFunc("p.ori", []byte(fn(`BB0:
+	#1 MOV %r0 = 0x1 ;
+	#2 MOV %r1 = 0x2 ;
+	#3 MOV %r2.64 = 0x3 ;
+	#4 IADD3 %r3 = %r0, %r1, %r2 ;
+	#5 IADD3 %r3 = %r3, %r2[1], RZ ;
+	#6 ISETP.EQ.AND %p0, PT = %r3, RZ, PT ;
+	#7 @%p0 EXIT ;
+BB1:
+	#8 EXIT ;
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Before #4: %r0, %r1 and both words of %r2 are live (4 words). The
+	// result %r3 may take the register of a source that dies at #4, so
+	// the pressure stays 4.
+	p := MaxPressure(f)
+	if p.R != 4 || p.P != 1 {
+		t.Fatalf("pressure %+v, want R 4, P 1", p)
+	}
+}
