@@ -54,7 +54,7 @@ func TestBarrierInDivergentCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = RunSpec(s, RunOptions{})
-	if err == nil || !strings.Contains(err.Error(), "barrier 0 executed in divergent code: threads 16-31 of warp 0 are not at this barrier") {
+	if err == nil || !strings.Contains(err.Error(), "barrier 0 executed in divergent code: threads 0-15 of warp 0 wait at #") || !strings.Contains(err.Error(), "while threads 16-31 wait at #") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -154,9 +154,6 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	if nsrc > 1 {
 		want = int(s.get(w, f, &d.src[1], lane, 0))
 	}
-	if need := w.live &^ w.exited; !d.has("ARV") && eff != need {
-		return s.fault(w, f, d, eff, "barrier %d executed in divergent code: threads %s of warp %d are not at this barrier (bar.sync requires every thread of a warp to execute it together)", id, laneList(need&^eff), w.id)
-	}
 	b := w.cta.bars[id]
 	if b == nil {
 		b = &barrier{}
@@ -211,6 +208,9 @@ func (s *machine) releaseBarriers(c *cta) (bool, error) {
 		if b.arrived < want || len(b.waiters) == 0 {
 			continue
 		}
+		if err := s.checkAligned(c, id); err != nil {
+			return false, err
+		}
 		for _, wt := range b.waiters {
 			wt.w.barWait &^= wt.mask
 			if wt.d.has("RED") && len(wt.d.dst) > 0 {
@@ -233,6 +233,37 @@ func (s *machine) releaseBarriers(c *cta) (bool, error) {
 		released = true
 	}
 	return released, nil
+}
+
+// checkAligned enforces the .aligned semantics of bar.sync when barrier
+// id completes: every thread of a warp that waits at it must wait at the
+// same barrier instruction. (Threads of a warp may arrive at different
+// times — the simulator runs diverged threads separately — but they must
+// arrive at the same instruction.)
+func (s *machine) checkAligned(c *cta, id int32) error {
+	for _, w := range c.warps {
+		if w.barWait == 0 {
+			continue
+		}
+		f := w.frames[len(w.frames)-1]
+		first := bits.TrailingZeros32(w.barWait)
+		pc := f.pc[first]
+		var same, other uint32
+		for m := w.barWait; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			if f.pc[lane] == pc {
+				same |= 1 << lane
+			} else {
+				other |= 1 << lane
+			}
+		}
+		if other != 0 {
+			d := &f.c.insts[pc]
+			o := &f.c.insts[f.pc[bits.TrailingZeros32(other)]]
+			return s.fault(w, f, d, same, "barrier %d executed in divergent code: threads %s of warp %d wait at #%d (%s) while threads %s wait at #%d (%s); bar.sync is .aligned, so every thread of a warp must execute the same barrier instruction", id, laneList(same), w.id, d.in.ID, d.in.Name(), laneList(other), o.in.ID, o.in.Name())
+		}
+	}
+	return nil
 }
 
 // deadlock describes why no thread of the CTA can run.

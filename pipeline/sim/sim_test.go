@@ -111,20 +111,63 @@ func TestStepLimit(t *testing.T) {
 }
 
 func TestBarrierInDivergentCodeIsAnError(t *testing.T) {
+	// The two halves of the warp execute different BAR.SYNC instructions.
 	text := header + `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#2 ISETP.LT.U32.AND %p0, PT = %r0, 0x10, PT ;
 	#3 @!%p0 BRA BB2 ;
 BB1:
 	#4 BAR.SYNC 0x0 ;
+	#5 BRA BB3 ;
 BB2:
-	#5 EXIT ;
+	#6 BAR.SYNC 0x0 ;
+BB3:
+	#7 EXIT ;
 }
 `
 	_, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 1)
-	want := "kernel k: instruction #4 (BAR.SYNC), thread (0,0,0) of CTA (0,0,0): barrier 0 executed in divergent code: threads 16-31 of warp 0 are not at this barrier (bar.sync requires every thread of a warp to execute it together)"
+	want := "kernel k: instruction #4 (BAR.SYNC), thread (0,0,0) of CTA (0,0,0): barrier 0 executed in divergent code: threads 0-15 of warp 0 wait at #4 (BAR.SYNC) while threads 16-31 wait at #6 (BAR.SYNC); bar.sync is .aligned, so every thread of a warp must execute the same barrier instruction"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+}
+
+func TestBarrierReachedAtDifferentTimes(t *testing.T) {
+	// Threads that skip the body reach the barrier (laid out before the
+	// loop header, as clang does) before the others: legal, and the
+	// barrier waits for the whole warp.
+	text := header + `BB0:
+` + storeAddr + `	#1 MOV %r20 = RZ ;
+	#2 MOV %r21 = 0x2 ;
+	#3 BRA BB2 ;
+BB1:
+	#4 BAR.SYNC 0x0 ;
+	#5 IADD3 %r21 = %r21, -0x1, RZ ;
+	#6 ISETP.EQ.U32.AND %p1, PT = %r21, RZ, PT ;
+	#7 @%p1 BRA BB4 ;
+BB2:
+	#8 ISETP.GE.U32.AND %p0, PT = %r0, 0x10, PT ;
+	#9 @%p0 BRA BB1 ;
+BB3:
+	#10 IADD3 %r20 = %r20, 0x1, RZ ;
+	#11 BRA BB1 ;
+BB4:
+	#12 STG.E [%r10.64], %r20 ;
+	#13 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := uint32(0)
+		if i < 16 {
+			want = 2
+		}
+		if v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package fp
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 )
 
@@ -128,80 +129,52 @@ func log2(v float64) float64 {
 // to f32. sin(±0) = ±0 (also for flushed subnormals); ±inf and NaN give
 // NaN. SASS computes it as MUFU.SIN of a*(1/2π); see SinRevApprox32.
 func SinApprox32(a uint32) uint32 {
-	x, v, c, _ := mufuArg(a)
+	x, _, c, _ := mufuArg(a)
 	switch c {
 	case clsNaN, clsInf:
 		return CanonicalNaN32
 	case clsZero:
 		return x
 	}
-	if math.Abs(v) < 1<<29 {
-		return round32Ziv(math.Sin(v), x, bigSin, true)
-	}
-	s, _ := sinCosRev(revolutions(x))
-	if x>>31 != 0 {
-		s = -s
-	}
+	s, _ := sinCos32(x)
 	return round32Ziv(s, x, bigSin, true)
 }
 
 // CosApprox32 is cos.approx.ftz.f32: cos(a) for a in radians, rounded to
 // f32. cos(±0) = 1; ±inf and NaN give NaN.
 func CosApprox32(a uint32) uint32 {
-	x, v, c, _ := mufuArg(a)
+	x, _, c, _ := mufuArg(a)
 	switch c {
 	case clsNaN, clsInf:
 		return CanonicalNaN32
 	case clsZero:
 		return one32
 	}
-	if math.Abs(v) < 1<<29 {
-		return round32Ziv(math.Cos(v), x, bigCos, true)
-	}
-	_, co := sinCosRev(revolutions(x))
+	_, co := sinCos32(x)
 	return round32Ziv(co, x, bigCos, true)
 }
 
-// invTwoPi holds the first 256 bits of the binary fraction 1/(2π).
-var invTwoPi = [4]uint64{0x28be60db9391054a, 0x7f09d5f47d4d3770, 0x36d8a5664f10e410, 0x7f9458eaf7aef158}
-
-// revolutions returns |x|/(2π) reduced to [-1/2, 1/2) for an f32 x with
-// |x| >= 2^29 (math.Sin and math.Cos lose accuracy on such arguments).
-// |x| = m*2^e with m < 2^24 and 6 <= e <= 104; only the bits of 1/(2π)
-// after position e contribute to the fraction, so the result is
-// m * (bits e+1 .. e+128) mod 2^128, exact to about 2^-100.
-func revolutions(x uint32) float64 {
-	m := uint64(x&0x7fffff | 0x800000)
-	e := uint(x>>23&0xff) - 127 - 23
-	// w = bits e+1 .. e+128 of invTwoPi: (K >> t) mod 2^128 for the
-	// 256-bit K = k0:k1:k2:k3 and t = 128-e in [24, 122].
-	k := &invTwoPi
-	t := 128 - e
-	var wh, wl uint64
-	if t < 64 {
-		wh = k[1]<<(64-t) | k[2]>>t
-		wl = k[2]<<(64-t) | k[3]>>t
-	} else {
-		t -= 64 // k[i]<<64 is 0 for t == 0
-		wh = k[0]<<(64-t) | k[1]>>t
-		wl = k[1]<<(64-t) | k[2]>>t
+// sinCos32 returns float64 approximations of sin(x) and cos(x) for a
+// finite nonzero f32 x in radians. For |x| >= 1 the argument is reduced
+// exactly (radToQuarters) instead of by math.Sin's own reduction, which
+// loses accuracy on large arguments.
+func sinCos32(x uint32) (s, c float64) {
+	v := float64(math.Float32frombits(x))
+	if math.Abs(v) < 1 {
+		return math.Sin(v), math.Cos(v)
 	}
-	hi, _ := bits.Mul64(m, wl)
-	hi += m * wh
-	// hi/2^64 is the fraction in [0, 1); as a signed number it is the
-	// fraction minus the nearest integer.
-	return float64(int64(hi)) * 0x1p-64
+	n, r := radToQuarters(x)
+	s, c = quarterTurn(n, r*(2*math.Pi))
+	if x>>31 != 0 {
+		s = -s
+	}
+	return s, c
 }
 
-// sinCosRev returns sin(2πr) and cos(2πr) for a finite r, reducing r to
-// a multiple of a quarter turn plus a remainder exactly, so that exact
-// results (0, ±1) come out exact.
-func sinCosRev(r float64) (s, c float64) {
-	u := 4 * (r - math.Round(r)) // quarter turns in [-2, 2], exact
-	n := math.Round(u)
-	a := (u - n) * (math.Pi / 2) // |a| <= π/4
+// quarterTurn returns sin and cos of n*π/2 + a.
+func quarterTurn(n int, a float64) (s, c float64) {
 	sa, ca := math.Sin(a), math.Cos(a)
-	switch int(n) & 3 {
+	switch n & 3 {
 	case 0:
 		return sa, ca
 	case 1:
@@ -210,6 +183,66 @@ func sinCosRev(r float64) (s, c float64) {
 		return -sa, -ca
 	}
 	return -ca, sa
+}
+
+// invTwoPi holds the first 256 bits of the binary fraction 1/(2π).
+var invTwoPi = [4]uint64{0x28be60db9391054a, 0x7f09d5f47d4d3770, 0x36d8a5664f10e410, 0x7f9458eaf7aef158}
+
+// invTwoPiBits returns the 64 bits of 2^256/(2π) starting at bit pos
+// (bit 0 is the least significant of the 256).
+func invTwoPiBits(pos uint) uint64 {
+	word := func(i uint) uint64 {
+		if i > 3 {
+			return 0
+		}
+		return invTwoPi[3-i]
+	}
+	w, sh := pos/64, pos%64
+	r := word(w) >> sh
+	if sh != 0 {
+		r |= word(w+1) << (64 - sh)
+	}
+	return r
+}
+
+// radToQuarters reduces |x|/(2π) for an f32 x with |x| >= 1 to n quarter
+// turns plus r revolutions, |r| <= 1/8, with r accurate to about 2^-100
+// absolute. |x| = m*2^e with m < 2^24 and -23 <= e <= 104; only the
+// bits of 1/(2π) after position e contribute to the fraction of a turn,
+// so the fraction is m * (bits e+1 .. e+128) mod 2^128. The remainder is
+// formed in fixed point before it is converted to float64, so that a
+// remainder near zero keeps its relative accuracy.
+func radToQuarters(x uint32) (n int, r float64) {
+	m := uint64(x&0x7fffff | 0x800000)
+	e := int(x>>23&0xff) - 127 - 23
+	t := uint(128 - e) // in [24, 151]
+	wl, wh := invTwoPiBits(t), invTwoPiBits(t+64)
+	hi, lo := bits.Mul64(m, wl)
+	hi += m * wh
+	// The fraction F = hi:lo / 2^128; n = round(4F), R = F - n/4.
+	q := (hi + 1<<61) >> 62
+	rh, rl := hi-q<<62, lo
+	neg := int64(rh) < 0
+	if neg {
+		rh, rl = ^rh, -rl
+		if rl == 0 {
+			rh++
+		}
+	}
+	r = (float64(rh)*0x1p64 + float64(rl)) * 0x1p-128
+	if neg {
+		r = -r
+	}
+	return int(q & 3), r
+}
+
+// sinCosRev returns sin(2πr) and cos(2πr) for a finite r, reducing r to
+// a multiple of a quarter turn plus a remainder exactly, so that exact
+// results (0, ±1) come out exact.
+func sinCosRev(r float64) (s, c float64) {
+	u := 4 * (r - math.Round(r)) // quarter turns in [-2, 2], exact
+	n := math.Round(u)
+	return quarterTurn(int(n), (u-n)*(math.Pi/2)) // |a| <= π/4
 }
 
 // SinRevApprox32 models MUFU.SIN as sm_70 and later define it: the
@@ -284,6 +317,14 @@ func Rsq64H(a uint64) uint64 {
 	case c == clsInf:
 		return 0
 	}
-	y := 1 / math.Sqrt(math.Float64frombits(hi<<32))
-	return convert(fmt64, fmt64hi, math.Float64bits(y), RN, false, true) << 32
+	v := math.Float64frombits(hi << 32)
+	y := math.Float64bits(1 / math.Sqrt(v))
+	// The result is never subnormal or infinite. Near a midpoint of the
+	// 21-bit precision (bit 31 of y the half bit), use math/big.
+	if d := int64(y&(1<<32-1)) - 1<<31; d >= -zivWindow && d <= zivWindow {
+		z := new(big.Float).SetPrec(21).Set(bigRsqrt(new(big.Float).SetPrec(hp).SetFloat64(v)))
+		f, _ := z.Float64()
+		return math.Float64bits(f)
+	}
+	return convert(fmt64, fmt64hi, y, RN, false, true) << 32
 }

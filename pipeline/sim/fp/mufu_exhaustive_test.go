@@ -144,21 +144,8 @@ func TestMUFUExhaustive(t *testing.T) {
 
 // sinY and cosY are the float64 values SinApprox32 and CosApprox32
 // round.
-func sinY(v float64) float64 {
-	if math.Abs(v) < 1<<29 {
-		return math.Sin(v)
-	}
-	s, _ := sinCosRev(revolutions(math.Float32bits(float32(v))))
-	return math.Copysign(1, v) * s
-}
-
-func cosY(v float64) float64 {
-	if math.Abs(v) < 1<<29 {
-		return math.Cos(v)
-	}
-	_, c := sinCosRev(revolutions(math.Float32bits(float32(v))))
-	return c
-}
+func sinY(v float64) float64 { s, _ := sinCos32(math.Float32bits(float32(v))); return s }
+func cosY(v float64) float64 { _, c := sinCos32(math.Float32bits(float32(v))); return c }
 
 // TestBigRefs sanity-checks the high-precision references against
 // float64 math.

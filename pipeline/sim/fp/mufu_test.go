@@ -200,7 +200,25 @@ func TestRcpRsq64H(t *testing.T) {
 			t.Errorf("%s = %#x, want %#x", c.name, c.got, c.want)
 		}
 	}
+	// Both are the correctly rounded 21-bit values.
 	r := rand.New(rand.NewSource(3))
+	for i := 0; i < n(t, 20000); i++ {
+		hi := uint64(r.Uint32()&0x7fefffff|0x00100000) << 32
+		if hi>>52&0x7ff == 0x7ff {
+			continue
+		}
+		xb := tf64.toBig(hi)
+		rcp := new(big.Float).SetPrec(21).Quo(big.NewFloat(1), xb)
+		rsq := new(big.Float).SetPrec(21).Set(bigRsqrt(xb))
+		if xb.Sign() > 0 {
+			if want := tf64.roundBig(rsq, RN, true); Rsq64H(hi) != want {
+				t.Fatalf("Rsq64H(%#x) = %#x, want %#x", hi, Rsq64H(hi), want)
+			}
+		}
+		if want := tf64.roundBig(rcp, RN, true); want>>52&0x7ff != 0 && Rcp64H(hi) != want {
+			t.Fatalf("Rcp64H(%#x) = %#x, want %#x", hi, Rcp64H(hi), want)
+		}
+	}
 	for i := 0; i < n(t, 100000); i++ {
 		hi := uint64(r.Uint32()&0x7fefffff|0x00100000) << 32
 		x := math.Float64frombits(hi)
@@ -222,7 +240,8 @@ func TestRcpRsq64H(t *testing.T) {
 }
 
 // TestInvTwoPi checks the 256-bit constant against π from Machin's
-// formula, and the reduction against the 300-bit references.
+// formula, and sin/cos with the exact reduction (|x| >= 1) against the
+// 300-bit references.
 func TestInvTwoPi(t *testing.T) {
 	twoPi := new(big.Float).SetPrec(600).Mul(bigPi(), big.NewFloat(2))
 	c := new(big.Float).SetPrec(600).Quo(big.NewFloat(1), twoPi)
@@ -237,7 +256,7 @@ func TestInvTwoPi(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(4))
 	for i := 0; i < n(t, 3000); i++ {
-		x := uint32(r.Intn(2))<<31 | uint32(127+29+r.Intn(99))<<23 | r.Uint32()&0x7fffff
+		x := uint32(r.Intn(2))<<31 | uint32(127+r.Intn(128))<<23 | r.Uint32()&0x7fffff
 		for _, c := range []struct {
 			name string
 			got  uint32

@@ -1,0 +1,256 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"orilab/pipeline/lower"
+	"orilab/pipeline/ori"
+	"orilab/pipeline/ptx"
+)
+
+// Status says what a phase did.
+type Status uint8
+
+const (
+	StatusChanged   Status = iota // ran and changed the IR
+	StatusUnchanged               // ran; the IR hash is the same afterwards
+	StatusNoOp                    // did not run: Reason says why
+	StatusDisabled                // did not run: disabled by the DisablePhases knob
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusChanged:
+		return "changed"
+	case StatusUnchanged:
+		return "unchanged"
+	case StatusNoOp:
+		return "no-op"
+	case StatusDisabled:
+		return "disabled"
+	}
+	return "?"
+}
+
+// Snapshot records the state after one phase.
+type Snapshot struct {
+	Index  int
+	Name   string
+	Status Status
+	Reason string // for StatusNoOp and StatusDisabled
+	// Module is the IR after the phase. It is shared with the previous
+	// snapshot when the phase did not change anything, and never mutated
+	// after it is recorded, so keeping all 159 costs one copy per change.
+	Module     *ori.Module
+	Insts      int
+	Blocks     int
+	Pressure   int    // estimated live R-register words at the worst point (max over functions)
+	Hash       uint64 // FNV-1a of the IR text
+	Duration   time.Duration
+	AllocBytes uint64 // bytes allocated while the phase ran
+}
+
+// PhaseOptions configures the phase manager.
+type PhaseOptions struct {
+	OptLevel int // 0-4; 5 is accepted as 4; the default (3) is the caller's business
+	// DisablePhases names phases that must not run (the knob of the same
+	// name). Required phases cannot be disabled.
+	DisablePhases []string
+	// DumpIR names a phase after which the IR is written to DumpTo with
+	// the DUMPIR statistics header.
+	DumpIR string
+	DumpTo io.Writer
+	// Verify runs the IR verifier after every phase that ran.
+	Verify bool
+	// Observer, when set, sees every snapshot as it is recorded.
+	Observer func(*Snapshot)
+	// Context cancels a compilation between phases.
+	Context context.Context
+}
+
+// Session is one compilation that can be stepped: it stops after any
+// phase and resumes.
+type Session struct {
+	PTX       *ptx.Module
+	Lowered   *ori.Module
+	Snapshots []*Snapshot
+	arch      int
+	opts      PhaseOptions
+	disabled  map[int]bool
+	cur       *ori.Module
+	curHash   uint64
+	next      int
+}
+
+// NewSession parses, checks and lowers src and prepares the phases.
+func NewSession(file string, src []byte, o Options, po PhaseOptions) (*Session, error) {
+	pm, err := ptx.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return NewSessionFrom(pm, o, po)
+}
+
+// NewSessionFrom starts a compilation from an already parsed module, so a
+// recompilation with other knobs does not parse again.
+func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error) {
+	if po.OptLevel < 0 || po.OptLevel > 5 {
+		return nil, fmt.Errorf("-O%d: the optimization level must be 0 to 4 (5 is accepted as 4)", po.OptLevel)
+	}
+	if po.OptLevel == 5 {
+		po.OptLevel = 4
+	}
+	s := &Session{PTX: pm, opts: po, disabled: map[int]bool{}}
+	for _, name := range po.DisablePhases {
+		i, err := LookupPhase(name)
+		if err != nil {
+			return nil, fmt.Errorf("DisablePhases: %v", err)
+		}
+		if impls[PhaseTable[i].Name].required {
+			return nil, fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", PhaseTable[i].Name)
+		}
+		s.disabled[i] = true
+	}
+	if po.DumpIR != "" {
+		if _, err := LookupPhase(po.DumpIR); err != nil {
+			return nil, fmt.Errorf("DUMPIR: %v", err)
+		}
+	}
+	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range m.Funcs {
+		if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+			return nil, fmt.Errorf("internal error: the lowering of %s does not verify:\n%w", f.Name, err)
+		}
+	}
+	s.Lowered, s.cur, s.arch = m, m, m.Arch
+	s.curHash = hashModule(m)
+	return s, nil
+}
+
+// Next returns the index of the next phase to run (159 when done).
+func (s *Session) Next() int { return s.next }
+
+// Done reports whether every phase has run.
+func (s *Session) Done() bool { return s.next >= len(PhaseTable) }
+
+// Module returns the IR after the last phase that ran.
+func (s *Session) Module() *ori.Module { return s.cur }
+
+// RunTo runs phases up to and including index last (clamped to 158).
+func (s *Session) RunTo(last int) error {
+	if last >= len(PhaseTable) {
+		last = len(PhaseTable) - 1
+	}
+	ctx := s.opts.Context
+	for s.next <= last {
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := s.step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RunAll runs every remaining phase.
+func (s *Session) RunAll() error { return s.RunTo(len(PhaseTable) - 1) }
+
+func (s *Session) step() error {
+	i := s.next
+	p := PhaseTable[i]
+	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch}
+	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
+	switch {
+	case s.disabled[i]:
+		snap.Status, snap.Reason = StatusDisabled, "disabled by the DisablePhases knob"
+	default:
+		if r := noOpReason(p, pc); r != "" {
+			snap.Status, snap.Reason = StatusNoOp, r
+			break
+		}
+		work := s.cur.Clone()
+		pc.Module = work
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		start := time.Now()
+		err := s.runPhase(p, pc)
+		snap.Duration = time.Since(start)
+		runtime.ReadMemStats(&ms)
+		snap.AllocBytes = ms.TotalAlloc - before
+		if err != nil {
+			return fmt.Errorf("phase %d %s: %w", i, p.Name, err)
+		}
+		if s.opts.Verify {
+			for _, f := range work.Funcs {
+				if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+					return fmt.Errorf("phase %d %s broke an invariant:\n%v\n--- IR before %s\n%s--- IR after %s\n%s", i, p.Name, err, p.Name, s.cur.Func(f.Name), p.Name, f)
+				}
+			}
+		}
+		h := hashModule(work)
+		if h == s.curHash {
+			snap.Status = StatusUnchanged
+		} else {
+			snap.Status = StatusChanged
+			s.cur, s.curHash = work, h
+			snap.Module, snap.Hash = work, h
+		}
+	}
+	s.measure(snap)
+	s.Snapshots = append(s.Snapshots, snap)
+	s.next++
+	if s.opts.Observer != nil {
+		s.opts.Observer(snap)
+	}
+	if s.opts.DumpIR != "" && strings.EqualFold(s.opts.DumpIR, p.Name) && s.opts.DumpTo != nil {
+		WriteDumpIR(s.opts.DumpTo, p.Name, snap.Module)
+	}
+	return nil
+}
+
+// runPhase runs a phase and turns a panic into an error that names it
+// (Go's SSA backend does the same with a deferred hook).
+func (s *Session) runPhase(p PhaseInfo, pc *PhaseContext) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: the phase panicked: %v", r)
+		}
+	}()
+	return impls[p.Name].run(pc)
+}
+
+func (s *Session) measure(snap *Snapshot) {
+	m := snap.Module
+	for _, f := range m.Funcs {
+		snap.Insts += f.NumInsts()
+		snap.Blocks += len(f.Blocks)
+	}
+	if len(s.Snapshots) > 0 && s.Snapshots[len(s.Snapshots)-1].Module == m {
+		snap.Pressure = s.Snapshots[len(s.Snapshots)-1].Pressure
+		return
+	}
+	for _, f := range m.Funcs {
+		if p := ori.MaxPressure(f); p.R > snap.Pressure {
+			snap.Pressure = p.R
+		}
+	}
+}
+
+func hashModule(m *ori.Module) uint64 {
+	h := fnv.New64a()
+	io.WriteString(h, m.String())
+	return h.Sum64()
+}

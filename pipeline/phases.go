@@ -1,0 +1,175 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// PhaseContext is what a phase sees when it runs or decides it has
+// nothing to do.
+type PhaseContext struct {
+	Module   *ori.Module
+	OptLevel int // 0-4 (5 is accepted and treated as 4)
+	Arch     int
+}
+
+// phaseImpl is the code behind one phase name.
+type phaseImpl struct {
+	// noop returns a reason when the phase does nothing in this context.
+	noop func(c *PhaseContext) string
+	// run transforms (or checks) the module. Nil: the capability has not
+	// been built, and the phase is a no-op saying so.
+	run func(c *PhaseContext) error
+	// required phases cannot be disabled with DisablePhases: the IR would
+	// not mean the same thing without them.
+	required bool
+}
+
+// impls maps phase names to their implementations. Phases not listed are
+// no-ops whose reason says the capability is not built yet.
+var impls = map[string]phaseImpl{
+	"OriCheckInitialProgram": {run: verifyAll(ori.VerifyOptions{}), required: true},
+	"AnalyzeControlFlow":     {run: analyzeControlFlow, required: true},
+	"OriSanitize":            {run: verifyAll(ori.VerifyOptions{}), required: true},
+	"FinalInspectionPass":    {run: verifyAll(ori.VerifyOptions{}), required: true},
+	"NOP": {noop: func(*PhaseContext) string {
+		return "the terminal NOP phase (ptxas maps unknown phase names here); it never does anything"
+	}},
+}
+
+// verifyAll runs the IR verifier over every function: ptxas's validation
+// phases.
+func verifyAll(opts ori.VerifyOptions) func(c *PhaseContext) error {
+	return func(c *PhaseContext) error {
+		for _, f := range c.Module.Funcs {
+			if err := ori.Verify(f, opts); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// analyzeControlFlow rebuilds every function's CFG edges from its
+// terminators. Dominators and loops are computed on demand by the phases
+// that need them.
+func analyzeControlFlow(c *PhaseContext) error {
+	for _, f := range c.Module.Funcs {
+		if err := f.ComputeCFG(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// issueFor names where the missing capability of a phase is tracked.
+func issueFor(p PhaseInfo) string {
+	switch p.Category {
+	case "Scheduling", "RegAlloc", "Encoding":
+		return "the back end (scheduling, register allocation, SASS)"
+	case "Reporting":
+		return "reporting"
+	}
+	return "the mid-end optimizer"
+}
+
+// oLevelReason returns why the phase's O-level gate excludes level o, or
+// "" when the phase runs at o. The gates are the wiki's strings.
+func oLevelReason(p PhaseInfo, o int) string {
+	gate := strings.TrimSpace(p.OLevel)
+	if i := strings.Index(gate, "/"); i >= 0 {
+		gate = strings.TrimSpace(gate[:i]) // "> 1 / > 4": the basic form runs from O2
+	}
+	min, max := 0, 5
+	switch gate {
+	case "":
+		return ""
+	case "> 0":
+		min = 1
+	case "> 1":
+		min = 2
+	case "> 2":
+		min = 3
+	case "4-5":
+		min = 4
+	case "== 0":
+		max = 0
+	default:
+		return ""
+	}
+	if o < min {
+		return fmt.Sprintf("O-level gate: runs at -O%d and above (this is -O%d)", min, o)
+	}
+	if o > max {
+		return fmt.Sprintf("O-level gate: runs only at -O0 (this is -O%d)", o)
+	}
+	return ""
+}
+
+// noOpReason returns why phase p does nothing in c, or "" when it runs.
+func noOpReason(p PhaseInfo, c *PhaseContext) string {
+	if r := oLevelReason(p, c.OptLevel); r != "" {
+		return r
+	}
+	impl, ok := impls[p.Name]
+	if p.Gate {
+		if len(p.Workers) > 0 {
+			return fmt.Sprintf("gate hook: no-op by default; its worker %s runs at its own position", strings.Join(p.Workers, ", "))
+		}
+		return "gate hook: no-op by default (no target-specific override)"
+	}
+	if ok && impl.noop != nil {
+		if r := impl.noop(c); r != "" {
+			return r
+		}
+	}
+	if !ok || impl.run == nil {
+		return fmt.Sprintf("not built yet: this %s phase is part of %s, which has not landed", strings.ToLower(p.Category), issueFor(p))
+	}
+	return ""
+}
+
+// LookupPhase finds a phase by name, case-insensitively (as ptxas does).
+// Unlike ptxas, which silently maps an unknown name to NOP (phase 158), it
+// reports the unknown name with the closest match: a misspelled
+// DisablePhases entry that silently does nothing wastes an engineer's
+// afternoon.
+func LookupPhase(name string) (int, error) {
+	for i, p := range PhaseTable {
+		if strings.EqualFold(p.Name, name) {
+			return i, nil
+		}
+	}
+	best, bestD := "", 1<<30
+	for _, p := range PhaseTable {
+		if d := levenshtein(strings.ToLower(name), strings.ToLower(p.Name)); d < bestD {
+			best, bestD = p.Name, d
+		}
+	}
+	if bestD <= max(3, len(name)/3) {
+		return -1, fmt.Errorf("unknown phase %q (did you mean %q?)", name, best)
+	}
+	return -1, fmt.Errorf("unknown phase %q (orilab phases lists them)", name)
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
