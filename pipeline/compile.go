@@ -1,9 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
-
-	"orilab/pipeline/lower"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
@@ -20,22 +17,25 @@ type Result struct {
 	PTX *ptx.Module
 	// Lowered is the Ori right after the lowering, verified.
 	Lowered *ori.Module
+	// Final is the Ori after the last phase.
+	Final *ori.Module
+	// Snapshots has one entry per phase (empty with NoSnapshots).
+	Snapshots []*Snapshot
 }
 
-// Compile parses, checks and lowers src, then verifies every function.
+// Compile parses, checks and lowers src and runs every phase.
 func Compile(file string, src []byte, opts Options) (*Result, error) {
-	pm, err := ptx.Parse(file, src)
+	return CompileWith(file, src, opts, PhaseOptions{OptLevel: 3})
+}
+
+// CompileWith is Compile with phase-manager options.
+func CompileWith(file string, src []byte, opts Options, po PhaseOptions) (*Result, error) {
+	s, err := NewSession(file, src, opts, po)
 	if err != nil {
 		return nil, err
 	}
-	m, err := lower.Lower(pm, lower.Options{Arch: opts.Arch})
-	if err != nil {
+	if err := s.RunAll(); err != nil {
 		return nil, err
 	}
-	for _, f := range m.Funcs {
-		if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
-			return nil, fmt.Errorf("internal error: the lowering of %s does not verify:\n%w", f.Name, err)
-		}
-	}
-	return &Result{PTX: pm, Lowered: m}, nil
+	return &Result{PTX: s.PTX, Lowered: s.Lowered, Final: s.Module(), Snapshots: s.Snapshots}, nil
 }

@@ -58,7 +58,7 @@ type Snapshot struct {
 
 // PhaseOptions configures the phase manager.
 type PhaseOptions struct {
-	OptLevel int // 0-4; 5 is accepted as 4; the default (3) is the caller's business
+	OptLevel int // 0-4 (5 is accepted as 4); the zero value is -O0, so callers wanting ptxas's default set 3
 	// DisablePhases names phases that must not run (the knob of the same
 	// name). Required phases cannot be disabled.
 	DisablePhases []string
@@ -72,6 +72,9 @@ type PhaseOptions struct {
 	Observer func(*Snapshot)
 	// Context cancels a compilation between phases.
 	Context context.Context
+	// NoSnapshots skips recording per-phase snapshots (and the IR hashing
+	// and pressure estimates they need): the plain compile path.
+	NoSnapshots bool
 }
 
 // Session is one compilation that can be stepped: it stops after any
@@ -132,7 +135,9 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		}
 	}
 	s.Lowered, s.cur, s.arch = m, m, m.Arch
-	s.curHash = hashModule(m)
+	if !po.NoSnapshots {
+		s.curHash = hashModule(m)
+	}
 	return s, nil
 }
 
@@ -180,7 +185,12 @@ func (s *Session) step() error {
 			snap.Status, snap.Reason = StatusNoOp, r
 			break
 		}
-		work := s.cur.Clone()
+		work := s.cur
+		if !s.opts.NoSnapshots {
+			// Phases run on a copy so that the previous snapshot stays
+			// immutable.
+			work = s.cur.Clone()
+		}
 		pc.Module = work
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -200,6 +210,11 @@ func (s *Session) step() error {
 				}
 			}
 		}
+		if s.opts.NoSnapshots {
+			s.cur = work
+			snap.Status = StatusUnchanged
+			break
+		}
 		h := hashModule(work)
 		if h == s.curHash {
 			snap.Status = StatusUnchanged
@@ -209,8 +224,10 @@ func (s *Session) step() error {
 			snap.Module, snap.Hash = work, h
 		}
 	}
-	s.measure(snap)
-	s.Snapshots = append(s.Snapshots, snap)
+	if !s.opts.NoSnapshots {
+		s.measure(snap)
+		s.Snapshots = append(s.Snapshots, snap)
+	}
 	s.next++
 	if s.opts.Observer != nil {
 		s.opts.Observer(snap)

@@ -173,3 +173,30 @@ func levenshtein(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// PlanRow says whether a phase runs in a configuration, for `orilab
+// phases` and the workbench.
+type PlanRow struct {
+	Index    int    `json:"index"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	OLevel   string `json:"o_level,omitempty"`
+	Runs     bool   `json:"runs"`
+	Reason   string `json:"reason,omitempty"`
+	Required bool   `json:"required,omitempty"`
+}
+
+// PhasePlan returns every phase with whether it runs at this -O level and
+// target, and why not.
+func PhasePlan(optLevel, arch int) []PlanRow {
+	if optLevel == 5 {
+		optLevel = 4
+	}
+	pc := &PhaseContext{OptLevel: optLevel, Arch: arch}
+	rows := make([]PlanRow, len(PhaseTable))
+	for i, p := range PhaseTable {
+		r := noOpReason(p, pc)
+		rows[i] = PlanRow{Index: i, Name: p.Name, Category: p.Category, OLevel: p.OLevel, Runs: r == "", Reason: r, Required: impls[p.Name].required}
+	}
+	return rows
+}

@@ -12,7 +12,11 @@ import (
 // RunOptions configures an execution.
 type RunOptions struct {
 	Compile      Options
+	Phases       PhaseOptions
 	MaxWarpSteps int64 // 0: sim.DefaultMaxWarpSteps
+	// After names the phase after which the IR is executed; "" runs the
+	// IR after the last phase, "lowering" the IR right after lowering.
+	After string
 }
 
 // RunReport is the outcome of executing a spec.
@@ -32,14 +36,27 @@ func RunSpec(s *spec.Spec, opts RunOptions) (*RunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := Compile(s.PTXPath, src, opts.Compile)
+	sess, err := NewSession(s.PTXPath, src, opts.Compile, opts.Phases)
 	if err != nil {
 		return nil, err
+	}
+	m := sess.Lowered
+	if opts.After != "lowering" {
+		last := len(PhaseTable) - 1
+		if opts.After != "" {
+			if last, err = LookupPhase(opts.After); err != nil {
+				return nil, fmt.Errorf("--after: %v", err)
+			}
+		}
+		if err := sess.RunTo(last); err != nil {
+			return nil, err
+		}
+		m = sess.Module()
 	}
 	if s.CompileOnly {
 		return &RunReport{Spec: s.Name, Kernel: s.Kernel, Pass: true, CompileOnly: true}, nil
 	}
-	return Execute(res.Lowered, s, opts)
+	return Execute(m, s, opts)
 }
 
 // Execute runs the spec's kernel in m (Ori at any pipeline position) and

@@ -49,6 +49,29 @@ func normalizeArgs(args []string) []string {
 	return out
 }
 
+// parseArgs parses flags anywhere on the command line (orilab run
+// SPEC.json -O 1 works like orilab run -O 1 SPEC.json), with the ptxas
+// spellings normalized; "--" ends the flags. It returns the positional
+// arguments.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = normalizeArgs(args)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" || len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
 func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -75,14 +98,15 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(normalizeArgs(args)); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitError
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "orilab compile: want exactly one PTX file, got %d arguments\n", fs.NArg())
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "orilab compile: want exactly one PTX file, got %d arguments\n", len(pos))
 		return exitError
 	}
 	if *arch != "" && !smRe.MatchString(*arch) {
@@ -109,7 +133,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "orilab compile: the optimizer and SASS emission are not available yet; use --parse-only, --emit ptx or --emit ir")
 		return exitError
 	}
-	file := fs.Arg(0)
+	file := pos[0]
 	src, err := os.ReadFile(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)

@@ -16,14 +16,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
 	fs.StringVar(arch, "gpu-name", "", "same as -arch")
-	opt := fs.Int("O", 3, "optimization `level` (the optimizer has not landed: runs use the IR after lowering)")
+	opt := fs.Int("O", 3, "optimization `level` 0-4")
+	fs.IntVar(opt, "opt-level", 3, "same as -O")
 	var knobs multiFlag
 	fs.Var(&knobs, "knob", "set a knob, `NAME=VALUE` (not available yet)")
-	after := fs.String("after", "", "execute the IR after `PHASE`; only \"lowering\" exists until the phase manager lands")
+	after := fs.String("after", "", "execute the IR after `PHASE` (a phase name, or \"lowering\"); default: after the last phase")
 	maxSteps := fs.Int64("max-steps", 0, "end the run after `N` warp-steps (default 50000000)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab run SPEC.json [-arch sm_XX] [--after PHASE] [--max-steps N] [--json]")
+		fmt.Fprintln(stderr, "usage: orilab run SPEC.json [-O N] [-arch sm_XX] [--after PHASE] [--max-steps N] [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Compiles the spec's PTX, executes the kernel in the simulator and checks the")
 		fmt.Fprintln(stderr, "expected buffers (see ../shared/KERNEL-SPEC.md). Exit status: 0 when every")
@@ -32,14 +33,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(normalizeArgs(args)); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitError
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "orilab run: want exactly one spec file, got %d arguments\n", fs.NArg())
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "orilab run: want exactly one spec file, got %d arguments\n", len(pos))
 		return exitError
 	}
 	if *arch != "" && !smRe.MatchString(*arch) {
@@ -50,19 +52,21 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "orilab run: knobs are not available yet: the knob system has not landed")
 		return exitError
 	}
-	if *after != "" && *after != "lowering" {
-		fmt.Fprintf(stderr, "orilab run: --after %q: the phase manager has not landed; the only point is \"lowering\"\n", *after)
+	if *opt < 0 || *opt > 5 {
+		fmt.Fprintf(stderr, "orilab run: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
 		return exitError
 	}
-	if *opt != 3 {
-		fmt.Fprintf(stderr, "orilab run: note: -O %d has no effect yet (the optimizer has not landed); running the IR after lowering\n", *opt)
-	}
-	s, err := spec.Load(fs.Arg(0))
+	s, err := spec.Load(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	rep, err := pipeline.RunSpec(s, pipeline.RunOptions{Compile: pipeline.Options{Arch: archNumber(*arch)}, MaxWarpSteps: *maxSteps})
+	rep, err := pipeline.RunSpec(s, pipeline.RunOptions{
+		Compile:      pipeline.Options{Arch: archNumber(*arch)},
+		Phases:       pipeline.PhaseOptions{OptLevel: *opt, NoSnapshots: true},
+		MaxWarpSteps: *maxSteps,
+		After:        *after,
+	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError

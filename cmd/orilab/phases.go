@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"orilab/pipeline"
+)
+
+func runPhases(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("phases", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	opt := fs.Int("O", 3, "optimization `level` 0-4")
+	fs.IntVar(opt, "opt-level", 3, "same as -O")
+	arch := fs.String("arch", "sm_75", "target `sm_XX`")
+	fs.StringVar(arch, "gpu-name", "sm_75", "same as -arch")
+	asJSON := fs.Bool("json", false, "print the table as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: orilab phases [-O N] [-arch sm_XX] [--json]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Lists ptxas's 159 phases in order with their category and whether each runs")
+		fmt.Fprintln(stderr, "at this -O level, or why not.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	if len(pos) != 0 {
+		fmt.Fprintf(stderr, "orilab phases: unexpected argument %q\n", pos[0])
+		return exitError
+	}
+	if !smRe.MatchString(*arch) {
+		fmt.Fprintf(stderr, "orilab phases: -arch %q: want sm_NN, for example sm_75\n", *arch)
+		return exitError
+	}
+	if *opt < 0 || *opt > 5 {
+		fmt.Fprintf(stderr, "orilab phases: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
+		return exitError
+	}
+	rows := pipeline.PhasePlan(*opt, archNumber(*arch))
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rows)
+		return exitOK
+	}
+	active := 0
+	for _, r := range rows {
+		state := "runs"
+		if !r.Runs {
+			state = "no-op: " + r.Reason
+		} else {
+			active++
+		}
+		fmt.Fprintf(stdout, "%3d  %-36s %-12s %s\n", r.Index, r.Name, r.Category, state)
+	}
+	fmt.Fprintf(stdout, "\n%d of %d phases run at -O%d on sm_%d.\n", active, len(rows), *opt, archNumber(*arch))
+	return exitOK
+}
