@@ -1,0 +1,238 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orilab/internal/testenv"
+	"orilab/pipeline/ori"
+)
+
+func kernelSrc(t testing.TB) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "iadd.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+func TestPhasePlanReasons(t *testing.T) {
+	rows := PhasePlan(3, 75)
+	var runs []string
+	for _, r := range rows {
+		if r.Runs {
+			runs = append(runs, r.Name)
+		}
+	}
+	if got := strings.Join(runs, " "); got != "OriCheckInitialProgram AnalyzeControlFlow OriSanitize FinalInspectionPass" {
+		t.Errorf("phases that run at -O3: %s", got)
+	}
+	want := map[string]string{
+		"DoSwitchOptFirst":      "not built yet: this optimization phase is part of the mid-end optimizer, which has not landed",
+		"AdvancedPhasePreSched": "gate hook: no-op by default; its worker ScheduleInstructions runs at its own position",
+		"NOP":                   "the terminal NOP phase (ptxas maps unknown phase names here); it never does anything",
+	}
+	for _, r := range rows {
+		if w, ok := want[r.Name]; ok && r.Reason != w {
+			t.Errorf("%s: reason %q, want %q", r.Name, r.Reason, w)
+		}
+	}
+	o0 := PhasePlan(0, 75)
+	if r := o0[14]; r.Name != "DoSwitchOptFirst" || r.Reason != "O-level gate: runs at -O1 and above (this is -O0)" {
+		t.Errorf("-O0 %s: %q", r.Name, r.Reason)
+	}
+	if r := PhasePlan(1, 75)[139]; r.Name != "ProcessO0WaitsAndSBs" || r.Reason != "O-level gate: runs only at -O0 (this is -O1)" {
+		t.Errorf("-O1 %s: %q", r.Name, r.Reason)
+	}
+}
+
+func TestSessionStopAndResume(t *testing.T) {
+	s, err := NewSession("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunTo(12); err != nil {
+		t.Fatal(err)
+	}
+	if s.Next() != 13 || len(s.Snapshots) != 13 || s.Done() {
+		t.Fatalf("after RunTo(12): next %d, %d snapshots", s.Next(), len(s.Snapshots))
+	}
+	if err := s.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Done() || len(s.Snapshots) != 159 {
+		t.Fatalf("after RunAll: %d snapshots", len(s.Snapshots))
+	}
+	for i, sn := range s.Snapshots {
+		if sn.Index != i || sn.Name != PhaseTable[i].Name || sn.Module == nil || sn.Insts == 0 {
+			t.Fatalf("snapshot %d is %+v", i, sn)
+		}
+	}
+	if sn := s.Snapshots[0]; sn.Status != StatusUnchanged {
+		t.Errorf("OriCheckInitialProgram: %s, want unchanged", sn.Status)
+	}
+}
+
+func TestDisablePhases(t *testing.T) {
+	src := kernelSrc(t)
+	_, err := NewSession("iadd.ptx", src, Options{}, PhaseOptions{OptLevel: 3, DisablePhases: []string{"oribranchopt", "SinkCodeIntoBlock"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := NewSession("iadd.ptx", src, Options{}, PhaseOptions{OptLevel: 3, DisablePhases: []string{"OriBranchOpt"}})
+	s.RunAll()
+	if sn := s.Snapshots[15]; sn.Status != StatusDisabled || sn.Reason != "disabled by the DisablePhases knob" {
+		t.Errorf("OriBranchOpt: %s %q", sn.Status, sn.Reason)
+	}
+	cases := map[string]string{
+		"OriBrnchOpt":          `DisablePhases: unknown phase "OriBrnchOpt" (did you mean "OriBranchOpt"?)`,
+		"OriSanitize":          "DisablePhases: OriSanitize is a required phase and cannot be disabled",
+		"NotAPhaseAtAllReally": `DisablePhases: unknown phase "NotAPhaseAtAllReally" (orilab phases lists them)`,
+	}
+	for name, want := range cases {
+		_, err := NewSession("iadd.ptx", src, Options{}, PhaseOptions{DisablePhases: []string{name}})
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %s", name, err, want)
+		}
+	}
+}
+
+// withPhase installs a test implementation for a phase name.
+func withPhase(t *testing.T, name string, impl phaseImpl) {
+	old, had := impls[name]
+	impls[name] = impl
+	t.Cleanup(func() {
+		if had {
+			impls[name] = old
+		} else {
+			delete(impls, name)
+		}
+	})
+}
+
+func TestVerifyModeNamesTheBrokenPhase(t *testing.T) {
+	withPhase(t, "GeneralOptimizeEarly", phaseImpl{run: func(c *PhaseContext) error {
+		// Break the IR: an EXIT in the middle of the entry block.
+		f := c.Module.Funcs[0]
+		b := f.Blocks[0]
+		in := ori.NewInst(ori.OpEXIT)
+		in.ID = f.NewID()
+		b.Insts = append([]*ori.Inst{in}, b.Insts...)
+		return nil
+	}})
+	s, err := NewSession("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3, Verify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.RunAll()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"phase 13 GeneralOptimizeEarly broke an invariant:", "[terminator] EXIT is not the last instruction of its block", "--- IR before GeneralOptimizeEarly", "--- IR after GeneralOptimizeEarly"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	// The snapshots before the broken phase are intact.
+	if len(s.Snapshots) != 13 {
+		t.Errorf("%d snapshots recorded before the failure, want 13", len(s.Snapshots))
+	}
+}
+
+func TestPanickingPhaseIsNamed(t *testing.T) {
+	withPhase(t, "OriBranchOpt", phaseImpl{run: func(c *PhaseContext) error { panic("boom") }})
+	_, err := CompileWith("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3})
+	if err == nil || err.Error() != "phase 15 OriBranchOpt: internal error: the phase panicked: boom" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestChangedPhaseIsDetected(t *testing.T) {
+	withPhase(t, "OriBranchOpt", phaseImpl{run: func(c *PhaseContext) error {
+		f := c.Module.Funcs[0]
+		in := ori.NewInst(ori.OpNOP)
+		in.ID = f.NewID()
+		f.Blocks[0].Insts = append([]*ori.Inst{in}, f.Blocks[0].Insts...)
+		return nil
+	}})
+	res, err := CompileWith("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := res.Snapshots[14], res.Snapshots[15]
+	if after.Status != StatusChanged || after.Insts != before.Insts+1 || after.Hash == before.Hash {
+		t.Fatalf("OriBranchOpt snapshot: %s, %d insts (before %d)", after.Status, after.Insts, before.Insts)
+	}
+	if before.Module.Funcs[0].NumInsts() != before.Insts {
+		t.Fatal("the earlier snapshot was mutated")
+	}
+}
+
+func TestDumpIR(t *testing.T) {
+	var buf bytes.Buffer
+	_, err := CompileWith("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3, DumpIR: "orisanitize", DumpTo: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"// DUMPIR after OriSanitize\n", "# [inst=", "[texInst=0] [tepid=n/a] [rregs=n/a]", "# [Occupancy = n/a], [est numDivergentBranches=1]", ".entry iadd\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dump lacks %q:\n%s", want, out)
+		}
+	}
+	_, err = CompileWith("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{DumpIR: "AllocateRegister"})
+	if err == nil || err.Error() != `DUMPIR: unknown phase "AllocateRegister" (did you mean "AllocateRegisters"?)` {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err := CompileWith("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3, Context: ctx, Observer: func(*Snapshot) {
+		if n++; n == 20 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// largestZLUDAKernel is the biggest PTX file of the ZLUDA corpus that
+// compiles.
+func largestKernel(b *testing.B) (string, []byte) {
+	path := filepath.Join(testenv.Shared(b), "corpus", "ZLUDA", "ptx", "src", "test", "_Z9vectorAddPKfS0_Pfi.ptx")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, src
+}
+
+// BenchmarkCompileSnapshots and BenchmarkCompileNoSnapshots compare the
+// cost of observing every phase with the plain compile path.
+func BenchmarkCompileSnapshots(b *testing.B) {
+	name, src := largestKernel(b)
+	for b.Loop() {
+		if _, err := CompileWith(name, src, Options{}, PhaseOptions{OptLevel: 3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCompileNoSnapshots(b *testing.B) {
+	name, src := largestKernel(b)
+	for b.Loop() {
+		if _, err := CompileWith(name, src, Options{}, PhaseOptions{OptLevel: 3, NoSnapshots: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
