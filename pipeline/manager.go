@@ -62,6 +62,10 @@ type PhaseOptions struct {
 	// DisablePhases names phases that must not run (the knob of the same
 	// name). Required phases cannot be disabled.
 	DisablePhases []string
+	// NamedPhases, when set, replaces the pipeline: only these phases run,
+	// in this order (the NamedPhases knob). Mercury pseudo-phases
+	// (shuffle, swap1-6) are rejected: orilab has no Mercury pipeline.
+	NamedPhases []string
 	// DumpIR names a phase after which the IR is written to DumpTo with
 	// the DUMPIR statistics header.
 	DumpIR string
@@ -88,7 +92,10 @@ type Session struct {
 	disabled  map[int]bool
 	cur       *ori.Module
 	curHash   uint64
-	next      int
+	// order is the sequence of phase indices to run (0..158, or the
+	// NamedPhases list); pos is the next position in it.
+	order []int
+	pos   int
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -125,6 +132,19 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			return nil, fmt.Errorf("DUMPIR: %v", err)
 		}
 	}
+	if len(po.NamedPhases) > 0 {
+		for _, name := range po.NamedPhases {
+			i, err := LookupPhase(name)
+			if err != nil {
+				return nil, fmt.Errorf("NamedPhases: %v", err)
+			}
+			s.order = append(s.order, i)
+		}
+	} else {
+		for i := range PhaseTable {
+			s.order = append(s.order, i)
+		}
+	}
 	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch})
 	if err != nil {
 		return nil, err
@@ -142,38 +162,58 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 }
 
 // Next returns the index of the next phase to run (159 when done).
-func (s *Session) Next() int { return s.next }
+func (s *Session) Next() int {
+	if s.pos >= len(s.order) {
+		return len(PhaseTable)
+	}
+	return s.order[s.pos]
+}
 
-// Done reports whether every phase has run.
-func (s *Session) Done() bool { return s.next >= len(PhaseTable) }
+// Done reports whether every phase of the plan has run.
+func (s *Session) Done() bool { return s.pos >= len(s.order) }
 
 // Module returns the IR after the last phase that ran.
 func (s *Session) Module() *ori.Module { return s.cur }
 
-// RunTo runs phases up to and including index last (clamped to 158).
+// RunTo runs phases up to and including phase index last. With the
+// default order that is every phase from the next one to last; with
+// NamedPhases it runs the plan until it has run phase last (or to its end).
 func (s *Session) RunTo(last int) error {
 	if last >= len(PhaseTable) {
 		last = len(PhaseTable) - 1
 	}
 	ctx := s.opts.Context
-	for s.next <= last {
+	for s.pos < len(s.order) {
+		i := s.order[s.pos]
+		if len(s.opts.NamedPhases) == 0 && i > last {
+			return nil
+		}
 		if ctx != nil {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if err := s.step(); err != nil {
+		if err := s.step(i); err != nil {
+			return err
+		}
+		if i == last && len(s.opts.NamedPhases) > 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// RunAll runs every remaining phase of the plan.
+func (s *Session) RunAll() error {
+	for !s.Done() {
+		if err := s.RunTo(len(PhaseTable) - 1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// RunAll runs every remaining phase.
-func (s *Session) RunAll() error { return s.RunTo(len(PhaseTable) - 1) }
-
-func (s *Session) step() error {
-	i := s.next
+func (s *Session) step(i int) error {
 	p := PhaseTable[i]
 	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
@@ -228,7 +268,7 @@ func (s *Session) step() error {
 		s.measure(snap)
 		s.Snapshots = append(s.Snapshots, snap)
 	}
-	s.next++
+	s.pos++
 	if s.opts.Observer != nil {
 		s.opts.Observer(snap)
 	}

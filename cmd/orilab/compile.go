@@ -10,8 +10,7 @@ import (
 	"strings"
 
 	"orilab/internal/atomicfile"
-	"orilab/pipeline/lower"
-	"orilab/pipeline/ori"
+	"orilab/pipeline"
 	"orilab/pipeline/ptx"
 )
 
@@ -76,25 +75,30 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	parseOnly := fs.Bool("parse-only", false, "stop after parsing and semantic checks; print nothing on success")
-	emit := fs.String("emit", "", "what to print: ptx (the checked module in canonical form) or ir (the Ori IR after lowering)")
+	emit := fs.String("emit", "", "what to print: ptx (the checked module in canonical form), ir (the Ori IR after the last phase) or lowered (the Ori right after lowering)")
 	out := fs.String("o", "", "write the output to `FILE` (atomically) instead of standard output")
-	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target; code generation is not available yet)")
+	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
 	fs.StringVar(arch, "gpu-name", "", "same as -arch")
-	opt := fs.Int("O", 3, "optimization `level` 0-4 (code generation is not available yet)")
+	opt := fs.Int("O", 3, "optimization `level` 0-4 (5 is accepted as 4)")
 	fs.IntVar(opt, "opt-level", 3, "same as -O")
-	var knobs multiFlag
-	fs.Var(&knobs, "knob", "set a knob, `NAME=VALUE` (repeatable; the knob system is not available yet)")
-	knobsFile := fs.String("knobs-file", "", "read knobs from `FILE` (not available yet)")
-	maxrreg := fs.Int("maxrregcount", 0, "register limit `N` (not available yet)")
-	stat := fs.String("stat", "", "print per-phase statistics (not available yet)")
-	verbose := fs.Bool("v", false, "print resource usage (not available yet)")
+	kf := addKnobFlags(fs)
+	maxrreg := fs.Int("maxrregcount", 0, "register limit `N` (not available yet: needs the register allocator)")
+	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
+	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
+	verify := fs.Bool("verify", false, "run the IR verifier after every phase and name the phase that breaks an invariant")
+	verbose := fs.Bool("v", false, "print resource usage (not available yet: needs the back end)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit ptx|ir] [-o OUT] FILE.ptx")
+		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit ptx|ir|lowered] [-O N] [-arch sm_XX]")
+		fmt.Fprintln(stderr, "                      [-knob NAME=VALUE]... [-knobs-file F] [--stat=phase-wise]")
+		fmt.Fprintln(stderr, "                      [--trace FILE] [--verify] [-o OUT] FILE.ptx")
 		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Parses and checks a PTX module. Errors read FILE:LINE:COL: error: MESSAGE,")
-		fmt.Fprintln(stderr, "then the source line and a caret; the exit status is then 2.")
-		fmt.Fprintln(stderr, "--emit ir prints the Ori IR after lowering (pipeline/ori/SEMANTICS.md says what")
-		fmt.Fprintln(stderr, "it means). The 159-phase optimizer and SASS emission are not available yet.")
+		fmt.Fprintln(stderr, "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
+		fmt.Fprintln(stderr, "(orilab phases lists them and which ones are built). Errors read")
+		fmt.Fprintln(stderr, "FILE:LINE:COL: error: MESSAGE, then the source line and a caret; the exit")
+		fmt.Fprintln(stderr, "status is then 2. Knobs come from $ORILAB_KNOBS, -knobs-file, -knob and the")
+		fmt.Fprintln(stderr, "PTX's .pragma strings, in that priority (orilab knobs lists them): for")
+		fmt.Fprintln(stderr, "example -knob DisablePhases=OriBranchOpt+GvnCse or -knob DUMPIR=OriSanitize.")
+		fmt.Fprintln(stderr, "SASS emission is not available yet.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -117,20 +121,18 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
 		return exitError
 	}
-	switch {
-	case len(knobs) > 0 || *knobsFile != "":
-		fmt.Fprintln(stderr, "orilab compile: knobs are not available yet: the knob system has not landed")
-		return exitError
-	case *maxrreg != 0 || *stat != "" || *verbose:
-		fmt.Fprintln(stderr, "orilab compile: --maxrregcount, --stat and -v are not available yet: they need the back end")
+	if *maxrreg != 0 || *verbose {
+		fmt.Fprintln(stderr, "orilab compile: --maxrregcount and -v are not available yet: they need the back end")
 		return exitError
 	}
-	if *emit != "" && *emit != "ptx" && *emit != "ir" {
-		fmt.Fprintf(stderr, "orilab compile: --emit %q: want ptx or ir (sass is not available yet)\n", *emit)
+	if *stat != "" && *stat != "phase-wise" {
+		fmt.Fprintf(stderr, "orilab compile: --stat=%q: only phase-wise is available yet\n", *stat)
 		return exitError
 	}
-	if !*parseOnly && *emit == "" {
-		fmt.Fprintln(stderr, "orilab compile: the optimizer and SASS emission are not available yet; use --parse-only, --emit ptx or --emit ir")
+	switch *emit {
+	case "", "ptx", "ir", "lowered":
+	default:
+		fmt.Fprintf(stderr, "orilab compile: --emit %q: want ptx, ir or lowered (sass is not available yet)\n", *emit)
 		return exitError
 	}
 	file := pos[0]
@@ -144,34 +146,67 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	if *emit == "" {
+	if *parseOnly {
 		return exitOK
 	}
-	var text string
+	if *emit == "ptx" {
+		return writeOut(*out, ptx.Print(m), stdout, stderr)
+	}
+	set, err := kf.load(m, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
+	po := pipeline.PhaseOptions{OptLevel: *opt, Verify: *verify, DumpTo: stdout}
+	if err := po.ApplyKnobs(set); err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
+	if *emit == "" && po.DumpIR == "" && *stat == "" && *trace == "" && !set.DumpKnobs() {
+		fmt.Fprintln(stderr, "orilab compile: SASS emission is not available yet; use --emit ir to see the IR after the last phase (or --parse-only, --emit ptx, --stat=phase-wise, -knob DUMPIR=PHASE)")
+		return exitError
+	}
+	sess, err := pipeline.NewSessionFrom(m, pipeline.Options{Arch: archNumber(*arch)}, po)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
+	if err := sess.RunAll(); err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
+	if *stat == "phase-wise" {
+		pipeline.WritePhaseStats(stderr, sess.Snapshots)
+	}
+	if *trace != "" {
+		var buf strings.Builder
+		if err := pipeline.WriteTrace(&buf, sess.Snapshots); err != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+			return exitError
+		}
+		if err := atomicfile.Write(*trace, []byte(buf.String())); err != nil {
+			fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", *trace, err)
+			return exitError
+		}
+	}
 	switch *emit {
-	case "ptx":
-		text = ptx.Print(m)
 	case "ir":
-		om, err := lower.Lower(m, lower.Options{Arch: archNumber(*arch)})
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return exitError
-		}
-		for _, f := range om.Funcs {
-			if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
-				fmt.Fprintf(stderr, "orilab compile: internal error: the lowering of %s does not verify:\n%v\n", f.Name, err)
-				return exitError
-			}
-		}
-		text = om.String()
+		return writeOut(*out, sess.Module().String(), stdout, stderr)
+	case "lowered":
+		return writeOut(*out, sess.Lowered.String(), stdout, stderr)
 	}
-	if *out != "" {
-		if err := atomicfile.Write(*out, []byte(text)); err != nil {
-			fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", *out, err)
-			return exitError
-		}
+	return exitOK
+}
+
+// writeOut writes text to the -o file atomically, or to stdout.
+func writeOut(path, text string, stdout, stderr io.Writer) int {
+	if path == "" {
+		io.WriteString(stdout, text)
 		return exitOK
 	}
-	io.WriteString(stdout, text)
+	if err := atomicfile.Write(path, []byte(text)); err != nil {
+		fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", path, err)
+		return exitError
+	}
 	return exitOK
 }

@@ -125,7 +125,7 @@ func TestCompileEmitPTXWritesAtomically(t *testing.T) {
 }
 
 func TestUnavailableCommands(t *testing.T) {
-	for _, name := range []string{"knobs", "bisect", "reduce", "inject", "fuzz", "tui"} {
+	for _, name := range []string{"bisect", "reduce", "inject", "fuzz", "tui"} {
 		code, out, errs := runCLI(t, name)
 		if code != 2 || out != "" {
 			t.Errorf("%s: exit %d stdout %q, want 2 and nothing", name, code, out)
@@ -136,16 +136,57 @@ func TestUnavailableCommands(t *testing.T) {
 	}
 }
 
-func TestCompileWithoutParseOnlyIsHonest(t *testing.T) {
+func TestCompileWithoutOutputIsHonest(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "ok.ptx", kernelSrc())
 	code, out, errs := runCLI(t, "compile", p)
-	if code != 2 || out != "" || errs != "orilab compile: the optimizer and SASS emission are not available yet; use --parse-only, --emit ptx or --emit ir\n" {
+	if code != 2 || out != "" || errs != "orilab compile: SASS emission is not available yet; use --emit ir to see the IR after the last phase (or --parse-only, --emit ptx, --stat=phase-wise, -knob DUMPIR=PHASE)\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	code, _, errs = runCLI(t, "compile", "--parse-only", "-knob", "DUMPIR=AllocateRegisters", p)
-	if code != 2 || !strings.Contains(errs, "knobs are not available yet") {
-		t.Fatalf("knob: exit %d, stderr %q", code, errs)
+}
+
+func TestCompileKnobsEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "k.ptx", kernelSrc("\tmov.u32 %r1, %tid.x;"))
+	// DUMPIR writes the statistics header and the IR after the phase.
+	code, out, errs := runCLI(t, "compile", "-knob", "DUMPIR=OriSanitize", p)
+	if code != 0 || !strings.Contains(out, "// DUMPIR after OriSanitize\n# ") || !strings.Contains(out, "[inst=") {
+		t.Fatalf("DUMPIR: exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+	// DisablePhases: a misspelled phase is an error with a suggestion.
+	code, _, errs = runCLI(t, "compile", "--emit", "ir", "-knob", "DisablePhases=OriBrnchOpt", p)
+	if code != 2 || errs != "orilab compile: DisablePhases: unknown phase \"OriBrnchOpt\" (did you mean \"OriBranchOpt\"?)\n" {
+		t.Fatalf("DisablePhases typo: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "compile", "--emit", "ir", "-knob", "DisablePhases=OriBranchOpt+GvnCse", p)
+	if code != 0 {
+		t.Fatalf("DisablePhases: exit %d, stderr %q", code, errs)
+	}
+	// NamedPhases runs only the named phases: the phase-wise statistics
+	// list exactly those that ran.
+	code, _, errs = runCLI(t, "compile", "--stat=phase-wise", "-knob", "NamedPhases=AnalyzeControlFlow,OriSanitize", p)
+	if code != 0 || !strings.Contains(errs, "  AnalyzeControlFlow  ::  [Total ") || !strings.Contains(errs, "  OriSanitize  ::  [Total ") || strings.Contains(errs, "OriCheckInitialProgram") {
+		t.Fatalf("NamedPhases: exit %d, stderr:\n%s", code, errs)
+	}
+	// An unknown knob is an error naming its source, with a suggestion.
+	code, _, errs = runCLI(t, "compile", "--emit", "ir", "-knob", "DUMPIRR=OriSanitize", p)
+	if code != 2 || !strings.Contains(errs, `unknown knob "DUMPIRR" (did you mean "DUMPIR"?)`) || !strings.Contains(errs, "-knob") {
+		t.Fatalf("unknown knob: exit %d, stderr %q", code, errs)
+	}
+	// A knobs file.
+	kf := writeFile(t, dir, "knobs.txt", "comment\n[knobs]\nDUMPIR=AnalyzeControlFlow\n")
+	code, out, errs = runCLI(t, "compile", "-knobs-file", kf, p)
+	if code != 0 || !strings.Contains(out, "// DUMPIR after AnalyzeControlFlow") {
+		t.Fatalf("knobs file: exit %d, stderr %q", code, errs)
+	}
+	// --trace writes Chrome trace JSON.
+	tr := filepath.Join(dir, "trace.json")
+	if code, _, errs = runCLI(t, "compile", "--emit", "ir", "-o", filepath.Join(dir, "out.ori"), "--trace", tr, p); code != 0 {
+		t.Fatalf("trace: exit %d, stderr %q", code, errs)
+	}
+	b, _ := os.ReadFile(tr)
+	if !strings.HasPrefix(string(b), `{"displayTimeUnit":"ms","traceEvents":[{"name":"OriCheckInitialProgram"`) {
+		t.Fatalf("trace file starts %.80q", b)
 	}
 }
 
@@ -175,5 +216,23 @@ func TestCompileMissingFile(t *testing.T) {
 	code, _, errs := runCLI(t, "compile", "--parse-only", "/nonexistent/x.ptx")
 	if code != 2 || errs != "orilab compile: open /nonexistent/x.ptx: no such file or directory\n" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestKnobsCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "knobs", "dump")
+	if code != 0 || !strings.Contains(out, "DUMPIR  string") || !strings.Contains(out, "DumpKnobs  bool") || strings.Contains(out, "DisablePhases") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, _, errs := runCLI(t, "knobs", "nosuchknob")
+	if code != 1 || errs != "orilab knobs: no knob matches \"nosuchknob\"\n" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestPhasesCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "phases", "-O", "0")
+	if code != 0 || !strings.Contains(out, " 14  DoSwitchOptFirst") || !strings.Contains(out, "no-op: O-level gate: runs at -O1 and above (this is -O0)") || !strings.Contains(out, "159 phases run at -O0") {
+		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

@@ -18,8 +18,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(arch, "gpu-name", "", "same as -arch")
 	opt := fs.Int("O", 3, "optimization `level` 0-4")
 	fs.IntVar(opt, "opt-level", 3, "same as -O")
-	var knobs multiFlag
-	fs.Var(&knobs, "knob", "set a knob, `NAME=VALUE` (not available yet)")
+	kf := addKnobFlags(fs)
 	after := fs.String("after", "", "execute the IR after `PHASE` (a phase name, or \"lowering\"); default: after the last phase")
 	maxSteps := fs.Int64("max-steps", 0, "end the run after `N` warp-steps (default 50000000)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -48,10 +47,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab run: -arch %q: want sm_NN, for example sm_75\n", *arch)
 		return exitError
 	}
-	if len(knobs) > 0 {
-		fmt.Fprintln(stderr, "orilab run: knobs are not available yet: the knob system has not landed")
-		return exitError
-	}
+
 	if *opt < 0 || *opt > 5 {
 		fmt.Fprintf(stderr, "orilab run: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
 		return exitError
@@ -61,9 +57,19 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
+	set, err := kf.load(nil, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab run: %v\n", err)
+		return exitError
+	}
+	po := pipeline.PhaseOptions{OptLevel: *opt, NoSnapshots: true, DumpTo: stderr}
+	if err := po.ApplyKnobs(set); err != nil {
+		fmt.Fprintf(stderr, "orilab run: %v\n", err)
+		return exitError
+	}
 	rep, err := pipeline.RunSpec(s, pipeline.RunOptions{
 		Compile:      pipeline.Options{Arch: archNumber(*arch)},
-		Phases:       pipeline.PhaseOptions{OptLevel: *opt, NoSnapshots: true},
+		Phases:       po,
 		MaxWarpSteps: *maxSteps,
 		After:        *after,
 	})

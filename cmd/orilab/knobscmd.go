@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"orilab/pipeline/knobs"
+)
+
+func runKnobs(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("knobs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the knobs as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: orilab knobs [PATTERN] [--json]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Lists every knob orilab reads, with its type, default, what it does and which")
+		fmt.Fprintln(stderr, "phases or components read it. PATTERN filters names (case-insensitive substring).")
+		fmt.Fprintln(stderr, "Only knobs that code reads are registered; ptxas has about 1,300.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(stderr, "orilab knobs: want at most one pattern, got %d arguments\n", len(pos))
+		return exitError
+	}
+	pattern := ""
+	if len(pos) == 1 {
+		pattern = strings.ToLower(pos[0])
+	}
+	type row struct {
+		Name    string   `json:"name"`
+		Type    string   `json:"type"`
+		Default string   `json:"default"`
+		Doc     string   `json:"doc"`
+		Readers []string `json:"readers"`
+	}
+	var rows []row
+	for _, k := range knobs.Default.All() {
+		if pattern != "" && !strings.Contains(strings.ToLower(k.Name), pattern) {
+			continue
+		}
+		rows = append(rows, row{Name: k.Name, Type: k.Type.String(), Default: k.Default, Doc: k.Doc, Readers: k.Readers})
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rows)
+		return exitOK
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(stderr, "orilab knobs: no knob matches %q\n", pattern)
+		return exitMismatch
+	}
+	for _, r := range rows {
+		def := r.Default
+		if def == "" {
+			def = "(unset)"
+		}
+		fmt.Fprintf(stdout, "%s  %s  default %s\n    %s\n    read by: %s\n", r.Name, r.Type, def, r.Doc, strings.Join(r.Readers, ", "))
+	}
+	return exitOK
+}
