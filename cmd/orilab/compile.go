@@ -113,12 +113,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: want exactly one PTX file, got %d arguments\n", len(pos))
 		return exitError
 	}
-	if *arch != "" && !smRe.MatchString(*arch) {
-		fmt.Fprintf(stderr, "orilab compile: -arch %q: want sm_NN, for example sm_75\n", *arch)
-		return exitError
-	}
-	if *opt < 0 || *opt > 5 {
-		fmt.Fprintf(stderr, "orilab compile: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
+	if !checkArchOpt("compile", *arch, *opt, stderr) {
 		return exitError
 	}
 	if *maxrreg != 0 || *verbose {
@@ -209,4 +204,17 @@ func writeOut(path, text string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// checkArchOpt validates -arch and -O for command cmd, printing the error.
+func checkArchOpt(cmd, arch string, opt int, stderr io.Writer) bool {
+	if arch != "" && !smRe.MatchString(arch) {
+		fmt.Fprintf(stderr, "orilab %s: -arch %q: want sm_NN, for example sm_75\n", cmd, arch)
+		return false
+	}
+	if opt < 0 || opt > 5 {
+		fmt.Fprintf(stderr, "orilab %s: -O %d: want 0 to 4 (5 is accepted as 4)\n", cmd, opt)
+		return false
+	}
+	return true
 }

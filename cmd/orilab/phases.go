@@ -37,12 +37,7 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab phases: unexpected argument %q\n", pos[0])
 		return exitError
 	}
-	if !smRe.MatchString(*arch) {
-		fmt.Fprintf(stderr, "orilab phases: -arch %q: want sm_NN, for example sm_75\n", *arch)
-		return exitError
-	}
-	if *opt < 0 || *opt > 5 {
-		fmt.Fprintf(stderr, "orilab phases: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
+	if !checkArchOpt("phases", *arch, *opt, stderr) {
 		return exitError
 	}
 	rows := pipeline.PhasePlan(*opt, archNumber(*arch))

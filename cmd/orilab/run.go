@@ -43,13 +43,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab run: want exactly one spec file, got %d arguments\n", len(pos))
 		return exitError
 	}
-	if *arch != "" && !smRe.MatchString(*arch) {
-		fmt.Fprintf(stderr, "orilab run: -arch %q: want sm_NN, for example sm_75\n", *arch)
-		return exitError
-	}
-
-	if *opt < 0 || *opt > 5 {
-		fmt.Fprintf(stderr, "orilab run: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
+	if !checkArchOpt("run", *arch, *opt, stderr) {
 		return exitError
 	}
 	s, err := spec.Load(pos[0])
