@@ -70,6 +70,9 @@ func issueFor(p PhaseInfo) string {
 	case "Scheduling", "RegAlloc", "Encoding":
 		return "the back end (scheduling, register allocation, SASS)"
 	case "Reporting":
+		if strings.HasPrefix(p.Name, "DumpNVu") {
+			return "SASS emission (the back end)"
+		}
 		return "reporting"
 	}
 	return "the mid-end optimizer"
@@ -125,7 +128,7 @@ func noOpReason(p PhaseInfo, c *PhaseContext) string {
 			return r
 		}
 	}
-	if p.Category == "Reporting" && !ok {
+	if p.Category == "Reporting" && !ok && strings.HasPrefix(p.Name, "Report") {
 		// ptxas's report phases print the IR when DUMPIR names them; in
 		// orilab DUMPIR works after any phase, so these have nothing of
 		// their own to do.
