@@ -128,6 +128,9 @@ func noOpReason(p PhaseInfo, c *PhaseContext) string {
 			return r
 		}
 	}
+	if p.Name == "ReportFinalMemoryUsage" {
+		return "reporting phase: orilab prints the memory summary with --stat=phase-wise (All Phases Summary)"
+	}
 	if p.Category == "Reporting" && !ok && strings.HasPrefix(p.Name, "Report") {
 		// ptxas's report phases print the IR when DUMPIR names them; in
 		// orilab DUMPIR works after any phase, so these have nothing of
