@@ -39,7 +39,7 @@ var commands = []command{
 	{name: "reduce", usage: "orilab reduce SPEC.json", summary: "shrink a failing kernel while its failure stays the same", missing: "the reducer comes with the bisector, which has not been built yet"},
 	{name: "inject", usage: "orilab inject (SPEC.json|FILE.ptx) --bugspec LINE ...", summary: "bugspec fault injection into post-RA code, and campaigns", missing: "it needs register allocation and the post-RA verifiers"},
 	{name: "fuzz", usage: "orilab fuzz [--seed S] [--count N] [--jobs J]", summary: "differential testing with random PTX programs", missing: "the random PTX generator has not been built yet"},
-	{name: "tui", usage: "orilab tui [FILE.ptx|SPEC.json]", summary: "the phase-by-phase workbench", missing: "the workbench has not been built yet (the phase manager it steps through has)"},
+	{name: "tui", usage: "orilab tui [-O N] [FILE.ptx|SPEC.json]", summary: "the phase-by-phase workbench", run: runTUI},
 }
 
 func main() {

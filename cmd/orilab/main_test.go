@@ -125,7 +125,7 @@ func TestCompileEmitPTXWritesAtomically(t *testing.T) {
 }
 
 func TestUnavailableCommands(t *testing.T) {
-	for _, name := range []string{"bisect", "reduce", "inject", "fuzz", "tui"} {
+	for _, name := range []string{"bisect", "reduce", "inject", "fuzz"} {
 		code, out, errs := runCLI(t, name)
 		if code != 2 || out != "" {
 			t.Errorf("%s: exit %d stdout %q, want 2 and nothing", name, code, out)

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// startFlow runs the real program (commands and all) on the sample at
+// 80x24.
+func startFlow(t *testing.T) *teatest.TestModel {
+	t.Helper()
+	w, cleanup, err := LoadSample(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	tm := teatest.NewTestModel(t, New(w), teatest.WithInitialTermSize(80, 24))
+	t.Cleanup(func() { tm.Quit() })
+	return tm
+}
+
+// waitFor waits until the screen output has shown every string in want.
+func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	var seen bytes.Buffer
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		seen.Write(b)
+		for _, s := range want {
+			if !strings.Contains(seen.String(), s) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func quit(t *testing.T, tm *teatest.TestModel) *Model {
+	t.Helper()
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+}
+
+func TestFlowStepThroughPhases(t *testing.T) {
+	tm := startFlow(t)
+	waitFor(t, tm, "#0 OriCheckInitialProgram [plain]", "compiled: 4 phases ran")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	waitFor(t, tm, "#1 ApplyNvOptRecipes [plain]", "phase 2/159")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	waitFor(t, tm, "#2 PromoteFP16 [plain]")
+	if m := quit(t, tm); m.c.W.Sel != 2 {
+		t.Errorf("final selection %d, want 2", m.c.W.Sel)
+	}
+}
+
+func TestFlowToggleDiff(t *testing.T) {
+	tm := startFlow(t)
+	waitFor(t, tm, "compiled: 4 phases ran")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("v")})
+	waitFor(t, tm, "[diff] no change")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("v")})
+	waitFor(t, tm, "[side by side]")
+	if m := quit(t, tm); m.ir.Mode() != modeSide {
+		t.Errorf("final mode %v", m.ir.Mode())
+	}
+}
+
+func TestFlowDisablePhase(t *testing.T) {
+	tm := startFlow(t)
+	waitFor(t, tm, "compiled: 4 phases ran")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	waitFor(t, tm, "✗>  1 ApplyNvOptRecipes", "disabled: disabled by the DisablePhases knob")
+	m := quit(t, tm)
+	if got := m.c.W.Knobs["DisablePhases"]; got != "ApplyNvOptRecipes" {
+		t.Errorf("DisablePhases = %q", got)
+	}
+}
+
+func TestFlowRunSpec(t *testing.T) {
+	tm := startFlow(t)
+	waitFor(t, tm, "compiled: 4 phases ran")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	waitFor(t, tm, "after #0 OriCheckInitialProgram:", "out: PASS (4 elements)")
+	quit(t, tm)
+}

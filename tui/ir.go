@@ -1,0 +1,332 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"orilab/pipeline"
+	"orilab/pipeline/ori"
+)
+
+// irMode is how the IR pane shows the selected phase.
+type irMode uint8
+
+const (
+	modePlain irMode = iota // the IR after the phase
+	modeDiff                // unified diff against the IR before it
+	modeSide                // before | after, aligned by instruction ID
+)
+
+func (m irMode) String() string {
+	return [...]string{"plain", "diff", "side by side"}[m]
+}
+
+// irRow is one displayed row.
+type irRow struct {
+	kind        opKind
+	text        string // plain and unified modes
+	left, right string // side by side: before and after
+	key         string // lineKey of the row, to keep the cursor across phases
+}
+
+// IRView is the IR pane.
+type IRView struct {
+	c       *Common
+	w, h    int
+	mode    irMode
+	cur     int // cursor row
+	off     int
+	follow  string // the followed token ("" for none)
+	re      *regexp.Regexp
+	rows    []irRow
+	nchange int
+	// what rows were computed for
+	shownAfter, shownBefore *ori.Module
+	shownMode               irMode
+	shownSel                int
+	// text caches the line split of module texts; modules are immutable
+	// once recorded, so the pointer is the key.
+	text map[*ori.Module][]string
+}
+
+// NewIRView returns the IR pane.
+func NewIRView(c *Common) *IRView {
+	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1}
+}
+
+// Title implements component.
+func (v *IRView) Title() string { return "IR" }
+
+// SetSize implements component.
+func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h }
+
+// ShortHelp implements help.KeyMap.
+func (v *IRView) ShortHelp() []key.Binding {
+	k := v.c.Keys
+	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.FollowReg, k.Global.Run}
+}
+
+// FullHelp implements help.KeyMap.
+func (v *IRView) FullHelp() [][]key.Binding {
+	k := v.c.Keys
+	return [][]key.Binding{k.List.bindings(), {k.Global.ViewMode, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow}}
+}
+
+// Mode returns the display mode.
+func (v *IRView) Mode() irMode { return v.mode }
+
+// CycleMode switches plain -> diff -> side by side -> plain.
+func (v *IRView) CycleMode() { v.mode = (v.mode + 1) % 3; v.Sync() }
+
+func (v *IRView) lines(m *ori.Module) []string {
+	if m == nil {
+		return nil
+	}
+	if l, ok := v.text[m]; ok {
+		return l
+	}
+	if len(v.text) > 64 {
+		clear(v.text)
+	}
+	l := strings.Split(strings.TrimRight(m.String(), "\n"), "\n")
+	v.text[m] = l
+	return l
+}
+
+// Sync recomputes the rows when the selected phase, its IR or the mode
+// changed. The root calls it after every update; it is cheap otherwise.
+func (v *IRView) Sync() {
+	w := v.c.W
+	s := w.Snap(w.Sel)
+	var after, before *ori.Module
+	if s != nil {
+		after, before = s.Module, w.Before(w.Sel)
+	}
+	if after == v.shownAfter && before == v.shownBefore && v.mode == v.shownMode && w.Sel == v.shownSel {
+		return
+	}
+	curKey := ""
+	if v.cur < len(v.rows) {
+		curKey = v.rows[v.cur].key
+	}
+	v.shownAfter, v.shownBefore, v.shownMode, v.shownSel = after, before, v.mode, w.Sel
+	v.rows = v.rows[:0]
+	v.nchange = 0
+	if after == nil {
+		return
+	}
+	al := v.lines(after)
+	if v.mode == modePlain {
+		for _, l := range al {
+			v.rows = append(v.rows, irRow{kind: opSame, text: l, key: lineKey(l)})
+		}
+	} else {
+		var ops []diffOp
+		if before == after {
+			ops = make([]diffOp, len(al))
+			for i, l := range al {
+				ops[i] = diffOp{Kind: opSame, Old: l, New: l}
+			}
+		} else {
+			ops = alignDiff(v.lines(before), al)
+		}
+		v.nchange = changes(ops)
+		for _, o := range ops {
+			k := lineKey(o.New)
+			if o.Kind == opRemoved {
+				k = lineKey(o.Old)
+			}
+			switch {
+			case v.mode == modeSide:
+				v.rows = append(v.rows, irRow{kind: o.Kind, left: o.Old, right: o.New, key: k})
+			case o.Kind == opSame:
+				v.rows = append(v.rows, irRow{kind: opSame, text: " " + o.New, key: k})
+			case o.Kind == opChanged:
+				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k}, irRow{kind: opAdded, text: "+" + o.New, key: k})
+			case o.Kind == opRemoved:
+				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k})
+			default:
+				v.rows = append(v.rows, irRow{kind: opAdded, text: "+" + o.New, key: k})
+			}
+		}
+	}
+	// Keep the cursor on the same instruction when it still exists; from
+	// the top of a diff, go to the first change.
+	v.cur = min(v.cur, max(len(v.rows)-1, 0))
+	if v.cur == 0 && v.nchange > 0 {
+		v.cur = max(v.nextChange(-1, +1), 0)
+		v.off = max(v.cur-v.bodyHeight()/3, 0)
+		return
+	}
+	if curKey != "" {
+		for i, r := range v.rows {
+			if r.key == curKey {
+				v.cur = i
+				break
+			}
+		}
+	}
+}
+
+func (v *IRView) bodyHeight() int { return max(v.h-1, 1) }
+
+// Update implements component.
+func (v *IRView) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k := v.c.Keys
+	switch {
+	case key.Matches(km, k.IR.Follow), key.Matches(km, k.IR.FollowReg):
+		if v.cur >= len(v.rows) {
+			return nil
+		}
+		r := v.rows[v.cur]
+		line := r.text
+		if v.mode == modeSide {
+			line = r.right
+			if line == "" {
+				line = r.left
+			}
+		} else if v.mode == modeDiff && line != "" {
+			line = line[1:]
+		}
+		tok := ""
+		if key.Matches(km, k.IR.Follow) {
+			tok = lineID(line)
+		} else {
+			tok = definedReg(line)
+		}
+		if tok == "" {
+			return cmdOf(statusMsg("nothing to follow on this line"))
+		}
+		v.follow, v.re = tok, followRe(tok)
+		return cmdOf(statusMsg("following " + tok + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.NextHunk), key.Matches(km, k.IR.PrevHunk):
+		dir := +1
+		if key.Matches(km, k.IR.PrevHunk) {
+			dir = -1
+		}
+		if c := v.nextChange(v.cur, dir); c >= 0 {
+			v.cur = c
+		} else {
+			return cmdOf(statusMsg("no more changed lines"))
+		}
+		return nil
+	case key.Matches(km, k.IR.Unfollow):
+		v.follow, v.re = "", nil
+		return nil
+	}
+	if c, ok := k.List.move(km.String(), v.cur, len(v.rows), v.bodyHeight()); ok {
+		v.cur = c
+	}
+	return nil
+}
+
+// Following returns the followed token, or "".
+func (v *IRView) Following() string { return v.follow }
+
+func (v *IRView) style(kind opKind, text string, cursor bool) string {
+	st := v.c.Styles
+	s := st.Same
+	switch kind {
+	case opAdded:
+		s = st.Added
+	case opRemoved:
+		s = st.Removed
+	case opChanged:
+		s = st.Changed
+	}
+	if v.re != nil && v.re.MatchString(text) {
+		s = st.Follow
+	}
+	if cursor {
+		s = s.Inherit(st.Cursor)
+	}
+	return s.Render(text)
+}
+
+// View implements component.
+func (v *IRView) View() string {
+	w := v.c.W
+	v.Sync()
+	p := pipeline.PhaseTable[w.Sel]
+	s := w.Snap(w.Sel)
+	head := fmt.Sprintf("#%d %s [%s]", p.Index, p.Name, v.mode)
+	if v.mode != modePlain && s != nil {
+		if v.nchange == 0 {
+			head += " no change"
+		} else {
+			head += fmt.Sprintf(" %d changed", v.nchange)
+		}
+	}
+	if v.follow != "" {
+		head += " f:" + v.follow
+	}
+	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
+	if s == nil {
+		lines = append(lines, v.c.Styles.Dim.Render("this phase did not run in this compilation"))
+		return block(lines, v.w, v.h)
+	}
+	bh := v.bodyHeight()
+	v.off = scrollTo(v.off, v.cur, bh)
+	tabs := strings.NewReplacer("\t", "  ")
+	half := max((v.w-4)/2, 1)
+	for i := v.off; i < len(v.rows) && i < v.off+bh; i++ {
+		r := v.rows[i]
+		cursor := i == v.cur
+		gutter := " "
+		switch {
+		case cursor:
+			gutter = ">"
+		case v.re != nil && (v.re.MatchString(r.text) || v.re.MatchString(r.left) || v.re.MatchString(r.right)):
+			gutter = "*"
+		}
+		if v.mode == modeSide {
+			lk, rk := opSame, opSame
+			switch r.kind {
+			case opChanged:
+				lk, rk = opRemoved, opAdded
+			case opRemoved:
+				lk = opRemoved
+			case opAdded:
+				rk = opAdded
+			}
+			left := v.style(lk, fit(tabs.Replace(r.left), half), cursor)
+			right := v.style(rk, fit(tabs.Replace(r.right), half), cursor)
+			lines = append(lines, gutter+left+" │ "+right)
+			continue
+		}
+		lines = append(lines, gutter+v.style(r.kind, fit(tabs.Replace(r.text), v.w-1), cursor))
+	}
+	return block(lines, v.w, v.h)
+}
+
+// texts returns the displayed rows' text (plain and diff modes), for tests.
+func (v *IRView) texts() []string {
+	out := make([]string, len(v.rows))
+	for i, r := range v.rows {
+		out[i] = strings.ReplaceAll(r.text, "\t", "  ")
+	}
+	return out
+}
+
+// nextChange returns the first changed row after (dir +1) or before (-1)
+// row from, skipping the rest of the change block from starts in, or -1.
+func (v *IRView) nextChange(from, dir int) int {
+	i := from + dir
+	for i >= 0 && i < len(v.rows) && from >= 0 && v.rows[i].kind != opSame && v.rows[from].kind != opSame {
+		i += dir
+	}
+	for ; i >= 0 && i < len(v.rows); i += dir {
+		if v.rows[i].kind != opSame {
+			return i
+		}
+	}
+	return -1
+}

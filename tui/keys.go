@@ -1,0 +1,146 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// GlobalKeys work in every pane (unless a text input has focus).
+type GlobalKeys struct {
+	Quit, Help, NextPane, PrevPane key.Binding
+	Pane                           [7]key.Binding // 1-7 jump to a pane
+	Panes                          key.Binding    // Pane, as one line of help
+	NextChanged, PrevChanged       key.Binding
+	ViewMode, Run                  key.Binding
+}
+
+// ListKeys move through a list (timeline, knobs) or scroll a text pane.
+type ListKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+// TimelineKeys are the timeline's own keys.
+type TimelineKeys struct {
+	Filter, Disable key.Binding
+}
+
+// IRKeys are the IR pane's own keys.
+type IRKeys struct {
+	Follow, FollowReg, Unfollow key.Binding
+	NextHunk, PrevHunk          key.Binding
+}
+
+// KnobKeys are the knob pane's own keys.
+type KnobKeys struct {
+	Filter, Edit, Reset key.Binding
+}
+
+// InputKeys apply while a text input has focus.
+type InputKeys struct {
+	Accept, Cancel key.Binding
+}
+
+// KeyMap is every key binding of the workbench. The help overlay ('?') is
+// generated from it.
+type KeyMap struct {
+	Global   GlobalKeys
+	List     ListKeys
+	Timeline TimelineKeys
+	IR       IRKeys
+	Knobs    KnobKeys
+	Input    InputKeys
+}
+
+func bind(keys []string, help, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// DefaultKeyMap returns the workbench's key bindings.
+func DefaultKeyMap() KeyMap {
+	k := KeyMap{
+		Global: GlobalKeys{
+			Quit:        bind([]string{"q", "ctrl+c"}, "q", "quit"),
+			Help:        bind([]string{"?"}, "?", "help"),
+			NextPane:    bind([]string{"tab"}, "tab", "next pane"),
+			PrevPane:    bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+			Panes:       bind([]string{"1", "2", "3", "4", "5", "6", "7"}, "1-7", "go to pane"),
+			NextChanged: bind([]string{"n"}, "n", "next phase that changed IR"),
+			PrevChanged: bind([]string{"N"}, "N", "prev. phase that changed IR"),
+			ViewMode:    bind([]string{"v"}, "v", "IR: plain/diff/side by side"),
+			Run:         bind([]string{"r"}, "r", "run spec on this phase's IR"),
+		},
+		List: ListKeys{
+			Up:       bind([]string{"up", "k"}, "↑/k", "up"),
+			Down:     bind([]string{"down", "j"}, "↓/j", "down"),
+			PageUp:   bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+			PageDown: bind([]string{"pgdown", "ctrl+d", " "}, "pgdn", "page down"),
+			Top:      bind([]string{"home", "g"}, "g", "first"),
+			Bottom:   bind([]string{"end", "G"}, "G", "last"),
+		},
+		Timeline: TimelineKeys{
+			Filter:  bind([]string{"/"}, "/", "filter phases by name"),
+			Disable: bind([]string{"d"}, "d", "disable/enable phase"),
+		},
+		IR: IRKeys{
+			Follow:    bind([]string{"f"}, "f", "follow cursor line's #ID"),
+			FollowReg: bind([]string{"F"}, "F", "follow register it defines"),
+			Unfollow:  bind([]string{"esc"}, "esc", "stop following"),
+			NextHunk:  bind([]string{"]"}, "]", "next changed line"),
+			PrevHunk:  bind([]string{"["}, "[", "previous changed line"),
+		},
+		Knobs: KnobKeys{
+			Filter: bind([]string{"/"}, "/", "search knobs"),
+			Edit:   bind([]string{"enter"}, "enter", "toggle bool / edit value"),
+			Reset:  bind([]string{"x", "delete"}, "x", "reset to default"),
+		},
+		Input: InputKeys{
+			Accept: bind([]string{"enter"}, "enter", "accept input"),
+			Cancel: bind([]string{"esc"}, "esc", "cancel input"),
+		},
+	}
+	names := []string{"timeline", "IR", "SASS", "knobs", "run", "bisect", "fault"}
+	for i := range k.Global.Pane {
+		d := string(rune('1' + i))
+		k.Global.Pane[i] = bind([]string{d}, d, names[i])
+	}
+	return k
+}
+
+func (l ListKeys) bindings() []key.Binding {
+	return []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom}
+}
+
+// move applies a list key to a cursor over n rows with a page of size page.
+// It reports whether msg was a list key.
+func (l ListKeys) move(msg string, cur, n, page int) (int, bool) {
+	if n == 0 {
+		return 0, false
+	}
+	page = max(page, 1)
+	switch {
+	case contains(l.Up, msg):
+		cur--
+	case contains(l.Down, msg):
+		cur++
+	case contains(l.PageUp, msg):
+		cur -= page
+	case contains(l.PageDown, msg):
+		cur += page
+	case contains(l.Top, msg):
+		cur = 0
+	case contains(l.Bottom, msg):
+		cur = n - 1
+	default:
+		return cur, false
+	}
+	return min(max(cur, 0), n-1), true
+}
+
+func contains(b key.Binding, k string) bool {
+	if !b.Enabled() {
+		return false
+	}
+	for _, x := range b.Keys() {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

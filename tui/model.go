@@ -1,0 +1,418 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"orilab/pipeline"
+	"orilab/pipeline/knobs"
+)
+
+// Pane indices, in tab order; the number keys are these plus one.
+const (
+	paneTimeline = iota
+	paneIR
+	paneSASS
+	paneKnobs
+	paneRun
+	paneBisect
+	paneFault
+	numPanes
+)
+
+// Model is the root model: it owns focus, global keys, resizing and
+// message routing, and draws the tab bar, status bar and help footer. The
+// timeline is always on the left; the right side shows the last pane other
+// than the timeline that was chosen (IR at first).
+type Model struct {
+	c        *Common
+	panes    [numPanes]component
+	timeline *Timeline
+	ir       *IRView
+	knobs    *KnobsPane
+	run      *RunPane
+	focus    int // the pane that gets keys
+	right    int // the pane on the right
+	width    int
+	height   int
+	showHelp bool
+	help     help.Model
+	spin     spinner.Model
+	status   string // the last message for the status bar
+}
+
+// New returns the workbench on w. Init starts the first compilation.
+func New(w *Workbench) *Model {
+	c := &Common{Styles: DefaultStyles(), Keys: DefaultKeyMap(), W: w}
+	m := &Model{c: c, focus: paneTimeline, right: paneIR, help: help.New(), width: 80, height: 24}
+	m.timeline = NewTimeline(c)
+	m.ir = NewIRView(c)
+	m.knobs = NewKnobsPane(c)
+	m.run = NewRunPane(c)
+	m.panes = [numPanes]component{
+		m.timeline, m.ir,
+		NewPlaceholder(c, "SASS", sassText),
+		m.knobs, m.run,
+		NewPlaceholder(c, "Bisect", bisectText),
+		NewPlaceholder(c, "Fault", faultText),
+	}
+	m.spin = spinner.New(spinner.WithSpinner(spinner.Line))
+	m.resize()
+	return m
+}
+
+// Init implements tea.Model: the first compile runs in the background.
+func (m *Model) Init() tea.Cmd {
+	return m.recompile()
+}
+
+func (m *Model) recompile() tea.Cmd {
+	return tea.Batch(compileCmd(m.c.W), m.spin.Tick)
+}
+
+func (m *Model) busy() bool { return m.c.W.Compiling || m.run.Running() }
+
+// Update implements tea.Model. Routing order: a focused text input, then
+// global keys, then domain messages, then the focused pane.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.ir.Sync()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	w := m.c.W
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return nil
+	case tea.KeyMsg:
+		if msg.String() == "ctrl+c" {
+			return tea.Quit
+		}
+		if f, ok := m.panes[m.focus].(inputFocused); ok && f.InputFocused() {
+			return m.panes[m.focus].Update(msg)
+		}
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed faster than the terminal is read (or sent by
+			// tmux send-keys) arrive as one message: handle each.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				cmds = append(cmds, m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+			}
+			return tea.Batch(cmds...)
+		}
+		if cmd, ok := m.globalKey(msg); ok {
+			return cmd
+		}
+		if m.showHelp {
+			return nil
+		}
+		return m.panes[m.focus].Update(msg)
+	case compiledMsg:
+		if w.apply(msg) {
+			if w.Err != "" {
+				m.status = "compile error: " + w.Err
+			} else {
+				m.status = compiledSummary(msg)
+			}
+		}
+		return nil
+	case runMsg:
+		m.run.Update(msg)
+		return nil
+	case setKnobMsg:
+		return m.setKnob(msg)
+	case runRequestMsg:
+		return m.startRun()
+	case statusMsg:
+		m.status = string(msg)
+		return nil
+	case spinner.TickMsg:
+		if !m.busy() {
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return cmd
+	}
+	return m.panes[m.focus].Update(msg)
+}
+
+// globalKey handles the keys that work everywhere.
+func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	g := m.c.Keys.Global
+	switch {
+	case key.Matches(msg, g.Quit):
+		return tea.Quit, true
+	case key.Matches(msg, g.Help):
+		m.showHelp = !m.showHelp
+		return nil, true
+	case m.showHelp && msg.String() == "esc":
+		m.showHelp = false
+		return nil, true
+	case key.Matches(msg, g.NextPane):
+		m.setFocus((m.focus + 1) % numPanes)
+		return nil, true
+	case key.Matches(msg, g.PrevPane):
+		m.setFocus((m.focus + numPanes - 1) % numPanes)
+		return nil, true
+	case key.Matches(msg, g.NextChanged):
+		m.jumpChanged(+1)
+		return nil, true
+	case key.Matches(msg, g.PrevChanged):
+		m.jumpChanged(-1)
+		return nil, true
+	case key.Matches(msg, g.ViewMode):
+		m.ir.CycleMode()
+		if m.right != paneIR {
+			m.right = paneIR
+			m.resize()
+		}
+		return nil, true
+	case key.Matches(msg, g.Run):
+		return m.startRun(), true
+	}
+	for i, b := range g.Pane {
+		if key.Matches(msg, b) {
+			m.setFocus(i)
+			return nil, true
+		}
+	}
+	return nil, false
+}
+
+func (m *Model) setFocus(i int) {
+	m.focus = i
+	if i != paneTimeline {
+		m.right = i
+	}
+	m.showHelp = false
+	m.resize()
+}
+
+// jumpChanged selects the next (dir +1) or previous (-1) phase that
+// changed the IR.
+func (m *Model) jumpChanged(dir int) {
+	w := m.c.W
+	for i := w.Sel + dir; i >= 0 && i < len(pipeline.PhaseTable); i += dir {
+		if s := w.Snap(i); s != nil && s.Status == pipeline.StatusChanged {
+			m.timeline.Select(i)
+			return
+		}
+	}
+	if dir > 0 {
+		m.status = "no later phase changed the IR"
+	} else {
+		m.status = "no earlier phase changed the IR"
+	}
+}
+
+// setKnob applies a knob override after checking the whole knob set, and
+// recompiles in the background. The selected phase stays.
+func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
+	w := m.c.W
+	old, had := w.Knobs[msg.name]
+	if msg.reset {
+		delete(w.Knobs, msg.name)
+	} else {
+		w.Knobs[msg.name] = msg.value
+	}
+	if _, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: w.KnobArgs()}); err != nil {
+		if had {
+			w.Knobs[msg.name] = old
+		} else {
+			delete(w.Knobs, msg.name)
+		}
+		m.status = err.Error()
+		return nil
+	}
+	if msg.reset {
+		m.status = "reset " + msg.name + "; recompiling"
+	} else {
+		m.status = fmt.Sprintf("%s=%s; recompiling", msg.name, msg.value)
+	}
+	return m.recompile()
+}
+
+func (m *Model) startRun() tea.Cmd {
+	w := m.c.W
+	if m.right != paneRun {
+		m.right = paneRun
+		m.resize()
+	}
+	if w.Spec == nil {
+		m.status = "no kernel spec to run (open a SPEC.json)"
+		return nil
+	}
+	if w.Compiling || m.run.Running() {
+		m.status = "busy; try again when the spinner stops"
+		return nil
+	}
+	m.run.Start()
+	return tea.Batch(runCmd(w, w.Sel), m.spin.Tick)
+}
+
+// Layout: one line of tabs, the body, a status line, and two lines for
+// the message and the short help (a long message takes both).
+const chromeLines = 4
+
+func (m *Model) timelineWidth() int {
+	return min(max(m.width*2/5, 30), 48)
+}
+
+func (m *Model) resize() {
+	st := m.c.Styles
+	fw, fh := st.Pane.GetFrameSize()
+	bodyH := max(m.height-chromeLines-fh, 1)
+	lw := m.timelineWidth()
+	m.timeline.SetSize(max(lw-fw, 1), bodyH)
+	rw := max(m.width-lw-fw, 1)
+	for i := paneIR; i < numPanes; i++ {
+		m.panes[i].SetSize(rw, bodyH)
+	}
+	m.help.Width = m.width
+}
+
+// View implements tea.Model.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	parts := []string{m.tabsView(), m.bodyView(), m.statusView(), m.messageView()}
+	return strings.Join(parts, "\n")
+}
+
+func (m *Model) tabsView() string {
+	st := m.c.Styles
+	var tabs []string
+	for i, p := range m.panes {
+		// Brackets mark the focused pane without colour too.
+		switch label := fmt.Sprintf("%d %s", i+1, p.Title()); {
+		case i == m.focus:
+			tabs = append(tabs, st.ActiveTab.Render("["+label+"]"))
+		default:
+			tabs = append(tabs, st.Tab.Render(" "+label+" "))
+		}
+	}
+	return fit(lipgloss.JoinHorizontal(lipgloss.Top, tabs...), m.width)
+}
+
+func (m *Model) paneBox(i int, content string) string {
+	st := m.c.Styles.Pane
+	if i == m.focus {
+		st = m.c.Styles.FocusedPane
+	}
+	return st.Render(content)
+}
+
+func (m *Model) bodyView() string {
+	_, fh := m.c.Styles.Pane.GetFrameSize()
+	bodyH := max(m.height-chromeLines-fh, 1)
+	if m.showHelp {
+		return block(strings.Split(m.helpView(), "\n"), m.width, bodyH+fh)
+	}
+	left := m.paneBox(paneTimeline, m.timeline.View())
+	right := m.paneBox(m.right, m.panes[m.right].View())
+	return block(strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, left, right), "\n"), m.width, bodyH+fh)
+}
+
+// helpView is the '?' overlay: every binding, generated from the key map,
+// and the timeline's legend.
+func (m *Model) helpView() string {
+	k := m.c.Keys
+	g := k.Global
+	top := [][]key.Binding{
+		{g.Quit, g.Help, g.NextPane, g.PrevPane, g.Panes, g.ViewMode, g.Run},
+		append(k.List.bindings(), g.NextChanged, g.PrevChanged),
+	}
+	bottom := [][]key.Binding{
+		{k.Timeline.Filter, k.Timeline.Disable, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow},
+		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel},
+	}
+	h := m.help
+	h.ShowAll = true
+	legend := fmt.Sprintf("timeline: %s changed  %s unchanged  %s no-op (the status bar says why)  %s disabled; columns: phase, name, instructions, register pressure",
+		markChanged, markUnchanged, markNoOp, markDisabled)
+	lines := []string{m.c.Styles.Title.Render("Keys (? or esc closes)")}
+	lines = append(lines, strings.Split(h.FullHelpView(top), "\n")...)
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(h.FullHelpView(bottom), "\n")...)
+	lines = append(lines, "")
+	lines = append(lines, wrap(legend, m.width-2)...)
+	return m.c.Styles.Help.Render(strings.Join(lines, "\n"))
+}
+
+func (m *Model) statusView() string {
+	w := m.c.W
+	p := pipeline.PhaseTable[w.Sel]
+	var parts []string
+	if m.busy() {
+		what := "compiling"
+		if m.run.Running() {
+			what = "running"
+		}
+		parts = append(parts, m.spin.View()+" "+what)
+	}
+	parts = append(parts, w.File, fmt.Sprintf("-O%d", w.OptLevel), fmt.Sprintf("phase %d/%d %s", w.Sel+1, len(pipeline.PhaseTable), p.Name))
+	if s := w.Snap(w.Sel); s != nil {
+		parts = append(parts, s.Status.String())
+	}
+	return m.c.Styles.Status.Render(fit(strings.Join(parts, " │ "), m.width))
+}
+
+// message is what the message line says: a compile error, else why the
+// selected phase did not run, else the last status message.
+func (m *Model) message() string {
+	w := m.c.W
+	switch s := w.Snap(w.Sel); {
+	case w.Err != "":
+		return "compile error: " + w.Err
+	case s != nil && (s.Status == pipeline.StatusNoOp || s.Status == pipeline.StatusDisabled):
+		return s.Status.String() + ": " + s.Reason
+	}
+	return m.status
+}
+
+// messageView is two lines: the message and the focused pane's short help,
+// or a message too long for one line, wrapped over both.
+func (m *Model) messageView() string {
+	msg := strings.ReplaceAll(m.message(), "\n", " ")
+	var lines []string
+	if lipgloss.Width(msg) > m.width {
+		lines = wrap(msg, m.width)
+		if len(lines) > 2 {
+			lines = []string{lines[0], strings.Join(lines[1:], " ")}
+		}
+	} else {
+		b := append(m.panes[m.focus].ShortHelp(), m.c.Keys.Global.Help, m.c.Keys.Global.Quit)
+		lines = []string{msg, m.help.ShortHelpView(b)}
+	}
+	if m.c.W.Err != "" {
+		lines[0] = m.c.Styles.Error.Render(lines[0])
+	}
+	return block(lines, m.width, 2)
+}
+
+// compiledSummary says what a compile did, without timings (the view is
+// compared against golden files).
+func compiledSummary(msg compiledMsg) string {
+	ran, changed := 0, 0
+	for _, s := range msg.snaps {
+		switch s.Status {
+		case pipeline.StatusChanged:
+			ran++
+			changed++
+		case pipeline.StatusUnchanged:
+			ran++
+		}
+	}
+	return fmt.Sprintf("compiled: %d phases ran, %d changed the IR", ran, changed)
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# tmux smoke test of the workbench: build orilab, start `orilab tui` (the
+# built-in sample) in a detached 100x30 tmux session, send keys, capture the
+# pane and check the text. Exits non-zero on failure; skips (exit 0) without
+# tmux. Run from anywhere: bash tui/testdata/tmux_smoke.sh
+set -euo pipefail
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux_smoke: SKIP: tmux is not installed"
+	exit 0
+fi
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+session="orilab-smoke-$$"
+cleanup() {
+	tmux kill-session -t "$session" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+(cd "$root" && go build -o "$work/orilab" ./cmd/orilab)
+
+# Run from an unrelated directory: the sample is embedded.
+tmux new-session -d -s "$session" -x 100 -y 30 -c "$work" "TERM=xterm-256color $work/orilab tui; echo orilab-exited-\$?; sleep 30"
+
+capture() { tmux capture-pane -p -t "$session"; }
+
+# expect TEXT: wait up to 10 s for TEXT on the screen.
+expect() {
+	for _ in $(seq 100); do
+		if capture | grep -qF -- "$1"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "tmux_smoke: FAIL: never saw '$1'; screen:"
+	capture
+	exit 1
+}
+
+expect "compiled: 4 phases ran"
+expect "#0 OriCheckInitialProgram [plain]"
+tmux send-keys -t "$session" Down
+expect "#1 ApplyNvOptRecipes [plain]"
+expect "no-op: not built yet"
+tmux send-keys -t "$session" v
+expect "#1 ApplyNvOptRecipes [diff] no change"
+tmux send-keys -t "$session" '?'
+expect "Keys (? or esc closes)"
+expect "follow cursor line's #ID"
+tmux send-keys -t "$session" '?'
+tmux send-keys -t "$session" r
+expect "out: PASS (4 elements)"
+tmux send-keys -t "$session" q
+expect "orilab-exited-0"
+echo "tmux_smoke: PASS"
