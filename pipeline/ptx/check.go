@@ -415,11 +415,12 @@ func (c *checker) instr(s *scope, in *Instr) {
 			c.d.errorf(in.Guard.Pos, "guard %s is not a predicate register", in.Guard.Reg)
 		}
 	}
-	spec, ok := isaTable[in.Op]
+	entry, ok := isaIndex[in.Op]
 	if !ok {
 		c.d.errorf(in.OpPos, "unknown instruction '%s'", in.Op)
 		return
 	}
+	spec := entry.spec
 	c.gate(in.OpPos, in.Op, spec.minPTX, spec.minSM)
 	for _, g := range spec.gates {
 		if in.HasMod(g.mod) {
@@ -452,7 +453,7 @@ func (c *checker) instr(s *scope, in *Instr) {
 			return
 		}
 	}
-	c.forms(in, cls)
+	c.forms(in, entry.forms, cls)
 }
 
 // opClass is the resolved category of an operand.
@@ -725,24 +726,32 @@ type compiledForm struct {
 	required int
 }
 
-// compiledForms caches the parsed forms of isaTable, keyed like it.
-var compiledForms = func() map[string][]compiledForm {
-	out := make(map[string][]compiledForm, len(isaTable))
+// isaEntry is an opcode's spec with its forms parsed once.
+type isaEntry struct {
+	spec  isaSpec
+	forms []compiledForm
+}
+
+// isaIndex is isaTable with compiled forms: one map lookup per
+// instruction on the checker's hot path.
+var isaIndex = func() map[string]*isaEntry {
+	out := make(map[string]*isaEntry, len(isaTable))
 	for op, spec := range isaTable {
+		e := &isaEntry{spec: spec}
 		for _, f := range spec.forms {
 			cf := compiledForm{any: strings.TrimSpace(f.ops) == "*"}
 			if f.when != "" {
 				cf.when = strings.Split(f.when, "|")
 			}
 			cf.letters, cf.required = formOps(f.ops)
-			out[op] = append(out[op], cf)
+			e.forms = append(e.forms, cf)
 		}
+		out[op] = e
 	}
 	return out
 }()
 
-func (c *checker) forms(in *Instr, cls []opClass) {
-	all := compiledForms[in.Op]
+func (c *checker) forms(in *Instr, all []compiledForm, cls []opClass) {
 	// Conditional forms take precedence when one of their modifiers is
 	// present; otherwise the default forms apply. Most opcodes have one or
 	// two forms, so a fixed-size buffer avoids allocating.
