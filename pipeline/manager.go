@@ -122,7 +122,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		if err != nil {
 			return nil, fmt.Errorf("DisablePhases: %v", err)
 		}
-		if impls[PhaseTable[i].Name].required {
+		if impl, _ := lookupImpl(PhaseTable[i].Name); impl.required {
 			return nil, fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", PhaseTable[i].Name)
 		}
 		s.disabled[i] = true
@@ -286,7 +286,8 @@ func (s *Session) runPhase(p PhaseInfo, pc *PhaseContext) (err error) {
 			err = fmt.Errorf("internal error: the phase panicked: %v", r)
 		}
 	}()
-	return impls[p.Name].run(pc)
+	impl, _ := lookupImpl(p.Name)
+	return impl.run(pc)
 }
 
 func (s *Session) measure(snap *Snapshot) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
 )
 
@@ -37,6 +38,38 @@ var impls = map[string]phaseImpl{
 	"NOP": {noop: func(*PhaseContext) string {
 		return "the terminal NOP phase (ptxas maps unknown phase names here); it never does anything"
 	}},
+}
+
+// lookupImpl finds the implementation of a phase: the manager's own
+// (validation, CFG analysis) or a registered optimizer pass.
+func lookupImpl(name string) (phaseImpl, bool) {
+	if impl, ok := impls[name]; ok {
+		return impl, true
+	}
+	p, ok := opt.Lookup(name)
+	if !ok {
+		return phaseImpl{}, false
+	}
+	return phaseImpl{
+		noop: func(c *PhaseContext) string {
+			if c.OptLevel < p.MinOpt {
+				return fmt.Sprintf("runs at -O%d and above (this is -O%d)", p.MinOpt, c.OptLevel)
+			}
+			return ""
+		},
+		run: func(c *PhaseContext) error {
+			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module}
+			for _, f := range c.Module.Funcs {
+				if _, err := p.Run(f, oc); err != nil {
+					return fmt.Errorf("%s: %w", f.Name, err)
+				}
+				if err := f.ComputeCFG(); err != nil {
+					return fmt.Errorf("%s: %w", f.Name, err)
+				}
+			}
+			return nil
+		},
+	}, true
 }
 
 // verifyAll runs the IR verifier over every function: ptxas's validation
@@ -116,7 +149,7 @@ func noOpReason(p PhaseInfo, c *PhaseContext) string {
 	if r := oLevelReason(p, c.OptLevel); r != "" {
 		return r
 	}
-	impl, ok := impls[p.Name]
+	impl, ok := lookupImpl(p.Name)
 	if p.Gate {
 		if len(p.Workers) > 0 {
 			return fmt.Sprintf("gate hook: no-op by default; its worker %s runs at its own position", strings.Join(p.Workers, ", "))
@@ -208,7 +241,8 @@ func PhasePlan(optLevel, arch int) []PlanRow {
 	rows := make([]PlanRow, len(PhaseTable))
 	for i, p := range PhaseTable {
 		r := noOpReason(p, pc)
-		rows[i] = PlanRow{Index: i, Name: p.Name, Category: p.Category, OLevel: p.OLevel, Runs: r == "", Reason: r, Required: impls[p.Name].required}
+		impl, _ := lookupImpl(p.Name)
+		rows[i] = PlanRow{Index: i, Name: p.Name, Category: p.Category, OLevel: p.OLevel, Runs: r == "", Reason: r, Required: impl.required}
 	}
 	return rows
 }
