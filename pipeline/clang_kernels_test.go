@@ -265,7 +265,15 @@ func TestClangKernelsRun(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: the generated spec does not parse: %v", name, err)
 			}
+			// orilab -O0 and -O3 (verifier after every phase): the optimizer
+			// must preserve what clang's PTX computes.
 			rep, err := RunSpec(s, RunOptions{})
+			if err == nil && rep.Pass {
+				rep, err = RunSpec(s, RunOptions{Phases: PhaseOptions{OptLevel: 3, Verify: true, NoSnapshots: true}})
+				if err != nil {
+					err = fmt.Errorf("orilab -O3: %w", err)
+				}
+			}
 			known, isKnown := clangKnownFailures[name]
 			switch {
 			case err != nil && isKnown:

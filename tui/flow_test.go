@@ -14,7 +14,7 @@ import (
 // 80x24.
 func startFlow(t *testing.T) *teatest.TestModel {
 	t.Helper()
-	w, cleanup, err := LoadSample(3)
+	w, cleanup, err := LoadSample(0) // see sampleModel
 	if err != nil {
 		t.Fatal(err)
 	}

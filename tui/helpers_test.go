@@ -29,9 +29,17 @@ func TestMain(m *testing.M) {
 
 // sampleModel returns the workbench on the built-in sample, compiled
 // synchronously, at width x height.
+// sampleModel opens the sample at -O0: the goldens and unit tests pin the
+// level at which no optimizer pass runs, so they do not change every time
+// a pass improves (TestOptimizerChangesShowInTimeline covers -O3).
 func sampleModel(t testing.TB, width, height int) *Model {
 	t.Helper()
-	w, cleanup, err := LoadSample(3)
+	return sampleModelAt(t, width, height, 0)
+}
+
+func sampleModelAt(t testing.TB, width, height, optLevel int) *Model {
+	t.Helper()
+	w, cleanup, err := LoadSample(optLevel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func TestInitialState(t *testing.T) {
 	}
 	v := m.View()
 	checkFrame(t, v, 80, 24)
-	for _, want := range []string{"1 Timeline", "OriCheckInitialP", "#0 OriCheckInitialProgram [plain]", "#67 MOV R1", "-O3", "phase 1/159"} {
+	for _, want := range []string{"1 Timeline", "OriCheckInitialP", "#0 OriCheckInitialProgram [plain]", "#67 MOV R1", "-O0", "phase 1/159"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q", want)
 		}
@@ -136,6 +136,25 @@ func TestJumpToChanged(t *testing.T) {
 	}
 	if !strings.Contains(m.View(), "●>  3 AnalyzeControlFl") {
 		t.Errorf("the changed phase is not marked:\n%s", m.View())
+	}
+}
+
+// TestOptimizerChangesShowInTimeline opens the sample at -O3, where the
+// optimizer passes change the IR: n jumps to the first phase after the
+// CFG analysis that changed it, and that phase is marked.
+func TestOptimizerChangesShowInTimeline(t *testing.T) {
+	m := sampleModelAt(t, 80, 24, 3)
+	typeKeys(m, "n")
+	first := m.c.W.Sel
+	if first <= 3 {
+		t.Fatalf("n went to phase %d; at -O3 an optimizer phase after AnalyzeControlFlow changes the sample", first)
+	}
+	typeKeys(m, "n")
+	if m.c.W.Sel <= first {
+		t.Fatalf("second n stayed at phase %d", m.c.W.Sel)
+	}
+	if !strings.Contains(m.View(), "●>") {
+		t.Errorf("the selected changed phase is not marked:\n%s", m.View())
 	}
 }
 

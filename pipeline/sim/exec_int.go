@@ -373,7 +373,7 @@ func lop3(lut uint32, a, b, c uint32) uint32 {
 	case 0x96:
 		return a ^ b ^ c
 	case 0xf8:
-		return a&b | c
+		return a | b&c
 	}
 	var r uint32
 	for i := uint32(0); i < 8; i++ {

@@ -297,3 +297,15 @@ BB3:
 		}
 	}
 }
+
+func TestLOP3FastPathsMatchTheTruthTable(t *testing.T) {
+	// The named fast paths must agree with the general minterm evaluation.
+	a, b, c := uint32(0xF0F0F0F0), uint32(0xCCCCCCCC), uint32(0xAAAAAAAA)
+	for lut := uint32(0); lut < 256; lut++ {
+		got := lop3(lut, a, b, c)
+		want := lut | lut<<8 | lut<<16 | lut<<24
+		if got != want {
+			t.Fatalf("lop3(%#x) = %#x, want %#x", lut, got, want)
+		}
+	}
+}

@@ -1,0 +1,530 @@
+// OriCommoning and LateOriCommoning: local common-subexpression
+// elimination (ptxas phases 57 and 70).
+//
+// The ptxas wiki ("Copy Propagation & CSE", LateOriCommoning, sub_9055F0)
+// describes the late commoning walker: operands are first mapped to their
+// canonical representatives through MOV equivalences, pure instructions
+// are hashed (opcode, type, operand value numbers, immediates, predicate),
+// and an instruction whose hash matches an earlier, still-available one
+// has its result replaced by a MOV of the earlier result (ptxas inserts
+// MOV 0x124 the same way in GvnCse). orilab implements the block-local
+// form of that walker with value numbers:
+//
+//   - Every register word (virtual register and word, or physical register
+//     number) has a current value number. A word read before any definition
+//     in the block gets a fresh number; every definition gives its words a
+//     fresh number, except an unguarded plain MOV of a register, whose
+//     result words take the source words' numbers (the "MOV equivalence"
+//     of the wiki), and a commoned instruction, which takes the numbers of
+//     the result it copies.
+//   - A candidate is an unguarded, pure instruction (no side effect,
+//     memory, barrier, warp-collective, call or control flag; not a MOV,
+//     not MOV.PHI; not S2R/CS2R of a time-varying or scheduling-dependent
+//     special register: SR_CLOCK*, SR_GLOBALTIMER*, SR_WARPID, SR_SMID)
+//     with exactly one non-zero result, an R register of 1 or 2 words
+//     (other results must be RZ/PT). Its key is the opcode, the modifiers,
+//     the result shape and the sources by value number (with their
+//     -, |..| and ! flags); IADD3 and IMAD without modifiers sort their
+//     commutative sources. ptxas hashes the same fields with FNV-1a; a Go
+//     map keyed by the canonical key string does the same job.
+//   - When a candidate's key is in the table and the recorded result
+//     register still holds the recorded value numbers, the candidate is
+//     rewritten in place (same ID) into MOV dst = earlier result (a .64
+//     MOV for two-word results). Otherwise it enters the table.
+//
+// Example:
+//
+//	IMAD %r6 = %r3, %r5, %r1          IMAD %r6 = %r3, %r5, %r1
+//	MOV %r9 = %r5                 =>  MOV %r9 = %r5
+//	IMAD %r7 = %r9, %r3, %r1          MOV %r7 = %r6
+//
+// The MOV is left to copy propagation and dead-code elimination.
+//
+// Physical registers are shared with callees: a CALL forgets every
+// physical register's value number. Instructions whose results are not
+// plain registers or that write registers implicitly (CALL, R2P) reset
+// all value numbers. Guarded definitions give fresh numbers (the old value
+// may survive).
+//
+// A second, dominator-scoped walk (see commonDominated) commons
+// instructions across blocks when every register involved has a single,
+// unguarded definition in the function (always true in partial-SSA form
+// for the registers the SSA construction renamed).
+//
+// Known limits: across blocks only single-definition registers are
+// considered, and copies are not looked through; predicate results (ISETP, FSETP...) and
+// instructions with two live results (IADD3 with a carry-out) are not
+// commoned; loads, even from constant banks, are not commoned; float
+// operations are never reordered (NaN payloads depend on operand order).
+package opt
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+func init() {
+	for _, name := range []string{"OriCommoning", "LateOriCommoning"} {
+		Register(Pass{
+			Name:   name,
+			MinOpt: 1,
+			Doc:    "block-local CSE by value numbering: a repeated pure computation becomes a MOV of the earlier result",
+			Run:    runCommoning,
+		})
+	}
+}
+
+func runCommoning(f *ori.Func, _ *Context) (bool, error) {
+	changed := false
+	for _, b := range f.Blocks {
+		if commonBlock(b) {
+			changed = true
+		}
+	}
+	if len(f.Blocks) > 1 {
+		if err := f.ComputeCFG(); err != nil {
+			return changed, err
+		}
+		if commonDominated(f) {
+			changed = true
+		}
+	}
+	return changed, nil
+}
+
+// wordKey identifies one 32-bit register word for value numbering.
+type cseWord struct {
+	class   ori.RegClass
+	virtual bool
+	n       int32
+	word    uint8
+}
+
+func cseWords(r ori.Reg) []cseWord {
+	ws := make([]cseWord, 0, r.Words)
+	for i := 0; i < int(r.Words); i++ {
+		if r.Virtual {
+			ws = append(ws, cseWord{r.Class, true, r.N, r.Off + uint8(i)})
+		} else {
+			ws = append(ws, cseWord{r.Class, false, r.N + int32(i), 0})
+		}
+	}
+	return ws
+}
+
+type cseAvail struct {
+	dst ori.Reg
+	vns []int
+}
+
+type cseState struct {
+	names bool // key registers by name (stable registers) instead of value number
+	vn    map[cseWord]int
+	next  int
+	table map[string]cseAvail
+}
+
+func (s *cseState) fresh() int {
+	s.next++
+	return s.next
+}
+
+func (s *cseState) get(w cseWord) int {
+	if v, ok := s.vn[w]; ok {
+		return v
+	}
+	v := s.fresh()
+	s.vn[w] = v
+	return v
+}
+
+func (s *cseState) regVNs(r ori.Reg) []int {
+	ws := cseWords(r)
+	out := make([]int, len(ws))
+	for i, w := range ws {
+		out[i] = s.get(w)
+	}
+	return out
+}
+
+func (s *cseState) regKey(b *strings.Builder, r ori.Reg) {
+	if r.IsZero() {
+		b.WriteString("Z")
+		b.WriteString(r.Class.String())
+		return
+	}
+	if s.names {
+		b.WriteString(r.String())
+		return
+	}
+	b.WriteString(r.Class.String())
+	for _, v := range s.regVNs(r) {
+		b.WriteByte('v')
+		b.WriteString(strconv.Itoa(v))
+	}
+}
+
+func (s *cseState) opdKey(o ori.Operand) string {
+	var b strings.Builder
+	switch o.Kind {
+	case ori.OpdReg:
+		if o.Not {
+			b.WriteByte('!')
+		}
+		if o.Neg {
+			b.WriteByte('-')
+		}
+		if o.Abs {
+			b.WriteByte('|')
+		}
+		s.regKey(&b, o.Reg)
+	case ori.OpdImm:
+		b.WriteString("i" + strconv.Itoa(int(o.FKind)) + ":" + strconv.FormatInt(o.Imm, 16))
+	case ori.OpdCBank, ori.OpdMem:
+		b.WriteString("m" + strconv.Itoa(int(o.Kind)) + ":" + strconv.Itoa(int(o.Bank)) + ":" + strconv.FormatInt(o.Imm, 16))
+		if o.HasBase {
+			b.WriteByte('+')
+			s.regKey(&b, o.Reg)
+		}
+	case ori.OpdSR:
+		b.WriteString("s" + o.Name)
+	case ori.OpdBlock:
+		b.WriteString("b" + strconv.Itoa(int(o.Block)))
+	case ori.OpdSym:
+		b.WriteString("y" + o.Name)
+	default:
+		b.WriteString("?")
+	}
+	return b.String()
+}
+
+const impureFlags = ori.FSideEffect | ori.FLoad | ori.FStore | ori.FAtomic | ori.FBarrier |
+	ori.FWarp | ori.FCall | ori.FBranch | ori.FIndirect | ori.FExit | ori.FRet | ori.FPseudo
+
+// volatileSR reports whether reads of a special register may differ.
+func volatileSR(name string) bool {
+	for _, s := range []string{"CLOCK", "GLOBALTIMER", "WARPID", "SMID"} {
+		if strings.Contains(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// cseResult returns the index of the one live result of a commoning
+// candidate, or -1 when in is not a candidate.
+func cseResult(in *ori.Inst) int {
+	if in.Guarded() || in.IsPhi() || in.Op == ori.OpMOV || in.Op == ori.OpNOP ||
+		in.Op == ori.OpP2R || in.Op == ori.OpR2P || in.Op.Flags()&impureFlags != 0 {
+		return -1
+	}
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdSR && volatileSR(o.Name) {
+			return -1
+		}
+		if o.Kind == ori.OpdMem {
+			return -1
+		}
+	}
+	res := -1
+	for i, o := range in.Dsts {
+		if o.Kind != ori.OpdReg {
+			return -1
+		}
+		if o.Reg.IsZero() {
+			continue
+		}
+		if res >= 0 {
+			return -1
+		}
+		res = i
+	}
+	if res < 0 {
+		return -1
+	}
+	r := in.Dsts[res].Reg
+	if r.Class != ori.ClassR || (r.Words != 1 && r.Words != 2) || in.Dsts[res].Neg || in.Dsts[res].Abs || in.Dsts[res].Not {
+		return -1
+	}
+	return res
+}
+
+func (s *cseState) instKey(in *ori.Inst) string {
+	var b strings.Builder
+	b.WriteString(in.Name())
+	b.WriteByte('|')
+	for _, o := range in.Dsts {
+		if o.Reg.IsZero() {
+			b.WriteString("Z" + o.Reg.Class.String())
+		} else {
+			b.WriteString(o.Reg.Class.String() + strconv.Itoa(int(o.Reg.Words)))
+		}
+		b.WriteByte(',')
+	}
+	b.WriteByte('|')
+	srcs := make([]string, len(in.Srcs))
+	for i, o := range in.Srcs {
+		srcs[i] = s.opdKey(o)
+	}
+	if len(in.Mods) == 0 {
+		switch {
+		case in.Op == ori.OpIADD3 && len(srcs) == 3:
+			sort.Strings(srcs)
+		case in.Op == ori.OpIMAD && len(srcs) == 3:
+			sort.Strings(srcs[:2])
+		}
+	}
+	b.WriteString(strings.Join(srcs, ","))
+	return b.String()
+}
+
+func commonBlock(blk *ori.Block) bool {
+	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
+	changed := false
+	for _, in := range blk.Insts {
+		// Implicit or unknown register writes: forget everything.
+		reset := in.Op == ori.OpR2P
+		for _, o := range in.Dsts {
+			if o.Kind != ori.OpdReg {
+				reset = true
+			}
+		}
+		if reset {
+			s.vn = map[cseWord]int{}
+			continue
+		}
+		if in.Op == ori.OpCALL {
+			for w := range s.vn {
+				if !w.virtual {
+					delete(s.vn, w)
+				}
+			}
+		}
+		// copied[i] holds the value numbers result i takes, or nil.
+		var copied []int
+		if res := cseResult(in); res >= 0 {
+			key := s.instKey(in)
+			dst := in.Dsts[res]
+			if e, ok := s.table[key]; ok && equalInts(s.regVNs(e.dst), e.vns) && !e.dst.Overlaps(dst.Reg) {
+				src := ori.R(e.dst)
+				in.Op = ori.OpMOV
+				in.Mods = nil
+				in.Dsts = []ori.Operand{dst}
+				in.Srcs = []ori.Operand{src}
+				copied = e.vns
+				changed = true
+			} else {
+				vns := make([]int, dst.Reg.Words)
+				for i := range vns {
+					vns[i] = s.fresh()
+				}
+				s.table[key] = cseAvail{dst: dst.Reg, vns: vns}
+				copied = vns
+				s.define(in, copied)
+				continue
+			}
+		} else if in.Op == ori.OpMOV && len(in.Mods) == 0 && !in.Guarded() && len(in.Dsts) == 1 && len(in.Srcs) == 1 {
+			d, o := in.Dsts[0], in.Srcs[0]
+			if d.Kind == ori.OpdReg && o.Kind == ori.OpdReg && !o.Neg && !o.Abs && !o.Not &&
+				!o.Reg.IsZero() && o.Reg.Words == d.Reg.Words && o.Reg.Class == d.Reg.Class {
+				copied = s.regVNs(o.Reg)
+			}
+		}
+		s.define(in, copied)
+	}
+	return changed
+}
+
+// define gives in's results new value numbers: vns for its single live
+// result when given (a copy or a commoned value), fresh ones otherwise.
+func (s *cseState) define(in *ori.Inst, vns []int) {
+	guarded := in.Guarded()
+	for _, o := range in.Dsts {
+		if o.Kind != ori.OpdReg || o.Reg.IsZero() {
+			continue
+		}
+		for i, w := range cseWords(o.Reg) {
+			if vns != nil && !guarded && i < len(vns) {
+				s.vn[w] = vns[i]
+			} else {
+				s.vn[w] = s.fresh()
+			}
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cseReg identifies a virtual register (all its words).
+type cseReg struct {
+	class ori.RegClass
+	n     int32
+}
+
+// commonDominated is the dominator-scoped part (ptxas's GvnCse walks the
+// dominator tree the same way). It only considers stable registers:
+// virtual registers with exactly one definition in the function, and that
+// one unguarded. A stable register holds the value of its latest
+// definition wherever that definition dominates, so an instruction A whose
+// sources and result are stable computes, at any point A dominates, the
+// same value an identical instruction would compute there: were a source
+// redefined between A and B, the path from its definition to B would
+// avoid A. B (dominated by A, with the same key over register names)
+// becomes MOV B.dst = A.dst. The table is scoped: entries made in a block
+// are visible in the blocks it dominates and dropped afterwards.
+func commonDominated(f *ori.Func) bool {
+	defs := map[cseReg]int{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					k := cseReg{o.Reg.Class, o.Reg.N}
+					defs[k]++
+					if in.Guarded() {
+						defs[k]++ // never stable
+					}
+				}
+			}
+		}
+	}
+	stable := func(r ori.Reg) bool {
+		return r.IsZero() || r.Virtual && defs[cseReg{r.Class, r.N}] == 1
+	}
+	candidate := func(in *ori.Inst) int {
+		res := cseResult(in)
+		if res < 0 || !in.Dsts[res].Reg.Virtual || !stable(in.Dsts[res].Reg) {
+			return -1
+		}
+		for _, o := range in.Srcs {
+			switch o.Kind {
+			case ori.OpdReg:
+				if !stable(o.Reg) {
+					return -1
+				}
+			case ori.OpdCBank, ori.OpdMem:
+				if o.HasBase && !stable(o.Reg) {
+					return -1
+				}
+			}
+		}
+		return res
+	}
+	idom := cseDominators(f)
+	children := map[*ori.Block][]*ori.Block{}
+	for _, b := range f.Blocks[1:] {
+		if d := idom[b]; d != nil {
+			children[d] = append(children[d], b)
+		}
+	}
+	s := &cseState{names: true}
+	table := map[string]ori.Reg{}
+	changed := false
+	var walk func(b *ori.Block)
+	walk = func(b *ori.Block) {
+		var added []string
+		for _, in := range b.Insts {
+			res := candidate(in)
+			if res < 0 {
+				continue
+			}
+			key := s.instKey(in)
+			dst := in.Dsts[res]
+			if r, ok := table[key]; ok {
+				if !r.Overlaps(dst.Reg) {
+					in.Op = ori.OpMOV
+					in.Mods = nil
+					in.Dsts = []ori.Operand{dst}
+					in.Srcs = []ori.Operand{ori.R(r)}
+					changed = true
+				}
+				continue
+			}
+			table[key] = dst.Reg
+			added = append(added, key)
+		}
+		for _, c := range children[b] {
+			walk(c)
+		}
+		for _, k := range added {
+			delete(table, k)
+		}
+	}
+	walk(f.Blocks[0])
+	return changed
+}
+
+// cseDominators returns the immediate dominator of every block reachable
+// from the entry (nil for the entry and unreachable blocks), by the
+// iterative algorithm of Cooper, Harvey and Kennedy over reverse
+// postorder. The CFG must be current.
+func cseDominators(f *ori.Func) map[*ori.Block]*ori.Block {
+	var post []*ori.Block
+	seen := map[*ori.Block]bool{}
+	var dfs func(b *ori.Block)
+	dfs = func(b *ori.Block) {
+		seen[b] = true
+		for _, s := range b.Succs {
+			if !seen[s] {
+				dfs(s)
+			}
+		}
+		post = append(post, b)
+	}
+	entry := f.Blocks[0]
+	dfs(entry)
+	order := map[*ori.Block]int{}
+	for i, b := range post {
+		order[b] = i
+	}
+	idom := map[*ori.Block]*ori.Block{entry: entry}
+	intersect := func(a, b *ori.Block) *ori.Block {
+		for a != b {
+			for order[a] < order[b] {
+				a = idom[a]
+			}
+			for order[b] < order[a] {
+				b = idom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(post) - 1; i >= 0; i-- {
+			b := post[i]
+			if b == entry {
+				continue
+			}
+			var nd *ori.Block
+			for _, p := range b.Preds {
+				if idom[p] == nil {
+					continue
+				}
+				if nd == nil {
+					nd = p
+				} else {
+					nd = intersect(p, nd)
+				}
+			}
+			if nd != nil && idom[b] != nd {
+				idom[b] = nd
+				changed = true
+			}
+		}
+	}
+	delete(idom, entry)
+	return idom
+}

@@ -1,0 +1,568 @@
+package opt
+
+// OriCopyProp: global forward copy propagation over register words.
+//
+// This is the copy-propagation sub-pass of every GeneralOptimize bundle
+// (wiki "GeneralOptimize Bundles", copy-propagation algorithms, seed lines
+// 10358-10644) and the standalone OriCopyProp phase (index 22). ptxas marks
+// propagatable operands with flag bits and lets later passes rewrite them;
+// orilab rewrites the uses directly.
+//
+// Algorithm. A copy is an unguarded MOV or UMOV (never a MOV.PHI) whose
+// result is a virtual R/UR register and whose source has no modifiers and
+// is one of
+//
+//   - a virtual register of the same class (one word per copied word: a
+//     MOV of .64 operands is two word copies),
+//   - RZ/URZ, an integer or f32 immediate, or a constant-bank operand
+//     without a base register (constant banks are read-only at run time);
+//     these only for single-word results.
+//
+// Every copied word d <- s is one "copy". A classic available-copies
+// dataflow problem runs over the CFG: a copy is generated where it
+// executes, killed by any later write (guarded or not) to d or to a word
+// of s, and available at a point when every path from the entry executes
+// it with no kill in between (intersection at merges, the entry starts
+// empty, unreachable blocks are left alone). Because at most one copy of a
+// given word d can be available at a point, a use of d is then rewritten
+// to s, chasing chains of copies a bounded number of times. This is the
+// global version of "replace %a by %b while neither is redefined"; it
+// needs no SSA form and no dominance, and loops are handled by the fixed
+// point (a copy redefined in a loop body is not available at the loop
+// header).
+//
+// What is rewritten:
+//
+//   - register sources of ordinary instructions, including address bases
+//     of memory and constant-bank operands: a single-word use by any copy
+//     source; a tuple use (%r5.64) only when every word maps to the
+//     consecutive words of one register (%r9.64 -> %r8.64), never to an
+//     immediate (an immediate in a 64-bit position is sign-extended);
+//   - immediates, RZ and constant-bank operands only into the 32-bit value
+//     slots of the ALU opcodes listed in immSlot (never into addresses,
+//     stores, 64-bit slots such as IMAD.WIDE's addend or the f64 opcodes,
+//     nor into any instruction with a 64-bit operand other than
+//     IMAD.WIDE's 32-bit factors, and at most one constant-bank operand
+//     per instruction), and only into operands without '-', '|..|' or '!'
+//     modifiers.
+//
+// Constant predicates: an unguarded PLOP3 whose inputs are PT/!PT (what
+// folding an ISETP produces) copies PT or !PT into its results, and so
+// does an IADD3 that adds only zeros to one register (its carry-outs are
+// !PT, as in the 64-bit add of a zero base); uses of
+// those predicates in predicate sources become PT or !PT, and guards
+// become PT (unguarded) or !PT, except on terminators (the CFG would
+// change under MOV.PHI) and on warp collectives and barriers.
+//
+// Never touched: MOV.PHI sources, results, instructions with an
+// unchecked signature (CALL, RET, BRX, BAR, P2R, R2P, BPT), and physical
+// registers (they are shared with callees; a MOV from or to one is not a
+// copy). The pass only rewrites uses; the now-dead copies stay for the
+// *LiveDead* phases.
+//
+// Example:
+//
+//	#3 MOV %r1 = %r2                     #3 MOV %r1 = %r2
+//	#5 MOV %r3 = c[0x0][0x0]      ==>    #5 MOV %r3 = c[0x0][0x0]
+//	#7 IMAD %r6 = %r1, %r3, %r1          #7 IMAD %r6 = %r2, c[0x0][0x0], %r2
+//
+// Known limits: predicate-to-predicate copies and MOV.PHI operands are
+// not propagated; no copy is propagated through a partial (guarded)
+// definition.
+
+import "orilab/pipeline/ori"
+
+func init() {
+	Register(Pass{
+		Name:   "OriCopyProp",
+		MinOpt: 1,
+		Doc:    "Forward copy propagation of register, immediate and constant-bank copies into their uses (available-copies dataflow).",
+		Run: func(f *ori.Func, c *Context) (bool, error) {
+			if err := f.ComputeCFG(); err != nil {
+				return false, err
+			}
+			return copyProp(f), nil
+		},
+	})
+}
+
+// wkey is one word of a virtual register.
+type wkey struct {
+	class ori.RegClass
+	n     int32
+	w     uint8
+}
+
+func wordKey(r ori.Reg, i int) wkey { return wkey{r.Class, r.N, r.Off + uint8(i)} }
+
+// cpEntry is one copied word: dst <- src.
+type cpEntry struct {
+	dst    wkey
+	src    ori.Operand // single-word source (Reg.Words == 1 for registers)
+	srcKey wkey
+	srcReg bool // src is a virtual register word (srcKey valid)
+}
+
+// copyCandidate returns the word copies an instruction makes, or nil.
+func copyCandidate(in *ori.Inst) []cpEntry {
+	if in.Op == ori.OpPLOP3 {
+		return predConstants(in)
+	}
+	if in.Op == ori.OpIADD3 || in.Op == ori.OpUIADD3 {
+		return noCarry(in)
+	}
+	if (in.Op != ori.OpMOV && in.Op != ori.OpUMOV) || len(in.Mods) != 0 || in.Guarded() {
+		return nil
+	}
+	if len(in.Dsts) != 1 || len(in.Srcs) != 1 {
+		return nil
+	}
+	d, s := in.Dsts[0], in.Srcs[0]
+	if d.Kind != ori.OpdReg || !d.Reg.Virtual || d.Reg.Class.IsPred() || d.Reg.Words == 0 {
+		return nil
+	}
+	switch s.Kind {
+	case ori.OpdReg:
+		if s.Neg || s.Abs || s.Not {
+			return nil
+		}
+		r := s.Reg
+		if r.IsZero() {
+			if d.Reg.Words != 1 || r.Class.IsPred() {
+				return nil
+			}
+			return []cpEntry{{dst: wordKey(d.Reg, 0), src: ori.R(zeroFor(d.Reg.Class))}}
+		}
+		if !r.Virtual || r.Class != d.Reg.Class || r.Words != d.Reg.Words {
+			return nil
+		}
+		if r.N == d.Reg.N {
+			return nil // a self or overlapping copy
+		}
+		out := make([]cpEntry, r.Words)
+		for i := range out {
+			out[i] = cpEntry{dst: wordKey(d.Reg, i), src: ori.R(r.Word(i)), srcKey: wordKey(r, i), srcReg: true}
+		}
+		return out
+	case ori.OpdImm:
+		if d.Reg.Words != 1 || s.FKind == ori.ImmF64 {
+			return nil
+		}
+		return []cpEntry{{dst: wordKey(d.Reg, 0), src: s}}
+	case ori.OpdCBank:
+		if d.Reg.Words != 1 || s.HasBase {
+			return nil
+		}
+		return []cpEntry{{dst: wordKey(d.Reg, 0), src: s}}
+	}
+	return nil
+}
+
+// predConstants returns the constant predicates an unguarded PLOP3 with
+// known inputs writes, as copies of PT or !PT.
+func predConstants(in *ori.Inst) []cpEntry {
+	if in.Guarded() || len(in.Srcs) != 5 || len(in.Dsts) > 2 || !hasOnlyMods(in, "LUT") {
+		return nil
+	}
+	var v [3]uint32
+	for i := 0; i < 3; i++ {
+		p, ok := constPred(in.Srcs[i])
+		if !ok {
+			return nil
+		}
+		if p {
+			v[i] = 1
+		}
+	}
+	var out []cpEntry
+	for j, d := range in.Dsts {
+		lut := in.Srcs[3+j]
+		if lut.Kind != ori.OpdImm {
+			return nil
+		}
+		if d.Kind != ori.OpdReg || !d.Reg.Class.IsPred() {
+			return nil
+		}
+		if !d.Reg.Virtual {
+			continue
+		}
+		val := lop3(uint32(lut.Imm), v[0], v[1], v[2])&1 != 0
+		src := ori.R(ori.PT)
+		if d.Reg.Class == ori.ClassUP {
+			src = ori.R(ori.UPT)
+		}
+		src.Not = !val
+		out = append(out, cpEntry{dst: wordKey(d.Reg, 0), src: src})
+	}
+	return out
+}
+
+// noCarry returns the carry-outs of an unguarded IADD3 (without .X)
+// that adds zeros to one unmodified register as copies of !PT: the sum is
+// below 2^32, so both carries are false. (A negated zero contributes 2^32
+// and is not a zero here.)
+func noCarry(in *ori.Inst) []cpEntry {
+	if in.Guarded() || len(in.Mods) != 0 || len(in.Dsts) < 2 || len(in.Srcs) != 3 {
+		return nil
+	}
+	unknown := 0
+	for _, o := range in.Srcs {
+		switch {
+		case o.Kind == ori.OpdImm && o.Imm == 0 && o.FKind == ori.ImmInt:
+		case o.Kind == ori.OpdReg && o.Reg.IsZero() && !o.Neg && !o.Not:
+		case o.Kind == ori.OpdReg && !o.Neg && !o.Not && !o.Reg.Class.IsPred():
+			unknown++
+		default:
+			return nil
+		}
+	}
+	if unknown > 1 {
+		return nil
+	}
+	var out []cpEntry
+	for _, d := range in.Dsts[1:] {
+		if d.Kind != ori.OpdReg || !d.Reg.Class.IsPred() || !d.Reg.Virtual {
+			continue
+		}
+		src := ori.R(ori.PT)
+		if d.Reg.Class == ori.ClassUP {
+			src = ori.R(ori.UPT)
+		}
+		src.Not = true
+		out = append(out, cpEntry{dst: wordKey(d.Reg, 0), src: src})
+	}
+	return out
+}
+
+func zeroFor(c ori.RegClass) ori.Reg {
+	if c == ori.ClassUR {
+		return ori.URZ
+	}
+	return ori.RZ
+}
+
+// defWords calls fn for every virtual register word in writes.
+func defWords(in *ori.Inst, fn func(wkey)) {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual {
+			for i := 0; i < int(o.Reg.Words); i++ {
+				fn(wordKey(o.Reg, i))
+			}
+		}
+	}
+}
+
+// uncheckedSig reports opcodes whose operands the verifier does not check
+// ("*" signatures); the pass leaves their operands alone.
+func uncheckedSig(op ori.Opcode) bool {
+	switch op {
+	case ori.OpCALL, ori.OpRET, ori.OpBRX, ori.OpBAR, ori.OpP2R, ori.OpR2P, ori.OpBPT, ori.OpInvalid:
+		return true
+	}
+	return false
+}
+
+// immSlot reports whether source i of in is a 32-bit value slot that may
+// hold an immediate, RZ or a constant-bank operand instead of a register.
+func immSlot(in *ori.Inst, i int) bool {
+	// Stay out of instructions with 64-bit operands (an immediate there
+	// would be sign-extended), except IMAD.WIDE's 32-bit factors.
+	if !(in.HasMod("WIDE") && i < 2) {
+		for _, o := range in.Dsts {
+			if o.Kind == ori.OpdReg && o.Reg.Words > 1 {
+				return false
+			}
+		}
+		for _, o := range in.Srcs {
+			if o.Kind == ori.OpdReg && o.Reg.Words > 1 {
+				return false
+			}
+		}
+	}
+	switch in.Op {
+	case ori.OpIADD3, ori.OpUIADD3, ori.OpLOP3, ori.OpULOP3, ori.OpSHF, ori.OpUSHF, ori.OpPRMT, ori.OpIDP:
+		return i < 3
+	case ori.OpIMAD, ori.OpUIMAD:
+		return i < 2 || i == 2 && !in.HasMod("WIDE")
+	case ori.OpISETP, ori.OpUISETP, ori.OpIMNMX, ori.OpSEL, ori.OpUSEL, ori.OpBMSK, ori.OpSGXT:
+		return i < 2
+	case ori.OpLEA:
+		return i < 2 || i == 2 && in.HasMod("HI")
+	case ori.OpIABS, ori.OpPOPC, ori.OpFLO, ori.OpBREV:
+		return i == 0
+	case ori.OpMOV, ori.OpUMOV:
+		return i == 0 && !in.IsPhi() && len(in.Dsts) == 1 && in.Dsts[0].Kind == ori.OpdReg && in.Dsts[0].Reg.Words == 1
+	case ori.OpFADD, ori.OpFMUL, ori.OpFMNMX, ori.OpFSETP, ori.OpFSEL, ori.OpFSET:
+		return i < 2 && !in.HasMod("F64")
+	case ori.OpFFMA:
+		return i < 3
+	}
+	return false
+}
+
+// bitset over copy indices.
+type cpSet []uint64
+
+func newCPSet(n int) cpSet       { return make(cpSet, (n+63)/64) }
+func (s cpSet) set(i int)        { s[i/64] |= 1 << (i % 64) }
+func (s cpSet) clear(i int)      { s[i/64] &^= 1 << (i % 64) }
+func (s cpSet) has(i int) bool   { return s[i/64]&(1<<(i%64)) != 0 }
+func (s cpSet) copyFrom(o cpSet) { copy(s, o) }
+func (s cpSet) fill() {
+	for i := range s {
+		s[i] = ^uint64(0)
+	}
+}
+
+type copyProblem struct {
+	entries []cpEntry
+	// byInst: the copy indices generated by an instruction.
+	byInst map[*ori.Inst][]int
+	// touching: copy indices whose dst or src is the word.
+	touching map[wkey][]int
+	// byDst: copy indices whose dst is the word.
+	byDst map[wkey][]int
+}
+
+func (p *copyProblem) kill(avail cpSet, in *ori.Inst) {
+	defWords(in, func(k wkey) {
+		for _, c := range p.touching[k] {
+			avail.clear(c)
+		}
+	})
+}
+
+func (p *copyProblem) gen(avail cpSet, in *ori.Inst) {
+	for _, c := range p.byInst[in] {
+		avail.set(c)
+	}
+}
+
+// lookup returns the available copy whose destination is k.
+func (p *copyProblem) lookup(avail cpSet, k wkey) (cpEntry, bool) {
+	for _, c := range p.byDst[k] {
+		if avail.has(c) {
+			return p.entries[c], true
+		}
+	}
+	return cpEntry{}, false
+}
+
+// copyProp runs one round of global copy propagation over f (whose CFG
+// must be current) and reports whether it rewrote any operand.
+func copyProp(f *ori.Func) bool {
+	p := &copyProblem{byInst: map[*ori.Inst][]int{}, touching: map[wkey][]int{}, byDst: map[wkey][]int{}}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, e := range copyCandidate(in) {
+				i := len(p.entries)
+				p.entries = append(p.entries, e)
+				p.byInst[in] = append(p.byInst[in], i)
+				p.byDst[e.dst] = append(p.byDst[e.dst], i)
+				p.touching[e.dst] = append(p.touching[e.dst], i)
+				if e.srcReg {
+					p.touching[e.srcKey] = append(p.touching[e.srcKey], i)
+				}
+			}
+		}
+	}
+	n := len(p.entries)
+	if n == 0 || len(f.Blocks) == 0 {
+		return false
+	}
+	pos := make(map[*ori.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		pos[b] = i
+	}
+	reach := make([]bool, len(f.Blocks))
+	stack := []*ori.Block{f.Blocks[0]}
+	reach[0] = true
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range b.Succs {
+			if i, ok := pos[s]; ok && !reach[i] {
+				reach[i] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	in := make([]cpSet, len(f.Blocks))
+	out := make([]cpSet, len(f.Blocks))
+	for i := range f.Blocks {
+		in[i] = newCPSet(n)
+		out[i] = newCPSet(n)
+		out[i].fill() // optimistic start for a must-analysis
+	}
+	cur := newCPSet(n)
+	for changed := true; changed; {
+		changed = false
+		for i, b := range f.Blocks {
+			if !reach[i] {
+				continue
+			}
+			if i == 0 {
+				for j := range cur {
+					cur[j] = 0
+				}
+			} else {
+				cur.fill()
+				for _, pb := range b.Preds {
+					if pi, ok := pos[pb]; ok && reach[pi] {
+						for j := range cur {
+							cur[j] &= out[pi][j]
+						}
+					}
+				}
+			}
+			in[i].copyFrom(cur)
+			for _, ins := range b.Insts {
+				p.kill(cur, ins)
+				p.gen(cur, ins)
+			}
+			for j := range cur {
+				if cur[j] != out[i][j] {
+					changed = true
+					out[i][j] = cur[j]
+				}
+			}
+		}
+	}
+	changed := false
+	for i, b := range f.Blocks {
+		if !reach[i] {
+			continue
+		}
+		cur.copyFrom(in[i])
+		for _, ins := range b.Insts {
+			if p.rewriteUses(ins, cur) {
+				changed = true
+			}
+			p.kill(cur, ins)
+			p.gen(cur, ins)
+		}
+	}
+	return changed
+}
+
+// rewriteUses replaces the sources of in by the available copies' sources.
+func (p *copyProblem) rewriteUses(in *ori.Inst, avail cpSet) bool {
+	if in.IsPhi() || uncheckedSig(in.Op) {
+		return false
+	}
+	// A MOV whose result is wider than its source reads the words after
+	// the source register; leave such a MOV alone.
+	if (in.Op == ori.OpMOV || in.Op == ori.OpUMOV) && len(in.Dsts) == 1 && len(in.Srcs) == 1 &&
+		in.Srcs[0].Kind == ori.OpdReg && in.Dsts[0].Reg.Words != in.Srcs[0].Reg.Words {
+		return false
+	}
+	changed := false
+	// A guard with a known value becomes PT or !PT, except on
+	// terminators (that would change the CFG) and on warp collectives
+	// and barriers (never made conditional or unconditional here).
+	if in.Guard.Virtual && !in.EndsBlock() && in.Op.Flags()&(ori.FWarp|ori.FBarrier) == 0 {
+		if e, ok := p.lookup(avail, wordKey(in.Guard, 0)); ok && !e.srcReg {
+			not := in.GuardNot != e.src.Not
+			in.Guard = e.src.Reg
+			in.GuardNot = not
+			if !not {
+				in.Guard = ori.PT
+			}
+			changed = true
+		}
+	}
+	for i := range in.Srcs {
+		o := &in.Srcs[i]
+		switch o.Kind {
+		case ori.OpdReg:
+			if o.Reg.Virtual && o.Reg.Class.IsPred() {
+				if e, ok := p.lookup(avail, wordKey(o.Reg, 0)); ok && !e.srcReg {
+					not := o.Not != e.src.Not
+					*o = e.src
+					o.Not = not
+					changed = true
+				}
+				continue
+			}
+			if !o.Reg.Virtual {
+				continue
+			}
+			if nr, ok := p.regSubst(o.Reg, avail); ok {
+				o.Reg = nr
+				changed = true
+			}
+			if o.Reg.Words != 1 || o.Neg || o.Abs || o.Not || !immSlot(in, i) {
+				continue
+			}
+			if !o.Reg.Virtual {
+				continue
+			}
+			e, ok := p.lookup(avail, wordKey(o.Reg, 0))
+			if !ok || e.srcReg {
+				continue
+			}
+			if e.src.Kind == ori.OpdCBank && hasCBank(in, i) {
+				continue
+			}
+			reuse := o.Reuse
+			*o = e.src
+			if o.Kind == ori.OpdReg {
+				o.Reuse = reuse
+			}
+			changed = true
+		case ori.OpdMem, ori.OpdCBank:
+			if !o.HasBase || !o.Reg.Virtual {
+				continue
+			}
+			if nr, ok := p.regSubst(o.Reg, avail); ok {
+				o.Reg = nr
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// hasCBank reports whether a source other than skip is a constant-bank
+// operand.
+func hasCBank(in *ori.Inst, skip int) bool {
+	for j, o := range in.Srcs {
+		if j != skip && o.Kind == ori.OpdCBank {
+			return true
+		}
+	}
+	return false
+}
+
+// regSubst maps a virtual register use through available register copies
+// (chasing chains a bounded number of times). Every word must map to the
+// consecutive words of one register.
+func (p *copyProblem) regSubst(r ori.Reg, avail cpSet) (ori.Reg, bool) {
+	changed := false
+	for step := 0; step < 8; step++ {
+		var nr ori.Reg
+		ok := true
+		for i := 0; i < int(r.Words) && ok; i++ {
+			e, found := p.lookup(avail, wordKey(r, i))
+			if !found || !e.srcReg {
+				ok = false
+				break
+			}
+			s := e.src.Reg
+			if i == 0 {
+				nr = s
+				nr.Words = r.Words
+				continue
+			}
+			if s.Class != nr.Class || s.N != nr.N || int(s.Off) != int(nr.Off)+i {
+				ok = false
+			}
+		}
+		if !ok {
+			break
+		}
+		r = nr
+		changed = true
+	}
+	return r, changed
+}

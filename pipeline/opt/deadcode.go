@@ -1,0 +1,186 @@
+package opt
+
+// Liveness-based dead code elimination: the OriPerformLiveDead phases
+// (First to Fourth) and the two OriSimpleLiveDead positions of ptxas.
+//
+// What it does. ptxas's wiki (Liveness & DCE page) describes each
+// instance as a global backward liveness fixed point over the CFG followed
+// by a backward walk of every block that unlinks each instruction without
+// side effects whose destinations are all dead, removing its sources from
+// the live set so that chains of dead instructions fall in the same walk.
+// This pass does that with one refinement: it uses strong ("faint
+// variable") liveness, ori.StrongLiveness, in which an instruction's
+// sources are only counted as reads when the instruction itself is needed.
+// Solving that from empty sets gives the least fixed point, so dead
+// cycles across loop back edges (an induction variable only feeding
+// itself, a MOV.PHI web nobody reads) disappear too, which plain liveness
+// plus a sweep cannot do. The pass repeats analysis and sweep until
+// nothing changes (one round normally suffices).
+//
+// Needed instructions. An instruction stays when
+//   - its opcode has FSideEffect, FStore, FAtomic, FBarrier, FWarp, FCall,
+//     FBranch, FIndirect, FExit, FRet or FPseudo: memory writes, barriers,
+//     warp collectives (which depend on which threads execute together),
+//     calls and control flow are never removed;
+//   - its opcode has FLoad: a load's result may be dead but the load may
+//     fault (out of bounds, misaligned), and -O0 reports that fault. ptxas
+//     removes dead loads; we keep them, because we cannot prove in general
+//     that the address is valid;
+//   - it has no results at all (NOP and the like: nothing to gain), or a
+//     result that is not a register;
+//   - it writes a physical register other than RZ/URZ/PT/UPT: physical
+//     registers are shared with callees and the ABI (R1, R4+ around CALL
+//     and RET), so such writes are kept without asking whether they are
+//     read;
+//   - one of the virtual register words it writes is live after it. A
+//     partial write (one word of a tuple, %r5[1]) is dead only when every
+//     word it writes is dead.
+//
+// Dead results of instructions that stay. When an instruction that is not
+// essential stays because one result is live, each other single-word
+// virtual result that is dead after it (typically the carry-out predicate
+// of an IADD3 whose IADD3.X was removed) is rewritten in place to the
+// discarding register of its class (RZ, URZ, PT, UPT), freeing the
+// register. Multi-word results are left alone (a tuple is written whole).
+//
+// Guarded instructions are removable when all their results are dead;
+// they do not kill what they write in the liveness (the old value
+// survives when the guard is false). MOV.PHI follows the SSA convention:
+// its sources are read at the end of their predecessor blocks, so a phi
+// whose result is dead is removed like any other copy. Only instructions
+// are deleted: blocks, even empty or unreachable ones, are left to the
+// branch optimizer.
+//
+// Example (after lowering, %r3 is initialised to RZ and then overwritten,
+// and %p0 is a carry-out nobody tests):
+//
+//	MOV %r3 = RZ                      # removed: %r3 is redefined before any read
+//	IADD3 %r3, %p0 = %r1, %r2, RZ    # kept, %r3 is stored; becomes IADD3 %r3, PT = ...
+//	IADD3 %r4 = %r3, 0x1, RZ         # removed: %r4 never read
+//	STG.E [%r0.64], %r3
+//
+// Needs: a current CFG (recomputed here). Works before and after
+// register allocation, but after allocation every result is physical and
+// the pass removes nothing.
+//
+// Known limits: dead loads stay (see above); dead results of essential
+// instructions (a load, an atomic, a physical-register write) and dead
+// words of wide results are not narrowed; the EarlyOriSimpleLiveDead position runs the same global
+// analysis as the others rather than a block-local one.
+
+import "orilab/pipeline/ori"
+
+func init() {
+	for _, name := range []string{
+		"EarlyOriSimpleLiveDead",
+		"OriPerformLiveDeadFirst",
+		"OriPerformLiveDeadSecond",
+		"OriPerformLiveDeadThird",
+		"OriPerformLiveDeadFourth",
+		"OriSimpleLiveDead",
+	} {
+		Register(Pass{
+			Name:   name,
+			MinOpt: 1,
+			Doc:    "Removes instructions without side effects whose results are dead (strong liveness over virtual register words).",
+			Run: func(f *ori.Func, c *Context) (bool, error) {
+				removed, narrowed, err := DeadCode(f)
+				return removed+narrowed > 0, err
+			},
+		})
+	}
+}
+
+// keptFlags are the opcode properties that make an instruction stay
+// whatever its results.
+const keptFlags = ori.FSideEffect | ori.FStore | ori.FAtomic | ori.FBarrier | ori.FWarp |
+	ori.FCall | ori.FBranch | ori.FIndirect | ori.FExit | ori.FRet | ori.FPseudo | ori.FLoad
+
+// essential reports whether in must stay whatever the liveness of its
+// virtual results.
+func essential(in *ori.Inst) bool {
+	if in.Op.Flags()&keptFlags != 0 || len(in.Dsts) == 0 {
+		return true
+	}
+	for _, o := range in.Dsts {
+		if o.Kind != ori.OpdReg {
+			return true
+		}
+		if !o.Reg.Virtual && !o.Reg.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// DeadCode removes the dead instructions of f and points the dead
+// single-word results of the instructions that stay at RZ/URZ/PT/UPT. It
+// returns how many instructions it removed and how many results it
+// narrowed.
+func DeadCode(f *ori.Func) (removed, narrowed int, err error) {
+	for {
+		if err := f.ComputeCFG(); err != nil {
+			return removed, narrowed, err
+		}
+		live := ori.StrongLiveness(f, essential)
+		n := 0
+		for _, b := range f.Blocks {
+			dead := map[*ori.Inst]bool{}
+			type slot struct {
+				in *ori.Inst
+				i  int
+			}
+			var narrow []slot
+			live.Walk(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, needed bool) {
+				if !needed {
+					dead[in] = true
+					return
+				}
+				if essential(in) || in.IsPhi() {
+					return
+				}
+				for i, o := range in.Dsts {
+					r := o.Reg
+					if r.Virtual && r.Words == 1 && !liveAfter(r) {
+						narrow = append(narrow, slot{in, i})
+					}
+				}
+			})
+			for _, s := range narrow {
+				s.in.Dsts[s.i].Reg = zeroReg(s.in.Dsts[s.i].Reg.Class)
+				narrowed++
+			}
+			if len(dead) == 0 {
+				continue
+			}
+			kept := b.Insts[:0]
+			for _, in := range b.Insts {
+				if !dead[in] {
+					kept = append(kept, in)
+				}
+			}
+			for i := len(kept); i < len(b.Insts); i++ {
+				b.Insts[i] = nil
+			}
+			b.Insts = kept
+			n += len(dead)
+		}
+		removed += n
+		if n == 0 {
+			return removed, narrowed, nil
+		}
+	}
+}
+
+// zeroReg returns the register of class c whose writes are discarded.
+func zeroReg(c ori.RegClass) ori.Reg {
+	switch c {
+	case ori.ClassUR:
+		return ori.URZ
+	case ori.ClassP:
+		return ori.PT
+	case ori.ClassUP:
+		return ori.UPT
+	}
+	return ori.RZ
+}

@@ -1,0 +1,66 @@
+package opt
+
+// GeneralOptimize bundles: ptxas's six compound cleanup passes (wiki
+// "GeneralOptimize Bundles", seed lines 10188-11388; fixed-point iteration
+// 11169-11223). Each instance runs copy propagation (copyprop.go) and
+// constant folding with algebraic simplification (constfold.go) over the
+// whole function, repeating until neither changes anything or a bound of
+// maxBundleRounds rounds is reached (ptxas bounds its per-block loop with
+// knob 464, MergeEquivalentConditionalFlowBudget).
+//
+// The bundle only rewrites uses and instructions in place: definitions it
+// leaves dead stay for the dead-code phases (EarlyOriSimpleLiveDead,
+// OriPerformLiveDead*, OriSimpleLiveDead), and it never changes control
+// flow, so the CFG stays valid across rounds.
+//
+// Example (after lowering a 64-bit add of a zero base):
+//
+//	#28 MOV %r18 = 0x0                      #28 MOV %r18 = 0x0
+//	#29 MOV %r18[1] = RZ                    #29 MOV %r18[1] = RZ
+//	#30 MOV %r17 = %r18              ==>    #30 MOV %r17 = 0x0
+//	#31 MOV %r17[1] = %r18[1]               #31 MOV %r17[1] = RZ
+//	#32 IADD3 %r19 = %r17, %r16, RZ         #32 MOV %r19 = %r16
+//
+// Known limits: ptxas's structural-equivalence matching (phase 13), the
+// predicate simplifier of phase 29 and the memory-to-register promotion
+// of phase 37 are not part of the bundle; MOV.PHI operands are left alone.
+
+import "orilab/pipeline/ori"
+
+// maxBundleRounds bounds the fixed-point iteration of one bundle run.
+const maxBundleRounds = 8
+
+// generalOptimize runs copy propagation and folding to a fixed point.
+func generalOptimize(f *ori.Func) (bool, error) {
+	changed := false
+	for round := 0; round < maxBundleRounds; round++ {
+		if err := f.ComputeCFG(); err != nil {
+			return changed, err
+		}
+		c1 := copyProp(f)
+		c2 := constFold(f)
+		if !c1 && !c2 {
+			break
+		}
+		changed = true
+	}
+	return changed, f.ComputeCFG()
+}
+
+func init() {
+	for _, p := range []struct{ name, doc string }{
+		{"GeneralOptimizeEarly", "GeneralOptimize bundle #1: copy propagation, constant folding and algebraic simplification to a fixed point."},
+		{"GeneralOptimize", "GeneralOptimize bundle #2: copy propagation, constant folding and algebraic simplification to a fixed point."},
+		{"GeneralOptimizeMid", "GeneralOptimize bundle #3: copy propagation, constant folding and algebraic simplification to a fixed point."},
+		{"GeneralOptimizeMid2", "GeneralOptimize bundle #4: copy propagation, constant folding and algebraic simplification to a fixed point."},
+		{"GeneralOptimizeLate", "GeneralOptimize bundle #5: copy propagation, constant folding and algebraic simplification to a fixed point."},
+		{"GeneralOptimizeLate2", "GeneralOptimize bundle #6: copy propagation, constant folding and algebraic simplification to a fixed point."},
+	} {
+		Register(Pass{
+			Name:   p.name,
+			MinOpt: 1,
+			Doc:    p.doc,
+			Run:    func(f *ori.Func, c *Context) (bool, error) { return generalOptimize(f) },
+		})
+	}
+}

@@ -1,0 +1,275 @@
+package ori
+
+import "sort"
+
+// Live sets of virtual register words, for optimizer passes.
+//
+// Liveness computes, for every block, the virtual register words live on
+// entry and on exit: a word is live at a point when some path from the
+// point reads it before an unguarded instruction overwrites it. A guarded
+// write does not kill (the old value survives when the guard is false).
+// Physical registers and RZ/URZ/PT/UPT are not tracked: passes must treat
+// them conservatively on their own.
+//
+// MOV.PHI follows the SSA convention: its result is defined at the top of
+// its block, and source i is read at the end of predecessor BBi, not in
+// the phi's block. So a phi's sources are live out of their own
+// predecessor only.
+//
+// StrongLiveness is the "faint variables" variant used by dead-code
+// elimination: an instruction's sources count as reads only when the
+// instruction is needed, that is essential(in) holds or one of its virtual
+// results is live after it. Iterating from empty sets gives the least
+// fixed point, so a cycle of instructions that only feed each other (a
+// loop counter nobody reads) is not live.
+//
+// The CFG (Preds/Succs) must be current.
+type LiveSets struct {
+	f         *Func
+	essential func(*Inst) bool // nil: ordinary liveness
+	index     map[wordKey]int
+	keys      []wordKey
+	pos       map[*Block]int
+	in, out   []bitset
+	// phiOut[i][p] holds the words read by block i's live phis at the end
+	// of its predecessor block p (a block index).
+	phiOut []map[int]bitset
+}
+
+// Liveness computes ordinary liveness of virtual register words.
+func Liveness(f *Func) *LiveSets { return computeLive(f, nil) }
+
+// StrongLiveness computes strong (faint-variable) liveness: sources of an
+// instruction are read only when essential(in) holds or one of its virtual
+// results is live after it.
+func StrongLiveness(f *Func, essential func(*Inst) bool) *LiveSets {
+	return computeLive(f, essential)
+}
+
+func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
+	l := &LiveSets{f: f, essential: essential, index: map[wordKey]int{}, pos: map[*Block]int{}}
+	for i, b := range f.Blocks {
+		l.pos[b] = i
+		for _, in := range b.Insts {
+			forRegs(in, func(r Reg, _ bool) {
+				if r.Virtual {
+					for w := 0; w < int(r.Words); w++ {
+						l.key(r, w)
+					}
+				}
+			})
+		}
+	}
+	n := len(l.keys)
+	nb := len(f.Blocks)
+	l.in = make([]bitset, nb)
+	l.out = make([]bitset, nb)
+	l.phiOut = make([]map[int]bitset, nb)
+	for i := range f.Blocks {
+		l.in[i] = newBitset(n)
+		l.out[i] = newBitset(n)
+	}
+	for changed := true; changed; {
+		changed = false
+		for bi := nb - 1; bi >= 0; bi-- {
+			b := f.Blocks[bi]
+			out := l.outOf(bi)
+			l.out[bi] = out
+			in, phis := l.transfer(b, out, nil)
+			l.phiOut[bi] = phis
+			if !in.equal(l.in[bi]) {
+				l.in[bi] = in
+				changed = true
+			}
+			// Phi reads feed the predecessors' live-out; a change there
+			// is caught because every block's out is recomputed from its
+			// successors' phiOut on the next sweep, and in only grows.
+			for p, s := range phis {
+				cur := l.out[p].clone()
+				cur.or(s)
+				if !cur.equal(l.out[p]) {
+					changed = true
+				}
+			}
+		}
+	}
+	return l
+}
+
+// outOf joins the successors' live-in sets and the phi reads they make at
+// the end of block bi.
+func (l *LiveSets) outOf(bi int) bitset {
+	out := newBitset(len(l.keys))
+	for _, s := range l.f.Blocks[bi].Succs {
+		si, ok := l.pos[s]
+		if !ok {
+			continue
+		}
+		out.or(l.in[si])
+		if ps := l.phiOut[si]; ps != nil {
+			if r, ok := ps[bi]; ok {
+				out.or(r)
+			}
+		}
+	}
+	return out
+}
+
+func (l *LiveSets) key(r Reg, w int) int {
+	k := wordKey{r.Class, r.N, r.Off + uint8(w)}
+	if i, ok := l.index[k]; ok {
+		return i
+	}
+	l.index[k] = len(l.keys)
+	l.keys = append(l.keys, k)
+	return len(l.keys) - 1
+}
+
+// needed reports whether in must stay given the words live after it: it
+// is essential, or writes a live virtual word. Only meaningful for strong
+// liveness; ordinary liveness treats every instruction as needed.
+func (l *LiveSets) needed(in *Inst, after bitset) bool {
+	if l.essential == nil || l.essential(in) {
+		return true
+	}
+	for _, o := range in.Dsts {
+		if o.Kind != OpdReg || !o.Reg.Virtual {
+			continue
+		}
+		for w := 0; w < int(o.Reg.Words); w++ {
+			if i, ok := l.index[wordKey{o.Reg.Class, o.Reg.N, o.Reg.Off + uint8(w)}]; ok && after.has(i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// transfer walks b backward from out and returns its live-in set and the
+// phi reads per predecessor. visit, when set, sees every instruction with
+// the set live after it (which it must not keep) and whether it is needed.
+func (l *LiveSets) transfer(b *Block, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
+	cur := out.clone()
+	var phis map[int]bitset
+	for ii := len(b.Insts) - 1; ii >= 0; ii-- {
+		in := b.Insts[ii]
+		need := l.needed(in, cur)
+		if visit != nil {
+			visit(in, cur, need)
+		}
+		if !in.Guarded() {
+			for _, o := range in.Dsts {
+				if o.Kind == OpdReg && o.Reg.Virtual {
+					for w := 0; w < int(o.Reg.Words); w++ {
+						cur.clear(l.key(o.Reg, w))
+					}
+				}
+			}
+		}
+		if !need {
+			continue
+		}
+		use := func(s bitset, r Reg) {
+			if r.Virtual {
+				for w := 0; w < int(r.Words); w++ {
+					s.set(l.key(r, w))
+				}
+			}
+		}
+		if in.IsPhi() {
+			use(cur, in.Guard)
+			for j := 0; j+1 < len(in.Srcs); j += 2 {
+				r, ok := in.Srcs[j].usesReg()
+				if !ok || !r.Virtual {
+					continue
+				}
+				pb := l.f.BlockByID(in.Srcs[j+1].Block)
+				pi, ok := l.pos[pb]
+				if pb == nil || !ok {
+					continue
+				}
+				if phis == nil {
+					phis = map[int]bitset{}
+				}
+				s, ok := phis[pi]
+				if !ok {
+					s = newBitset(len(l.keys))
+					phis[pi] = s
+				}
+				use(s, r)
+			}
+			continue
+		}
+		forRegs(in, func(r Reg, def bool) {
+			if !def {
+				use(cur, r)
+			}
+		})
+	}
+	return cur, phis
+}
+
+// Walk visits b's instructions last to first. For each it passes a
+// function reporting whether every word of a virtual register is live
+// right after the instruction (physical registers report true), and
+// whether the instruction is needed (always true for ordinary liveness).
+func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) {
+	bi, ok := l.pos[b]
+	if !ok {
+		return
+	}
+	l.transfer(b, l.out[bi], func(in *Inst, after bitset, needed bool) {
+		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
+	})
+}
+
+// has reports whether any word of r is in s; physical non-zero registers
+// are conservatively live, zero registers never.
+func (l *LiveSets) has(s bitset, r Reg) bool {
+	if r.IsZero() {
+		return false
+	}
+	if !r.Virtual {
+		return true
+	}
+	for w := 0; w < int(r.Words); w++ {
+		if i, ok := l.index[wordKey{r.Class, r.N, r.Off + uint8(w)}]; ok && s.has(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// LiveIn reports whether some word of r is live on entry to b.
+func (l *LiveSets) LiveIn(b *Block, r Reg) bool { return l.has(l.in[l.pos[b]], r) }
+
+// LiveOut reports whether some word of r is live on exit from b
+// (including reads by the successors' phis).
+func (l *LiveSets) LiveOut(b *Block, r Reg) bool { return l.has(l.out[l.pos[b]], r) }
+
+// LiveOutWords lists the virtual register words live on exit from b,
+// sorted by class, number and word.
+func (l *LiveSets) LiveOutWords(b *Block) []Reg { return l.words(l.out[l.pos[b]]) }
+
+// LiveInWords lists the virtual register words live on entry to b.
+func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.pos[b]]) }
+
+func (l *LiveSets) words(s bitset) []Reg {
+	var out []Reg
+	for i, k := range l.keys {
+		if s.has(i) {
+			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Class != b.Class {
+			return a.Class < b.Class
+		}
+		if a.N != b.N {
+			return a.N < b.N
+		}
+		return a.Off < b.Off
+	})
+	return out
+}
