@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"runtime"
 	"strings"
@@ -307,8 +306,4 @@ func (s *Session) measure(snap *Snapshot) {
 	}
 }
 
-func hashModule(m *ori.Module) uint64 {
-	h := fnv.New64a()
-	io.WriteString(h, m.String())
-	return h.Sum64()
-}
+func hashModule(m *ori.Module) uint64 { return ori.Hash(m) }

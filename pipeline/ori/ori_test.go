@@ -186,3 +186,31 @@ BB1:
 		t.Fatalf("pressure %+v, want R 4, P 1", p)
 	}
 }
+
+func TestHashSeesEveryChange(t *testing.T) {
+	f, err := ParseFunc("k.ori", []byte(sampleFunc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Module{Arch: 75, AddressSize: 64, Funcs: []*Func{f}}
+	h := Hash(m)
+	if Hash(m.Clone()) != h {
+		t.Fatal("a clone hashes differently")
+	}
+	edits := []func(*Module){
+		func(m *Module) { m.Funcs[0].Blocks[1].Insts[0].Srcs[1] = Imm(5) },
+		func(m *Module) { m.Funcs[0].Blocks[1].Insts[0].Mods = []string{"WIDE"} },
+		func(m *Module) { m.Funcs[0].Blocks[1].Insts[2].Srcs[0].Neg = false },
+		func(m *Module) { m.Funcs[0].Blocks[0].Insts[0].Line = 9 },
+		func(m *Module) { m.Funcs[0].Blocks[2].Insts[0].Ctrl.Stall = 5 },
+		func(m *Module) { m.Funcs[0].Blocks[0].Insts[2].GuardNot = true },
+		func(m *Module) { m.Funcs[0].Blocks[1].Insts = m.Funcs[0].Blocks[1].Insts[1:] },
+	}
+	for i, e := range edits {
+		c := m.Clone()
+		e(c)
+		if Hash(c) == h {
+			t.Errorf("edit %d does not change the hash", i)
+		}
+	}
+}
