@@ -116,7 +116,6 @@ func fmtInt(i int) string {
 // with the reason. Everything else in the ZLUDA corpus must lower and
 // verify.
 var zludaExceptions = map[string]string{
-	"ptx/src/test/spirv_run/extern_func.ptx":                           "calls an .extern function that no module defines; orilab compiles one module and does not link",
 	"ptx/src/test/spirv_run/ldmatrix_trans.ptx":                        "ldmatrix (tensor-core matrix load) is not implemented in the lowering",
 	"ptx/src/test/spirv_run/mma_m16n8k16_f32_bf16_bf16_f32.ptx":        "tensor-core mma is not implemented in the lowering",
 	"ptx/src/test/spirv_run/mma_m16n8k16_f32_bf16_bf16_f32_2x.ptx":     "tensor-core mma is not implemented in the lowering",
