@@ -125,7 +125,7 @@ func TestCompileEmitPTXWritesAtomically(t *testing.T) {
 }
 
 func TestUnavailableCommands(t *testing.T) {
-	for _, name := range []string{"bisect", "reduce", "inject", "fuzz"} {
+	for _, name := range []string{"reduce", "inject", "fuzz"} {
 		code, out, errs := runCLI(t, name)
 		if code != 2 || out != "" {
 			t.Errorf("%s: exit %d stdout %q, want 2 and nothing", name, code, out)
@@ -234,5 +234,21 @@ func TestPhasesCommand(t *testing.T) {
 	code, out, _ := runCLI(t, "phases", "-O", "0")
 	if code != 0 || !strings.Contains(out, " 14  DoSwitchOptFirst") || !strings.Contains(out, "no-op: O-level gate: runs at -O1 and above (this is -O0)") || !strings.Contains(out, "159 phases run at -O0") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestBisectCommand(t *testing.T) {
+	spec := filepath.Join("..", "..", "testdata", "kernels", "iadd.json")
+	code, out, errs := runCLI(t, "bisect", spec, "--mode", "phase")
+	if code != 1 || !strings.Contains(out+errs, "no culprit: the kernel passes at -O3") {
+		t.Fatalf("passing kernel: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "bisect", spec, "--mode", "sites")
+	if code != 2 || !strings.Contains(errs, "not available yet") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("sites: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "bisect", spec, "--mode", "phasee")
+	if code != 2 {
+		t.Fatalf("unknown mode: exit %d, stderr %q", code, errs)
 	}
 }

@@ -1,0 +1,194 @@
+package bisect
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"orilab/pipeline"
+	"orilab/pipeline/ori"
+	"orilab/pipeline/sim"
+	"orilab/pipeline/spec"
+)
+
+// Options configures a bisection.
+type Options struct {
+	// Compile is the target configuration.
+	Compile pipeline.Options
+	// OptLevel is the -O level (0-4); callers wanting ptxas's default set 3.
+	OptLevel int
+	// DisablePhases are phases disabled in every compilation (the
+	// DisablePhases knob given on the command line).
+	DisablePhases []string
+	// MaxWarpSteps bounds each execution (0: the simulator's default).
+	MaxWarpSteps int64
+	// Progress, when set, receives one short line per step of the search.
+	Progress func(line string)
+}
+
+// verdict is the outcome of one execution against the oracle.
+type verdict struct {
+	pass    bool
+	results []spec.Result // the failing results only
+	err     string        // a simulator fault: counts as a failure
+}
+
+func (v verdict) same(w verdict) bool {
+	return v.pass == w.pass && v.err == w.err && reflect.DeepEqual(v.results, w.results)
+}
+
+// runner executes modules on a spec and checks them against the oracle:
+// the spec's expected values, or the buffers of the IR right after
+// lowering when the spec has none. It counts executions.
+type runner struct {
+	ctx    context.Context
+	spec   *spec.Spec // the spec with the oracle's expectations
+	opts   Options
+	oracle string
+	execs  int
+}
+
+// newRunner prepares the oracle. For a spec without expectations it
+// executes lowered (one execution) and turns its buffers into exact
+// expectations.
+func newRunner(ctx context.Context, s *spec.Spec, lowered *ori.Module, opts Options) (*runner, error) {
+	if s.CompileOnly {
+		return nil, fmt.Errorf("%s: a compile_only spec has nothing to execute, so there is no oracle to bisect with", s.File)
+	}
+	r := &runner{ctx: ctx, spec: s, opts: opts, oracle: "the spec's expected values"}
+	if len(s.Expect) > 0 {
+		return r, nil
+	}
+	bufs, err := r.execute(lowered)
+	if err != nil {
+		return nil, fmt.Errorf("the IR right after lowering (the oracle) does not execute: %v", err)
+	}
+	cp := *s
+	cp.Expect = nil
+	for i, p := range s.Params {
+		if p.Kind != spec.KindBuffer || s.Owner(i) != i || bufs[i] == nil {
+			continue
+		}
+		size, ok := spec.ElemSize(p.Elem)
+		if !ok || size <= 0 {
+			continue
+		}
+		count := len(bufs[i]) / size
+		vals := make([]uint64, count)
+		for k := range vals {
+			var v uint64
+			for b := 0; b < size; b++ {
+				v |= uint64(bufs[i][k*size+b]) << (8 * b)
+			}
+			vals[k] = v
+		}
+		cp.Expect = append(cp.Expect, spec.Expect{Param: p.Name, ParamIndex: i, Elem: p.Elem, Count: count, Values: vals})
+	}
+	r.spec, r.oracle = &cp, "the output of the IR right after lowering"
+	return r, nil
+}
+
+// check executes m and compares its buffers with the oracle.
+func (r *runner) check(m *ori.Module) (verdict, error) {
+	if err := r.ctx.Err(); err != nil {
+		return verdict{}, err
+	}
+	bufs, err := r.execute(m)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return verdict{}, r.ctx.Err()
+		}
+		return verdict{err: err.Error()}, nil
+	}
+	var bad []spec.Result
+	for _, res := range r.spec.Check(bufs) {
+		if !res.Pass {
+			bad = append(bad, res)
+		}
+	}
+	return verdict{pass: len(bad) == 0, results: bad}, nil
+}
+
+// execute runs the spec's kernel in m and returns the contents of every
+// parameter's own allocation (nil for scalars and same_as parameters). It
+// follows pipeline.Execute, which does not hand out the buffers.
+func (r *runner) execute(m *ori.Module) ([][]byte, error) {
+	r.execs++
+	s := r.spec
+	f := m.Func(s.Kernel)
+	if f == nil || !f.Entry {
+		return nil, fmt.Errorf("%s: kernel %q is not an .entry of %s", s.File, s.Kernel, s.PTX)
+	}
+	if len(f.Params) != len(s.Params) {
+		return nil, fmt.Errorf("%s: kernel %s takes %d parameters, the spec lists %d", s.File, s.Kernel, len(f.Params), len(s.Params))
+	}
+	g := sim.NewGlobal()
+	allocs := make([]*sim.Alloc, len(s.Params))
+	args := make([][]byte, len(s.Params))
+	ptrSize := 8
+	if m.AddressSize == 32 {
+		ptrSize = 4
+	}
+	for i, p := range s.Params {
+		if p.Kind == spec.KindScalar {
+			b, err := p.ScalarBytes()
+			if err != nil {
+				return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
+			}
+			args[i] = b
+			continue
+		}
+		o := s.Owner(i)
+		if o < 0 {
+			return nil, fmt.Errorf("%s: params[%d]: same_as %q does not name an earlier buffer", s.File, i, p.SameAs)
+		}
+		if o == i {
+			init, err := p.InitBytes()
+			if err != nil {
+				return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
+			}
+			a := g.Alloc(p.Name, len(init))
+			copy(a.Data, init)
+			allocs[i] = a
+		}
+		b := make([]byte, ptrSize)
+		for k := 0; k < ptrSize; k++ {
+			b[k] = byte(allocs[o].Base >> (8 * k))
+		}
+		args[i] = b
+	}
+	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
+	if _, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: r.opts.MaxWarpSteps}); err != nil {
+		return nil, err
+	}
+	bufs := make([][]byte, len(s.Params))
+	for i, a := range allocs {
+		if a != nil {
+			bufs[i] = a.Data
+		}
+	}
+	return bufs, nil
+}
+
+// compile runs the whole pipeline on the spec's PTX.
+func compile(ctx context.Context, s *spec.Spec, opts Options, disable []string, snapshots bool) (*pipeline.Session, error) {
+	src, err := readPTX(s)
+	if err != nil {
+		return nil, err
+	}
+	po := pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: disable, Context: ctx, NoSnapshots: !snapshots}
+	sess, err := pipeline.NewSession(s.PTXPath, src, opts.Compile, po)
+	if err != nil {
+		return nil, err
+	}
+	if err := sess.RunAll(); err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+func (o Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
+}

@@ -1,0 +1,227 @@
+// Package bisect finds the phase behind a miscompile. Its oracle is
+// execution: a kernel spec's expected values, or, when the spec has none,
+// the output of the IR right after lowering.
+//
+// Two modes are built:
+//   - Phase: a binary search over the phases that changed the IR (a phase
+//     that changed nothing shares its module with the previous snapshot and
+//     cannot introduce a difference), then a confirmation and a flakiness
+//     guard.
+//   - Disable: delta debugging (ddmin) over the optional phases that ran,
+//     through the DisablePhases knob, for a minimal set whose disabling
+//     makes the kernel pass.
+package bisect
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"os"
+	"strings"
+
+	"orilab/pipeline"
+	"orilab/pipeline/ori"
+	"orilab/pipeline/spec"
+)
+
+// PhaseResult is the answer of Phase.
+type PhaseResult struct {
+	Spec     string `json:"spec"`
+	OptLevel int    `json:"opt_level"`
+	// Oracle says what the executions are compared with.
+	Oracle string `json:"oracle"`
+	// Found is set when a culprit phase was found and confirmed; Reason
+	// says why not otherwise (the kernel passes, or the IR right after
+	// lowering already fails).
+	Found  bool   `json:"found"`
+	Reason string `json:"reason,omitempty"`
+	// Index and Name identify the culprit phase (-1 and "" when not Found).
+	Index    int    `json:"index"`
+	Name     string `json:"name,omitempty"`
+	Required bool   `json:"required,omitempty"`
+	// Previous names the last phase before the culprit that changed the IR
+	// ("lowering" when there is none): its output still passes.
+	Previous string `json:"previous,omitempty"`
+	// Diff is a unified diff of the module before and after the culprit.
+	Diff string `json:"diff,omitempty"`
+	// Mismatches are the failing expectations after the culprit, with their
+	// first differing elements; ExecError is set instead when the culprit's
+	// IR faults in the simulator.
+	Mismatches []spec.Result `json:"mismatches,omitempty"`
+	ExecError  string        `json:"exec_error,omitempty"`
+	// Executions counts simulator runs, including the oracle's and the
+	// flakiness guard's.
+	Executions int `json:"executions"`
+	// ActivePhases ran (changed or not); ChangedPhases changed the IR and
+	// form the search space.
+	ActivePhases  int    `json:"active_phases"`
+	ChangedPhases int    `json:"changed_phases"`
+	Replay        string `json:"replay"`
+}
+
+// Phase finds the first phase whose output executes differently from the
+// oracle.
+//
+// Search: let c1..cn be the snapshots that changed the IR and c0 the IR
+// right after lowering. cn must fail (else the kernel passes and there is
+// nothing to find) and c0 must pass (else the lowering is at fault). A
+// binary search keeps lo passing and hi failing until hi = lo+1; the
+// culprit is the phase of c_hi. With the spec's expectations as oracle, c0
+// is only executed when the search ends next to it. The flakiness guard
+// re-runs the final answer twice: c_hi once more (it must fail the same
+// way) and c_lo once more (it must pass).
+func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res := &PhaseResult{Spec: s.Name, OptLevel: opts.OptLevel, Index: -1, Replay: Replay(s, opts, "phase")}
+	sess, err := compile(ctx, s, opts, opts.DisablePhases, true)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newRunner(ctx, s, sess.Lowered, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Oracle = r.oracle
+	var changed []*pipeline.Snapshot
+	for _, sn := range sess.Snapshots {
+		switch sn.Status {
+		case pipeline.StatusChanged:
+			changed = append(changed, sn)
+			res.ActivePhases++
+		case pipeline.StatusUnchanged:
+			res.ActivePhases++
+		}
+	}
+	res.ChangedPhases = len(changed)
+	module := func(k int) *ori.Module {
+		if k == 0 {
+			return sess.Lowered
+		}
+		return changed[k-1].Module
+	}
+	name := func(k int) string {
+		if k == 0 {
+			return "lowering"
+		}
+		return changed[k-1].Name
+	}
+	memo := map[int]verdict{}
+	if len(s.Expect) == 0 {
+		memo[0] = verdict{pass: true} // the oracle itself
+	}
+	probe := func(k int) (verdict, error) {
+		if v, ok := memo[k]; ok {
+			return v, nil
+		}
+		opts.progress("bisect: executing after %s (%d executions so far)", name(k), r.execs)
+		v, err := r.check(module(k))
+		if err != nil {
+			return v, err
+		}
+		memo[k] = v
+		return v, nil
+	}
+	defer func() { res.Executions = r.execs }()
+	n := len(changed)
+	last, err := probe(n)
+	if err != nil {
+		return nil, err
+	}
+	if last.pass {
+		res.Reason = "the kernel passes at -O" + fmt.Sprint(opts.OptLevel) + ": nothing to bisect"
+		return res, nil
+	}
+	if n == 0 {
+		res.Reason = "no phase changed the IR, and the IR right after lowering already fails: the lowering (or the spec) is at fault, not a phase"
+		return res, nil
+	}
+	lo, hi := 0, n
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		v, err := probe(mid)
+		if err != nil {
+			return nil, err
+		}
+		if v.pass {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	// Confirm: the predecessor passes (executed only now when it is the
+	// lowered IR checked against the spec's values).
+	pv, err := probe(lo)
+	if err != nil {
+		return nil, err
+	}
+	if !pv.pass {
+		res.Reason = "the IR right after lowering already fails: the lowering (or the spec) is at fault, not a phase"
+		return res, nil
+	}
+	// Flakiness guard: the final answer, re-run.
+	opts.progress("bisect: confirming %s (re-running it and %s)", name(hi), name(lo))
+	again, err := r.check(module(hi))
+	if err != nil {
+		return nil, err
+	}
+	before, err := r.check(module(lo))
+	if err != nil {
+		return nil, err
+	}
+	if !again.same(memo[hi]) || !before.pass {
+		return nil, fmt.Errorf("the result is not reproducible: re-running after %s and %s gave different verdicts (flaky execution)", name(lo), name(hi))
+	}
+	cul := changed[hi-1]
+	res.Found = true
+	res.Index, res.Name = cul.Index, cul.Name
+	res.Required = isRequired(cul.Index)
+	res.Previous = name(lo)
+	res.Mismatches, res.ExecError = memo[hi].results, memo[hi].err
+	res.Diff = UnifiedDiff(module(lo).String(), cul.Module.String(), "before "+cul.Name, "after "+cul.Name, 3)
+	return res, nil
+}
+
+// Bound is the target number of executions for phase mode:
+// ⌈log2(active)⌉ + 3.
+func Bound(active int) int {
+	if active <= 1 {
+		return 3
+	}
+	return bits.Len(uint(active-1)) + 3
+}
+
+func isRequired(index int) bool {
+	for _, row := range pipeline.PhasePlan(3, 75) {
+		if row.Index == index {
+			return row.Required
+		}
+	}
+	return false
+}
+
+// Replay returns the command line that repeats a bisection.
+func Replay(s *spec.Spec, opts Options, mode string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "orilab bisect %s -O %d", shellQuote(s.File), opts.OptLevel)
+	if opts.Compile.Arch != 0 {
+		fmt.Fprintf(&b, " -arch sm_%d", opts.Compile.Arch)
+	}
+	if len(opts.DisablePhases) > 0 {
+		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(opts.DisablePhases, "+"))
+	}
+	fmt.Fprintf(&b, " --mode %s", mode)
+	return b.String()
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func readPTX(s *spec.Spec) ([]byte, error) { return os.ReadFile(s.PTXPath) }

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"orilab/bisect"
+	"orilab/pipeline"
+	"orilab/pipeline/spec"
+)
+
+func runBisect(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
+	fs.StringVar(arch, "gpu-name", "", "same as -arch")
+	opt := fs.Int("O", 3, "optimization `level` 0-4")
+	fs.IntVar(opt, "opt-level", 3, "same as -O")
+	kf := addKnobFlags(fs)
+	mode := fs.String("mode", "phase", "what to search: phase or disable (knobs, sites and auto are not built yet)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	timeout := fs.Duration("timeout", 0, "give up after `D` (for example 30s; 0: no limit)")
+	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable [--json] [--timeout D]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Finds the phase behind a miscompile. The oracle is the spec's expected values,")
+		fmt.Fprintln(stderr, "or, when it has none, the output of the IR right after lowering.")
+		fmt.Fprintln(stderr, "  phase    the first phase whose output executes differently (binary search)")
+		fmt.Fprintln(stderr, "  disable  a minimal set of phases whose disabling makes the kernel pass (ddmin)")
+		fmt.Fprintln(stderr, "Exit status: 0 found, 1 no culprit (the kernel passes), 2 error.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	switch *mode {
+	case "phase", "disable":
+	case "knobs", "sites", "auto":
+		fmt.Fprintf(stderr, "orilab bisect: --mode %s: not available yet: only the phase and disable modes have been built\n", *mode)
+		return exitError
+	default:
+		fmt.Fprintf(stderr, "orilab bisect: --mode %q: want phase, disable, knobs, sites or auto\n", *mode)
+		return exitError
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "orilab bisect: want exactly one spec file, got %d arguments\n", len(pos))
+		return exitError
+	}
+	if !checkArchOpt("bisect", *arch, *opt, stderr) {
+		return exitError
+	}
+	s, err := spec.Load(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitError
+	}
+	set, err := kf.load(nil, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+		return exitError
+	}
+	var po pipeline.PhaseOptions
+	if err := po.ApplyKnobs(set); err != nil {
+		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+		return exitError
+	}
+	if len(po.NamedPhases) > 0 {
+		fmt.Fprintln(stderr, "orilab bisect: NamedPhases replaces the pipeline; bisect the default pipeline (with DisablePhases if needed) instead")
+		return exitError
+	}
+	opts := bisect.Options{
+		Compile:       pipeline.Options{Arch: archNumber(*arch)},
+		OptLevel:      *opt,
+		DisablePhases: po.DisablePhases,
+		MaxWarpSteps:  *maxSteps,
+	}
+	// clearProgress erases the progress line before anything else is printed.
+	clearProgress := func() {}
+	if isTerminal(stderr) {
+		opts.Progress = func(line string) { fmt.Fprintf(stderr, "\r\033[K%s", line) }
+		clearProgress = func() { fmt.Fprint(stderr, "\r\033[K") }
+	}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	var report any
+	found := false
+	if *mode == "phase" {
+		r, err := bisect.Phase(ctx, s, opts)
+		clearProgress()
+		if err != nil {
+			return bisectError(stderr, err, *timeout)
+		}
+		report, found = r, r.Found
+		if !*asJSON {
+			printPhase(stdout, r)
+		}
+	} else {
+		r, err := bisect.Disable(ctx, s, opts)
+		clearProgress()
+		if err != nil {
+			return bisectError(stderr, err, *timeout)
+		}
+		report, found = r, r.Found
+		if !*asJSON {
+			printDisable(stdout, r)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(report)
+	}
+	if !found {
+		return exitMismatch
+	}
+	return exitOK
+}
+
+func bisectError(stderr io.Writer, err error, timeout time.Duration) int {
+	if errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stderr, "orilab bisect: gave up after --timeout %s\n", timeout)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+	return exitError
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func printPhase(w io.Writer, r *bisect.PhaseResult) {
+	if !r.Found {
+		fmt.Fprintf(w, "%s: no culprit: %s (%d executions)\n", r.Spec, r.Reason, r.Executions)
+		return
+	}
+	req := ""
+	if r.Required {
+		req = " (a required phase)"
+	}
+	fmt.Fprintf(w, "%s: culprit phase %d %s%s\n", r.Spec, r.Index, r.Name, req)
+	fmt.Fprintf(w, "  the output after %s still matches %s; after %s it does not\n", r.Previous, r.Oracle, r.Name)
+	fmt.Fprintf(w, "  %d executions over %d changing of %d active phases (confirmed, re-run twice)\n", r.Executions, r.ChangedPhases, r.ActivePhases)
+	if r.ExecError != "" {
+		fmt.Fprintf(w, "  execution fails after %s: %s\n", r.Name, r.ExecError)
+	}
+	if len(r.Mismatches) > 0 {
+		io.WriteString(w, indent(spec.FormatResults(r.Mismatches), "  "))
+	}
+	fmt.Fprintf(w, "replay: %s\n\n", r.Replay)
+	io.WriteString(w, r.Diff)
+}
+
+func printDisable(w io.Writer, r *bisect.DisableResult) {
+	if !r.Found {
+		fmt.Fprintf(w, "%s: no set: %s (%d executions)\n", r.Spec, r.Reason, r.Executions)
+		return
+	}
+	fmt.Fprintf(w, "%s: disabling %d of %d optional phases makes the kernel pass (%d executions)\n", r.Spec, len(r.Phases), len(r.Candidates), r.Executions)
+	fmt.Fprintln(w, r.Knob)
+	fmt.Fprintf(w, "replay: %s\n", r.Replay)
+}
+
+func indent(s, pre string) string {
+	out := ""
+	for _, l := range splitLines(s) {
+		out += pre + l + "\n"
+	}
+	return out
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		out = append(out, s[:i])
+		if i < len(s) {
+			i++
+		}
+		s = s[i:]
+	}
+	return out
+}
