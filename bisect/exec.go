@@ -7,7 +7,6 @@ import (
 
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
-	"orilab/pipeline/sim"
 	"orilab/pipeline/spec"
 )
 
@@ -110,64 +109,11 @@ func (r *runner) check(m *ori.Module) (verdict, error) {
 }
 
 // execute runs the spec's kernel in m and returns the contents of every
-// parameter's own allocation (nil for scalars and same_as parameters). It
-// follows pipeline.Execute, which does not hand out the buffers.
+// parameter's own allocation (nil for scalars and same_as parameters).
 func (r *runner) execute(m *ori.Module) ([][]byte, error) {
 	r.execs++
-	s := r.spec
-	f := m.Func(s.Kernel)
-	if f == nil || !f.Entry {
-		return nil, fmt.Errorf("%s: kernel %q is not an .entry of %s", s.File, s.Kernel, s.PTX)
-	}
-	if len(f.Params) != len(s.Params) {
-		return nil, fmt.Errorf("%s: kernel %s takes %d parameters, the spec lists %d", s.File, s.Kernel, len(f.Params), len(s.Params))
-	}
-	g := sim.NewGlobal()
-	allocs := make([]*sim.Alloc, len(s.Params))
-	args := make([][]byte, len(s.Params))
-	ptrSize := 8
-	if m.AddressSize == 32 {
-		ptrSize = 4
-	}
-	for i, p := range s.Params {
-		if p.Kind == spec.KindScalar {
-			b, err := p.ScalarBytes()
-			if err != nil {
-				return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
-			}
-			args[i] = b
-			continue
-		}
-		o := s.Owner(i)
-		if o < 0 {
-			return nil, fmt.Errorf("%s: params[%d]: same_as %q does not name an earlier buffer", s.File, i, p.SameAs)
-		}
-		if o == i {
-			init, err := p.InitBytes()
-			if err != nil {
-				return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
-			}
-			a := g.Alloc(p.Name, len(init))
-			copy(a.Data, init)
-			allocs[i] = a
-		}
-		b := make([]byte, ptrSize)
-		for k := 0; k < ptrSize; k++ {
-			b[k] = byte(allocs[o].Base >> (8 * k))
-		}
-		args[i] = b
-	}
-	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
-	if _, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: r.opts.MaxWarpSteps}); err != nil {
-		return nil, err
-	}
-	bufs := make([][]byte, len(s.Params))
-	for i, a := range allocs {
-		if a != nil {
-			bufs[i] = a.Data
-		}
-	}
-	return bufs, nil
+	bufs, _, err := pipeline.ExecuteBuffers(m, r.spec, pipeline.RunOptions{MaxWarpSteps: r.opts.MaxWarpSteps})
+	return bufs, err
 }
 
 // compile runs the whole pipeline on the spec's PTX.

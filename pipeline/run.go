@@ -63,12 +63,24 @@ func RunSpec(s *spec.Spec, opts RunOptions) (*RunReport, error) {
 // checks the expected buffers. A failed expectation is not an error: the
 // report says Pass false. Errors are for bad specs and simulator faults.
 func Execute(m *ori.Module, s *spec.Spec, opts RunOptions) (*RunReport, error) {
+	buffers, st, err := ExecuteBuffers(m, s, opts)
+	if err != nil {
+		return nil, err
+	}
+	results := s.Check(buffers)
+	return &RunReport{Spec: s.Name, Kernel: s.Kernel, Pass: spec.AllPass(results), Results: results, Stats: *st}, nil
+}
+
+// ExecuteBuffers runs the spec's kernel in m and returns the contents of
+// every parameter's own allocation after the launch (nil for scalars and
+// same_as parameters), for callers that compare runs with each other.
+func ExecuteBuffers(m *ori.Module, s *spec.Spec, opts RunOptions) ([][]byte, *sim.Stats, error) {
 	f := m.Func(s.Kernel)
 	if f == nil || !f.Entry {
-		return nil, fmt.Errorf("%s: kernel %q is not an .entry of %s", s.File, s.Kernel, s.PTX)
+		return nil, nil, fmt.Errorf("%s: kernel %q is not an .entry of %s", s.File, s.Kernel, s.PTX)
 	}
 	if len(f.Params) != len(s.Params) {
-		return nil, fmt.Errorf("%s: kernel %s takes %d parameters, the spec lists %d", s.File, s.Kernel, len(f.Params), len(s.Params))
+		return nil, nil, fmt.Errorf("%s: kernel %s takes %d parameters, the spec lists %d", s.File, s.Kernel, len(f.Params), len(s.Params))
 	}
 	g := sim.NewGlobal()
 	allocs := make([]*sim.Alloc, len(s.Params))
@@ -82,18 +94,18 @@ func Execute(m *ori.Module, s *spec.Spec, opts RunOptions) (*RunReport, error) {
 		case p.Kind == spec.KindScalar:
 			b, err := p.ScalarBytes()
 			if err != nil {
-				return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
+				return nil, nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
 			}
 			args[i] = b
 		default:
 			o := s.Owner(i)
 			if o < 0 {
-				return nil, fmt.Errorf("%s: params[%d]: same_as %q does not name an earlier buffer", s.File, i, p.SameAs)
+				return nil, nil, fmt.Errorf("%s: params[%d]: same_as %q does not name an earlier buffer", s.File, i, p.SameAs)
 			}
 			if o == i {
 				init, err := p.InitBytes()
 				if err != nil {
-					return nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
+					return nil, nil, fmt.Errorf("%s: params[%d]: %v", s.File, i, err)
 				}
 				a := g.Alloc(p.Name, len(init))
 				copy(a.Data, init)
@@ -107,13 +119,13 @@ func Execute(m *ori.Module, s *spec.Spec, opts RunOptions) (*RunReport, error) {
 			args[i] = b
 		}
 		if int64(len(args[i])) != f.Params[i].Size {
-			return nil, fmt.Errorf("%s: params[%d] (%s) is %d bytes, but the kernel's parameter %s is %d bytes", s.File, i, p.Name, len(args[i]), f.Params[i].Name, f.Params[i].Size)
+			return nil, nil, fmt.Errorf("%s: params[%d] (%s) is %d bytes, but the kernel's parameter %s is %d bytes", s.File, i, p.Name, len(args[i]), f.Params[i].Name, f.Params[i].Size)
 		}
 	}
 	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
 	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	buffers := make([][]byte, len(s.Params))
 	for i, a := range allocs {
@@ -121,6 +133,5 @@ func Execute(m *ori.Module, s *spec.Spec, opts RunOptions) (*RunReport, error) {
 			buffers[i] = a.Data
 		}
 	}
-	results := s.Check(buffers)
-	return &RunReport{Spec: s.Name, Kernel: s.Kernel, Pass: spec.AllPass(results), Results: results, Stats: *st}, nil
+	return buffers, st, nil
 }
