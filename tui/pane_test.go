@@ -423,7 +423,7 @@ func TestPanesAndResize(t *testing.T) {
 		t.Error("SASS pane is not the placeholder")
 	}
 	typeKeys(m, "6")
-	if !strings.Contains(m.View(), "Bisection has not landed yet") {
+	if !strings.Contains(m.View(), "Bisection from the workbench has not landed yet") {
 		t.Error("bisect placeholder missing")
 	}
 	typeKeys(m, "7")
