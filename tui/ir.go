@@ -82,6 +82,9 @@ func (v *IRView) Mode() irMode { return v.mode }
 // CycleMode switches plain -> diff -> side by side -> plain.
 func (v *IRView) CycleMode() { v.mode = (v.mode + 1) % 3; v.Sync() }
 
+// SetMode switches to mode m.
+func (v *IRView) SetMode(m irMode) { v.mode = m; v.Sync() }
+
 func (v *IRView) lines(m *ori.Module) []string {
 	if m == nil {
 		return nil

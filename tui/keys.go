@@ -32,6 +32,11 @@ type KnobKeys struct {
 	Filter, Edit, Reset key.Binding
 }
 
+// BisectKeys are the bisect pane's own keys.
+type BisectKeys struct {
+	Start, Jump key.Binding
+}
+
 // InputKeys apply while a text input has focus.
 type InputKeys struct {
 	Accept, Cancel key.Binding
@@ -45,6 +50,7 @@ type KeyMap struct {
 	Timeline TimelineKeys
 	IR       IRKeys
 	Knobs    KnobKeys
+	Bisect   BisectKeys
 	Input    InputKeys
 }
 
@@ -89,6 +95,10 @@ func DefaultKeyMap() KeyMap {
 			Filter: bind([]string{"/"}, "/", "search knobs"),
 			Edit:   bind([]string{"enter"}, "enter", "toggle bool / edit value"),
 			Reset:  bind([]string{"x", "delete"}, "x", "reset to default"),
+		},
+		Bisect: BisectKeys{
+			Start: bind([]string{"b"}, "b", "bisect by phase"),
+			Jump:  bind([]string{"enter"}, "enter", "select the culprit phase"),
 		},
 		Input: InputKeys{
 			Accept: bind([]string{"enter"}, "enter", "accept input"),

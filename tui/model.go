@@ -37,6 +37,7 @@ type Model struct {
 	ir       *IRView
 	knobs    *KnobsPane
 	run      *RunPane
+	bisect   *BisectPane
 	focus    int // the pane that gets keys
 	right    int // the pane on the right
 	width    int
@@ -55,11 +56,12 @@ func New(w *Workbench) *Model {
 	m.ir = NewIRView(c)
 	m.knobs = NewKnobsPane(c)
 	m.run = NewRunPane(c)
+	m.bisect = NewBisectPane(c)
 	m.panes = [numPanes]component{
 		m.timeline, m.ir,
 		NewPlaceholder(c, "SASS", sassText),
 		m.knobs, m.run,
-		NewPlaceholder(c, "Bisect", bisectText),
+		m.bisect,
 		NewPlaceholder(c, "Fault", faultText),
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Line))
@@ -76,7 +78,7 @@ func (m *Model) recompile() tea.Cmd {
 	return tea.Batch(compileCmd(m.c.W), m.spin.Tick)
 }
 
-func (m *Model) busy() bool { return m.c.W.Compiling || m.run.Running() }
+func (m *Model) busy() bool { return m.c.W.Compiling || m.run.Running() || m.bisect.Running() }
 
 // Update implements tea.Model. Routing order: a focused text input, then
 // global keys, then domain messages, then the focused pane.
@@ -132,6 +134,24 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.setKnob(msg)
 	case runRequestMsg:
 		return m.startRun()
+	case bisectMsg:
+		m.bisect.Update(msg)
+		if msg.err != nil {
+			m.status = "bisect: " + msg.err.Error()
+		} else if msg.res.Found {
+			m.status = fmt.Sprintf("bisect: culprit #%d %s (enter selects it)", msg.res.Index, msg.res.Name)
+		} else {
+			m.status = "bisect: no culprit"
+		}
+		return nil
+	case bisectRequestMsg:
+		return m.startBisect()
+	case jumpPhaseMsg:
+		m.timeline.Select(msg.index)
+		m.ir.SetMode(modeDiff)
+		m.setFocus(paneIR)
+		m.status = fmt.Sprintf("selected #%d %s", msg.index, pipeline.PhaseTable[msg.index].Name)
+		return nil
 	case statusMsg:
 		m.status = string(msg)
 		return nil
@@ -242,6 +262,27 @@ func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 	return m.recompile()
 }
 
+// startBisect starts a phase bisection in the background. It waits for a
+// compile or run in flight only to keep one heavy job at a time.
+func (m *Model) startBisect() tea.Cmd {
+	w := m.c.W
+	if m.right != paneBisect {
+		m.right = paneBisect
+		m.resize()
+	}
+	if w.Spec == nil {
+		m.status = "no kernel spec to bisect (open a SPEC.json)"
+		return nil
+	}
+	if m.busy() {
+		m.status = "busy; try again when the spinner stops"
+		return nil
+	}
+	m.bisect.Start()
+	m.status = "bisecting by phase..."
+	return tea.Batch(bisectCmd(w), m.spin.Tick)
+}
+
 func (m *Model) startRun() tea.Cmd {
 	w := m.c.W
 	if m.right != paneRun {
@@ -335,7 +376,7 @@ func (m *Model) helpView() string {
 	}
 	bottom := [][]key.Binding{
 		{k.Timeline.Filter, k.Timeline.Disable, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow},
-		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel},
+		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel, k.Bisect.Start, k.Bisect.Jump},
 	}
 	h := m.help
 	h.ShowAll = true
@@ -358,6 +399,8 @@ func (m *Model) statusView() string {
 		what := "compiling"
 		if m.run.Running() {
 			what = "running"
+		} else if m.bisect.Running() {
+			what = "bisecting"
 		}
 		parts = append(parts, m.spin.View()+" "+what)
 	}

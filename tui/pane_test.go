@@ -423,8 +423,8 @@ func TestPanesAndResize(t *testing.T) {
 		t.Error("SASS pane is not the placeholder")
 	}
 	typeKeys(m, "6")
-	if !strings.Contains(m.View(), "Bisection from the workbench has not landed yet") {
-		t.Error("bisect placeholder missing")
+	if !strings.Contains(m.View(), "b finds the first phase whose output executes differently") {
+		t.Error("bisect pane missing")
 	}
 	typeKeys(m, "7")
 	if !strings.Contains(m.View(), "Fault injection has not landed yet") {

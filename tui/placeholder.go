@@ -41,7 +41,6 @@ func (p *Placeholder) View() string {
 
 // The placeholder texts.
 const (
-	sassText   = "SASS emission has not landed yet: orilab has no register allocator, scheduler or SASS printer so far, so there is no SASS to show. The IR pane shows the Ori IR after every phase."
-	bisectText = "Bisection from the workbench has not landed yet. On the command line, `orilab bisect SPEC.json --mode phase` finds the first phase whose output executes differently and `--mode disable` a minimal DisablePhases set that makes the kernel pass; the knob and site modes are still to be built."
-	faultText  = "Fault injection has not landed yet: bugspec faults target post-register-allocation code, and register allocation has not been built."
+	sassText  = "SASS emission has not landed yet: orilab has no register allocator, scheduler or SASS printer so far, so there is no SASS to show. The IR pane shows the Ori IR after every phase."
+	faultText = "Fault injection has not landed yet: bugspec faults target post-register-allocation code, and register allocation has not been built."
 )
