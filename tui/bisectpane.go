@@ -15,31 +15,45 @@ import (
 	"orilab/pipeline/spec"
 )
 
-// BisectPane runs bisect.Phase on the workbench's spec, at the workbench's
-// -O level, target and DisablePhases, and shows the culprit phase, its
-// mismatches and its diff. It runs its own compilations: the bisector
-// re-executes snapshots, so it cannot reuse the timeline's results without
-// trusting them, and a bisection must not depend on what the user has
-// clicked.
+// BisectPane runs bisect.Phase (b) or bisect.Disable (B) on the
+// workbench's spec, at the workbench's -O level, target and DisablePhases,
+// with the search's progress lines shown live. A phase result shows the
+// culprit, its mismatches and its diff, and enter jumps to that phase; a
+// disable result shows the minimal set, and enter applies it as the
+// DisablePhases knob. The pane runs its own compilations: a bisection must
+// not depend on what the timeline happens to hold.
 type BisectPane struct {
-	c       *Common
-	w, h    int
-	running bool
-	last    *bisectMsg
+	c        *Common
+	w, h     int
+	running  bool
+	mode     string // of the bisection running or shown
+	progress string // the last progress line while running
+	last     *bisectMsg
 }
 
-// bisectRequestMsg asks the root to start a phase bisection.
-type bisectRequestMsg struct{}
+// bisectRequestMsg asks the root to start a bisection in mode ("phase"
+// or "disable").
+type bisectRequestMsg struct{ mode string }
 
 // jumpPhaseMsg asks the root to select phase index in the timeline and
 // show its diff.
 type jumpPhaseMsg struct{ index int }
 
-// bisectMsg carries the result of a bisection.
+// bisectProgressMsg carries one progress line of the bisection in flight;
+// next waits for the following message.
+type bisectProgressMsg struct {
+	line string
+	next tea.Cmd
+}
+
+// bisectMsg carries the result of a bisection: phase for mode "phase",
+// disable for mode "disable", or err.
 type bisectMsg struct {
-	res  *bisect.PhaseResult
-	err  error
-	took time.Duration
+	mode    string
+	phase   *bisect.PhaseResult
+	disable *bisect.DisableResult
+	err     error
+	took    time.Duration
 	// opt and disabled describe the configuration that was bisected.
 	opt      int
 	disabled []string
@@ -56,7 +70,8 @@ func (p *BisectPane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // ShortHelp implements help.KeyMap.
 func (p *BisectPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.c.Keys.Bisect.Start, p.c.Keys.Bisect.Jump}
+	k := p.c.Keys.Bisect
+	return []key.Binding{k.Phase, k.Disable, k.Jump}
 }
 
 // FullHelp implements help.KeyMap.
@@ -65,27 +80,45 @@ func (p *BisectPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 // Running reports whether a bisection is in flight.
 func (p *BisectPane) Running() bool { return p.running }
 
-// Start marks a bisection as started; the root issues the command.
-func (p *BisectPane) Start() { p.running = true; p.last = nil }
+// Start marks a bisection in mode as started; the root issues the command.
+func (p *BisectPane) Start(mode string) {
+	p.running, p.mode, p.progress, p.last = true, mode, "", nil
+}
 
 // Update implements component.
 func (p *BisectPane) Update(msg tea.Msg) tea.Cmd {
+	k := p.c.Keys.Bisect
 	switch msg := msg.(type) {
+	case bisectProgressMsg:
+		p.progress = msg.line
 	case bisectMsg:
 		p.running = false
 		p.last = &msg
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, p.c.Keys.Bisect.Start):
-			return cmdOf(bisectRequestMsg{})
-		case key.Matches(msg, p.c.Keys.Bisect.Jump):
-			if p.last != nil && p.last.res != nil && p.last.res.Found {
-				return cmdOf(jumpPhaseMsg{index: p.last.res.Index})
-			}
-			return cmdOf(statusMsg("no culprit to jump to: run a bisection first (b)"))
+		case key.Matches(msg, k.Phase):
+			return cmdOf(bisectRequestMsg{mode: "phase"})
+		case key.Matches(msg, k.Disable):
+			return cmdOf(bisectRequestMsg{mode: "disable"})
+		case key.Matches(msg, k.Jump):
+			return p.jump()
 		}
 	}
 	return nil
+}
+
+// jump acts on the finished bisection: select the culprit phase, or apply
+// the minimal disable set.
+func (p *BisectPane) jump() tea.Cmd {
+	b := p.last
+	switch {
+	case b != nil && b.phase != nil && b.phase.Found:
+		return cmdOf(jumpPhaseMsg{index: b.phase.Index})
+	case b != nil && b.disable != nil && b.disable.Found:
+		all := append(append([]string(nil), b.disabled...), b.disable.Phases...)
+		return cmdOf(setKnobMsg{name: knobs.KnobDisablePhases, value: strings.Join(all, "+")})
+	}
+	return cmdOf(statusMsg("nothing to apply: run a bisection that finds something first (b or B)"))
 }
 
 // View implements component.
@@ -96,34 +129,64 @@ func (p *BisectPane) View() string {
 		return block(wrap("No kernel spec: this file was opened as bare PTX, so there is nothing to execute and no oracle to bisect with. Open a SPEC.json (orilab tui SPEC.json).", p.w), p.w, p.h)
 	}
 	lines := []string{
-		st.Title.Render("phase bisection ") + sp.Name + "  kernel " + sp.Kernel,
-		st.Dim.Render("b finds the first phase whose output executes differently"),
-		st.Dim.Render("enter selects that phase in the timeline and shows its diff"),
-		st.Dim.Render("(knob-delta and site modes are not built yet)"),
+		st.Title.Render("bisect ") + sp.Name + "  kernel " + sp.Kernel,
+		st.Dim.Render("b finds the culprit phase (--mode phase)"),
+		st.Dim.Render("B finds a minimal set to disable"),
+		st.Dim.Render("enter selects the culprit / applies the set"),
+		st.Dim.Render("knob and site modes: not built yet"),
 		"",
 	}
 	switch {
 	case p.running:
-		lines = append(lines, "bisecting...")
+		lines = append(lines, fmt.Sprintf("bisecting (%s mode)...", p.mode))
+		if p.progress != "" {
+			lines = append(lines, wrap(p.progress, p.w)...)
+		}
 	case p.last == nil:
 		lines = append(lines, st.Dim.Render("not run yet"))
 	case p.last.err != nil:
 		lines = append(lines, st.Error.Render("ERROR"))
 		lines = append(lines, wrap(p.last.err.Error(), p.w)...)
+	case p.last.disable != nil:
+		lines = append(lines, p.disableLines()...)
 	default:
 		lines = append(lines, p.resultLines()...)
 	}
 	return block(lines, p.w, p.h)
 }
 
-func (p *BisectPane) resultLines() []string {
-	st := p.c.Styles
-	b := p.last
-	r := b.res
+// config describes the bisected configuration.
+func (b *bisectMsg) config() string {
 	cfg := fmt.Sprintf("-O%d", b.opt)
 	if len(b.disabled) > 0 {
 		cfg += " DisablePhases=" + strings.Join(b.disabled, "+")
 	}
+	return cfg
+}
+
+func (p *BisectPane) disableLines() []string {
+	st := p.c.Styles
+	b := p.last
+	r := b.disable
+	lines := wrap(fmt.Sprintf("%s: %s over %d optional phases that ran (%s)",
+		b.config(), plural(r.Executions, "execution"), len(r.Candidates), b.took.Round(time.Millisecond)), p.w)
+	lines = append(lines, wrap("oracle: "+r.Oracle, p.w)...)
+	if !r.Found {
+		lines = append(lines, st.Pass.Render("NOTHING TO DISABLE"))
+		return append(lines, wrap(r.Reason, p.w)...)
+	}
+	lines = append(lines, st.Error.Render("DISABLE")+" "+strings.Join(r.Phases, " "))
+	lines = append(lines, wrap("disabling these makes the kernel pass; re-enabling any one of them makes it fail", p.w)...)
+	lines = append(lines, wrap("knob: "+r.Knob, p.w)...)
+	lines = append(lines, wrap("replay: "+r.Replay, p.w)...)
+	return lines
+}
+
+func (p *BisectPane) resultLines() []string {
+	st := p.c.Styles
+	b := p.last
+	r := b.phase
+	cfg := b.config()
 	var lines []string
 	lines = append(lines, wrap(fmt.Sprintf("%s: %s, %d active phases, %d changed the IR (%s)",
 		cfg, plural(r.Executions, "execution"), r.ActivePhases, r.ChangedPhases, b.took.Round(time.Millisecond)), p.w)...)
@@ -165,27 +228,57 @@ func plural(n int, what string) string {
 // expandTabs turns tabs into spaces so that fit measures diff lines right.
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
-// bisectCmd bisects the workbench's spec by phase with its -O level,
+// bisectCmd bisects the workbench's spec in mode with its -O level,
 // target and knobs. Knobs are checked the way orilab bisect checks them:
-// NamedPhases replaces the pipeline, so it is refused.
-func bisectCmd(w *Workbench) tea.Cmd {
+// NamedPhases replaces the pipeline, so it is refused. The search runs in
+// its own goroutine; the returned command waits for its next message, a
+// progress line or the result.
+func bisectCmd(w *Workbench, mode string) tea.Cmd {
 	sp, opt, arch, args := w.Spec, w.OptLevel, w.Arch, w.KnobArgs()
-	return func() tea.Msg {
+	msgs := make(chan tea.Msg, 16)
+	var wait tea.Cmd
+	wait = func() tea.Msg {
+		msg := <-msgs
+		if line, ok := msg.(string); ok {
+			return bisectProgressMsg{line: line, next: wait}
+		}
+		return msg
+	}
+	go func() {
 		start := time.Now()
-		fail := func(err error) tea.Msg { return bisectMsg{err: err, opt: opt, took: time.Since(start)} }
+		res := bisectMsg{mode: mode, opt: opt}
+		defer func() { res.took = time.Since(start); msgs <- res }()
 		set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: args})
 		if err != nil {
-			return fail(err)
+			res.err = err
+			return
 		}
 		var po pipeline.PhaseOptions
 		if err := po.ApplyKnobs(set); err != nil {
-			return fail(err)
+			res.err = err
+			return
 		}
 		if len(po.NamedPhases) > 0 {
-			return fail(fmt.Errorf("NamedPhases replaces the pipeline; reset it in the knob pane and bisect the default pipeline (with DisablePhases if needed)"))
+			res.err = fmt.Errorf("NamedPhases replaces the pipeline; reset it in the knob pane and bisect the default pipeline (with DisablePhases if needed)")
+			return
 		}
-		opts := bisect.Options{Compile: pipeline.Options{Arch: arch}, OptLevel: opt, DisablePhases: po.DisablePhases}
-		res, err := bisect.Phase(context.Background(), sp, opts)
-		return bisectMsg{res: res, err: err, took: time.Since(start), opt: opt, disabled: po.DisablePhases}
-	}
+		res.disabled = po.DisablePhases
+		opts := bisect.Options{
+			Compile: pipeline.Options{Arch: arch}, OptLevel: opt, DisablePhases: po.DisablePhases,
+			// Progress lines are dropped rather than stall the search
+			// when the UI is behind: only the latest one matters.
+			Progress: func(line string) {
+				select {
+				case msgs <- line:
+				default:
+				}
+			},
+		}
+		if mode == "disable" {
+			res.disable, res.err = bisect.Disable(context.Background(), sp, opts)
+		} else {
+			res.phase, res.err = bisect.Phase(context.Background(), sp, opts)
+		}
+	}()
+	return wait
 }

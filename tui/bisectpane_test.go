@@ -67,7 +67,7 @@ func TestBisectPaneNoCulprit(t *testing.T) {
 		t.Errorf("bisecting a passing kernel:\n%s", v)
 	}
 	typeKeys(m, "enter")
-	if m.focus != paneBisect || !strings.Contains(m.View(), "no culprit to jump to: run a bisection first (b)") {
+	if m.focus != paneBisect || !strings.Contains(m.View(), "nothing to apply: run a bisection that finds something first") {
 		t.Errorf("enter without a culprit:\n%s", m.View())
 	}
 }
@@ -90,5 +90,75 @@ func TestBisectWithoutSpec(t *testing.T) {
 	typeKeys(m, "6", "b")
 	if v := m.View(); !strings.Contains(v, "nothing to execute") || !strings.Contains(v, "no kernel spec to bisect") {
 		t.Errorf("b without a spec:\n%s", v)
+	}
+}
+
+func TestBisectPaneDisableModeAppliesSet(t *testing.T) {
+	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", moveFirstStore)
+	defer restore()
+	m := sampleModelAt(t, 120, 40, 3)
+	typeKeys(m, "6", "B")
+	v := m.View()
+	for _, want := range []string{
+		"DISABLE GeneralOptimizeMid",
+		"knob: -knob DisablePhases=GeneralOptimizeMid",
+		"--mode disable",
+		"bisect: disabling GeneralOptimizeMid makes it pass (enter applies it)",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("bisect pane lacks %q:\n%s", want, v)
+		}
+	}
+	typeKeys(m, "enter")
+	if got := m.c.W.Knobs["DisablePhases"]; got != "GeneralOptimizeMid" {
+		t.Fatalf("enter after a disable bisection: DisablePhases=%q", got)
+	}
+	send(m, compileNow(m.c.W))
+	if s := m.c.W.Snap(40); s == nil || s.Status != pipeline.StatusDisabled {
+		t.Errorf("GeneralOptimizeMid after applying the set: %+v", s)
+	}
+	// With the set applied the kernel passes: r on the last phase that
+	// ran says so.
+	for i := len(pipeline.PhaseTable) - 1; i >= 0; i-- {
+		if s := m.c.W.Snap(i); s != nil && s.Status != pipeline.StatusDisabled && s.Status != pipeline.StatusNoOp {
+			m.timeline.Select(i)
+			break
+		}
+	}
+	send(m, runNow(t, m.startRun()))
+	if v := m.View(); !strings.Contains(v, "out: PASS (4 elements)") {
+		t.Errorf("run after applying the disable set:\n%s", v)
+	}
+}
+
+// TestBisectProgressIsLive drives the command the way the program does:
+// each message is a progress line, until the result arrives.
+func TestBisectProgressIsLive(t *testing.T) {
+	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", moveFirstStore)
+	defer restore()
+	m := sampleModelAt(t, 100, 30, 3)
+	cmd := bisectCmd(m.c.W, "phase")
+	var lines []string
+	for cmd != nil {
+		switch msg := cmd().(type) {
+		case bisectProgressMsg:
+			lines = append(lines, msg.line)
+			m.bisect.Start("phase")
+			m.bisect.Update(msg)
+			if v := m.bisect.View(); !strings.Contains(v, "bisecting (phase mode)...") || !strings.Contains(v, msg.line[:min(len(msg.line), 40)]) {
+				t.Errorf("progress not shown:\n%s", v)
+			}
+			cmd = msg.next
+		case bisectMsg:
+			if msg.err != nil || msg.phase == nil || msg.phase.Name != "GeneralOptimizeMid" {
+				t.Fatalf("result %+v", msg)
+			}
+			cmd = nil
+		default:
+			t.Fatalf("unexpected %T", msg)
+		}
+	}
+	if len(lines) == 0 || !strings.Contains(strings.Join(lines, "\n"), "bisect: executing after ") {
+		t.Errorf("progress lines: %q", lines)
 	}
 }

@@ -34,7 +34,7 @@ type KnobKeys struct {
 
 // BisectKeys are the bisect pane's own keys.
 type BisectKeys struct {
-	Start, Jump key.Binding
+	Phase, Disable, Jump key.Binding
 }
 
 // InputKeys apply while a text input has focus.
@@ -97,8 +97,9 @@ func DefaultKeyMap() KeyMap {
 			Reset:  bind([]string{"x", "delete"}, "x", "reset to default"),
 		},
 		Bisect: BisectKeys{
-			Start: bind([]string{"b"}, "b", "bisect by phase"),
-			Jump:  bind([]string{"enter"}, "enter", "select the culprit phase"),
+			Phase:   bind([]string{"b"}, "b", "bisect: culprit phase"),
+			Disable: bind([]string{"B"}, "B", "bisect: minimal disable set"),
+			Jump:    bind([]string{"enter"}, "enter", "select culprit/apply set"),
 		},
 		Input: InputKeys{
 			Accept: bind([]string{"enter"}, "enter", "accept input"),

@@ -134,18 +134,26 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.setKnob(msg)
 	case runRequestMsg:
 		return m.startRun()
+	case bisectProgressMsg:
+		m.bisect.Update(msg)
+		return msg.next
 	case bisectMsg:
 		m.bisect.Update(msg)
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			m.status = "bisect: " + msg.err.Error()
-		} else if msg.res.Found {
-			m.status = fmt.Sprintf("bisect: culprit #%d %s (enter selects it)", msg.res.Index, msg.res.Name)
-		} else {
+		case msg.phase != nil && msg.phase.Found:
+			m.status = fmt.Sprintf("bisect: culprit #%d %s (enter selects it)", msg.phase.Index, msg.phase.Name)
+		case msg.disable != nil && msg.disable.Found:
+			m.status = "bisect: disabling " + strings.Join(msg.disable.Phases, "+") + " makes it pass (enter applies it)"
+		case msg.phase != nil:
 			m.status = "bisect: no culprit"
+		default:
+			m.status = "bisect: no disable set"
 		}
 		return nil
 	case bisectRequestMsg:
-		return m.startBisect()
+		return m.startBisect(msg.mode)
 	case jumpPhaseMsg:
 		m.timeline.Select(msg.index)
 		m.ir.SetMode(modeDiff)
@@ -262,9 +270,9 @@ func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 	return m.recompile()
 }
 
-// startBisect starts a phase bisection in the background. It waits for a
+// startBisect starts a bisection in the background. It waits for a
 // compile or run in flight only to keep one heavy job at a time.
-func (m *Model) startBisect() tea.Cmd {
+func (m *Model) startBisect(mode string) tea.Cmd {
 	w := m.c.W
 	if m.right != paneBisect {
 		m.right = paneBisect
@@ -278,9 +286,9 @@ func (m *Model) startBisect() tea.Cmd {
 		m.status = "busy; try again when the spinner stops"
 		return nil
 	}
-	m.bisect.Start()
-	m.status = "bisecting by phase..."
-	return tea.Batch(bisectCmd(w), m.spin.Tick)
+	m.bisect.Start(mode)
+	m.status = "bisecting (" + mode + " mode)..."
+	return tea.Batch(bisectCmd(w, mode), m.spin.Tick)
 }
 
 func (m *Model) startRun() tea.Cmd {
@@ -376,7 +384,7 @@ func (m *Model) helpView() string {
 	}
 	bottom := [][]key.Binding{
 		{k.Timeline.Filter, k.Timeline.Disable, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow},
-		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel, k.Bisect.Start, k.Bisect.Jump},
+		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel, k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump},
 	}
 	h := m.help
 	h.ShowAll = true

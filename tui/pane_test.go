@@ -423,7 +423,7 @@ func TestPanesAndResize(t *testing.T) {
 		t.Error("SASS pane is not the placeholder")
 	}
 	typeKeys(m, "6")
-	if !strings.Contains(m.View(), "b finds the first phase whose output executes differently") {
+	if !strings.Contains(m.View(), "b finds the culprit phase (--mode phase)") {
 		t.Error("bisect pane missing")
 	}
 	typeKeys(m, "7")

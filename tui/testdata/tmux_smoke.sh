@@ -55,6 +55,8 @@ expect "out: PASS (4 elements)"
 tmux send-keys -t "$session" 6 b
 expect "the kernel passes at -O3: nothing to bisect"
 expect "NO CULPRIT"
+tmux send-keys -t "$session" B
+expect "the kernel passes at -O3: nothing to disable"
 tmux send-keys -t "$session" q
 expect "orilab-exited-0"
 echo "tmux_smoke: PASS"
