@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,4 +162,38 @@ func TestBisectProgressIsLive(t *testing.T) {
 	if len(lines) == 0 || !strings.Contains(strings.Join(lines, "\n"), "bisect: executing after ") {
 		t.Errorf("progress lines: %q", lines)
 	}
+}
+
+// TestFlowBisectPlantedFault runs the real program: the bisection runs as
+// a command off the UI loop, and enter jumps to the culprit's diff.
+func TestFlowBisectPlantedFault(t *testing.T) {
+	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", moveFirstStore)
+	defer restore()
+	tm := startFlowAt(t, 3)
+	waitFor(t, tm, "compiled: ")
+	tm.Send(keyMsg("6"))
+	tm.Send(keyMsg("b"))
+	waitFor(t, tm, "CULPRIT #40 GeneralOptimizeMid")
+	tm.Send(keyMsg("enter"))
+	waitFor(t, tm, "#40 GeneralOptimizeMid [diff]")
+	if m := quit(t, tm); m.c.W.Sel != 40 || m.focus != paneIR {
+		t.Errorf("after enter: selected %d, focus %d", m.c.W.Sel, m.focus)
+	}
+}
+
+// TestGoldenBisect pins the bisect pane's screen after finding a planted
+// fault. The wall-clock time and the sample's temporary directory are
+// masked.
+func TestGoldenBisect(t *testing.T) {
+	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", moveFirstStore)
+	defer restore()
+	m := sampleModelAt(t, 80, 24, 3)
+	typeKeys(m, "6", "b")
+	b := m.bisect.last
+	if b == nil || b.phase == nil {
+		t.Fatalf("no phase result: %+v", b)
+	}
+	b.took = 0
+	b.phase.Replay = regexp.MustCompile(`/\S*orilab-sample-\d+/`).ReplaceAllString(b.phase.Replay, "/tmp/S/")
+	golden(t, "bisect_culprit", m.View()+"\n")
 }

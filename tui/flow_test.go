@@ -14,7 +14,12 @@ import (
 // 80x24.
 func startFlow(t *testing.T) *teatest.TestModel {
 	t.Helper()
-	w, cleanup, err := LoadSample(0) // see sampleModel
+	return startFlowAt(t, 0) // see sampleModel
+}
+
+func startFlowAt(t *testing.T, optLevel int) *teatest.TestModel {
+	t.Helper()
+	w, cleanup, err := LoadSample(optLevel)
 	if err != nil {
 		t.Fatal(err)
 	}
