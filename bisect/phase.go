@@ -1,15 +1,3 @@
-// Package bisect finds the phase behind a miscompile. Its oracle is
-// execution: a kernel spec's expected values, or, when the spec has none,
-// the output of the IR right after lowering.
-//
-// Two modes are built:
-//   - Phase: a binary search over the phases that changed the IR (a phase
-//     that changed nothing shares its module with the previous snapshot and
-//     cannot introduce a difference), then a confirmation and a flakiness
-//     guard.
-//   - Disable: delta debugging (ddmin) over the optional phases that ran,
-//     through the DisablePhases knob, for a minimal set whose disabling
-//     makes the kernel pass.
 package bisect
 
 import (

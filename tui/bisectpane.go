@@ -133,7 +133,7 @@ func (p *BisectPane) View() string {
 		st.Dim.Render("b finds the culprit phase (--mode phase)"),
 		st.Dim.Render("B finds a minimal set to disable"),
 		st.Dim.Render("enter selects the culprit / applies the set"),
-		st.Dim.Render("knob and site modes: not built yet"),
+		st.Dim.Render("knobs mode is CLI-only; sites: not built"),
 		"",
 	}
 	switch {

@@ -23,17 +23,22 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	opt := fs.Int("O", 3, "optimization `level` 0-4")
 	fs.IntVar(opt, "opt-level", 3, "same as -O")
 	kf := addKnobFlags(fs)
-	mode := fs.String("mode", "phase", "what to search: phase or disable (knobs, sites and auto are not built yet)")
+	mode := fs.String("mode", "phase", "what to search: phase, disable or knobs (sites and auto are not built yet)")
+	good := fs.String("good", "", "knobs mode: the passing knob `SETTINGS` (NAME=VALUE records separated by ~)")
+	bad := fs.String("bad", "", "knobs mode: the failing knob `SETTINGS`")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 0, "give up after `D` (for example 30s; 0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable [--json] [--timeout D]")
+		fmt.Fprintln(stderr, "       orilab bisect SPEC.json [-O N] --mode knobs --good 'SETTINGS' --bad 'SETTINGS' [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Finds the phase behind a miscompile. The oracle is the spec's expected values,")
 		fmt.Fprintln(stderr, "or, when it has none, the output of the IR right after lowering.")
 		fmt.Fprintln(stderr, "  phase    the first phase whose output executes differently (binary search)")
 		fmt.Fprintln(stderr, "  disable  a minimal set of phases whose disabling makes the kernel pass (ddmin)")
+		fmt.Fprintln(stderr, "  knobs    the minimal part of the difference between --good and --bad knob")
+		fmt.Fprintln(stderr, "           settings that makes the kernel fail (ddmin over the knobs that differ)")
 		fmt.Fprintln(stderr, "Exit status: 0 found, 1 no culprit (the kernel passes), 2 error.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -47,8 +52,17 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *mode {
 	case "phase", "disable":
-	case "knobs", "sites", "auto":
-		fmt.Fprintf(stderr, "orilab bisect: --mode %s: not available yet: only the phase and disable modes have been built\n", *mode)
+		if *good != "" || *bad != "" {
+			fmt.Fprintf(stderr, "orilab bisect: --good and --bad belong to --mode knobs, not --mode %s\n", *mode)
+			return exitError
+		}
+	case "knobs":
+		if *good == "" && *bad == "" {
+			fmt.Fprintln(stderr, "orilab bisect: --mode knobs needs --good 'SETTINGS' and --bad 'SETTINGS' (either may be '' for the defaults, but not both)")
+			return exitError
+		}
+	case "sites", "auto":
+		fmt.Fprintf(stderr, "orilab bisect: --mode %s: not available yet: only the phase, disable and knobs modes have been built\n", *mode)
 		return exitError
 	default:
 		fmt.Fprintf(stderr, "orilab bisect: --mode %q: want phase, disable, knobs, sites or auto\n", *mode)
@@ -100,7 +114,28 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	}
 	var report any
 	found := false
-	if *mode == "phase" {
+	switch *mode {
+	case "knobs":
+		g, err := bisect.ParseKnobSettings("--good", *good)
+		if err != nil {
+			fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+			return exitError
+		}
+		b, err := bisect.ParseKnobSettings("--bad", *bad)
+		if err != nil {
+			fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+			return exitError
+		}
+		r, err := bisect.Knobs(ctx, s, opts, g, b)
+		clearProgress()
+		if err != nil {
+			return bisectError(stderr, err, *timeout)
+		}
+		report, found = r, r.Found
+		if !*asJSON {
+			printKnobs(stdout, r)
+		}
+	case "phase":
 		r, err := bisect.Phase(ctx, s, opts)
 		clearProgress()
 		if err != nil {
@@ -110,7 +145,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		if !*asJSON {
 			printPhase(stdout, r)
 		}
-	} else {
+	default:
 		r, err := bisect.Disable(ctx, s, opts)
 		clearProgress()
 		if err != nil {
@@ -180,6 +215,19 @@ func printDisable(w io.Writer, r *bisect.DisableResult) {
 	}
 	fmt.Fprintf(w, "%s: disabling %d of %d optional phases makes the kernel pass (%d executions)\n", r.Spec, len(r.Phases), len(r.Candidates), r.Executions)
 	fmt.Fprintln(w, r.Knob)
+	fmt.Fprintf(w, "replay: %s\n", r.Replay)
+}
+
+func printKnobs(w io.Writer, r *bisect.KnobsResult) {
+	if !r.Found {
+		fmt.Fprintf(w, "%s: no knob difference: %s (%d executions)\n", r.Spec, r.Reason, r.Executions)
+		return
+	}
+	fmt.Fprintf(w, "%s: %d of %d knob differences make the kernel fail (%d executions)\n", r.Spec, len(r.Minimal), len(r.Delta), r.Executions)
+	for _, m := range r.Minimal {
+		fmt.Fprintf(w, "  %s\n", m)
+	}
+	fmt.Fprintf(w, "failing setting: %s\n", r.Knob)
 	fmt.Fprintf(w, "replay: %s\n", r.Replay)
 }
 

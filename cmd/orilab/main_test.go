@@ -247,6 +247,14 @@ func TestBisectCommand(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "not available yet") || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("sites: exit %d, stderr %q", code, errs)
 	}
+	code, out, errs = runCLI(t, "bisect", spec, "--mode", "knobs", "--good", "DisablePhases=OriBranchOpt", "--bad", "")
+	if code != 1 || out != "iadd: no knob difference: the kernel passes with the bad knob settings too: nothing to bisect (2 executions)\n" {
+		t.Fatalf("knobs on a passing kernel: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "bisect", spec, "--mode", "knobs", "--good", "", "--bad", "DisablePhase=x")
+	if code != 2 || errs != "orilab bisect: --bad: -knob DisablePhase=x: unknown knob \"DisablePhase\" (did you mean \"DisablePhases\"?)\n" {
+		t.Fatalf("knobs with a misspelled knob: exit %d, stderr %q", code, errs)
+	}
 	code, _, errs = runCLI(t, "bisect", spec, "--mode", "phasee")
 	if code != 2 {
 		t.Fatalf("unknown mode: exit %d, stderr %q", code, errs)
