@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"orilab/pipeline"
@@ -35,15 +36,20 @@ type irRow struct {
 
 // IRView is the IR pane.
 type IRView struct {
-	c       *Common
-	w, h    int
-	mode    irMode
-	cur     int // cursor row
-	off     int
-	follow  string // the followed token ("" for none)
-	re      *regexp.Regexp
-	rows    []irRow
-	nchange int
+	c      *Common
+	w, h   int
+	mode   irMode
+	cur    int // cursor row
+	off    int
+	follow string // the followed token ("" for none)
+	re     *regexp.Regexp
+	// search is the IR search input; query is the accepted search text
+	// (matched case-insensitively as a substring).
+	search    textinput.Model
+	searching bool
+	query     string
+	rows      []irRow
+	nchange   int
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -55,25 +61,31 @@ type IRView struct {
 
 // NewIRView returns the IR pane.
 func NewIRView(c *Common) *IRView {
-	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1}
+	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/")}
 }
 
 // Title implements component.
 func (v *IRView) Title() string { return "IR" }
 
 // SetSize implements component.
-func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h; v.search.Width = max(w-2, 1) }
+
+// InputFocused implements inputFocused.
+func (v *IRView) InputFocused() bool { return v.searching }
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.FollowReg, k.Global.Run}
+	if v.searching {
+		return []key.Binding{k.Input.Accept, k.Input.Cancel}
+	}
+	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.Global.Run}
 }
 
 // FullHelp implements help.KeyMap.
 func (v *IRView) FullHelp() [][]key.Binding {
 	k := v.c.Keys
-	return [][]key.Binding{k.List.bindings(), {k.Global.ViewMode, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow}}
+	return [][]key.Binding{k.List.bindings(), {k.Global.ViewMode, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow}, {k.IR.Search, k.IR.NextMatch, k.IR.PrevMatch}}
 }
 
 // Mode returns the display mode.
@@ -175,7 +187,56 @@ func (v *IRView) Sync() {
 	}
 }
 
-func (v *IRView) bodyHeight() int { return max(v.h-1, 1) }
+// bodyHeight is the number of IR rows shown: the pane less its header and,
+// while searching or with a query, the search line.
+func (v *IRView) bodyHeight() int {
+	if v.searching || v.query != "" {
+		return max(v.h-2, 1)
+	}
+	return max(v.h-1, 1)
+}
+
+// matches reports whether row r contains the query.
+func (v *IRView) matches(r irRow) bool {
+	if v.query == "" {
+		return false
+	}
+	q := strings.ToLower(v.query)
+	for _, t := range []string{r.text, r.left, r.right} {
+		if t != "" && strings.Contains(strings.ToLower(t), q) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextMatch moves the cursor to the next (dir +1) or previous (-1) row
+// matching the query, wrapping around; from the cursor itself when
+// inclusive. It returns a status line.
+func (v *IRView) nextMatch(dir int, inclusive bool) string {
+	n := len(v.rows)
+	count := 0
+	for _, r := range v.rows {
+		if v.matches(r) {
+			count++
+		}
+	}
+	if count == 0 {
+		return fmt.Sprintf("%q: no match in this phase's IR", v.query)
+	}
+	start := 1
+	if inclusive {
+		start = 0
+	}
+	for k := start; k <= n; k++ {
+		i := ((v.cur+dir*k)%n + n) % n
+		if v.matches(v.rows[i]) {
+			v.cur = i
+			break
+		}
+	}
+	return fmt.Sprintf("%q: %s (> next, < previous)", v.query, plural(count, "matching line"))
+}
 
 // Update implements component.
 func (v *IRView) Update(msg tea.Msg) tea.Cmd {
@@ -184,7 +245,39 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := v.c.Keys
+	if v.searching {
+		switch {
+		case key.Matches(km, k.Input.Accept):
+			v.searching = false
+			v.search.Blur()
+			v.query = strings.TrimSpace(v.search.Value())
+			if v.query == "" {
+				return nil
+			}
+			return cmdOf(statusMsg(v.nextMatch(+1, true)))
+		case key.Matches(km, k.Input.Cancel):
+			v.searching = false
+			v.search.Blur()
+			v.search.SetValue(v.query)
+			return nil
+		}
+		var cmd tea.Cmd
+		v.search, cmd = v.search.Update(msg)
+		return cmd
+	}
 	switch {
+	case key.Matches(km, k.IR.Search):
+		v.searching = true
+		return v.search.Focus()
+	case key.Matches(km, k.IR.NextMatch), key.Matches(km, k.IR.PrevMatch):
+		if v.query == "" {
+			return cmdOf(statusMsg("no search: / searches the IR"))
+		}
+		dir := +1
+		if key.Matches(km, k.IR.PrevMatch) {
+			dir = -1
+		}
+		return cmdOf(statusMsg(v.nextMatch(dir, false)))
 	case key.Matches(km, k.IR.Follow), key.Matches(km, k.IR.FollowReg):
 		if v.cur >= len(v.rows) {
 			return nil
@@ -223,6 +316,8 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case key.Matches(km, k.IR.Unfollow):
 		v.follow, v.re = "", nil
+		v.query = ""
+		v.search.SetValue("")
 		return nil
 	}
 	if c, ok := k.List.move(km.String(), v.cur, len(v.rows), v.bodyHeight()); ok {
@@ -289,6 +384,8 @@ func (v *IRView) View() string {
 			gutter = ">"
 		case v.re != nil && (v.re.MatchString(r.text) || v.re.MatchString(r.left) || v.re.MatchString(r.right)):
 			gutter = "*"
+		case v.matches(r):
+			gutter = "/"
 		}
 		if v.mode == modeSide {
 			lk, rk := opSame, opSame
@@ -306,6 +403,10 @@ func (v *IRView) View() string {
 			continue
 		}
 		lines = append(lines, gutter+v.style(r.kind, fit(tabs.Replace(r.text), v.w-1), cursor))
+	}
+	if v.searching || v.query != "" {
+		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)
+		lines = append(lines, v.search.View())
 	}
 	return block(lines, v.w, v.h)
 }

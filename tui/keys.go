@@ -23,8 +23,11 @@ type TimelineKeys struct {
 
 // IRKeys are the IR pane's own keys.
 type IRKeys struct {
-	Follow, FollowReg, Unfollow key.Binding
-	NextHunk, PrevHunk          key.Binding
+	Follow, FollowReg, Unfollow  key.Binding
+	NextHunk, PrevHunk           key.Binding
+	Search, NextMatch, PrevMatch key.Binding
+	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
+	HunkPair, MatchPair key.Binding
 }
 
 // KnobKeys are the knob pane's own keys.
@@ -87,9 +90,14 @@ func DefaultKeyMap() KeyMap {
 		IR: IRKeys{
 			Follow:    bind([]string{"f"}, "f", "follow cursor line's #ID"),
 			FollowReg: bind([]string{"F"}, "F", "follow register it defines"),
-			Unfollow:  bind([]string{"esc"}, "esc", "stop following"),
+			Unfollow:  bind([]string{"esc"}, "esc", "stop following/searching"),
 			NextHunk:  bind([]string{"]"}, "]", "next changed line"),
 			PrevHunk:  bind([]string{"["}, "[", "previous changed line"),
+			Search:    bind([]string{"/"}, "/", "search the IR"),
+			NextMatch: bind([]string{">"}, ">", "next match"),
+			PrevMatch: bind([]string{"<"}, "<", "previous match"),
+			HunkPair:  bind([]string{"]", "["}, "] [", "next/previous changed line"),
+			MatchPair: bind([]string{">", "<"}, "> <", "next/previous match"),
 		},
 		Knobs: KnobKeys{
 			Filter: bind([]string{"/"}, "/", "search knobs"),

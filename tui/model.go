@@ -383,12 +383,14 @@ func (m *Model) helpView() string {
 		append(k.List.bindings(), g.NextChanged, g.PrevChanged),
 	}
 	bottom := [][]key.Binding{
-		{k.Timeline.Filter, k.Timeline.Disable, k.IR.NextHunk, k.IR.PrevHunk, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow},
+		// A key pair shares one row (HunkPair, MatchPair) to keep the
+		// overlay inside 80x24.
+		{k.Timeline.Filter, k.Timeline.Disable, k.IR.HunkPair, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.Search, k.IR.MatchPair},
 		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel, k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump},
 	}
 	h := m.help
 	h.ShowAll = true
-	legend := fmt.Sprintf("timeline: %s changed  %s unchanged  %s no-op (the status bar says why)  %s disabled; columns: phase, name, instructions, register pressure",
+	legend := fmt.Sprintf("timeline: %s changed %s unchanged %s no-op %s disabled; columns: insts, pressure",
 		markChanged, markUnchanged, markNoOp, markDisabled)
 	lines := []string{m.c.Styles.Title.Render("Keys (? or esc closes)")}
 	lines = append(lines, strings.Split(h.FullHelpView(top), "\n")...)
