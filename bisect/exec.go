@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"orilab/pipeline"
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/spec"
 )
@@ -23,6 +24,21 @@ type Options struct {
 	MaxWarpSteps int64
 	// Progress, when set, receives one short line per step of the search.
 	Progress func(line string)
+}
+
+// ApplyKnobs takes the knob settings that bear on a bisection: the
+// DisablePhases knob joins o.DisablePhases. NamedPhases is refused: it
+// replaces the pipeline, and the modes search the default one.
+func (o *Options) ApplyKnobs(set *knobs.Set) error {
+	var po pipeline.PhaseOptions
+	if err := po.ApplyKnobs(set); err != nil {
+		return err
+	}
+	if len(po.NamedPhases) > 0 {
+		return fmt.Errorf("NamedPhases replaces the pipeline; bisect the default pipeline (with DisablePhases if needed) instead")
+	}
+	o.DisablePhases = append(o.DisablePhases, po.DisablePhases...)
+	return nil
 }
 
 // verdict is the outcome of one execution against the oracle.
@@ -118,11 +134,15 @@ func (r *runner) execute(m *ori.Module) ([][]byte, error) {
 
 // compile runs the whole pipeline on the spec's PTX.
 func compile(ctx context.Context, s *spec.Spec, opts Options, disable []string, snapshots bool) (*pipeline.Session, error) {
+	return compileWith(s, opts, pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: disable, Context: ctx, NoSnapshots: !snapshots})
+}
+
+// compileWith runs the whole pipeline on the spec's PTX with po.
+func compileWith(s *spec.Spec, opts Options, po pipeline.PhaseOptions) (*pipeline.Session, error) {
 	src, err := readPTX(s)
 	if err != nil {
 		return nil, err
 	}
-	po := pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: disable, Context: ctx, NoSnapshots: !snapshots}
 	sess, err := pipeline.NewSession(s.PTXPath, src, opts.Compile, po)
 	if err != nil {
 		return nil, err

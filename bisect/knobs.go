@@ -134,18 +134,7 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 		if err := po.ApplyKnobs(set); err != nil {
 			return nil, err
 		}
-		src, err := readPTX(s)
-		if err != nil {
-			return nil, err
-		}
-		sess, err := pipeline.NewSession(s.PTXPath, src, opts.Compile, po)
-		if err != nil {
-			return nil, err
-		}
-		if err := sess.RunAll(); err != nil {
-			return nil, err
-		}
-		return sess, nil
+		return compileWith(s, opts, po)
 	}
 	goodSess, err := build(good)
 	if err != nil {

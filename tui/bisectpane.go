@@ -253,18 +253,8 @@ func bisectCmd(w *Workbench, mode string) tea.Cmd {
 			res.err = err
 			return
 		}
-		var po pipeline.PhaseOptions
-		if err := po.ApplyKnobs(set); err != nil {
-			res.err = err
-			return
-		}
-		if len(po.NamedPhases) > 0 {
-			res.err = fmt.Errorf("NamedPhases replaces the pipeline; reset it in the knob pane and bisect the default pipeline (with DisablePhases if needed)")
-			return
-		}
-		res.disabled = po.DisablePhases
 		opts := bisect.Options{
-			Compile: pipeline.Options{Arch: arch}, OptLevel: opt, DisablePhases: po.DisablePhases,
+			Compile: pipeline.Options{Arch: arch}, OptLevel: opt,
 			// Progress lines are dropped rather than stall the search
 			// when the UI is behind: only the latest one matters.
 			Progress: func(line string) {
@@ -274,6 +264,11 @@ func bisectCmd(w *Workbench, mode string) tea.Cmd {
 				}
 			},
 		}
+		if err := opts.ApplyKnobs(set); err != nil {
+			res.err = err
+			return
+		}
+		res.disabled = opts.DisablePhases
 		if mode == "disable" {
 			res.disable, res.err = bisect.Disable(context.Background(), sp, opts)
 		} else {

@@ -85,20 +85,14 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
 		return exitError
 	}
-	var po pipeline.PhaseOptions
-	if err := po.ApplyKnobs(set); err != nil {
+	opts := bisect.Options{
+		Compile:      pipeline.Options{Arch: archNumber(*arch)},
+		OptLevel:     *opt,
+		MaxWarpSteps: *maxSteps,
+	}
+	if err := opts.ApplyKnobs(set); err != nil {
 		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
 		return exitError
-	}
-	if len(po.NamedPhases) > 0 {
-		fmt.Fprintln(stderr, "orilab bisect: NamedPhases replaces the pipeline; bisect the default pipeline (with DisablePhases if needed) instead")
-		return exitError
-	}
-	opts := bisect.Options{
-		Compile:       pipeline.Options{Arch: archNumber(*arch)},
-		OptLevel:      *opt,
-		DisablePhases: po.DisablePhases,
-		MaxWarpSteps:  *maxSteps,
 	}
 	// clearProgress erases the progress line before anything else is printed.
 	clearProgress := func() {}
