@@ -33,7 +33,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable [--json] [--timeout D]")
 		fmt.Fprintln(stderr, "       orilab bisect SPEC.json [-O N] --mode knobs --good 'SETTINGS' --bad 'SETTINGS' [--json]")
 		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Finds the phase behind a miscompile. The oracle is the spec's expected values,")
+		fmt.Fprintln(stderr, "Finds what breaks a kernel. The oracle is the spec's expected values,")
 		fmt.Fprintln(stderr, "or, when it has none, the output of the IR right after lowering.")
 		fmt.Fprintln(stderr, "  phase    the first phase whose output executes differently (binary search)")
 		fmt.Fprintln(stderr, "  disable  a minimal set of phases whose disabling makes the kernel pass (ddmin)")
