@@ -102,20 +102,11 @@ func Disable(ctx context.Context, s *spec.Spec, opts Options) (*DisableResult, e
 		res.Reason = "the kernel still fails with every optional phase disabled: a required phase or the lowering is at fault"
 		return res, nil
 	}
-	set, err := ddmin(cands, passes)
+	set, err := ddminConfirmed(cands, cache, passes, func(set []int) string {
+		return fmt.Sprintf("disabling %s passed once and failed on a re-run", names(set))
+	})
 	if err != nil {
 		return nil, err
-	}
-	// Flakiness guard: the final answer is re-run twice.
-	for k := 0; k < 2; k++ {
-		delete(cache, fmt.Sprint(set))
-		ok, err := passes(set)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("the result is not reproducible: disabling %s passed once and failed on a re-run (flaky execution)", names(set))
-		}
 	}
 	res.Found = true
 	for _, i := range set {
@@ -132,6 +123,27 @@ func names(set []int) string {
 		out = append(out, pipeline.PhaseTable[i].Name)
 	}
 	return strings.Join(out, "+")
+}
+
+// ddminConfirmed runs ddmin over all and then the flakiness guard: the
+// answer is tested twice more, bypassing cache (test's memo, keyed by
+// fmt.Sprint of the set). flaky describes a failed re-run.
+func ddminConfirmed(all []int, cache map[string]bool, test func([]int) (bool, error), flaky func([]int) string) ([]int, error) {
+	set, err := ddmin(all, test)
+	if err != nil {
+		return nil, err
+	}
+	for k := 0; k < 2; k++ {
+		delete(cache, fmt.Sprint(set))
+		ok, err := test(set)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("the result is not reproducible: %s (flaky execution)", flaky(set))
+		}
+	}
+	return set, nil
 }
 
 // ddmin returns a 1-minimal subset of c for which test holds, given that it

@@ -188,20 +188,11 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 		res.Reason = "the kernel passes with the bad knob settings too: nothing to bisect"
 		return res, nil
 	}
-	set, err := ddmin(all, fails)
+	set, err := ddminConfirmed(all, cache, fails, func([]int) string {
+		return "the knob difference failed once and passed on a re-run"
+	})
 	if err != nil {
 		return nil, err
-	}
-	// Flakiness guard: the final answer is re-run twice.
-	for k := 0; k < 2; k++ {
-		delete(cache, fmt.Sprint(set))
-		f, err := fails(set)
-		if err != nil {
-			return nil, err
-		}
-		if !f {
-			return nil, fmt.Errorf("the result is not reproducible: the knob difference failed once and passed on a re-run (flaky execution)")
-		}
 	}
 	res.Found = true
 	for _, i := range set {
