@@ -84,6 +84,7 @@ func Hash(m *Module) uint64 {
 				reg(in.Guard)
 				c := in.Ctrl
 				u64(uint64(c.Stall) | uint64(c.Wait)<<8 | uint64(uint8(c.WrBar))<<16 | uint64(uint8(c.RdBar))<<24 | uint64(uint32(in.Line))<<32)
+				u64(uint64(in.Role) | uint64(uint32(in.Origin))<<8)
 				var fl uint64
 				if c.Set {
 					fl |= 1

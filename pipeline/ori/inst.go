@@ -22,6 +22,34 @@ type Inst struct {
 	Srcs     []Operand // sources, in SASS order
 	Ctrl     Ctrl      // control word; meaningful only once Ctrl.Set
 	Line     int32     // PTX source line the instruction came from, 0 if none
+	// Role says why the register allocator created the instruction
+	// (spill, refill, rematerialization). The post-RA verifier and the
+	// fault injector find their candidates by it, so it is part of the
+	// text form (printed after the line: "; line 7 spill").
+	Role Role
+	// Origin is, for RoleRemat, the ID of the pre-allocation instruction
+	// whose value this one recomputes.
+	Origin int32
+}
+
+// Role classifies instructions the back end inserted.
+type Role uint8
+
+const (
+	RoleNone   Role = iota
+	RoleSpill       // STL of a register value to its spill slot
+	RoleRefill      // LDL of a spilled value back into a register
+	RoleRemat       // recomputation of a value instead of a refill (Origin says which)
+	RoleCopy        // a register-to-register move the allocator inserted (live-range split)
+)
+
+var roleNames = [...]string{RoleSpill: "spill", RoleRefill: "refill", RoleRemat: "remat", RoleCopy: "copy"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) && roleNames[r] != "" {
+		return roleNames[r]
+	}
+	return ""
 }
 
 // Ctrl is the per-instruction control information of Volta-and-later SASS:

@@ -21,6 +21,10 @@ BB1 <$L__BB0_1>:
 	#6 FFMA %r3 = -%r2, |%r2|, 0f3F800000 ;
 	#7 IADD3 %r4[1], %p1 = %r1[1], 0x1, RZ ;
 	#8 STG.E [%r1.64], %r3 ;
+	#10 STL [R1+0x8], %r3 ; line 9 spill
+	#11 LDL %r5 = [R1+0x8] ; refill
+	#12 MOV %r6 = 0x4 ; remat #4
+	#13 MOV %r7 = %r6 ; copy
 BB2:
 	#9 [B0-2---:R1:W-:Y:S04] EXIT ;
 }
@@ -47,6 +51,12 @@ func TestTextRoundTrip(t *testing.T) {
 	if !in.Ctrl.Set || in.Ctrl.Wait != 0b101 || in.Ctrl.RdBar != 1 || in.Ctrl.WrBar != -1 || !in.Ctrl.Yield || in.Ctrl.Stall != 4 {
 		t.Errorf("control word parsed as %+v", in.Ctrl)
 	}
+	if r := f.Blocks[1].Insts[5]; r.Role != RoleSpill || r.Line != 9 {
+		t.Errorf("spill parsed as role %v line %d", r.Role, r.Line)
+	}
+	if r := f.Blocks[1].Insts[7]; r.Role != RoleRemat || r.Origin != 4 {
+		t.Errorf("remat parsed as role %v origin %d", r.Role, r.Origin)
+	}
 	if f.Blocks[0].Insts[0].Line != 7 {
 		t.Errorf("line = %d, want 7", f.Blocks[0].Insts[0].Line)
 	}
@@ -54,10 +64,10 @@ func TestTextRoundTrip(t *testing.T) {
 		t.Fatalf("sample does not verify: %v", err)
 	}
 	// New IDs and registers continue after the parsed ones.
-	if id := f.NewID(); id != 10 {
-		t.Errorf("NewID = %d, want 10", id)
+	if id := f.NewID(); id != 14 {
+		t.Errorf("NewID = %d, want 14", id)
 	}
-	if r := f.NewVReg(ClassR, 1); r.N != 5 {
+	if r := f.NewVReg(ClassR, 1); r.N != 8 {
 		t.Errorf("NewVReg = %s, want %%r5", r)
 	}
 }
@@ -69,6 +79,8 @@ func TestParseErrors(t *testing.T) {
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 MOV %r0 = %r1\n}\n", "x.ori:6:18: error: instruction must end with ';'"},
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 BRA BB7 ;\n}\n", "x.ori:7:1: error: k: instruction #1 branches to BB7, which does not exist"},
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ;\n\t#1 EXIT ;\n}\n", "x.ori:7:2: error: instruction ID #1 used twice"},
+		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ; line 3 spilled\n}\n", "x.ori:6:11: error: expected \"line N\" or a role (spill, refill, remat #ID, copy) after ';', found \"line 3 spilled\""},
+		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ; remat 4\n}\n", "x.ori:6:11: error: expected \"remat #ID\" after ';', found \"remat 4\""},
 	}
 	for _, c := range cases {
 		_, err := ParseFunc("x.ori", []byte(c.text))

@@ -337,11 +337,9 @@ func (p *textParser) inst(s string, col int) (*Inst, error) {
 		return nil, p.errf(col+len(s), "instruction must end with ';'")
 	}
 	if tail := strings.TrimSpace(s[semi+1:]); tail != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(tail, "line "))
-		if !strings.HasPrefix(tail, "line ") || err != nil || n <= 0 {
-			return nil, p.errf(col+semi+1, "expected \"line N\" after ';', found %q", tail)
+		if err := parseTail(in, tail); err != "" {
+			return nil, p.errf(col+semi+1, "%s", err)
 		}
-		in.Line = int32(n)
 	}
 	body := s[:semi]
 	pos := 0
@@ -670,4 +668,43 @@ func parseAddr(s string, kind OpdKind) (Operand, error) {
 		o.Imm = v
 	}
 	return o, nil
+}
+
+// parseTail reads what follows an instruction's ';': an optional
+// "line N", then an optional role ("spill", "refill", "copy", "remat #ID").
+func parseTail(in *Inst, tail string) string {
+	f := strings.Fields(tail)
+	if len(f) >= 2 && f[0] == "line" {
+		n, err := strconv.Atoi(f[1])
+		if err != nil || n <= 0 {
+			return fmt.Sprintf("expected \"line N\" after ';', found %q", tail)
+		}
+		in.Line = int32(n)
+		f = f[2:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	for r := RoleSpill; int(r) < len(roleNames); r++ {
+		if f[0] != roleNames[r] {
+			continue
+		}
+		in.Role = r
+		if r == RoleRemat {
+			if len(f) != 2 || !strings.HasPrefix(f[1], "#") {
+				return fmt.Sprintf("expected \"remat #ID\" after ';', found %q", tail)
+			}
+			n, err := strconv.Atoi(f[1][1:])
+			if err != nil || n <= 0 {
+				return fmt.Sprintf("expected \"remat #ID\" after ';', found %q", tail)
+			}
+			in.Origin = int32(n)
+			return ""
+		}
+		if len(f) != 1 {
+			break
+		}
+		return ""
+	}
+	return fmt.Sprintf("expected \"line N\" or a role (spill, refill, remat #ID, copy) after ';', found %q", tail)
 }

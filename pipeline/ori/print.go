@@ -194,5 +194,13 @@ func (in *Inst) String() string {
 		b.WriteString(" line ")
 		b.WriteString(strconv.Itoa(int(in.Line)))
 	}
+	if in.Role != RoleNone {
+		b.WriteByte(' ')
+		b.WriteString(in.Role.String())
+		if in.Role == RoleRemat {
+			b.WriteString(" #")
+			b.WriteString(strconv.Itoa(int(in.Origin)))
+		}
+	}
 	return b.String()
 }
