@@ -246,6 +246,11 @@ func (c *fn) ret(p ptx.Pos) {
 			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(ori.PReg(ori.ClassR, base+w, 1))}, ori.R(r))
 		}
 	}
+	// The callee pops its frame before returning, so the caller's stack
+	// pointer (and its frame-relative locals and spill slots) are intact
+	// after the call. The frame size is filled in by prologue.
+	sp := ori.PReg(ori.ClassR, 1, 1)
+	c.epilogues = append(c.epilogues, c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(sp)}, ori.R(sp), ori.Imm(0), ori.R(ori.RZ)))
 	c.emit(ori.OpRET, nil, nil)
 	c.endBlock()
 }

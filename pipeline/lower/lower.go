@@ -377,6 +377,10 @@ type fn struct {
 	vars []map[string]*varInfo
 	// frame is the size of the .local frame so far.
 	frame int64
+	// epilogues are the stack-pointer restores emitted before each RET
+	// of a .func; their immediate is the frame size, known only when the
+	// whole body is lowered (prologue fills them in or drops them).
+	epilogues []*ori.Inst
 	// usesStack is set when the function addresses its local frame
 	// through R1.
 	usesStack bool
@@ -482,6 +486,24 @@ func (c *fn) prologue(entry *ori.Block) {
 		in.ID = c.f.NewID()
 		in.Line = int32(c.pf.Pos.Line)
 		pro = append(pro, in)
+	}
+	for _, ep := range c.epilogues {
+		ep.Srcs[1] = ori.Imm(c.frame)
+	}
+	if c.frame == 0 && len(c.epilogues) > 0 {
+		drop := map[*ori.Inst]bool{}
+		for _, ep := range c.epilogues {
+			drop[ep] = true
+		}
+		for _, b := range c.f.Blocks {
+			kept := b.Insts[:0]
+			for _, in := range b.Insts {
+				if !drop[in] {
+					kept = append(kept, in)
+				}
+			}
+			b.Insts = kept
+		}
 	}
 	if c.frame > 0 {
 		in := ori.NewInst(ori.OpIADD3)
