@@ -60,6 +60,7 @@ func (po *PhaseOptions) ApplyKnobs(s *knobs.Set) error {
 	if s == nil {
 		return nil
 	}
+	po.Knobs = s
 	po.DisablePhases = append(po.DisablePhases, s.DisabledPhases()...)
 	if d := s.DumpIR(); d != "" {
 		po.DumpIR = d

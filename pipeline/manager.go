@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/lower"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
@@ -78,6 +79,12 @@ type PhaseOptions struct {
 	// NoSnapshots skips recording per-phase snapshots (and the IR hashing
 	// and pressure estimates they need): the plain compile path.
 	NoSnapshots bool
+	// Knobs are handed to the phases that read knobs (scheduling and
+	// allocation); nil means every knob has its default.
+	Knobs *knobs.Set
+	// MaxRegCount is --maxrregcount: the allocator uses no register above
+	// it. 0 leaves the hardware limit.
+	MaxRegCount int
 }
 
 // Session is one compilation that can be stepped: it stops after any
@@ -95,6 +102,8 @@ type Session struct {
 	// NamedPhases list); pos is the next position in it.
 	order []int
 	pos   int
+	// backend is the state the back-end phases share.
+	backend *Backend
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -171,6 +180,10 @@ func (s *Session) Next() int {
 // Done reports whether every phase of the plan has run.
 func (s *Session) Done() bool { return s.pos >= len(s.order) }
 
+// Backend returns what the back-end phases recorded (nil before
+// AllocateRegisters ran).
+func (s *Session) Backend() *Backend { return s.backend }
+
 // Module returns the IR after the last phase that ran.
 func (s *Session) Module() *ori.Module { return s.cur }
 
@@ -214,7 +227,7 @@ func (s *Session) RunAll() error {
 
 func (s *Session) step(i int) error {
 	p := PhaseTable[i]
-	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch}
+	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
 	case s.disabled[i]:
@@ -236,6 +249,7 @@ func (s *Session) step(i int) error {
 		before := ms.TotalAlloc
 		start := time.Now()
 		err := s.runPhase(p, pc)
+		s.backend = pc.Backend
 		snap.Duration = time.Since(start)
 		runtime.ReadMemStats(&ms)
 		snap.AllocBytes = ms.TotalAlloc - before

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
 )
@@ -14,6 +15,13 @@ type PhaseContext struct {
 	Module   *ori.Module
 	OptLevel int // 0-4 (5 is accepted and treated as 4)
 	Arch     int
+	// Knobs are the compilation's knob settings; nil reads the defaults.
+	Knobs *knobs.Set
+	// MaxRegCount is --maxrregcount (0: no limit below the hardware's).
+	MaxRegCount int
+	// Backend carries state between the back-end phases of one
+	// compilation (nil before any of them ran).
+	Backend *Backend
 }
 
 // phaseImpl is the code behind one phase name.
@@ -150,7 +158,7 @@ func noOpReason(p PhaseInfo, c *PhaseContext) string {
 		return r
 	}
 	impl, ok := lookupImpl(p.Name)
-	if p.Gate {
+	if p.Gate && !(ok && impl.run != nil) {
 		if len(p.Workers) > 0 {
 			return fmt.Sprintf("gate hook: no-op by default; its worker %s runs at its own position", strings.Join(p.Workers, ", "))
 		}

@@ -1,0 +1,106 @@
+package opt
+
+import (
+	"testing"
+
+	"orilab/pipeline/ori"
+)
+
+// runPass parses in, runs the named registered pass and returns the text.
+func runPass(t *testing.T, name, in string) (string, bool) {
+	t.Helper()
+	f, err := ori.ParseFunc("k.ori", []byte(in))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	p, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("%s is not registered", name)
+	}
+	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+		t.Fatalf("output does not verify: %v\n%s", err, f)
+	}
+	return f.String(), changed
+}
+
+func TestRemoveNopCode(t *testing.T) {
+	got, changed := runPass(t, "OriRemoveNopCode", dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 NOP ;
+	#3 MOV %r0 = %r0 ;
+	#4 MOV %r1 = -%r0 ;
+	#5 MOV R5 = R5 ;
+	#6 MOV RZ = RZ ;
+	#7 STG.E [R2.64], %r1 ;
+	#8 EXIT ;
+`))
+	want := canon(t, dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#4 MOV %r1 = -%r0 ;
+	#6 MOV RZ = RZ ;
+	#7 STG.E [R2.64], %r1 ;
+	#8 EXIT ;
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
+	}
+}
+
+// TestPlaceBlocksInSourceOrder moves a block appended at the end (line 5)
+// back between lines 4 and 9, gives the block that used to fall into it
+// no branch (it now falls through), gives the moved block's old
+// fall-through an explicit branch, and splits a guarded-branch
+// fall-through into a block of its own.
+func TestPlaceBlocksInSourceOrder(t *testing.T) {
+	got, changed := runPass(t, "PlaceBlocksInSourceOrder", dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ; line 2
+	#2 ISETP.GE.AND %p0, PT = %r0, 0x4, PT ; line 3
+	#3 @%p0 BRA BB1 ; line 4
+	#4 BRA BB3 ; line 4
+BB1:
+	#5 IADD3 %r0 = %r0, 0x1, RZ ; line 9
+	#6 @%p0 BRA BB2 ; line 9
+BB4:
+	#7 STG.E [R2.64], %r0 ; line 20
+	#8 EXIT ; line 20
+BB2:
+	#9 EXIT ; line 12
+BB3:
+	#10 IADD3 %r0 = %r0, 0x2, RZ ; line 5
+	#11 BRA BB1 ; line 5
+`))
+	want := canon(t, dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ; line 2
+	#2 ISETP.GE.AND %p0, PT = %r0, 0x4, PT ; line 3
+	#3 @%p0 BRA BB1 ; line 4
+BB3:
+	#10 IADD3 %r0 = %r0, 0x2, RZ ; line 5
+BB1:
+	#5 IADD3 %r0 = %r0, 0x1, RZ ; line 9
+	#6 @%p0 BRA BB2 ; line 9
+BB5:
+	#12 BRA BB4 ; line 9
+BB2:
+	#9 EXIT ; line 12
+BB4:
+	#7 STG.E [R2.64], %r0 ; line 20
+	#8 EXIT ; line 20
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
+	}
+	// A layout already in source order is left alone.
+	if _, changed := runPass(t, "PlaceBlocksInSourceOrder", want); changed {
+		t.Error("reordered a layout that is already in source order")
+	}
+}
