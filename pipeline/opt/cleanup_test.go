@@ -104,3 +104,62 @@ BB4:
 		t.Error("reordered a layout that is already in source order")
 	}
 }
+
+// TestConvergenceBarriers brackets an if/else (join BB3) and the if nested
+// in its else arm (join BB5) with distinct barriers, and leaves the region
+// that contains a CALL alone.
+func TestConvergenceBarriers(t *testing.T) {
+	got, changed := runPass(t, "FixUpTexDepBarAndSync", dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.GE.AND %p0, PT = %r0, 0x4, PT ;
+	#3 @%p0 BRA BB2 ;
+BB1:
+	#4 IADD3 %r0 = %r0, 0x1, RZ ;
+	#5 BRA BB3 ;
+BB2:
+	#6 ISETP.GE.AND %p1, PT = %r0, 0x8, PT ;
+	#7 @%p1 BRA BB5 ;
+BB4:
+	#8 IADD3 %r0 = %r0, 0x2, RZ ;
+BB5:
+	#9 IADD3 %r0 = %r0, 0x3, RZ ;
+BB3:
+	#10 ISETP.GE.AND %p2, PT = %r0, 0x9, PT ;
+	#11 @%p2 BRA BB7 ;
+BB6:
+	#12 CALL.REL.NOINC ` + "`g`" + ` ;
+BB7:
+	#13 STG.E [R2.64], %r0 ;
+	#14 EXIT ;
+`))
+	want := canon(t, dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.GE.AND %p0, PT = %r0, 0x4, PT ;
+	#15 BSSY 0x0, BB3 ;
+	#3 @%p0 BRA BB2 ;
+BB1:
+	#4 IADD3 %r0 = %r0, 0x1, RZ ;
+	#5 BRA BB3 ;
+BB2:
+	#6 ISETP.GE.AND %p1, PT = %r0, 0x8, PT ;
+	#17 BSSY 0x1, BB5 ;
+	#7 @%p1 BRA BB5 ;
+BB4:
+	#8 IADD3 %r0 = %r0, 0x2, RZ ;
+BB5:
+	#18 BSYNC 0x1 ;
+	#9 IADD3 %r0 = %r0, 0x3, RZ ;
+BB3:
+	#16 BSYNC 0x0 ;
+	#10 ISETP.GE.AND %p2, PT = %r0, 0x9, PT ;
+	#11 @%p2 BRA BB7 ;
+BB6:
+	#12 CALL.REL.NOINC ` + "`g`" + ` ;
+BB7:
+	#13 STG.E [R2.64], %r0 ;
+	#14 EXIT ;
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
+	}
+}
