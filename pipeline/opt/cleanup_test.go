@@ -127,7 +127,7 @@ BB3:
 	#10 ISETP.GE.AND %p2, PT = %r0, 0x9, PT ;
 	#11 @%p2 BRA BB7 ;
 BB6:
-	#12 CALL.REL.NOINC ` + "`g`" + ` ;
+	#12 CALL.REL.NOINC `+"`g`"+` ;
 BB7:
 	#13 STG.E [R2.64], %r0 ;
 	#14 EXIT ;
@@ -154,7 +154,7 @@ BB3:
 	#10 ISETP.GE.AND %p2, PT = %r0, 0x9, PT ;
 	#11 @%p2 BRA BB7 ;
 BB6:
-	#12 CALL.REL.NOINC ` + "`g`" + ` ;
+	#12 CALL.REL.NOINC `+"`g`"+` ;
 BB7:
 	#13 STG.E [R2.64], %r0 ;
 	#14 EXIT ;
