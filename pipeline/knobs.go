@@ -62,6 +62,14 @@ func (po *PhaseOptions) ApplyKnobs(s *knobs.Set) error {
 	}
 	po.Knobs = s
 	po.DisablePhases = append(po.DisablePhases, s.DisabledPhases()...)
+	if _, known := s.Registry().Lookup(KnobBisectSites); known && s.Str(KnobBisectSites) != "" {
+		v := s.Str(KnobBisectSites)
+		l, err := ParseSiteLimit(v)
+		if err != nil {
+			return fmt.Errorf("%s: %v", KnobBisectSites, err)
+		}
+		po.Sites = &l
+	}
 	if d := s.DumpIR(); d != "" {
 		po.DumpIR = d
 	}

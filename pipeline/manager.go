@@ -10,6 +10,7 @@ import (
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/lower"
+	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
@@ -54,6 +55,11 @@ type Snapshot struct {
 	Hash       uint64 // FNV-1a of the IR text
 	Duration   time.Duration
 	AllocBytes uint64 // bytes allocated while the phase ran
+	// Sites are the rewrites the phase proposed (with RecordSites), and
+	// NumSites how many (counted whenever the phase was limited or
+	// recorded).
+	Sites    []opt.Site
+	NumSites int
 }
 
 // PhaseOptions configures the phase manager.
@@ -85,6 +91,12 @@ type PhaseOptions struct {
 	// MaxRegCount is --maxrregcount: the allocator uses no register above
 	// it. 0 leaves the hardware limit.
 	MaxRegCount int
+	// Sites, when set, applies only a range of one phase's rewrites (the
+	// BisectSites knob).
+	Sites *SiteLimit
+	// RecordSites keeps, in each snapshot, the list of rewrites the phase
+	// proposed.
+	RecordSites bool
 }
 
 // Session is one compilation that can be stepped: it stops after any
@@ -244,12 +256,16 @@ func (s *Session) step(i int) error {
 			work = s.cur.Clone()
 		}
 		pc.Module = work
+		pc.Sites = s.sitesFor(p.Name)
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		before := ms.TotalAlloc
 		start := time.Now()
 		err := s.runPhase(p, pc)
 		s.backend = pc.Backend
+		if pc.Sites != nil {
+			snap.Sites, snap.NumSites = pc.Sites.Log, pc.Sites.N
+		}
 		snap.Duration = time.Since(start)
 		runtime.ReadMemStats(&ms)
 		snap.AllocBytes = ms.TotalAlloc - before

@@ -22,6 +22,9 @@ type PhaseContext struct {
 	// Backend carries state between the back-end phases of one
 	// compilation (nil before any of them ran).
 	Backend *Backend
+	// Sites counts this phase run's rewrites (see BisectSites); nil
+	// allows every rewrite and records nothing.
+	Sites *opt.Sites
 }
 
 // phaseImpl is the code behind one phase name.
@@ -66,7 +69,7 @@ func lookupImpl(name string) (phaseImpl, bool) {
 			return ""
 		},
 		run: func(c *PhaseContext) error {
-			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module}
+			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module, Sites: c.Sites}
 			for _, f := range c.Module.Funcs {
 				if _, err := p.Run(f, oc); err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)

@@ -23,14 +23,16 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	opt := fs.Int("O", 3, "optimization `level` 0-4")
 	fs.IntVar(opt, "opt-level", 3, "same as -O")
 	kf := addKnobFlags(fs)
-	mode := fs.String("mode", "phase", "what to search: phase, disable or knobs (sites and auto are not built yet)")
+	mode := fs.String("mode", "phase", "what to search: phase, disable, knobs, sites or auto")
+	phaseName := fs.String("phase", "", "sites mode: the culprit `PHASE` to search inside (default: found by phase mode first)")
 	good := fs.String("good", "", "knobs mode: the passing knob `SETTINGS` (NAME=VALUE records separated by ~)")
 	bad := fs.String("bad", "", "knobs mode: the failing knob `SETTINGS`")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 0, "give up after `D` (for example 30s; 0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable [--json] [--timeout D]")
+		fmt.Fprintln(stderr, "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable|auto [--json] [--timeout D]")
+		fmt.Fprintln(stderr, "       orilab bisect SPEC.json [-O N] --mode sites [--phase PHASE] [--json]")
 		fmt.Fprintln(stderr, "       orilab bisect SPEC.json [-O N] --mode knobs --good 'SETTINGS' --bad 'SETTINGS' [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Finds what breaks a kernel. The oracle is the spec's expected values,")
@@ -39,6 +41,10 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "  disable  a minimal set of phases whose disabling makes the kernel pass (ddmin)")
 		fmt.Fprintln(stderr, "  knobs    the minimal part of the difference between --good and --bad knob")
 		fmt.Fprintln(stderr, "           settings that makes the kernel fail (ddmin over the knobs that differ)")
+		fmt.Fprintln(stderr, "  sites    inside one phase (--phase, or the one phase mode finds), the single")
+		fmt.Fprintln(stderr, "           rewrite that breaks the kernel: every transforming phase numbers its")
+		fmt.Fprintln(stderr, "           rewrites and -knob BisectSites=PHASE:N applies only the first N")
+		fmt.Fprintln(stderr, "  auto     phase mode, then sites mode inside the culprit, as one summary")
 		fmt.Fprintln(stderr, "Exit status: 0 found, 1 no culprit (the kernel passes), 2 error.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -50,8 +56,12 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitError
 	}
+	if *phaseName != "" && *mode != "sites" {
+		fmt.Fprintf(stderr, "orilab bisect: --phase belongs to --mode sites, not --mode %s\n", *mode)
+		return exitError
+	}
 	switch *mode {
-	case "phase", "disable":
+	case "phase", "disable", "sites", "auto":
 		if *good != "" || *bad != "" {
 			fmt.Fprintf(stderr, "orilab bisect: --good and --bad belong to --mode knobs, not --mode %s\n", *mode)
 			return exitError
@@ -61,9 +71,6 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "orilab bisect: --mode knobs needs --good 'SETTINGS' and --bad 'SETTINGS' (either may be '' for the defaults, but not both)")
 			return exitError
 		}
-	case "sites", "auto":
-		fmt.Fprintf(stderr, "orilab bisect: --mode %s: not available yet: only the phase, disable and knobs modes have been built\n", *mode)
-		return exitError
 	default:
 		fmt.Fprintf(stderr, "orilab bisect: --mode %q: want phase, disable, knobs, sites or auto\n", *mode)
 		return exitError
@@ -128,6 +135,39 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		report, found = r, r.Found
 		if !*asJSON {
 			printKnobs(stdout, r)
+		}
+	case "sites", "auto":
+		name := *phaseName
+		var pr *bisect.PhaseResult
+		if name == "" {
+			pr, err = bisect.Phase(ctx, s, opts)
+			if err != nil {
+				clearProgress()
+				return bisectError(stderr, err, *timeout)
+			}
+			if !pr.Found {
+				clearProgress()
+				report = struct {
+					Phase *bisect.PhaseResult `json:"phase"`
+				}{pr}
+				if !*asJSON {
+					printPhase(stdout, pr)
+				}
+				break
+			}
+			name = pr.Name
+		}
+		r, err := bisect.Sites(ctx, s, opts, name)
+		clearProgress()
+		if err != nil {
+			return bisectError(stderr, err, *timeout)
+		}
+		report, found = struct {
+			Phase *bisect.PhaseResult `json:"phase,omitempty"`
+			Sites *bisect.SitesResult `json:"sites"`
+		}{pr, r}, r.Found
+		if !*asJSON {
+			printSites(stdout, pr, r, *mode == "auto")
 		}
 	case "phase":
 		r, err := bisect.Phase(ctx, s, opts)
@@ -200,6 +240,50 @@ func printPhase(w io.Writer, r *bisect.PhaseResult) {
 	}
 	fmt.Fprintf(w, "replay: %s\n\n", r.Replay)
 	io.WriteString(w, r.Diff)
+}
+
+// printSites prints a site bisection; with summary (auto mode), one screen
+// that also carries the phase result.
+func printSites(w io.Writer, pr *bisect.PhaseResult, r *bisect.SitesResult, summary bool) {
+	if pr != nil {
+		fmt.Fprintf(w, "%s: culprit phase %d %s (%d executions; the output after %s still matches %s)\n", pr.Spec, pr.Index, pr.Name, pr.Executions, pr.Previous, pr.Oracle)
+	}
+	if !r.Found {
+		fmt.Fprintf(w, "%s: no single rewrite of %s: %s (%d executions)\n", r.Spec, r.Phase, r.Reason, r.Executions)
+		if pr != nil && summary {
+			fmt.Fprintf(w, "replay: %s\n\n", pr.Replay)
+			io.WriteString(w, pr.Diff)
+		}
+		return
+	}
+	alone := "it breaks the kernel by itself"
+	if !r.Alone {
+		alone = "it breaks the kernel only together with earlier rewrites of the phase"
+	}
+	fmt.Fprintf(w, "%s: culprit rewrite %d of %d in %s: %s, instruction #%d of %s\n", r.Spec, r.Site.N, r.Sites, r.Phase, r.Site.What, r.Site.Inst, r.Site.Func)
+	fmt.Fprintf(w, "  %s; %d executions (confirmed, re-run twice)\n", alone, r.Executions)
+	if r.Before != "" || r.After != "" {
+		fmt.Fprintf(w, "  before: %s\n  after:  %s\n", orNone(r.Before), orNone(r.After))
+	}
+	if r.ExecError != "" {
+		fmt.Fprintf(w, "  execution fails: %s\n", r.ExecError)
+	}
+	if len(r.Mismatches) > 0 {
+		io.WriteString(w, indent(spec.FormatResults(r.Mismatches), "  "))
+	}
+	fmt.Fprintf(w, "reproduce: %s\n", r.Knob)
+	fmt.Fprintf(w, "replay: %s\n", r.Replay)
+	if !summary {
+		fmt.Fprintln(w)
+		io.WriteString(w, r.Diff)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
 func printDisable(w io.Writer, r *bisect.DisableResult) {

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orilab/pipeline"
+	"orilab/pipeline/ori"
 )
 
 // runCLI runs the command line in-process and returns its exit code and
@@ -243,9 +247,13 @@ func TestBisectCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(out+errs, "no culprit: the kernel passes at -O3") {
 		t.Fatalf("passing kernel: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	code, _, errs = runCLI(t, "bisect", spec, "--mode", "sites")
-	if code != 2 || !strings.Contains(errs, "not available yet") || strings.Count(errs, "\n") != 1 {
-		t.Fatalf("sites: exit %d, stderr %q", code, errs)
+	code, out, errs = runCLI(t, "bisect", spec, "--mode", "sites")
+	if code != 1 || !strings.Contains(out, "no culprit: the kernel passes at -O3") {
+		t.Fatalf("sites on a passing kernel: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "bisect", spec, "--mode", "phase", "--phase", "OriSanitize")
+	if code != 2 || errs != "orilab bisect: --phase belongs to --mode sites, not --mode phase\n" {
+		t.Fatalf("--phase with phase mode: exit %d, stderr %q", code, errs)
 	}
 	code, out, errs = runCLI(t, "bisect", spec, "--mode", "knobs", "--good", "DisablePhases=OriBranchOpt", "--bad", "")
 	if code != 1 || out != "iadd: no knob difference: the kernel passes with the bad knob settings too: nothing to bisect (2 executions)\n" {
@@ -258,5 +266,48 @@ func TestBisectCommand(t *testing.T) {
 	code, _, errs = runCLI(t, "bisect", spec, "--mode", "phasee")
 	if code != 2 {
 		t.Fatalf("unknown mode: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestBisectSitesPlanted plants a miscompile at the third rewrite site of
+// a phase (an address IADD3 that adds 4 more) and checks that auto mode names
+// the phase, the rewrite and the instruction, and that the reproduce line
+// is the BisectSites knob.
+func TestBisectSitesPlanted(t *testing.T) {
+	spec := filepath.Join("..", "..", "testdata", "kernels", "iadd.json")
+	var target int32
+	restore := pipeline.SetPhaseOverrideForTest("OriSanitize", func(c *pipeline.PhaseContext) error {
+		n := 0
+		for _, f := range c.Module.Funcs {
+			for _, b := range f.Blocks {
+				for _, in := range b.Insts {
+					if in.Op != ori.OpIADD3 || len(in.Mods) != 0 || len(in.Srcs) != 3 {
+						continue
+					}
+					n++
+					if c.Allow(f, in.ID, "planted: IADD3 adds 4") && n == 2 {
+						target = in.ID
+						in.Srcs[2] = ori.Imm(4)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	defer restore()
+	code, out, errs := runCLI(t, "bisect", spec, "--mode", "auto")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"iadd: culprit phase ",
+		"culprit rewrite 2 of ",
+		fmt.Sprintf("in OriSanitize: planted: IADD3 adds 4, instruction #%d of iadd", target),
+		"it breaks the kernel by itself",
+		"reproduce: -knob BisectSites=OriSanitize:2\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

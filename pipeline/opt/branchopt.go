@@ -63,7 +63,11 @@
 //     new BRA).
 package opt
 
-import "orilab/pipeline/ori"
+import (
+	"strconv"
+
+	"orilab/pipeline/ori"
+)
 
 func init() {
 	Register(Pass{
@@ -77,7 +81,7 @@ func init() {
 // maxThreadDepth bounds chains of trivial blocks followed by threading.
 const maxThreadDepth = 32
 
-func runBranchOpt(f *ori.Func, _ *Context) (bool, error) {
+func runBranchOpt(f *ori.Func, c *Context) (bool, error) {
 	if len(f.Blocks) == 0 {
 		return false, nil
 	}
@@ -95,6 +99,7 @@ func runBranchOpt(f *ori.Func, _ *Context) (bool, error) {
 			return changed, err
 		}
 		bo := newBranchOpt(f)
+		bo.sites = c.Sites
 		ch := bo.fold(!hasPhi)
 		if !hasPhi {
 			ch = bo.thread() || ch
@@ -102,7 +107,7 @@ func runBranchOpt(f *ori.Func, _ *Context) (bool, error) {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		ch = removeDeadBlocks(f, !hasPhi) || ch
+		ch = removeDeadBlocks(f, !hasPhi, c.Sites) || ch
 		if !ch {
 			break
 		}
@@ -122,6 +127,7 @@ type branchOpt struct {
 	pos    map[int32]int  // block ID -> layout index
 	pinned map[int32]bool // BSSY targets: never threaded through or deleted
 	named  map[int32]bool // blocks some instruction names (any block operand)
+	sites  *Sites
 }
 
 func (bo *branchOpt) index() {
@@ -211,12 +217,12 @@ func (bo *branchOpt) fold(equiv bool) bool {
 		if i+1 < len(blocks) {
 			next = blocks[i+1]
 		}
-		if neverTaken(in) || (next != nil && in.Srcs[0].Block == next.ID) {
+		if (neverTaken(in) || (next != nil && in.Srcs[0].Block == next.ID)) && bo.sites.Allow(bo.f, in.ID, "delete a branch that is never taken or goes to the next block") {
 			b.Insts = b.Insts[:n-1]
 			changed = true
 			continue
 		}
-		if equiv && in.Guarded() && next != nil && bo.resolve(next.ID) == bo.resolve(in.Srcs[0].Block) {
+		if equiv && in.Guarded() && next != nil && bo.resolve(next.ID) == bo.resolve(in.Srcs[0].Block) && bo.sites.Allow(bo.f, in.ID, "make a branch whose outcomes meet unconditional") {
 			in.Guard, in.GuardNot = ori.PT, false
 			changed = true
 			continue
@@ -225,7 +231,7 @@ func (bo *branchOpt) fold(equiv bool) bool {
 		// when nothing else names N, which then disappears.
 		if equiv && in.Guarded() && next != nil && i+2 < len(blocks) && !drop[next] &&
 			in.Srcs[0].Block == blocks[i+2].ID && len(next.Insts) == 1 && !bo.named[next.ID] {
-			if y := bo.step(next.ID); y >= 0 {
+			if y := bo.step(next.ID); y >= 0 && bo.sites.Allow(bo.f, in.ID, "invert a branch over a branch-only block") {
 				in.GuardNot = !in.GuardNot
 				in.Srcs[0].Block = y
 				drop[next] = true
@@ -258,7 +264,7 @@ func (bo *branchOpt) thread() bool {
 		if in.Op != ori.OpBRA || len(in.Srcs) != 1 || in.Srcs[0].Kind != ori.OpdBlock {
 			continue
 		}
-		if t := bo.resolve(in.Srcs[0].Block); t != in.Srcs[0].Block {
+		if t := bo.resolve(in.Srcs[0].Block); t != in.Srcs[0].Block && bo.sites.Allow(bo.f, in.ID, "thread a branch through trivial blocks") {
 			in.Srcs[0].Block = t
 			changed = true
 		}
@@ -271,7 +277,7 @@ func (bo *branchOpt) thread() bool {
 // unreachable blocks branch to). With empties, it also deletes empty
 // blocks that no instruction names and that have a next block to fall
 // through to. The CFG must be current.
-func removeDeadBlocks(f *ori.Func, empties bool) bool {
+func removeDeadBlocks(f *ori.Func, empties bool, sites *Sites) bool {
 	keep := map[*ori.Block]bool{}
 	byID := map[int32]*ori.Block{}
 	for _, b := range f.Blocks {
@@ -307,6 +313,9 @@ func removeDeadBlocks(f *ori.Func, empties bool) bool {
 	var out []*ori.Block
 	changed := false
 	for i, b := range f.Blocks {
+		// Deleting unreachable code is not a site: it cannot change a
+		// result, and keeping one unreachable block could leave it
+		// branching to another that is deleted.
 		if !keep[b] {
 			changed = true
 			continue
@@ -316,7 +325,7 @@ func removeDeadBlocks(f *ori.Func, empties bool) bool {
 			// the next block in the layout: the blocks in between are
 			// either also deleted empties or unreachable ones nothing
 			// falls into.
-			if hasLaterKept(f.Blocks[i+1:], keep) {
+			if hasLaterKept(f.Blocks[i+1:], keep) && sites.Allow(f, 0, "delete empty block BB"+strconv.Itoa(int(b.ID))) {
 				changed = true
 				continue
 			}

@@ -77,10 +77,10 @@ func init() {
 	}
 }
 
-func runCommoning(f *ori.Func, _ *Context) (bool, error) {
+func runCommoning(f *ori.Func, c *Context) (bool, error) {
 	changed := false
 	for _, b := range f.Blocks {
-		if commonBlock(b) {
+		if commonBlock(f, b, c.Sites) {
 			changed = true
 		}
 	}
@@ -88,7 +88,7 @@ func runCommoning(f *ori.Func, _ *Context) (bool, error) {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		if commonDominated(f) {
+		if commonDominated(f, c.Sites) {
 			changed = true
 		}
 	}
@@ -281,7 +281,7 @@ func (s *cseState) instKey(in *ori.Inst) string {
 	return b.String()
 }
 
-func commonBlock(blk *ori.Block) bool {
+func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites) bool {
 	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
 	changed := false
 	for _, in := range blk.Insts {
@@ -308,7 +308,7 @@ func commonBlock(blk *ori.Block) bool {
 		if res := cseResult(in); res >= 0 {
 			key := s.instKey(in)
 			dst := in.Dsts[res]
-			if e, ok := s.table[key]; ok && equalInts(s.regVNs(e.dst), e.vns) && !e.dst.Overlaps(dst.Reg) {
+			if e, ok := s.table[key]; ok && equalInts(s.regVNs(e.dst), e.vns) && !e.dst.Overlaps(dst.Reg) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
 				src := ori.R(e.dst)
 				in.Op = ori.OpMOV
 				in.Mods = nil
@@ -385,7 +385,7 @@ type cseReg struct {
 // avoid A. B (dominated by A, with the same key over register names)
 // becomes MOV B.dst = A.dst. The table is scoped: entries made in a block
 // are visible in the blocks it dominates and dropped afterwards.
-func commonDominated(f *ori.Func) bool {
+func commonDominated(f *ori.Func, sites *Sites) bool {
 	defs := map[cseReg]int{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -443,7 +443,7 @@ func commonDominated(f *ori.Func) bool {
 			key := s.instKey(in)
 			dst := in.Dsts[res]
 			if r, ok := table[key]; ok {
-				if !r.Overlaps(dst.Reg) {
+				if !r.Overlaps(dst.Reg) && sites.Allow(f, in.ID, "reuse an equal computation from a dominating block") {
 					in.Op = ori.OpMOV
 					in.Mods = nil
 					in.Dsts = []ori.Operand{dst}

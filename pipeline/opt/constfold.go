@@ -813,7 +813,7 @@ func readWords(f *ori.Func) map[wkey]bool {
 // narrowWide turns IMAD.WIDE[.U32] d.64 = a, b, c.64 whose high result
 // word nobody reads into IMAD d = a, b, c[0]: the low word of the 64-bit
 // product plus addend is the 32-bit a*b + c, signed or not.
-func narrowWide(f *ori.Func) bool {
+func narrowWide(f *ori.Func, s *Sites) bool {
 	var read map[wkey]bool
 	changed := false
 	for _, b := range f.Blocks {
@@ -847,6 +847,9 @@ func narrowWide(f *ori.Func) bool {
 			if c.Kind == ori.OpdImm {
 				c = immOperand(uint32(c.Imm))
 			}
+			if !s.Allow(f, in.ID, "narrow IMAD.WIDE with a dead high word") {
+				continue
+			}
 			in.Mods = nil
 			in.Dsts = in.Dsts[:1]
 			in.Dsts[0].Reg = d.Word(0)
@@ -858,11 +861,11 @@ func narrowWide(f *ori.Func) bool {
 }
 
 // constFold folds and simplifies every instruction of f once.
-func constFold(f *ori.Func) bool {
-	changed := narrowWide(f)
+func constFold(f *ori.Func, s *Sites) bool {
+	changed := narrowWide(f, s)
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			if foldInst(f, in) {
+			if s.Try(f, in, "fold or simplify", func() bool { return foldInst(f, in) }) {
 				changed = true
 			}
 		}

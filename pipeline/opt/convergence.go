@@ -44,7 +44,7 @@ type convRegion struct {
 	bar    int
 }
 
-func insertConvergence(f *ori.Func, _ *Context) (bool, error) {
+func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
@@ -112,10 +112,11 @@ func insertConvergence(f *ori.Func, _ *Context) (bool, error) {
 				break
 			}
 		}
-		if r.bar < 0 {
+		term := r.x.Insts[len(r.x.Insts)-1]
+		if r.bar < 0 || !c.Sites.Allow(f, term.ID, "bracket the region of this branch with BSSY/BSYNC") {
+			r.bar = -1
 			continue
 		}
-		term := r.x.Insts[len(r.x.Insts)-1]
 		bssy := ori.NewInst(ori.OpBSSY)
 		bssy.Srcs = []ori.Operand{ori.Imm(int64(r.bar)), ori.BlockRef(int(r.j.ID))}
 		bssy.ID, bssy.Line = f.NewID(), term.Line

@@ -81,7 +81,7 @@ func init() {
 			if err := f.ComputeCFG(); err != nil {
 				return false, err
 			}
-			return copyProp(f), nil
+			return copyProp(f, c.Sites), nil
 		},
 	})
 }
@@ -350,7 +350,7 @@ func (p *copyProblem) lookup(avail cpSet, k wkey) (cpEntry, bool) {
 
 // copyProp runs one round of global copy propagation over f (whose CFG
 // must be current) and reports whether it rewrote any operand.
-func copyProp(f *ori.Func) bool {
+func copyProp(f *ori.Func, s *Sites) bool {
 	p := &copyProblem{byInst: map[*ori.Inst][]int{}, touching: map[wkey][]int{}, byDst: map[wkey][]int{}}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -435,7 +435,7 @@ func copyProp(f *ori.Func) bool {
 		}
 		cur.copyFrom(in[i])
 		for _, ins := range b.Insts {
-			if p.rewriteUses(ins, cur) {
+			if s.Try(f, ins, "propagate copies into the sources", func() bool { return p.rewriteUses(ins, cur) }) {
 				changed = true
 			}
 			p.kill(cur, ins)

@@ -84,7 +84,7 @@ func init() {
 			MinOpt: 1,
 			Doc:    "Removes instructions without side effects whose results are dead (strong liveness over virtual register words).",
 			Run: func(f *ori.Func, c *Context) (bool, error) {
-				removed, narrowed, err := DeadCode(f)
+				removed, narrowed, err := deadCode(f, c.Sites)
 				return removed+narrowed > 0, err
 			},
 		})
@@ -117,7 +117,10 @@ func essential(in *ori.Inst) bool {
 // single-word results of the instructions that stay at RZ/URZ/PT/UPT. It
 // returns how many instructions it removed and how many results it
 // narrowed.
-func DeadCode(f *ori.Func) (removed, narrowed int, err error) {
+func DeadCode(f *ori.Func) (removed, narrowed int, err error) { return deadCode(f, nil) }
+
+// deadCode is DeadCode asking s before each removal or narrowing.
+func deadCode(f *ori.Func, sites *Sites) (removed, narrowed int, err error) {
 	for {
 		if err := f.ComputeCFG(); err != nil {
 			return removed, narrowed, err
@@ -147,6 +150,9 @@ func DeadCode(f *ori.Func) (removed, narrowed int, err error) {
 				}
 			})
 			for _, s := range narrow {
+				if !sites.Allow(f, s.in.ID, "point a dead result at the zero register") {
+					continue
+				}
 				s.in.Dsts[s.i].Reg = zeroReg(s.in.Dsts[s.i].Reg.Class)
 				narrowed++
 			}
@@ -155,15 +161,16 @@ func DeadCode(f *ori.Func) (removed, narrowed int, err error) {
 			}
 			kept := b.Insts[:0]
 			for _, in := range b.Insts {
-				if !dead[in] {
+				if !dead[in] || !sites.Allow(f, in.ID, "delete a dead instruction") {
 					kept = append(kept, in)
+					continue
 				}
+				n++
 			}
 			for i := len(kept); i < len(b.Insts); i++ {
 				b.Insts[i] = nil
 			}
 			b.Insts = kept
-			n += len(dead)
 		}
 		removed += n
 		if n == 0 {

@@ -22,6 +22,9 @@ type Context struct {
 	OptLevel int
 	Arch     int
 	Module   *ori.Module
+	// Sites counts this phase run's rewrites and may enable only some of
+	// them (site bisection); nil allows every rewrite.
+	Sites *Sites
 }
 
 // Pass is one registered transformation.

@@ -326,7 +326,7 @@ func TestFoldValues(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.in, err)
 		}
-		if !constFold(f) {
+		if !constFold(f, nil) {
 			t.Errorf("%s: not folded", c.in)
 			continue
 		}

@@ -27,7 +27,7 @@ func init() {
 	Register(Pass{Name: "PlaceBlocksInSourceOrder", Doc: "lays blocks out in PTX source order", Run: placeBlocks})
 }
 
-func placeBlocks(f *ori.Func, _ *Context) (bool, error) {
+func placeBlocks(f *ori.Func, c *Context) (bool, error) {
 	if len(f.Blocks) < 3 {
 		return false, nil
 	}
@@ -65,7 +65,13 @@ func placeBlocks(f *ori.Func, _ *Context) (bool, error) {
 			break
 		}
 	}
-	if same {
+	// The new layout is one site: its fall-through fixes only make sense
+	// together.
+	var id int32
+	if len(f.Blocks[0].Insts) > 0 {
+		id = f.Blocks[0].Insts[0].ID
+	}
+	if same || !c.Sites.Allow(f, id, "lay blocks out in source order") {
 		return false, nil
 	}
 	// Fix the fall-through edges the new layout broke. A block that ends

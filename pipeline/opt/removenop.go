@@ -15,12 +15,12 @@ func init() {
 	Register(Pass{Name: "OriRemoveNopCode", Doc: "deletes NOPs and self-moves", Run: removeNopCode})
 }
 
-func removeNopCode(f *ori.Func, _ *Context) (bool, error) {
+func removeNopCode(f *ori.Func, c *Context) (bool, error) {
 	changed := false
 	for _, b := range f.Blocks {
 		kept := b.Insts[:0]
 		for _, in := range b.Insts {
-			if isNopCode(in) {
+			if isNopCode(in) && c.Sites.Allow(f, in.ID, "delete a NOP or self-move") {
 				changed = true
 				continue
 			}
