@@ -69,7 +69,7 @@ func lookupImpl(name string) (phaseImpl, bool) {
 			return ""
 		},
 		run: func(c *PhaseContext) error {
-			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module, Sites: c.Sites}
+			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module, Sites: c.Sites, Knobs: c.Knobs}
 			for _, f := range c.Module.Funcs {
 				if _, err := p.Run(f, oc); err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)

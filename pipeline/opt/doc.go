@@ -13,7 +13,9 @@ package opt
 import (
 	"fmt"
 	"sort"
+	"sync"
 
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
 
@@ -25,7 +27,34 @@ type Context struct {
 	// Sites counts this phase run's rewrites and may enable only some of
 	// them (site bisection); nil allows every rewrite.
 	Sites *Sites
+	// Knobs are the compilation's knob settings. Never nil when the phase
+	// manager runs a pass; tests may leave it nil, and passes read knobs
+	// through Context.Int/Bool, which fall back to the defaults.
+	Knobs *knobs.Set
 }
+
+// defaultKnobs is the knob set with every knob at its default, for
+// contexts built without one (unit tests).
+var defaultKnobs = sync.OnceValue(func() *knobs.Set {
+	s, _, err := knobs.Load(knobs.Default, knobs.Sources{})
+	if err != nil {
+		panic(fmt.Sprintf("opt: knob defaults do not load: %v", err))
+	}
+	return s
+})
+
+func (c *Context) knobSet() *knobs.Set {
+	if c == nil || c.Knobs == nil {
+		return defaultKnobs()
+	}
+	return c.Knobs
+}
+
+// Int returns an int knob's value (its default without a knob set).
+func (c *Context) Int(name string) int { return int(c.knobSet().Int(name)) }
+
+// Bool returns a bool knob's value (its default without a knob set).
+func (c *Context) Bool(name string) bool { return c.knobSet().Bool(name) }
 
 // Pass is one registered transformation.
 type Pass struct {
