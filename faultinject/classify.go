@@ -2,7 +2,6 @@ package faultinject
 
 import (
 	"errors"
-	"strings"
 
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sim"
@@ -23,12 +22,6 @@ func VerifyStructural(m *ori.Module) (Outcome, string) {
 	return OutcomeNone, ""
 }
 
-// stepLimitText is how sim.Run words a run that reached its step limit.
-//
-// Decision: sim reports the step limit with a plain error, so the text is
-// matched; a typed error in sim would make this exact.
-const stepLimitText = "did not finish within"
-
 // ClassifyRun maps the end of an execution to an outcome: a *sim.Fault
 // (bad address, misaligned access, trap) is CaughtMemFault, the step limit
 // is CaughtHang, any other run error (the simulator refusing the IR) is a
@@ -40,7 +33,7 @@ func ClassifyRun(runErr error, pass bool) (Outcome, string) {
 		switch {
 		case errors.As(runErr, &f):
 			return CaughtMemFault, runErr.Error()
-		case strings.Contains(runErr.Error(), stepLimitText):
+		case errors.Is(runErr, sim.ErrStepLimit):
 			return CaughtHang, runErr.Error()
 		}
 		return CompilerCrash, runErr.Error()

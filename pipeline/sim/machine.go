@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -139,6 +140,10 @@ type frame struct {
 func newFrame(c *code, active uint32) *frame {
 	return &frame{c: c, active: active, regs: make([]uint32, c.nSlots*warpSize), preds: make([]uint32, c.nPreds)}
 }
+
+// ErrStepLimit is wrapped by the error of a run that hit its warp-step
+// limit: the kernel hangs, or needs a higher limit.
+var ErrStepLimit = errors.New("step limit reached")
 
 // Run executes kernel in m for a launch. g holds the buffers; the
 // module's .global variables are allocated in it too.
@@ -361,7 +366,7 @@ func (s *machine) step(w *warp) (bool, error) {
 		}
 		s.steps++
 		if s.steps > s.maxSteps {
-			return false, fmt.Errorf("kernel %s did not finish within %d warp-steps (raise the limit with --max-steps)", s.kernel.fn.Name, s.maxSteps)
+			return false, fmt.Errorf("kernel %s did not finish within %d warp-steps (raise the limit with --max-steps): %w", s.kernel.fn.Name, s.maxSteps, ErrStepLimit)
 		}
 		s.tinsts += int64(bits.OnesCount32(mask))
 		d := &f.c.insts[pc]

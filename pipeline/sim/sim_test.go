@@ -105,7 +105,7 @@ func TestOutOfBoundsNamesInstructionThreadAddress(t *testing.T) {
 func TestStepLimit(t *testing.T) {
 	text := header + "BB0:\n\t#1 BRA BB0 ;\n}\n"
 	_, err := runText(t, text, [3]int{1, 1, 1}, [3]int{1, 1, 1}, 1)
-	if err == nil || err.Error() != "kernel k did not finish within 100000 warp-steps (raise the limit with --max-steps)" {
+	if err == nil || err.Error() != "kernel k did not finish within 100000 warp-steps (raise the limit with --max-steps): step limit reached" {
 		t.Fatalf("got %v", err)
 	}
 }
