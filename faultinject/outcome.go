@@ -84,10 +84,11 @@ func (o Outcome) ByVerifier() bool { return o >= CaughtStructural && o <= Caught
 // ByExecution reports whether only execution caught the fault.
 func (o Outcome) ByExecution() bool { return o >= CaughtMismatch && o <= CaughtHang }
 
-// Escaped reports whether the fault got past every verifier without
-// crashing the compiler: execution caught it, or nothing did. Masked
-// faults count: the input at hand did not expose them, another may.
-func (o Outcome) Escaped() bool { return o.ByExecution() || o == Masked }
+// Escaped reports whether the fault changed what the kernel computes (or
+// made it fault or hang) while every verifier accepted it: the faults a
+// stronger verifier should catch. Masked faults are not escapes: with this
+// input they change nothing observable, and the matrix counts them apart.
+func (o Outcome) Escaped() bool { return o.ByExecution() }
 
 // Matrix counts faults by kind and outcome: Counts[k][o] is the number of
 // faults of kind k whose trial ended with outcome o. Row 0 is unused.

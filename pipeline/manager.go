@@ -181,6 +181,32 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 	return s, nil
 }
 
+// Fork returns a session that continues from this one's current state on
+// a copy of its IR: running it leaves s untouched. The fork keeps no
+// snapshots of its own (the fault injector forks one compilation per
+// trial, and only the final IR matters there).
+func (s *Session) Fork() *Session {
+	f := *s
+	f.cur = s.cur.Clone()
+	f.Snapshots = nil
+	f.opts.NoSnapshots = true
+	f.opts.Observer = nil
+	if s.backend != nil {
+		b := *s.backend
+		f.backend = &b
+	}
+	return &f
+}
+
+// Replace makes m the current IR: the next phase runs on it. The fault
+// injector uses it to continue a compilation from mutated code.
+func (s *Session) Replace(m *ori.Module) {
+	s.cur = m
+	if !s.opts.NoSnapshots {
+		s.curHash = hashModule(m)
+	}
+}
+
 // Next returns the index of the next phase to run (159 when done).
 func (s *Session) Next() int {
 	if s.pos >= len(s.order) {
