@@ -1,0 +1,98 @@
+// Package sass renders allocated Ori as SASS assembly text, in the syntax
+// of NVIDIA's nvdisasm and cuobjdump (ptxas's phase DumpNVuCodeText), and
+// prints the ptxas -v resource lines.
+//
+// It owns:
+//
+//   - Text and FuncText (text.go): the listing of a module or one
+//     function;
+//   - the operand syntax (operand.go): registers, immediates, constant
+//     banks, addresses, special registers, branch targets;
+//   - Resources, Usage, UsageOf and SpillBytes (resources.go): "ptxas
+//     info" lines from numbers the caller provides or derives from the
+//     code.
+//
+// # Listing format
+//
+// A module starts with two directives naming the target:
+//
+//	.headerflags	@"EF_CUDA_64BIT_ADDRESS EF_CUDA_SM75 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM75)"
+//	.elftype	@"ET_EXEC"
+//
+// Each function follows as nvdisasm prints a .text section:
+//
+//	//--------------------- .text.vecadd --------------------------
+//		.section	.text.vecadd,"ax",@progbits
+//		.global		vecadd
+//		.type		vecadd,@function
+//		.other		vecadd,@"STO_CUDA_ENTRY STV_DEFAULT"
+//	vecadd:
+//	.text.vecadd:
+//	        /*0000*/                   MOV R1, c[0x0][0x28] ;
+//	        /*0010*/                   S2R R0, SR_TID.X ;
+//	        /*0020*/              @P0  EXIT ;
+//	.L_x_0:
+//	        /*0030*/                   BRA `(.L_x_0) ;
+//
+// (.other, and STO_CUDA_ENTRY, only for kernels.) Every instruction line
+// is 8 spaces, the address /*ADDR*/ (hex, at least four digits, 16 bytes
+// per instruction from 0 in each function), the guard right-aligned in a
+// 17-column field followed by two spaces, then the mnemonic with its
+// modifiers and the operands, results first, separated by ", ", and " ;".
+//
+// Decision: control words are printed as a trailing comment in the
+// notation of common SASS assemblers, when the scheduler has set them:
+//
+//	.L_x_3:
+//	        /*0040*/                   ISETP.GE.AND P0, PT, R0, c[0x0][0x170], PT ;            /* [B------:R-:W-:Y:S04] */
+//
+// (wait barriers, read barrier, write barrier, yield, stall; the
+// instruction text from the mnemonic to ";" is padded to 56 columns).
+// nvdisasm prints the encoding there instead; orilab has no encoder yet.
+//
+// Blocks that are branch targets (BRA, BRX, BSSY) get labels .L_x_N,
+// numbered from 0 in layout order across the module (within the
+// function for FuncText), and branch targets print as `(.L_x_N). Calls
+// print as CALL.REL.NOINC `(name).
+//
+// # Operands
+//
+// Registers print as R0-R254, RZ, UR0-UR62, URZ, P0-P6, PT, UP0-UP6, UPT;
+// a register pair or quad prints as its first register (R2), except as
+// the base of a memory address, where a 64-bit base prints [R2.64]. Ori's
+// "!R" on an R or UR register (bitwise not) prints as ~R; on predicates
+// "!P" stays. -R, |R| and .reuse print as in SASS. Integer immediates
+// print in hex as Ori stores them (signed: -0x1); f32 and f64 immediates
+// print in decimal with up to 20 significant digits (1, 0.5,
+// 0.15915493667125701904, 1.175494350822287508e-38) and +INF, -INF,
+// +QNAN, -QNAN, +SNAN, -SNAN. Constant banks print c[0x0][0x160] or
+// c[0x0][R2+0x10], memory [R2.64+0x10], [R1+-0x8] (Decision: nvdisasm's
+// "+-" for negative offsets), [0x10].
+//
+// Ori keeps SASS operand order, with two exceptions that are mapped here:
+// LOP3 with a predicate result (Ori "LOP3.LUT Rd, Pp = ...") prints the
+// predicate first (LOP3.LUT P0, R2, ...), as do ATOMG and ATOM, whose
+// predicate result SASS always prints (PT when Ori has none). BSSY and
+// BSYNC name their convergence barrier B0-B15 (Ori keeps its number as
+// an immediate). BRX prints its register, then its targets.
+//
+// Pseudo instructions (MOV.PHI and the pseudo opcodes) and virtual
+// registers have no SASS form: they are errors naming the function,
+// block and instruction.
+//
+// # Resource lines
+//
+// Resources prints, per function in module order, the ptxas -v lines:
+//
+//	ptxas info    : Compiling entry function 'vecadd' for 'sm_75'
+//	ptxas info    : Function properties for vecadd
+//	    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+//	ptxas info    : Used 10 registers, 0 bytes smem, 372 bytes cmem[0]
+//
+// A .func gets only the "Function properties" pair. Decision: the "Used"
+// line always has its smem field, as the wiki's format string does
+// (ptxas leaves it out when it is 0); cmem[0] counts constant bank 0 up
+// to the end of the kernel parameters (0x160 plus the parameters on
+// sm_75-sm_89, 0x210 plus them on sm_90 and later). A module with
+// .global variables starts with "ptxas info    : N bytes gmem".
+package sass

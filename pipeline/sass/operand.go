@@ -1,0 +1,139 @@
+package sass
+
+// Operand syntax: how each kind of Ori operand reads in SASS text
+// (see doc.go, "Operands").
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// regName prints a physical register. A tuple prints as its first
+// register; mem asks for the memory-base form, where a 64-bit base
+// carries ".64".
+func regName(r ori.Reg, mem bool) string {
+	base := r
+	base.Words = 1
+	s := base.String()
+	if mem && r.Words == 2 {
+		s += ".64"
+	}
+	return s
+}
+
+// hexInt prints an integer as nvdisasm does: 0x1f, -0x1.
+func hexInt(v int64) string {
+	if v < 0 {
+		return "-0x" + strconv.FormatUint(uint64(-v), 16)
+	}
+	return "0x" + strconv.FormatInt(v, 16)
+}
+
+// offset prints the displacement of an address after its base register:
+// "+0x10", "+-0x8" (nvdisasm keeps the plus), or nothing for 0.
+func offset(v int64) string {
+	if v == 0 {
+		return ""
+	}
+	return "+" + hexInt(v)
+}
+
+// floatText prints a floating-point immediate in decimal: the shortest
+// form with at most 20 significant digits (the exact value of most f32
+// constants), trailing zeros dropped, and nvdisasm's names for
+// infinities and NaNs.
+func floatText(f float64, quiet bool) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "+INF"
+	case math.IsInf(f, -1):
+		return "-INF"
+	case math.IsNaN(f):
+		sign := "+"
+		if math.Signbit(f) {
+			sign = "-"
+		}
+		if quiet {
+			return sign + "QNAN"
+		}
+		return sign + "SNAN"
+	}
+	s := strconv.FormatFloat(f, 'g', 20, 64)
+	mant, exp, hasExp := strings.Cut(s, "e")
+	if strings.Contains(mant, ".") {
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+	}
+	if hasExp {
+		return mant + "e" + exp
+	}
+	return mant
+}
+
+// immText prints an immediate operand.
+func immText(o ori.Operand) string {
+	switch o.FKind {
+	case ori.ImmF32:
+		bits := uint32(o.Imm)
+		return floatText(float64(math.Float32frombits(bits)), bits&0x400000 != 0)
+	case ori.ImmF64:
+		bits := uint64(o.Imm)
+		return floatText(math.Float64frombits(bits), bits&(1<<51) != 0)
+	}
+	return hexInt(o.Imm)
+}
+
+// operandText prints one operand; labels maps block IDs to label names.
+func operandText(o ori.Operand, labels map[int32]string) (string, error) {
+	switch o.Kind {
+	case ori.OpdReg:
+		var b strings.Builder
+		if o.Not {
+			if o.Reg.Class.IsPred() {
+				b.WriteByte('!')
+			} else {
+				b.WriteByte('~')
+			}
+		}
+		if o.Neg {
+			b.WriteByte('-')
+		}
+		if o.Abs {
+			b.WriteByte('|')
+		}
+		b.WriteString(regName(o.Reg, false))
+		if o.Abs {
+			b.WriteByte('|')
+		}
+		if o.Reuse {
+			b.WriteString(".reuse")
+		}
+		return b.String(), nil
+	case ori.OpdImm:
+		return immText(o), nil
+	case ori.OpdCBank:
+		if o.HasBase {
+			return fmt.Sprintf("c[0x%x][%s%s]", o.Bank, regName(o.Reg, false), offset(o.Imm)), nil
+		}
+		return fmt.Sprintf("c[0x%x][%s]", o.Bank, hexInt(o.Imm)), nil
+	case ori.OpdMem:
+		if o.HasBase {
+			return "[" + regName(o.Reg, true) + offset(o.Imm) + "]", nil
+		}
+		return "[" + hexInt(o.Imm) + "]", nil
+	case ori.OpdSR:
+		return o.Name, nil
+	case ori.OpdBlock:
+		l, ok := labels[o.Block]
+		if !ok {
+			return "", fmt.Errorf("branch to BB%d, which is not a block of the function", o.Block)
+		}
+		return "`(" + l + ")", nil
+	case ori.OpdSym:
+		return "`(" + o.Name + ")", nil
+	}
+	return "", fmt.Errorf("operand of unknown kind %d", o.Kind)
+}

@@ -1,0 +1,156 @@
+package sass
+
+// The ptxas -v resource report: per function, the stack frame and spill
+// traffic, and per kernel the registers, shared memory and constant bank
+// 0 it uses (wiki, Spill Mechanism, "Spill Statistics"; the "Used" format
+// string of the --stat printer). The numbers come from the caller
+// (register counts are the allocator's) or from the code (UsageOf).
+
+import (
+	"fmt"
+	"io"
+
+	"orilab/pipeline/ori"
+)
+
+// Usage is what the report says about one function.
+type Usage struct {
+	Name  string
+	Entry bool  // a kernel: gets the "Compiling" and "Used" lines
+	Regs  int   // R registers used, as ptxas counts them (highest used + 1)
+	Frame int64 // stack frame bytes (f.LocalBytes after allocation)
+	// SpillStores and SpillLoads are the bytes the spill code moves to and
+	// from local memory (SpillBytes).
+	SpillStores, SpillLoads int64
+	// Smem is the static shared memory in bytes.
+	Smem int64
+	// Cmem is the constant bank 0 bytes: up to the end of the parameters.
+	Cmem int64
+}
+
+// paramBase is where kernel parameters start in constant bank 0
+// (ori/SEMANTICS.md; lower.ParamBase, which this package may not import).
+func paramBase(arch int) int64 {
+	if arch >= 90 {
+		return 0x210
+	}
+	return 0x160
+}
+
+// SpillBytes counts the bytes f's spill code moves: the sizes of its
+// RoleSpill stores and RoleRefill loads to local memory. Predicate
+// spills into R registers (SEL/ISETP) move no memory and count nothing.
+func SpillBytes(f *ori.Func) (stores, loads int64) {
+	size := func(in *ori.Inst) int64 {
+		switch {
+		case in.HasMod("128"):
+			return 16
+		case in.HasMod("64"):
+			return 8
+		}
+		return 4
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			switch {
+			case in.Role == ori.RoleSpill && in.Op == ori.OpSTL:
+				stores += size(in)
+			case in.Role == ori.RoleRefill && in.Op == ori.OpLDL:
+				loads += size(in)
+			}
+		}
+	}
+	return stores, loads
+}
+
+// UsedRegs counts the R registers f uses as ptxas reports them: the
+// highest R register named plus one, and at least 4 in allocated code,
+// whose R0-R3 are ABI-reserved.
+func UsedRegs(f *ori.Func) int {
+	high := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			note := func(r ori.Reg) {
+				if r.Class == ori.ClassR && !r.Virtual && !r.IsZero() {
+					high = max(high, int(r.N)+int(r.Words))
+				}
+			}
+			note(in.Guard)
+			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
+				if o.Kind == ori.OpdReg || o.HasBase {
+					note(o.Reg)
+				}
+			}
+		}
+	}
+	return max(high, 4)
+}
+
+// UsageOf derives a function's report from its allocated code: the
+// registers it names, its frame, its spill traffic, its shared memory and
+// its parameters. A caller with the allocator's own counts overrides Regs.
+func UsageOf(f *ori.Func, arch int) Usage {
+	st, ld := SpillBytes(f)
+	cmem := paramBase(arch)
+	if f.Entry {
+		for _, p := range f.Params {
+			cmem = max(cmem, p.Offset+p.Size)
+		}
+	}
+	return Usage{
+		Name: f.Name, Entry: f.Entry, Regs: UsedRegs(f), Frame: f.LocalBytes,
+		SpillStores: st, SpillLoads: ld, Smem: f.SharedBytes, Cmem: cmem,
+	}
+}
+
+// ModuleUsage derives the report of every function of m.
+func ModuleUsage(m *ori.Module, arch int) []Usage {
+	if arch == 0 {
+		arch = m.Arch
+	}
+	out := make([]Usage, len(m.Funcs))
+	for i, f := range m.Funcs {
+		out[i] = UsageOf(f, arch)
+	}
+	return out
+}
+
+// GlobalBytes is the size of m's .global variables, the "gmem" of the
+// report.
+func GlobalBytes(m *ori.Module) int64 {
+	var n int64
+	for _, g := range m.Globals {
+		if g.Space == ori.SpaceGlobal {
+			n += g.Size
+		}
+	}
+	return n
+}
+
+// Resources writes the ptxas -v report for funcs, in order, for target
+// sm_<arch>; gmem > 0 adds the module's "bytes gmem" line first.
+func Resources(w io.Writer, arch int, gmem int64, funcs []Usage) error {
+	const info = "ptxas info    : "
+	if gmem > 0 {
+		if _, err := fmt.Fprintf(w, "%s%d bytes gmem\n", info, gmem); err != nil {
+			return err
+		}
+	}
+	for _, r := range funcs {
+		var err error
+		if r.Entry {
+			_, err = fmt.Fprintf(w, "%sCompiling entry function '%s' for 'sm_%d'\n", info, r.Name, arch)
+		}
+		if err == nil {
+			_, err = fmt.Fprintf(w, "%sFunction properties for %s\n    %d bytes stack frame, %d bytes spill stores, %d bytes spill loads\n",
+				info, r.Name, r.Frame, r.SpillStores, r.SpillLoads)
+		}
+		if err == nil && r.Entry {
+			_, err = fmt.Fprintf(w, "%sUsed %d registers, %d bytes smem, %d bytes cmem[0]\n", info, r.Regs, r.Smem, r.Cmem)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

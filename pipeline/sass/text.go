@@ -1,0 +1,169 @@
+package sass
+
+// The listing: module header, one .text section per function, one line
+// per instruction at 16-byte addresses, labels on branch targets, and the
+// operand-order mappings between Ori and SASS (see doc.go).
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// ctrlColumn is the width the instruction text (from the mnemonic to its
+// ";") is padded to before the control-word comment.
+const ctrlColumn = 56
+
+// printer accumulates a listing; labels are numbered across everything it
+// prints.
+type printer struct {
+	b      strings.Builder
+	nlabel int
+}
+
+// Text renders the allocated module m as SASS text for SM arch (0: the
+// module's own target).
+func Text(m *ori.Module, arch int) (string, error) {
+	if arch == 0 {
+		arch = m.Arch
+	}
+	p := &printer{}
+	flags := "EF_CUDA_TEXMODE_UNIFIED"
+	if m.AddressSize != 32 {
+		flags += " EF_CUDA_64BIT_ADDRESS"
+	}
+	fmt.Fprintf(&p.b, "\t.headerflags\t@\"%s EF_CUDA_SM%d EF_CUDA_VIRTUAL_SM(EF_CUDA_SM%d)\"\n", flags, arch, arch)
+	p.b.WriteString("\t.elftype\t@\"ET_EXEC\"\n")
+	for _, f := range m.Funcs {
+		p.b.WriteByte('\n')
+		if err := p.function(f); err != nil {
+			return "", err
+		}
+	}
+	return p.b.String(), nil
+}
+
+// FuncText renders one allocated function as SASS text, its labels
+// numbered from .L_x_0. arch is accepted for the per-target formatting
+// differences ptxas has; orilab's targets (sm_75 and later) share one.
+func FuncText(f *ori.Func, arch int) (string, error) {
+	_ = arch
+	p := &printer{}
+	if err := p.function(f); err != nil {
+		return "", err
+	}
+	return p.b.String(), nil
+}
+
+// function prints f's section header and its instructions.
+func (p *printer) function(f *ori.Func) error {
+	targets := map[int32]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdBlock {
+					targets[o.Block] = true
+				}
+			}
+		}
+	}
+	labels := map[int32]string{}
+	for _, b := range f.Blocks {
+		if targets[b.ID] {
+			labels[b.ID] = fmt.Sprintf(".L_x_%d", p.nlabel)
+			p.nlabel++
+		}
+	}
+	w := &p.b
+	fmt.Fprintf(w, "//--------------------- .text.%s --------------------------\n", f.Name)
+	fmt.Fprintf(w, "\t.section\t.text.%s,\"ax\",@progbits\n", f.Name)
+	if f.Entry {
+		fmt.Fprintf(w, "\t.global\t\t%s\n", f.Name)
+	}
+	fmt.Fprintf(w, "\t.type\t\t%s,@function\n", f.Name)
+	if f.Entry {
+		fmt.Fprintf(w, "\t.other\t\t%s,@\"STO_CUDA_ENTRY STV_DEFAULT\"\n", f.Name)
+	}
+	fmt.Fprintf(w, "%s:\n.text.%s:\n", f.Name, f.Name)
+	addr := 0
+	for _, b := range f.Blocks {
+		if l, ok := labels[b.ID]; ok {
+			w.WriteString(l + ":\n")
+		}
+		for _, in := range b.Insts {
+			text, err := instText(in, labels)
+			if err != nil {
+				return fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
+			}
+			guard := ""
+			if in.Guarded() {
+				g := in.Guard
+				if g.Virtual {
+					return fmt.Errorf("sass: %s BB%d #%d: the guard %s is a virtual register; SASS text needs allocated code", f.Name, b.ID, in.ID, g)
+				}
+				guard = "@"
+				if in.GuardNot {
+					guard += "!"
+				}
+				guard += regName(g, false)
+			}
+			line := fmt.Sprintf("        /*%04x*/%17s  %s", addr, guard, text)
+			if in.Ctrl.Set {
+				line = fmt.Sprintf("        /*%04x*/%17s  %-*s /* %s */", addr, guard, ctrlColumn, text, in.Ctrl)
+			}
+			w.WriteString(line + "\n")
+			addr += 16
+		}
+	}
+	return nil
+}
+
+// instText prints the mnemonic and operands of one instruction, ending
+// with " ;".
+func instText(in *ori.Inst, labels map[int32]string) (string, error) {
+	if in.IsPseudo() {
+		return "", fmt.Errorf("%s is a pseudo instruction with no SASS form; it must be expanded before emission", in.Name())
+	}
+	for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
+		if (o.Kind == ori.OpdReg || o.HasBase) && o.Reg.Virtual {
+			return "", fmt.Errorf("operand %s is a virtual register; SASS text needs allocated code", o)
+		}
+	}
+	ops := make([]ori.Operand, 0, len(in.Dsts)+len(in.Srcs))
+	dsts := in.Dsts
+	switch in.Op {
+	case ori.OpLOP3, ori.OpULOP3:
+		// Ori: "LOP3.LUT Rd, Pp = ..."; SASS prints the predicate
+		// result first.
+		if len(dsts) == 2 {
+			dsts = []ori.Operand{dsts[1], dsts[0]}
+		}
+	case ori.OpATOMG, ori.OpATOM:
+		// SASS always prints the predicate result, first.
+		switch len(dsts) {
+		case 1:
+			dsts = []ori.Operand{ori.R(ori.PT), dsts[0]}
+		case 2:
+			dsts = []ori.Operand{dsts[1], dsts[0]}
+		}
+	}
+	ops = append(ops, dsts...)
+	ops = append(ops, in.Srcs...)
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		if (in.Op == ori.OpBSSY || in.Op == ori.OpBSYNC) && i == len(dsts) && o.Kind == ori.OpdImm {
+			parts[i] = fmt.Sprintf("B%d", o.Imm)
+			continue
+		}
+		s, err := operandText(o, labels)
+		if err != nil {
+			return "", err
+		}
+		parts[i] = s
+	}
+	if len(parts) == 0 {
+		return in.Name() + " ;", nil
+	}
+	return in.Name() + " " + strings.Join(parts, ", ") + " ;", nil
+}
