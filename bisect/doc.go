@@ -1,10 +1,11 @@
 // Package bisect finds what breaks a kernel: the phase, a set of phases
-// to disable, or a knob difference. Its oracle is execution: a kernel
-// spec's expected values, or, when the spec has none, the output of the IR
-// right after lowering.
+// to disable, a knob difference, or the single rewrite inside a phase; and
+// it shrinks a failing kernel. Its oracle is execution: a kernel spec's
+// expected values, or, when the spec has none, the output of the IR right
+// after lowering.
 //
-// Three modes are built, each re-running its final answer twice (the
-// flakiness guard):
+// The modes, each re-running its final answer twice (the flakiness
+// guard):
 //   - Phase (phase.go): a binary search over the phases that changed the
 //     IR (a phase that changed nothing shares its module with the previous
 //     snapshot and cannot introduce a difference), then a confirmation.
@@ -13,7 +14,11 @@
 //     whose disabling makes the kernel pass.
 //   - Knobs (knobs.go): ddmin over the knobs whose values differ between a
 //     passing and a failing setting, for a minimal difference that fails.
+//   - Sites (sites.go): inside one phase, a binary search over prefixes of
+//     the rewrites it numbers (the BisectSites knob) for the one rewrite
+//     that breaks the kernel.
 //
-// The sites mode (single rewrites inside a phase) needs per-pass rewrite
-// counters, which the optimizer passes do not have yet.
+// Reduce (reduce.go) shrinks the PTX and the launch of a failing kernel
+// while its failure signature (culprit phase and kind of failure, or
+// compile-error message) stays the same.
 package bisect
