@@ -283,8 +283,12 @@ func (s *Session) step(i int) error {
 		}
 		pc.Module = work
 		pc.Sites = s.sitesFor(p.Name)
+		// ReadMemStats stops the world; the plain compile path (no
+		// snapshots) does not report memory and skips it.
 		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
+		if !s.opts.NoSnapshots {
+			runtime.ReadMemStats(&ms)
+		}
 		before := ms.TotalAlloc
 		start := time.Now()
 		err := s.runPhase(p, pc)
@@ -293,8 +297,10 @@ func (s *Session) step(i int) error {
 			snap.Sites, snap.NumSites = pc.Sites.Log, pc.Sites.N
 		}
 		snap.Duration = time.Since(start)
-		runtime.ReadMemStats(&ms)
-		snap.AllocBytes = ms.TotalAlloc - before
+		if !s.opts.NoSnapshots {
+			runtime.ReadMemStats(&ms)
+			snap.AllocBytes = ms.TotalAlloc - before
+		}
 		if err != nil {
 			return fmt.Errorf("phase %d %s: %w", i, p.Name, err)
 		}
