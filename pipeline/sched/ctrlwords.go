@@ -1,0 +1,574 @@
+package sched
+
+// AssignControlWords: control words for allocated code at -O1 and above
+// (the AdvancedScoreboardsAndOpexes phase).
+//
+// ptxas fills the control word in five stages per instruction (002:958-
+// 1185): stall cycles, the yield hint, the dependency barrier, the
+// scoreboard dependencies (wait mask) and the packed word with reuse
+// flags. orilab runs them as five passes over the function, each complete
+// before the next, because each one's input is fixed by the previous:
+//
+//  1. Barriers, per block (allocateBarriers). Every variable-latency
+//     instruction with register results gets a write barrier; one whose
+//     sources can be overwritten before its results are consumed, or that
+//     has no results (a store), gets a read barrier too. Barriers come from
+//     the pool of six as the wiki's allocator does (001:24405-24470): the
+//     lowest free one, and when all six are in use the oldest is recycled
+//     after the instruction waits on it. A barrier is free again once an
+//     instruction of the block waits on it. The allocation runs twice: the
+//     first time every block starts with all six free and nothing pending;
+//     the second time a block starts from the entry state the first
+//     round's wait dataflow (step 2) computed, so it knows which barriers
+//     predecessors leave pending and when the block's waits free them.
+//     Barriers count (several producers may share one), so a collision
+//     only costs a longer wait, never correctness, and two rounds are
+//     enough: the waits are recomputed from scratch after the second.
+//  2. Waits, over the CFG (assignWaits). A forward dataflow tracks, for
+//     every register word, the barriers that may still protect a pending
+//     result or source read, merging predecessors by union, to a fixed
+//     point. An instruction waits on the barriers of everything it reads
+//     (RAW), overwrites (WAW) or overwrites the source of (WAR), on every
+//     pending barrier at a drain point (CALL, RET, BAR), and on the barrier
+//     the allocator recycled for it. Because the waits depend on the state,
+//     the transfer is not monotone: a wait that a later iteration adds can
+//     clear a barrier an earlier iteration already propagated onward, so
+//     the fixed point may carry barriers no path really leaves pending,
+//     and waits on them. pruneWaits then recomputes, with the waits fixed
+//     (a monotone analysis, the hazard checker's), which barriers each
+//     instruction can find pending, and drops waits on the others. That
+//     is safe: the first fixed point is a post-fixed point of the second
+//     analysis, so it over-approximates every pending result, and a wait
+//     on a barrier nothing can have pending changes nothing.
+//  3. Stalls, per block (assignStalls): each instruction's stall is the gap
+//     its successor needs for the fixed-latency results it reads or
+//     overwrites (at least 1). The last instruction of a block also waits
+//     out every fixed-latency result still in flight, so blocks start with
+//     none pending; every fixed latency is at most 6 cycles, so this costs
+//     little and keeps the stall computation local.
+//  4. Yield (assignYield), with the wiki's rules (001:24654-24668): a
+//     stall of 4 or more cycles, a branch, exit, return or call, or the
+//     last instruction of a block whose successor holds a BAR.
+//  5. Reuse flags (assignReuse), where consecutive ALU/FMA/FP64
+//     instructions of a block read the same register in the same source
+//     slot (the operand reuse cache, 002:1114-1148 and 001:24163).
+//
+// The result satisfies the model in hazard.go by construction; the pass
+// manager runs CheckHazards after it anyway.
+//
+// Example (sm_75; the loop BB1 is entered from BB0 and from itself):
+//
+//	BB0: #4 [B------:R-:W0:-:S03] S2R R8 = SR_TID.X ;
+//	     #5 [B------:R-:W1:-:S01] LDG.E R6 = [R4.64] ;
+//	     #6 [B------:R-:W-:Y:S04] MOV R7 = RZ ;
+//	BB1: #7 [B01----:R-:W-:Y:S05] IMAD R9 = R6, R8.reuse, R7 ;
+//	     #8 [B------:R-:W-:-:S01] IADD3 R7 = R9, R8, RZ ;
+//	     #9 [B------:R-:W0:-:S03] LDG.E R6 = [R4.64+0x4] ;
+//	    #10 [B------:R-:W-:Y:S04] ISETP.LT.AND P0, PT = R7, 0x100, PT ;
+//	    #11 [B------:R-:W-:Y:S01] @P0 BRA BB1 ;
+//	BB2: #12 [B------:R1:W-:-:S01] STG.E [R4.64+0x8], R7 ;
+//	    #13 [B-1----:R-:W-:Y:S04] IADD3 R7 = R7, 0x1, RZ ;
+//
+// #7 reads R6, written by #5 on entry (barrier 1) or by #9 around the loop
+// (barrier 0), and R8 from #4 (barrier 0): it waits on both. #6's stall of
+// 4 lets MOV R7 land before #7 reads it. #9 takes barrier 0 again, free
+// since #7's wait. The store #12 takes barrier 1 as its read barrier,
+// since 0 may still be pending from #9, and #13, which overwrites the
+// stored R7, waits for it.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/ori"
+)
+
+// yieldStall is the stall from which the yield hint is set (001:24660:
+// "arch-dependent, typically 4"; 4 on every SM orilab models).
+const yieldStall = 4
+
+// numBarriers is the hardware's pool of dependency barriers per warp.
+const numBarriers = 6
+
+// facts caches the register words and latency of each instruction: the
+// passes below visit every instruction several times.
+type facts struct {
+	arch int
+	m    map[*ori.Inst]*fact
+}
+
+type fact struct {
+	u    use
+	info Info
+}
+
+func (fs *facts) of(x *ori.Inst) *fact {
+	if f, ok := fs.m[x]; ok {
+		return f
+	}
+	f := &fact{u: usesOf(x), info: Latency(fs.arch, x)}
+	fs.m[x] = f
+	return f
+}
+
+// AssignControlWords fills every instruction's control word (Ctrl, with
+// Set) and the operands' reuse flags. f must be allocated: physical
+// registers only.
+func AssignControlWords(f *ori.Func, arch int) error {
+	fs, err := prepare(f, arch)
+	if err != nil {
+		return err
+	}
+	forced := map[*ori.Inst]uint8{}
+	extra := func(x *ori.Inst, pending uint8) uint8 { return forced[x] & pending }
+	for _, b := range f.Blocks {
+		allocateBarriers(b, fs, forced, nil)
+	}
+	entry := assignWaits(f, fs, extra)
+	clear(forced)
+	for _, b := range f.Blocks {
+		for _, x := range b.Insts {
+			x.Ctrl.WrBar, x.Ctrl.RdBar = -1, -1
+		}
+		allocateBarriers(b, fs, forced, entry[b])
+	}
+	assignWaits(f, fs, extra)
+	pruneWaits(f)
+	for _, b := range f.Blocks {
+		assignStalls(b, fs)
+	}
+	assignYield(f)
+	for _, b := range f.Blocks {
+		assignReuse(b, arch)
+	}
+	return nil
+}
+
+// prepare checks that f is allocated and clears every control word and
+// reuse flag.
+func prepare(f *ori.Func, arch int) (*facts, error) {
+	if err := f.ComputeCFG(); err != nil {
+		return nil, fmt.Errorf("sched: %w", err)
+	}
+	fs := &facts{arch: arch, m: map[*ori.Inst]*fact{}}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if fs.of(in).u.hasVir {
+				return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s; control words need physical registers", f.Name, b.ID, in.ID, in.Name())
+			}
+			in.Ctrl = ori.NoCtrl
+			in.Ctrl.Set = true
+			for k := range in.Srcs {
+				in.Srcs[k].Reuse = false
+			}
+		}
+	}
+	return fs, nil
+}
+
+// allocateBarriers gives the variable-latency instructions of b their
+// write and read barriers, and records in forced the barriers an
+// instruction must wait on because the allocator recycled them for it.
+// in is the state pending when b starts (nil: nothing).
+func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *wstate) {
+	if in == nil {
+		in = newWState()
+	}
+	in = in.clone()
+	writes, reads := in.writes, in.reads
+	var busy [numBarriers]bool
+	var since [numBarriers]int
+	for k := range busy {
+		// Pending on entry: in use, and older than anything b sets.
+		busy[k], since[k] = in.set&(1<<k) != 0, -1
+	}
+	release := func(mask uint8) {
+		if mask == 0 {
+			return
+		}
+		for k := range busy {
+			if mask&(1<<k) != 0 {
+				busy[k] = false
+			}
+		}
+		clearBits(writes, mask)
+		clearBits(reads, mask)
+	}
+	for idx, x := range b.Insts {
+		u, info := &fs.of(x).u, fs.of(x).info
+		var need uint8
+		for _, ws := range [2][]word{u.guard, u.srcs} {
+			for _, w := range ws {
+				need |= writes[w]
+			}
+		}
+		for _, w := range u.dsts {
+			need |= writes[w] | reads[w]
+		}
+		if isDrain(x) {
+			for k := range busy {
+				if busy[k] {
+					need |= 1 << k
+				}
+			}
+		}
+		release(need)
+		alloc := func(exclude int8) int8 {
+			best := -1
+			for k := range busy {
+				if !busy[k] && int8(k) != exclude {
+					best = k
+					break
+				}
+			}
+			if best < 0 {
+				// All six in use: recycle the oldest (001:24440-24452).
+				for k := range busy {
+					if int8(k) != exclude && (best < 0 || since[k] < since[best]) {
+						best = k
+					}
+				}
+				forced[x] |= 1 << best
+				release(1 << best)
+			}
+			busy[best], since[best] = true, idx
+			return int8(best)
+		}
+		for _, w := range u.dsts {
+			delete(writes, w)
+			delete(reads, w)
+		}
+		if !info.Variable {
+			continue
+		}
+		late := lateSources(u)
+		if len(u.dsts) > 0 {
+			x.Ctrl.WrBar = alloc(-1)
+		}
+		if len(late) > 0 && (len(u.dsts) == 0 || sourcesOverwritten(b, fs, idx, u)) {
+			x.Ctrl.RdBar = alloc(x.Ctrl.WrBar)
+		}
+		for _, w := range u.dsts {
+			writes[w] = 1 << x.Ctrl.WrBar
+		}
+		if bar := releaseBar(x); bar >= 0 {
+			for _, w := range late {
+				reads[w] |= 1 << bar
+			}
+		}
+	}
+}
+
+// releaseBar is the barrier that releases x's sources: its read barrier,
+// else its write barrier, else -1.
+func releaseBar(x *ori.Inst) int8 {
+	if x.Ctrl.RdBar >= 0 {
+		return x.Ctrl.RdBar
+	}
+	return x.Ctrl.WrBar
+}
+
+// sourcesOverwritten reports whether a later instruction of b overwrites a
+// source of b.Insts[idx] before anything consumes or overwrites its
+// results: only then does a separate read barrier release the sources
+// sooner than the write barrier would.
+func sourcesOverwritten(b *ori.Block, fs *facts, idx int, u *use) bool {
+	for _, y := range b.Insts[idx+1:] {
+		v := &fs.of(y).u
+		for _, w := range v.dsts {
+			if hasWord(u.srcs, w) {
+				return true
+			}
+		}
+		for _, ws := range [3][]word{v.guard, v.srcs, v.dsts} {
+			for _, w := range ws {
+				if hasWord(u.dsts, w) {
+					return false
+				}
+			}
+		}
+		if isDrain(y) {
+			return false
+		}
+	}
+	return false
+}
+
+func clearBits(m map[word]uint8, mask uint8) {
+	for w, v := range m {
+		if v &^= mask; v == 0 {
+			delete(m, w)
+		} else {
+			m[w] = v
+		}
+	}
+}
+
+// wstate is the pending-barrier state of the wait dataflow.
+type wstate struct {
+	writes map[word]uint8 // barriers protecting a pending result
+	reads  map[word]uint8 // barriers protecting a pending source read
+	set    uint8          // barriers possibly pending
+}
+
+func newWState() *wstate { return &wstate{writes: map[word]uint8{}, reads: map[word]uint8{}} }
+
+func (s *wstate) clone() *wstate {
+	c := newWState()
+	for w, v := range s.writes {
+		c.writes[w] = v
+	}
+	for w, v := range s.reads {
+		c.reads[w] = v
+	}
+	c.set = s.set
+	return c
+}
+
+func (s *wstate) merge(o *wstate) bool {
+	grew := false
+	for _, p := range [2][2]map[word]uint8{{s.writes, o.writes}, {s.reads, o.reads}} {
+		for w, v := range p[1] {
+			if p[0][w]|v != p[0][w] {
+				p[0][w] |= v
+				grew = true
+			}
+		}
+	}
+	if s.set|o.set != s.set {
+		s.set |= o.set
+		grew = true
+	}
+	return grew
+}
+
+// assignWaits sets every instruction's wait mask by the dataflow described
+// above and returns the blocks' entry states. extra returns additional
+// barriers x waits on, given the barriers possibly pending when it issues.
+func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) uint8) map[*ori.Block]*wstate {
+	entry := make(map[*ori.Block]*wstate, len(f.Blocks))
+	for _, b := range f.Blocks {
+		entry[b] = newWState()
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range f.Blocks {
+			out := waitBlock(b, fs, entry[b], extra)
+			for _, s := range b.Succs {
+				if entry[s].merge(out) {
+					changed = true
+				}
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		waitBlock(b, fs, entry[b], extra)
+	}
+	return entry
+}
+
+// waitBlock sets the wait masks of b from entry state in and returns the
+// state after b.
+func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
+	s := in.clone()
+	for _, x := range b.Insts {
+		u, info := &fs.of(x).u, fs.of(x).info
+		var wait uint8
+		for _, ws := range [2][]word{u.guard, u.srcs} {
+			for _, w := range ws {
+				wait |= s.writes[w]
+			}
+		}
+		for _, w := range u.dsts {
+			wait |= s.writes[w] | s.reads[w]
+		}
+		if isDrain(x) {
+			wait |= s.set
+		}
+		wait |= extra(x, s.set)
+		wait &= s.set // a wait on a barrier nothing set is an error
+		x.Ctrl.Wait = wait
+		clearBits(s.writes, wait)
+		clearBits(s.reads, wait)
+		s.set &^= wait
+		if x.Op == ori.OpCALL {
+			s = newWState()
+		}
+		for _, w := range u.dsts {
+			delete(s.writes, w)
+			delete(s.reads, w)
+			if info.Variable && x.Ctrl.WrBar >= 0 {
+				s.writes[w] = 1 << x.Ctrl.WrBar
+			}
+		}
+		if bar := releaseBar(x); info.Variable && bar >= 0 {
+			for _, w := range lateSources(u) {
+				s.reads[w] |= 1 << bar
+			}
+		}
+		for _, bar := range [2]int8{x.Ctrl.WrBar, x.Ctrl.RdBar} {
+			if bar >= 0 {
+				s.set |= 1 << bar
+			}
+		}
+	}
+	return s
+}
+
+// pruneWaits drops the wait bits on barriers that no path can have
+// pending when the instruction issues (see step 2 above).
+func pruneWaits(f *ori.Func) {
+	transfer := func(b *ori.Block, set uint8, prune bool) uint8 {
+		for _, x := range b.Insts {
+			if prune {
+				x.Ctrl.Wait &= set
+			}
+			set &^= x.Ctrl.Wait
+			if x.Op == ori.OpCALL {
+				set = 0
+			}
+			for _, bar := range [2]int8{x.Ctrl.WrBar, x.Ctrl.RdBar} {
+				if bar >= 0 {
+					set |= 1 << bar
+				}
+			}
+		}
+		return set
+	}
+	entry := make(map[*ori.Block]uint8, len(f.Blocks))
+	for changed := true; changed; {
+		changed = false
+		for _, b := range f.Blocks {
+			out := transfer(b, entry[b], false)
+			for _, s := range b.Succs {
+				if entry[s]|out != entry[s] {
+					entry[s] |= out
+					changed = true
+				}
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		transfer(b, entry[b], true)
+	}
+}
+
+// assignStalls sets the stall counts of b (see step 3 above).
+func assignStalls(b *ori.Block, fs *facts) {
+	ready := map[word]int32{} // landing cycle of pending fixed-latency writes
+	t := int32(0)
+	var prev *ori.Inst
+	for _, x := range b.Insts {
+		u, info := &fs.of(x).u, fs.of(x).info
+		if prev != nil {
+			req := t + 1
+			for _, ws := range [2][]word{u.guard, u.srcs} {
+				for _, w := range ws {
+					req = max(req, ready[w])
+				}
+			}
+			for _, w := range u.dsts {
+				if r, ok := ready[w]; ok {
+					req = max(req, r-minWrite(info)+1)
+				}
+			}
+			if isDrain(x) {
+				for _, r := range ready {
+					req = max(req, r)
+				}
+			}
+			prev.Ctrl.Stall = uint8(req - t)
+			t = req
+		}
+		for _, w := range u.dsts {
+			if info.Variable {
+				delete(ready, w)
+			} else {
+				ready[w] = t + int32(info.Cycles)
+			}
+		}
+		prev = x
+	}
+	if prev != nil {
+		req := t + 1
+		for _, r := range ready {
+			req = max(req, r)
+		}
+		prev.Ctrl.Stall = uint8(req - t)
+	}
+}
+
+// assignYield sets the yield hints of f (see step 4 above).
+func assignYield(f *ori.Func) {
+	hasBar := map[*ori.Block]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpBAR {
+				hasBar[b] = true
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for i, x := range b.Insts {
+			y := x.Ctrl.Stall >= yieldStall
+			switch x.Op {
+			case ori.OpBRA, ori.OpBRX, ori.OpEXIT, ori.OpRET, ori.OpCALL:
+				y = true
+			}
+			if i == len(b.Insts)-1 {
+				for _, s := range b.Succs {
+					y = y || hasBar[s]
+				}
+			}
+			x.Ctrl.Yield = y
+		}
+	}
+}
+
+// assignReuse sets the reuse flags of b (see step 5 above).
+func assignReuse(b *ori.Block, arch int) {
+	for i, x := range b.Insts {
+		for k := range x.Srcs {
+			if reuseProblem(arch, b.Insts, i, k) == "" {
+				x.Srcs[k].Reuse = true
+			}
+		}
+	}
+}
+
+// reusePipe reports whether instructions on p read through the operand
+// reuse cache (the ALU, FMA and FP64 datapaths' operand collectors).
+func reusePipe(p Pipe) bool { return p == PipeALU || p == PipeFMA || p == PipeFP64 }
+
+// reuseProblem returns why source k of insts[i] may not carry a reuse
+// flag, or "" when it may.
+func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
+	x := insts[i]
+	o := x.Srcs[k]
+	if o.Kind != ori.OpdReg || o.Reg.Class != ori.ClassR || o.Reg.IsZero() || o.Reg.Virtual {
+		return "only R registers are cached"
+	}
+	if k >= 3 {
+		return "only sources 0-2 have a reuse slot"
+	}
+	if i+1 >= len(insts) {
+		return "the last instruction of a block has no successor to reuse it"
+	}
+	y := insts[i+1]
+	xi, yi := Latency(arch, x), Latency(arch, y)
+	if xi.Variable || yi.Variable || !reusePipe(xi.Pipe) || !reusePipe(yi.Pipe) {
+		return fmt.Sprintf("#%d and #%d are not both fixed-latency ALU, FMA or FP64 instructions", x.ID, y.ID)
+	}
+	if x.Guarded() || y.Guarded() {
+		return fmt.Sprintf("#%d or #%d is guarded", x.ID, y.ID)
+	}
+	if k >= len(y.Srcs) || y.Srcs[k].Kind != ori.OpdReg || y.Srcs[k].Reg != o.Reg {
+		return fmt.Sprintf("#%d does not read %s as source %d", y.ID, o.Reg, k)
+	}
+	xw := usesOf(x)
+	for _, w := range wordsOf(nil, o.Reg) {
+		if hasWord(xw.dsts, w) {
+			return fmt.Sprintf("#%d writes %s itself", x.ID, w)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,68 @@
+package sched
+
+// The Sched* knobs the scheduler reads, with the names, types and defaults
+// of the wiki's knob tables (001:21680-21707, 002:908-940, 001:40240-40330).
+// Only knobs this package consults are registered.
+
+import "orilab/pipeline/knobs"
+
+const reader = "sched (ScheduleInstructions, PostSchedule)"
+
+func init() {
+	reg := func(name string, t knobs.Type, def, doc string) {
+		knobs.Default.Register(knobs.Knob{Name: name, Type: t, Default: def, Doc: doc, Readers: []string{reader}})
+	}
+	reg("ScheduleInstructions", knobs.TypeBool, "1",
+		"Enable gate of the instruction scheduler; off leaves every block in its input order.")
+	reg("ScheduleInstructionsReduceReg", knobs.TypeBool, "1",
+		"Run the register-pressure-reduction pass (ReduceReg) before the ILP pass at -O3 and above.")
+	// Decision: the wiki gives no default for the DynBatch option; ptxas
+	// applies the pass to GMMA/WGMMA code, which Ori does not have, so it
+	// is off unless asked for.
+	reg("ScheduleInstructionsDynBatch", knobs.TypeBool, "0",
+		"Run the DynBatch pass (batches of long-latency loads) after the ILP pass.")
+	reg("SchedReadAvailTarget", knobs.TypeInt, "4",
+		"Critical-path window: a ready instruction within this many cycles of the tallest one counts as critical.")
+	reg("SchedMaxRTarget", knobs.TypeInt, "0",
+		"Target register count for the scheduler's budget; 0 leaves it to the register file (251 allocatable registers less 1/64).")
+	reg("SchedMaxRLiveOKslack", knobs.TypeInt, "3",
+		"Registers kept free below the target: the budget is the target minus this slack.")
+	reg("SchedTexBatchTargetSelectRegisterTarget", knobs.TypeInt, "8",
+		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
+}
+
+// params are the knob values one function is scheduled with.
+type params struct {
+	enabled    bool
+	reduceReg  bool
+	dynBatch   bool
+	readAvail  int32
+	budgetR    int // R-register budget of the pressure-overflow test
+	batchDepth int
+}
+
+// allocatableR is the number of R registers the allocator may hand out:
+// R4 up to R254 (R0-R3 are ABI-reserved).
+const allocatableR = 251
+
+func readParams(set *knobs.Set, fn string) params {
+	if set == nil {
+		set = knobs.Empty(knobs.Default)
+	}
+	s := set.ForFunction(fn)
+	p := params{
+		enabled:    s.Bool("ScheduleInstructions"),
+		reduceReg:  s.Bool("ScheduleInstructionsReduceReg"),
+		dynBatch:   s.Bool("ScheduleInstructionsDynBatch"),
+		readAvail:  max(0, s.Int("SchedReadAvailTarget")),
+		batchDepth: int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
+	}
+	// ComputeRegisterBudget (002:436-448): without an explicit target, the
+	// register file less 1/64 of it; then the OK slack comes off.
+	target := int(s.Int("SchedMaxRTarget"))
+	if target <= 0 {
+		target = allocatableR - allocatableR>>6
+	}
+	p.budgetR = max(1, target-int(s.Int("SchedMaxRLiveOKslack")))
+	return p
+}

@@ -1,0 +1,199 @@
+package sched
+
+// Register-pressure tracking while a region is being scheduled: ptxas's
+// liveness bitvector with popcount (001:22654-22677), kept per register
+// class.
+//
+// Before the schedule starts, a backward pass over the region in its input
+// order gives the words live on entry (live out of the block, plus every
+// word read before it is written). Then, as instructions are placed:
+//
+//   - a word read for the last time (no unplaced reader left in the region
+//     and not live out) dies;
+//   - a written word is live afterwards when an unplaced instruction reads
+//     it or it is live out.
+//
+// The delta of a candidate is the change in live words per class if it
+// went next; ReduceReg ranks by it, and every mode refuses (when it can) a
+// candidate that would push a class over its budget. Only virtual
+// registers count: after allocation the register count is fixed and no
+// order can change it, so the post-RA scheduler runs without a tracker,
+// and before allocation the few physical registers (R1, the ABI argument
+// registers) are precolored and short-lived.
+
+import "orilab/pipeline/ori"
+
+// The tracker numbers the region's virtual words densely, so that the
+// candidate loop, which asks for a delta of every ready instruction at
+// every step, works on slices instead of maps.
+type pressure struct {
+	on     bool
+	class  []ori.RegClass // per word index
+	out    []bool         // live out of the region
+	live   []bool
+	remain []int32   // reads of the word by unplaced instructions
+	rd     [][]int32 // per node: the virtual words it reads, once each
+	dst    [][]int32 // per node: the virtual words it writes, once each
+	count  [ori.NumClasses]int
+	limit  [ori.NumClasses]int
+	peak   int // the largest R count seen
+}
+
+// newPressure prepares the tracker for region d. liveOut holds the
+// virtual words live after the region; budgetR is the R-class limit.
+func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
+	n := len(d.insts)
+	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
+	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
+	index := map[word]int32{}
+	id := func(w word) int32 {
+		if k, ok := index[w]; ok {
+			return k
+		}
+		k := int32(len(p.class))
+		index[w] = k
+		p.class = append(p.class, w.class)
+		p.out = append(p.out, liveOut[w])
+		return k
+	}
+	add := func(l []int32, k int32) []int32 {
+		for _, x := range l {
+			if x == k {
+				return l
+			}
+		}
+		return append(l, k)
+	}
+	for i := range d.insts {
+		u := &d.uses[i]
+		for _, ws := range [2][]word{u.guard, u.srcs} {
+			for _, w := range ws {
+				if w.virt {
+					p.rd[i] = add(p.rd[i], id(w))
+				}
+			}
+		}
+		for _, w := range u.dsts {
+			if w.virt {
+				p.dst[i] = add(p.dst[i], id(w))
+			}
+		}
+	}
+	nw := len(p.class)
+	p.live = make([]bool, nw)
+	p.remain = make([]int32, nw)
+	for k := range p.out {
+		p.live[k] = p.out[k]
+	}
+	// Live on entry: a backward pass over the input order.
+	for i := n - 1; i >= 0; i-- {
+		if !d.insts[i].Guarded() {
+			for _, k := range p.dst[i] {
+				p.live[k] = false
+			}
+		}
+		for _, k := range p.rd[i] {
+			p.live[k] = true
+			p.remain[k]++
+		}
+	}
+	for k, on := range p.live {
+		if on {
+			p.count[p.class[k]]++
+		}
+	}
+	// Words live out that the region never touches are live throughout.
+	var touchedOut [ori.NumClasses]int
+	for k, out := range p.out {
+		if out {
+			touchedOut[p.class[k]]++
+		}
+	}
+	for w := range liveOut {
+		p.count[w.class]++
+	}
+	for c := range p.count {
+		p.count[c] -= touchedOut[c]
+	}
+	p.peak = p.count[ori.ClassR]
+	return p
+}
+
+func has(l []int32, k int32) bool {
+	for _, x := range l {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// delta returns the per-class change in live words if node i went next.
+func (p *pressure) delta(i int32) (d [ori.NumClasses]int) {
+	if !p.on {
+		return d
+	}
+	rd := p.rd[i]
+	for _, k := range p.dst[i] {
+		needed := int(p.remain[k])-b2i(has(rd, k)) > 0 || p.out[k]
+		d[p.class[k]] += b2i(needed) - b2i(p.live[k])
+	}
+	for _, k := range rd {
+		if p.live[k] && p.remain[k] == 1 && !p.out[k] && !has(p.dst[i], k) {
+			d[p.class[k]]--
+		}
+	}
+	return d
+}
+
+// overflow reports whether adding delta puts some class over its limit.
+func (p *pressure) overflow(delta [ori.NumClasses]int) bool {
+	if !p.on {
+		return false
+	}
+	for c := range delta {
+		if delta[c] > 0 && p.count[c]+delta[c] > p.limit[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// commit places node i.
+func (p *pressure) commit(i int32) {
+	if !p.on {
+		return
+	}
+	rd, dst := p.rd[i], p.dst[i]
+	for _, k := range rd {
+		p.remain[k]--
+	}
+	for _, k := range dst {
+		p.set(k, p.remain[k] > 0 || p.out[k])
+	}
+	for _, k := range rd {
+		if !has(dst, k) && p.remain[k] == 0 && !p.out[k] {
+			p.set(k, false)
+		}
+	}
+	p.peak = max(p.peak, p.count[ori.ClassR])
+}
+
+func (p *pressure) set(k int32, on bool) {
+	if p.live[k] == on {
+		return
+	}
+	p.live[k] = on
+	if on {
+		p.count[p.class[k]]++
+	} else {
+		p.count[p.class[k]]--
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,489 @@
+package sched
+
+// The list scheduler: ScheduleInstructions before register allocation and
+// PostSchedule after it.
+//
+// # Algorithm
+//
+// ptxas's engine (ScheduleEngine, 001:22149-22193) is a classic list
+// scheduler run once per pass, each pass a mode: for every basic block it
+// builds the ready list (instructions whose predecessors in the dependency
+// DAG are all placed), repeatedly takes the best ready instruction by the
+// mode's priority (priority.go), places it, and makes its successors ready
+// when their last predecessor is placed. orilab follows it:
+//
+//  1. A block's leading MOV.PHIs stay where they are (they are defined at
+//     the top of the block) and the rest is cut into regions of at most
+//     4095 instructions, ptxas's BB limit (001:22745); regions keep their
+//     order.
+//  2. For each region, buildDAG gives the edges and heights (dag.go).
+//  3. The loop keeps a cycle counter: a candidate's earliest issue cycle is
+//     the latest of its producers' issue cycles plus edge latency and the
+//     cycle its pipe is free again (Latency(...).Issue). Placing an
+//     instruction issues it at that cycle (or now, if later) and advances
+//     now by one: one instruction per cycle, as on Volta and later.
+//  4. Pressure (pressure.go) and batch state (dynbatch.go) follow each
+//     placement.
+//
+// The DAG holds every register, memory and ordering constraint, so any
+// order the loop produces computes what the input computed: it is a
+// topological order of the DAG. Instruction IDs never change.
+//
+// # Passes
+//
+// Mode 0 (ModeAuto) chooses like ptxas's orchestrator (001:21294-21336):
+// before allocation, ReduceReg when ScheduleInstructionsReduceReg is on and
+// the level is -O3 or higher, then ILP (always), then DynBatch when
+// ScheduleInstructionsDynBatch is on; after allocation, ILP alone (the
+// post-scheduling pass hides latency; the register count is fixed).
+// Decision: 002:330-350 lists the engine's calls as ReduceReg, DynBatch,
+// ILP; orilab follows the orchestrator's pseudocode, which both seeds give
+// (001:21294, 002:40) and whose phase numbers agree with it. The
+// ScheduleInstructions knob off, or -O0 in ModeAuto, leaves the code as it
+// is. Decision: ptxas runs ScheduleInstructions at every level; orilab
+// keeps -O0 in source order so -O0 stays the debuggable baseline that
+// bisection compares against. An explicit Mode runs that one pass at any
+// level.
+//
+// # Example
+//
+// Four load-increment-store sequences off one pointer (sm_75, virtual
+// registers; the loads and stores use disjoint offsets, so loads may rise
+// above stores):
+//
+//	input                         ILP                           DynBatch, batches of 2
+//	#3 LDG %r2 = [%r1.64]         #3 LDG %r2 = [%r1.64]         #3 LDG %r2
+//	#4 IADD3 %r3 = %r2, 0x1       #6 LDG %r4 = [%r1.64+0x4]     #6 LDG %r4
+//	#5 STG [%r1.64], %r3          #9 LDG %r6 = [%r1.64+0x8]     #4 IADD3 %r3 = %r2, 0x1
+//	#6 LDG %r4 = [%r1.64+0x4]     #12 LDG %r8 = [%r1.64+0xc]    #9 LDG %r6
+//	...                           #4 IADD3 %r3 = %r2, 0x1       #12 LDG %r8
+//	                              #5 STG [%r1.64], %r3          ...
+//
+// The model puts the input at 173 cycles, ILP at 77 (the four loads'
+// latencies overlap) with 6 live registers instead of 3, DynBatch at 103.
+// ReduceReg keeps the input, which already holds one loaded value at a
+// time. With SchedMaxRTarget=8 (a budget of 5), ILP holds the fourth load
+// back until a value dies (TestModes).
+//
+// # Limits
+//
+// No cross-block motion (ptxas's SchedCrossBlock family), no backtracking
+// or software pipelining (002:653-838), and no dual issue (an sm_50
+// feature).
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
+)
+
+// Mode selects the scheduler's objective.
+type Mode uint8
+
+const (
+	ModeAuto      Mode = iota // choose the passes as ptxas does
+	ModeReduceReg             // minimize register pressure (mode byte 0x39)
+	ModeILP                   // hide latency, maximize parallelism (0x49)
+	ModeDynBatch              // batch long-latency loads (0x41)
+)
+
+var modeNames = [...]string{"auto", "ReduceReg", "ILP", "DynBatch"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("mode%d", int(m))
+}
+
+// MarshalText writes the mode's name (JSON reports show "ILP", not 2).
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a mode name (ParseMode).
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := ParseMode(string(b))
+	*m = v
+	return err
+}
+
+// ParseMode reads a mode name as String prints it, ignoring case.
+func ParseMode(s string) (Mode, error) {
+	for i, n := range modeNames {
+		if strings.EqualFold(s, n) {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown scheduling mode %q (want auto, ReduceReg, ILP or DynBatch)", s)
+}
+
+// Options configures one Schedule call.
+type Options struct {
+	Arch     int  // SM number: 75 for sm_75
+	OptLevel int  // 0-4
+	PostRA   bool // physical registers: the PostSchedule phase
+	Mode     Mode // 0: choose as ptxas does
+	// Knobs holds the knob values; nil means every knob at its default.
+	Knobs *knobs.Set
+}
+
+// Stats describes what a Schedule call did; everything but Passes is zero
+// when no pass ran.
+type Stats struct {
+	Passes []Mode `json:"passes"` // the passes that ran, in order; empty when none did
+	Blocks int    `json:"blocks"` // blocks with at least two instructions to order
+	Insts  int    `json:"insts"`  // instructions in those blocks
+	Moved  int    `json:"moved"`  // instructions whose position in their block changed
+	// CyclesBefore and CyclesAfter are the modelled issue cycles of all
+	// blocks, each run once in order with the latency model's delays.
+	CyclesBefore int `json:"cycles_before"`
+	CyclesAfter  int `json:"cycles_after"`
+	// PressureBefore and PressureAfter are the largest numbers of virtual
+	// R-register words live at once in any block (before allocation; 0
+	// after it, when the order no longer changes the register count).
+	PressureBefore int `json:"pressure_before"`
+	PressureAfter  int `json:"pressure_after"`
+}
+
+// maxRegion is ptxas's basic-block limit (sub_8CBAD0 splits larger blocks).
+const maxRegion = 4095
+
+// Schedule reorders the instructions of every block of f. It changes only
+// the order within blocks, never what f computes.
+func Schedule(f *ori.Func, opts Options) (*Stats, error) {
+	if err := f.ComputeCFG(); err != nil {
+		return nil, fmt.Errorf("sched: %w", err)
+	}
+	if opts.PostRA {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if u := usesOf(in); u.hasVir {
+					return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s after register allocation", f.Name, b.ID, in.ID, in.Name())
+				}
+			}
+		}
+	}
+	p := readParams(opts.Knobs, f.Name)
+	st := &Stats{Passes: plan(opts, p)}
+	if len(st.Passes) == 0 {
+		return st, nil
+	}
+	// Reordering within blocks keeps every block's live-out set, so one
+	// liveness computation serves all passes.
+	var live map[*ori.Block]map[word]bool
+	if !opts.PostRA {
+		ls := ori.Liveness(f)
+		live = make(map[*ori.Block]map[word]bool, len(f.Blocks))
+		for _, b := range f.Blocks {
+			out := map[word]bool{}
+			for _, r := range ls.LiveOutWords(b) {
+				out[word{r.Class, true, r.N<<2 | int32(r.Off)}] = true
+			}
+			live[b] = out
+		}
+	}
+	st.CyclesBefore, st.PressureBefore = measure(f, opts.Arch, live)
+	before := make(map[*ori.Block][]int32, len(f.Blocks))
+	for _, b := range f.Blocks {
+		ids := make([]int32, len(b.Insts))
+		for i, in := range b.Insts {
+			ids[i] = in.ID
+		}
+		before[b] = ids
+	}
+	for _, m := range st.Passes {
+		for _, b := range f.Blocks {
+			scheduleBlock(b, m, opts, p, live)
+		}
+	}
+	for _, b := range f.Blocks {
+		if phiPrefix(b) <= len(b.Insts)-2 {
+			st.Blocks++
+			st.Insts += len(b.Insts)
+		}
+		for i, in := range b.Insts {
+			if before[b][i] != in.ID {
+				st.Moved++
+			}
+		}
+	}
+	st.CyclesAfter, st.PressureAfter = measure(f, opts.Arch, live)
+	return st, nil
+}
+
+// plan returns the passes Schedule runs.
+func plan(opts Options, p params) []Mode {
+	if !p.enabled {
+		return nil
+	}
+	if opts.Mode != ModeAuto {
+		return []Mode{opts.Mode}
+	}
+	if opts.OptLevel == 0 {
+		return nil
+	}
+	if opts.PostRA {
+		return []Mode{ModeILP}
+	}
+	var ps []Mode
+	if opts.OptLevel >= 3 && p.reduceReg {
+		ps = append(ps, ModeReduceReg)
+	}
+	ps = append(ps, ModeILP)
+	if p.dynBatch {
+		ps = append(ps, ModeDynBatch)
+	}
+	return ps
+}
+
+// phiPrefix returns the number of leading MOV.PHIs of b.
+func phiPrefix(b *ori.Block) int {
+	n := 0
+	for n < len(b.Insts) && b.Insts[n].IsPhi() {
+		n++
+	}
+	return n
+}
+
+// scheduleBlock runs one pass over one block.
+// live holds the blocks' live-out virtual words; nil after allocation.
+func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.Block]map[word]bool) {
+	start := phiPrefix(b)
+	if len(b.Insts)-start < 2 {
+		return
+	}
+	var liveOut map[word]bool
+	if live != nil {
+		liveOut = live[b]
+	}
+	body := b.Insts[start:]
+	for lo := 0; lo < len(body); lo += maxRegion {
+		hi := min(lo+maxRegion, len(body))
+		out := liveOut
+		if live != nil && hi < len(body) {
+			// Words the rest of the block reads are live out of the region.
+			out = map[word]bool{}
+			for w := range liveOut {
+				out[w] = true
+			}
+			for _, in := range body[hi:] {
+				u := usesOf(in)
+				for _, ws := range [2][]word{u.guard, u.srcs} {
+					for _, w := range ws {
+						if w.virt {
+							out[w] = true
+						}
+					}
+				}
+			}
+		}
+		copy(body[lo:hi], scheduleRegion(body[lo:hi], m, opts, p, out))
+	}
+}
+
+// scheduleRegion returns the region's instructions in scheduled order.
+// liveOut is nil after register allocation (no pressure tracking).
+func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
+	d := buildDAG(insts, opts.Arch)
+	ls := newListState(d, m, p, liveOut)
+	out := ls.run()
+	if m == ModeReduceReg && liveOut != nil {
+		// Evaluate, then commit (the RBT backend's model, 001:22985): a
+		// greedy pass can lose to the input order, and a pass whose
+		// only goal is pressure must not raise it.
+		if in := inputPeak(d, p, liveOut); ls.pr.peak > in {
+			return insts
+		}
+	}
+	return out
+}
+
+// inputPeak returns the R pressure peak of the region in its input order.
+func inputPeak(d *dag, p params, liveOut map[word]bool) int {
+	pr := newPressure(d, liveOut, p.budgetR)
+	for i := range d.insts {
+		pr.commit(int32(i))
+	}
+	return pr.peak
+}
+
+// listState is the scheduling loop's state for one region and one pass.
+type listState struct {
+	d        *dag
+	m        Mode
+	p        params
+	pr       *pressure
+	bs       *batchState
+	npred    []int32 // unplaced predecessors
+	rawDone  []int32 // placed RAW producers
+	earliest []int32
+	pipeFree [NumPipes]int32
+	now      int32
+	ready    []int32
+	placed   []bool
+	stamp    []int32 // markFeeds: stamp[n] == visit marks n as feeding a started computation
+	visit    int32
+	frontier []int32
+	next     []int32
+}
+
+func newListState(d *dag, m Mode, p params, liveOut map[word]bool) *listState {
+	n := len(d.insts)
+	ls := &listState{d: d, m: m, p: p, pr: &pressure{}, npred: append([]int32(nil), d.npred...),
+		rawDone: make([]int32, n), earliest: make([]int32, n), placed: make([]bool, n), stamp: make([]int32, n)}
+	if liveOut != nil {
+		ls.pr = newPressure(d, liveOut, p.budgetR)
+	}
+	if m == ModeDynBatch {
+		ls.bs = newBatch(d, p.batchDepth)
+	}
+	for i := int32(0); i < int32(n); i++ {
+		if ls.npred[i] == 0 {
+			ls.ready = append(ls.ready, i)
+		}
+	}
+	return ls
+}
+
+// run places every node and returns the instructions in placement order.
+func (ls *listState) run() []*ori.Inst {
+	d := ls.d
+	out := make([]*ori.Inst, 0, len(d.insts))
+	cands := make([]cand, 0, len(d.insts))
+	for len(ls.ready) > 0 {
+		cands = cands[:0]
+		if ls.m == ModeReduceReg {
+			ls.markFeeds()
+		}
+		var maxH int32 = -1
+		for _, i := range ls.ready {
+			c := cand{i: i, height: d.height[i], position: i, target: d.waits[i]}
+			c.at = max(ls.earliest[i], ls.pipeFree[d.info[i].Pipe])
+			c.sf = c.at <= ls.now
+			if c.sf {
+				maxH = max(maxH, c.height)
+			}
+			c.delta = ls.pr.delta(i)
+			c.over = ls.pr.overflow(c.delta)
+			if ls.bs != nil {
+				c.batch = ls.bs.member(d, i)
+			}
+			if ls.m == ModeReduceReg {
+				c.feeds = ls.stamp[i] == ls.visit
+				for _, e := range d.succ[i] {
+					if e.kind&depRAW != 0 && ls.npred[e.to] == 1 {
+						c.unlock++
+					}
+				}
+			}
+			cands = append(cands, c)
+		}
+		best := 0
+		for k := range cands {
+			c := &cands[k]
+			in := d.insts[c.i]
+			c.hot = c.sf && hotLoad(in)
+			c.crit = c.sf && c.height+ls.p.readAvail >= maxH
+			c.long = c.sf && d.info[c.i].LongLatency() && !coldMem(in)
+			if k > 0 && better(ls.m, c, &cands[best]) {
+				best = k
+			}
+		}
+		ls.ready[best] = ls.ready[len(ls.ready)-1]
+		ls.ready = ls.ready[:len(ls.ready)-1]
+		ls.place(cands[best])
+		out = append(out, d.insts[cands[best].i])
+	}
+	return out
+}
+
+// place issues candidate c and releases its successors.
+func (ls *listState) place(c cand) {
+	d, i := ls.d, c.i
+	at := max(ls.now, c.at)
+	ls.now = at + 1
+	info := d.info[i]
+	ls.pipeFree[info.Pipe] = at + int32(max(1, info.Issue))
+	ls.pr.commit(int32(i))
+	if ls.bs != nil {
+		ls.bs.commit(d, i)
+	}
+	ls.placed[i] = true
+	for _, e := range d.succ[i] {
+		ls.earliest[e.to] = max(ls.earliest[e.to], at+e.lat)
+		if e.kind&depRAW != 0 {
+			ls.rawDone[e.to]++
+		}
+		if ls.npred[e.to]--; ls.npred[e.to] == 0 {
+			ls.ready = append(ls.ready, e.to)
+		}
+	}
+}
+
+// feedsDepth bounds how far back markFeeds looks.
+const feedsDepth = 8
+
+// markFeeds marks the ready nodes whose results lead, within feedsDepth
+// RAW edges, to an unplaced instruction that already has a placed
+// producer: a computation that has started and holds registers until it
+// completes. Finishing started computations before opening new ones is
+// the depth-first order ptxas keeps for deep dependency chains
+// (DepthFirstSchedule, 002:707). It is a backward search from every
+// started instruction, one per placement.
+func (ls *listState) markFeeds() {
+	ls.visit++
+	ls.frontier = ls.frontier[:0]
+	for n := range ls.d.insts {
+		if !ls.placed[n] && ls.rawDone[n] > 0 {
+			ls.frontier = append(ls.frontier, int32(n))
+		}
+	}
+	for depth := 0; depth < feedsDepth && len(ls.frontier) > 0; depth++ {
+		next := ls.next[:0]
+		for _, n := range ls.frontier {
+			for _, p := range ls.d.rawPreds[n] {
+				if !ls.placed[p] && ls.stamp[p] != ls.visit {
+					ls.stamp[p] = ls.visit
+					next = append(next, p)
+				}
+			}
+		}
+		ls.frontier, ls.next = next, ls.frontier
+	}
+}
+
+// measure returns the issue cycles of f's blocks in their current order
+// under the latency model (each block run once, one instruction per cycle
+// at the earliest, waiting for its producers' latencies and its pipe), and
+// the peak virtual R pressure (when live is set: before allocation).
+func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, peak int) {
+	for _, b := range f.Blocks {
+		insts := b.Insts[phiPrefix(b):]
+		if len(insts) == 0 {
+			continue
+		}
+		d := buildDAG(insts, arch)
+		earliest := make([]int32, len(insts))
+		var pipeFree [NumPipes]int32
+		now := int32(0)
+		for i := range insts {
+			info := d.info[i]
+			at := max(now, earliest[i], pipeFree[info.Pipe])
+			now = at + 1
+			pipeFree[info.Pipe] = at + int32(max(1, info.Issue))
+			for _, e := range d.succ[i] {
+				earliest[e.to] = max(earliest[e.to], at+e.lat)
+			}
+		}
+		cycles += int(now)
+		if live != nil {
+			pr := newPressure(d, live[b], 0)
+			for i := range insts {
+				pr.commit(int32(i))
+			}
+			peak = max(peak, pr.peak)
+		}
+	}
+	return cycles, peak
+}
