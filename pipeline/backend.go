@@ -1,5 +1,3 @@
-//go:build orilab_backend
-
 package pipeline
 
 import (
@@ -52,6 +50,9 @@ func init() {
 // needsAllocation makes a post-RA phase a no-op, with a reason, when the
 // plan (NamedPhases, say) skipped register allocation.
 func needsAllocation(c *PhaseContext) string {
+	if c.planning {
+		return "" // the default pipeline allocates at 122
+	}
 	if c.Backend == nil || c.Backend.PreRA == nil {
 		return "needs physical registers: AllocateRegisters has not run in this compilation"
 	}

@@ -28,7 +28,12 @@ func TestPhasePlanReasons(t *testing.T) {
 	// The phases that run at -O3 are exactly the manager's own (validation,
 	// CFG analysis) and the registered optimizer passes whose O-level gate
 	// admits -O3.
-	built := map[string]bool{"OriCheckInitialProgram": true, "AnalyzeControlFlow": true, "OriSanitize": true, "FinalInspectionPass": true}
+	built := map[string]bool{}
+	for name, impl := range impls {
+		if impl.run != nil {
+			built[name] = true
+		}
+	}
 	for _, n := range opt.Names() {
 		built[n] = true
 	}

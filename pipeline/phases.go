@@ -25,6 +25,9 @@ type PhaseContext struct {
 	// Sites counts this phase run's rewrites (see BisectSites); nil
 	// allows every rewrite and records nothing.
 	Sites *opt.Sites
+	// planning is set when PhasePlan asks what would run in the default
+	// pipeline, before anything ran.
+	planning bool
 }
 
 // phaseImpl is the code behind one phase name.
@@ -248,7 +251,7 @@ func PhasePlan(optLevel, arch int) []PlanRow {
 	if optLevel == 5 {
 		optLevel = 4
 	}
-	pc := &PhaseContext{OptLevel: optLevel, Arch: arch}
+	pc := &PhaseContext{OptLevel: optLevel, Arch: arch, planning: true}
 	rows := make([]PlanRow, len(PhaseTable))
 	for i, p := range PhaseTable {
 		r := noOpReason(p, pc)

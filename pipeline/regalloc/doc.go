@@ -1,0 +1,97 @@
+// Package regalloc is orilab's register allocator: ptxas's AllocateRegisters
+// phase (phase 122), a fat-point allocator after the wiki's "Allocator
+// Architecture", "Fat-Point Allocation Algorithm" and "Spill Mechanism"
+// pages (001:18566-20729). It owns
+//
+//   - Allocate, which turns every virtual register of a function into a
+//     physical one, spilling to local memory and rematerializing where the
+//     registers do not suffice, and returns Stats (allocate.go);
+//   - the RA knobs it reads (knobs.go);
+//   - in the files named verify*.go, owned separately, the post-allocation
+//     reaching-definitions verifier.
+//
+// # The algorithm
+//
+// ptxas does not colour an interference graph. For each register class it
+// takes the virtual registers in priority order and gives each the
+// physical register where it interferes least with what is already
+// assigned, reading a per-physical-register pressure histogram ("fat
+// point"); no assignment is ever revisited. When a class does not fit, the
+// whole class is allocated again with more values spilled (NOSPILL, then
+// SPILL retries). orilab follows that shape:
+//
+//  1. Classes go in the order UP, P, UR, R: a spilled predicate is kept in
+//     an R (UR) register, which the later class then places (slots.go).
+//  2. Per class, live ranges are built from ori.Liveness at word
+//     granularity on a linear order of the function with four positions
+//     per instruction, so spill code has positions of its own (ranges.go,
+//     problem.go). Physical registers already in the code (R1, the ABI
+//     argument and result registers R4.. around CALL and RET) are
+//     precolored ranges; a CALL clobbers every register.
+//  3. Values live across a CALL are spilled up front: the calling
+//     convention makes every register caller-saved (driver.go).
+//  4. NOSPILL trials place every value with the register file virtually
+//     unbounded and measure what they used (fatpoint.go). If that fits the
+//     target (--maxrregcount, the ABI minimum, RegTargetList), done.
+//  5. Otherwise SPILL attempts run with the target as a hard limit. A value
+//     that finds no register either gets spilled or, when the spill
+//     guidance finds a register whose occupants are cheaper to spill
+//     (spill cost per freed position, cost.go), evicts them. The next
+//     attempt replaces every spilled value by per-instruction temporaries
+//     (refill before a read, store after a write) and tries again, until
+//     an attempt places everything.
+//  6. The result is written back (rewrite.go): registers, LDL/STL on spill
+//     slots of the frame (slot sharing between values that are never live
+//     together), remat clones of cheap definitions (remat.go), the frame
+//     grown and rounded to 16 bytes (frame.go), redundant refills and dead
+//     spill stores dropped (refills.go), coalesced copies "MOV Rx = Rx"
+//     deleted.
+//
+// # A worked example
+//
+// With --maxrregcount 8 only R4-R7 are usable. In
+//
+//	#2 S2R %r0 = SR_TID.X
+//	#3 IADD3 %r1 = %r0, 0x1, RZ
+//	#4 IADD3 %r2 = %r0, 0x2, RZ
+//	#5 IADD3 %r3 = %r0, 0x3, RZ
+//	#6 IADD3 %r4 = %r0, 0x4, RZ
+//	#7 IMAD %r5 = %r1, %r2, %r3
+//	...
+//
+// five values are live at #6. The NOSPILL trials report "used 10" (R4-R9);
+// the first SPILL attempt places the densest values and spills %r5 and
+// %r0 when no register is left for them; %r0 is an S2R of a stable special
+// register, so it is rematerialized rather than stored. The next attempt
+// spills %r2 as well, the third fits:
+//
+//	#15 S2R R4 = SR_TID.X ; remat #2
+//	#3 IADD3 R7 = R4, 0x1, RZ
+//	#4 IADD3 R4 = R4, 0x2, RZ
+//	#17 STL [R1], R4 ; spill
+//	#18 S2R R4 = SR_TID.X ; remat #2
+//	#5 IADD3 R6 = R4, 0x3, RZ
+//	...
+//
+// (TestSpillToMemory pins the whole function and its log.)
+//
+// # Conventions
+//
+// After Allocate no virtual register is left. R0-R3 are reserved (R1 is
+// the stack pointer); R registers are allocated from R4, tuples aligned to
+// their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
+// rematerializations ori.RoleRemat with Origin set to the instruction they
+// recompute. Spill slots live above the function's .local variables in its
+// frame, addressed [R1+off].
+//
+// # Limits
+//
+//   - A value is spilled everywhere (refill before every read), not split
+//     around the region that needs it; values live across calls in
+//     particular are refilled at every use, not just after each call.
+//   - There is no bank-conflict avoidance and no smem spilling.
+//   - UR values cannot be spilled (Ori has no R2UR); a UR class that does
+//     not fit, or a UR value live across a call, is an error.
+//   - Bisection-grade knobs exist for rematerialization; the other RA
+//     knobs of ptxas are not registered (only knobs orilab reads are).
+package regalloc

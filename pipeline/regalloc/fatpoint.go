@@ -1,0 +1,524 @@
+package regalloc
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// The fat-point core: one allocation attempt for one register class.
+//
+// ptxas's allocator (001:19182-19544) is not a graph colourer. It keeps a
+// per-physical-register pressure histogram and, for each virtual register
+// in priority order, picks the physical slot where the register conflicts
+// least with what is already assigned, committing greedily with no
+// backtracking. This file does the same over explicit live ranges:
+//
+//   - The items to place are the values that stay in registers and, for
+//     every spilled value, its per-instruction temporaries (cost.go).
+//   - The occupancy of every physical slot is a bitset over program
+//     positions (ranges.go): the precolored physical registers, then every
+//     committed item. The primary cost of a slot for an item is its
+//     interference there: zero when the item's live range misses the
+//     slot's occupancy (and that of the next width-1 slots for a tuple).
+//   - The secondary cost is affinity: each copy "MOV a = b" whose other
+//     side already sits in a register makes that register (offset by the
+//     copy's word position) cheaper by the copy's frequency. That is the
+//     allocator's coalescing: when both sides of a copy share a register
+//     the copy becomes "MOV Rx = Rx" and is deleted after allocation.
+//   - Selection (the wiki's select_fatpoint): the best interference-free
+//     preferred slot wins; otherwise the scan runs upward from the first
+//     allocatable register in steps of the item's alignment and accepts
+//     the first slot with zero cost, which keeps the register count low.
+//   - Once everything is placed, a last pass moves an item to its copy
+//     partner's register when that register is free over the item's whole
+//     range and no higher than the attempt uses (recoalesce): the greedy
+//     order often places one side of a copy before the other exists.
+//
+// Items are placed in priority order: first the fixed ones (temporaries,
+// and values that spilling would not shrink), widest first and then in
+// program order, so the tuples that need alignment find room; then the
+// others by decreasing spill-cost density. The second NOSPILL trial
+// places everything in program order instead, like a linear scan, which
+// often needs fewer registers; the better trial is kept (the wiki's
+// best-result recorder).
+//
+// When an item finds no free slot in SPILL mode, the spill guidance looks
+// at the fat point from the other side: for every slot it sums the
+// priorities of the committed items that conflict with the item there
+// (the primary pressure histogram); a slot with a precolored or fixed
+// conflict, or with more conflicts than RegAllocThresholdForDiscardConflicts,
+// is discarded. If the cheapest slot costs less than the item itself
+// (or the item cannot be spilled), its occupants are evicted and spilled
+// and the item takes the slot; otherwise the item is spilled. Spill
+// decisions take effect in the next attempt, which rebuilds the items
+// with the new temporaries; the attempt that places everything with no
+// new spill is the result.
+
+// allocMode is NOSPILL (no spilling, the register file is virtually
+// unbounded so the attempt measures what the code needs) or SPILL (the
+// target is a hard ceiling and values are spilled to meet it).
+type allocMode uint8
+
+const (
+	modeNoSpill allocMode = iota
+	modeSpill
+)
+
+func (m allocMode) String() string {
+	if m == modeNoSpill {
+		return "NOSPILL"
+	}
+	return "SPILL"
+}
+
+// virtualFile is the size of the register file a NOSPILL attempt may use:
+// the wiki's 512-entry pressure arrays.
+const virtualFile = 512
+
+// item is one live range to place.
+type item struct {
+	v      int  // the value (index in problem.vregs)
+	temp   bool // a temporary of a spilled value at instruction g
+	g      int
+	start  int // first word of the value the item holds
+	width  int
+	shape  tempShape // temporaries: refill/store
+	segs   []seg
+	prio   float64
+	fixed  bool
+	slot   int // assigned register, -1 if none
+	first  int32
+	prefIx []int // indices into attempt.links
+}
+
+// link is one affinity of an item: it would like slot(other)+delta, or
+// phys+delta when other < 0. An avoid link is the opposite: the item
+// would rather not sit there (see newAttempt).
+type link struct {
+	other, phys, delta int
+	weight             float64
+	avoid              bool
+}
+
+// attempt is one allocation attempt.
+type attempt struct {
+	p       *problem
+	mode    allocMode
+	spilled []bool // the values spilled in this attempt
+	items   []item
+	itemOf  []int         // value -> its item, -1 when spilled
+	tempOf  map[int64]int // (value, instruction) -> temporary item
+	links   []link
+	base    []posSet // precolored occupancy per slot
+	occ     []posSet // committed items per slot
+	owners  [][]int  // committed items per slot
+	limit   int      // one past the highest usable slot
+	// threshold is RegAllocThresholdForDiscardConflicts.
+	threshold int
+	// Results.
+	requests []int   // values to spill next time
+	failed   int     // an item that could not be placed at all, or -1
+	used     int     // registers used: one past the highest slot
+	copies   float64 // frequency-weighted copies left (affinities not met)
+	// notes receives guidance lines for RegAllocPrintDetails.
+	notes func(format string, args ...any)
+}
+
+func tempKey(v, g int) int64 { return int64(v)<<32 | int64(uint32(g)) }
+
+// newAttempt builds the items of an attempt with the given spilled values.
+func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []posSet) *attempt {
+	at := &attempt{p: p, mode: mode, spilled: spilled, limit: limit, base: base, failed: -1,
+		itemOf: make([]int, len(p.vregs)), tempOf: map[int64]int{}}
+	for vi, v := range p.vregs {
+		at.itemOf[vi] = -1
+		if !spilled[vi] {
+			at.itemOf[vi] = len(at.items)
+			at.items = append(at.items, item{v: vi, width: v.width, segs: v.segs, prio: v.prio, fixed: v.fixed, slot: -1})
+			continue
+		}
+		for _, a := range v.acc {
+			t := tempAt(v, a)
+			if t.none {
+				continue
+			}
+			at.tempOf[tempKey(vi, a.g)] = len(at.items)
+			at.items = append(at.items, item{v: vi, temp: true, g: a.g, start: t.start, width: t.width, shape: t,
+				segs: []seg{t.seg}, prio: math.Inf(1), fixed: true, slot: -1})
+		}
+	}
+	for i := range at.items {
+		if len(at.items[i].segs) > 0 {
+			at.items[i].first = at.items[i].segs[0].lo
+		}
+	}
+	// Affinities from copies, resolved to the items that hold each side
+	// at the copy.
+	resolve := func(e prefEnd, g int) (it, off int, ok bool) {
+		if e.v < 0 {
+			return -1, 0, true
+		}
+		if spilled[e.v] {
+			i, ok := at.tempOf[tempKey(e.v, g)]
+			if !ok {
+				return 0, 0, false
+			}
+			return i, e.off - at.items[i].start, true
+		}
+		return at.itemOf[e.v], e.off, true
+	}
+	for _, pr := range p.prefs {
+		di, doff, ok1 := resolve(pr.dst, pr.g)
+		si, soff, ok2 := resolve(pr.src, pr.g)
+		if !ok1 || !ok2 || di == si && di >= 0 {
+			continue
+		}
+		// Decision: a copy between two virtual registers one of which
+		// is spilled is not coalesced, and its two sides avoid sharing a
+		// register. The post-allocation verifier reads a deleted copy as
+		// the merge of its two values everywhere, while here only the
+		// spilled value's temporary would share the register; keeping
+		// the copy keeps the two views in agreement.
+		avoid := pr.dst.v >= 0 && pr.src.v >= 0 && (spilled[pr.dst.v] || spilled[pr.src.v])
+		if !avoid && !p.coalesce {
+			continue
+		}
+		// slot(d)+doff == slot(s)+soff, or the physical register.
+		add := func(it int, l link) {
+			at.items[it].prefIx = append(at.items[it].prefIx, len(at.links))
+			at.links = append(at.links, l)
+		}
+		switch {
+		case di >= 0 && si >= 0:
+			add(di, link{other: si, delta: soff - doff, weight: pr.weight, avoid: avoid})
+			add(si, link{other: di, delta: doff - soff, weight: pr.weight, avoid: avoid})
+		case di >= 0:
+			add(di, link{other: -1, phys: pr.src.phys, delta: -doff, weight: pr.weight})
+		case si >= 0:
+			add(si, link{other: -1, phys: pr.dst.phys, delta: -soff, weight: pr.weight})
+		}
+	}
+	return at
+}
+
+// order returns the placement order of the items.
+func (at *attempt) order(programOrder bool) []int {
+	idx := make([]int, len(at.items))
+	for i := range idx {
+		idx[i] = i
+	}
+	its := at.items
+	sort.SliceStable(idx, func(x, y int) bool {
+		a, b := &its[idx[x]], &its[idx[y]]
+		if !programOrder {
+			if a.fixed != b.fixed {
+				return a.fixed
+			}
+			if a.fixed {
+				if a.width != b.width {
+					return a.width > b.width
+				}
+				return a.first < b.first
+			}
+			if a.prio != b.prio {
+				return a.prio > b.prio
+			}
+			return a.first < b.first
+		}
+		if a.first != b.first {
+			return a.first < b.first
+		}
+		return a.width > b.width
+	})
+	return idx
+}
+
+// slotOcc returns the committed occupancy of slot s, creating it.
+func (at *attempt) slotOcc(s int) posSet {
+	if at.occ[s] == nil {
+		at.occ[s] = newPosSet(at.p.npos)
+	}
+	return at.occ[s]
+}
+
+// free reports whether item it can take slots s..s+width-1.
+func (at *attempt) free(it *item, s int) bool {
+	for k := 0; k < it.width; k++ {
+		if b := at.base[s+k]; b != nil && b.overlaps(it.segs) {
+			return false
+		}
+		if o := at.occ[s+k]; o != nil && o.overlaps(it.segs) {
+			return false
+		}
+	}
+	return true
+}
+
+func (at *attempt) place(i, s int) {
+	it := &at.items[i]
+	it.slot = s
+	for k := 0; k < it.width; k++ {
+		at.slotOcc(s+k).set(it.segs, true)
+		at.owners[s+k] = append(at.owners[s+k], i)
+	}
+}
+
+func (at *attempt) unplace(i int) {
+	it := &at.items[i]
+	s := it.slot
+	for k := 0; k < it.width; k++ {
+		at.occ[s+k].set(it.segs, false)
+		own := at.owners[s+k]
+		for j, x := range own {
+			if x == i {
+				at.owners[s+k] = append(own[:j], own[j+1:]...)
+				break
+			}
+		}
+	}
+	it.slot = -1
+}
+
+// choose selects a slot for item i: the interference-free slot with the
+// lowest secondary cost (the strongest affinity), else the lowest free
+// slot; -1 when every slot below the limit conflicts.
+func (at *attempt) choose(i int) int {
+	it := &at.items[i]
+	best, bestW := -1, 0.0
+	var tried map[int]float64
+	var avoid []int
+	for _, li := range it.prefIx {
+		l := at.links[li]
+		want := l.phys + l.delta
+		if l.other >= 0 {
+			o := at.items[l.other].slot
+			if o < 0 {
+				continue
+			}
+			want = o + l.delta
+		}
+		if l.avoid {
+			avoid = append(avoid, want)
+			continue
+		}
+		if want < at.p.lo || want%it.width != 0 || want+it.width > at.limit {
+			continue
+		}
+		if tried == nil {
+			tried = map[int]float64{}
+		}
+		w, seen := tried[want]
+		if !seen && !at.free(it, want) {
+			tried[want] = math.Inf(-1)
+			continue
+		}
+		if math.IsInf(w, -1) {
+			continue
+		}
+		w += l.weight
+		tried[want] = w
+		if w > bestW || w == bestW && want < best {
+			best, bestW = want, w
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	fallback := -1
+	for s := at.p.lo; s+it.width <= at.limit; s += it.width {
+		if !at.free(it, s) {
+			continue
+		}
+		if !slices.Contains(avoid, s) {
+			return s
+		}
+		if fallback < 0 {
+			fallback = s
+		}
+	}
+	return fallback
+}
+
+// run places every item. programOrder selects the linear-scan order of
+// the second NOSPILL trial.
+func (at *attempt) run(programOrder bool) {
+	at.occ = make([]posSet, at.limit)
+	at.owners = make([][]int, at.limit)
+	for _, i := range at.order(programOrder) {
+		if s := at.choose(i); s >= 0 {
+			at.place(i, s)
+			continue
+		}
+		if at.mode == modeNoSpill {
+			at.failed = i
+			break
+		}
+		at.guide(i)
+		if at.failed >= 0 {
+			break
+		}
+	}
+	at.used = at.p.lo
+	if h := at.p.physHigh(); h > at.used {
+		at.used = h
+	}
+	for _, it := range at.items {
+		if it.slot >= 0 && it.slot+it.width > at.used {
+			at.used = it.slot + it.width
+		}
+	}
+	if at.failed >= 0 && at.mode == modeNoSpill {
+		at.used = at.limit + 1
+	}
+	if at.failed < 0 {
+		at.recoalesce()
+	}
+	for i := range at.items {
+		it := &at.items[i]
+		for _, li := range it.prefIx {
+			l := at.links[li]
+			if l.avoid || it.slot < 0 {
+				continue
+			}
+			want := l.phys + l.delta
+			if l.other >= 0 {
+				if at.items[l.other].slot < 0 {
+					continue
+				}
+				want = at.items[l.other].slot + l.delta
+			}
+			if it.slot != want {
+				at.copies += l.weight
+			}
+		}
+	}
+}
+
+// recoalesce is a last look at the copies the greedy order left behind:
+// an item whose copy partner sits elsewhere moves to the register that
+// makes the copy disappear, when that register is free over the item's
+// whole range and no higher than the attempt already uses. The result is
+// still a valid assignment; it only changes which of several free
+// registers an item got.
+func (at *attempt) recoalesce() {
+	for i := range at.items {
+		it := &at.items[i]
+		if it.slot < 0 {
+			continue
+		}
+		for _, li := range it.prefIx {
+			l := at.links[li]
+			if l.avoid {
+				continue
+			}
+			want := l.phys + l.delta
+			if l.other >= 0 {
+				if at.items[l.other].slot < 0 {
+					continue
+				}
+				want = at.items[l.other].slot + l.delta
+			}
+			if want == it.slot || want < at.p.lo || want%it.width != 0 || want+it.width > min(at.used, at.limit) {
+				continue
+			}
+			old := it.slot
+			at.unplace(i)
+			if at.free(it, want) {
+				at.place(i, want)
+				break
+			}
+			at.place(i, old)
+		}
+	}
+}
+
+// better reports whether attempt a beats b: fewer registers, then fewer
+// copies left (the wiki's best-result recorder compares the register
+// count first, then the cost).
+func (a *attempt) better(b *attempt) bool {
+	if a.used != b.used {
+		return a.used < b.used
+	}
+	return a.copies < b.copies
+}
+
+// guide is the spill guidance for an item that found no free slot:
+// evict the cheapest conflicting occupants of one slot, or spill the
+// item itself.
+func (at *attempt) guide(i int) {
+	it := &at.items[i]
+	bestSlot, bestCost := -1, math.Inf(1)
+	var bestVictims []int
+	for s := at.p.lo; s+it.width <= at.limit; s += it.width {
+		victims, cost, ok := at.conflicts(it, s)
+		if !ok || len(victims) > at.threshold {
+			continue
+		}
+		if cost < bestCost || cost == bestCost && len(victims) < len(bestVictims) {
+			bestSlot, bestCost, bestVictims = s, cost, victims
+		}
+	}
+	if !it.fixed && (bestSlot < 0 || bestCost >= it.prio) {
+		at.requests = append(at.requests, it.v)
+		at.note("%s %s (density %.3g): no free register", at.p.spillVerb(it.v), at.p.name(it.v), it.prio)
+		return
+	}
+	if bestSlot < 0 {
+		at.failed = i
+		return
+	}
+	for _, j := range bestVictims {
+		at.unplace(j)
+		at.requests = append(at.requests, at.items[j].v)
+		at.note("%s %s (density %.3g): evicted from %s%d for %s", at.p.spillVerb(at.items[j].v), at.p.name(at.items[j].v),
+			at.items[j].prio, at.p.class, bestSlot, at.p.itemName(it))
+	}
+	at.place(i, bestSlot)
+}
+
+// conflicts returns the committed items that conflict with it on slots
+// s..s+width-1 and the sum of their priorities; ok is false when a
+// precolored register or a fixed item is among them.
+func (at *attempt) conflicts(it *item, s int) (victims []int, cost float64, ok bool) {
+	for k := 0; k < it.width; k++ {
+		if b := at.base[s+k]; b != nil && b.overlaps(it.segs) {
+			return nil, 0, false
+		}
+		if o := at.occ[s+k]; o == nil || !o.overlaps(it.segs) {
+			continue
+		}
+		for _, j := range at.owners[s+k] {
+			o := &at.items[j]
+			if !segsOverlap(o.segs, it.segs) {
+				continue
+			}
+			if o.fixed {
+				return nil, 0, false
+			}
+			dup := false
+			for _, x := range victims {
+				dup = dup || x == j
+			}
+			if !dup {
+				victims = append(victims, j)
+				cost += o.prio
+			}
+		}
+	}
+	return victims, cost, true
+}
+
+// spillVerb says what spilling value v means.
+func (p *problem) spillVerb(v int) string {
+	if p.vregs[v].remat {
+		return "rematerialize"
+	}
+	return "spill"
+}
+
+func (at *attempt) note(format string, args ...any) {
+	if at.notes != nil {
+		at.notes(format, args...)
+	}
+}

@@ -1,0 +1,564 @@
+package regalloc
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+
+	"orilab/pipeline/ori"
+)
+
+// Building the allocation problem of one register class: the virtual
+// registers with their widths, accesses and live ranges, the physical
+// registers already in the code (precolored), the calls that clobber the
+// register file, and the copies that would like both sides in one
+// register.
+//
+// Live ranges come from ori.Liveness: its per-block live-out words seed a
+// backward walk over each block at word granularity, which opens a
+// segment when a word of a value becomes live and closes it when no word
+// of the value is live any more (an unguarded write kills the words it
+// writes; a guarded write kills nothing, the old value survives when the
+// guard is false). A value is then one register tuple, live wherever any
+// of its words is: coarser than ptxas's half-register tracking, and never
+// wrong.
+//
+// Physical registers are invisible to ori.Liveness, so they get their own
+// small dataflow with the calling convention's implicit operands:
+//
+//   - a CALL reads the argument registers: the physical registers the
+//     block wrote since its previous CALL (the lowering moves arguments
+//     into R4.. right before the CALL; Decision: the CALL instruction
+//     names only its target, so the moves are the only record of its
+//     arguments, and this rule reads them back);
+//   - a CALL writes every register: it kills all physical liveness, and
+//     its write position is clobbered in every register (clobber);
+//   - RET reads the function's return registers (Func.Rets).
+
+// problem is the allocation problem of one class of one function.
+type problem struct {
+	f     *ori.Func
+	class ori.RegClass
+	// insts is the function linearized in layout order; block[g] is the
+	// index in f.Blocks of instruction g's block, first[b] the index of
+	// block b's first instruction.
+	insts []*ori.Inst
+	block []int
+	first []int
+	npos  int
+	// freq is the estimated execution frequency of each instruction
+	// (loop-iteration estimate to the power of the loop depth).
+	freq []float64
+	// vregs are the class's virtual registers, by first appearance;
+	// index maps a virtual register number to its position.
+	vregs []*vreg
+	index map[int32]int
+	// phys holds the live ranges of the class's physical registers that
+	// appear before allocation, by register number (R4.. around calls and
+	// returns). They are occupied there.
+	phys map[int][]seg
+	// calls are the instruction indices of CALLs; clobber holds their
+	// write positions.
+	calls   []int
+	clobber []seg
+	// prefs are the copies whose two sides would like one register;
+	// coalesce (RegAllocCoalescing) says whether they may ask for it.
+	prefs    []pref
+	coalesce bool
+	// lo is the first allocatable register: R4 for R (R0-R3 are
+	// ABI-reserved), 0 for the other classes; limit is the hardware limit
+	// (the zero register's number).
+	lo, limit int
+}
+
+// vreg is one virtual register of the class.
+type vreg struct {
+	num   int32
+	width int // words: 1, 2 or 4 (a tuple aligned to its width)
+	segs  []seg
+	acc   []access // one per instruction that reads or writes the value
+	defs  int      // instructions that write it
+	def   *ori.Inst
+	// remat is set when the value can be recomputed instead of reloaded:
+	// one unguarded definition from constants (see remat.go).
+	remat bool
+	// mustSpill is set when the value is live across a CALL: every
+	// register is caller-saved, so it lives in memory there.
+	mustSpill bool
+	// cost is the spill cost, benefit the number of positions spilling
+	// frees; prio = cost/benefit orders allocation and picks victims.
+	// fixed values free nothing when spilled.
+	cost    float64
+	benefit int
+	prio    float64
+	fixed   bool
+}
+
+// access is what one instruction does with a value.
+type access struct {
+	g           int
+	read, write uint8 // words read and written
+	guardedDef  bool  // the write is predicated: the old value may survive
+	liveBefore  bool  // some word of the value is live right before g
+	liveAfter   bool  // some word is live right after g
+}
+
+// pref is a copy "MOV dst = src" between registers of the class.
+type pref struct {
+	g        int
+	dst, src prefEnd
+	weight   float64
+}
+
+// prefEnd is one side of a copy: word off of virtual register v, or
+// physical register phys when v < 0.
+type prefEnd struct {
+	v, off, phys int
+}
+
+// errorf builds an error that names the function, block and
+// instruction.
+func (p *problem) errorf(g int, format string, args ...any) error {
+	b := p.f.Blocks[p.block[g]]
+	return fmt.Errorf("regalloc: %s BB%d #%d: %s", p.f.Name, b.ID, p.insts[g].ID, fmt.Sprintf(format, args...))
+}
+
+// newProblem analyses f for class c; blockFreq gives each block's
+// estimated frequency, in layout order.
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, error) {
+	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit()}
+	if c == ori.ClassR {
+		p.lo = reservedR
+	}
+	for bi, b := range f.Blocks {
+		p.first = append(p.first, len(p.insts))
+		for _, in := range b.Insts {
+			p.insts = append(p.insts, in)
+			p.block = append(p.block, bi)
+			p.freq = append(p.freq, blockFreq[bi])
+		}
+	}
+	p.first = append(p.first, len(p.insts))
+	p.npos = 4*len(p.insts) + 4
+	if err := p.collect(); err != nil {
+		return nil, err
+	}
+	p.virtualRanges()
+	p.physicalRanges()
+	for _, v := range p.vregs {
+		for i := range v.acc {
+			a := &v.acc[i]
+			a.liveBefore = segsContain(v.segs, posBefore(a.g))
+			a.liveAfter = segsContain(v.segs, posAfter(a.g))
+		}
+		for _, g := range p.calls {
+			if segsContain(v.segs, posWrite(g)) {
+				v.mustSpill = true
+				break
+			}
+		}
+	}
+	return p, nil
+}
+
+// collect finds the class's virtual registers, their widths and accesses,
+// the calls and the copies.
+func (p *problem) collect() error {
+	type slice struct{ off, words int }
+	for g, in := range p.insts {
+		if in.Op == ori.OpCALL {
+			p.calls = append(p.calls, g)
+			p.clobber = append(p.clobber, seg{posWrite(g), posWrite(g)})
+		}
+		var err error
+		eachReg(in, func(r ori.Reg, def bool) {
+			if err != nil || r.Class != p.class || !r.Virtual {
+				return
+			}
+			if r.Words != 1 && r.Words != 2 && r.Words != 4 {
+				err = p.errorf(g, "%s accesses %d words; tuples are 1, 2 or 4 words", r, r.Words)
+				return
+			}
+			if int(r.Off)%int(r.Words) != 0 {
+				err = p.errorf(g, "%s is a misaligned slice: word %d of a %d-word access cannot be an aligned register tuple", r, r.Off, r.Words)
+				return
+			}
+			vi, ok := p.index[r.N]
+			if !ok {
+				vi = len(p.vregs)
+				p.index[r.N] = vi
+				p.vregs = append(p.vregs, &vreg{num: r.N})
+			}
+			v := p.vregs[vi]
+			if end := int(r.Off) + int(r.Words); end > v.width {
+				v.width = end
+			}
+			if n := len(v.acc); n == 0 || v.acc[n-1].g != g {
+				v.acc = append(v.acc, access{g: g})
+			}
+			a := &v.acc[len(v.acc)-1]
+			m := wordMask(int(r.Off), int(r.Words))
+			if def {
+				if a.write == 0 {
+					v.defs++
+					v.def = in
+				}
+				a.write |= m
+				a.guardedDef = a.guardedDef || in.Guarded()
+			} else {
+				a.read |= m
+			}
+		})
+		if err != nil {
+			return err
+		}
+		p.notePref(g, in)
+	}
+	for _, v := range p.vregs {
+		switch {
+		case v.width == 3:
+			v.width = 4
+		case v.width > 4:
+			return fmt.Errorf("regalloc: %s: %s is %d words wide; values are at most 4 words", p.f.Name, ori.VReg(p.class, int(v.num), 1), v.width)
+		}
+		if v.defs != 1 {
+			v.def = nil
+		}
+	}
+	return nil
+}
+
+// notePref records a plain copy between two registers of the class.
+func (p *problem) notePref(g int, in *ori.Inst) {
+	if in.Op != ori.OpMOV && in.Op != ori.OpUMOV || len(in.Mods) > 0 || in.Guarded() ||
+		len(in.Dsts) != 1 || len(in.Srcs) != 1 || in.Dsts[0].Kind != ori.OpdReg || in.Srcs[0].Kind != ori.OpdReg {
+		return
+	}
+	d, s := in.Dsts[0], in.Srcs[0]
+	if d.Reg.Class != p.class || s.Reg.Class != p.class || d.Reg.Words != s.Reg.Words ||
+		d.Reg.IsZero() || s.Reg.IsZero() || s.Neg || s.Abs || s.Not || (!d.Reg.Virtual && !s.Reg.Virtual) {
+		return
+	}
+	end := func(r ori.Reg) prefEnd {
+		if r.Virtual {
+			return prefEnd{v: p.index[r.N], off: int(r.Off)}
+		}
+		return prefEnd{v: -1, phys: int(r.N)}
+	}
+	p.prefs = append(p.prefs, pref{g: g, dst: end(d.Reg), src: end(s.Reg), weight: p.freq[g]})
+}
+
+// virtualRanges builds every value's live range from ori.Liveness.
+func (p *problem) virtualRanges() {
+	if len(p.vregs) == 0 {
+		return
+	}
+	lv := ori.Liveness(p.f)
+	// Words are numbered globally: value i's words start at base[i].
+	base := make([]int, len(p.vregs)+1)
+	for i, v := range p.vregs {
+		base[i+1] = base[i] + v.width
+	}
+	live := make([]bool, base[len(p.vregs)])
+	nlive := make([]int, len(p.vregs)) // live words per value
+	open := make([]int32, len(p.vregs))
+	for i := range open {
+		open[i] = -1
+	}
+	setWord := func(vi, w int, on bool) {
+		k := base[vi] + w
+		if live[k] == on {
+			return
+		}
+		live[k] = on
+		if on {
+			nlive[vi]++
+		} else {
+			nlive[vi]--
+		}
+	}
+	closeAt := func(vi int, lo int32) {
+		v := p.vregs[vi]
+		v.segs = append(v.segs, seg{lo, open[vi]})
+		open[vi] = -1
+	}
+	type touch struct {
+		vi          int
+		read, write uint8
+	}
+	var touched []touch
+	var active []int // values opened in the current block
+	openAt := func(vi int, hi int32) {
+		open[vi] = hi
+		active = append(active, vi)
+	}
+	for bi, b := range p.f.Blocks {
+		g0, g1 := p.first[bi], p.first[bi+1]-1
+		if g1 < g0 {
+			continue
+		}
+		for _, w := range lv.LiveOutWords(b) {
+			vi, ok := p.index[w.N]
+			if w.Class != p.class || !ok {
+				continue
+			}
+			setWord(vi, int(w.Off), true)
+			if open[vi] < 0 {
+				openAt(vi, posAfter(g1))
+			}
+		}
+		for g := g1; g >= g0; g-- {
+			in := p.insts[g]
+			touched = touched[:0]
+			eachReg(in, func(r ori.Reg, def bool) {
+				if r.Class != p.class || !r.Virtual {
+					return
+				}
+				vi := p.index[r.N]
+				m := wordMask(int(r.Off), int(r.Words))
+				for i := range touched {
+					if touched[i].vi == vi {
+						if def {
+							touched[i].write |= m
+						} else {
+							touched[i].read |= m
+						}
+						return
+					}
+				}
+				t := touch{vi: vi}
+				if def {
+					t.write = m
+				} else {
+					t.read = m
+				}
+				touched = append(touched, t)
+			})
+			// Results occupy their registers at the write position even
+			// when nobody reads them.
+			for _, t := range touched {
+				if t.write != 0 && open[t.vi] < 0 {
+					openAt(t.vi, posWrite(g))
+				}
+			}
+			if !in.Guarded() {
+				for _, t := range touched {
+					for m := t.write; m != 0; m &= m - 1 {
+						setWord(t.vi, bits.TrailingZeros8(m), false)
+					}
+				}
+			}
+			for _, t := range touched {
+				for m := t.read; m != 0; m &= m - 1 {
+					setWord(t.vi, bits.TrailingZeros8(m), true)
+				}
+			}
+			for _, t := range touched {
+				switch {
+				case nlive[t.vi] == 0 && open[t.vi] >= 0:
+					closeAt(t.vi, posWrite(g))
+				case nlive[t.vi] > 0 && open[t.vi] < 0:
+					openAt(t.vi, posRead(g))
+				}
+			}
+		}
+		for _, vi := range active {
+			if open[vi] >= 0 {
+				closeAt(vi, posBefore(g0))
+			}
+			for w := 0; w < p.vregs[vi].width; w++ {
+				setWord(vi, w, false)
+			}
+		}
+		active = active[:0]
+	}
+	for _, v := range p.vregs {
+		v.segs = normalizeSegs(v.segs)
+	}
+}
+
+// physSet is a set of physical register numbers of one class (at most
+// 255 of them).
+type physSet [4]uint64
+
+func (s *physSet) add(n int)      { s[n/64] |= 1 << (n % 64) }
+func (s *physSet) del(n int)      { s[n/64] &^= 1 << (n % 64) }
+func (s *physSet) has(n int) bool { return s[n/64]&(1<<(n%64)) != 0 }
+func (s *physSet) or(o physSet)   { s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3] }
+func (s *physSet) andNot(o physSet) {
+	s[0], s[1], s[2], s[3] = s[0]&^o[0], s[1]&^o[1], s[2]&^o[2], s[3]&^o[3]
+}
+func (s physSet) each(fn func(n int)) {
+	for w, x := range s {
+		for ; x != 0; x &= x - 1 {
+			fn(64*w + bits.TrailingZeros64(x))
+		}
+	}
+}
+
+// physEffect is one instruction's effect on the class's physical
+// registers: explicit operands plus the calling convention's implicit
+// ones.
+type physEffect struct {
+	uses, defs physSet
+	kill       physSet // unguarded writes; a CALL kills everything
+	call       bool
+}
+
+// physicalRanges computes the live ranges of the physical registers in
+// the code (precolored ranges).
+func (p *problem) physicalRanges() {
+	n := len(p.insts)
+	eff := make([]physEffect, n)
+	all := physSet{}
+	for r := 0; r < p.limit; r++ {
+		all.add(r)
+	}
+	found := false
+	for bi := range p.f.Blocks {
+		var written physSet // physical registers written since the last CALL
+		for g := p.first[bi]; g < p.first[bi+1]; g++ {
+			in := p.insts[g]
+			e := &eff[g]
+			eachReg(in, func(r ori.Reg, def bool) {
+				if r.Class != p.class || r.Virtual || r.IsZero() {
+					return
+				}
+				for w := 0; w < int(r.Words); w++ {
+					k := int(r.N) + w
+					if k < p.lo || k >= p.limit {
+						continue
+					}
+					found = true
+					if def {
+						e.defs.add(k)
+						if !in.Guarded() {
+							e.kill.add(k)
+						}
+					} else {
+						e.uses.add(k)
+					}
+				}
+			})
+			switch {
+			case in.Op == ori.OpCALL:
+				e.call = true
+				e.uses.or(written)
+				e.kill = all
+				written = physSet{}
+			case in.Op == ori.OpRET && p.class == ori.ClassR:
+				for _, r := range p.f.Rets {
+					for w := 0; w < int((r.Size+3)/4); w++ {
+						if k := int(r.Offset) + w; k >= p.lo && k < p.limit {
+							e.uses.add(k)
+							found = true
+						}
+					}
+				}
+			default:
+				written.or(e.defs)
+			}
+		}
+	}
+	if !found {
+		return
+	}
+	// Block-level liveness, iterated to a fixed point.
+	nb := len(p.f.Blocks)
+	useB := make([]physSet, nb)
+	killB := make([]physSet, nb)
+	for bi := range p.f.Blocks {
+		var u, k physSet
+		for g := p.first[bi+1] - 1; g >= p.first[bi]; g-- {
+			e := eff[g]
+			k.or(e.kill)
+			u.andNot(e.kill)
+			u.or(e.uses)
+		}
+		useB[bi], killB[bi] = u, k
+	}
+	pos := map[*ori.Block]int{}
+	for i, b := range p.f.Blocks {
+		pos[b] = i
+	}
+	in := make([]physSet, nb)
+	out := make([]physSet, nb)
+	for changed := true; changed; {
+		changed = false
+		for bi := nb - 1; bi >= 0; bi-- {
+			var o physSet
+			for _, s := range p.f.Blocks[bi].Succs {
+				o.or(in[pos[s]])
+			}
+			out[bi] = o
+			x := o
+			x.andNot(killB[bi])
+			x.or(useB[bi])
+			if x != in[bi] {
+				in[bi] = x
+				changed = true
+			}
+		}
+	}
+	open := map[int]int32{}
+	closeAt := func(r int, lo int32) {
+		p.phys[r] = append(p.phys[r], seg{lo, open[r]})
+		delete(open, r)
+	}
+	for bi := range p.f.Blocks {
+		g0, g1 := p.first[bi], p.first[bi+1]-1
+		if g1 < g0 {
+			continue
+		}
+		live := out[bi]
+		live.each(func(r int) { open[r] = posAfter(g1) })
+		for g := g1; g >= g0; g-- {
+			e := eff[g]
+			e.defs.each(func(r int) {
+				if _, ok := open[r]; !ok {
+					open[r] = posWrite(g)
+				}
+			})
+			live.andNot(e.kill)
+			live.or(e.uses)
+			var touched physSet
+			touched.or(e.defs)
+			touched.or(e.uses)
+			if e.call {
+				touched = all
+			}
+			touched.each(func(r int) {
+				_, isOpen := open[r]
+				switch {
+				case !live.has(r) && isOpen:
+					closeAt(r, posWrite(g))
+				case live.has(r) && !isOpen:
+					open[r] = posRead(g)
+				}
+			})
+		}
+		keys := make([]int, 0, len(open))
+		for r := range open {
+			keys = append(keys, r)
+		}
+		sort.Ints(keys)
+		for _, r := range keys {
+			closeAt(r, posBefore(g0))
+		}
+	}
+	for r, s := range p.phys {
+		p.phys[r] = normalizeSegs(s)
+	}
+}
+
+// physHigh returns one past the highest physical register of the class
+// the code already uses, or 0.
+func (p *problem) physHigh() int {
+	h := 0
+	for r := range p.phys {
+		if r+1 > h {
+			h = r + 1
+		}
+	}
+	return h
+}

@@ -1,0 +1,166 @@
+package regalloc
+
+import "sort"
+
+// Live ranges as the allocator sees them: sets of program positions.
+//
+// Every instruction g of the linearized function (blocks in layout order)
+// owns four positions, so that the code the allocator inserts around an
+// instruction has room of its own:
+//
+//	4g    before g: refills and rematerializations for g execute here
+//	4g+1  g reads its sources
+//	4g+2  g writes its results
+//	4g+3  after g: spill stores of g's results execute here
+//
+// A value live from its definition at g to its last read at h occupies
+// [4g+2, 4h+1]; a value live across h occupies all four positions of h.
+// Two values interfere exactly when they share a position, so a source
+// that dies at g and a result of g may share a register (the read happens
+// before the write), and a refill temporary for g+1 ([4g+4, 4g+5]) may
+// reuse the register of a spill temporary of g ([4g+2, 4g+3]): the store
+// executes before the refill. A CALL at g clobbers every register at 4g+2,
+// its write position.
+
+// seg is a closed interval [lo, hi] of positions.
+type seg struct{ lo, hi int32 }
+
+// posBefore, posRead, posWrite and posAfter are the four positions of
+// instruction g.
+func posBefore(g int) int32 { return int32(4 * g) }
+func posRead(g int) int32   { return int32(4*g + 1) }
+func posWrite(g int) int32  { return int32(4*g + 2) }
+func posAfter(g int) int32  { return int32(4*g + 3) }
+
+// normalizeSegs sorts segments and merges overlapping or adjacent ones.
+func normalizeSegs(s []seg) []seg {
+	if len(s) < 2 {
+		return s
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].lo < s[j].lo })
+	out := s[:1]
+	for _, x := range s[1:] {
+		last := &out[len(out)-1]
+		if x.lo <= last.hi+1 {
+			if x.hi > last.hi {
+				last.hi = x.hi
+			}
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// segsContain reports whether position p lies in the normalized segments s.
+func segsContain(s []seg, p int32) bool {
+	i := sort.Search(len(s), func(i int) bool { return s[i].hi >= p })
+	return i < len(s) && s[i].lo <= p
+}
+
+// segsSize is the number of positions in the normalized segments s.
+func segsSize(s []seg) int {
+	n := 0
+	for _, x := range s {
+		n += int(x.hi-x.lo) + 1
+	}
+	return n
+}
+
+// segsOverlap reports whether two normalized segment lists share a
+// position.
+func segsOverlap(a, b []seg) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i].hi < b[j].lo {
+			i++
+		} else if b[j].hi < a[i].lo {
+			j++
+		} else {
+			return true
+		}
+	}
+	return false
+}
+
+// segsMinus returns the positions of a not in b (both normalized).
+func segsMinus(a, b []seg) []seg {
+	var out []seg
+	j := 0
+	for _, x := range a {
+		lo := x.lo
+		for j < len(b) && b[j].hi < lo {
+			j++
+		}
+		k := j
+		for k < len(b) && b[k].lo <= x.hi {
+			if b[k].lo > lo {
+				out = append(out, seg{lo, b[k].lo - 1})
+			}
+			if b[k].hi+1 > lo {
+				lo = b[k].hi + 1
+			}
+			k++
+		}
+		if lo <= x.hi {
+			out = append(out, seg{lo, x.hi})
+		}
+	}
+	return out
+}
+
+// posSet is a bitset over positions: the occupancy of one physical
+// register slot.
+type posSet []uint64
+
+func newPosSet(npos int) posSet { return make(posSet, (npos+63)/64) }
+
+// rangeMask returns the mask of bits lo..hi (0-63) within one word.
+func rangeMask(lo, hi int) uint64 {
+	m := ^uint64(0) << uint(lo)
+	if hi < 63 {
+		m &= (uint64(1) << uint(hi+1)) - 1
+	}
+	return m
+}
+
+// overlaps reports whether any position of segs is set.
+func (b posSet) overlaps(segs []seg) bool {
+	for _, s := range segs {
+		lw, hw := int(s.lo)/64, int(s.hi)/64
+		for w := lw; w <= hw; w++ {
+			lo, hi := 0, 63
+			if w == lw {
+				lo = int(s.lo) % 64
+			}
+			if w == hw {
+				hi = int(s.hi) % 64
+			}
+			if b[w]&rangeMask(lo, hi) != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// set marks (or, with on false, clears) every position of segs.
+func (b posSet) set(segs []seg, on bool) {
+	for _, s := range segs {
+		lw, hw := int(s.lo)/64, int(s.hi)/64
+		for w := lw; w <= hw; w++ {
+			lo, hi := 0, 63
+			if w == lw {
+				lo = int(s.lo) % 64
+			}
+			if w == hw {
+				hi = int(s.hi) % 64
+			}
+			if on {
+				b[w] |= rangeMask(lo, hi)
+			} else {
+				b[w] &^= rangeMask(lo, hi)
+			}
+		}
+	}
+}

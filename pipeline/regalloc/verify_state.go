@@ -1,0 +1,481 @@
+package regalloc
+
+// The abstract state of the reaching-definitions verifier (verify.go):
+// for every physical location the set of pre-allocation values it is
+// known to hold at a program point of the allocated code.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// rdVal names a value of the function before allocation: one word of a
+// virtual register, or one physical register (R1, the ABI registers) that
+// pre-allocation code already names. Physical values are named by
+// themselves: "R4" is whatever R4 holds at that point of the original
+// program.
+type rdVal struct {
+	class   ori.RegClass
+	virtual bool
+	n       int32 // virtual register number, or physical register number of the word
+	word    uint8 // virtual only: the word of the register
+}
+
+func (v rdVal) String() string {
+	if v.virtual {
+		return ori.Reg{Class: v.class, Virtual: true, N: v.n, Off: v.word, Words: 1}.String()
+	}
+	return ori.PReg(v.class, int(v.n), 1).String()
+}
+
+// less orders values: virtual before physical, then by class, number and
+// word. The union-find keeps the least member as a class's name, so a
+// coalesced ABI move prints as the virtual register it fed.
+func (v rdVal) less(o rdVal) bool {
+	if v.virtual != o.virtual {
+		return v.virtual
+	}
+	if v.class != o.class {
+		return v.class < o.class
+	}
+	if v.n != o.n {
+		return v.n < o.n
+	}
+	return v.word < o.word
+}
+
+// rdSlotKind marks a spill-slot location; register locations use their
+// ori.RegClass as kind.
+const rdSlotKind = uint8(ori.NumClasses)
+
+// rdLoc is a physical location of one word: a register of some class, or
+// the local-memory word [R1+off] of the frame.
+type rdLoc struct {
+	kind uint8 // an ori.RegClass, or rdSlotKind
+	n    int32 // register number, or byte offset of the slot word from R1
+}
+
+func rdRegLoc(r ori.Reg, w int) rdLoc { return rdLoc{kind: uint8(r.Class), n: r.N + int32(w)} }
+
+func (l rdLoc) isSlot() bool { return l.kind == rdSlotKind }
+
+// own is the value a register location holds at function entry and after
+// a call: its own name.
+func (l rdLoc) own() rdVal { return rdVal{class: ori.RegClass(l.kind), n: l.n} }
+
+func (l rdLoc) String() string {
+	if l.isSlot() {
+		if l.n == 0 {
+			return "[R1]"
+		}
+		return "[R1+0x" + strconv.FormatInt(int64(l.n), 16) + "]"
+	}
+	return ori.PReg(ori.RegClass(l.kind), int(l.n), 1).String()
+}
+
+// rdCond is the condition under which a location holds a value: always,
+// or only while the pre-allocation predicate value p is true (false when
+// neg). Conditions come from guarded definitions: after "@P0 MOV R5 = R6"
+// standing for "@%p0 MOV %a = %b", R5 holds %a when %p0 is true and keeps
+// its older contents when it is false.
+type rdCond struct {
+	on  bool // false: always
+	p   rdVal
+	neg bool
+}
+
+func (c rdCond) not() rdCond { c.neg = !c.neg; return c }
+
+func (c rdCond) String() string {
+	if !c.on {
+		return ""
+	}
+	if c.neg {
+		return " when !" + c.p.String()
+	}
+	return " when " + c.p.String()
+}
+
+// rdFact says a location holds value v under condition c. A cell keeps at
+// most one fact per value.
+type rdFact struct {
+	v rdVal
+	c rdCond
+}
+
+// rdStale records, for messages only, that a location held v until the
+// instruction by redefined v elsewhere.
+type rdStale struct {
+	v    rdVal
+	by   int32
+	call bool // by is a CALL that clobbered the location, not a redefinition of v
+}
+
+// rdCell is what one location holds. facts is what the proof uses;
+// stale and weak only make error messages precise ("a stale copy",
+// "on some paths only") and never make a use pass.
+type rdCell struct {
+	facts []rdFact  // sorted by value
+	stale []rdStale // sorted by value
+	weak  []rdVal   // values held on some paths into a merge; sorted
+}
+
+// rdState is the abstract state at a program point, one cell per location
+// index. A nil state is "not reached yet" (the top of the lattice).
+type rdState []rdCell
+
+func (s rdState) clone() rdState {
+	c := make(rdState, len(s))
+	copy(c, s) // cells are copied on write, so sharing slices is safe
+	return c
+}
+
+// find returns the fact for v, if any.
+func (c *rdCell) find(v rdVal) (rdFact, bool) {
+	for _, f := range c.facts {
+		if f.v == v {
+			return f, true
+		}
+	}
+	return rdFact{}, false
+}
+
+// holds reports whether the cell holds v whenever need is true: under an
+// always-fact, or under exactly the condition the reading instruction
+// executes under.
+func (c *rdCell) holds(v rdVal, need rdCond) bool {
+	f, ok := c.find(v)
+	return ok && (!f.c.on || (need.on && f.c == need))
+}
+
+func rdSortFacts(fs []rdFact) {
+	sort.Slice(fs, func(i, j int) bool { return fs[i].v.less(fs[j].v) })
+}
+
+func rdSortStale(ss []rdStale) {
+	sort.Slice(ss, func(i, j int) bool { return ss[i].v.less(ss[j].v) })
+}
+
+func rdSortVals(vs []rdVal) {
+	sort.Slice(vs, func(i, j int) bool { return vs[i].less(vs[j]) })
+}
+
+// only returns a cell holding exactly v, always.
+func rdOnly(v rdVal) rdCell { return rdCell{facts: []rdFact{{v: v}}} }
+
+// rdMeetCond intersects two conditions under which a location holds the
+// same value on two paths: the value is known on the join only where both
+// conditions hold. Conditions are single literals, so anything that is not
+// "always", or one literal on both sides, is dropped.
+func rdMeetCond(a, b rdCond) (rdCond, bool) {
+	switch {
+	case !a.on:
+		return b, true
+	case !b.on:
+		return a, true
+	case a == b:
+		return a, true
+	}
+	return rdCond{}, false
+}
+
+// rdMeetCell is the join of the paths: facts present on both (with
+// intersected conditions); everything present on only one side becomes
+// "weak" (held on some paths), and stale records are united.
+func rdMeetCell(a, b rdCell) rdCell {
+	var out rdCell
+	weak := map[rdVal]bool{}
+	for _, w := range a.weak {
+		weak[w] = true
+	}
+	for _, w := range b.weak {
+		weak[w] = true
+	}
+	for _, fa := range a.facts {
+		fb, ok := b.find(fa.v)
+		if ok {
+			if c, ok := rdMeetCond(fa.c, fb.c); ok {
+				out.facts = append(out.facts, rdFact{v: fa.v, c: c})
+				continue
+			}
+		}
+		weak[fa.v] = true
+	}
+	for _, fb := range b.facts {
+		if _, ok := a.find(fb.v); !ok {
+			weak[fb.v] = true
+		}
+	}
+	for _, f := range out.facts {
+		delete(weak, f.v)
+	}
+	for w := range weak {
+		out.weak = append(out.weak, w)
+	}
+	rdSortVals(out.weak)
+	stale := map[rdVal]rdStale{}
+	for _, s := range append(append([]rdStale(nil), a.stale...), b.stale...) {
+		if o, ok := stale[s.v]; !ok || s.by < o.by {
+			stale[s.v] = s
+		}
+	}
+	for _, s := range stale {
+		out.stale = append(out.stale, s)
+	}
+	rdSortStale(out.stale)
+	return out
+}
+
+func (c rdCell) equal(o rdCell) bool {
+	if len(c.facts) != len(o.facts) || len(c.stale) != len(o.stale) || len(c.weak) != len(o.weak) {
+		return false
+	}
+	for i := range c.facts {
+		if c.facts[i] != o.facts[i] {
+			return false
+		}
+	}
+	for i := range c.stale {
+		if c.stale[i] != o.stale[i] {
+			return false
+		}
+	}
+	for i := range c.weak {
+		if c.weak[i] != o.weak[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// rdMeetState joins the state a block already has with one arriving along
+// another edge. a may be nil (first arrival).
+func rdMeetState(a, b rdState) rdState {
+	if a == nil {
+		return b.clone()
+	}
+	out := make(rdState, len(a))
+	for i := range a {
+		out[i] = rdMeetCell(a[i], b[i])
+	}
+	return out
+}
+
+func (s rdState) equal(o rdState) bool {
+	if (s == nil) != (o == nil) || len(s) != len(o) {
+		return false
+	}
+	for i := range s {
+		if !s[i].equal(o[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// kill records that value v was redefined by instruction by: every
+// location loses v (it now holds a stale copy), and facts conditioned on
+// v lose their condition's meaning and are dropped.
+func (s rdState) kill(v rdVal, by int32) {
+	for i := range s {
+		c := &s[i]
+		touched := false
+		for _, f := range c.facts {
+			if f.v == v || (f.c.on && f.c.p == v) {
+				touched = true
+				break
+			}
+		}
+		for _, w := range c.weak {
+			if w == v {
+				touched = true
+			}
+		}
+		if !touched {
+			continue
+		}
+		var facts []rdFact
+		var weak []rdVal
+		var hadV bool
+		for _, f := range c.facts {
+			switch {
+			case f.v == v:
+				hadV = true
+			case f.c.on && f.c.p == v:
+				weak = append(weak, f.v)
+			default:
+				facts = append(facts, f)
+			}
+		}
+		for _, w := range c.weak {
+			if w != v {
+				weak = append(weak, w)
+			}
+		}
+		stale := c.stale
+		if hadV {
+			stale = rdAddStale(stale, v, by)
+		}
+		rdSortVals(weak)
+		*c = rdCell{facts: facts, stale: stale, weak: rdDedupVals(weak)}
+	}
+}
+
+func rdAddStale(ss []rdStale, v rdVal, by int32) []rdStale {
+	out := make([]rdStale, 0, len(ss)+1)
+	for _, s := range ss {
+		if s.v != v {
+			out = append(out, s)
+		}
+	}
+	out = append(out, rdStale{v: v, by: by})
+	rdSortStale(out)
+	return out
+}
+
+func rdDedupVals(vs []rdVal) []rdVal {
+	var out []rdVal
+	for i, v := range vs {
+		if i == 0 || v != vs[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// restrict keeps, in every location, value v only where it also holds
+// under the negation of guard g: a guarded definition of v leaves the old
+// v in place exactly when g is false. Locations in skip are handled by
+// the caller.
+func (s rdState) restrictNot(v rdVal, g rdCond, skip map[int]bool) {
+	ng := g.not()
+	for i := range s {
+		if skip[i] {
+			continue
+		}
+		c := &s[i]
+		f, ok := c.find(v)
+		if !ok {
+			continue
+		}
+		nc, keep := rdMeetCond(f.c, ng)
+		facts := make([]rdFact, 0, len(c.facts))
+		for _, x := range c.facts {
+			if x.v != v {
+				facts = append(facts, x)
+			} else if keep {
+				facts = append(facts, rdFact{v: v, c: nc})
+			}
+		}
+		weak := c.weak
+		if !keep {
+			weak = append(append([]rdVal(nil), weak...), v)
+			rdSortVals(weak)
+			weak = rdDedupVals(weak)
+		}
+		*c = rdCell{facts: facts, stale: c.stale, weak: weak}
+	}
+}
+
+// rdGuardedDef is the new cell of a location written by a guarded
+// definition of v under g: when g is true the location holds the new v;
+// when g is false it keeps what it held. So it holds v always if it
+// already held v (always, or exactly when g is false), otherwise v only
+// under g; and every other value it held survives only under !g.
+func rdGuardedDef(old rdCell, v rdVal, g rdCond) rdCell {
+	var out rdCell
+	vc := g
+	if f, ok := old.find(v); ok && (!f.c.on || f.c == g.not()) {
+		vc = rdCond{}
+	}
+	out.facts = append(out.facts, rdFact{v: v, c: vc})
+	for _, f := range old.facts {
+		if f.v == v {
+			continue
+		}
+		if c, ok := rdMeetCond(f.c, g.not()); ok {
+			out.facts = append(out.facts, rdFact{v: f.v, c: c})
+		} else {
+			out.weak = append(out.weak, f.v)
+		}
+	}
+	rdSortFacts(out.facts)
+	rdSortVals(out.weak)
+	out.stale = old.stale
+	return out
+}
+
+// describe says what a cell holds, for a message about a read that
+// wanted v. A stale copy of v comes first: a location keeps its stale
+// marks only until it is overwritten, so it still physically holds the
+// old v (whatever else it is known to equal).
+func (c *rdCell) describe(v rdVal) string {
+	for _, s := range c.stale {
+		if s.v == v {
+			if s.call {
+				return fmt.Sprintf("a copy of %s that the CALL #%d clobbered", v, s.by)
+			}
+			return fmt.Sprintf("a stale copy of %s (redefined by #%d)", v, s.by)
+		}
+	}
+	if len(c.facts) > 0 {
+		parts := make([]string, len(c.facts))
+		for i, f := range c.facts {
+			parts[i] = f.v.String() + f.c.String()
+		}
+		return strings.Join(parts, ", ")
+	}
+	for _, w := range c.weak {
+		if w == v {
+			return v.String() + " on some paths only"
+		}
+	}
+	return "nothing"
+}
+
+// rdHolder is a location holding some value under a condition.
+type rdHolder struct {
+	loc int
+	c   rdCond
+}
+
+// holders returns the locations holding v.
+func (s rdState) holders(v rdVal) []rdHolder {
+	var out []rdHolder
+	for i := range s {
+		if f, ok := s[i].find(v); ok {
+			out = append(out, rdHolder{loc: i, c: f.c})
+		}
+	}
+	return out
+}
+
+// addHolders makes each holder also hold v, under the holder's condition.
+func (s rdState) addHolders(hs []rdHolder, v rdVal) {
+	for _, h := range hs {
+		c := &s[h.loc]
+		if h.c.on && h.c.p == v {
+			continue // the condition named the old v
+		}
+		if _, ok := c.find(v); ok {
+			continue
+		}
+		facts := append(append([]rdFact(nil), c.facts...), rdFact{v: v, c: h.c})
+		rdSortFacts(facts)
+		*c = rdCell{facts: facts, stale: c.stale, weak: c.weak}
+	}
+}
+
+// staleOf reports whether the cell holds a stale copy of v.
+func (c *rdCell) staleOf(v rdVal) bool {
+	for _, s := range c.stale {
+		if s.v == v {
+			return true
+		}
+	}
+	return false
+}
