@@ -19,8 +19,9 @@ import (
 const changedPhase = 3
 
 // withChange replaces m's snapshots with copies in which phase 3
-// (AnalyzeControlFlow) changed one instruction, removed one and added one:
-// no phase rewrites IR yet, and the diff views need something to show.
+// (AnalyzeControlFlow) changed one instruction, removed one and added one,
+// and no other phase changed anything: the pane tests need a timeline
+// that stays the same while the compiler's phases grow.
 func withChange(t testing.TB, m *Model) *ori.Module {
 	t.Helper()
 	w := m.c.W
@@ -42,8 +43,12 @@ func withChange(t testing.TB, m *Model) *ori.Module {
 	var snaps []*pipeline.Snapshot
 	for _, s := range w.Snaps {
 		c := *s
+		c.Module = w.Lowered
 		if c.Index >= changedPhase {
 			c.Module = changed
+		}
+		if c.Status == pipeline.StatusChanged {
+			c.Status = pipeline.StatusUnchanged
 		}
 		if c.Index == changedPhase {
 			c.Status = pipeline.StatusChanged
@@ -52,6 +57,22 @@ func withChange(t testing.TB, m *Model) *ori.Module {
 	}
 	send(m, compiledMsg{gen: w.Gen, lowered: w.Lowered, snaps: snaps})
 	return changed
+}
+
+// withoutChanges replaces m's snapshots with copies in which no phase
+// changed the IR.
+func withoutChanges(m *Model) {
+	w := m.c.W
+	var snaps []*pipeline.Snapshot
+	for _, s := range w.Snaps {
+		c := *s
+		c.Module = w.Lowered
+		if c.Status == pipeline.StatusChanged {
+			c.Status = pipeline.StatusUnchanged
+		}
+		snaps = append(snaps, &c)
+	}
+	send(m, compiledMsg{gen: w.Gen, lowered: w.Lowered, snaps: snaps})
 }
 
 // checkFrame checks that a view is exactly width x height cells.
@@ -121,6 +142,7 @@ func TestTimelineStep(t *testing.T) {
 
 func TestJumpToChanged(t *testing.T) {
 	m := sampleModel(t, 80, 24)
+	withoutChanges(m)
 	typeKeys(m, "n")
 	if m.c.W.Sel != 0 || !strings.Contains(m.status, "no later phase") {
 		t.Errorf("n with no changing phase: phase %d, status %q", m.c.W.Sel, m.status)
