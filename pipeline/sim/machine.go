@@ -302,6 +302,12 @@ func (s *machine) runCTA(id [3]int) error {
 					return err
 				}
 				if !ran {
+					// A warp whose last thread exited at the end of the
+					// previous quantum finishes only now: that is
+					// progress, not a deadlock.
+					if w.done {
+						progress = true
+					}
 					break
 				}
 				progress = true

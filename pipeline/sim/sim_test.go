@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -307,5 +308,25 @@ func TestLOP3FastPathsMatchTheTruthTable(t *testing.T) {
 		if got != want {
 			t.Fatalf("lop3(%#x) = %#x, want %#x", lut, got, want)
 		}
+	}
+}
+
+// TestExitAtQuantumEnd runs a one-warp kernel whose EXIT is exactly the
+// 256th warp-step of a round: the warp finishes in the next round, which
+// must not be mistaken for a deadlock.
+func TestExitAtQuantumEnd(t *testing.T) {
+	var body strings.Builder
+	body.WriteString(".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n")
+	for i := 1; i < 256; i++ {
+		fmt.Fprintf(&body, "\t#%d NOP ;\n", i)
+	}
+	body.WriteString("\t#256 EXIT ;\n}\n")
+	f, err := ori.ParseFunc("q.ori", []byte(body.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &ori.Module{Arch: 75, AddressSize: 64, Funcs: []*ori.Func{f}}
+	if _, err := Run(m, "k", Launch{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}}, NewGlobal(), Options{}); err != nil {
+		t.Fatal(err)
 	}
 }
