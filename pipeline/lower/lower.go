@@ -774,8 +774,16 @@ func (c *fn) defineUndefined() {
 		in.Line = c.pf.Pos.Line
 		pre = append(pre, in)
 	}
+	// The definitions go after the prologue (stack pointer and frame
+	// set-up): a value the allocator spills is stored through R1, which
+	// must already hold the frame.
 	entry := c.f.Blocks[0]
-	entry.Insts = append(pre, entry.Insts...)
+	at := 0
+	for at < len(entry.Insts) && writesSP(entry.Insts[at]) {
+		at++
+	}
+	rest := append([]*ori.Inst(nil), entry.Insts[at:]...)
+	entry.Insts = append(append(entry.Insts[:at:at], pre...), rest...)
 }
 
 // funcIndex returns the position of the defined function name among the
@@ -792,4 +800,15 @@ func (l *lowerer) funcIndex(name string) int {
 		i++
 	}
 	return -1
+}
+
+// writesSP reports whether in is one of the prologue instructions that
+// set the stack pointer R1.
+func writesSP(in *ori.Inst) bool {
+	for _, d := range in.Dsts {
+		if d.Kind == ori.OpdReg && !d.Reg.Virtual && d.Reg.Class == ori.ClassR && d.Reg.N == 1 {
+			return true
+		}
+	}
+	return false
 }
