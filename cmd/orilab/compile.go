@@ -12,6 +12,7 @@ import (
 	"orilab/internal/atomicfile"
 	"orilab/pipeline"
 	"orilab/pipeline/ptx"
+	"orilab/pipeline/sass"
 )
 
 // archNumber turns "sm_80" into 80; "" gives 0 (take the module's target).
@@ -75,22 +76,22 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	parseOnly := fs.Bool("parse-only", false, "stop after parsing and semantic checks; print nothing on success")
-	emit := fs.String("emit", "", "what to print: ptx (the checked module in canonical form), ir (the Ori IR after the last phase) or lowered (the Ori right after lowering)")
+	emit := fs.String("emit", "sass", "what to print: sass (the default: SASS text after the last phase), ir (the Ori IR after the last phase), lowered (the Ori right after lowering) or ptx (the checked module in canonical form)")
 	out := fs.String("o", "", "write the output to `FILE` (atomically) instead of standard output")
 	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
 	fs.StringVar(arch, "gpu-name", "", "same as -arch")
 	opt := fs.Int("O", 3, "optimization `level` 0-4 (5 is accepted as 4)")
 	fs.IntVar(opt, "opt-level", 3, "same as -O")
 	kf := addKnobFlags(fs)
-	maxrreg := fs.Int("maxrregcount", 0, "register limit `N` (not available yet: needs the register allocator)")
+	maxrreg := fs.Int("maxrregcount", 0, "use at most `N` R registers per thread (0: no limit below the hardware's 255); spills to local memory when needed")
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
 	verify := fs.Bool("verify", false, "run the IR verifier after every phase and name the phase that breaks an invariant")
-	verbose := fs.Bool("v", false, "print resource usage (not available yet: needs the back end)")
+	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit ptx|ir|lowered] [-O N] [-arch sm_XX]")
-		fmt.Fprintln(stderr, "                      [-knob NAME=VALUE]... [-knobs-file F] [--stat=phase-wise]")
-		fmt.Fprintln(stderr, "                      [--trace FILE] [--verify] [-o OUT] FILE.ptx")
+		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
+		fmt.Fprintln(stderr, "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
+		fmt.Fprintln(stderr, "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT] FILE.ptx")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
 		fmt.Fprintln(stderr, "(orilab phases lists them and which ones are built). Errors read")
@@ -98,7 +99,10 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "status is then 2. Knobs come from $ORILAB_KNOBS, -knobs-file, -knob and the")
 		fmt.Fprintln(stderr, "PTX's .pragma strings, in that priority (orilab knobs lists them): for")
 		fmt.Fprintln(stderr, "example -knob DisablePhases=OriBranchOpt+GvnCse or -knob DUMPIR=OriSanitize.")
-		fmt.Fprintln(stderr, "SASS emission is not available yet.")
+		fmt.Fprintln(stderr, "The output is SASS text in nvdisasm syntax (orilab writes no cubin), with each")
+		fmt.Fprintln(stderr, "instruction's control word in a trailing comment: [B<waits>:R<read bar>:W<write")
+		fmt.Fprintln(stderr, "bar>:<Y yield>:S<stall>]. -v prints the ptxas info lines (registers, stack frame,")
+		fmt.Fprintln(stderr, "spill stores and loads, smem, cmem[0]) to stderr.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -116,8 +120,8 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	if !checkArchOpt("compile", *arch, *opt, stderr) {
 		return exitError
 	}
-	if *maxrreg != 0 || *verbose {
-		fmt.Fprintln(stderr, "orilab compile: --maxrregcount and -v are not available yet: they need the back end")
+	if *maxrreg < 0 || *maxrreg > 255 {
+		fmt.Fprintf(stderr, "orilab compile: --maxrregcount %d: want 1 to 255 (0 for no limit)\n", *maxrreg)
 		return exitError
 	}
 	if *stat != "" && *stat != "phase-wise" {
@@ -125,9 +129,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	switch *emit {
-	case "", "ptx", "ir", "lowered":
+	case "sass", "ptx", "ir", "lowered":
 	default:
-		fmt.Fprintf(stderr, "orilab compile: --emit %q: want ptx, ir or lowered (sass is not available yet)\n", *emit)
+		fmt.Fprintf(stderr, "orilab compile: --emit %q: want sass, ir, lowered or ptx\n", *emit)
 		return exitError
 	}
 	file := pos[0]
@@ -152,13 +156,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
-	po := pipeline.PhaseOptions{OptLevel: *opt, Verify: *verify, DumpTo: stdout}
+	po := pipeline.PhaseOptions{OptLevel: *opt, Verify: *verify, DumpTo: stdout, MaxRegCount: *maxrreg}
 	if err := po.ApplyKnobs(set); err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
-		return exitError
-	}
-	if *emit == "" && po.DumpIR == "" && *stat == "" && *trace == "" && !set.DumpKnobs() {
-		fmt.Fprintln(stderr, "orilab compile: SASS emission is not available yet; use --emit ir to see the IR after the last phase (or --parse-only, --emit ptx, --stat=phase-wise, -knob DUMPIR=PHASE)")
 		return exitError
 	}
 	sess, err := pipeline.NewSessionFrom(m, pipeline.Options{Arch: archNumber(*arch)}, po)
@@ -184,13 +184,56 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	if *verbose {
+		if err := writeResources(stderr, sess); err != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+			return exitError
+		}
+	}
 	switch *emit {
 	case "ir":
 		return writeOut(*out, sess.Module().String(), stdout, stderr)
 	case "lowered":
 		return writeOut(*out, sess.Lowered.String(), stdout, stderr)
 	}
-	return exitOK
+	if po.DumpIR != "" && *out == "" {
+		// DUMPIR already wrote to stdout; SASS after it would bury it.
+		return exitOK
+	}
+	text, err := sassText(sess)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
+	return writeOut(*out, text, stdout, stderr)
+}
+
+// sassText is the SASS of the final IR: DumpNVuCodeText's, or rendered
+// here when that phase did not run (disabled, or left out by NamedPhases).
+func sassText(sess *pipeline.Session) (string, error) {
+	if b := sess.Backend(); b != nil && b.SASS != "" {
+		return b.SASS, nil
+	}
+	text, err := sass.Text(sess.Module(), 0)
+	if err != nil {
+		return "", fmt.Errorf("no SASS: %v (SASS needs the register allocator's physical registers: run the whole pipeline, or use --emit ir)", err)
+	}
+	return text, nil
+}
+
+// writeResources prints ptxas's -v lines: the allocator's register count
+// per function, and the frame and spill bytes of the final code.
+func writeResources(w io.Writer, sess *pipeline.Session) error {
+	m := sess.Module()
+	us := sass.ModuleUsage(m, m.Arch)
+	if b := sess.Backend(); b != nil {
+		for i := range us {
+			if st := b.RAStats[us[i].Name]; st != nil {
+				us[i].Regs = st.Regs
+			}
+		}
+	}
+	return sass.Resources(w, m.Arch, sass.GlobalBytes(m), us)
 }
 
 // writeOut writes text to the -o file atomically, or to stdout.

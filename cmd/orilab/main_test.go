@@ -146,12 +146,74 @@ func TestUnavailableCommands(t *testing.T) {
 	}
 }
 
-func TestCompileWithoutOutputIsHonest(t *testing.T) {
+// TestCompileSASS checks the default output (SASS text with control
+// words) and the -v resource lines of a trivial kernel, exactly.
+func TestCompileSASS(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "ok.ptx", kernelSrc())
-	code, out, errs := runCLI(t, "compile", p)
-	if code != 2 || out != "" || errs != "orilab compile: SASS emission is not available yet; use --emit ir to see the IR after the last phase (or --parse-only, --emit ptx, --stat=phase-wise, -knob DUMPIR=PHASE)\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	code, out, errs := runCLI(t, "compile", "-v", p)
+	if code != 0 || !strings.Contains(out, "        /*0000*/                   MOV R1, c[0x0][0x28] ;") || !strings.Contains(out, "        /*0010*/                   EXIT ;") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+	want := "ptxas info    : Compiling entry function 'k' for 'sm_80'\n" +
+		"ptxas info    : Function properties for k\n" +
+		"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n" +
+		"ptxas info    : Used 4 registers, 0 bytes smem, 360 bytes cmem[0]\n"
+	if errs != want {
+		t.Errorf("-v:\n%s\nwant\n%s", errs, want)
+	}
+	code, _, errs = runCLI(t, "compile", "--maxrregcount", "300", p)
+	if code != 2 || errs != "orilab compile: --maxrregcount 300: want 1 to 255 (0 for no limit)\n" {
+		t.Errorf("--maxrregcount 300: exit %d, stderr %q", code, errs)
+	}
+	// Without the allocator there are no physical registers: no SASS.
+	p2 := writeFile(t, dir, "reg.ptx", kernelSrc("\tmov.u32 %r1, %tid.x;"))
+	code, _, errs = runCLI(t, "compile", "-knob", "NamedPhases=OriSanitize", p2)
+	if code != 2 || !strings.HasPrefix(errs, "orilab compile: no SASS: ") {
+		t.Errorf("NamedPhases without allocation: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestMaxRegCountSpills compiles a kernel written to need about 36
+// registers with --maxrregcount 16, 24 and 32: it must stay within the
+// limit, the spill byte counts -v prints must equal the bytes of the STL
+// and LDL instructions in the SASS, and the kernel must still pass.
+func TestMaxRegCountSpills(t *testing.T) {
+	src := filepath.Join("..", "..", "pipeline", "regalloc", "testdata", "pressure.ptx")
+	spec := filepath.Join("..", "..", "pipeline", "regalloc", "testdata", "pressure.json")
+	sizeOf := func(line string) int64 {
+		switch {
+		case strings.Contains(line, ".128 "):
+			return 16
+		case strings.Contains(line, ".64 "):
+			return 8
+		}
+		return 4
+	}
+	for _, n := range []string{"16", "24", "32"} {
+		code, out, errs := runCLI(t, "compile", "-O", "3", "--maxrregcount", n, "-v", src)
+		if code != 0 {
+			t.Fatalf("--maxrregcount %s: exit %d, stderr %q", n, code, errs)
+		}
+		var st, ld int64
+		for _, l := range strings.Split(out, "\n") {
+			switch {
+			case strings.Contains(l, " STL"):
+				st += sizeOf(l)
+			case strings.Contains(l, " LDL"):
+				ld += sizeOf(l)
+			}
+		}
+		if st == 0 || ld == 0 {
+			t.Errorf("--maxrregcount %s: no spill code in the SASS", n)
+		}
+		want := fmt.Sprintf("bytes stack frame, %d bytes spill stores, %d bytes spill loads\n", st, ld)
+		if !strings.Contains(errs, want) || !strings.Contains(errs, "ptxas info    : Used "+n+" registers,") {
+			t.Errorf("--maxrregcount %s: -v says\n%s\nwant spill bytes %q and %s registers", n, errs, want, n)
+		}
+		if code, out, errs := runCLI(t, "run", spec, "-O", "3", "--maxrregcount", n); code != 0 {
+			t.Errorf("run --maxrregcount %s: exit %d\n%s%s", n, code, out, errs)
+		}
 	}
 }
 
@@ -174,7 +236,7 @@ func TestCompileKnobsEndToEnd(t *testing.T) {
 	}
 	// NamedPhases runs only the named phases: the phase-wise statistics
 	// list exactly those that ran.
-	code, _, errs = runCLI(t, "compile", "--stat=phase-wise", "-knob", "NamedPhases=AnalyzeControlFlow,OriSanitize", p)
+	code, _, errs = runCLI(t, "compile", "--emit", "ir", "--stat=phase-wise", "-knob", "NamedPhases=AnalyzeControlFlow,OriSanitize", p)
 	if code != 0 || !strings.Contains(errs, "  AnalyzeControlFlow  ::  [Total ") || !strings.Contains(errs, "  OriSanitize  ::  [Total ") || strings.Contains(errs, "OriCheckInitialProgram") {
 		t.Fatalf("NamedPhases: exit %d, stderr:\n%s", code, errs)
 	}

@@ -21,6 +21,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	kf := addKnobFlags(fs)
 	after := fs.String("after", "", "execute the IR after `PHASE` (a phase name, or \"lowering\"); default: after the last phase")
 	maxSteps := fs.Int64("max-steps", 0, "end the run after `N` warp-steps (default 50000000)")
+	maxrreg := fs.Int("maxrregcount", 0, "use at most `N` R registers per thread (0: no limit); spills to local memory when needed")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: orilab run SPEC.json [-O N] [-arch sm_XX] [--after PHASE] [--max-steps N] [--json]")
@@ -56,7 +57,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab run: %v\n", err)
 		return exitError
 	}
-	po := pipeline.PhaseOptions{OptLevel: *opt, NoSnapshots: true, DumpTo: stderr}
+	if *maxrreg < 0 || *maxrreg > 255 {
+		fmt.Fprintf(stderr, "orilab run: --maxrregcount %d: want 1 to 255 (0 for no limit)\n", *maxrreg)
+		return exitError
+	}
+	po := pipeline.PhaseOptions{OptLevel: *opt, NoSnapshots: true, DumpTo: stderr, MaxRegCount: *maxrreg}
 	if err := po.ApplyKnobs(set); err != nil {
 		fmt.Fprintf(stderr, "orilab run: %v\n", err)
 		return exitError
