@@ -2,47 +2,19 @@ package pipeline
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"orilab/internal/testenv"
-	"orilab/internal/zluda"
 	"orilab/pipeline/spec"
 )
 
 // TestOptimizedMatchesO0 is the optimizer's semantic-preservation test:
-// every kernel spec (the ZLUDA conversions that pass at -O0, and
-// testdata/kernels) is compiled at -O1, -O2 and -O3 with the verifier on
+// every kernel spec (allSpecs: the ZLUDA conversions that pass at -O0,
+// testdata/kernels, testdata/opt and the allocator's kernels) is compiled at -O1, -O2 and -O3 with the verifier on
 // after every phase, and executed after every phase that changed the IR.
 // Each execution must still match the expected buffers.
 func TestOptimizedMatchesO0(t *testing.T) {
-	var specs []*spec.Spec
-	cases, err := zluda.Load(testenv.Shared(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		if c.Skip != "" || c.Spec == nil || c.Spec.CompileOnly {
-			continue
-		}
-		if _, known := zludaKnownFailures[c.Name]; known {
-			continue
-		}
-		specs = append(specs, c.Spec)
-	}
-	files, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "*.json"))
-	files = append(files, filepath.Join(testenv.RepoRoot(t), "testdata", "sample", "sample.json"))
-	for _, f := range files {
-		if _, failing := kernelErrors[strings.TrimSuffix(filepath.Base(f), ".json")]; failing {
-			continue
-		}
-		s, err := spec.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		specs = append(specs, s)
-	}
+	specs := allSpecs(t)
 	changedRuns := 0
 	for _, s := range specs {
 		src, err := os.ReadFile(s.PTXPath)
