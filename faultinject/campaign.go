@@ -19,8 +19,8 @@ import (
 // fault that got past the verifiers is listed with the command that
 // replays it.
 //
-// faultinject cannot import the compiler driver (it sits above this
-// package), so the compiler comes in through the Target interface.
+// The compiler comes in through the Target interface: PipelineTarget
+// (pipeline.go) is the real compilation, and tests plug in small fakes.
 
 // Target is the compiler and the kernel as a campaign sees them. Its
 // methods are called from several goroutines at once.
