@@ -8,7 +8,9 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
+	"orilab/faultinject"
 	"orilab/internal/atomicfile"
 	"orilab/pipeline"
 	"orilab/pipeline/ptx"
@@ -87,11 +89,15 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
 	verify := fs.Bool("verify", false, "run the IR verifier after every phase and name the phase that breaks an invariant")
+	bug := fs.String("bugspec", "", "inject bugspec faults: a `LINE` \"C0,C1,C2,C3 C4 C5\" or a FILE holding one (see orilab inject); the report goes to stderr")
+	seed := fs.Int64("seed", 0, "with --bugspec: the random `SEED` (default: from the clock, and printed)")
+	at := fs.String("at", "AllocateRegisters", "with --bugspec: inject after `PHASE`")
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
 		fmt.Fprintln(stderr, "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
-		fmt.Fprintln(stderr, "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT] FILE.ptx")
+		fmt.Fprintln(stderr, "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
+		fmt.Fprintln(stderr, "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
 		fmt.Fprintln(stderr, "(orilab phases lists them and which ones are built). Errors read")
@@ -165,6 +171,17 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
+	}
+	if *bug != "" {
+		seedSet := false
+		fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+		if !seedSet {
+			*seed = time.Now().UnixNano() & (1<<53 - 1)
+		}
+		if err := injectDuringCompile(sess, *bug, *seed, *at, stderr); err != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+			return exitError
+		}
 	}
 	if err := sess.RunAll(); err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
@@ -260,4 +277,30 @@ func checkArchOpt(cmd, arch string, opt int, stderr io.Writer) bool {
 		return false
 	}
 	return true
+}
+
+// injectDuringCompile runs the compilation to phase at, corrupts its IR
+// with the bugspec and lets the compilation continue from there, as ptxas
+// does with bugspec.txt, but only when asked and with a printed seed.
+func injectDuringCompile(sess *pipeline.Session, bug string, seed int64, at string, stderr io.Writer) error {
+	bs, err := readBugspec(bug)
+	if err != nil {
+		return err
+	}
+	idx, err := pipeline.LookupPhase(at)
+	if err != nil {
+		return fmt.Errorf("--at: %v", err)
+	}
+	if err := sess.RunTo(idx); err != nil {
+		return err
+	}
+	m := sess.Module().Clone()
+	rep, err := faultinject.Inject(m, bs, seed, faultinject.Options{})
+	if err != nil {
+		return fmt.Errorf("--bugspec after %s: %v", pipeline.PhaseTable[idx].Name, err)
+	}
+	sess.Replace(m)
+	fmt.Fprintf(stderr, "bugspec %s, seed %d, injected after %s\n", bs, seed, pipeline.PhaseTable[idx].Name)
+	_, err = rep.WriteTo(stderr)
+	return err
 }

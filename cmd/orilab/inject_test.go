@@ -135,3 +135,21 @@ func TestInjectCampaign(t *testing.T) {
 		t.Error("the same campaign seed gave a different result")
 	}
 }
+
+// TestCompileBugspec injects during a compilation: the report goes to
+// stderr with its seed, and the SASS of the corrupted program to stdout.
+func TestCompileBugspec(t *testing.T) {
+	ptx := filepath.Join("..", "..", "testdata", "kernels", "iadd.ptx")
+	code, out, errs := runCLI(t, "compile", "--bugspec", "1,0,0,0 0 0", "--seed", "2", ptx)
+	if code != 0 || !strings.HasPrefix(errs, "bugspec 1,0,0,0 0 0, seed 2, injected after AllocateRegisters\nNum forced bugs 1\nCreated a bug at index ") || !strings.Contains(out, "/*0000*/") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	_, out2, errs2 := runCLI(t, "compile", "--bugspec", "1,0,0,0 0 0", "--seed", "2", ptx)
+	if out2 != out || errs2 != errs {
+		t.Error("the same seed compiled differently")
+	}
+	_, clean, _ := runCLI(t, "compile", ptx)
+	if clean == out {
+		t.Error("the injected fault did not change the SASS")
+	}
+}
