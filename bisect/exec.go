@@ -24,6 +24,21 @@ type Options struct {
 	MaxWarpSteps int64
 	// Progress, when set, receives one short line per step of the search.
 	Progress func(line string)
+	// Plant, when set, corrupts the IR right after phase PlantAfter in
+	// every compilation of the search: a rehearsal with a known culprit
+	// (see PlantBugspec).
+	Plant      func(m *ori.Module) error
+	PlantAfter string
+	// PlantArgs are the command-line flags that reproduce the plant, for
+	// replay commands.
+	PlantArgs string
+}
+
+// phaseOptions completes po with what every compilation of a search
+// shares: the planted fault.
+func (o Options) phaseOptions(po pipeline.PhaseOptions) pipeline.PhaseOptions {
+	po.Plant, po.PlantAfter = o.Plant, o.PlantAfter
+	return po
 }
 
 // ApplyKnobs takes the knob settings that bear on a bisection: the
@@ -134,7 +149,7 @@ func (r *runner) execute(m *ori.Module) ([][]byte, error) {
 
 // compile runs the whole pipeline on the spec's PTX.
 func compile(ctx context.Context, s *spec.Spec, opts Options, disable []string, snapshots bool) (*pipeline.Session, error) {
-	return compileWith(s, opts, pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: disable, Context: ctx, NoSnapshots: !snapshots})
+	return compileWith(s, opts, opts.phaseOptions(pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: disable, Context: ctx, NoSnapshots: !snapshots}))
 }
 
 // compileWith runs the whole pipeline on the spec's PTX with po.

@@ -130,7 +130,7 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 		if err != nil {
 			return nil, err
 		}
-		po := pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: append([]string(nil), opts.DisablePhases...), Context: ctx, NoSnapshots: true}
+		po := opts.phaseOptions(pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: append([]string(nil), opts.DisablePhases...), Context: ctx, NoSnapshots: true})
 		if err := po.ApplyKnobs(set); err != nil {
 			return nil, err
 		}

@@ -199,6 +199,9 @@ func Replay(s *spec.Spec, opts Options, mode string) string {
 	if len(opts.DisablePhases) > 0 {
 		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(opts.DisablePhases, "+"))
 	}
+	if opts.PlantArgs != "" {
+		fmt.Fprintf(&b, " %s", opts.PlantArgs)
+	}
 	fmt.Fprintf(&b, " --mode %s", mode)
 	return b.String()
 }

@@ -457,7 +457,7 @@ func (r *reducer) assess(c rcase, target *Signature) (a *assessment, err error) 
 	}
 	execute := !r.orig.CompileOnly && (target == nil || target.Kind == SigMiscompile)
 	compile := func(snapshots bool) (*pipeline.Session, *assessment, error) {
-		po := pipeline.PhaseOptions{OptLevel: r.opts.OptLevel, DisablePhases: r.opts.DisablePhases, Context: r.ctx, Verify: r.opts.Verify, NoSnapshots: !snapshots}
+		po := r.opts.phaseOptions(pipeline.PhaseOptions{OptLevel: r.opts.OptLevel, DisablePhases: r.opts.DisablePhases, Context: r.ctx, Verify: r.opts.Verify, NoSnapshots: !snapshots})
 		sess, err := pipeline.NewSessionFrom(pm, r.opts.Compile, po)
 		if err != nil {
 			return nil, &assessment{invalid: "the PTX does not lower: " + firstLine(err.Error())}, nil

@@ -75,7 +75,7 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 	var r *runner
 	// build compiles up to and including the phase with BisectSites=lim.
 	build := func(lim pipeline.SiteLimit) (*outcome, error) {
-		po := pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: opts.DisablePhases, Context: ctx, NoSnapshots: true, Sites: &lim}
+		po := opts.phaseOptions(pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: opts.DisablePhases, Context: ctx, NoSnapshots: true, Sites: &lim})
 		src, err := readPTX(s)
 		if err != nil {
 			return nil, err

@@ -97,6 +97,14 @@ type PhaseOptions struct {
 	// RecordSites keeps, in each snapshot, the list of rewrites the phase
 	// proposed.
 	RecordSites bool
+	// Plant, when set, corrupts the IR right after phase PlantAfter (by
+	// name), whether the phase ran or not; the snapshot of that phase then
+	// carries the corruption. It is how a fault is planted to rehearse a
+	// bisection (orilab bisect --bugspec ... --at PHASE). Disabling the
+	// phase with DisablePhases disables the plant too, so that disable
+	// mode can find it.
+	Plant      func(m *ori.Module) error
+	PlantAfter string
 }
 
 // Session is one compilation that can be stepped: it stops after any
@@ -324,6 +332,15 @@ func (s *Session) step(i int) error {
 			s.cur, s.curHash = work, h
 			snap.Module, snap.Hash = work, h
 		}
+	}
+	if s.opts.Plant != nil && strings.EqualFold(s.opts.PlantAfter, p.Name) && !s.disabled[i] {
+		planted := s.cur.Clone()
+		if err := s.opts.Plant(planted); err != nil {
+			return fmt.Errorf("planting a fault after phase %d %s: %w", i, p.Name, err)
+		}
+		s.Replace(planted)
+		snap.Module, snap.Hash = planted, s.curHash
+		snap.Status, snap.Reason = StatusChanged, ""
 	}
 	if !s.opts.NoSnapshots {
 		s.measure(snap)

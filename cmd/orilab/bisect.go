@@ -27,6 +27,9 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	phaseName := fs.String("phase", "", "sites mode: the culprit `PHASE` to search inside (default: found by phase mode first)")
 	good := fs.String("good", "", "knobs mode: the passing knob `SETTINGS` (NAME=VALUE records separated by ~)")
 	bad := fs.String("bad", "", "knobs mode: the failing knob `SETTINGS`")
+	bug := fs.String("bugspec", "", "plant bugspec faults to rehearse: a `LINE` \"C0,C1,C2,C3 C4 C5\" or a FILE (see orilab inject)")
+	seed := fs.Int64("seed", 1, "with --bugspec: the injection's random `SEED`")
+	at := fs.String("at", "AllocateRegisters", "with --bugspec: plant the faults right after `PHASE` (AllocateRegisters or later)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 0, "give up after `D` (for example 30s; 0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
@@ -45,6 +48,8 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "           rewrite that breaks the kernel: every transforming phase numbers its")
 		fmt.Fprintln(stderr, "           rewrites and -knob BisectSites=PHASE:N applies only the first N")
 		fmt.Fprintln(stderr, "  auto     phase mode, then sites mode inside the culprit, as one summary")
+		fmt.Fprintln(stderr, "--bugspec LINE --at PHASE --seed S plants faults (as orilab inject does) in every")
+		fmt.Fprintln(stderr, "compilation, to rehearse a bisection whose answer is known.")
 		fmt.Fprintln(stderr, "Exit status: 0 found, 1 no culprit (the kernel passes), 2 error.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -100,6 +105,17 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	if err := opts.ApplyKnobs(set); err != nil {
 		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
 		return exitError
+	}
+	if *bug != "" {
+		bs, err := readBugspec(*bug)
+		if err != nil {
+			fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+			return exitError
+		}
+		if err := opts.PlantBugspec(bs, *seed, *at); err != nil {
+			fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+			return exitError
+		}
 	}
 	// clearProgress erases the progress line before anything else is printed.
 	clearProgress := func() {}
