@@ -1,0 +1,646 @@
+package opt
+
+// OriDoPredication (phase 68): if-conversion.
+//
+// What it does. A short conditional region whose arms are single blocks
+// is turned into straight-line code: the branch at the end of the header
+// block is deleted, and the instructions of each arm are appended to the
+// header, guarded by the branch predicate (the arm the branch jumps to) or
+// its negation (the arm it falls into). Both arms then issue for every
+// thread of the warp, without divergence and without the BSSY/BSYNC
+// bookkeeping a divergent branch needs (001:14412-14449).
+//
+// Shapes (001:14568-14609). H ends in a guarded BRA to T and falls through
+// to F, the next block in layout order; an arm has H as its only
+// predecessor and is not the entry block.
+//   - diamond: F and T are arms and both continue to the same block M;
+//   - triangle: F is an arm that continues to T, or T is an arm that
+//     continues to F (the branch skips the arm);
+//   - exit triangle: F (directly followed by T) or T is an arm that ends in
+//     an unguarded EXIT; the EXIT is predicated too and H falls through to
+//     the other successor (ptxas's "@P0 EXIT").
+// The extended diamonds of 14610-14623 (arms that chain through several
+// blocks) are not recognized; a nested region is converted from the inside
+// out, over at most three rounds (ptxas's driver runs its main loop up to
+// three times, 14456 and 14491-14520).
+//
+// Region scan (14624-14742). Every arm instruction must be predicable:
+// not a barrier, warp collective, call, indirect branch, pseudo-op,
+// uniform-datapath instruction, P2R/R2P (which touch every predicate) or
+// other side-effecting control instruction (BSSY, NANOSLEEP, BPT), and it
+// must write only virtual (or zero) registers, never the branch predicate
+// (14682: the guard would be clobbered before the rest of the region is
+// guarded). Stores and atomics are predicable: a guarded store or atomic
+// does nothing when its guard is false (SEMANTICS.md). Loads are
+// predicated as well, so no load is ever speculated and the speculation
+// analysis of 14872-14963 is not needed. When an arm writes memory or
+// performs an atomic, the blocks must also be laid out H, F[, T], then M
+// (Decision: the wiki is silent): the simulator runs the threads at the
+// smallest program counter first, so the threads of F store before those
+// of T, and the skipping threads wait at M; the predicated code keeps
+// exactly that order. An arm that is the branch target of a triangle then
+// stays a branch.
+//
+// Guards that are already there (14856-14858). An arm instruction guarded
+// by q gets the conjunction of q and the arm's condition: a PLOP3.LUT
+// (lut 0x80, a AND b AND PT) computes it into a fresh predicate right
+// before the instruction, and consecutive instructions with the same q
+// share it until q is written. If q is the branch predicate itself the
+// guard either stays (same sense) or becomes !PT (never executes).
+//
+// Unguarded arm instructions and kills (Decisions, see speculable and
+// ifcvtKills). A pure instruction that cannot fault and whose results are
+// dead where the branch was runs unguarded, and a word that a guarded
+// instruction writes first and that is read afterwards gets a kill (MOV
+// w = RZ) before it. Both keep orilab's liveness, which does not know
+// that complementary guards cover every thread, from seeing such values
+// live from the function's entry.
+//
+// Profitability (14743-14832, simplified). The wiki's thresholds are
+// per-architecture fields of the backend (base_limit, combined_limit,
+// 14815-14832) with no knob names; orilab exposes the two that matter as
+// knobs: an arm may emit at most PredicationBaseLimit instructions (PLOP3s
+// and kills included; the count comes from converting a copy of the
+// function), a diamond at most PredicationCombinedLimit for both arms.
+// Decision: the defaults, 8 and 12, are orilab's (the wiki gives no
+// values). As in step 6 of the heuristic (14778-14781), a diamond whose
+// two arms both contain a long-latency instruction (a load, an atomic,
+// MUFU or a double-precision operation) stays a branch.
+//
+// Partial SSA. When the merge block has MOV.PHI instructions (between
+// GenerateMovPhi and ConvertAllMovPhiToMov), its predecessors must be
+// exactly the region's, and each phi becomes a select at the end of the
+// header (ptxas turns the phi into a conditional select, 14844): SEL for a
+// 32-bit R value, PLOP3.LUT 0xca (c ? a : b) for a predicate. Other phis
+// (64-bit, uniform) and phis that read the merge block's own phi results
+// keep the branch.
+//
+// Example (a diamond; BB2 falls through, BB3 is the branch target; %r23
+// is dead where the branch was, so BB2's IADD3 runs unguarded and BB3's
+// LOP3 overwrites it under the branch condition):
+//
+//	BB1: ISETP.GT.U32.AND %p2, PT = %r17, 0x3, PT     BB1: ISETP.GT.U32.AND %p2, PT = ...
+//	     @!%p2 BRA BB3                                      IADD3 %r23 = %r16, 0x1, RZ
+//	BB2: IADD3 %r23 = %r16, 0x1, RZ           =>            @!%p2 LOP3.LUT %r23 = %r17, ...
+//	     BRA BB4                                       BB4: ...
+//	BB3: LOP3.LUT %r23 = %r17, %r15, RZ, 0x3c, !PT
+//	BB4: ...
+//
+// Knobs: DisablePredication (the wiki's Disable switch, 40484-40490)
+// switches the phase off; PredicationBaseLimit and PredicationCombinedLimit
+// are orilab's names for the two thresholds. The phase runs from -O2 (the
+// phase table's "> 1" gate). Each converted region is one site.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
+)
+
+func init() {
+	knobs.Default.Register(knobs.Knob{Name: "DisablePredication", Type: knobs.TypeBool,
+		Doc: "Switch off if-conversion (phase OriDoPredication).", Readers: []string{"OriDoPredication"}})
+	knobs.Default.Register(knobs.Knob{Name: "PredicationBaseLimit", Type: knobs.TypeInt, Default: "8",
+		Doc: "Most instructions in one arm of an if-converted region (orilab's name for ptxas's base_limit, which has no knob).", Readers: []string{"OriDoPredication"}})
+	knobs.Default.Register(knobs.Knob{Name: "PredicationCombinedLimit", Type: knobs.TypeInt, Default: "12",
+		Doc: "Most instructions in both arms of an if-converted diamond (orilab's name for ptxas's combined_limit, which has no knob).", Readers: []string{"OriDoPredication"}})
+	Register(Pass{
+		Name:   "OriDoPredication",
+		MinOpt: 2,
+		Doc:    "if-conversion: predicates the arms of short triangles and diamonds (and branches around an EXIT) and deletes the branch",
+		Run:    runPredication,
+	})
+}
+
+// ifcvtRounds is how many times the region walk runs (ptxas: up to 3).
+const ifcvtRounds = 3
+
+// ifcvtRegion is one candidate region.
+type ifcvtRegion struct {
+	h, merge    *ori.Block
+	br          *ori.Inst
+	fall, taken *ori.Block // the arms (nil when that side has none)
+	fallBody    []*ori.Inst
+	takenBody   []*ori.Inst
+	exit        *ori.Inst // the arm's EXIT in an exit triangle
+	shape       string
+}
+
+func runPredication(f *ori.Func, c *Context) (bool, error) {
+	if c.Bool("DisablePredication") {
+		return false, nil
+	}
+	base, combined := c.Int("PredicationBaseLimit"), c.Int("PredicationCombinedLimit")
+	changed := false
+	refused := map[int32]bool{} // branches whose site was refused
+	for round := 0; round < ifcvtRounds; round++ {
+		converted := false
+		for i := 0; i < len(f.Blocks); i++ {
+			if err := f.ComputeCFG(); err != nil {
+				return changed, err
+			}
+			r := matchIfcvt(f, f.Blocks[i])
+			if r == nil || refused[r.br.ID] || !ifcvtProfitable(f, i, r, base, combined) {
+				continue
+			}
+			if !c.Sites.Allow(f, r.br.ID, fmt.Sprintf("if-convert the %s ending in BB%d", r.shape, r.h.ID)) {
+				refused[r.br.ID] = true
+				continue
+			}
+			r.apply(f)
+			converted = true
+		}
+		if err := f.ComputeCFG(); err != nil {
+			return changed, err
+		}
+		if !converted {
+			break
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
+// matchIfcvt returns the region whose header is h, or nil.
+func matchIfcvt(f *ori.Func, h *ori.Block) *ifcvtRegion {
+	n := len(h.Insts)
+	if n == 0 || len(h.Succs) != 2 {
+		return nil
+	}
+	br := h.Insts[n-1]
+	if br.Op != ori.OpBRA || !br.Guarded() || br.Guard.IsZero() || br.Guard.Class != ori.ClassP ||
+		len(br.Srcs) != 1 || br.Srcs[0].Kind != ori.OpdBlock {
+		return nil
+	}
+	pos := map[*ori.Block]int{}
+	for i, b := range f.Blocks {
+		pos[b] = i
+	}
+	hi := pos[h]
+	if hi+1 >= len(f.Blocks) {
+		return nil
+	}
+	fb, tb := f.Blocks[hi+1], f.BlockByID(br.Srcs[0].Block)
+	if tb == nil || tb == fb || tb == h || fb == h {
+		return nil
+	}
+	arm := func(b *ori.Block) bool {
+		return b != f.Blocks[0] && len(b.Preds) == 1 && b.Preds[0] == h
+	}
+	next := func(b *ori.Block) *ori.Block {
+		if len(b.Succs) == 1 {
+			return b.Succs[0]
+		}
+		return nil
+	}
+	endsExit := func(b *ori.Block) bool {
+		if len(b.Succs) != 0 || len(b.Insts) == 0 {
+			return false
+		}
+		last := b.Insts[len(b.Insts)-1]
+		return last.Op == ori.OpEXIT && !last.Guarded()
+	}
+	r := &ifcvtRegion{h: h, br: br}
+	switch {
+	case arm(fb) && arm(tb) && next(fb) != nil && next(fb) == next(tb) &&
+		next(fb) != h && next(fb) != fb && next(fb) != tb:
+		r.fall, r.taken, r.merge, r.shape = fb, tb, next(fb), "diamond"
+	case arm(fb) && next(fb) == tb:
+		r.fall, r.merge, r.shape = fb, tb, "triangle"
+	case arm(tb) && next(tb) == fb:
+		r.taken, r.merge, r.shape = tb, fb, "triangle"
+	case arm(fb) && endsExit(fb) && pos[fb]+1 < len(f.Blocks) && f.Blocks[pos[fb]+1] == tb:
+		r.fall, r.merge, r.shape = fb, tb, "exit triangle"
+	case arm(tb) && endsExit(tb):
+		r.taken, r.merge, r.shape = tb, fb, "exit triangle"
+	default:
+		return nil
+	}
+	ok := true
+	if r.fall != nil {
+		r.fallBody, ok = r.body(r.fall)
+	}
+	if ok && r.taken != nil {
+		r.takenBody, ok = r.body(r.taken)
+	}
+	if !ok {
+		return nil
+	}
+	// Memory writes keep their order across the two groups of threads only
+	// when the blocks are laid out H, F[, T], M.
+	if ifcvtWritesMemory(r.fallBody) || ifcvtWritesMemory(r.takenBody) {
+		switch {
+		case r.fall == nil:
+			// The arm is the branch target: the threads that skip it run
+			// the merge block first.
+			return nil
+		case r.taken != nil && (pos[r.taken] != pos[r.fall]+1 || pos[r.merge] < pos[r.taken]):
+			return nil
+		case pos[r.merge] < pos[r.fall]:
+			return nil
+		}
+	}
+	if ifcvtHasPhi(f) && !r.phisConvertible() {
+		return nil
+	}
+	return r
+}
+
+// body returns the instructions of arm b that get predicated: all but
+// the closing BRA to the merge block (or the EXIT of an exit triangle,
+// which it records), and whether every one of them may be predicated.
+func (r *ifcvtRegion) body(b *ori.Block) ([]*ori.Inst, bool) {
+	insts := b.Insts
+	if n := len(insts); n > 0 && insts[n-1].EndsBlock() {
+		last := insts[n-1]
+		switch {
+		case last.Guarded():
+			return nil, false
+		case last.Op == ori.OpEXIT && r.shape == "exit triangle":
+			r.exit = last
+		case last.Op == ori.OpBRA && len(last.Srcs) == 1 && last.Srcs[0].Kind == ori.OpdBlock && last.Srcs[0].Block == r.merge.ID:
+		default:
+			return nil, false
+		}
+		insts = insts[:n-1]
+	}
+	for _, in := range insts {
+		if !ifcvtPredicable(in, r.br.Guard) {
+			return nil, false
+		}
+	}
+	return insts, true
+}
+
+// ifcvtPredicable reports whether in may execute under a guard in place
+// of the branch on g.
+func ifcvtPredicable(in *ori.Inst, g ori.Reg) bool {
+	fl := in.Op.Flags()
+	if in.IsPhi() || in.EndsBlock() ||
+		fl&(ori.FBarrier|ori.FWarp|ori.FCall|ori.FIndirect|ori.FPseudo|ori.FUniform) != 0 ||
+		fl&ori.FSideEffect != 0 && fl&(ori.FStore|ori.FAtomic) == 0 ||
+		in.Op == ori.OpP2R || in.Op == ori.OpR2P {
+		return false
+	}
+	if in.Guarded() && !in.Guard.IsZero() && in.Guard.Class != ori.ClassP {
+		return false
+	}
+	for _, o := range in.Dsts {
+		if o.Kind != ori.OpdReg || !o.Reg.Virtual && !o.Reg.IsZero() || o.Reg.Overlaps(g) {
+			return false
+		}
+	}
+	return true
+}
+
+func ifcvtWritesMemory(body []*ori.Inst) bool {
+	for _, in := range body {
+		if in.Op.Flags()&(ori.FStore|ori.FAtomic) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ifcvtLongLatency reports whether body holds an instruction whose
+// latency the branch would let the other arm's threads hide.
+func ifcvtLongLatency(body []*ori.Inst) bool {
+	for _, in := range body {
+		switch {
+		case in.Op.Flags()&(ori.FLoad|ori.FAtomic) != 0:
+			return true
+		case in.Op == ori.OpMUFU, in.Op == ori.OpDADD, in.Op == ori.OpDMUL, in.Op == ori.OpDFMA:
+			return true
+		}
+	}
+	return false
+}
+
+func ifcvtHasPhi(f *ori.Func) bool {
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.IsPhi() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ifcvtGuard identifies a guard: a predicate register and its sense.
+type ifcvtGuard struct {
+	reg ori.Reg
+	not bool
+}
+
+// ifcvtPredicate guards body by (g, not), except the instructions
+// speculate leaves unguarded, and returns the instructions to emit: body
+// plus the PLOP3s that combine existing guards with (g, not).
+func ifcvtPredicate(f *ori.Func, body []*ori.Inst, g ori.Reg, not bool, speculate func(*ori.Inst) bool) []*ori.Inst {
+	var out []*ori.Inst
+	combined := map[ifcvtGuard]ori.Reg{}
+	for _, in := range body {
+		switch {
+		case speculate(in):
+			// Left unguarded: see ifcvtRegion.speculable.
+		case !in.Guarded():
+			in.Guard, in.GuardNot = g, not
+		case in.Guard.IsZero():
+			// @!PT: never executes, under any guard.
+		case in.Guard.SameValue(g):
+			if in.GuardNot != not {
+				in.Guard, in.GuardNot = ori.PT, true // both senses: never
+			}
+		default:
+			k := ifcvtGuard{in.Guard, in.GuardNot}
+			t, ok := combined[k]
+			if !ok {
+				t = f.NewVReg(ori.ClassP, 1)
+				and := ori.NewInst(ori.OpPLOP3, "LUT")
+				and.ID, and.Line = f.NewID(), in.Line
+				and.Dsts = []ori.Operand{ori.R(t), ori.R(ori.PT)}
+				a, b := ori.R(g), ori.R(in.Guard)
+				a.Not, b.Not = not, in.GuardNot
+				and.Srcs = []ori.Operand{a, b, ori.R(ori.PT), ori.Imm(0x80), ori.Imm(0)}
+				out = append(out, and)
+				combined[k] = t
+			}
+			in.Guard, in.GuardNot = t, false
+		}
+		out = append(out, in)
+		// A combined guard is stale once its input predicate changes.
+		for k := range combined {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Overlaps(k.reg) {
+					delete(combined, k)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ifcvtKills returns, for the straight-line code seq of a converted
+// region, the instructions to insert before each instruction: a kill
+// (MOV w = RZ, or PLOP3 w = false for a predicate) of every word w that a
+// guarded instruction writes first, that was dead where the branch was,
+// and that is read afterwards (later in seq, or after the region).
+//
+// Decision: without the kill, the read would see a value that no
+// unguarded instruction defines on the way from the function's entry (a
+// guarded write does not end a live range), so w would stay live, and
+// occupy a register, from the entry on. ptxas's liveness is aware of
+// predicates (14864); orilab's is not, so the kill states that
+// the old value is dead. It costs one instruction per such word (a load
+// result read in the arm is the common case, as loads are never
+// speculated), and it counts toward the region's size.
+func ifcvtKills(f *ori.Func, seq []*ori.Inst, deadAtBranch, liveAfter func(cmWord) bool) map[*ori.Inst][]*ori.Inst {
+	kills := map[*ori.Inst][]*ori.Inst{}
+	killed := map[cmWord]bool{}
+	for i, in := range seq {
+		res, _ := cmResultWords(in)
+		if !in.Guarded() {
+			for _, w := range res {
+				killed[w] = true
+			}
+			continue
+		}
+		for _, w := range res {
+			if killed[w] || !deadAtBranch(w) {
+				continue
+			}
+			read := liveAfter(w)
+			for _, x := range seq[i+1:] {
+				read = read || cmReadsWord(x, w)
+			}
+			if !read {
+				continue
+			}
+			killed[w] = true
+			var k *ori.Inst
+			if w.class == ori.ClassP {
+				k = ori.NewInst(ori.OpPLOP3, "LUT")
+				k.Dsts = []ori.Operand{ori.R(w.reg()), ori.R(ori.PT)}
+				k.Srcs = []ori.Operand{ori.R(ori.PT), ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0), ori.Imm(0)}
+			} else {
+				k = ori.NewInst(ori.OpMOV)
+				k.Dsts = []ori.Operand{ori.R(w.reg())}
+				k.Srcs = []ori.Operand{ori.R(zeroReg(w.class))}
+			}
+			k.ID, k.Line = f.NewID(), in.Line
+			kills[in] = append(kills[in], k)
+		}
+	}
+	return kills
+}
+
+// ifcvtProfitable converts the region (whose header is block i) in a copy
+// of f and applies the size limits to what the conversion emits for each
+// arm, and the long-latency rule.
+func ifcvtProfitable(f *ori.Func, i int, r *ifcvtRegion, base, combined int) bool {
+	if r.shape == "diamond" && ifcvtLongLatency(r.fallBody) && ifcvtLongLatency(r.takenBody) {
+		return false
+	}
+	trial := f.Clone()
+	tr := matchIfcvt(trial, trial.Blocks[i])
+	if tr == nil {
+		return false
+	}
+	nf, nt := tr.apply(trial)
+	return nf <= base && nt <= base && nf+nt <= combined
+}
+
+// phiEdges returns the merge block's predecessors that the region's phis
+// may name, each with whether the value flows from it when the branch is
+// taken. Exit triangles leave the merge block's predecessors alone.
+func (r *ifcvtRegion) phiEdges() map[*ori.Block]bool {
+	edges := map[*ori.Block]bool{}
+	switch {
+	case r.shape == "exit triangle":
+		return nil
+	case r.fall != nil && r.taken != nil:
+		edges[r.fall], edges[r.taken] = false, true
+	case r.fall != nil:
+		edges[r.fall], edges[r.h] = false, true
+	default:
+		edges[r.taken], edges[r.h] = true, false
+	}
+	return edges
+}
+
+// phisConvertible reports whether every MOV.PHI of the merge block can
+// become a select.
+func (r *ifcvtRegion) phisConvertible() bool {
+	edges := r.phiEdges()
+	if edges == nil {
+		return true
+	}
+	if len(r.merge.Preds) != len(edges) {
+		return false
+	}
+	for _, p := range r.merge.Preds {
+		if _, ok := edges[p]; !ok {
+			return false
+		}
+	}
+	dests := map[cmReg]bool{}
+	for _, in := range r.merge.Insts {
+		if in.IsPhi() && len(in.Dsts) == 1 {
+			dests[cmRegOf(in.Dsts[0].Reg)] = true
+		}
+	}
+	for _, in := range r.merge.Insts {
+		if !in.IsPhi() {
+			break
+		}
+		if len(in.Dsts) != 1 || len(in.Srcs) != 4 || in.Guarded() {
+			return false
+		}
+		d := in.Dsts[0].Reg
+		if d.Words != 1 || d.Class != ori.ClassR && d.Class != ori.ClassP {
+			return false
+		}
+		for j := 0; j < 4; j += 2 {
+			v := in.Srcs[j]
+			if v.Kind == ori.OpdReg && v.Reg.Virtual && dests[cmRegOf(v.Reg)] {
+				return false
+			}
+			if d.Class == ori.ClassP && (v.Kind != ori.OpdReg || v.Reg.Class != ori.ClassP) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// selects turns the merge block's phis into selects on the branch
+// condition, and removes the phis.
+func (r *ifcvtRegion) selects(f *ori.Func) []*ori.Inst {
+	edges := r.phiEdges()
+	if edges == nil {
+		return nil
+	}
+	cond := ori.R(r.br.Guard)
+	cond.Not = r.br.GuardNot
+	var out []*ori.Inst
+	kept := r.merge.Insts[:0]
+	for _, in := range r.merge.Insts {
+		if !in.IsPhi() {
+			kept = append(kept, in)
+			continue
+		}
+		var vt, vf ori.Operand
+		for j := 0; j < 4; j += 2 {
+			if edges[f.BlockByID(in.Srcs[j+1].Block)] {
+				vt = in.Srcs[j]
+			} else {
+				vf = in.Srcs[j]
+			}
+		}
+		var sel *ori.Inst
+		if in.Dsts[0].Reg.Class == ori.ClassP {
+			sel = ori.NewInst(ori.OpPLOP3, "LUT")
+			sel.Dsts = []ori.Operand{in.Dsts[0], ori.R(ori.PT)}
+			sel.Srcs = []ori.Operand{cond, vt, vf, ori.Imm(0xca), ori.Imm(0)}
+		} else {
+			sel = ori.NewInst(ori.OpSEL)
+			sel.Dsts = []ori.Operand{in.Dsts[0]}
+			sel.Srcs = []ori.Operand{vt, vf, cond}
+		}
+		sel.ID, sel.Line = in.ID, in.Line // the select replaces the phi
+		out = append(out, sel)
+	}
+	for i := len(kept); i < len(r.merge.Insts); i++ {
+		r.merge.Insts[i] = nil
+	}
+	r.merge.Insts = kept
+	return out
+}
+
+// speculable reports whether arm instruction in may run unguarded, for
+// every thread. It must be pure and unable to fault (no load, see cmPure),
+// unguarded, and every word it writes must be dead where the branch was
+// (so the threads that skip the arm do not miss the old value) and, for
+// the taken arm, emitted after the fall-through arm, not written by the
+// fall-through arm (whose value it would overwrite). Decision: ptxas
+// guards every instruction of the region (14833-14855), but a guarded
+// write does not end the old value's live range, so a value that both arms
+// compute would stay live, in orilab's liveness and for the register
+// allocator, from the start of the function; leaving the first definition
+// unguarded ends it there.
+func (r *ifcvtRegion) speculable(in *ori.Inst, live *ori.LiveSets, otherWrites map[cmWord]bool) bool {
+	if in.Guarded() || !cmPure(in) || in.Op.Flags()&ori.FLoad != 0 {
+		return false
+	}
+	res, ok := cmResultWords(in)
+	if !ok || len(res) == 0 {
+		return false
+	}
+	for _, w := range res {
+		if live.LiveOut(r.h, w.reg()) || otherWrites[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// apply if-converts the region and returns how many instructions it
+// emitted for the fall-through and the taken arm.
+func (r *ifcvtRegion) apply(f *ori.Func) (nf, nt int) {
+	h, g, gNot := r.h, r.br.Guard, r.br.GuardNot
+	live := ori.Liveness(f)
+	fallWrites := map[cmWord]bool{}
+	for _, in := range r.fallBody {
+		res, _ := cmResultWords(in)
+		for _, w := range res {
+			fallWrites[w] = true
+		}
+	}
+	specFall := func(in *ori.Inst) bool { return r.speculable(in, live, nil) }
+	specTaken := func(in *ori.Inst) bool { return r.speculable(in, live, fallWrites) }
+	fall := ifcvtPredicate(f, r.fallBody, g, !gNot, specFall)
+	taken := ifcvtPredicate(f, r.takenBody, g, gNot, specTaken)
+	seq := append(append(append([]*ori.Inst(nil), fall...), taken...), r.selects(f)...)
+	if r.exit != nil {
+		r.exit.Guard, r.exit.GuardNot = g, r.taken == nil != gNot
+		seq = append(seq, r.exit)
+	}
+	kills := ifcvtKills(f, seq,
+		func(w cmWord) bool { return !live.LiveOut(h, w.reg()) },
+		func(w cmWord) bool { return live.LiveIn(r.merge, w.reg()) })
+	nf, nt = len(fall), len(taken)
+	for i, in := range seq {
+		if i < len(fall) {
+			nf += len(kills[in])
+		} else if i < len(fall)+len(taken) {
+			nt += len(kills[in])
+		}
+	}
+	h.Insts = h.Insts[:len(h.Insts)-1]
+	for _, in := range seq {
+		h.Insts = append(append(h.Insts, kills[in]...), in)
+	}
+	kept := f.Blocks[:0]
+	hi := 0
+	for _, b := range f.Blocks {
+		if b == r.fall || b == r.taken {
+			continue
+		}
+		if b == h {
+			hi = len(kept)
+		}
+		kept = append(kept, b)
+	}
+	for i := len(kept); i < len(f.Blocks); i++ {
+		f.Blocks[i] = nil
+	}
+	f.Blocks = kept
+	if r.exit == nil && (hi+1 >= len(f.Blocks) || f.Blocks[hi+1] != r.merge) {
+		bra := ori.NewInst(ori.OpBRA)
+		bra.ID, bra.Line = f.NewID(), r.br.Line
+		bra.Srcs = []ori.Operand{ori.BlockRef(int(r.merge.ID))}
+		h.Insts = append(h.Insts, bra)
+	}
+	return nf, nt
+}

@@ -1,0 +1,631 @@
+package opt
+
+// SinkCodeIntoBlock (phase 77): code sinking, and the code-motion
+// analysis that the rematerialization phases (remat.go) share.
+//
+// What it does. A pure instruction whose results are read in one block
+// only is moved from its own block D into that block U, right before the
+// first instruction that reads it. The value is then computed only on the
+// paths that need it, and its live range starts where it is used. The
+// wiki describes sinking as the first stage of ptxas's sink+remat driver
+// (001:15168-15175) and states its legality conditions (15613-15618):
+// exactly one use block, dominated by the definition's block, no barrier
+// crossed, every source still available at the new position. Its
+// sinkability check also asks for a register-pressure gain (15354).
+// SinkCodeIntoBlock itself is only named (9135: "code sinking;
+// sub_78DB70; DisablePhases=SinkCodeIntoBlock gate").
+//
+// An instruction I in block D is sunk into block U when
+//   - I is pure and movable: no memory write, atomic, barrier, warp
+//     collective, call, control flow, pseudo or uniform-datapath opcode; no
+//     load except LDC (constant banks are read-only during a launch); not
+//     S2R/CS2R of a special register whose reads may differ (clock, timer,
+//     SM and warp IDs); not P2R/R2P, which read or write every predicate;
+//   - every result is a virtual register (or RZ/PT), I is the only
+//     instruction that writes any of its result words, and every read of
+//     them (other than by MOV.PHI, which blocks the move) is in U;
+//   - D strictly dominates U, and U lies on no cycle that avoids D, so U
+//     runs at most as often as D: never into a deeper loop (the wiki's
+//     cost model weighs loop depth, 15424);
+//   - no register word I reads (its guard, sources, address bases) is
+//     written after I in D, in any block on a path from D to U, or in U
+//     before the insertion point, so the moved I computes the same value;
+//     I reads no physical register except RZ/PT (physical registers are
+//     shared with callees);
+//   - register pressure does not grow: the source words that are not live
+//     at the insertion point anyway (whose live range the move would
+//     stretch) are no more than the result words (whose live range it
+//     shortens). The move is made when it strictly lowers the pressure or
+//     when U does not post-dominate D (then it also removes work from the
+//     paths that skip U). Decision: words of all classes count alike, so
+//     that the IADD3.X of a 64-bit add, which stretches its carry
+//     predicate and shortens the high word, moves with its IADD3.
+//
+// Example (%r5 is read only in BB2, which runs for some threads):
+//
+//	BB0: #4 MOV %r5 = c[0x0][0x160]        BB0: ...
+//	     ...                          =>         @%p0 BRA BB3
+//	     @%p0 BRA BB3                      BB2: #4 MOV %r5 = c[0x0][0x160]
+//	BB2: STG.E [%r2.64], %r5                    STG.E [%r2.64], %r5
+//
+// After each move the analysis (positions, definitions and uses,
+// liveness) is recomputed, so every decision sees the current code; the
+// walk visits blocks in layout order and each block bottom-up, which sinks
+// a chain in one round (the IADD3.X of a 64-bit add, then its IADD3), and
+// repeats until a round moves nothing. Each move is one site. The wiki's
+// "no barrier crossed" needs nothing more: the instructions moved touch
+// no memory and no other thread, so a BAR, MEMBAR or WARPSYNC on the way
+// cannot observe the move.
+//
+// Knobs: ptxas has no knob of its own for this phase; DisablePhases=
+// SinkCodeIntoBlock (the wiki's own example, 40014) switches it off.
+// Decision: it runs from -O1, like the other optional cleanups.
+//
+// Known limits: an instruction with results read in several blocks is
+// not split (rematerialization handles cheap ones); a read by MOV.PHI or
+// a physical-register source blocks the move.
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+func init() {
+	Register(Pass{
+		Name:   "SinkCodeIntoBlock",
+		MinOpt: 1,
+		Doc:    "sinks pure instructions whose results are read in one dominated block into that block, before the first read",
+		Run: func(f *ori.Func, c *Context) (bool, error) {
+			n, err := sinkCode(f, c.Sites)
+			return n > 0, err
+		},
+	})
+}
+
+// cmMaxRounds bounds the rounds of the sinking and rematerialization walks
+// (each round repeats only when the previous one changed something).
+const cmMaxRounds = 8
+
+// cmWord is one 32-bit word of a virtual register.
+type cmWord struct {
+	class ori.RegClass
+	n     int32
+	w     uint8
+}
+
+// cmReg names a virtual register as a whole.
+type cmReg struct {
+	class ori.RegClass
+	n     int32
+}
+
+func cmWordOf(r ori.Reg, i int) cmWord { return cmWord{r.Class, r.N, r.Off + uint8(i)} }
+
+func cmRegOf(r ori.Reg) cmReg { return cmReg{r.Class, r.N} }
+
+func (w cmWord) reg() ori.Reg {
+	return ori.Reg{Class: w.class, Virtual: true, N: w.n, Off: w.w, Words: 1}
+}
+
+// cmReads calls fn for every register in reads: the guard, register
+// sources and address bases (zero registers included).
+func cmReads(in *ori.Inst, fn func(r ori.Reg)) {
+	fn(in.Guard)
+	for _, o := range in.Srcs {
+		switch {
+		case o.Kind == ori.OpdReg:
+			fn(o.Reg)
+		case (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase:
+			fn(o.Reg)
+		}
+	}
+	for _, o := range in.Dsts {
+		if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+			fn(o.Reg)
+		}
+	}
+}
+
+// cmWrites reports whether in writes (guarded or not) a word of w's
+// register.
+func cmWrites(in *ori.Inst, w cmWord) bool {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Overlaps(w.reg()) {
+			return true
+		}
+	}
+	return false
+}
+
+// cmReadsWord reports whether in reads word w.
+func cmReadsWord(in *ori.Inst, w cmWord) bool {
+	hit := false
+	cmReads(in, func(r ori.Reg) {
+		if r.Overlaps(w.reg()) {
+			hit = true
+		}
+	})
+	return hit
+}
+
+// cmStableSR reports whether every read of a special register gives the
+// same value in a thread. Decision: a whitelist (thread and CTA indices,
+// lane ID and lane masks, grid ID, SM and warp counts); SR_WARPID and
+// SR_SMID may change during execution (PTX calls them volatile) and the
+// clocks and timers always do.
+func cmStableSR(name string) bool {
+	for _, p := range []string{"SR_TID", "SR_CTAID", "SR_LANEID", "SR_EQMASK", "SR_LTMASK", "SR_LEMASK",
+		"SR_GTMASK", "SR_GEMASK", "SR_GRIDID", "SR_NSMID", "SR_NWARPID"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cmImmobile are the opcode properties that pin an instruction in place.
+const cmImmobile = ori.FStore | ori.FAtomic | ori.FBarrier | ori.FWarp | ori.FCall | ori.FBranch |
+	ori.FIndirect | ori.FExit | ori.FRet | ori.FSideEffect | ori.FPseudo | ori.FUniform
+
+// cmPure reports whether in computes its results from its register and
+// constant operands alone, so that it may execute at another point (or
+// twice) with the same result.
+func cmPure(in *ori.Inst) bool {
+	if in.IsPhi() || in.Op.Flags()&cmImmobile != 0 || len(in.Dsts) == 0 {
+		return false
+	}
+	switch in.Op {
+	case ori.OpNOP, ori.OpP2R, ori.OpR2P, ori.OpCS2R, ori.OpInvalid:
+		return false
+	case ori.OpLDC:
+		// Constant banks do not change during a launch.
+	case ori.OpS2R:
+		if len(in.Srcs) != 1 || in.Srcs[0].Kind != ori.OpdSR || !cmStableSR(in.Srcs[0].Name) {
+			return false
+		}
+	default:
+		if in.Op.Flags()&ori.FLoad != 0 {
+			return false
+		}
+	}
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdSR && !cmStableSR(o.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// cmSite is where an instruction is: its block, the block's layout index
+// and the instruction's index in the block.
+type cmSite struct {
+	b     *ori.Block
+	bi, i int
+}
+
+// cmAnalysis is the code-motion view of a function: positions, the
+// definitions and reads of every virtual register word, dominators,
+// post-dominators and liveness. It is rebuilt after every change.
+type cmAnalysis struct {
+	f      *ori.Func
+	dom    *ori.DomTree
+	pdom   *ori.DomTree
+	live   *ori.LiveSets // nil until liveBefore needs it
+	at     map[*ori.Inst]cmSite
+	bpos   map[*ori.Block]int // layout index
+	order  map[*ori.Inst]int  // position in a layout-order walk of all instructions
+	defs   map[cmWord][]*ori.Inst
+	uses   map[cmWord][]*ori.Inst // reads other than by MOV.PHI, in layout order
+	phiUse map[cmWord]bool
+	width  map[cmReg]int // words of each virtual register (the widest access)
+}
+
+// cmDoms are the dominator and post-dominator trees of a function whose
+// CFG the code-motion passes do not change.
+type cmDoms struct{ dom, pdom *ori.DomTree }
+
+func newCMDoms(f *ori.Func) cmDoms {
+	return cmDoms{ori.Dominators(f), ori.PostDominators(f)}
+}
+
+// newCMAnalysis analyses f, whose CFG must be current and described by
+// d. Liveness is computed on first use.
+func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
+	a := &cmAnalysis{
+		f: f, dom: d.dom, pdom: d.pdom,
+		at: map[*ori.Inst]cmSite{}, bpos: map[*ori.Block]int{}, order: map[*ori.Inst]int{},
+		defs: map[cmWord][]*ori.Inst{}, uses: map[cmWord][]*ori.Inst{}, phiUse: map[cmWord]bool{},
+		width: map[cmReg]int{},
+	}
+	n := 0
+	note := func(r ori.Reg) {
+		if r.Virtual {
+			k := cmRegOf(r)
+			a.width[k] = max(a.width[k], int(r.Off)+int(r.Words))
+		}
+	}
+	for bi, b := range f.Blocks {
+		a.bpos[b] = bi
+		for i, in := range b.Insts {
+			a.at[in] = cmSite{b, bi, i}
+			a.order[in] = n
+			n++
+			if in.IsPhi() {
+				for j := 0; j < len(in.Srcs); j += 2 {
+					if r := in.Srcs[j]; r.Kind == ori.OpdReg && r.Reg.Virtual {
+						note(r.Reg)
+						for w := 0; w < int(r.Reg.Words); w++ {
+							a.phiUse[cmWordOf(r.Reg, w)] = true
+						}
+					}
+				}
+			} else {
+				seen := map[cmWord]bool{}
+				cmReads(in, func(r ori.Reg) {
+					if !r.Virtual {
+						return
+					}
+					note(r)
+					for w := 0; w < int(r.Words); w++ {
+						k := cmWordOf(r, w)
+						if !seen[k] {
+							seen[k] = true
+							a.uses[k] = append(a.uses[k], in)
+						}
+					}
+				})
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					note(o.Reg)
+					for w := 0; w < int(o.Reg.Words); w++ {
+						k := cmWordOf(o.Reg, w)
+						a.defs[k] = append(a.defs[k], in)
+					}
+				}
+			}
+		}
+	}
+	return a
+}
+
+// soleDef returns the instruction that is the only definition of w, or
+// nil.
+func (a *cmAnalysis) soleDef(w cmWord) *ori.Inst {
+	if d := a.defs[w]; len(d) == 1 {
+		return d[0]
+	}
+	return nil
+}
+
+// dominates reports whether x executes before y on every path from the
+// entry to y (x != y).
+func (a *cmAnalysis) dominates(x, y *ori.Inst) bool {
+	sx, sy := a.at[x], a.at[y]
+	if sx.b == sy.b {
+		return sx.i < sy.i
+	}
+	return a.dom.Dominates(sx.b, sy.b)
+}
+
+// liveBefore reports whether word w is live just before instruction i of
+// b (a read by that instruction counts).
+func (a *cmAnalysis) liveBefore(b *ori.Block, i int, w cmWord) bool {
+	for _, in := range b.Insts[i:] {
+		if in.IsPhi() {
+			continue
+		}
+		if cmReadsWord(in, w) {
+			return true
+		}
+		if !in.Guarded() {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Overlaps(w.reg()) {
+					return false
+				}
+			}
+		}
+	}
+	if a.live == nil {
+		a.live = ori.Liveness(a.f)
+	}
+	return a.live.LiveOut(b, w.reg())
+}
+
+// cmOnCycleAvoiding reports whether u can reach itself without passing
+// through d: then u may run several times for one run of d.
+func cmOnCycleAvoiding(u, d *ori.Block) bool {
+	seen := map[*ori.Block]bool{d: true}
+	work := append([]*ori.Block(nil), u.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == u {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
+// cmBetween returns the blocks that lie on some path from d to u, excluding
+// d and u themselves (paths that re-enter d start over).
+func cmBetween(d, u *ori.Block) []*ori.Block {
+	fwd := map[*ori.Block]bool{}
+	work := append([]*ori.Block(nil), d.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == d || b == u || fwd[b] {
+			continue
+		}
+		fwd[b] = true
+		work = append(work, b.Succs...)
+	}
+	var out []*ori.Block
+	back := map[*ori.Block]bool{}
+	work = append(work[:0], u.Preds...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == d || b == u || back[b] {
+			continue
+		}
+		back[b] = true
+		if fwd[b] {
+			out = append(out, b)
+		}
+		work = append(work, b.Preds...)
+	}
+	return out
+}
+
+// unchangedBetween reports whether no instruction that may run between x
+// (in block d) and the point before instruction p of block u writes a word
+// of w: the rest of d after x, the blocks between d and u, and u before p.
+// d must dominate u, and u must lie on no cycle avoiding d.
+func (a *cmAnalysis) unchangedBetween(x *ori.Inst, u *ori.Block, p int, ws []cmWord) bool {
+	sx := a.at[x]
+	clean := func(insts []*ori.Inst) bool {
+		for _, in := range insts {
+			for _, w := range ws {
+				if cmWrites(in, w) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if sx.b == u {
+		return clean(u.Insts[sx.i+1 : p])
+	}
+	if !clean(sx.b.Insts[sx.i+1:]) || !clean(u.Insts[:p]) {
+		return false
+	}
+	for _, b := range cmBetween(sx.b, u) {
+		if !clean(b.Insts) {
+			return false
+		}
+	}
+	return true
+}
+
+// cmReadWords returns the distinct words in reads, in operand order, and
+// whether all of them are virtual or zero registers.
+func cmReadWords(in *ori.Inst) ([]cmWord, bool) {
+	var out []cmWord
+	seen := map[cmWord]bool{}
+	ok := true
+	cmReads(in, func(r ori.Reg) {
+		switch {
+		case r.IsZero():
+		case !r.Virtual:
+			ok = false
+		default:
+			for w := 0; w < int(r.Words); w++ {
+				k := cmWordOf(r, w)
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+	})
+	return out, ok
+}
+
+// cmResultWords returns the virtual words in writes, and whether every
+// result is a virtual or zero register.
+func cmResultWords(in *ori.Inst) ([]cmWord, bool) {
+	var out []cmWord
+	for _, o := range in.Dsts {
+		if o.Kind != ori.OpdReg {
+			return nil, false
+		}
+		switch {
+		case o.Reg.IsZero():
+		case !o.Reg.Virtual:
+			return nil, false
+		default:
+			for w := 0; w < int(o.Reg.Words); w++ {
+				out = append(out, cmWordOf(o.Reg, w))
+			}
+		}
+	}
+	return out, true
+}
+
+// sinkTarget returns the block in is sunk into and the index there before
+// which it goes, or nil.
+func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
+	if !cmPure(in) {
+		return nil, 0
+	}
+	res, ok := cmResultWords(in)
+	if !ok || len(res) == 0 {
+		return nil, 0
+	}
+	srcs, ok := cmReadWords(in)
+	if !ok {
+		return nil, 0
+	}
+	d := a.at[in].b
+	var u *ori.Block
+	for _, w := range res {
+		if a.soleDef(w) != in || a.phiUse[w] {
+			return nil, 0
+		}
+		for _, use := range a.uses[w] {
+			ub := a.at[use].b
+			if u == nil {
+				u = ub
+			} else if ub != u {
+				return nil, 0
+			}
+		}
+	}
+	if u == nil || u == d || !a.dom.Dominates(d, u) || cmOnCycleAvoiding(u, d) {
+		return nil, 0
+	}
+	p := -1
+	for i, x := range u.Insts {
+		for _, w := range res {
+			if cmReadsWord(x, w) {
+				p = i
+				break
+			}
+		}
+		if p >= 0 {
+			break
+		}
+	}
+	if p < 0 || !a.unchangedBetween(in, u, p, srcs) {
+		return nil, 0
+	}
+	// Register pressure: words whose live range the move stretches
+	// against words whose range it shortens.
+	stretch, shorten := 0, len(res)
+	for _, w := range srcs {
+		if !a.liveBefore(u, p, w) {
+			stretch++
+		}
+	}
+	if stretch > shorten || stretch == shorten && a.pdom.Dominates(u, d) {
+		return nil, 0 // worse, or nothing to win: same pressure, same work
+	}
+	return u, p
+}
+
+// sinkCode sinks what it can in f and returns how many instructions moved.
+func sinkCode(f *ori.Func, sites *Sites) (int, error) {
+	moved := 0
+	refused := map[*ori.Inst]bool{} // not proposed again
+	for round := 0; round < cmMaxRounds; round++ {
+		if err := f.ComputeCFG(); err != nil {
+			return moved, err
+		}
+		// The walk order is fixed at the start of the round: blocks in
+		// layout order, each bottom-up.
+		var walk []*ori.Inst
+		for _, b := range f.Blocks {
+			for i := len(b.Insts) - 1; i >= 0; i-- {
+				walk = append(walk, b.Insts[i])
+			}
+		}
+		doms := newCMDoms(f)
+		a := newCMAnalysis(f, doms)
+		n := 0
+		for _, in := range walk {
+			if refused[in] {
+				continue
+			}
+			u, p := a.sinkTarget(in)
+			if u == nil {
+				continue
+			}
+			if !sites.Allow(f, in.ID, fmt.Sprintf("sink into BB%d", u.ID)) {
+				refused[in] = true
+				continue
+			}
+			s := a.at[in]
+			s.b.Insts = append(s.b.Insts[:s.i], s.b.Insts[s.i+1:]...)
+			u.Insts = append(u.Insts[:p], append([]*ori.Inst{in}, u.Insts[p:]...)...)
+			n++
+			a = newCMAnalysis(f, doms)
+		}
+		moved += n
+		if n == 0 {
+			break
+		}
+	}
+	return moved, nil
+}
+
+// cmPressure returns the largest number of virtual words of class c live
+// at once at an instruction boundary of f (results count as live right
+// after their instruction, as in ori.MaxPressure), at how many boundaries
+// that number is reached, and the words live at those boundaries. The CFG
+// must be current.
+func cmPressure(f *ori.Func, c ori.RegClass) (peak, at int, hot map[cmWord]bool) {
+	live := ori.Liveness(f)
+	walk := func(note func(cur map[cmWord]bool)) {
+		for _, b := range f.Blocks {
+			cur := map[cmWord]bool{}
+			for _, r := range live.LiveOutWords(b) {
+				if r.Class == c {
+					cur[cmWordOf(r, 0)] = true
+				}
+			}
+			note(cur)
+			for i := len(b.Insts) - 1; i >= 0; i-- {
+				in := b.Insts[i]
+				res, _ := cmResultWords(in)
+				for _, w := range res {
+					if w.class == c {
+						cur[w] = true
+					}
+				}
+				note(cur)
+				if !in.Guarded() {
+					for _, w := range res {
+						delete(cur, w)
+					}
+				}
+				if in.IsPhi() {
+					continue // phi sources are read in the predecessors
+				}
+				cmReads(in, func(r ori.Reg) {
+					if r.Virtual && r.Class == c {
+						for w := 0; w < int(r.Words); w++ {
+							cur[cmWordOf(r, w)] = true
+						}
+					}
+				})
+				note(cur)
+			}
+		}
+	}
+	walk(func(cur map[cmWord]bool) {
+		switch n := len(cur); {
+		case n > peak:
+			peak, at = n, 1
+		case n == peak:
+			at++
+		}
+	})
+	hot = map[cmWord]bool{}
+	walk(func(cur map[cmWord]bool) {
+		if len(cur) == peak {
+			for w := range cur {
+				hot[w] = true
+			}
+		}
+	})
+	return peak, at, hot
+}
