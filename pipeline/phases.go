@@ -69,6 +69,9 @@ func lookupImpl(name string) (phaseImpl, bool) {
 			if c.OptLevel < p.MinOpt {
 				return fmt.Sprintf("runs at -O%d and above (this is -O%d)", p.MinOpt, c.OptLevel)
 			}
+			if p.NoOp != nil {
+				return p.NoOp(&opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module, Knobs: c.Knobs})
+			}
 			return ""
 		},
 		run: func(c *PhaseContext) error {

@@ -68,6 +68,11 @@ type Pass struct {
 	Doc string
 	// Run transforms one function. It reports whether it changed it.
 	Run func(f *ori.Func, c *Context) (bool, error)
+	// NoOp, when set, says why the pass does nothing in this context (a
+	// knob switched it off), or returns "" when it runs. The phase
+	// manager then reports the phase as a no-op with that reason instead
+	// of pretending it ran.
+	NoOp func(c *Context) string
 }
 
 var passes = map[string]Pass{}

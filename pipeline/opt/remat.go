@@ -142,10 +142,18 @@ func init() {
 			MinOpt: 2,
 			Doc:    p.doc,
 			Run: func(f *ori.Func, c *Context) (bool, error) {
+				// The manager asks NoOp first; a direct caller (a test)
+				// gets the same answer here.
 				if c.Int(enable) == 0 {
 					return false, nil
 				}
 				return sinkRemat(f, c, sink)
+			},
+			NoOp: func(c *Context) string {
+				if c.Int(enable) == 0 {
+					return fmt.Sprintf("switched off by the knob %s=0 (set it to 1 to run this position)", enable)
+				}
+				return ""
 			},
 		})
 	}
