@@ -133,7 +133,7 @@ func (p *BisectPane) View() string {
 		st.Dim.Render("b finds the culprit phase (--mode phase)"),
 		st.Dim.Render("B finds a minimal set to disable"),
 		st.Dim.Render("enter selects the culprit / applies the set"),
-		st.Dim.Render("knobs mode is CLI-only; sites: not built"),
+		st.Dim.Render("knobs, sites, auto: orilab bisect --mode"),
 		"",
 	}
 	switch {
@@ -234,7 +234,7 @@ func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 // its own goroutine; the returned command waits for its next message, a
 // progress line or the result.
 func bisectCmd(w *Workbench, mode string) tea.Cmd {
-	sp, opt, arch, args := w.Spec, w.OptLevel, w.Arch, w.KnobArgs()
+	sp, opt, arch, args, plant := w.Spec, w.OptLevel, w.Arch, w.KnobArgs(), w.Plant
 	msgs := make(chan tea.Msg, 16)
 	var wait tea.Cmd
 	wait = func() tea.Msg {
@@ -267,6 +267,12 @@ func bisectCmd(w *Workbench, mode string) tea.Cmd {
 		if err := opts.ApplyKnobs(set); err != nil {
 			res.err = err
 			return
+		}
+		if plant != nil {
+			if err := opts.PlantBugspec(plant.Spec, plant.Seed, plant.At); err != nil {
+				res.err = err
+				return
+			}
 		}
 		res.disabled = opts.DisablePhases
 		if mode == "disable" {

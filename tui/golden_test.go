@@ -32,6 +32,13 @@ func TestGolden(t *testing.T) {
 			send(m, runNow(t, cmd))
 		}},
 		{"sass", func(_ *testing.T, m *Model) { typeKeys(m, "3") }},
+		{"sass_final", func(_ *testing.T, m *Model) { typeKeys(m, "G", "3") }},
+		{"fault_injected", func(t *testing.T, m *Model) {
+			typeKeys(m, "7")
+			selectPhase(t, m, "AllocateRegisters")
+			typeKeys(m, "i")
+			send(m, compileNow(m.c.W))
+		}},
 		{"large_120x40", func(_ *testing.T, m *Model) {
 			send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			typeKeys(m, "v")

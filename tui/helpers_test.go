@@ -54,8 +54,8 @@ func sampleModelAt(t testing.TB, width, height, optLevel int) *Model {
 // compileNow runs a compilation of w synchronously and returns its result
 // message.
 func compileNow(w *Workbench) compiledMsg {
-	lowered, snaps, err := compile(context.Background(), w.PTX, w.OptLevel, w.Arch, w.KnobArgs())
-	return compiledMsg{gen: w.Gen, lowered: lowered, snaps: snaps, err: err}
+	lowered, snaps, planted, err := compilePlanted(context.Background(), w.PTX, w.OptLevel, w.Arch, w.KnobArgs(), w.Plant)
+	return compiledMsg{gen: w.Gen, lowered: lowered, snaps: snaps, planted: planted, err: err}
 }
 
 // send delivers msg and then, synchronously, every message the returned
@@ -113,6 +113,12 @@ func keyMsg(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyTab}
 	case "backspace":
 		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	case "ctrl+u":
+		return tea.KeyMsg{Type: tea.KeyCtrlU}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }

@@ -40,6 +40,11 @@ type BisectKeys struct {
 	Phase, Disable, Jump key.Binding
 }
 
+// FaultKeys are the fault pane's own keys.
+type FaultKeys struct {
+	Inject, Edit, Reseed, Clear key.Binding
+}
+
 // InputKeys apply while a text input has focus.
 type InputKeys struct {
 	Accept, Cancel key.Binding
@@ -54,6 +59,7 @@ type KeyMap struct {
 	IR       IRKeys
 	Knobs    KnobKeys
 	Bisect   BisectKeys
+	Fault    FaultKeys
 	Input    InputKeys
 }
 
@@ -108,6 +114,12 @@ func DefaultKeyMap() KeyMap {
 			Phase:   bind([]string{"b"}, "b", "bisect: culprit phase"),
 			Disable: bind([]string{"B"}, "B", "bisect: minimal disable set"),
 			Jump:    bind([]string{"enter"}, "enter", "select culprit/apply set"),
+		},
+		Fault: FaultKeys{
+			Inject: bind([]string{"i"}, "i", "inject after the selected phase"),
+			Edit:   bind([]string{"e"}, "e", "edit the bugspec line"),
+			Reseed: bind([]string{"s"}, "s", "next seed"),
+			Clear:  bind([]string{"x"}, "x", "remove the fault"),
 		},
 		Input: InputKeys{
 			Accept: bind([]string{"enter"}, "enter", "accept input"),

@@ -59,10 +59,10 @@ func New(w *Workbench) *Model {
 	m.bisect = NewBisectPane(c)
 	m.panes = [numPanes]component{
 		m.timeline, m.ir,
-		NewPlaceholder(c, "SASS", sassText),
+		NewSASSPane(c),
 		m.knobs, m.run,
 		m.bisect,
-		NewPlaceholder(c, "Fault", faultText),
+		NewFaultPane(c),
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Line))
 	m.resize()
@@ -134,6 +134,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.setKnob(msg)
 	case runRequestMsg:
 		return m.startRun()
+	case plantMsg:
+		w.Plant = msg.plant
+		if msg.plant == nil {
+			m.status = "fault removed; recompiling"
+		} else {
+			m.status = fmt.Sprintf("planting bugspec %s (seed %d) after %s; recompiling", msg.plant.Spec, msg.plant.Seed, msg.plant.At)
+		}
+		return m.recompile()
 	case bisectProgressMsg:
 		m.bisect.Update(msg)
 		return msg.next

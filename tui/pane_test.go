@@ -441,16 +441,16 @@ func TestPanesAndResize(t *testing.T) {
 		}
 	}
 	typeKeys(m, "3")
-	if !strings.Contains(m.View(), "SASS emission has not landed yet") {
-		t.Error("SASS pane is not the placeholder")
+	if !strings.Contains(m.View(), "No SASS after #0 OriCheckInitialProgram: the IR still has virtual") {
+		t.Errorf("SASS pane before allocation:\n%s", m.View())
 	}
 	typeKeys(m, "6")
 	if !strings.Contains(m.View(), "b finds the culprit phase (--mode phase)") {
 		t.Error("bisect pane missing")
 	}
 	typeKeys(m, "7")
-	if !strings.Contains(m.View(), "Fault injection has not landed yet") {
-		t.Error("fault placeholder missing")
+	if !strings.Contains(m.View(), "No fault planted.") {
+		t.Errorf("fault pane:\n%s", m.View())
 	}
 	typeKeys(m, "tab")
 	if m.focus != paneTimeline {

@@ -9,10 +9,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"orilab/faultinject"
 	"orilab/pipeline"
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
+	"orilab/pipeline/regalloc"
 	"orilab/pipeline/spec"
 )
 
@@ -42,6 +44,26 @@ type Workbench struct {
 	Err string
 	// cancel stops the compilation in flight (a newer one supersedes it).
 	cancel context.CancelFunc
+	// Plant is the bugspec fault the Fault pane planted: every compile
+	// (and every bisection) injects it after its phase, until cleared.
+	Plant *Plant
+	// Planted is what the last compile's injection did (nil without a
+	// plant).
+	Planted *Planted
+}
+
+// Plant is a bugspec injection to repeat in every compilation.
+type Plant struct {
+	Spec faultinject.Spec
+	Seed int64
+	At   string // phase name
+}
+
+// Planted is the outcome of a plant in one compilation: the injector's
+// report, and what the post-RA verifier says about the corrupted IR.
+type Planted struct {
+	Report  *faultinject.Report
+	Verdict string // "" when the reaching-definitions verifier accepts it
 }
 
 // Snap returns the snapshot of phase i, or nil if it did not run.
@@ -83,6 +105,7 @@ type compiledMsg struct {
 	gen     int
 	lowered *ori.Module
 	snaps   []*pipeline.Snapshot
+	planted *Planted
 	err     error
 	took    time.Duration
 }
@@ -105,32 +128,60 @@ func compileCmd(w *Workbench) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
-	gen, pm, opt, arch, args := w.Gen, w.PTX, w.OptLevel, w.Arch, w.KnobArgs()
+	gen, pm, opt, arch, args, plant := w.Gen, w.PTX, w.OptLevel, w.Arch, w.KnobArgs(), w.Plant
 	return func() tea.Msg {
 		start := time.Now()
-		lowered, snaps, err := compile(ctx, pm, opt, arch, args)
-		return compiledMsg{gen: gen, lowered: lowered, snaps: snaps, err: err, took: time.Since(start)}
+		lowered, snaps, planted, err := compilePlanted(ctx, pm, opt, arch, args, plant)
+		return compiledMsg{gen: gen, lowered: lowered, snaps: snaps, planted: planted, err: err, took: time.Since(start)}
 	}
 }
 
 // compile runs the whole pipeline with the given -knob arguments.
 func compile(ctx context.Context, pm *ptx.Module, opt, arch int, args []string) (*ori.Module, []*pipeline.Snapshot, error) {
+	lowered, snaps, _, err := compilePlanted(ctx, pm, opt, arch, args, nil)
+	return lowered, snaps, err
+}
+
+// compilePlanted is compile that also injects plant's faults after its
+// phase and asks the reaching-definitions verifier about the result.
+func compilePlanted(ctx context.Context, pm *ptx.Module, opt, arch int, args []string, plant *Plant) (*ori.Module, []*pipeline.Snapshot, *Planted, error) {
 	set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: args})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	po := pipeline.PhaseOptions{OptLevel: opt, Context: ctx}
 	if err := po.ApplyKnobs(set); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	var planted *Planted
+	var corrupted *ori.Module
+	if plant != nil {
+		planted = &Planted{}
+		po.PlantAfter = plant.At
+		po.Plant = func(m *ori.Module) error {
+			rep, err := faultinject.Inject(m, plant.Spec, plant.Seed, faultinject.Options{})
+			planted.Report, corrupted = rep, m
+			return err
+		}
 	}
 	sess, err := pipeline.NewSessionFrom(pm, pipeline.Options{Arch: arch}, po)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := sess.RunAll(); err != nil {
-		return sess.Lowered, sess.Snapshots, err
+		return sess.Lowered, sess.Snapshots, planted, err
 	}
-	return sess.Lowered, sess.Snapshots, nil
+	if corrupted != nil && sess.Backend() != nil && sess.Backend().PreRA != nil {
+		for _, f := range corrupted.Funcs {
+			if pre := sess.Backend().PreRA.Func(f.Name); pre != nil {
+				if err := regalloc.VerifyReachingDefs(pre, f); err != nil {
+					planted.Verdict = err.Error()
+					break
+				}
+			}
+		}
+	}
+	return sess.Lowered, sess.Snapshots, planted, nil
 }
 
 // apply installs a compile result. Stale results (an older generation)
@@ -148,6 +199,7 @@ func (w *Workbench) apply(msg compiledMsg) bool {
 	if msg.err != nil {
 		w.Err = msg.err.Error()
 	}
+	w.Planted = msg.planted
 	if msg.lowered != nil {
 		w.Lowered = msg.lowered
 		w.Snaps = msg.snaps

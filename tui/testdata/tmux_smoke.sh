@@ -57,6 +57,17 @@ expect "the kernel passes at -O3: nothing to bisect"
 expect "NO CULPRIT"
 tmux send-keys -t "$session" B
 expect "the kernel passes at -O3: nothing to disable"
+# The SASS of the last phase, then a fault planted after allocation.
+tmux send-keys -t "$session" 1 G 3
+expect "/*0000*/  MOV R1, c[0x0][0x28] ;"
+tmux send-keys -t "$session" 7
+expect "No fault planted."
+tmux send-keys -t "$session" 1 g
+for _ in $(seq 122); do tmux send-keys -t "$session" j; done
+expect "phase 123/159 AllocateRegisters"
+tmux send-keys -t "$session" 7 i
+expect "Num forced bugs 1"
+expect "caught by the post-RA verifier"
 tmux send-keys -t "$session" q
 expect "orilab-exited-0"
 echo "tmux_smoke: PASS"
