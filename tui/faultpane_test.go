@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -100,4 +101,11 @@ func TestFaultThenBisect(t *testing.T) {
 	if !strings.Contains(m.status, "culprit #") || !strings.Contains(m.status, pipeline.PhaseTable[i].Name) {
 		t.Errorf("bisect with a planted fault after %s: status %q\n%s", pipeline.PhaseTable[i].Name, m.status, m.View())
 	}
+	b := m.bisect.last
+	if b == nil || b.phase == nil {
+		t.Fatalf("no phase result: %+v", b)
+	}
+	b.took = 0
+	b.phase.Replay = regexp.MustCompile(`/\S*orilab-sample-\d+/`).ReplaceAllString(b.phase.Replay, "/tmp/S/")
+	golden(t, "fault_bisect", m.View()+"\n")
 }
