@@ -93,3 +93,26 @@ func TestFlowRunSpec(t *testing.T) {
 	waitFor(t, tm, "after #0 OriCheckInitialProgram:", "out: PASS (4 elements)")
 	quit(t, tm)
 }
+
+// TestFlowInjectFault runs the real program: select AllocateRegisters in
+// the timeline, plant a register fault from the Fault pane (the compile
+// runs as a command), see the report and the verifier's verdict, then
+// bisect with the fault planted from the Bisect pane.
+func TestFlowInjectFault(t *testing.T) {
+	tm := startFlow(t)
+	waitFor(t, tm, "phases ran, ")
+	for i := 0; i < 122; i++ {
+		tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	waitFor(t, tm, "phase 123/159 AllocateRegisters")
+	tm.Send(keyMsg("7"))
+	tm.Send(keyMsg("i"))
+	waitFor(t, tm, "planted after #122 AllocateRegisters, seed 1", "Num forced bugs 1", "caught by the post-RA verifier")
+	tm.Send(keyMsg("6"))
+	tm.Send(keyMsg("b"))
+	waitFor(t, tm, "CULPRIT #122 AllocateRegisters")
+	m := quit(t, tm)
+	if m.c.W.Plant == nil || m.c.W.Plant.At != "AllocateRegisters" {
+		t.Errorf("plant after the flow: %+v", m.c.W.Plant)
+	}
+}
