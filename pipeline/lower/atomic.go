@@ -6,7 +6,8 @@ package lower
 //	atom.global  -> ATOMG.E.<op>.<type>   d = [a], b[, c]
 //	atom.shared  -> ATOMS.<op>.<type>     d = [a], b[, c]
 //	atom (generic) -> ATOM.E.<op>.<type>  d = [a], b[, c]
-//	red.global / red (generic) -> RED.E.<op>.<type> [a], b
+//	red.global   -> RED.E.<op>.<type> [a], b
+//	red (generic) -> ATOM.E.<op>.<type> RZ = [a], b (the address may be shared)
 //	red.shared   -> ATOMS.<op>.<type> RZ = [a], b (SASS has no shared RED;
 //	                ptxas also uses ATOMS with the result discarded)
 //
@@ -204,11 +205,17 @@ func (c *fn) atomic(in *ptx.Instr, red bool) error {
 	}
 	srcs := append([]ori.Operand{ref.op}, vals...)
 	if red {
-		if sp == ".shared" {
+		switch sp {
+		case ".shared":
 			c.emit(ori.OpATOMS, mods(), []ori.Operand{ori.R(ori.RZ)}, srcs...)
-			return nil
+		case ".global":
+			c.emit(ori.OpRED, mods("E"), nil, srcs...)
+		default:
+			// A generic address may point into the shared or local
+			// window, which RED (a global reduction) cannot reach: the
+			// generic ATOM with its result discarded can.
+			c.emit(ori.OpATOM, mods("E"), []ori.Operand{ori.R(ori.RZ)}, srcs...)
 		}
-		c.emit(ori.OpRED, mods("E"), nil, srcs...)
 		return nil
 	}
 	d, err := c.dst(dArg, t)
