@@ -16,16 +16,37 @@ import (
 //   - J exists (paths that all leave the function need no reconvergence),
 //   - X dominates J, so every thread arriving at J's BSYNC came through
 //     X's BSSY (a thread from elsewhere would wait on a stale thread mask),
-//   - the region (the blocks reachable from X without passing J) contains
-//     no CALL: the barrier registers are per warp and orilab's calling
-//     convention does not save them, so a callee's region could overwrite
-//     the caller's.
+//   - the region (the blocks reachable from X without passing J, and X
+//     itself only when a loop comes back to it: otherwise X's
+//     instructions before its branch run before the BSSY) contains no
+//     RET. A guarded "@P0 RET" does not end its
+//     block's paths (the block falls through), so the post-dominator tree
+//     does not see the exit and J can post-dominate X although some
+//     threads leave the function inside the region. Those threads never
+//     reach the BSYNC, and unlike exited threads they are still alive, so
+//     the others would wait for them forever (fuzz seed 31). An EXIT
+//     inside the region is fine: BSYNC does not wait for exited threads.
 //
-// Regions that can be open at the same time (one's BSSY lies inside the
-// other's region) get different barrier registers; B0-B15 are allocated
-// greedily in block order. A region that finds all sixteen taken is left
+// A barrier register holds one thread mask for the whole warp, so regions
+// that can be open at the same time in one warp get different registers:
+// nested regions (one's BSSY lies inside the other's region), and regions
+// that both lie where the threads of some other divergent branch can be
+// before they meet again (two arms of an if, or of a BRX, each with an if
+// inside: one arm's threads may run their BSSY while the other arm's are
+// still inside theirs). B0-B15 are allocated greedily in block order. A
+// region also avoids every register used by a function called inside it,
+// or called where other threads of the warp can be while it is open, and
+// by anything that function calls: Ori has no BMOV to save the registers
+// around a call, so a callee's BSSY on the caller's register would
+// replace the caller's thread mask (barrierUse; an indirect or recursive
+// call may use them all). A region that finds all sixteen taken is left
 // without a pair: its threads still reconverge at the next enclosing
 // BSYNC, only later.
+// Decision: ptxas saves barrier registers around calls with BMOV (wiki
+// opcode table, 001:6504); without it, partitioning the registers between
+// caller and callee keeps regions with calls bracketed (fuzz seed 108: an
+// activemask after "if (p) f();" saw only half the warp), which the old
+// rule, no pair for a region with a CALL, did not.
 //
 // Decision: the wiki places BSSY/BSYNC insertion in the synchronization
 // phases without naming the one (16139-16223); orilab does it in
@@ -41,80 +62,31 @@ func init() {
 type convRegion struct {
 	x, j   *ori.Block
 	blocks map[*ori.Block]bool // X and the blocks reachable from it before J
+	calls  uint16              // barriers the functions called inside the region use
 	bar    int
 }
+
+// allBarriers is the barrier mask of a callee orilab cannot see into: an
+// indirect call, a missing function, or recursion.
+const allBarriers = 0xffff
 
 func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			if in.Op == ori.OpBSSY || in.Op == ori.OpBSYNC {
-				return false, nil // already bracketed (a rerun through NamedPhases)
-			}
-		}
+	if bracketed(f) {
+		return false, nil // already bracketed (a rerun through NamedPhases)
 	}
-	dom := ori.Dominators(f)
-	pdom := ori.PostDominators(f)
-	var regions []*convRegion
-	for _, x := range f.Blocks {
-		if len(x.Succs) < 2 || !dom.Reached(x) {
-			continue
-		}
-		j := pdom.Idom(x)
-		if j == nil || j == x || !dom.Dominates(x, j) {
-			continue
-		}
-		r := &convRegion{x: x, j: j, blocks: map[*ori.Block]bool{x: true}}
-		work := append([]*ori.Block(nil), x.Succs...)
-		hasCall := false
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
-			if b == j || r.blocks[b] && b != x {
-				continue
-			}
-			if b == x {
-				continue
-			}
-			r.blocks[b] = true
-			work = append(work, b.Succs...)
-		}
-		for b := range r.blocks {
-			for _, in := range b.Insts {
-				if in.Op == ori.OpCALL {
-					hasCall = true
-				}
-			}
-		}
-		if !hasCall {
-			regions = append(regions, r)
-		}
+	var m *ori.Module
+	if c != nil {
+		m = c.Module
 	}
-	if len(regions) == 0 {
-		return false, nil
-	}
-	// Two regions conflict when either's BSSY executes while the other is
-	// open: X of one lies in the other's region.
+	u := &barrierUse{m: m, memo: map[string]uint16{}, busy: map[string]bool{}}
+	regions := u.plan(f)
 	inserted := false
-	for i, r := range regions {
-		used := map[int]bool{}
-		for _, o := range regions[:i] {
-			if o.bar >= 0 && (o.blocks[r.x] || r.blocks[o.x]) {
-				used[o.bar] = true
-			}
-		}
-		r.bar = -1
-		for b := 0; b < 16; b++ {
-			if !used[b] {
-				r.bar = b
-				break
-			}
-		}
+	for _, r := range regions {
 		term := r.x.Insts[len(r.x.Insts)-1]
 		if r.bar < 0 || !c.Sites.Allow(f, term.ID, "bracket the region of this branch with BSSY/BSYNC") {
-			r.bar = -1
 			continue
 		}
 		bssy := ori.NewInst(ori.OpBSSY)
@@ -132,4 +104,206 @@ func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 		inserted = true
 	}
 	return inserted, nil
+}
+
+// bracketed reports whether f already has convergence barriers.
+func bracketed(f *ori.Func) bool {
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpBSSY || in.Op == ori.OpBSYNC {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// barrierUse answers which barrier registers a function may leave
+// changed when it returns: those of its own regions and, transitively,
+// of the functions it calls. A caller's region that is open across a
+// CALL must avoid them: the barrier registers are per warp and Ori has no
+// BMOV to save them around the call, so a callee's BSSY on the same
+// register would replace the caller's thread mask.
+//
+// The answer for a function not yet bracketed is its plan, the same
+// greedy assignment plan makes when the pass reaches that function, so
+// it does not matter which of caller and callee the phase visits first
+// (site bisection may leave some planned pairs out, which only makes the
+// answer conservative).
+type barrierUse struct {
+	m    *ori.Module
+	memo map[string]uint16
+	busy map[string]bool // on the call stack of the computation: recursion
+}
+
+// of returns the barrier mask of the function named name.
+func (u *barrierUse) of(name string) uint16 {
+	if mask, ok := u.memo[name]; ok {
+		return mask
+	}
+	if u.busy[name] || u.m == nil {
+		return allBarriers
+	}
+	f := u.m.Func(name)
+	if f == nil {
+		return allBarriers
+	}
+	u.busy[name] = true
+	defer delete(u.busy, name)
+	var mask uint16
+	if bracketed(f) {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if in.Op == ori.OpBSSY && len(in.Srcs) > 0 && in.Srcs[0].Kind == ori.OpdImm {
+					mask |= 1 << (in.Srcs[0].Imm & 15)
+				}
+			}
+		}
+	} else {
+		if err := f.ComputeCFG(); err != nil {
+			return allBarriers
+		}
+		for _, r := range u.plan(f) {
+			if r.bar >= 0 {
+				mask |= 1 << r.bar
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op.Has(ori.FCall) {
+				mask |= u.callee(in)
+			}
+		}
+	}
+	u.memo[name] = mask
+	return mask
+}
+
+// callee returns the barrier mask of the function a CALL calls.
+func (u *barrierUse) callee(in *ori.Inst) uint16 {
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdSym {
+			return u.of(o.Name)
+		}
+	}
+	return allBarriers // through a register
+}
+
+// plan finds f's regions and gives each a barrier register (bar -1: none
+// free). f's CFG must be current.
+func (u *barrierUse) plan(f *ori.Func) []*convRegion {
+	dom := ori.Dominators(f)
+	pdom := ori.PostDominators(f)
+	var regions []*convRegion
+	// spans are the blocks threads may be in after diverging at a branch
+	// and before meeting again, for every divergent branch (with or
+	// without a region of its own); spanOf the branch's block.
+	var spans []map[*ori.Block]bool
+	var spanOf []*ori.Block
+	// callMask is, per block, what the functions called there use.
+	callMask := map[*ori.Block]uint16{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op.Has(ori.FCall) {
+				callMask[b] |= u.callee(in)
+			}
+		}
+	}
+	for _, x := range f.Blocks {
+		if len(x.Succs) < 2 || !dom.Reached(x) {
+			continue
+		}
+		j := pdom.Idom(x)
+		if j == x {
+			j = nil
+		}
+		blocks, reentered := divergentSpan(x, j)
+		spans, spanOf = append(spans, blocks), append(spanOf, x)
+		if j == nil || !dom.Dominates(x, j) {
+			continue
+		}
+		r := &convRegion{x: x, j: j, blocks: blocks}
+		returns := false
+		for b := range r.blocks {
+			if b == x && !reentered {
+				// The BSSY goes right before X's branch: what X does
+				// before it (a CALL, say) runs before the region opens.
+				continue
+			}
+			r.calls |= callMask[b]
+			for _, in := range b.Insts {
+				if in.Op.Has(ori.FRet) {
+					returns = true
+				}
+			}
+		}
+		if !returns {
+			regions = append(regions, r)
+		}
+	}
+	// Two regions conflict when they can be open at the same time in one
+	// warp, since a barrier register holds one thread mask for the whole
+	// warp: when X of one lies in the other's region (nesting), or when
+	// both lie in the span of a third divergent branch, where one group of
+	// threads can run its BSSY while another group is still inside the
+	// other region (fuzz seed 42: sibling regions in the two arms of an
+	// if shared B1, and the second arm's BSSY replaced the mask the first
+	// arm's BSYNC still had to wait for). A call that some threads make
+	// while others are inside a region conflicts with the region the same
+	// way (fuzz seed 198: a callee's B0 in one arm of a BRX, a region on B0
+	// in another arm).
+	together := func(a, b *ori.Block) bool {
+		for i, sp := range spans {
+			if d := spanOf[i]; d != a && d != b && sp[a] && sp[b] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range regions {
+		for c, mask := range callMask {
+			if !r.blocks[c] && together(r.x, c) {
+				r.calls |= mask
+			}
+		}
+	}
+	for i, r := range regions {
+		used := r.calls
+		for _, o := range regions[:i] {
+			if o.bar >= 0 && (o.blocks[r.x] || r.blocks[o.x] || together(o.x, r.x)) {
+				used |= 1 << o.bar
+			}
+		}
+		r.bar = -1
+		for b := 0; b < 16; b++ {
+			if used&(1<<b) == 0 {
+				r.bar = b
+				break
+			}
+		}
+	}
+	return regions
+}
+
+// divergentSpan returns x and the blocks reachable from x's successors
+// without passing j (all reachable blocks when j is nil), and whether x
+// itself is reached again (a loop) before j.
+func divergentSpan(x, j *ori.Block) (map[*ori.Block]bool, bool) {
+	blocks := map[*ori.Block]bool{x: true}
+	reentered := false
+	work := append([]*ori.Block(nil), x.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		switch {
+		case b == j:
+		case b == x:
+			reentered = true
+		case !blocks[b]:
+			blocks[b] = true
+			work = append(work, b.Succs...)
+		}
+	}
+	return blocks, reentered
 }

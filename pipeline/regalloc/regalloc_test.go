@@ -308,6 +308,24 @@ var references = map[string]func() []uint32{
 	"pressure": func() []uint32 { return pressureRef(lcg(11, 64*24), 5, 64) },
 	"wide":     func() []uint32 { return wideRef(lcg(5, 32*32), 32) },
 	"calls":    func() []uint32 { return callsRef(lcg(3, 32*12), 3, 32) },
+	"guardret": func() []uint32 { return guardretRef(32) },
+}
+
+// guardretRef is testdata/guardret.ptx: mid(t) returns leaf(t)+7t early
+// when it called leaf and the result is even, 7t + (t^0x55) otherwise.
+func guardretRef(threads int) []uint32 {
+	out := make([]uint32, threads)
+	for i := range out {
+		t := uint32(i)
+		r2, r3 := t*7, t^0x55
+		out[i] = r2 + r3
+		if t&4 == 0 {
+			if r5 := t*3 + 1; r5&1 == 0 {
+				out[i] = r5 + r2
+			}
+		}
+	}
+	return out
 }
 
 // TestReferences checks that testdata/NAME.out.hex holds what the Go

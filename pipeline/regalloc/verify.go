@@ -88,6 +88,12 @@ package regalloc
 // under !g. A read by an instruction guarded by g accepts a fact under
 // g. Redefining p drops the facts conditioned on it. Conditions are
 // single literals; anything more complex is dropped, which is sound.
+// Edges carry conditions too: the fall-through of "@%p0 RET" (or EXIT) is
+// taken only while %p0 is false and the target of "@%p0 BRA" only while
+// it is true, so along such an edge facts under the known value hold
+// always and facts under its opposite are dropped (edgeState). A guarded
+// write of R1 (the epilogue before "@P0 RET") keeps the spill slots'
+// facts under the opposite of its guard instead of forgetting them.
 //
 // Coalescing. A register-to-register MOV between virtual registers that
 // is gone after allocation was coalesced: its destination and source
@@ -95,11 +101,15 @@ package regalloc
 // same place. Soundness limit: the union hides a later redefinition of
 // one member while another is still live, which would overwrite the
 // shared register. The verifier closes that hole with pre-allocation
-// liveness: a definition of a class member while another member is live
-// (other than by a copy inside the class) is reported. The price is a
-// false alarm when an allocator coalesces interfering values and then
-// splits them apart again; a coalescer that only merges non-interfering
-// live ranges never sees it. Removed MOVs between a virtual and a
+// liveness: the copies of a class in which a member is defined while
+// another is live (other than by a copy inside the class) are not merged
+// but act as copies at their place, like the ABI moves below, so the
+// forward walk sees the redefinition. An allocator may legitimately do
+// that: coalesce a copy whose source is spilled right after it, so that
+// only a dead temporary shares the destination's register (fuzz finding
+// regalloc-bar-red-merge, which an earlier version reported as a merge of
+// interfering values). A removed guarded copy "@%p MOV a = b" acts only
+// under %p. Removed MOVs between a virtual and a
 // physical register (an ABI move whose value the allocator placed in the
 // ABI register directly) are not merged, since a CALL redefines the
 // physical register but not the virtual one: they keep their meaning as
@@ -428,7 +438,7 @@ func (v *rdVerifier) run() {
 				if !ok {
 					continue
 				}
-				next := rdMeetState(in[si], out)
+				next := rdMeetState(in[si], v.edgeState(b, bi, s, out))
 				if !next.equal(in[si]) {
 					in[si] = next
 					changed = true
@@ -727,7 +737,7 @@ func (v *rdVerifier) read(s rdState, in *ori.Inst, op int, what string, p, q ori
 		if cell.holds(cw, cond) {
 			continue
 		}
-		holds := cell.describe(cw)
+		holds := cell.describe(cw, want)
 		// Another value, or an old version of this one, reaches the
 		// read: extra defs (6). Nothing does on some path:
 		// uninitialized (5).
@@ -737,7 +747,7 @@ func (v *rdVerifier) read(s rdState, in *ori.Inst, op int, what string, p, q ori
 		}
 		v.fail(in, RAMismatch{
 			Code: code, Operand: op, Loc: l.String(), Want: want.String(), Holds: holds, read: &rdRead{want: want, loc: l},
-			Msg: fmt.Sprintf("%s reads %s, which holds %s (not %s, the value it read before allocation)", what, l, holds, want),
+			Msg: cell.readMsg(what, l, cw, want, cond),
 		})
 	}
 }
@@ -904,7 +914,7 @@ func (v *rdVerifier) apply(s rdState, id int32, dw []rdDstWord, cond rdCond, cop
 		}
 	}
 	if writesR1 {
-		v.forgetSlots(s)
+		v.forgetSlots(s, cond)
 	}
 }
 
@@ -948,10 +958,67 @@ func (s rdState) dropConds(p rdVal) {
 	}
 }
 
-func (v *rdVerifier) forgetSlots(s rdState) {
+// forgetSlots is the effect of moving the frame (a write to R1) under
+// cond on the slot words: what they held is gone, except, for a guarded
+// write (the epilogue before "@P0 RET"), while the guard is false.
+func (v *rdVerifier) forgetSlots(s rdState, cond rdCond) {
 	for _, i := range v.slots {
-		s[i] = rdCell{}
+		if cond.on {
+			s[i] = rdGuardedClobber(s[i], cond)
+		} else {
+			s[i] = rdCell{}
+		}
 	}
+}
+
+// edgeState is the state out of block b (at layout index bi) along its
+// edge to succ. When b ends in a guarded BRA, RET or EXIT of the original
+// code, the edge itself says which way the guard went: the fall-through
+// of "@%p0 RET" is only taken while %p0 is false, the branch target of
+// "@%p0 BRA" only while it is true. On such an edge, facts that held
+// under the guard's known value hold always, and facts that held under
+// its opposite hold on no execution of the edge and are dropped. Without
+// this, a guarded return whose epilogue released the frame under the
+// guard would leave every spill slot known only "when !%p0" on the path
+// that continues, although that path is exactly where %p0 is false.
+//
+// The guard's value is the pre-allocation predicate the terminator read
+// (matched reads check that its guard register holds it; a mismatch is
+// reported there). An edge that is both the target and the fall-through
+// says nothing, and neither do instructions the allocator inserted.
+func (v *rdVerifier) edgeState(b *ori.Block, bi int, succ *ori.Block, out rdState) rdState {
+	n := len(b.Insts)
+	if n == 0 {
+		return out
+	}
+	last := b.Insts[n-1]
+	if !last.EndsBlock() || !last.Guarded() {
+		return out
+	}
+	p := v.pre.byID[last.ID]
+	if p == nil || !p.Guarded() || p.Guard.IsZero() || last.Role != ori.RoleNone {
+		return out
+	}
+	var next *ori.Block
+	if bi+1 < len(v.f.Blocks) {
+		next = v.f.Blocks[bi+1]
+	}
+	target := false
+	for _, o := range last.Srcs {
+		if o.Kind == ori.OpdBlock && o.Block == succ.ID {
+			target = true
+		}
+	}
+	g := rdCond{on: true, p: v.pre.canon(rdValOf(p.Guard, 0)), neg: p.GuardNot}
+	switch {
+	case target && succ != next:
+		// taken: the guard is true
+	case !target && succ == next:
+		g = g.not() // fell through: the guard is false
+	default:
+		return out
+	}
+	return out.assume(g)
 }
 
 // callClobber is the effect of a CALL: every physical value but R1 is
@@ -978,18 +1045,63 @@ func (v *rdVerifier) callClobber(s rdState, id int32) {
 	}
 }
 
-// copyEvent applies a removed ABI move "MOV a = b" at its place: a is
-// redefined and held wherever b is.
+// copyEvent applies a removed move "MOV a = b" at its place (an ABI move,
+// or a copy between interfering virtual registers): a is redefined and
+// held wherever b is. A guarded one, "@%p MOV a = b", does that only
+// while %p is true: a is then held wherever b is under %p, and its old
+// copies survive under !%p.
 func (v *rdVerifier) copyEvent(s rdState, ev *ori.Inst) {
 	d, src := ev.Dsts[0].Reg, ev.Srcs[0].Reg
+	var g rdCond
+	if ev.Guarded() {
+		if ev.Guard.IsZero() {
+			return // @!PT never executes
+		}
+		g = rdCond{on: true, p: v.pre.canon(rdValOf(ev.Guard, 0)), neg: ev.GuardNot}
+	}
 	for w := 0; w < int(d.Words); w++ {
 		a, b := v.pre.canon(rdValOf(d, w)), v.pre.canon(rdValOf(src, w))
 		if a == b {
 			continue
 		}
 		holders := s.holders(b)
-		s.kill(a, ev.ID)
-		s.addHolders(holders, a)
+		if !g.on {
+			s.kill(a, ev.ID)
+			s.addHolders(holders, a)
+			continue
+		}
+		s.restrictNot(a, g, nil)
+		s.dropConds(a)
+		for _, h := range holders {
+			if h.c.on && h.c.p == a {
+				continue // the condition named the old a
+			}
+			c, ok := rdMeetCond(h.c, g)
+			if !ok {
+				continue
+			}
+			cell := &s[h.loc]
+			var facts []rdFact
+			merged := false
+			for _, f := range cell.facts {
+				if f.v == a {
+					// a held before under !%p (restrictNot kept only
+					// that) and now under %p: always.
+					// Otherwise the location holds a under either
+					// condition; keeping the old one is sound.
+					if f.c == g.not() && c == g {
+						f.c = rdCond{}
+					}
+					merged = true
+				}
+				facts = append(facts, f)
+			}
+			if !merged {
+				facts = append(facts, rdFact{v: a, c: c})
+			}
+			rdSortFacts(facts)
+			*cell = rdCell{facts: facts, stale: cell.stale, weak: cell.weak}
+		}
 	}
 }
 

@@ -527,7 +527,7 @@ func TestVerifyLoweredBreaks(t *testing.T) {
 		"#41 LDL R130 = [R1+0x8] ; refill", "#41 LDL R129 = [R1+0x8] ; refill",
 		"#12 IMAD R128 = R129, R130, RZ", "#12 IMAD R128 = R129, R129, RZ")
 	check("stale spill slot",
-		"verify-ra k BB0 #10: operand 0 reads R129, which holds a stale copy of %r4 (redefined by #9) (not %r4, the value it read before allocation)"+hint,
+		"verify-ra k BB0 #10: operand 0 reads R129, which holds a stale copy of %r4: #9 redefined %r4 after the copy was made"+hint,
 		"#34 STL [R1+0x10], R128 ; spill", "#34 STL [R1+0x3c], R128 ; spill")
 	check("correct remat", "",
 		"#25 LDL R129 = [R1] ; refill", "#25 S2R R129 = SR_TID.X ; remat #1")
@@ -535,10 +535,10 @@ func TestVerifyLoweredBreaks(t *testing.T) {
 		"verify-ra k BB0 #25: rematerialization problem: old instruction [1] new instruction [25]: operand 0 is SR_TID.Y, but SR_TID.X in the old one (and 1 more)"+hint,
 		"#25 LDL R129 = [R1] ; refill", "#25 S2R R129 = SR_TID.Y ; remat #1")
 	check("clobber across CALL",
-		"verify-ra k BB0 #11: operand 1 reads R130, which holds a copy of %r0 that the CALL #8 clobbered (not %r0, the value it read before allocation)"+hint,
+		"verify-ra k BB0 #11: operand 1 reads R130, which held %r0 until the CALL #8 clobbered it"+hint,
 		"\t#38 LDL R130 = [R1+0x4] ; refill\n", "",
 		"#7 MOV R4 = R128 ; line 24\n", "#7 MOV R4 = R128 ; line 24\n\t#38 LDL R130 = [R1+0x4] ; refill\n")
 	check("result register",
-		"verify-ra twice BB0 #8: the implicit result reads R4, which holds a stale copy of R4 (redefined by #6) (not R4, the value it read before allocation)"+hint,
+		"verify-ra twice BB0 #8: the implicit result reads R4, which holds a stale copy of R4: #6 redefined R4 after the copy was made"+hint,
 		"#6 MOV R4 = R128 ; line 11", "#6 MOV R5 = R128 ; line 11")
 }

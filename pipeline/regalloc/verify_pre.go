@@ -122,6 +122,7 @@ func rdNewPre(before, after *ori.Func) (*rdPre, error) {
 			}
 		}
 	}
+	var vcopies []*ori.Inst
 	physSeen := map[rdVal]bool{rdSP: true}
 	notePhys := func(r ori.Reg) {
 		if r.Virtual || r.IsZero() {
@@ -147,13 +148,44 @@ func rdNewPre(before, after *ori.Func) (*rdPre, error) {
 			d, s := in.Dsts[0].Reg, in.Srcs[0].Reg
 			switch {
 			case d.Virtual && s.Virtual:
-				p.coalesced[in.ID] = true
-				for w := 0; w < int(d.Words); w++ {
-					p.union(rdValOf(d, w), rdValOf(s, w), in.ID)
-				}
+				vcopies = append(vcopies, in)
 			case d.Virtual != s.Virtual && !in.Guarded():
 				p.events[in.ID] = true
 			}
+		}
+	}
+	// Removed copies between virtual registers merge their values, except
+	// those whose values interfere before allocation: a coalescer that
+	// merged interfering values must have separated them again (say, the
+	// source was spilled right after the copy, so only a dead temporary
+	// shared the destination's register; fuzz finding
+	// regalloc-bar-red-merge). Those copies act as copies at their place,
+	// like the ABI moves, and the forward walk checks what really holds
+	// which value. Demoting can make another class interfere only by
+	// splitting it, so the loop ends.
+	demoted := map[int32]bool{}
+	for {
+		p.parent, p.mergedBy, p.coalesced = map[rdVal]rdVal{}, map[rdVal]int32{}, map[int32]bool{}
+		for _, in := range vcopies {
+			if demoted[in.ID] {
+				continue
+			}
+			p.coalesced[in.ID] = true
+			d, s := in.Dsts[0].Reg, in.Srcs[0].Reg
+			for w := 0; w < int(d.Words); w++ {
+				p.union(rdValOf(d, w), rdValOf(s, w), in.ID)
+			}
+		}
+		roots := p.checkLiveness(false)
+		more := false
+		for _, in := range vcopies {
+			if !demoted[in.ID] && roots[p.canon(rdValOf(in.Dsts[0].Reg, 0))] {
+				demoted[in.ID], p.events[in.ID] = true, true
+				more = true
+			}
+		}
+		if !more {
+			break
 		}
 	}
 	if !before.Entry {
@@ -222,7 +254,7 @@ func rdNewPre(before, after *ori.Func) (*rdPre, error) {
 			}
 		}
 	}
-	p.checkLiveness()
+	p.checkLiveness(true)
 	return p, nil
 }
 
@@ -334,7 +366,12 @@ func (p *rdPre) rdDefs(in *ori.Inst) []rdVal {
 //     is live: union-find treats the class as one value, so the walk
 //     would accept the overwritten member. Chaitin's exception applies: a
 //     copy between members of the class does not interfere.
-func (p *rdPre) checkLiveness() {
+//
+// With report false it records nothing and returns the roots of the
+// classes whose members interfere (rdNewPre turns their copies into
+// events); with report true it records both kinds in p.errs.
+func (p *rdPre) checkLiveness(report bool) map[rdVal]bool {
+	roots := map[rdVal]bool{}
 	f := p.f
 	index := map[rdVal]int{}
 	var keys []rdVal
@@ -440,6 +477,7 @@ func (p *rdPre) checkLiveness() {
 					}
 					for _, m := range classes[root] {
 						if m != d && live.has(index[m]) {
+							roots[root] = true
 							hits = append(hits, hit{in, fmt.Sprintf("%s writes %s while %s is live, but the allocation merged them by removing the copy #%d", in.Name(), d, m, p.mergedBy[root]), 6})
 							break
 						}
@@ -448,11 +486,12 @@ func (p *rdPre) checkLiveness() {
 			}
 			step(in, live)
 		}
-		for i := len(hits) - 1; i >= 0; i-- {
+		for i := len(hits) - 1; i >= 0 && report; i-- {
 			h := hits[i]
 			p.errs = append(p.errs, RAMismatch{Block: b.ID, Inst: h.in.ID, Code: h.cd, Operand: OperandNone, Msg: h.msg})
 		}
 	}
+	return roots
 }
 
 // rdBits is a fixed-size bitset.

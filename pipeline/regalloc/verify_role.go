@@ -109,7 +109,7 @@ func (v *rdVerifier) move(s rdState, in *ori.Inst, to, from []int) {
 			s[i] = cells[w]
 		}
 		if i == v.r1 {
-			v.forgetSlots(s)
+			v.forgetSlots(s, rdCond{})
 		}
 	}
 }
@@ -354,7 +354,7 @@ func (v *rdVerifier) remat(s rdState, in *ori.Inst) bool {
 			s[d.loc] = rdCell{}
 		}
 		if d.loc == v.r1 {
-			v.forgetSlots(s)
+			v.forgetSlots(s, rdCond{})
 		}
 	}
 	return true

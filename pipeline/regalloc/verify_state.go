@@ -410,31 +410,117 @@ func rdGuardedDef(old rdCell, v rdVal, g rdCond) rdCell {
 }
 
 // describe says what a cell holds, for a message about a read that
-// wanted v. A stale copy of v comes first: a location keeps its stale
-// marks only until it is overwritten, so it still physically holds the
-// old v (whatever else it is known to equal).
-func (c *rdCell) describe(v rdVal) string {
+// wanted v (v's coalescing class; want is the value as the read named
+// it, which prints in place of v). A stale copy of v comes first: a
+// location keeps its stale marks only until it is overwritten, so it
+// still physically holds the old v (whatever else it is known to equal).
+func (c *rdCell) describe(v, want rdVal) string {
 	for _, s := range c.stale {
 		if s.v == v {
 			if s.call {
-				return fmt.Sprintf("a copy of %s that the CALL #%d clobbered", v, s.by)
+				return fmt.Sprintf("a copy of %s that the CALL #%d clobbered", want, s.by)
 			}
-			return fmt.Sprintf("a stale copy of %s (redefined by #%d)", v, s.by)
+			return fmt.Sprintf("a stale copy of %s (redefined by #%d)", want, s.by)
 		}
 	}
 	if len(c.facts) > 0 {
-		parts := make([]string, len(c.facts))
-		for i, f := range c.facts {
-			parts[i] = f.v.String() + f.c.String()
-		}
-		return strings.Join(parts, ", ")
+		return c.listFacts(v, want, rdVal{}, false)
 	}
 	for _, w := range c.weak {
 		if w == v {
-			return v.String() + " on some paths only"
+			return want.String() + " on some paths only"
 		}
 	}
 	return "nothing"
+}
+
+// listFacts prints the cell's facts ("%r1 when %p0, R5 when !%p0"),
+// naming v as want and leaving out skip when hasSkip.
+func (c *rdCell) listFacts(v, want, skip rdVal, hasSkip bool) string {
+	var parts []string
+	for _, f := range c.facts {
+		if hasSkip && f.v == skip {
+			continue
+		}
+		name := f.v.String()
+		if f.v == v {
+			name = want.String()
+		}
+		parts = append(parts, name+f.c.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// readMsg is the sentence for a read of location l by what (executing
+// under need) that wanted v (printed as want) but found cell. The
+// wording depends on why the read fails, so that it never contradicts
+// itself: the location may hold v, but only under a condition the read
+// does not run under, or only on some of the paths into it, or an old
+// copy of v; otherwise it holds other values, or nothing.
+func (c *rdCell) readMsg(what string, l rdLoc, v, want rdVal, need rdCond) string {
+	if f, ok := c.find(v); ok && f.c.on {
+		others := ""
+		if rest := c.listFacts(v, want, v, true); rest != "" {
+			others = " (and " + rest + ")"
+		}
+		runs := "the read is unguarded"
+		if need.on {
+			runs = "the read runs" + need.String()
+		}
+		return fmt.Sprintf("%s reads %s, which holds %s, the value it read before allocation, only%s%s, but %s", what, l, want, f.c, others, runs)
+	}
+	for _, s := range c.stale {
+		if s.v == v {
+			if s.call {
+				return fmt.Sprintf("%s reads %s, which held %s until the CALL #%d clobbered it", what, l, want, s.by)
+			}
+			return fmt.Sprintf("%s reads %s, which holds a stale copy of %s: #%d redefined %s after the copy was made", what, l, want, s.by, want)
+		}
+	}
+	for _, w := range c.weak {
+		if w == v {
+			return fmt.Sprintf("%s reads %s, which holds %s, the value it read before allocation, on only some of the paths that reach it", what, l, want)
+		}
+	}
+	return fmt.Sprintf("%s reads %s, which holds %s (not %s, the value it read before allocation)", what, l, c.describe(v, want), want)
+}
+
+// assume returns the state on a path where condition g is known to be
+// true: facts under g hold always there, facts under its negation hold on
+// no execution of the path and are dropped.
+func (s rdState) assume(g rdCond) rdState {
+	var out rdState
+	for i := range s {
+		c := &s[i]
+		touched := false
+		for _, f := range c.facts {
+			if f.c.on && f.c.p == g.p {
+				touched = true
+				break
+			}
+		}
+		if !touched {
+			continue
+		}
+		if out == nil {
+			out = s.clone()
+		}
+		var facts []rdFact
+		for _, f := range c.facts {
+			switch {
+			case f.c == g:
+				facts = append(facts, rdFact{v: f.v})
+			case f.c == g.not():
+			default:
+				facts = append(facts, f)
+			}
+		}
+		out[i] = rdCell{facts: facts, stale: c.stale, weak: c.weak}
+	}
+	if out == nil {
+		return s
+	}
+	return out
 }
 
 // rdHolder is a location holding some value under a condition.

@@ -117,15 +117,15 @@ func TestVerifyLoop(t *testing.T) {
 	clob := rdEdit(t, rdLoopAfter, "#7 IADD3 R6 = R6, -0x1, RZ", "#7 IADD3 R7 = R6, -0x1, RZ",
 		"#8 ISETP.NE.AND P0, PT = R6, RZ, PT", "#8 ISETP.NE.AND P0, PT = R7, RZ, PT")
 	re := rdExpect(t, before, rdFunc(t, rdKernel, clob),
-		"verify-ra k BB1 #6: operand 0 reads R7, which holds %r2 on some paths only (not %r2, the value it read before allocation) (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB1 #6: operand 0 reads R7, which holds %r2, the value it read before allocation, on only some of the paths that reach it (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	var msgs []string
 	for _, m := range re.Mismatches {
 		msgs = append(msgs, m.Msg)
 	}
 	wantMsgs := []string{
-		"operand 0 reads R7, which holds %r2 on some paths only (not %r2, the value it read before allocation)",
-		"operand 1 reads R6, which holds a stale copy of %r1 (redefined by #7) (not %r1, the value it read before allocation)",
-		"operand 0 reads R6, which holds a stale copy of %r1 (redefined by #7) (not %r1, the value it read before allocation)",
+		"operand 0 reads R7, which holds %r2, the value it read before allocation, on only some of the paths that reach it",
+		"operand 1 reads R6, which holds a stale copy of %r1: #7 redefined %r1 after the copy was made",
+		"operand 0 reads R6, which holds a stale copy of %r1: #7 redefined %r1 after the copy was made",
 		"operand 1 reads R7, which holds %r1 (not %r3, the value it read before allocation)",
 	}
 	if strings.Join(msgs, "\n") != strings.Join(wantMsgs, "\n") {
@@ -188,7 +188,7 @@ func TestVerifySpills(t *testing.T) {
 	// holds the %r0 that #10 has since redefined.
 	stale := rdEdit(t, rdSpillAfter, "#24 LDL R5 = [R1+0x4]", "#24 LDL R5 = [R1]")
 	rdExpect(t, before, rdFunc(t, rdFrame8, stale),
-		"verify-ra k BB0 #11: operand 1 reads R5, which holds a stale copy of %r0 (redefined by #10) (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #11: operand 1 reads R5, which holds a stale copy of %r0: #10 redefined %r0 after the copy was made; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// A refill of a slot nothing was spilled to.
 	empty := rdEdit(t, rdSpillAfter, "#21 STL [R1], R4 ; spill", "#21 STL [R1+0x4], R4 ; spill")
@@ -342,12 +342,12 @@ func TestVerifyCall(t *testing.T) {
 	// %r0 kept in a register across the call instead of a spill slot.
 	noSpill := rdEdit(t, rdCallAfter, "\t#21 STL [R1], R5 ; spill\n", "", "\t#22 LDL R5 = [R1] ; refill\n", "")
 	rdExpect(t, before, rdFunc(t, rdFrame4, noSpill),
-		"verify-ra k BB0 #6: operand 1 reads R5, which holds a copy of %r0 that the CALL #4 clobbered (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 1 reads R5, which held %r0 until the CALL #4 clobbered it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// The argument goes to the wrong register.
 	arg := rdEdit(t, rdCallAfter, "#3 MOV R4 = R5", "#3 MOV R8 = R5")
 	rdExpect(t, before, rdFunc(t, rdFrame4, arg),
-		"verify-ra k BB0 #4: the implicit argument reads R4, which holds a stale copy of R4 (redefined by #3) (not R4, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #4: the implicit argument reads R4, which holds a stale copy of R4: #3 redefined R4 after the copy was made; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// The result is read from a register the callee did not write.
 	res := rdEdit(t, rdCallAfter, "#6 IADD3 R4 = R4, R5, RZ", "#6 IADD3 R4 = R6, R5, RZ")
@@ -378,7 +378,7 @@ func TestVerifyFuncABI(t *testing.T) {
 	// argument.
 	wrong := rdEdit(t, after, "#3 IMAD R4 = R4, 0x3, RZ", "#3 IMAD R5 = R4, 0x3, RZ")
 	rdExpect(t, before, rdFunc(t, rdFuncHead, wrong),
-		"verify-ra f BB0 #7: the implicit result reads R4, which holds a stale copy of R4 (redefined by #5) (not R4, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra f BB0 #7: the implicit result reads R4, which holds a stale copy of R4: #5 redefined R4 after the copy was made; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// A frame of spill slots needs a prologue and an epilogue.
 	framed := ".func f\n.param x offset=0x4 size=0x4 align=0x4\n.ret r offset=0x4 size=0x4 align=0x4\n.shared 0x0\n.local 0x8\n"
@@ -434,7 +434,7 @@ func TestVerifyGuarded(t *testing.T) {
 	// The two halves of %r1 in different registers.
 	split := rdEdit(t, rdGuardAfter, "#5 @!P0 MOV R5 = 0x2", "#5 @!P0 MOV R6 = 0x2")
 	rdExpect(t, before, rdFunc(t, rdKernel, split),
-		"verify-ra k BB0 #6: operand 0 reads R5, which holds %r1 when %p0, R5 when !%p0 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 0 reads R5, which holds %r1, the value it read before allocation, only when %p0 (and R5 when !%p0), but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// A guarded definition over a live value: when %p0 is true, R4 no
 	// longer holds %r0.
@@ -444,7 +444,7 @@ func TestVerifyGuarded(t *testing.T) {
 		"verify-ra k BB0 #6: operand 0 reads R5, which holds R5 (not %r1, the value it read before allocation) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	over2 := rdEdit(t, rdGuardAfter, "#4 @P0 MOV R5 = 0x1", "#4 @P0 MOV R4 = 0x1")
 	rdExpect(t, before, rdFunc(t, rdKernel, over2),
-		"verify-ra k BB0 #6: operand 0 reads R5, which holds %r1 when !%p0, R5 when %p0 (not %r1, the value it read before allocation) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 0 reads R5, which holds %r1, the value it read before allocation, only when !%p0 (and R5 when %p0), but the read is unguarded (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// The guard itself must hold the original predicate.
 	guard := rdEdit(t, rdGuardAfter, "#7 @P0 MOV R4 = 0x3", "#7 @P1 MOV R4 = 0x3")
@@ -480,10 +480,50 @@ func TestVerifyCoalesce(t *testing.T) {
 `
 	rdExpect(t, before, rdFunc(t, rdKernel, after), "")
 	// Coalescing %r1 with %r0 although %r0 is redefined while %r1 is
-	// live: #5 reads the incremented value twice.
+	// live: #5 reads the incremented value twice. The removed copy of
+	// interfering values acts as a copy at its place, so the read that
+	// lost %r1 is the one reported.
 	merged := rdEdit(t, after, "\t#3 MOV R5 = R4 ;\n", "", "#5 IADD3 R4 = R5, R4, RZ", "#5 IADD3 R4 = R4, R4, RZ")
 	rdExpect(t, before, rdFunc(t, rdKernel, merged),
-		"verify-ra k BB0 #4: IADD3 writes %r0 while %r1 is live, but the allocation merged them by removing the copy #3; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #5: operand 0 reads R4, which holds %r0 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
+	// Interfering values that share a register only while one of them is
+	// dead: %r1 is spilled right after the copy, so the redefinition of
+	// %r0 in R4 loses nothing (fuzz finding regalloc-bar-red-merge, where
+	// the verifier used to report the merge).
+	spilled := `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#20 IADD3 R1 = R1, -0x10, RZ ;
+	#2 S2R R4 = SR_TID.X ;
+	#21 STL [R1], R4 ; spill
+	#4 IADD3 R4 = R4, 0x1, RZ ;
+	#22 LDL R5 = [R1] ; refill
+	#5 IADD3 R4 = R5, R4, RZ ;
+	#6 MOV R6 = c[0x0][0x160] ;
+	#7 MOV R7 = c[0x0][0x164] ;
+	#8 STG.E [R6.64], R4 ;
+	#9 EXIT ;
+`
+	rdExpect(t, before, rdFunc(t, ".entry k\n.shared 0x0\n.local 0x10\n", spilled), "")
+	// The same under a guard, "@!%p0 MOV %r1 = %r0": R4 holds %r1 only
+	// when !%p0, the slot too, and the refill is no proof for an
+	// unguarded read.
+	gBefore := rdFunc(t, rdKernel, rdEdit(t, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#10 ISETP.GE.AND %p0, PT = %r0, 0x4, PT ;
+	#11 MOV %r1 = RZ ;
+	#3 MOV %r1 = %r0 ;
+	#4 IADD3 %r0 = %r0, 0x1, RZ ;
+	#5 IADD3 %r2 = %r1, %r0, RZ ;
+	#6 MOV %r3 = c[0x0][0x160] ;
+	#7 MOV %r3[1] = c[0x0][0x164] ;
+	#8 STG.E [%r3.64], %r2 ;
+	#9 EXIT ;
+`, "#3 MOV %r1 = %r0", "#3 @!%p0 MOV %r1 = %r0"))
+	gAfter := rdEdit(t, spilled, "#2 S2R R4 = SR_TID.X ;\n", "#2 S2R R4 = SR_TID.X ;\n\t#10 ISETP.GE.AND P0, PT = R4, 0x4, PT ;\n\t#11 MOV R5 = RZ ;\n")
+	rdExpect(t, gBefore, rdFunc(t, ".entry k\n.shared 0x0\n.local 0x10\n", gAfter),
+		"verify-ra k BB0 #5: operand 0 reads R5, which holds %r1, the value it read before allocation, only when !%p0, but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// Instructions must keep their form and lose their virtual registers.
 	shape := rdEdit(t, after, "#4 IADD3 R4 = R4, 0x1, RZ", "#4 IMAD R4 = R4, 0x1, RZ")
@@ -501,7 +541,7 @@ func TestVerifyReport(t *testing.T) {
 	before := rdFunc(t, rdKernel, rdSpillBefore)
 	stale := rdEdit(t, rdSpillAfter, "#24 LDL R5 = [R1+0x4]", "#24 LDL R5 = [R1]")
 	re := rdExpect(t, before, rdFunc(t, rdFrame8, stale),
-		"verify-ra k BB0 #11: operand 1 reads R5, which holds a stale copy of %r0 (redefined by #10) (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #11: operand 1 reads R5, which holds a stale copy of %r0: #10 redefined %r0 after the copy was made; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	banner := strings.Repeat("=", 110)
 	want := banner + `
 INSTRUCTION: [11]   (k BB0)
@@ -521,7 +561,7 @@ Removals
   [10] def opr # 0 src opr # 1  POTENTIAL PROBLEM
 
 After reg-alloc there are some extra def(s) that participate in this operand computation. They were not used this way before the allocation.
-verify-ra k BB0 #11: operand 1 reads R5, which holds a stale copy of %r0 (redefined by #10) (not %r0, the value it read before allocation)
+verify-ra k BB0 #11: operand 1 reads R5, which holds a stale copy of %r0: #10 redefined %r0 after the copy was made
 
 TOTAL MISMATCH 1   MISMATCH ON OLD 0
 `
@@ -564,7 +604,7 @@ BB2:
 	#8 EXIT ;
 `
 	re = rdExpect(t, rdFunc(t, rdKernel, join), rdFunc(t, rdFrame8, joinAfter),
-		"verify-ra k BB2 #7: operand 0 reads R4, which holds %r0 on some paths only (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB2 #7: operand 0 reads R4, which holds %r0, the value it read before allocation, on only some of the paths that reach it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	rep := re.Report()
 	for _, frag := range []string{
 		"Producers for operand # 0 of instruction [7] after register allocation:\n  [3] def opr # 0 for src opr # 0\n  [22] def opr # 0 for src opr # 0 (refill)\n",
@@ -605,7 +645,7 @@ func TestVerifyPredicateSpill(t *testing.T) {
 		"verify-ra k BB0 #6: operand 2 reads P0, which holds %p0 (not %p1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	// The holder is overwritten between the spill and the refill.
 	rdExpect(t, before, rdFunc(t, rdKernel, rdEdit(t, after, "#5 @P0 IADD3 R4 = R4, 0x1, RZ", "#5 @P0 IADD3 R5 = R4, 0x1, RZ")),
-		"verify-ra k BB0 #6: operand 0 reads R4, which holds %r0 when !%p0 (not %r0, the value it read before allocation) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 0 reads R4, which holds %r0, the value it read before allocation, only when !%p0, but the read is unguarded (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	rdExpect(t, before, rdFunc(t, rdKernel, rdEdit(t, after, "#21 ISETP.NE.U32.AND P0, PT = R5, RZ, PT", "#21 ISETP.NE.AND P0, PT = R5, RZ, PT")),
 		"verify-ra k BB0 #21: predicate refill is ISETP.NE.AND P0, PT = R5, RZ, PT, not ISETP.NE.U32.AND Pp, PT = Rh, RZ, PT (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 }
@@ -635,4 +675,97 @@ func TestVerifyEssayExample(t *testing.T) {
 	rdExpect(t, before, rdFunc(t, head, after), "")
 	rdExpect(t, before, rdFunc(t, head, rdEdit(t, after, "#12 FADD R4 = R6, R5", "#12 FADD R4 = R5, R5")),
 		"verify-ra k BB0 #12: operand 0 reads R5, which holds %r9 (not %r7, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+}
+
+// A .func that returns early under %p0: the epilogue before "@P0 RET" is
+// guarded too, so on the fall-through (where %p0 is false) the frame has
+// not moved and the spill slot still holds %r1. Found by the PTX fuzzer
+// (seed 26): the verifier forgot every slot at the guarded epilogue, and
+// even once it kept them "when !%p0" it rejected the unguarded refill
+// after the return, which runs exactly when %p0 is false.
+const rdGuardRetBefore = `BB0:
+	#1 MOV %r0 = R4 ;
+	#2 IMAD %r1 = %r0, 0x7, RZ ;
+	#3 ISETP.NE.AND %p0, PT = %r0, RZ, PT ;
+	#4 MOV R4 = %r0 ;
+	#5 @%p0 RET ;
+BB1:
+	#6 IADD3 %r2 = %r1, 0x1, RZ ;
+	#7 MOV R4 = %r2 ;
+	#8 RET ;
+`
+
+const rdGuardRetAfter = `BB0:
+	#20 IADD3 R1 = R1, -0x10, RZ ;
+	#2 IMAD R5 = R4, 0x7, RZ ;
+	#21 STL [R1], R5 ; spill
+	#3 ISETP.NE.AND P0, PT = R4, RZ, PT ;
+	#22 @P0 IADD3 R1 = R1, 0x10, RZ ;
+	#5 @P0 RET ;
+BB1:
+	#23 LDL R5 = [R1] ; refill
+	#6 IADD3 R4 = R5, 0x1, RZ ;
+	#24 IADD3 R1 = R1, 0x10, RZ ;
+	#8 RET ;
+`
+
+func TestVerifyGuardedReturn(t *testing.T) {
+	framed := ".func f\n.param x offset=0x4 size=0x4 align=0x4\n.ret r offset=0x4 size=0x4 align=0x4\n.shared 0x0\n.local 0x10\n"
+	before := rdFunc(t, rdFuncHead, rdGuardRetBefore)
+	rdExpect(t, before, rdFunc(t, framed, rdGuardRetAfter), "")
+
+	// An unguarded epilogue moves the frame on the path that goes on
+	// too: the refill then reads a slot of the caller's frame.
+	moved := rdEdit(t, rdGuardRetAfter, "#22 @P0 IADD3 R1 = R1, 0x10, RZ", "#22 IADD3 R1 = R1, 0x10, RZ")
+	rdExpect(t, before, rdFunc(t, framed, moved),
+		"verify-ra f BB1 #6: operand 0 reads R5, which holds nothing (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
+	// The slot overwritten under the opposite guard: on the path that
+	// goes on (%p0 false) it no longer holds %r1.
+	clobbered := rdEdit(t, rdGuardRetAfter, "#3 ISETP.NE.AND P0, PT = R4, RZ, PT ;\n",
+		"#3 ISETP.NE.AND P0, PT = R4, RZ, PT ;\n\t#25 @!P0 STL [R1], RZ ;\n")
+	rdExpect(t, before, rdFunc(t, framed, clobbered),
+		"verify-ra f BB1 #6: operand 0 reads R5, which holds nothing (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
+	// A guarded branch says which way its guard went as well: the value
+	// kept only while %p0 is true reaches the branch target intact.
+	branchBefore := `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#3 ISETP.GE.AND %p0, PT = %r0, 0x10, PT ;
+	#11 MOV %r3 = c[0x0][0x160] ;
+	#12 MOV %r3[1] = c[0x0][0x164] ;
+	#4 MOV %r1 = 0x5 ;
+	#5 @!%p0 MOV %r2 = 0x6 ;
+	#6 @%p0 BRA BB2 ;
+BB1:
+	#7 STG.E [%r3.64], %r2 ;
+	#8 EXIT ;
+BB2:
+	#9 STG.E [%r3.64], %r1 ;
+	#10 EXIT ;
+`
+	branchAfter := `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R4 = SR_TID.X ;
+	#3 ISETP.GE.AND P0, PT = R4, 0x10, PT ;
+	#11 MOV R8 = c[0x0][0x160] ;
+	#12 MOV R9 = c[0x0][0x164] ;
+	#4 MOV R6 = 0x5 ;
+	#5 @!P0 MOV R6 = 0x6 ;
+	#6 @P0 BRA BB2 ;
+BB1:
+	#7 STG.E [R8.64], R6 ;
+	#8 EXIT ;
+BB2:
+	#9 STG.E [R8.64], R6 ;
+	#10 EXIT ;
+`
+	bb := rdFunc(t, rdKernel, branchBefore)
+	rdExpect(t, bb, rdFunc(t, rdKernel, branchAfter), "")
+	// On the fall-through %p0 is false, so #5 has put %r2 in R6: a read
+	// of %r1 there finds %r2, and the "%r1 when %p0" fact is of no help.
+	rdExpect(t, rdFunc(t, rdKernel, rdEdit(t, branchBefore, "#7 STG.E [%r3.64], %r2", "#7 STG.E [%r3.64], %r1")),
+		rdFunc(t, rdKernel, branchAfter),
+		"verify-ra k BB1 #7: operand 1 reads R6, which holds %r2 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 }
