@@ -1,10 +1,6 @@
 package opt
 
-import (
-	"sort"
-
-	"orilab/pipeline/ori"
-)
+import "orilab/pipeline/ori"
 
 // PlaceBlocksInSourceOrder chooses the final block layout: blocks in the
 // order of the PTX source they came from. Optimizations append the blocks
@@ -15,8 +11,11 @@ import (
 // The key of a block is the smallest PTX line among its instructions. A
 // block without source lines (an inserted one) takes the key of the block
 // before it in the current layout, so it moves together with its
-// neighbour. The entry block stays first; the sort is stable, so blocks
-// with equal keys keep their relative order. After reordering, a block
+// neighbour. The entry block stays first, and no block moves above a
+// block that flows into it by a forward edge (see sourceOrder: the
+// layout is how threads reconverge before the convergence barriers are
+// inserted); blocks with equal keys keep their relative order. After
+// reordering, a block
 // whose fall-through successor is no longer next gets an explicit BRA, and
 // an unconditional BRA to the block that now follows is removed.
 //
@@ -55,9 +54,7 @@ func placeBlocks(f *ori.Func, c *Context) (bool, error) {
 		}
 		key[b], prev = k, k
 	}
-	order := append([]*ori.Block(nil), f.Blocks[1:]...)
-	sort.SliceStable(order, func(i, j int) bool { return key[order[i]] < key[order[j]] })
-	order = append([]*ori.Block{f.Blocks[0]}, order...)
+	order := sourceOrder(f, key)
 	same := true
 	for i := range order {
 		if order[i] != f.Blocks[i] {
@@ -115,6 +112,66 @@ func placeBlocks(f *ori.Func, c *Context) (bool, error) {
 	order = out
 	f.Blocks = order
 	return true, f.ComputeCFG()
+}
+
+// sourceOrder lists f's blocks by key (their PTX line), subject to one
+// constraint: a block comes after every predecessor that reaches it by a
+// forward edge (an edge that is not a loop's back edge). Without SIMT
+// convergence barriers the threads of a warp meet again where the layout
+// puts the join after both arms (the simulator, like the hardware's
+// program-order scheduling, runs the lowest address first), so a join
+// must never move above the code that flows into it: code sunk into a
+// join carries an early line, and a plain sort by line would hoist the
+// join above a divergent arm. The result is a topological order of the
+// forward CFG that picks the smallest key among the ready blocks (Kahn's
+// algorithm); blocks the entry does not reach keep their relative order
+// at the end.
+func sourceOrder(f *ori.Func, key map[*ori.Block]int32) []*ori.Block {
+	dom := ori.Dominators(f)
+	pos := make(map[*ori.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		pos[b] = i
+	}
+	waiting := map[*ori.Block]int{} // forward predecessors not yet placed
+	for _, b := range f.Blocks {
+		if !dom.Reached(b) {
+			continue // unreachable code does not hold back what it jumps to
+		}
+		for _, s := range b.Succs {
+			if !dom.Dominates(s, b) { // s dominating b: a back edge
+				waiting[s]++
+			}
+		}
+	}
+	var ready, order []*ori.Block
+	placed := map[*ori.Block]bool{}
+	ready = append(ready, f.Blocks[0])
+	for len(ready) > 0 {
+		best := 0
+		for i, b := range ready {
+			if key[b] < key[ready[best]] || key[b] == key[ready[best]] && pos[b] < pos[ready[best]] {
+				best = i
+			}
+		}
+		b := ready[best]
+		ready = append(ready[:best], ready[best+1:]...)
+		order = append(order, b)
+		placed[b] = true
+		for _, s := range b.Succs {
+			if dom.Dominates(s, b) {
+				continue
+			}
+			if waiting[s]--; waiting[s] == 0 && !placed[s] {
+				ready = append(ready, s)
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		if !placed[b] {
+			order = append(order, b)
+		}
+	}
+	return order
 }
 
 // fallsThrough reports whether control can continue from b into the block

@@ -322,6 +322,7 @@ func execWARPSYNC(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		lane := bits.TrailingZeros32(m)
 		w.convNeed[lane] = s.get(w, f, &d.src[0], lane, 0)
 		w.convFrame[lane] = f
+		w.convKind[lane] = -1
 	}
 	w.conv |= eff
 	s.checkConv(w)
@@ -352,6 +353,7 @@ func execBSYNC(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		lane := bits.TrailingZeros32(m)
 		w.convNeed[lane] = w.bssy[b]
 		w.convFrame[lane] = f
+		w.convKind[lane] = int8(b)
 	}
 	w.conv |= eff
 	s.checkConv(w)
@@ -366,7 +368,23 @@ func (s *machine) checkConv(w *warp) {
 		for m := w.conv; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			need := w.convNeed[lane] & w.live &^ w.exited
-			if need&^w.conv == 0 {
+			// A thread at BSYNC b waits for the threads recorded in b to
+			// reach BSYNC b (or exit); threads waiting elsewhere do not
+			// count. A thread at WARPSYNC counts every waiting thread of
+			// its mask as arrived, wherever it waits: that is what real
+			// GPUs do for a vote.sync in one arm of a branch whose other
+			// arm waits at the join (ZLUDA's vote_all_sub, recorded on
+			// hardware), and it cannot release a BSYNC early.
+			same := w.conv
+			if k := w.convKind[lane]; k >= 0 {
+				same = 0
+				for m2 := w.conv; m2 != 0; m2 &= m2 - 1 {
+					if l2 := bits.TrailingZeros32(m2); w.convKind[l2] == k {
+						same |= 1 << l2
+					}
+				}
+			}
+			if need&^same == 0 {
 				rel |= 1 << lane
 			}
 		}

@@ -124,6 +124,7 @@ type warp struct {
 	// frame it waits in. bssy holds the convergence barriers B0-B15.
 	convNeed  [warpSize]uint32
 	convFrame [warpSize]*frame
+	convKind  [warpSize]int8 // -1 WARPSYNC, b for BSYNC b
 	bssy      [16]uint32
 	done      bool
 }
