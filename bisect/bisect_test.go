@@ -110,7 +110,12 @@ func loadSpecs(t testing.TB) []*spec.Spec {
 	paths = append(paths, "../testdata/sample/sample.json")
 	var out []*spec.Spec
 	for _, p := range paths {
-		if strings.Contains(p, "barrier_divergent") {
+		// barrier_divergent fails by design. red_generic_shared and
+		// bsync_waits are regression kernels from the fuzzer: so small
+		// that the planted IADD3/ISETP break targets an instruction an
+		// earlier phase creates, and disabling that phase is then also a
+		// valid answer of disable mode, one without the broken phase.
+		if strings.Contains(p, "barrier_divergent") || strings.Contains(p, "red_generic_shared") || strings.Contains(p, "bsync_waits") {
 			continue
 		}
 		s, err := spec.Load(p)
