@@ -310,6 +310,11 @@ func (s *Session) step(i int) error {
 			snap.AllocBytes = ms.TotalAlloc - before
 		}
 		if err != nil {
+			// The verifier's messages ask for DUMPIR of the failing phase:
+			// show what the phase produced before giving up.
+			if s.opts.DumpIR != "" && strings.EqualFold(s.opts.DumpIR, p.Name) && s.opts.DumpTo != nil {
+				WriteDumpIR(s.opts.DumpTo, p.Name, work)
+			}
 			return fmt.Errorf("phase %d %s: %w", i, p.Name, err)
 		}
 		if s.opts.Verify {

@@ -105,6 +105,19 @@ func (c *fn) labelBlock(name string) *ori.Block {
 	return b
 }
 
+// retarget points every block operand naming block from at block to.
+func (c *fn) retarget(from, to int32) {
+	for _, b := range c.order {
+		for _, in := range b.Insts {
+			for i := range in.Srcs {
+				if in.Srcs[i].Kind == ori.OpdBlock && in.Srcs[i].Block == from {
+					in.Srcs[i].Block = to
+				}
+			}
+		}
+	}
+}
+
 // endBlock starts a new fall-through block after a terminator.
 func (c *fn) endBlock() {
 	c.setBlock(c.f.NewBlock(""))
@@ -120,7 +133,11 @@ func (c *fn) block(b *ptx.Block) error {
 			if len(c.cur.Insts) == 0 && c.cur.Label == "" && len(c.order) > 1 {
 				// An empty unlabeled fall-through block just before a
 				// label: replace it, so the layout has no empty blocks.
+				// It may be a branch target (the skip block of a guarded
+				// expansion): it falls through into the label, so its
+				// branches go there instead.
 				c.order = c.order[:len(c.order)-1]
+				c.retarget(c.cur.ID, nb.ID)
 			}
 			c.setBlock(nb)
 		case *ptx.VarDecl:

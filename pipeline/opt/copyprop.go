@@ -460,7 +460,10 @@ func (p *copyProblem) rewriteUses(in *ori.Inst, avail cpSet) bool {
 	// A guard with a known value becomes PT or !PT, except on
 	// terminators (that would change the CFG) and on warp collectives
 	// and barriers (never made conditional or unconditional here).
-	if in.Guard.Virtual && !in.EndsBlock() && in.Op.Flags()&(ori.FWarp|ori.FBarrier) == 0 {
+	// Nor on writes of physical registers: the frame release before a
+	// guarded RET (@P IADD3 R1 = R1, FRAME) must stay as guarded as the
+	// RET, which keeps its guard here.
+	if in.Guard.Virtual && !in.EndsBlock() && in.Op.Flags()&(ori.FWarp|ori.FBarrier) == 0 && !writesPhysical(in) {
 		if e, ok := p.lookup(avail, wordKey(in.Guard, 0)); ok && !e.srcReg {
 			not := in.GuardNot != e.src.Not
 			in.Guard = e.src.Reg
@@ -565,4 +568,15 @@ func (p *copyProblem) regSubst(r ori.Reg, avail cpSet) (ori.Reg, bool) {
 		changed = true
 	}
 	return r, changed
+}
+
+// writesPhysical reports whether in writes a physical register other than
+// the zero registers (the stack pointer, ABI registers).
+func writesPhysical(in *ori.Inst) bool {
+	for _, d := range in.Dsts {
+		if d.Kind == ori.OpdReg && !d.Reg.Virtual && !d.Reg.IsZero() {
+			return true
+		}
+	}
+	return false
 }
