@@ -34,7 +34,7 @@ var commands = []command{
 	{name: "bisect", usage: "orilab bisect SPEC.json --mode phase|disable|knobs|sites|auto ...", summary: "find the phase, phase set or knob difference behind a miscompile", run: runBisect},
 	{name: "reduce", usage: "orilab reduce SPEC.json [-O N] [-o DIR] [--verify] [--json] [--timeout D]", summary: "shrink a failing kernel while its failure stays the same", run: runReduce},
 	{name: "inject", usage: "orilab inject (SPEC.json|FILE.ptx) --bugspec LINE [--seed S] [--at PHASE] [--trials N] ...", summary: "bugspec fault injection into post-RA code, and campaigns", run: runInject},
-	{name: "fuzz", usage: "orilab fuzz [--seed S] [--count N] [--jobs J]", summary: "differential testing with random PTX programs", missing: "the random PTX generator has not been built yet"},
+	{name: "fuzz", usage: "orilab fuzz [--seed S] [--count N] [--jobs J] [-O LEVELS] [--random-knobs]", summary: "differential testing with random PTX programs", run: runFuzz},
 	{name: "tui", usage: "orilab tui [-O N] [FILE.ptx|SPEC.json]", summary: "the phase-by-phase workbench", run: runTUI},
 }
 

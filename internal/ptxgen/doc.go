@@ -1,0 +1,26 @@
+// Package ptxgen generates random PTX programs that are valid and free of
+// undefined behaviour by construction, each with a kernel spec, for
+// differential testing of the compiler (`orilab fuzz`, package difftest).
+//
+// It owns
+//
+//   - the program model (program.go): a kernel and device functions whose
+//     bodies are statement trees (straight-line leaves, ifs, loops, break
+//     and continue) over state variables that are always defined, and
+//     its PTX text form;
+//   - the generator (generate.go, gen.go and one gen_*.go file per
+//     statement family: integer, float, comparison, memory, atomic,
+//     shared, warp and call statements), which draws everything from a
+//     seed with its own random source (rng.go), so a seed means the same
+//     program on every platform and Go release;
+//   - the launch and parameter contents of a program, as a kernel spec in
+//     memory (Program.Spec) or as a JSON file (Program.SpecJSON);
+//   - the structural reducer (shrink.go): statement deletion, which always
+//     leaves a valid program because no statement depends on another.
+//
+// The rules that keep programs well defined are listed in gen.go and next
+// to the statement families that rely on them. The generator emits only
+// what orilab's front end and lowering accept; a program they reject is a
+// generator bug or a front-end bug, and difftest reports it as a bad
+// program.
+package ptxgen
