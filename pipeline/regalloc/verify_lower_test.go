@@ -395,6 +395,14 @@ func TestVerifyNaiveAllocationOfKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	checked, mutants, caught := 0, 0, 0
 	for _, k := range ks {
+		// constret returns under a guard from a function with a frame:
+		// this naive allocator refills the RET's guard between the frame
+		// release and the RET, which the verifier rightly rejects (the
+		// real allocator keeps them together; package pipeline's
+		// TestBackEndFinalCode runs constret through it).
+		if k.spec.Name == "constret" {
+			continue
+		}
 		post, ok := rdNaiveModule(k.preRA)
 		if !ok {
 			continue
