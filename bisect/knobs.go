@@ -199,7 +199,7 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 		res.Minimal = append(res.Minimal, delta[i].String())
 	}
 	if args := settingArgs(with(set)); len(args) > 0 {
-		res.Knob = "-knob " + shellQuote(strings.Join(args, "~"))
+		res.Knob = "-knob " + ShellQuote(strings.Join(args, "~"))
 	} else {
 		res.Knob = "(no knobs: the defaults fail)"
 	}
@@ -208,5 +208,5 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 
 func knobsReplay(s *spec.Spec, opts Options, good, bad map[string]string) string {
 	r := Replay(s, opts, "knobs")
-	return r + " --good " + shellQuote(strings.Join(settingArgs(good), "~")) + " --bad " + shellQuote(strings.Join(settingArgs(bad), "~"))
+	return r + " --good " + ShellQuote(strings.Join(settingArgs(good), "~")) + " --bad " + ShellQuote(strings.Join(settingArgs(bad), "~"))
 }

@@ -192,7 +192,7 @@ func isRequired(index int) bool {
 // Replay returns the command line that repeats a bisection.
 func Replay(s *spec.Spec, opts Options, mode string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "orilab bisect %s -O %d", shellQuote(s.File), opts.OptLevel)
+	fmt.Fprintf(&b, "orilab bisect %s -O %d", ShellQuote(s.File), opts.OptLevel)
 	if opts.Compile.Arch != 0 {
 		fmt.Fprintf(&b, " -arch sm_%d", opts.Compile.Arch)
 	}
@@ -206,7 +206,9 @@ func Replay(s *spec.Spec, opts Options, mode string) string {
 	return b.String()
 }
 
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell when it needs quoting, for the
+// replay commands every report prints.
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,", r))
 	}) < 0 {

@@ -763,7 +763,7 @@ func launchString(l spec.Launch) string {
 // reduceReplay is the command line that repeats a reduction.
 func reduceReplay(s *spec.Spec, opts ReduceOptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "orilab reduce %s -O %d", shellQuote(s.File), opts.OptLevel)
+	fmt.Fprintf(&b, "orilab reduce %s -O %d", ShellQuote(s.File), opts.OptLevel)
 	if opts.Compile.Arch != 0 {
 		fmt.Fprintf(&b, " -arch sm_%d", opts.Compile.Arch)
 	}
@@ -1399,7 +1399,7 @@ func WriteReduced(res *ReduceResult, dir string) error {
 func reproduceCommand(res *ReduceResult, specPath, ptxPath string) string {
 	var b strings.Builder
 	if res.Signature.Kind == SigMiscompile {
-		fmt.Fprintf(&b, "orilab bisect %s -O %d", shellQuote(specPath), res.OptLevel)
+		fmt.Fprintf(&b, "orilab bisect %s -O %d", ShellQuote(specPath), res.OptLevel)
 	} else {
 		fmt.Fprintf(&b, "orilab compile -O %d", res.OptLevel)
 		if res.opts.Verify {
@@ -1419,7 +1419,7 @@ func reproduceCommand(res *ReduceResult, specPath, ptxPath string) string {
 		}
 		b.WriteString(" --mode phase")
 	} else {
-		fmt.Fprintf(&b, " --emit ir %s", shellQuote(ptxPath))
+		fmt.Fprintf(&b, " --emit ir %s", ShellQuote(ptxPath))
 	}
 	return b.String()
 }

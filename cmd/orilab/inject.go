@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"orilab/bisect"
 	"orilab/faultinject"
 	"orilab/pipeline"
 	"orilab/pipeline/spec"
@@ -172,7 +173,7 @@ func injectOnce(s *spec.Spec, src []byte, cfg faultinject.PipelineConfig, bs fau
 		fmt.Fprintf(stderr, "orilab inject: %v\n", err)
 		return exitError
 	}
-	replay := fmt.Sprintf("orilab inject %s --bugspec %q --seed %d --at %s", shellQuote(s.File), bs.String(), seed, tgt.Phase())
+	replay := fmt.Sprintf("orilab inject %s --bugspec %q --seed %d --at %s", bisect.ShellQuote(s.File), bs.String(), seed, tgt.Phase())
 	r := injectReport{Spec: s.Name, Bugspec: bs.String(), Seed: seed, At: tgt.Phase(), Report: rep, Replay: replay}
 	if len(rep.Faults) == 0 {
 		r.Detail = "no fault was injected (no candidates in the requested categories)"
@@ -273,7 +274,7 @@ func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs fault
 			kseed = faultinject.TrialSeed(seed, -1-k)
 		}
 		c := &faultinject.Campaign{
-			Target: tgt, Spec: bs, Seed: kseed, Trials: trials, Workers: jobs, Input: shellQuote(s.File),
+			Target: tgt, Spec: bs, Seed: kseed, Trials: trials, Workers: jobs, Input: bisect.ShellQuote(s.File),
 			Replay: fmt.Sprintf(`orilab inject {input} --bugspec "{spec}" --seed {seed} --at %s -O %d`, tgt.Phase(), cfg.Phases.OptLevel),
 		}
 		kstart := time.Now()
@@ -345,14 +346,4 @@ func firstLineOf(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// shellQuote quotes s for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

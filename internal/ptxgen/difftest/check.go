@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"orilab/bisect"
 	"orilab/internal/ptxgen"
 	"orilab/pipeline"
 	"orilab/pipeline/knobs"
@@ -69,7 +70,7 @@ func (c Config) String() string {
 	if len(c.Knobs) == 0 {
 		return fmt.Sprintf("-O%d", c.OptLevel)
 	}
-	return fmt.Sprintf("-O%d -knob %s", c.OptLevel, shellQuote(c.KnobArg()))
+	return fmt.Sprintf("-O%d -knob %s", c.OptLevel, bisect.ShellQuote(c.KnobArg()))
 }
 
 // Result is the outcome of one configuration.
@@ -316,15 +317,6 @@ func (t *phaseTracker) observe(sn *pipeline.Snapshot) {
 	h := ori.Hash(sn.Module)
 	t.cov.phaseRan(sn.Name, h != t.prev)
 	t.prev = h
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // sortedKeys returns a map's keys in order.

@@ -461,9 +461,9 @@ func countInsts(src string) int {
 
 // runReplay is the `orilab run` command that shows a saved failure.
 func runReplay(specPath string, c Config, kind string) string {
-	b := fmt.Sprintf("orilab run %s -O %d", shellQuote(specPath), c.OptLevel)
+	b := fmt.Sprintf("orilab run %s -O %d", bisect.ShellQuote(specPath), c.OptLevel)
 	if len(c.Knobs) > 0 {
-		b += " -knob " + shellQuote(c.KnobArg())
+		b += " -knob " + bisect.ShellQuote(c.KnobArg())
 	}
 	if kind == KindBadProgram {
 		b += " --after lowering"
@@ -479,7 +479,7 @@ func fuzzReplay(seed uint64, c Config, o CampaignOptions) string {
 		b += " --avoid " + strings.Join(o.Avoid, ",")
 	}
 	if len(o.Knobs) > 0 {
-		b += " -knob " + shellQuote(strings.Join(o.Knobs, "~"))
+		b += " -knob " + bisect.ShellQuote(strings.Join(o.Knobs, "~"))
 	}
 	if c.Random {
 		b += " --random-knobs"
