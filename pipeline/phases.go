@@ -114,20 +114,6 @@ func analyzeControlFlow(c *PhaseContext) error {
 	return nil
 }
 
-// issueFor names where the missing capability of a phase is tracked.
-func issueFor(p PhaseInfo) string {
-	switch p.Category {
-	case "Scheduling", "RegAlloc", "Encoding":
-		return "the back end (scheduling, register allocation, SASS)"
-	case "Reporting":
-		if strings.HasPrefix(p.Name, "DumpNVu") {
-			return "SASS emission (the back end)"
-		}
-		return "reporting"
-	}
-	return "the mid-end optimizer"
-}
-
 // oLevelReason returns why the phase's O-level gate excludes level o, or
 // "" when the phase runs at o. The gates are the wiki's strings.
 func oLevelReason(p PhaseInfo, o int) string {
@@ -188,7 +174,7 @@ func noOpReason(p PhaseInfo, c *PhaseContext) string {
 		return "reporting phase: prints only when -knob DUMPIR names it, which the phase manager handles for every phase"
 	}
 	if !ok || impl.run == nil {
-		return fmt.Sprintf("not built yet: this %s phase is part of %s, which has not landed", strings.ToLower(p.Category), issueFor(p))
+		return fmt.Sprintf("not built yet: orilab has no implementation of this %s phase", strings.ToLower(p.Category))
 	}
 	return ""
 }
