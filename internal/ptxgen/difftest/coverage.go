@@ -83,6 +83,9 @@ func PTXOpcodes(src string) map[string]int {
 			_, l, _ = strings.Cut(l, " ")
 		}
 		op, _, _ := strings.Cut(l, " ")
+		if strings.HasSuffix(op, ":") {
+			continue // a label in front of a directive (.branchtargets)
+		}
 		op = strings.TrimSuffix(op, ";")
 		out[op]++
 	}

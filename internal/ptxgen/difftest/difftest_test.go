@@ -333,3 +333,12 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("without a bound: %+v", rep.Results)
 	}
 }
+
+func TestPTXOpcodes(t *testing.T) {
+	src := ".visible .entry k(\n\t.param .u64 out\n)\n{\n\t.reg .b32 %r<3>;\n$L_k_1: .branchtargets $L_k_2, $L_k_3;\n\tbrx.idx %r1, $L_k_1;\n$L_k_2:\n\t@!%p1 add.u32 %r1, %r1, 1;\n\t{\n\t.param .b32 cp0;\n\tcall (cr), f, (cp0);\n\t}\n\tadd.u32 %r2, %r1, 2;\n\tret;\n}\n"
+	got := PTXOpcodes(src)
+	want := map[string]int{"brx.idx": 1, "add.u32": 2, "call": 1, "ret": 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("PTXOpcodes = %v, want %v", got, want)
+	}
+}
