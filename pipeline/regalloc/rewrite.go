@@ -64,7 +64,20 @@ func (p *problem) rewrite(res *classResult, homes map[int]home, keep map[*ori.In
 					post = append(post, p.store(h, reg, it.start, in))
 				}
 			}
-			out = append(out, pre...)
+			if n := len(out); in.Op == ori.OpRET && len(pre) > 0 && n > 0 && isSPAdjust(out[n-1]) && out[n-1].Srcs[1].Imm > 0 {
+				// A .func's frame release must stay right before its RET
+				// (setFrame and the verifier find it there; a refill
+				// after it would address the released frame), so the
+				// RET's own refills, the guard's for a guarded return,
+				// go before the release. That is safe: the release reads
+				// only R1 and its guard, which is a refill of the same
+				// value, and everything else live at the release is live
+				// at the RET, where the refills' registers were chosen.
+				rel := out[n-1]
+				out = append(append(out[:n-1], pre...), rel)
+			} else {
+				out = append(out, pre...)
+			}
 			if !drop {
 				mapRegs(in, func(r ori.Reg, _ bool) ori.Reg {
 					if r.Class != p.class || !r.Virtual {

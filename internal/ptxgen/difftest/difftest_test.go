@@ -279,6 +279,21 @@ func TestRecorder(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, ".case-*")); len(left) != 0 {
 		t.Errorf("temporary directories left: %v", left)
 	}
+	// A class bisected often enough to one phase is not bisected again;
+	// with its signature full, nothing is written.
+	class := KindMismatch + ": " + failureClass(KindMismatch, res.Detail)
+	rec2 := &recorder{opts: rec.opts, saved: map[string]int{"mismatch in OriCopyProp: wrong values in out": 1}}
+	for i := 0; i < trustBisections; i++ {
+		rec2.noteCulprit(class, "OriCopyProp")
+	}
+	h, err := rec2.record(context.Background(), p, rep, res)
+	if err != nil || h.Dir != "" || h.Phase != "OriCopyProp" || !strings.HasPrefix(h.Bisect, "not bisected: the 5 earlier failures") {
+		t.Errorf("known culprit: %+v %v", h, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("findings directory holds %d entries, want the one saved case", len(entries))
+	}
 }
 
 func TestConfigsAndMergeKnobs(t *testing.T) {

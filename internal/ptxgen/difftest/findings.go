@@ -135,7 +135,8 @@ var (
 
 // notOpcodes are the upper-case words of messages that are not SASS
 // opcodes (including normalize's own placeholders).
-var notOpcodes = map[string]bool{"FUNC": true, "BBN": true, "FILE": true, "CTA": true, "PTX": true, "ABI": true, "OP": true}
+var notOpcodes = map[string]bool{"FUNC": true, "BBN": true, "FILE": true, "CTA": true, "PTX": true, "ABI": true, "OP": true,
+	"DUMPIR": true}
 
 // normalize reduces a message to its class: first line, with numbers,
 // registers, blocks, file names, the generated functions' names (the
@@ -232,6 +233,22 @@ func (r *recorder) record(ctx context.Context, p *ptxgen.Program, rep *Report, r
 		f.Signature = signatureOf(f)
 		return f, nil
 	}
+	// A failure of a class whose culprit is known needs no bisection, and
+	// once its signature has all its saved cases, no files either.
+	bisectable := f.Kind == KindMismatch || f.Kind == KindExecError
+	class := f.Kind + ": " + failureClass(f.Kind, f.Detail)
+	_, others := disabled(f.Config)
+	if ph, n := r.knownCulprit(class); bisectable && ph != "" && !others {
+		f.Phase, bisectable = ph, false
+		f.Bisect = fmt.Sprintf("not bisected: the %d earlier failures of this class all bisected to %s", n, ph)
+		f.Signature = signatureOf(f)
+		r.mu.Lock()
+		full := r.saved[f.Signature] >= r.opts.MaxPerSignature
+		r.mu.Unlock()
+		if full {
+			return f, nil
+		}
+	}
 	// Write the case where bisect can read it, then decide whether to keep
 	// it under its signature.
 	tmp, err := os.MkdirTemp(r.opts.Findings, ".case-")
@@ -255,17 +272,10 @@ func (r *recorder) record(ctx context.Context, p *ptxgen.Program, rep *Report, r
 	}
 	fctx, cancel := context.WithTimeout(ctx, r.opts.FindingTime)
 	defer cancel()
-	if f.Kind == KindMismatch || f.Kind == KindExecError {
-		class := f.Kind + ": " + failureClass(f.Kind, f.Detail)
-		_, others := disabled(f.Config)
-		if p, n := r.knownCulprit(class); p != "" && !others {
-			f.Phase = p
-			f.Bisect = fmt.Sprintf("not bisected: the %d earlier failures of this class all bisected to %s", n, p)
-		} else {
-			r.bisect(fctx, f, specPath)
-			if !others {
-				r.noteCulprit(class, f.Phase)
-			}
+	if bisectable {
+		r.bisect(fctx, f, specPath)
+		if !others {
+			r.noteCulprit(class, f.Phase)
 		}
 	}
 	f.Signature = signatureOf(f)
