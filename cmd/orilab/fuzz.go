@@ -136,6 +136,18 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "\r\033[Kfuzz: %d/%d programs, %d failing, %.1f programs/s", s.Programs, *count, s.FailingPrograms, s.Rate())
 		}
 		clearProgress = func() { fmt.Fprint(stderr, "\r\033[K") }
+	} else {
+		// Into a log (a nightly run), a line a minute rather than a bar,
+		// so the log shows the run is alive and how fast it goes.
+		var last time.Time
+		started := time.Now()
+		opts.Progress = func(s *difftest.Summary) {
+			if now := time.Now(); now.Sub(last) >= progressEvery || s.Programs == *count {
+				last = now
+				fmt.Fprintf(stderr, "fuzz: %d/%d programs, %d failing, %.1f programs/s, %s elapsed\n",
+					s.Programs, *count, s.FailingPrograms, s.Rate(), now.Sub(started).Round(time.Second))
+			}
+		}
 	}
 	if *verbose {
 		opts.Log = func(line string) {
@@ -168,6 +180,10 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
+
+// progressEvery is how often a fuzz run whose stderr is not a terminal
+// reports its progress.
+var progressEvery = time.Minute
 
 // avoidableList names the constructs --avoid accepts, sorted.
 func avoidableList() string {
