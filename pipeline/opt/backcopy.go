@@ -1,0 +1,366 @@
+package opt
+
+// OriBackCopyPropagate (phase 91): backward copy propagation.
+//
+// Forward copy propagation (OriCopyProp) rewrites the uses of a copy's
+// result to its source and leaves the copy for dead-code elimination.
+// That cannot remove a copy whose result must stay in its own register,
+// typically a value computed into a temporary and then moved into the
+// variable PTX named:
+//
+//	#12 IADD3 %r9 = %r4, 0x1, RZ          #12 IADD3 %r5 = %r4, 0x1, RZ
+//	#13 MOV %r5 = %r9               ==>
+//
+// Backward propagation renames the temporary's definition to the copy's
+// result and deletes the copy. The wiki ("Copy Propagation & CSE", phase
+// 83 of its numbering, seed lines 14035-14120) gives the reconstructed
+// algorithm: walk the blocks, each from its last instruction to its
+// first; for every copy "d = MOV s" where s has exactly one use (this
+// copy), rename the definition of s to d when that is possible and no
+// definition of d intervenes; stop after BackCopyPropBudget rewrites.
+// Walking backwards collapses chains: in "a = expr; b = a; c = b" the
+// copy c = b first turns "b = a" into "c = a", which is then itself the
+// next copy to look at, and the result is "c = expr".
+//
+// Conditions, all checked (orilab works on virtual registers that may be
+// defined more than once, so it checks them itself rather than relying on
+// partial SSA):
+//
+//   - the copy is an unguarded MOV or UMOV without modifiers of a whole
+//     virtual R or UR register into a whole virtual register of the same
+//     class and width (a copy of a partial view such as %r5[1] is not a
+//     candidate);
+//   - s has exactly one definition in the function, an unguarded,
+//     non-pseudo instruction D that writes all of s and nothing overlapping
+//     d, and it lies earlier in the same block;
+//   - no instruction strictly between D and the copy writes d or reads
+//     d (D itself may read d: an instruction reads its sources before it
+//     writes its results);
+//   - every other read of s is either between D and the copy (it will
+//     read d, which from D on holds s's value) or at a point where the
+//     copy is the only definition of d that reaches (a small forward
+//     dataflow over the three-point lattice "nothing yet / only the copy
+//     / anything else", the function entry counting as anything else).
+//     Such reads are rewritten to d. The second case matters because
+//     forward copy propagation runs first and has already rewritten the
+//     uses of d after the copy into uses of s; without it the temporary
+//     would nearly never have a single use left.
+//
+// Then d's old value is never observed after D: nothing between D and
+// the copy reads it, and the copy (unguarded, whole register) overwrote
+// it anyway; every read of s sees the same value in d. s disappears
+// from the function.
+//
+// Decision (wiki contradiction): the wiki says phase 83 itself is a
+// progress marker that is a no-op unless an architecture backend installs
+// the algorithm through AdvancedPhaseBackPropVReg (82). orilab has one
+// backend for sm_75-sm_89 and installs the algorithm here, at
+// OriBackCopyPropagate itself, for -O1 and above; the gate hook
+// AdvancedPhaseBackPropVReg stays a no-op. BackCopyPropBudget (-1, the
+// default: no limit) caps the rewrites per function; 0 switches the pass
+// off.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
+)
+
+func init() {
+	knobs.Default.Register(knobs.Knob{Name: "BackCopyPropBudget", Type: knobs.TypeInt, Default: "-1",
+		Doc:     "Most backward copy propagations OriBackCopyPropagate performs in one function (-1: no limit, 0: none).",
+		Readers: []string{"OriBackCopyPropagate"}})
+	Register(Pass{
+		Name:   "OriBackCopyPropagate",
+		MinOpt: 1,
+		Doc:    "backward copy propagation: renames a temporary's definition to the register it is then copied into and deletes the copy",
+		Run: func(f *ori.Func, c *Context) (bool, error) {
+			return backCopyProp(f, c.Int("BackCopyPropBudget"), c.Sites), nil
+		},
+		NoOp: func(c *Context) string {
+			if c.Int("BackCopyPropBudget") == 0 {
+				return "switched off by the knob BackCopyPropBudget=0 (its budget of rewrites)"
+			}
+			return ""
+		},
+	})
+}
+
+// bcRegStats counts, per virtual register, its definitions and reads and
+// records its width (the largest word any operand names, plus one).
+type bcRegStats struct {
+	defs, reads map[cmReg]int
+	width       map[cmReg]int
+}
+
+func bcCollect(f *ori.Func) *bcRegStats {
+	st := &bcRegStats{defs: map[cmReg]int{}, reads: map[cmReg]int{}, width: map[cmReg]int{}}
+	note := func(r ori.Reg) {
+		if r.Virtual {
+			k := cmRegOf(r)
+			st.width[k] = max(st.width[k], int(r.Off)+int(r.Words))
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			cmReads(in, func(r ori.Reg) {
+				if r.Virtual {
+					st.reads[cmRegOf(r)]++
+					note(r)
+				}
+			})
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					st.defs[cmRegOf(o.Reg)]++
+					note(o.Reg)
+				}
+			}
+		}
+	}
+	return st
+}
+
+// whole reports whether r names all of its virtual register.
+func (st *bcRegStats) whole(r ori.Reg) bool {
+	return r.Virtual && r.Off == 0 && int(r.Words) == st.width[cmRegOf(r)]
+}
+
+// bcCopy returns the copy's result and source, or ok=false.
+func bcCopy(in *ori.Inst, st *bcRegStats) (d, s ori.Reg, ok bool) {
+	if in.Op != ori.OpMOV && in.Op != ori.OpUMOV || len(in.Mods) != 0 || in.Guarded() ||
+		len(in.Dsts) != 1 || len(in.Srcs) != 1 {
+		return d, s, false
+	}
+	do, so := in.Dsts[0], in.Srcs[0]
+	if do.Kind != ori.OpdReg || so.Kind != ori.OpdReg || so.Neg || so.Abs || so.Not {
+		return d, s, false
+	}
+	d, s = do.Reg, so.Reg
+	if d.Class != s.Class || (d.Class != ori.ClassR && d.Class != ori.ClassUR) || d.Words != s.Words ||
+		!st.whole(d) || !st.whole(s) || cmRegOf(d) == cmRegOf(s) {
+		return d, s, false
+	}
+	return d, s, true
+}
+
+// touches reports whether in reads or writes any word of r.
+func bcTouches(in *ori.Inst, r ori.Reg) bool {
+	hit := false
+	cmReads(in, func(x ori.Reg) { hit = hit || x.Overlaps(r) })
+	for _, o := range in.Dsts {
+		hit = hit || o.Kind == ori.OpdReg && o.Reg.Overlaps(r)
+	}
+	return hit
+}
+
+func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
+	if err := f.ComputeCFG(); err != nil {
+		return false
+	}
+	st := bcCollect(f)
+	done := 0
+	for _, b := range f.Blocks {
+		for i := len(b.Insts) - 1; i >= 0; i-- {
+			if budget >= 0 && done >= budget {
+				return done > 0
+			}
+			mov := b.Insts[i]
+			d, s, ok := bcCopy(mov, st)
+			if !ok || st.defs[cmRegOf(s)] != 1 {
+				continue
+			}
+			// Find D, the definition of s, above the copy; give up at
+			// anything that reads or writes d first. Reads of s between
+			// them are fine: they will read d.
+			at := -1
+			for j := i - 1; j >= 0; j-- {
+				in := b.Insts[j]
+				if bcWritesWhole(in, s) {
+					at = j
+					break
+				}
+				if bcTouches(in, d) {
+					break
+				}
+			}
+			if at < 0 {
+				continue
+			}
+			def := b.Insts[at]
+			if def.Guarded() || def.IsPseudo() || def.Op.Has(ori.FCall) || bcWritesOther(def, s, d) {
+				continue
+			}
+			uses, ok := bcOtherUses(f, b, at, i, s, d)
+			if !ok {
+				continue
+			}
+			if !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
+				continue
+			}
+			for k, o := range def.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg == s {
+					def.Dsts[k].Reg = d
+				}
+			}
+			for _, u := range uses {
+				bcRename(u, s, d)
+			}
+			b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+			// s is gone; d keeps its number of definitions (D's replaces
+			// the copy's) and gains the reads of s but the copy's.
+			st.reads[cmRegOf(d)] += st.reads[cmRegOf(s)] - 1
+			st.reads[cmRegOf(s)], st.defs[cmRegOf(s)] = 0, 0
+			done++
+			// Look at D next: it may itself be a copy that now feeds d.
+			i = at + 1
+		}
+	}
+	return done > 0
+}
+
+// bcOtherUses returns the instructions other than the copy (b.Insts[ci])
+// that read s, or ok=false when one of them may see a different value in
+// d than in s. D is b.Insts[di].
+func bcOtherUses(f *ori.Func, b *ori.Block, di, ci int, s, d ori.Reg) (uses []*ori.Inst, ok bool) {
+	copyInst := b.Insts[ci]
+	var in map[*ori.Block]bcReach
+	for _, x := range f.Blocks {
+		for j, u := range x.Insts {
+			if u == copyInst || !cmReadsWordOf(u, s) {
+				continue
+			}
+			if x == b && j > di && j < ci {
+				uses = append(uses, u)
+				continue
+			}
+			if in == nil {
+				in = bcReachIn(f, copyInst, d)
+			}
+			r := in[x]
+			for _, p := range x.Insts[:j] {
+				r = bcStep(r, p, copyInst, d)
+			}
+			if r != bcOnlyCopy {
+				return nil, false
+			}
+			uses = append(uses, u)
+		}
+	}
+	return uses, true
+}
+
+// bcReach is what reaches a point as d's definition.
+type bcReach uint8
+
+const (
+	bcNothing  bcReach = iota // no path reaches yet (dataflow top)
+	bcOnlyCopy                // only the copy
+	bcOther                   // anything else too (the entry, another definition)
+)
+
+func bcMeet(a, b bcReach) bcReach {
+	switch {
+	case a == bcNothing:
+		return b
+	case b == bcNothing:
+		return a
+	case a == b:
+		return a
+	}
+	return bcOther
+}
+
+// bcStep applies one instruction to what reaches.
+func bcStep(r bcReach, in, copyInst *ori.Inst, d ori.Reg) bcReach {
+	if in == copyInst {
+		return bcOnlyCopy
+	}
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Overlaps(d) {
+			return bcOther
+		}
+	}
+	if in.Op.Has(ori.FCall) {
+		return bcOther // a callee writes physical registers only, but be safe
+	}
+	return r
+}
+
+// bcReachIn computes, per block, what reaches its entry as d's definition.
+func bcReachIn(f *ori.Func, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReach {
+	in := map[*ori.Block]bcReach{}
+	if len(f.Blocks) == 0 {
+		return in
+	}
+	in[f.Blocks[0]] = bcOther
+	for changed := true; changed; {
+		changed = false
+		for _, b := range f.Blocks {
+			r := in[b]
+			if r == bcNothing {
+				continue
+			}
+			for _, x := range b.Insts {
+				r = bcStep(r, x, copyInst, d)
+			}
+			for _, sb := range b.Succs {
+				if m := bcMeet(in[sb], r); m != in[sb] {
+					in[sb] = m
+					changed = true
+				}
+			}
+		}
+	}
+	return in
+}
+
+// cmReadsWordOf reports whether in reads any word of r.
+func cmReadsWordOf(in *ori.Inst, r ori.Reg) bool {
+	hit := false
+	cmReads(in, func(x ori.Reg) { hit = hit || x.Overlaps(r) })
+	return hit
+}
+
+// bcRename makes in read d where it read s (same words).
+func bcRename(in *ori.Inst, s, d ori.Reg) {
+	fix := func(r ori.Reg) ori.Reg {
+		if r.Virtual && r.Class == s.Class && r.N == s.N {
+			r.N = d.N
+		}
+		return r
+	}
+	in.Guard = fix(in.Guard)
+	for k, o := range in.Srcs {
+		if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+			in.Srcs[k].Reg = fix(o.Reg)
+		}
+	}
+	for k, o := range in.Dsts {
+		if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+			in.Dsts[k].Reg = fix(o.Reg)
+		}
+	}
+}
+
+// bcWritesWhole reports whether in writes s through a result that names
+// exactly s.
+func bcWritesWhole(in *ori.Inst, s ori.Reg) bool {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg == s {
+			return true
+		}
+	}
+	return false
+}
+
+// bcWritesOther reports whether in has a result other than s that
+// overlaps s or d (renaming would then merge two results).
+func bcWritesOther(in *ori.Inst, s, d ori.Reg) bool {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg != s && (o.Reg.Overlaps(s) || o.Reg.Overlaps(d)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,38 @@
+package opt_test
+
+import (
+	"strings"
+	"testing"
+
+	"orilab/pipeline"
+)
+
+// TestLatePassesChangeTheirKernels checks that OriBackCopyPropagate,
+// OriRemoveRedundantBarriers and DoSwitchOpt* change the IR of the
+// testdata kernel written for each at -O3, and that the knob named for
+// each switches it off. (The kernels' specs run at every level in
+// TestTestdataOptSpecsAllLevels.)
+func TestLatePassesChangeTheirKernels(t *testing.T) {
+	for _, c := range []struct {
+		ptx, phase string
+		on, off    []string
+	}{
+		{"testdata/opt/backcopy.ptx", "OriBackCopyPropagate", nil, []string{"BackCopyPropBudget=0"}},
+		{"testdata/opt/switch_chain.ptx", "DoSwitchOptFirst", nil, []string{"DisablePhases=DoSwitchOptFirst"}},
+		// The second position lowers what the first left: shown with the
+		// first switched off.
+		{"testdata/opt/switch_chain.ptx", "DoSwitchOptSecond", []string{"DisablePhases=DoSwitchOptFirst"},
+			[]string{"DisablePhases=DoSwitchOptFirst+DoSwitchOptSecond"}},
+	} {
+		t.Run(c.phase, func(t *testing.T) {
+			on := prsSnapshot(t, prsSession(t, c.ptx, 3, c.phase, c.on...), c.phase)
+			if on.Status != pipeline.StatusChanged {
+				t.Errorf("%s did not change %s (%s %s)", c.phase, c.ptx, on.Status, on.Reason)
+			}
+			off := prsSnapshot(t, prsSession(t, c.ptx, 3, c.phase, c.off...), c.phase)
+			if off.Status == pipeline.StatusChanged {
+				t.Errorf("%s still changed %s with -knob %s", c.phase, c.ptx, strings.Join(c.off, " "))
+			}
+		})
+	}
+}
