@@ -51,7 +51,7 @@ func TestPhasePlanReasons(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"DoSwitchOptFirst":      "not built yet: orilab has no implementation of this optimization phase",
+		"OptimizeNaNOrZero":     "not built yet: orilab has no implementation of this optimization phase",
 		"AdvancedPhasePreSched": "gate hook: no-op by default; its worker ScheduleInstructions runs at its own position",
 		"NOP":                   "the terminal NOP phase (ptxas maps unknown phase names here); it never does anything",
 	}

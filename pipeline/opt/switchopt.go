@@ -1,0 +1,252 @@
+package opt
+
+// DoSwitchOptFirst (14) and DoSwitchOptSecond (31): switch lowering.
+//
+// The wiki ("Branch & Switch Optimization", DoSwitchOpt, seed lines
+// 11431-11560) describes the input as a cascade of compare-and-branch
+// pairs on one selector, which is how nvcc writes a C switch in PTX:
+//
+//	BB0:  ISETP.EQ.AND %p0, PT = %r3, 0x1, PT ; @%p0 BRA BB1
+//	BB2:  ISETP.EQ.AND %p1, PT = %r3, 0x2, PT ; @%p1 BRA BB3
+//	...
+//	BB8:  ISETP.EQ.AND %p4, PT = %r3, 0x6, PT ; @%p4 BRA BB3
+//	BB9:  (the default, where the last compare falls through)
+//
+// and the strategy choice as: keep the cascade for 4 cases or fewer;
+// otherwise a jump table when the cases cover at least 40% of their
+// range and the range is at most 1024 values; otherwise a binary search
+// tree. The thresholds are hard-coded in ptxas (no knobs), and so they are
+// here.
+//
+// The jump table replaces the cascade with a bounds check and an indexed
+// branch:
+//
+//	BB0:  IADD3 %r9 = %r3, -0x1, RZ
+//	      ISETP.GT.U32.AND %p9, PT = %r9, 0x5, PT
+//	      @%p9 BRA BB9
+//	BB13: BRX %r9, BB1, BB3, BB5, BB9, BB7, BB3
+//
+// (a value of the range no case names goes to the default). ptxas leaves
+// the table address computation as a pseudo-instruction that
+// ExpandJmxComputation expands late into LEA + BRX; orilab's BRX takes the
+// index and the target list directly (pipeline/ori/SEMANTICS.md), so the
+// table is complete here and ExpandJmxComputation has nothing to expand.
+// The cascade's compare blocks become unreachable and are deleted here.
+//
+// Recognition, all required: each link is an "ISETP.EQ[.U32].AND p, PT =
+// x, imm, PT" followed by "@p BRA target" (p not negated), with the same
+// register x in every link; every link after the first is a block holding
+// exactly those two instructions whose only predecessor is the previous
+// link, which falls through into it; each p is read by its BRA and
+// nowhere else. A case value that repeats an earlier one can never be
+// taken (the earlier compare wins) and is ignored.
+//
+// Decisions: the binary search tree is not built; a sparse switch of
+// more than four cases keeps its cascade (the phase reports the switches
+// it left alone only through the unchanged IR). DoSwitchOptFirst is
+// architecture-specific in ptxas (vtable dispatch) and DoSwitchOptSecond
+// generic; orilab has one back end, so both positions run this algorithm,
+// at -O1 and above (the wiki's table: "> 0"). The second position sees
+// cascades that loop unrolling duplicated. DisablePhases switches either
+// off.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/ori"
+)
+
+// Switch-lowering thresholds (wiki: "observed" values, not knobs).
+const (
+	switchMinCases     = 5    // 4 cases or fewer keep the cascade
+	switchMinDensityPc = 40   // cases per 100 values of the range
+	switchMaxTable     = 1024 // largest jump table
+)
+
+func init() {
+	for _, name := range []string{"DoSwitchOptFirst", "DoSwitchOptSecond"} {
+		Register(Pass{
+			Name:   name,
+			MinOpt: 1,
+			Doc:    "turns a cascade of compare-and-branch on one selector (5+ dense cases) into a bounds check and a jump table (BRX)",
+			Run: func(f *ori.Func, c *Context) (bool, error) {
+				return switchOpt(f, c.Sites)
+			},
+		})
+	}
+}
+
+// swLink is one compare-and-branch of a cascade.
+type swLink struct {
+	block  *ori.Block
+	value  int64
+	target int32
+}
+
+func switchOpt(f *ori.Func, sites *Sites) (bool, error) {
+	if err := f.ComputeCFG(); err != nil {
+		return false, err
+	}
+	reads := swPredReads(f)
+	changed := false
+	for bi := 0; bi < len(f.Blocks); bi++ {
+		head := f.Blocks[bi]
+		x, links, deflt := swChain(f, bi, reads)
+		if len(links) < switchMinCases {
+			continue
+		}
+		// The table: the first compare of each value wins.
+		first := map[int64]int32{}
+		lo, hi := links[0].value, links[0].value
+		for _, l := range links {
+			if _, dup := first[l.value]; !dup {
+				first[l.value] = l.target
+			}
+			lo, hi = min(lo, l.value), max(hi, l.value)
+		}
+		span := hi - lo + 1
+		if len(first) < switchMinCases || span > switchMaxTable || int64(len(first))*100 < span*switchMinDensityPc {
+			continue
+		}
+		last := head.Insts[len(head.Insts)-1]
+		if !sites.Allow(f, last.ID, fmt.Sprintf("lower the %d-case switch on %s to a %d-entry jump table", len(first), x, span)) {
+			continue
+		}
+		swLower(f, bi, x, links, deflt, first, lo, span)
+		changed = true
+		if err := f.ComputeCFG(); err != nil {
+			return changed, err
+		}
+		reads = swPredReads(f)
+	}
+	return changed, nil
+}
+
+// swChain recognizes the cascade that starts with the last two
+// instructions of f.Blocks[bi]: its selector, its links and the default
+// block (where the last link falls through).
+func swChain(f *ori.Func, bi int, reads map[int32]int) (x ori.Reg, links []swLink, deflt *ori.Block) {
+	for i := bi; i < len(f.Blocks); i++ {
+		b := f.Blocks[i]
+		if i > bi && (len(b.Insts) != 2 || len(b.Preds) != 1 || b.Preds[0] != f.Blocks[i-1]) {
+			break
+		}
+		sel, v, t, ok := swLinkOf(b, reads)
+		if !ok || len(links) > 0 && sel != x {
+			break
+		}
+		x = sel
+		links = append(links, swLink{block: b, value: v, target: t})
+		if i+1 < len(f.Blocks) {
+			deflt = f.Blocks[i+1]
+		} else {
+			deflt = nil
+		}
+	}
+	if deflt == nil {
+		return x, nil, nil
+	}
+	return x, links, deflt
+}
+
+// swLinkOf matches "ISETP.EQ p = x, imm ; @p BRA target" at the end of b.
+func swLinkOf(b *ori.Block, reads map[int32]int) (x ori.Reg, v int64, target int32, ok bool) {
+	n := len(b.Insts)
+	if n < 2 {
+		return x, 0, 0, false
+	}
+	cmp, br := b.Insts[n-2], b.Insts[n-1]
+	if br.Op != ori.OpBRA || !br.Guarded() || br.GuardNot || len(br.Srcs) != 1 || br.Srcs[0].Kind != ori.OpdBlock {
+		return x, 0, 0, false
+	}
+	if cmp.Op != ori.OpISETP || cmp.Guarded() || len(cmp.Dsts) != 2 || len(cmp.Srcs) != 3 {
+		return x, 0, 0, false
+	}
+	switch {
+	case len(cmp.Mods) == 2 && cmp.Mods[0] == "EQ" && cmp.Mods[1] == "AND":
+	case len(cmp.Mods) == 3 && cmp.Mods[0] == "EQ" && cmp.Mods[1] == "U32" && cmp.Mods[2] == "AND":
+	default:
+		return x, 0, 0, false
+	}
+	p, q := cmp.Dsts[0], cmp.Dsts[1]
+	a, imm, c := cmp.Srcs[0], cmp.Srcs[1], cmp.Srcs[2]
+	if p.Kind != ori.OpdReg || !p.Reg.Virtual || p.Reg != br.Guard || q.Kind != ori.OpdReg || q.Reg != ori.PT ||
+		a.Kind != ori.OpdReg || !a.Reg.Virtual || a.Reg.Words != 1 || a.Neg || a.Not || a.Abs ||
+		imm.Kind != ori.OpdImm || imm.FKind != ori.ImmInt ||
+		c.Kind != ori.OpdReg || c.Reg != ori.PT || c.Not || reads[p.Reg.N] != 1 {
+		return x, 0, 0, false
+	}
+	return a.Reg, int64(int32(imm.Imm)), br.Srcs[0].Block, true
+}
+
+// swPredReads counts the reads of each virtual predicate register.
+func swPredReads(f *ori.Func) map[int32]int {
+	reads := map[int32]int{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			cmReads(in, func(r ori.Reg) {
+				if r.Virtual && r.Class == ori.ClassP {
+					reads[r.N]++
+				}
+			})
+		}
+	}
+	return reads
+}
+
+// swLower rewrites the cascade starting in f.Blocks[bi].
+func swLower(f *ori.Func, bi int, x ori.Reg, links []swLink, deflt *ori.Block, first map[int64]int32, lo, span int64) {
+	head := links[0].block
+	line := head.Insts[len(head.Insts)-2].Line
+	head.Insts = head.Insts[:len(head.Insts)-2]
+	idx := x
+	if lo != 0 {
+		idx = f.NewVReg(ori.ClassR, 1)
+		sub := ori.NewInst(ori.OpIADD3)
+		sub.Dsts = []ori.Operand{ori.R(idx)}
+		sub.Srcs = []ori.Operand{ori.R(x), ori.Imm(int64(int32(-lo))), ori.R(ori.RZ)}
+		sub.Line = line
+		f.Add(head, sub)
+	}
+	p := f.NewVReg(ori.ClassP, 1)
+	chk := ori.NewInst(ori.OpISETP, "GT", "U32", "AND")
+	chk.Dsts = []ori.Operand{ori.R(p), ori.R(ori.PT)}
+	chk.Srcs = []ori.Operand{ori.R(idx), ori.Imm(span - 1), ori.R(ori.PT)}
+	chk.Line = line
+	f.Add(head, chk)
+	out := ori.NewInst(ori.OpBRA)
+	out.Guard = p
+	out.Srcs = []ori.Operand{ori.BlockRef(int(deflt.ID))}
+	out.Line = line
+	f.Add(head, out)
+
+	// The table block goes right after the head; the other links go.
+	table := f.NewBlock("")
+	f.Blocks = f.Blocks[:len(f.Blocks)-1]
+	brx := ori.NewInst(ori.OpBRX)
+	brx.Srcs = []ori.Operand{ori.R(idx)}
+	for v := lo; v < lo+span; v++ {
+		t, ok := first[v]
+		if !ok {
+			t = deflt.ID
+		}
+		brx.Srcs = append(brx.Srcs, ori.BlockRef(int(t)))
+	}
+	brx.Line = line
+	f.Add(table, brx)
+	gone := map[*ori.Block]bool{}
+	for _, l := range links[1:] {
+		gone[l.block] = true
+	}
+	blocks := make([]*ori.Block, 0, len(f.Blocks)+1)
+	for i, b := range f.Blocks {
+		if gone[b] {
+			continue
+		}
+		blocks = append(blocks, b)
+		if i == bi {
+			blocks = append(blocks, table)
+		}
+	}
+	f.Blocks = blocks
+}
