@@ -31,13 +31,19 @@ type opnd struct {
 	abs   bool
 	not   bool
 	fk    ori.FloatKind
-	slot  int32 // register slot (first word) or predicate index; base register for okMem/okCBank
-	base  bool  // okMem/okCBank: has a base register (slot is valid)
-	bank  int32
-	imm   uint64 // immediate bits, or address offset
-	sr    string
-	block int32 // okBlock: instruction index of the target
-	sym   string
+	// uniform marks a UR/UP register: one value per warp. A write by any
+	// lane sets it for every lane, as the uniform datapath does, so a
+	// value written under divergence is seen by the whole warp (and a
+	// conversion to UR that is wrong under divergence shows up in the
+	// simulator).
+	uniform bool
+	slot    int32 // register slot (first word) or predicate index; base register for okMem/okCBank
+	base    bool  // okMem/okCBank: has a base register (slot is valid)
+	bank    int32
+	imm     uint64 // immediate bits, or address offset
+	sr      string
+	block   int32 // okBlock: instruction index of the target
+	sym     string
 }
 
 // dinst is a decoded instruction.
@@ -138,7 +144,7 @@ func (dc *decoder) decode(c *code) error {
 	}
 	c.insts = make([]dinst, 0, n)
 	reg := func(r ori.Reg) (opnd, error) {
-		o := opnd{kind: okReg, words: r.Words}
+		o := opnd{kind: okReg, words: r.Words, uniform: r.Class == ori.ClassUR || r.Class == ori.ClassUP}
 		if r.Class.IsPred() {
 			o.kind = okPred
 		}

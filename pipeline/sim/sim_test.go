@@ -330,3 +330,39 @@ func TestExitAtQuantumEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUniformRegisterIsPerWarp: a UR (and UP) written by the lanes of one
+// side of a divergent branch holds that value for the whole warp, as on
+// the uniform datapath; an R register written the same way does not.
+func TestUniformRegisterIsPerWarp(t *testing.T) {
+	text := header + `BB0:
+` + storeAddr + `	#1 UMOV %ur0 = 0x5 ;
+	#11 UISETP.EQ.U32.AND %up0, UPT = %ur0, 0x6, UPT ;
+	#2 MOV %r20 = 0x5 ;
+	#3 ISETP.LT.U32.AND %p0, PT = %r0, 0x8, PT ;
+	#4 @!%p0 BRA BB2 ;
+BB1:
+	#5 UMOV %ur0 = 0x7 ;
+	#6 MOV %r20 = 0x7 ;
+	#7 UISETP.NE.U32.AND %up0, UPT = %ur0, 0x5, UPT ;
+BB2:
+	#12 SEL %r22 = 0x64, RZ, %up0 ;
+	#8 IADD3 %r21 = %ur0, %r20, %r22 ;
+	#9 STG.E [%r10.64], %r21 ;
+	#10 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := uint32(100 + 7 + 5)
+		if i < 8 {
+			want = 100 + 7 + 7
+		}
+		if v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
+	}
+}
