@@ -49,6 +49,9 @@ var impls = map[string]phaseImpl{
 	"AnalyzeControlFlow":     {run: analyzeControlFlow, required: true},
 	"OriSanitize":            {run: verifyAll(ori.VerifyOptions{}), required: true},
 	"FinalInspectionPass":    {run: verifyAll(ori.VerifyOptions{}), required: true},
+	"AnalyzeUniformsForSpeculation": {noop: func(*PhaseContext) string {
+		return "orilab computes CTA uniformity on demand in the passes that use it (OriRemoveRedundantBarriers) instead of keeping a result from this position"
+	}},
 	"NOP": {noop: func(*PhaseContext) string {
 		return "the terminal NOP phase (ptxas maps unknown phase names here); it never does anything"
 	}},

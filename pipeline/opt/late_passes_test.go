@@ -18,6 +18,7 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 		on, off    []string
 	}{
 		{"testdata/opt/backcopy.ptx", "OriBackCopyPropagate", nil, []string{"BackCopyPropBudget=0"}},
+		{"testdata/opt/barriers.ptx", "OriRemoveRedundantBarriers", nil, []string{"DisableRedundantBarrierRemoval"}},
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptFirst", nil, []string{"DisablePhases=DoSwitchOptFirst"}},
 		// The second position lowers what the first left: shown with the
 		// first switched off.
