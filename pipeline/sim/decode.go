@@ -31,9 +31,10 @@ type opnd struct {
 	abs   bool
 	not   bool
 	fk    ori.FloatKind
-	// uniform marks a UR/UP register: one value per warp. A write by any
-	// lane sets it for every lane, as the uniform datapath does, so a
-	// value written under divergence is seen by the whole warp (and a
+	// uniform marks a UR/UP register: one value per warp. After an
+	// instruction writes one, every lane gets the value (see
+	// machine.broadcastUniform), as the uniform datapath does, so a value
+	// written under divergence is seen by the whole warp (and a
 	// conversion to UR that is wrong under divergence shows up in the
 	// simulator).
 	uniform bool
@@ -56,6 +57,8 @@ type dinst struct {
 	src    []opnd
 	exec   execFn
 	callee *code // CALL target
+	// uniformDst is set when a result is a UR or UP register.
+	uniformDst bool
 }
 
 func (d *dinst) has(m string) bool { return d.mods[m] }
@@ -219,6 +222,7 @@ func (dc *decoder) decode(c *code) error {
 					return err
 				}
 				d.dst = append(d.dst, x)
+				d.uniformDst = d.uniformDst || x.uniform
 			}
 			for _, o := range in.Srcs {
 				x, err := operand(o)

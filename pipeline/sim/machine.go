@@ -377,10 +377,57 @@ func (s *machine) step(w *warp) (bool, error) {
 		}
 		s.tinsts += int64(bits.OnesCount32(mask))
 		d := &f.c.insts[pc]
+		var wrote uint32
+		if d.uniformDst {
+			wrote = s.guardMask(w, f, d, mask)
+		}
 		if err := d.exec(s, w, f, d, mask); err != nil {
 			return false, err
 		}
+		if wrote != 0 {
+			s.broadcastUniform(w, f, d, bits.TrailingZeros32(wrote))
+		}
 		return true, nil
+	}
+}
+
+// broadcastUniform gives every lane of the warp the value that lane from
+// wrote into d's UR/UP results: a uniform register holds one value per
+// warp, written by whichever threads run the instruction, even when the
+// warp is diverged. (The instruction itself computes per lane, reading
+// each lane's copy, so no lane sees another's result mid-instruction.)
+func (s *machine) broadcastUniform(w *warp, f *frame, d *dinst, from int) {
+	for i := range d.dst {
+		o := &d.dst[i]
+		if !o.uniform || o.zero {
+			continue
+		}
+		switch o.kind {
+		case okReg:
+			regs := f.regs
+			if o.phys {
+				regs = w.phys
+			}
+			for word := 0; word < int(o.words); word++ {
+				at := (int(o.slot) + word) * warpSize
+				v := regs[at+from]
+				for l := 0; l < warpSize; l++ {
+					regs[at+l] = v
+				}
+			}
+		case okPred:
+			var p *uint32
+			if o.phys {
+				p = &w.ppred[o.slot]
+			} else {
+				p = &f.preds[o.slot]
+			}
+			if *p&(1<<from) != 0 {
+				*p = ^uint32(0)
+			} else {
+				*p = 0
+			}
+		}
 	}
 }
 

@@ -74,18 +74,11 @@ func (s *machine) set(w *warp, f *frame, o *opnd, lane, word int, v uint32) {
 	if o.kind != okReg || o.zero {
 		return
 	}
-	regs := f.regs
 	if o.phys {
-		regs = w.phys
-	}
-	at := (int(o.slot) + word) * warpSize
-	if o.uniform {
-		for l := 0; l < warpSize; l++ {
-			regs[at+l] = v
-		}
+		w.phys[(int(o.slot)+word)*warpSize+lane] = v
 		return
 	}
-	regs[at+lane] = v
+	f.regs[(int(o.slot)+word)*warpSize+lane] = v
 }
 
 func (s *machine) set64(w *warp, f *frame, o *opnd, lane int, v uint64) {
@@ -118,15 +111,6 @@ func (s *machine) pred(w *warp, f *frame, o *opnd) uint32 {
 func (s *machine) setPred(w *warp, f *frame, o *opnd, mask, v uint32) {
 	if o.kind != okPred || o.zero {
 		return
-	}
-	if o.uniform && mask != 0 {
-		// One value per warp: the first writing lane's, for every lane.
-		if v&(mask&-mask) != 0 {
-			v = ^uint32(0)
-		} else {
-			v = 0
-		}
-		mask = ^uint32(0)
 	}
 	if o.phys {
 		w.ppred[o.slot] = w.ppred[o.slot]&^mask | v&mask

@@ -333,7 +333,9 @@ func TestExitAtQuantumEnd(t *testing.T) {
 
 // TestUniformRegisterIsPerWarp: a UR (and UP) written by the lanes of one
 // side of a divergent branch holds that value for the whole warp, as on
-// the uniform datapath; an R register written the same way does not.
+// the uniform datapath; an R register written the same way does not. A
+// uniform instruction that reads and writes the same UR adds once, not
+// once per lane.
 func TestUniformRegisterIsPerWarp(t *testing.T) {
 	text := header + `BB0:
 ` + storeAddr + `	#1 UMOV %ur0 = 0x5 ;
@@ -347,6 +349,7 @@ BB1:
 	#7 UISETP.NE.U32.AND %up0, UPT = %ur0, 0x5, UPT ;
 BB2:
 	#12 SEL %r22 = 0x64, RZ, %up0 ;
+	#13 UIADD3 %ur0 = %ur0, 0x3, URZ ;
 	#8 IADD3 %r21 = %ur0, %r20, %r22 ;
 	#9 STG.E [%r10.64], %r21 ;
 	#10 EXIT ;
@@ -357,9 +360,9 @@ BB2:
 		t.Fatal(err)
 	}
 	for i, v := range got {
-		want := uint32(100 + 7 + 5)
+		want := uint32(100 + 10 + 5)
 		if i < 8 {
-			want = 100 + 7 + 7
+			want = 100 + 10 + 7
 		}
 		if v != want {
 			t.Fatalf("out[%d] = %d, want %d", i, v, want)
