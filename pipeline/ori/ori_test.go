@@ -122,6 +122,10 @@ func TestVerifierRules(t *testing.T) {
 			"verify k BB0 #1: [signature] source 1 of S2R is %r1, want a special register"},
 		{"result class", fn("BB0:\n\t#1 MOV %p0 = 0x1 ;\n\t#2 EXIT ;\n"), false,
 			"verify k BB0 #1: [signature] result 1 of MOV is %p0, want an R or UR register"},
+		{"uniform source", fn("BB0:\n\t#1 S2R %r0 = SR_TID.X ;\n\t#2 UIADD3 %ur0 = %r0, 0x1, URZ ;\n\t#3 EXIT ;\n"), false,
+			"verify k BB0 #2: [uniform] UIADD3 reads %r0, not a uniform register"},
+		{"uniform result", fn("BB0:\n\t#1 ULDC %r0 = c[0x0][0x0] ;\n\t#2 EXIT ;\n"), false,
+			"verify k BB0 #1: [uniform] ULDC writes %r0, not a uniform register"},
 		{"guard", fn("BB0:\n\t#1 @%r3 EXIT ;\n"), false,
 			""}, // parse rejects non-predicate guards; see TestParseErrors-style check below
 		{"use before def", fn("BB0:\n\t#1 S2R %r0 = SR_TID.X ;\n\t#2 ISETP.EQ.AND %p0, PT = %r0, RZ, PT ;\n\t#3 @%p0 BRA BB2 ;\nBB1:\n\t#4 MOV %r1 = 0x1 ;\nBB2:\n\t#5 IADD3 %r2 = %r1, 0x1, RZ ;\n\t#6 EXIT ;\n"), false,

@@ -60,6 +60,7 @@ func (l VerifyErrors) Error() string {
 //	alignment      a physical 64/128-bit tuple is not aligned to its size
 //	ssa            (SSA mode) a virtual register is defined more than once
 //	phi            MOV.PHI placement and operands (only in SSA mode)
+//	uniform        a uniform-datapath instruction (UIADD3, ULDC...) reads or writes a non-uniform register
 func Verify(f *Func, opts VerifyOptions) error {
 	v := &verifier{f: f, opts: opts}
 	v.cfg()
@@ -164,6 +165,33 @@ func (v *verifier) inst(b *Block, i int, in *Inst) {
 		}
 	}
 	forRegs(in, func(r Reg, _ bool) { check(r) })
+	if in.Op.Has(FUniform) {
+		v.uniformOperands(b, in)
+	}
+}
+
+// uniformOperands checks that a uniform-datapath instruction reads and
+// writes only the uniform files (and immediates, special registers and
+// constant banks without a base register): it runs once per warp and has
+// no per-thread values to read.
+func (v *verifier) uniformOperands(b *Block, in *Inst) {
+	uniform := func(r Reg) bool { return r.Class == ClassUR || r.Class == ClassUP }
+	if in.Guarded() && !uniform(in.Guard) {
+		v.errorf(b, in, "uniform", "%s is guarded by %s, not a uniform predicate", in.Name(), in.Guard)
+	}
+	for _, o := range in.Dsts {
+		if o.Kind == OpdReg && !uniform(o.Reg) {
+			v.errorf(b, in, "uniform", "%s writes %s, not a uniform register", in.Name(), o.Reg)
+		}
+	}
+	for _, o := range in.Srcs {
+		switch {
+		case o.Kind == OpdReg && !uniform(o.Reg):
+			v.errorf(b, in, "uniform", "%s reads %s, not a uniform register", in.Name(), o.Reg)
+		case (o.Kind == OpdCBank || o.Kind == OpdMem) && o.HasBase && !uniform(o.Reg):
+			v.errorf(b, in, "uniform", "%s addresses through %s, not a uniform register", in.Name(), o.Reg)
+		}
+	}
 }
 
 // forRegs calls f for every register in: the guard, results (def=true) and
