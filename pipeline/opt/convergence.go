@@ -211,7 +211,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 	}
 	for _, x := range f.Blocks {
-		if len(x.Succs) < 2 || !dom.Reached(x) {
+		if len(x.Succs) < 2 || !dom.Reached(x) || uniformBranch(x) {
 			continue
 		}
 		j := pdom.Idom(x)
@@ -289,6 +289,15 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 // divergentSpan returns x and the blocks reachable from x's successors
 // without passing j (all reachable blocks when j is nil), and whether x
 // itself is reached again (a loop) before j.
+// uniformBranch reports whether x ends in a branch on a uniform
+// predicate (ConvertToUniformReg makes them): the active threads of a
+// warp all go the same way, so it needs no convergence barrier (the wiki,
+// "Uniform Branches": no BSSY/BSYNC is needed).
+func uniformBranch(x *ori.Block) bool {
+	last := x.Insts[len(x.Insts)-1]
+	return last.Op == ori.OpBRA && last.Guarded() && last.Guard.Class == ori.ClassUP
+}
+
 func divergentSpan(x, j *ori.Block) (map[*ori.Block]bool, bool) {
 	blocks := map[*ori.Block]bool{x: true}
 	reentered := false

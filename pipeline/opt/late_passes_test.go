@@ -8,7 +8,7 @@ import (
 )
 
 // TestLatePassesChangeTheirKernels checks that OriBackCopyPropagate,
-// OriRemoveRedundantBarriers and DoSwitchOpt* change the IR of the
+// OriRemoveRedundantBarriers, ConvertToUniformReg and DoSwitchOpt* change the IR of the
 // testdata kernel written for each at -O3, and that the knob named for
 // each switches it off. (The kernels' specs run at every level in
 // TestTestdataOptSpecsAllLevels.)
@@ -19,6 +19,7 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 	}{
 		{"testdata/opt/backcopy.ptx", "OriBackCopyPropagate", nil, []string{"BackCopyPropBudget=0"}},
 		{"testdata/opt/barriers.ptx", "OriRemoveRedundantBarriers", nil, []string{"DisableRedundantBarrierRemoval"}},
+		{"testdata/opt/backcopy.ptx", "ConvertToUniformReg", nil, []string{"DisableUreg"}},
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptFirst", nil, []string{"DisablePhases=DoSwitchOptFirst"}},
 		// The second position lowers what the first left: shown with the
 		// first switched off.
@@ -35,5 +36,23 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 				t.Errorf("%s still changed %s with -knob %s", c.phase, c.ptx, strings.Join(c.off, " "))
 			}
 		})
+	}
+}
+
+// TestUniformLoopNeedsNoConvergenceBarrier: backcopy.ptx's loop counter
+// moves to UR, its exit branch is on a UP, and the final code has no
+// BSSY/BSYNC around it; with DisableUreg the branch is on a P register
+// and gets them.
+func TestUniformLoopNeedsNoConvergenceBarrier(t *testing.T) {
+	count := func(cli ...string) (bssy, upBranch int) {
+		s := prsSession(t, "testdata/opt/backcopy.ptx", 3, "DumpNVuCodeText", cli...)
+		text := prsSnapshot(t, s, "DumpNVuCodeText").Module.String()
+		return strings.Count(text, "BSSY"), strings.Count(text, "@UP0 BRA")
+	}
+	if bssy, up := count(); bssy != 0 || up != 1 {
+		t.Errorf("uniform registers on: %d BSSY, %d branches on UP0; want 0 and 1", bssy, up)
+	}
+	if bssy, up := count("DisableUreg"); bssy != 1 || up != 0 {
+		t.Errorf("DisableUreg: %d BSSY, %d branches on UP0; want 1 and 0", bssy, up)
 	}
 }

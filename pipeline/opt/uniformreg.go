@@ -1,0 +1,382 @@
+package opt
+
+// ConvertToUniformReg (phase 82): moves CTA-uniform values from the R and
+// P files to the UR and UP files, rewriting their definitions into
+// uniform-datapath instructions.
+//
+// The wiki ("Uniform Register Optimization", phase 74 of its numbering,
+// seed lines 17914-17997) gives the conversion criteria: the value is
+// uniform, its defining instruction has a uniform-datapath form, every
+// consumer can read a UR source, and the UR file (UR0-UR62) is not
+// overrun. orilab applies them to a set of registers at once, because a
+// uniform computation is a chain (a loop counter's MOV, its UIADD3, the
+// UISETP that compares it and the branch on that UP):
+//
+//  1. Candidates: virtual R registers of 1 or 2 words and virtual P
+//     registers that the uniformity analysis (uniform.go) proves
+//     CTA-uniform and whose every definition is unguarded and one of
+//     MOV, IADD3, IMAD, LOP3, SHF, SEL, ISETP (which become UMOV,
+//     UIADD3, UIMAD, ULOP3, USHF, USEL, UISETP), LDC without a base
+//     register (ULDC) or S2R of SR_CTAID/SR_NCTAID (S2UR).
+//  2. Shrink to a fixed point: a candidate leaves the set when one of its
+//     definitions reads anything but immediates, RZ/PT, constant-bank
+//     operands without a base register and other candidates (uniform
+//     instructions read no R register; a constant-bank source of a
+//     converted ALU instruction is loaded by a ULDC inserted before it,
+//     as ptxas does), or when one of its reads is not
+//     allowed from the uniform file. Allowed reads of a UR value outside
+//     the set: a plain source of an ALU instruction (not memory, not a
+//     warp collective, barrier, call or pseudo-instruction) that then has
+//     at most one source that is a UR, an immediate or a constant bank,
+//     as the SASS encodings have one such slot. Allowed reads of a UP
+//     value outside the set: the guard of a BRA (a uniform branch).
+//  3. Budget: the conversion is undone when the converted function would
+//     need more UR words live at once than urBudget, or more than
+//     upBudget UP registers; the allocator cannot spill uniform
+//     registers (pipeline/regalloc), so this is a hard limit.
+//
+// Each converted register gets a fresh %urN or %upN; RZ and PT sources of
+// converted instructions become URZ and UPT.
+//
+// Example (a loop whose trip count is a parameter):
+//
+//	#14 MOV %r9 = 0x0                     #14 UMOV %ur0 = 0x0
+//	...                                   ...
+//	#20 IADD3 %r9 = %r9, 0x1, RZ    =>    #20 UIADD3 %ur0 = %ur0, 0x1, URZ
+//	                                      #40 ULDC %ur1 = c[0x0][0x170]
+//	#21 ISETP.LT.U32.AND %p1, PT =        #21 UISETP.LT.U32.AND %up0, UPT =
+//	      %r9, c[0x0][0x170], PT                %ur0, %ur1, UPT
+//	#22 @%p1 BRA BB1                      #22 @%up0 BRA BB1
+//
+// Decisions: runs at -O1 and above on sm_75 and later (every target orilab
+// has), in functions without calls (every register is caller-saved and
+// the allocator cannot spill uniform registers); the knob DisableUreg (the wiki's "uniform register file usage
+// entirely") switches it off. orilab has no R2UR/UR2R bridges: a value
+// with a consumer that cannot read the uniform file stays in R.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
+)
+
+// Uniform register budgets: UR0-UR62 and UP0-UP6 exist; keep headroom
+// for the values the back end itself puts there.
+const (
+	urBudget = 48
+	upBudget = 6
+)
+
+func init() {
+	knobs.Default.Register(knobs.Knob{Name: "DisableUreg", Type: knobs.TypeBool,
+		Doc:     "Do not use the uniform register file: ConvertToUniformReg leaves every value in R and P.",
+		Readers: []string{"ConvertToUniformReg"}})
+	Register(Pass{
+		Name:   "ConvertToUniformReg",
+		MinOpt: 1,
+		Doc:    "moves CTA-uniform values and their computations to the UR/UP files (UMOV, UIADD3, UISETP...)",
+		Run: func(f *ori.Func, c *Context) (bool, error) {
+			if c.Bool("DisableUreg") {
+				return false, nil
+			}
+			return convertToUniform(f, c.Sites)
+		},
+		NoOp: func(c *Context) string {
+			if c.Bool("DisableUreg") {
+				return "switched off by the knob DisableUreg"
+			}
+			return ""
+		},
+	})
+}
+
+// uniformForms maps an R/P-file opcode to its uniform-datapath form.
+var uniformForms = map[ori.Opcode]ori.Opcode{
+	ori.OpMOV: ori.OpUMOV, ori.OpIADD3: ori.OpUIADD3, ori.OpIMAD: ori.OpUIMAD, ori.OpLOP3: ori.OpULOP3,
+	ori.OpSHF: ori.OpUSHF, ori.OpSEL: ori.OpUSEL, ori.OpISETP: ori.OpUISETP, ori.OpLDC: ori.OpULDC,
+	ori.OpS2R: ori.OpS2UR,
+}
+
+type urState struct {
+	f     *ori.Func
+	defs  map[cmReg][]*ori.Inst
+	set   map[cmReg]bool
+	users map[cmReg][]*ori.Inst
+}
+
+func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
+	if err := f.ComputeCFG(); err != nil {
+		return false, err
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op.Has(ori.FCall) {
+				// Every register is caller-saved and the allocator cannot
+				// spill uniform ones: keep functions that call in R.
+				return false, nil
+			}
+		}
+	}
+	u := analyzeUniformity(f)
+	st := &urState{f: f, defs: map[cmReg][]*ori.Inst{}, set: map[cmReg]bool{}, users: map[cmReg][]*ori.Inst{}}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					k := cmRegOf(o.Reg)
+					st.defs[k] = append(st.defs[k], in)
+				}
+			}
+			seen := map[cmReg]bool{}
+			cmReads(in, func(r ori.Reg) {
+				if r.Virtual && !seen[cmRegOf(r)] {
+					seen[cmRegOf(r)] = true
+					st.users[cmRegOf(r)] = append(st.users[cmRegOf(r)], in)
+				}
+			})
+		}
+	}
+	width := map[cmReg]int{}
+	for k, ds := range st.defs {
+		if k.class != ori.ClassR && k.class != ori.ClassP || u.divReg[k] {
+			continue
+		}
+		ok := true
+		for _, d := range ds {
+			ok = ok && convertibleDef(d)
+			for _, o := range d.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) == k {
+					width[k] = max(width[k], int(o.Reg.Off)+int(o.Reg.Words))
+				}
+			}
+		}
+		if ok && width[k] <= 2 {
+			st.set[k] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k := range st.set {
+			if !st.defsOK(k) || !st.usesOK(k) {
+				delete(st.set, k)
+				changed = true
+			}
+		}
+	}
+	if len(st.set) == 0 {
+		return false, nil
+	}
+	// Convert a copy first: the budget is checked on the result.
+	g := f.Clone()
+	st.rewrite(g, width)
+	if err := g.ComputeCFG(); err != nil {
+		return false, err
+	}
+	if p := ori.MaxPressure(g); p.UR > urBudget || p.UP > upBudget {
+		return false, nil
+	}
+	n, first := 0, int32(0)
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if st.member(in) {
+				if n == 0 {
+					first = in.ID
+				}
+				n++
+			}
+		}
+	}
+	if !sites.Allow(f, first, fmt.Sprintf("move %d uniform registers (%d instructions) to the UR/UP files", len(st.set), n)) {
+		return false, nil
+	}
+	*f = *g
+	return true, nil
+}
+
+// convertibleDef reports whether d has a uniform-datapath form.
+func convertibleDef(d *ori.Inst) bool {
+	if d.Guarded() || d.IsPseudo() {
+		return false
+	}
+	if _, ok := uniformForms[d.Op]; !ok {
+		return false
+	}
+	switch d.Op {
+	case ori.OpS2R:
+		return len(d.Srcs) == 1 && d.Srcs[0].Kind == ori.OpdSR && uniformSR(d.Srcs[0].Name)
+	case ori.OpLDC:
+		return len(d.Srcs) == 1 && d.Srcs[0].Kind == ori.OpdCBank && !d.Srcs[0].HasBase
+	}
+	return true
+}
+
+// member reports whether in defines a register of the set.
+func (st *urState) member(in *ori.Inst) bool {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && st.set[cmRegOf(o.Reg)] {
+			return true
+		}
+	}
+	return false
+}
+
+// defsOK checks that every definition of k writes only set members (or
+// RZ/PT) and reads only immediates, RZ/PT and set members.
+func (st *urState) defsOK(k cmReg) bool {
+	for _, d := range st.defs[k] {
+		for _, o := range d.Dsts {
+			if o.Kind != ori.OpdReg {
+				return false
+			}
+			if !o.Reg.IsZero() && !(o.Reg.Virtual && st.set[cmRegOf(o.Reg)]) {
+				return false
+			}
+		}
+		for _, o := range d.Srcs {
+			switch o.Kind {
+			case ori.OpdImm, ori.OpdSR:
+			case ori.OpdCBank:
+				// Read through a ULDC inserted before the instruction.
+				if o.HasBase {
+					return false
+				}
+			case ori.OpdReg:
+				if !o.Reg.IsZero() && !(o.Reg.Virtual && st.set[cmRegOf(o.Reg)]) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// usesOK checks every instruction outside the set that reads k.
+func (st *urState) usesOK(k cmReg) bool {
+	for _, in := range st.users[k] {
+		if st.member(in) {
+			continue
+		}
+		if k.class == ori.ClassP {
+			// Only as a branch's guard.
+			if in.Op != ori.OpBRA || in.Guard.Class != ori.ClassP || !in.Guard.Virtual || cmRegOf(in.Guard) != k {
+				return false
+			}
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) == k {
+					return false
+				}
+			}
+			continue
+		}
+		fl := in.Op.Flags()
+		if fl&(ori.FLoad|ori.FStore|ori.FAtomic|ori.FWarp|ori.FBarrier|ori.FCall|ori.FIndirect|ori.FUniform) != 0 ||
+			in.IsPseudo() || in.Op.Has(ori.FSideEffect) {
+			return false
+		}
+		if in.Guarded() && in.Guard.Virtual && cmRegOf(in.Guard) == k {
+			return false
+		}
+		special := 0
+		for _, o := range in.Srcs {
+			switch {
+			case o.Kind == ori.OpdImm || o.Kind == ori.OpdCBank:
+				special++
+			case o.Kind == ori.OpdReg && o.Reg.Virtual && (o.Reg.Class == ori.ClassUR || st.set[cmRegOf(o.Reg)]):
+				special++
+			case (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase && o.Reg.Virtual && cmRegOf(o.Reg) == k:
+				return false
+			}
+		}
+		for _, o := range in.Dsts {
+			if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) == k {
+				return false
+			}
+		}
+		if special > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// rewrite converts the set in g (a clone of st.f, so instructions are
+// found by position) to the uniform files.
+func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
+	newReg := map[cmReg]ori.Reg{}
+	for k := range st.set {
+		if k.class == ori.ClassP {
+			newReg[k] = g.NewVReg(ori.ClassUP, 1)
+		} else {
+			newReg[k] = g.NewVReg(ori.ClassUR, width[k])
+		}
+	}
+	fix := func(r ori.Reg) ori.Reg {
+		if !r.Virtual {
+			return r
+		}
+		if n, ok := newReg[cmRegOf(r)]; ok {
+			r.Class, r.N = n.Class, n.N
+		}
+		return r
+	}
+	for bi, b := range g.Blocks {
+		var out []*ori.Inst
+		for ii, in := range b.Insts {
+			conv := st.member(st.f.Blocks[bi].Insts[ii])
+			if conv && in.Op != ori.OpMOV && in.Op != ori.OpLDC {
+				// Uniform ALU instructions read no constant bank: load
+				// each one into a UR first, as ptxas does with ULDC.
+				for i, o := range in.Srcs {
+					if o.Kind != ori.OpdCBank {
+						continue
+					}
+					t := g.NewVReg(ori.ClassUR, 1)
+					ld := ori.NewInst(ori.OpULDC)
+					ld.ID = g.NewID()
+					ld.Dsts = []ori.Operand{ori.R(t)}
+					ld.Srcs = []ori.Operand{o}
+					ld.Line = in.Line
+					out = append(out, ld)
+					in.Srcs[i] = ori.R(t)
+					in.Srcs[i].Neg, in.Srcs[i].Abs, in.Srcs[i].Not = o.Neg, o.Abs, o.Not
+				}
+			}
+			out = append(out, in)
+			in.Guard = fix(in.Guard)
+			for i, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					in.Dsts[i].Reg = fix(o.Reg)
+					if conv && o.Reg.IsZero() {
+						in.Dsts[i].Reg = uniformZero(o.Reg)
+					}
+				}
+			}
+			for i, o := range in.Srcs {
+				if o.Kind == ori.OpdReg {
+					in.Srcs[i].Reg = fix(o.Reg)
+					if conv && o.Reg.IsZero() {
+						in.Srcs[i].Reg = uniformZero(o.Reg)
+					}
+				}
+			}
+			if conv {
+				in.Op = uniformForms[in.Op]
+				if in.Op == ori.OpUMOV && in.Srcs[0].Kind == ori.OpdCBank {
+					in.Op = ori.OpULDC // a constant-bank read is a ULDC
+				}
+			}
+		}
+		b.Insts = out
+	}
+}
+
+// uniformZero maps RZ to URZ and PT to UPT.
+func uniformZero(r ori.Reg) ori.Reg {
+	if r.Class.IsPred() {
+		return ori.UPT
+	}
+	return ori.URZ
+}

@@ -1,0 +1,78 @@
+package opt
+
+import "testing"
+
+// TestConvertToUniformReg: a loop counter that starts at 0, counts up by
+// 1 and is compared with a parameter moves to UR with its compare (a
+// ULDC loads the bound) and the branch's predicate to UP; the per-thread
+// sum stays in R, and a uniform value read by an instruction that already
+// has a constant-bank source stays in R too.
+func TestConvertToUniformReg(t *testing.T) {
+	got, changed := runPass(t, "ConvertToUniformReg", dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r1 = 0x0 ;
+	#3 MOV %r2 = 0x0 ;
+	#4 MOV %r5 = 0x9 ;
+BB1:
+	#5 IADD3 %r2 = %r2, %r0, RZ ;
+	#6 IADD3 %r1 = %r1, 0x1, RZ ;
+	#7 ISETP.LT.U32.AND %p0, PT = %r1, c[0x0][0x170], PT ;
+	#8 @%p0 BRA BB1 ;
+BB2:
+	#9 IMAD %r3 = %r5, c[0x0][0x0], %r2 ;
+	#10 STG.E [R2.64], %r3 ;
+	#11 EXIT ;
+`))
+	want := canon(t, dcFunc(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 UMOV %ur0 = 0x0 ;
+	#3 MOV %r2 = 0x0 ;
+	#4 MOV %r5 = 0x9 ;
+BB1:
+	#5 IADD3 %r2 = %r2, %r0, RZ ;
+	#6 UIADD3 %ur0 = %ur0, 0x1, URZ ;
+	#12 ULDC %ur1 = c[0x0][0x170] ;
+	#7 UISETP.LT.U32.AND %up0, UPT = %ur0, %ur1, UPT ;
+	#8 @%up0 BRA BB1 ;
+BB2:
+	#9 IMAD %r3 = %r5, c[0x0][0x0], %r2 ;
+	#10 STG.E [R2.64], %r3 ;
+	#11 EXIT ;
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
+	}
+}
+
+// TestConvertToUniformRegLeavesAlone: a counter whose loop exit depends
+// on the thread index is divergent; a uniform value used as an address
+// cannot come from the uniform file; a function that calls keeps R.
+func TestConvertToUniformRegLeavesAlone(t *testing.T) {
+	for _, c := range []struct{ name, body string }{
+		{"divergent loop", `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r1 = 0x0 ;
+BB1:
+	#6 IADD3 %r1 = %r1, 0x1, RZ ;
+	#7 ISETP.LT.U32.AND %p0, PT = %r1, %r0, PT ;
+	#8 @%p0 BRA BB1 ;
+BB2:
+	#10 STG.E [R2.64], %r1 ;
+	#11 EXIT ;
+`},
+		{"address", `BB0:
+	#1 MOV %r1 = 0x40 ;
+	#2 LDS %r2 = [%r1] ;
+	#10 STG.E [R2.64], %r2 ;
+	#11 EXIT ;
+`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := dcFunc(c.body)
+			got, changed := runPass(t, "ConvertToUniformReg", in)
+			if want := canon(t, in); changed || got != want {
+				t.Fatalf("changed=%v\n%s\nwant it unchanged", changed, got)
+			}
+		})
+	}
+}
