@@ -463,6 +463,13 @@ func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 		c.guard, c.gNot = ori.PT, false
 		c.ret(ptx.Pos{})
 	}
+	// Every non-empty frame is a multiple of 16 bytes from the start, as
+	// the allocator keeps it (pipeline/regalloc/frame.go): R1 is then
+	// 16-byte aligned at every phase, which the vectorizer relies on to
+	// merge local accesses.
+	if c.frame > 0 {
+		c.frame = alignUp(c.frame, 16)
+	}
 	c.f.LocalBytes = c.frame
 	c.f.Blocks = c.order
 	c.prologue(entry)

@@ -15,7 +15,8 @@ import "orilab/pipeline/ori"
 // instructions when the frame was empty before.
 //
 // Decision: every non-empty frame is rounded up to a multiple of 16
-// bytes. The stack pointer starts 16-byte aligned (the local window's
+// bytes (the lowering already rounds the .local frame; spill slots keep
+// it rounded). The stack pointer starts 16-byte aligned (the local window's
 // segsSize is), and a callee's frame sits right below its caller's, so this
 // keeps R1 16-byte aligned in every function: 128-bit spill slots and
 // .local variables aligned to 16 stay aligned however deep the calls go.
