@@ -28,8 +28,9 @@ package opt
 //
 //   - the copy is an unguarded MOV or UMOV without modifiers of a whole
 //     virtual R or UR register into a whole virtual register of the same
-//     class and width (a copy of a partial view such as %r5[1] is not a
-//     candidate);
+//     class and width, or into one word of a wider one (MOV %r30[1] = %r9,
+//     how a vector store's data is assembled); a copy of a partial view
+//     such as %r5[1] is not a candidate;
 //   - s has exactly one definition in the function, an unguarded,
 //     non-pseudo instruction D that writes all of s and nothing overlapping
 //     d, and it lies earlier in the same block;
@@ -138,10 +139,13 @@ func bcCopy(in *ori.Inst, st *bcRegStats) (d, s ori.Reg, ok bool) {
 	}
 	d, s = do.Reg, so.Reg
 	if d.Class != s.Class || (d.Class != ori.ClassR && d.Class != ori.ClassUR) || d.Words != s.Words ||
-		!st.whole(d) || !st.whole(s) || cmRegOf(d) == cmRegOf(s) {
+		!d.Virtual || !st.whole(s) || cmRegOf(d) == cmRegOf(s) {
 		return d, s, false
 	}
-	return d, s, true
+	// d may be one word of a wider register (a vector store's data tuple,
+	// built word by word): the copy writes exactly that word, and every
+	// check below is on the words d names.
+	return d, s, st.whole(d) || d.Words == 1
 }
 
 // touches reports whether in reads or writes any word of r.
@@ -212,8 +216,9 @@ func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
 			st.reads[cmRegOf(d)] += st.reads[cmRegOf(s)] - 1
 			st.reads[cmRegOf(s)], st.defs[cmRegOf(s)] = 0, 0
 			done++
-			// Look at D next: it may itself be a copy that now feeds d.
-			i = at + 1
+			// Go on with the instruction before the deleted copy; walking
+			// backwards reaches D, which may itself be a copy that now
+			// feeds d (the chain collapse).
 		}
 	}
 	return done > 0
@@ -326,7 +331,7 @@ func cmReadsWordOf(in *ori.Inst, r ori.Reg) bool {
 func bcRename(in *ori.Inst, s, d ori.Reg) {
 	fix := func(r ori.Reg) ori.Reg {
 		if r.Virtual && r.Class == s.Class && r.N == s.N {
-			r.N = d.N
+			r.N, r.Off = d.N, d.Off+r.Off
 		}
 		return r
 	}

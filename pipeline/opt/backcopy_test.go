@@ -48,6 +48,21 @@ BB2:
 	#6 STG.E [R2.64], %r5 ;
 	#7 EXIT ;
 `},
+		{"one word of a vector store's tuple", `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 IADD3 %r1 = %r0, 0x1, RZ ;
+	#3 IMAD %r2 = %r0, 0x3, RZ ;
+	#4 MOV %r9[0] = %r1 ;
+	#5 MOV %r9[1] = %r2 ;
+	#6 STS.64 [RZ], %r9.64 ;
+	#7 EXIT ;
+`, `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 IADD3 %r9[0] = %r0, 0x1, RZ ;
+	#3 IMAD %r9[1] = %r0, 0x3, RZ ;
+	#6 STS.64 [RZ], %r9.64 ;
+	#7 EXIT ;
+`},
 		{"read between the definition and the copy", `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#2 IADD3 %r1 = %r0, 0x1, RZ ;
