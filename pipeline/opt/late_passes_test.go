@@ -8,7 +8,8 @@ import (
 )
 
 // TestLatePassesChangeTheirKernels checks that OriBackCopyPropagate,
-// OriRemoveRedundantBarriers, ConvertToUniformReg and DoSwitchOpt* change the IR of the
+// OriRemoveRedundantBarriers, ConvertToUniformReg, DoSwitchOpt* and
+// (Late)Vectorization change the IR of the
 // testdata kernel written for each at -O3, and that the knob named for
 // each switches it off. (The kernels' specs run at every level in
 // TestTestdataOptSpecsAllLevels.)
@@ -20,6 +21,11 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 		{"testdata/opt/backcopy.ptx", "OriBackCopyPropagate", nil, []string{"BackCopyPropBudget=0"}},
 		{"testdata/opt/barriers.ptx", "OriRemoveRedundantBarriers", nil, []string{"DisableRedundantBarrierRemoval"}},
 		{"testdata/opt/backcopy.ptx", "ConvertToUniformReg", nil, []string{"DisableUreg"}},
+		{"testdata/opt/vectorize.ptx", "Vectorization", nil, []string{"DisableReadVectorization", "DisableWriteVectorization"}},
+		// The late position merges what the early one left: shown with the
+		// early one switched off.
+		{"testdata/opt/vectorize.ptx", "LateVectorization", []string{"DisablePhases=Vectorization"},
+			[]string{"DisablePhases=Vectorization", "DisableReadVectorization", "DisableWriteVectorization"}},
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptFirst", nil, []string{"DisablePhases=DoSwitchOptFirst"}},
 		// The second position lowers what the first left: shown with the
 		// first switched off.
