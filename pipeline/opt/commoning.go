@@ -51,6 +51,10 @@
 // unguarded definition in the function (always true in partial-SSA form
 // for the registers the SSA construction renamed).
 //
+// Knobs: DisableCSE switches both positions off; DisableMoveCommoning
+// (the wiki's "MOV-based equivalence propagation within the commoning
+// walker") gives every MOV result a fresh value number.
+//
 // Known limits: across blocks only single-definition registers are
 // considered, and copies are not looked through; predicate results (ISETP, FSETP...) and
 // instructions with two live results (IADD3 with a carry-out) are not
@@ -63,24 +67,43 @@ import (
 	"strconv"
 	"strings"
 
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
 
 func init() {
+	for _, k := range []knobs.Knob{
+		{Name: "DisableCSE", Type: knobs.TypeBool,
+			Doc: "Switch off common-subexpression elimination (OriCommoning, LateOriCommoning)."},
+		{Name: "DisableMoveCommoning", Type: knobs.TypeBool,
+			Doc: "Do not treat a MOV's result as equal to its source in the commoning walker (MOV equivalence)."},
+	} {
+		k.Readers = []string{"OriCommoning", "LateOriCommoning"}
+		knobs.Default.Register(k)
+	}
 	for _, name := range []string{"OriCommoning", "LateOriCommoning"} {
 		Register(Pass{
 			Name:   name,
 			MinOpt: 1,
 			Doc:    "block-local CSE by value numbering: a repeated pure computation becomes a MOV of the earlier result",
 			Run:    runCommoning,
+			NoOp: func(c *Context) string {
+				if c.Bool("DisableCSE") {
+					return "switched off by the knob DisableCSE"
+				}
+				return ""
+			},
 		})
 	}
 }
 
 func runCommoning(f *ori.Func, c *Context) (bool, error) {
+	if c.Bool("DisableCSE") {
+		return false, nil
+	}
 	changed := false
 	for _, b := range f.Blocks {
-		if commonBlock(f, b, c.Sites) {
+		if commonBlock(f, b, c.Sites, !c.Bool("DisableMoveCommoning")) {
 			changed = true
 		}
 	}
@@ -281,7 +304,7 @@ func (s *cseState) instKey(in *ori.Inst) string {
 	return b.String()
 }
 
-func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites) bool {
+func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool {
 	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
 	changed := false
 	for _, in := range blk.Insts {
@@ -326,7 +349,7 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites) bool {
 				s.define(in, copied)
 				continue
 			}
-		} else if in.Op == ori.OpMOV && len(in.Mods) == 0 && !in.Guarded() && len(in.Dsts) == 1 && len(in.Srcs) == 1 {
+		} else if moveEquiv && in.Op == ori.OpMOV && len(in.Mods) == 0 && !in.Guarded() && len(in.Dsts) == 1 && len(in.Srcs) == 1 {
 			d, o := in.Dsts[0], in.Srcs[0]
 			if d.Kind == ori.OpdReg && o.Kind == ori.OpdReg && !o.Neg && !o.Abs && !o.Not &&
 				!o.Reg.IsZero() && o.Reg.Words == d.Reg.Words && o.Reg.Class == d.Reg.Class {

@@ -66,13 +66,23 @@ package opt
 //	#5 MOV %r3 = c[0x0][0x0]      ==>    #5 MOV %r3 = c[0x0][0x0]
 //	#7 IMAD %r6 = %r1, %r3, %r1          #7 IMAD %r6 = %r2, c[0x0][0x0], %r2
 //
+// Knob: CopyPropConstantBank=0 (ptxas: "propagate constant bank
+// references") keeps constant-bank copies out of the propagation, here and
+// in every GeneralOptimize bundle.
+//
 // Known limits: predicate-to-predicate copies and MOV.PHI operands are
 // not propagated; no copy is propagated through a partial (guarded)
 // definition.
 
-import "orilab/pipeline/ori"
+import (
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
+)
 
 func init() {
+	knobs.Default.Register(knobs.Knob{Name: "CopyPropConstantBank", Type: knobs.TypeBool, Default: "1",
+		Doc:     "Propagate constant-bank operands (c[0x0][...]) copied into registers into their uses; 0 keeps them in their MOVs.",
+		Readers: []string{"OriCopyProp", "GeneralOptimize*"}})
 	Register(Pass{
 		Name:   "OriCopyProp",
 		MinOpt: 1,
@@ -81,7 +91,7 @@ func init() {
 			if err := f.ComputeCFG(); err != nil {
 				return false, err
 			}
-			return copyProp(f, c.Sites), nil
+			return copyProp(f, c.Sites, c.Bool("CopyPropConstantBank")), nil
 		},
 	})
 }
@@ -350,11 +360,14 @@ func (p *copyProblem) lookup(avail cpSet, k wkey) (cpEntry, bool) {
 
 // copyProp runs one round of global copy propagation over f (whose CFG
 // must be current) and reports whether it rewrote any operand.
-func copyProp(f *ori.Func, s *Sites) bool {
+func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	p := &copyProblem{byInst: map[*ori.Inst][]int{}, touching: map[wkey][]int{}, byDst: map[wkey][]int{}}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, e := range copyCandidate(in) {
+				if !cbank && e.src.Kind == ori.OpdCBank {
+					continue // CopyPropConstantBank=0
+				}
 				i := len(p.entries)
 				p.entries = append(p.entries, e)
 				p.byInst[in] = append(p.byInst[in], i)

@@ -31,13 +31,14 @@ import "orilab/pipeline/ori"
 const maxBundleRounds = 8
 
 // generalOptimize runs copy propagation and folding to a fixed point.
-func generalOptimize(f *ori.Func, s *Sites) (bool, error) {
+func generalOptimize(f *ori.Func, c *Context) (bool, error) {
+	s := c.Sites
 	changed := false
 	for round := 0; round < maxBundleRounds; round++ {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		c1 := copyProp(f, s)
+		c1 := copyProp(f, s, c.Bool("CopyPropConstantBank"))
 		c2 := constFold(f, s)
 		if !c1 && !c2 {
 			break
@@ -60,7 +61,7 @@ func init() {
 			Name:   p.name,
 			MinOpt: 1,
 			Doc:    p.doc,
-			Run:    func(f *ori.Func, c *Context) (bool, error) { return generalOptimize(f, c.Sites) },
+			Run:    func(f *ori.Func, c *Context) (bool, error) { return generalOptimize(f, c) },
 		})
 	}
 }
