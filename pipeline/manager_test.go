@@ -108,9 +108,12 @@ func TestDisablePhases(t *testing.T) {
 		t.Errorf("OriBranchOpt: %s %q", sn.Status, sn.Reason)
 	}
 	cases := map[string]string{
-		"OriBrnchOpt":          `DisablePhases: unknown phase "OriBrnchOpt" (did you mean "OriBranchOpt"?)`,
-		"OriSanitize":          "DisablePhases: OriSanitize is a required phase and cannot be disabled",
-		"NotAPhaseAtAllReally": `DisablePhases: unknown phase "NotAPhaseAtAllReally" (orilab phases lists them)`,
+		"OriBrnchOpt": `DisablePhases: unknown phase "OriBrnchOpt" (did you mean "OriBranchOpt"?)`,
+		"OriSanitize": "DisablePhases: OriSanitize is a required phase and cannot be disabled",
+		// Without convergence barriers a warp never reconverges (fuzz seed
+		// 104542, testdata/fuzzfindings/fixup-disabled-activemask).
+		"FixUpTexDepBarAndSync": "DisablePhases: FixUpTexDepBarAndSync is a required phase and cannot be disabled",
+		"NotAPhaseAtAllReally":  `DisablePhases: unknown phase "NotAPhaseAtAllReally" (orilab phases lists them)`,
 	}
 	for name, want := range cases {
 		_, err := NewSession("iadd.ptx", src, Options{}, PhaseOptions{DisablePhases: []string{name}})

@@ -68,6 +68,7 @@ func lookupImpl(name string) (phaseImpl, bool) {
 		return phaseImpl{}, false
 	}
 	return phaseImpl{
+		required: p.Required,
 		noop: func(c *PhaseContext) string {
 			if c.OptLevel < p.MinOpt {
 				return fmt.Sprintf("runs at -O%d and above (this is -O%d)", p.MinOpt, c.OptLevel)

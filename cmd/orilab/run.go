@@ -73,7 +73,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		After:        *after,
 	})
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintf(stderr, "orilab run: %v\n", err)
 		return exitError
 	}
 	if *asJSON {

@@ -55,8 +55,16 @@ import (
 // allocation, scheduling and block placement, so nothing later moves the
 // branches the pairs are attached to. Barrier registers are outside the
 // main allocator's classes (001:7772), so no allocation is disturbed.
+//
+// Decision: the phase is required (DisablePhases rejects it). Without the
+// pairs nothing makes a warp reconverge after a divergent branch, so what
+// the code computes changes wherever it observes convergence: an
+// activemask or a vote after a loop with a thread-dependent trip count
+// sees only the threads that happened to leave the loop together (fuzz
+// seed 104542 with random knobs: 64 wrong words once block placement had
+// moved the loop exit).
 func init() {
-	Register(Pass{Name: "FixUpTexDepBarAndSync", Doc: "brackets divergent regions with BSSY/BSYNC convergence barriers", Run: insertConvergence})
+	Register(Pass{Name: "FixUpTexDepBarAndSync", Doc: "brackets divergent regions with BSSY/BSYNC convergence barriers", Run: insertConvergence, Required: true})
 }
 
 type convRegion struct {

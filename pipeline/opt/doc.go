@@ -73,6 +73,9 @@ type Pass struct {
 	// manager then reports the phase as a no-op with that reason instead
 	// of pretending it ran.
 	NoOp func(c *Context) string
+	// Required passes cannot be switched off with DisablePhases: the code
+	// would not mean the same thing without them.
+	Required bool
 }
 
 var passes = map[string]Pass{}
