@@ -307,6 +307,22 @@ func (s *cseState) instKey(in *ori.Inst) string {
 func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool {
 	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
 	changed := false
+	selfMoves := map[*ori.Inst]bool{}
+	defer func() {
+		if len(selfMoves) == 0 {
+			return
+		}
+		kept := blk.Insts[:0]
+		for _, in := range blk.Insts {
+			if !selfMoves[in] {
+				kept = append(kept, in)
+			}
+		}
+		for i := len(kept); i < len(blk.Insts); i++ {
+			blk.Insts[i] = nil
+		}
+		blk.Insts = kept
+	}()
 	for _, in := range blk.Insts {
 		// Implicit or unknown register writes: forget everything.
 		reset := in.Op == ori.OpR2P
@@ -331,7 +347,7 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool
 		if res := cseResult(in); res >= 0 {
 			key := s.instKey(in)
 			dst := in.Dsts[res]
-			if e, ok := s.table[key]; ok && equalInts(s.regVNs(e.dst), e.vns) && !e.dst.Overlaps(dst.Reg) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
+			if e, ok := s.table[key]; ok && equalInts(s.regVNs(e.dst), e.vns) && (dst.Reg == e.dst || !e.dst.Overlaps(dst.Reg)) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
 				src := ori.R(e.dst)
 				in.Op = ori.OpMOV
 				in.Mods = nil
@@ -339,6 +355,14 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool
 				in.Srcs = []ori.Operand{src}
 				copied = e.vns
 				changed = true
+				if dst.Reg == e.dst {
+					// The register already holds the value (the repeat of
+					// an unrolled body): the copy would be a self-move,
+					// and a self-move is still a definition that keeps
+					// loop-invariant code motion from hoisting the
+					// original. Drop it.
+					selfMoves[in] = true
+				}
 			} else {
 				vns := make([]int, dst.Reg.Words)
 				for i := range vns {

@@ -85,3 +85,32 @@ func TestCopyPropConstantBankKnob(t *testing.T) {
 		t.Errorf("CopyPropConstantBank=0:\n%s", got)
 	}
 }
+
+// TestCommoningDropsSelfMoves: the repeat of a computation into the
+// register that already holds it (an unrolled body) is deleted, not
+// turned into MOV %r7 = %r7, which would still count as a definition and
+// keep LICM from hoisting the first.
+func TestCommoningDropsSelfMoves(t *testing.T) {
+	got, changed := runPass(t, "OriCommoning", dcFunc(`BB0:
+	#1 S2R %r4 = SR_TID.X ;
+	#8 S2R %r1 = SR_CTAID.X ;
+	#2 IDIV.U32 %r7 = %r4, %r1 ;
+	#3 IADD3 %r5 = %r7, 0x1, RZ ;
+	#4 IDIV.U32 %r7 = %r4, %r1 ;
+	#5 IADD3 %r6 = %r7, %r5, RZ ;
+	#6 STS [%r6], %r6 ;
+	#7 EXIT ;
+`))
+	want := canon(t, dcFunc(`BB0:
+	#1 S2R %r4 = SR_TID.X ;
+	#8 S2R %r1 = SR_CTAID.X ;
+	#2 IDIV.U32 %r7 = %r4, %r1 ;
+	#3 IADD3 %r5 = %r7, 0x1, RZ ;
+	#5 IADD3 %r6 = %r7, %r5, RZ ;
+	#6 STS [%r6], %r6 ;
+	#7 EXIT ;
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
+	}
+}
