@@ -90,6 +90,9 @@ func runAllocate(c *PhaseContext) error {
 	if c.Backend == nil {
 		c.Backend = &Backend{}
 	}
+	if err := unexpanded(c.Module); err != nil {
+		return err
+	}
 	pre := c.Module.Clone()
 	stats := map[string]*regalloc.Stats{}
 	opts := regalloc.Options{Arch: c.Arch, OptLevel: c.OptLevel, MaxRegs: c.MaxRegCount, Knobs: c.knobSet()}

@@ -37,8 +37,9 @@ func TestPhasePlanReasons(t *testing.T) {
 	for _, n := range opt.Names() {
 		built[n] = true
 	}
-	// OriDoRematEarly is built but off by default (RematEarlyEnable=0).
-	offByKnob := map[string]bool{"OriDoRematEarly": true}
+	// OriDoRematEarly is built but off by default (RematEarlyEnable=0);
+	// ConvertUnsupportedOps expands IDIV only at -O0 (expand.go).
+	offByKnob := map[string]bool{"OriDoRematEarly": true, "ConvertUnsupportedOps": true}
 	for _, r := range rows {
 		if r.Runs != (built[r.Name] && !offByKnob[r.Name] && oLevelReason(PhaseTable[r.Index], 3) == "") {
 			t.Errorf("%s: runs=%v, reason %q", r.Name, r.Runs, r.Reason)

@@ -63,6 +63,7 @@
 package lower
 
 import (
+	"fmt"
 	"math/bits"
 	"runtime"
 	"sync"
@@ -1374,6 +1375,19 @@ func lowerDivRem(c *fn, in *ptx.Instr, rem bool) error {
 			return nil
 		}
 	}
+	if width == 32 && !intIsImm(b) {
+		// One IDIV for the optimizer to move, common and hoist as a whole;
+		// ExpandIDIV replaces it before register allocation.
+		mods := []string{"U32"}
+		if signed {
+			mods[0] = "S32"
+		}
+		if rem {
+			mods = append(mods, "REM")
+		}
+		c.emit(ori.OpIDIV, mods, []ori.Operand{ori.R(d)}, a, b)
+		return nil
+	}
 	g, gn := c.guard, c.gNot
 	c.guard, c.gNot = ori.PT, false
 	var res ori.Reg
@@ -1402,6 +1416,32 @@ func lowerDivRem(c *fn, in *ptx.Instr, rem bool) error {
 		}
 	}
 	return nil
+}
+
+// ExpandIDIV returns the instructions that replace in, an "IDIV.<U32|S32>
+// [.REM] d = a, b" the lowering left for the optimizer (SEMANTICS.md): the
+// 32-bit division of intDivMod32 into fresh registers of f, unguarded (it
+// has no side effects), then d written under in's guard, all ones when
+// b = 0. New instructions take in's line; the last one keeps in's ID.
+func ExpandIDIV(f *ori.Func, in *ori.Inst) ([]*ori.Inst, error) {
+	if in.Op != ori.OpIDIV || len(in.Dsts) != 1 || len(in.Srcs) != 2 || in.Dsts[0].Kind != ori.OpdReg {
+		return nil, fmt.Errorf("#%d: not an IDIV d = a, b", in.ID)
+	}
+	signed := in.HasMod("S32")
+	if !signed && !in.HasMod("U32") {
+		return nil, fmt.Errorf("#%d: IDIV needs U32 or S32", in.ID)
+	}
+	c := &fn{f: f, cur: &ori.Block{}, guard: ori.PT}
+	a, b := in.Srcs[0], in.Srcs[1]
+	res := c.intDivMod32(a, b, signed, in.HasMod("REM"))
+	nz := c.intSetp("NE", true, b, intRZ)
+	c.guard, c.gNot = in.Guard, in.GuardNot
+	sel := c.emit(ori.OpSEL, nil, []ori.Operand{in.Dsts[0]}, ori.R(res), ori.Imm(-1), ori.R(nz))
+	for _, x := range c.cur.Insts {
+		x.Line = in.Line
+	}
+	sel.ID = in.ID
+	return c.cur.Insts, nil
 }
 
 // intDivPow2 lowers unsigned division and remainder by 2^k: a shift

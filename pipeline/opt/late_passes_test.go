@@ -1,10 +1,12 @@
 package opt_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"orilab/pipeline"
+	"orilab/pipeline/spec"
 )
 
 // TestLatePassesChangeTheirKernels checks that OriBackCopyPropagate,
@@ -60,5 +62,51 @@ func TestUniformLoopNeedsNoConvergenceBarrier(t *testing.T) {
 	}
 	if bssy, up := count("DisableUreg"); bssy != 1 || up != 0 {
 		t.Errorf("DisableUreg: %d BSSY, %d branches on UP0; want 1 and 0", bssy, up)
+	}
+}
+
+// TestIDIVKeptWholeForTheOptimizer: idiv_loop.ptx divides by a parameter
+// in a 12-iteration loop. At -O0 ConvertUnsupportedOps expands the
+// divisions (and with it disabled the late phase does); at -O3 they stay
+// IDIVs, are commoned and hoisted, and only LateExpansionUnsupportedOps
+// expands the two that are left: two reciprocals in the final code, and
+// fewer than half of -O0's warp steps.
+func TestIDIVKeptWholeForTheOptimizer(t *testing.T) {
+	const ptx = "testdata/opt/idiv_loop.ptx"
+	o0 := prsSnapshot(t, prsSession(t, ptx, 0, "ConvertUnsupportedOps"), "ConvertUnsupportedOps")
+	if o0.Status != pipeline.StatusChanged {
+		t.Errorf("-O0 ConvertUnsupportedOps: %s %s", o0.Status, o0.Reason)
+	}
+	off := prsSession(t, ptx, 0, "LateExpansionUnsupportedOps", "DisablePhases=ConvertUnsupportedOps")
+	if sn := prsSnapshot(t, off, "ConvertUnsupportedOps"); sn.Status != pipeline.StatusDisabled {
+		t.Errorf("DisablePhases=ConvertUnsupportedOps: %s", sn.Status)
+	}
+	if sn := prsSnapshot(t, off, "LateExpansionUnsupportedOps"); sn.Status != pipeline.StatusChanged {
+		t.Errorf("-O0 LateExpansionUnsupportedOps after a disabled ConvertUnsupportedOps: %s", sn.Status)
+	}
+	s3 := prsSession(t, ptx, 3, "DumpNVuCodeText")
+	if sn := prsSnapshot(t, s3, "ConvertUnsupportedOps"); sn.Status != pipeline.StatusNoOp {
+		t.Errorf("-O3 ConvertUnsupportedOps: %s", sn.Status)
+	}
+	if sn := prsSnapshot(t, s3, "LateExpansionUnsupportedOps"); sn.Status != pipeline.StatusChanged {
+		t.Errorf("-O3 LateExpansionUnsupportedOps: %s", sn.Status)
+	}
+	if n := strings.Count(prsSnapshot(t, s3, "DumpNVuCodeText").Module.String(), "MUFU.RCP"); n != 2 {
+		t.Errorf("-O3: %d reciprocals in the final code, want 2 (one per remaining IDIV)", n)
+	}
+	sp, err := spec.Load(filepath.Join(prsRepoRoot(t), "testdata/opt/idiv_loop.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps [2]int64
+	for i, o := range []int{0, 3} {
+		rep, err := pipeline.RunSpec(sp, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: o}})
+		if err != nil || !rep.Pass {
+			t.Fatalf("-O%d: %v %v", o, err, rep)
+		}
+		steps[i] = rep.Stats.WarpSteps
+	}
+	if 2*steps[1] >= steps[0] {
+		t.Errorf("-O3 runs %d warp steps, -O0 %d: want less than half", steps[1], steps[0])
 	}
 }

@@ -198,6 +198,10 @@ func unrollLoops(f *ori.Func, c *Context) ([]unrollDecision, error) {
 	}
 }
 
+// idivExpansionSize is the number of instructions IDIV expands to
+// (pipeline/lower.ExpandIDIV, unsigned; the signed form is a few more).
+const idivExpansionSize = 16
+
 // unrollChoose picks the factor for an analysed loop.
 func unrollChoose(c *Context, u *unrollLoop, d unrollDecision) unrollDecision {
 	n, body := u.trip, max(u.body, 1)
@@ -261,7 +265,12 @@ func unrollAnalyze(f *ori.Func, lf *LoopForest, l *Loop) (*unrollLoop, unrollDec
 	u := &unrollLoop{l: l, start: start, blocks: blocks, exitBr: t.Branch, exitBB: t.Exiting, exitTaken: t.ExitTaken, trip: t.Trip}
 	for _, b := range blocks {
 		for _, in := range b.Insts {
-			if in.Op != ori.OpBRA {
+			switch {
+			case in.Op == ori.OpIDIV:
+				// One IDIV becomes its expansion after the optimizer
+				// (LateExpansionUnsupportedOps): count what it will cost.
+				u.body += idivExpansionSize
+			case in.Op != ori.OpBRA:
 				u.body++
 			}
 		}

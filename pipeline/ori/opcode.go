@@ -139,6 +139,10 @@ const (
 	OpUSHF
 	OpUISETP
 	OpUSEL
+	// Operations the target has no instruction for, kept whole by the
+	// lowering until ConvertUnsupportedOps (-O0) or
+	// LateExpansionUnsupportedOps expands them (SEMANTICS.md).
+	OpIDIV
 	numOpcodes
 )
 
@@ -240,6 +244,8 @@ var opTable = [numOpcodes]opInfo{
 	OpUSHF:   {name: "USHF", flags: fUnifm, dsts: "R", srcs: "v v v"},
 	OpUISETP: {name: "UISETP", flags: fUnifm, dsts: "P P", srcs: "v v P P?"},
 	OpUSEL:   {name: "USEL", flags: fUnifm, dsts: "R", srcs: "v v P"},
+
+	OpIDIV: {name: "IDIV", dsts: "R", srcs: "v v"},
 }
 
 var opByName = func() map[string]Opcode {

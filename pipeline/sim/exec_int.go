@@ -15,6 +15,7 @@ func init() {
 	execTable[ori.OpUISETP] = execISETP
 	execTable[ori.OpIMNMX] = execIMNMX
 	execTable[ori.OpIABS] = execIABS
+	execTable[ori.OpIDIV] = execIDIV
 	execTable[ori.OpLOP3] = execLOP3
 	execTable[ori.OpULOP3] = execLOP3
 	execTable[ori.OpSHF] = execSHF
@@ -356,6 +357,32 @@ func execIABS(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			a = -a
 		}
 		s.set(w, f, &d.dst[0], lane, 0, uint32(a))
+	})
+	return nil
+}
+
+// execIDIV: IDIV.<U32|S32>[.REM] d = a, b, the pseudo-operation the
+// expansion in pipeline/lower (intDivMod32) replaces; it computes the same
+// bits: all ones for b = 0, Go's truncating division otherwise (which,
+// like the expansion, gives INT_MIN / -1 = INT_MIN and INT_MIN % -1 = 0).
+func execIDIV(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	signed, rem := d.has("S32"), d.has("REM")
+	s.each(w, f, d, mask, func(lane int) {
+		a, b := s.ival(w, f, &d.src[0], lane), s.ival(w, f, &d.src[1], lane)
+		var v uint32
+		switch {
+		case b == 0:
+			v = 0xffffffff
+		case signed && rem:
+			v = uint32(int32(a) % int32(b))
+		case signed:
+			v = uint32(int32(a) / int32(b))
+		case rem:
+			v = a % b
+		default:
+			v = a / b
+		}
+		s.set(w, f, &d.dst[0], lane, 0, v)
 	})
 	return nil
 }

@@ -1,0 +1,77 @@
+package pipeline
+
+// ConvertUnsupportedOps (5) and LateExpansionUnsupportedOps (86): the
+// expansions of operations the target has no instruction for.
+//
+// The wiki ("Late Expansion & Legalization"; phase 5 at seed 3874-3887)
+// has ptxas legalize PTX operations without a SASS equivalent at phase 5
+// and expand "unsupported operations remaining after optimization" at 86
+// (and again at 101 and 137 for operations later phases create). orilab's
+// lowering emits SASS-level Ori directly for almost everything; the one
+// operation it keeps whole is 32-bit integer division and remainder with
+// a register divisor, IDIV (pipeline/ori/SEMANTICS.md), a 16-instruction
+// expansion (I2F, MUFU.RCP, F2I, a Newton step, two corrections, the sign
+// and divide-by-zero fix-ups) that the optimizer would otherwise see as
+// sixteen unrelated instructions. As one IDIV it is commoned by
+// OriCommoning, hoisted out of loops by LICM and removed when dead.
+//
+// Decision: at -O0 nothing optimizes, so ConvertUnsupportedOps expands
+// IDIV at once, where ptxas legalizes; at -O1 and above it leaves it, and
+// LateExpansionUnsupportedOps expands it after the optimizer. The late
+// phase is required (the allocator cannot take an IDIV); both run
+// pipeline/lower.ExpandIDIV, so the code is the same either way.
+// LateExpansionUnsupportedOps2 and LateExpansionUnsupportedOpsMid have
+// nothing to expand: no later orilab phase creates an IDIV.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/lower"
+	"orilab/pipeline/ori"
+)
+
+func init() {
+	impls["ConvertUnsupportedOps"] = phaseImpl{run: expandUnsupported, noop: func(c *PhaseContext) string {
+		if c.OptLevel > 0 {
+			return "at -O1 and above integer division stays one IDIV for the optimizer; LateExpansionUnsupportedOps (86) expands it"
+		}
+		return ""
+	}}
+	impls["LateExpansionUnsupportedOps"] = phaseImpl{run: expandUnsupported, required: true}
+}
+
+// expandUnsupported replaces every IDIV of the module by its expansion.
+func expandUnsupported(c *PhaseContext) error {
+	for _, f := range c.Module.Funcs {
+		for _, b := range f.Blocks {
+			var out []*ori.Inst
+			for _, in := range b.Insts {
+				if in.Op != ori.OpIDIV {
+					out = append(out, in)
+					continue
+				}
+				seq, err := lower.ExpandIDIV(f, in)
+				if err != nil {
+					return fmt.Errorf("%s: %w", f.Name, err)
+				}
+				out = append(out, seq...)
+			}
+			b.Insts = out
+		}
+	}
+	return nil
+}
+
+// unexpanded reports an IDIV that reached a phase that cannot take one.
+func unexpanded(m *ori.Module) error {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if in.Op == ori.OpIDIV {
+					return fmt.Errorf("%s BB%d #%d: IDIV reached register allocation; LateExpansionUnsupportedOps must run before it", f.Name, b.ID, in.ID)
+				}
+			}
+		}
+	}
+	return nil
+}
