@@ -518,7 +518,27 @@ func (fg *fgen) switchStmt(c ctx) Stmt {
 		s.Arms[k] = fg.block(inner, r.rangeIn(0, 2))
 		s.Fall[k] = r.percent(25)
 	}
+	// Every other switch (by the index register's number, so no random
+	// draw is added and every seed keeps its program) is a cascade of
+	// compare-and-branch, nvcc's form, which DoSwitchOpt lowers when it
+	// has five arms.
+	if num(s.Index)%2 == 0 {
+		for range s.Arms {
+			s.Cascade = append(s.Cascade, fg.tmp(ClassPred))
+		}
+		s.Kind += ".cascade"
+	}
 	return s
+}
+
+// num returns the number at the end of a register name ("%r12": 12).
+func num(reg string) int {
+	n, mul := 0, 1
+	for i := len(reg) - 1; i >= 0 && reg[i] >= '0' && reg[i] <= '9'; i-- {
+		n += int(reg[i]-'0') * mul
+		mul *= 10
+	}
+	return n
 }
 
 func (fg *fgen) loopStmt(c ctx) Stmt {

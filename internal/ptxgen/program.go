@@ -198,7 +198,10 @@ type Break struct {
 // Switch jumps through a branch table (brx.idx) to one of its arms: Cond
 // sets Index to a value in [0, len(Arms)). Arm k falls through into arm
 // k+1 when Fall[k] is set, as in a C switch without break. Uniform says
-// every thread of the CTA takes the same arm.
+// every thread of the CTA takes the same arm. With Cascade (one predicate
+// per arm) it is written the way nvcc writes a small switch instead: a
+// chain of setp.eq + bra, one per arm, then a branch to the end (the
+// default, which no index reaches), what DoSwitchOpt turns into a table.
 type Switch struct {
 	Kind    string
 	Cond    []string
@@ -206,6 +209,7 @@ type Switch struct {
 	Uniform bool
 	Arms    [][]Stmt
 	Fall    []bool
+	Cascade []string
 }
 
 // Continue skips the rest of the innermost loop's body.
@@ -381,12 +385,20 @@ func (e *emitter) stmt(s Stmt) {
 		for k := range arms {
 			arms[k] = e.label()
 		}
-		e.line(fmt.Sprintf("%s: .branchtargets %s;", tab, strings.Join(arms, ", ")))
-		op := "brx.idx"
-		if s.Uniform {
-			op = "brx.idx.uni"
+		if len(s.Cascade) == len(arms) {
+			for k := range arms {
+				e.line(fmt.Sprintf("setp.eq.u32 %s, %s, %d;", s.Cascade[k], s.Index, k))
+				e.line(fmt.Sprintf("@%s %s %s;", s.Cascade[k], braOp(s.Uniform), arms[k]))
+			}
+			e.line(fmt.Sprintf("%s %s;", braOp(s.Uniform), end))
+		} else {
+			e.line(fmt.Sprintf("%s: .branchtargets %s;", tab, strings.Join(arms, ", ")))
+			op := "brx.idx"
+			if s.Uniform {
+				op = "brx.idx.uni"
+			}
+			e.line(fmt.Sprintf("%s %s, %s;", op, s.Index, tab))
 		}
-		e.line(fmt.Sprintf("%s %s, %s;", op, s.Index, tab))
 		for k, arm := range s.Arms {
 			e.line(arms[k] + ":")
 			e.stmts(arm)

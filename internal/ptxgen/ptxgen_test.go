@@ -197,3 +197,33 @@ func TestShrink(t *testing.T) {
 		t.Errorf("budget 5: %d tests", tests)
 	}
 }
+
+// TestSwitchForms: across seeds both switch forms occur, the branch table
+// (brx.idx) and nvcc's cascade of setp.eq + bra (one compare per arm).
+func TestSwitchForms(t *testing.T) {
+	kinds := map[string]int{}
+	cascadeSeen := false
+	for seed := uint64(1); seed <= 100; seed++ {
+		p := Generate(seed)
+		for k, n := range p.Kinds() {
+			if strings.HasPrefix(k, "switch.") {
+				kinds[k] += n
+			}
+		}
+		src := p.PTX()
+		if strings.Contains(src, "setp.eq.u32") && strings.Contains(src, ", 4;\n") {
+			cascadeSeen = true
+		}
+	}
+	var table, cascade int
+	for k, n := range kinds {
+		if strings.HasSuffix(k, ".cascade") {
+			cascade += n
+		} else {
+			table += n
+		}
+	}
+	if table == 0 || cascade == 0 || !cascadeSeen {
+		t.Errorf("switch kinds over 100 seeds: %v (a cascade's compares in the PTX: %v)", kinds, cascadeSeen)
+	}
+}
