@@ -120,11 +120,9 @@ func isBarSync(in *ori.Inst) bool {
 }
 
 // sameBarrier reports whether two BAR.SYNCs name the same barrier and
-// thread count with the same operands (registers unchanged in between:
-// only arithmetic that does not write them may separate them, which the
-// caller's scan and this check of the operands' identity ensure for
-// immediates; register operands must not be written in between, so they
-// are only accepted as immediates).
+// thread count. Only immediate operands are compared: a register operand
+// could change between the two, so two barriers with register operands
+// never count as the same.
 func sameBarrier(a, b *ori.Inst) bool {
 	if len(a.Srcs) != len(b.Srcs) {
 		return false
