@@ -30,6 +30,9 @@ package opt
 //     at most one source that is a UR, an immediate or a constant bank,
 //     as the SASS encodings have one such slot. Allowed reads of a UP
 //     value outside the set: the guard of a BRA (a uniform branch).
+//     Registers touched or live in code that runs after a divergent
+//     branch are left out altogether (dropDiverged): a warp's diverged
+//     thread groups share the uniform registers.
 //  3. Budget: the conversion is undone when the converted function would
 //     need more UR words live at once than urBudget, or more than
 //     upBudget UP registers; the allocator cannot spill uniform
@@ -155,6 +158,7 @@ func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
 			st.set[k] = true
 		}
 	}
+	dropDiverged(f, u, st.set)
 	for changed := true; changed; {
 		changed = false
 		for k := range st.set {
@@ -192,6 +196,63 @@ func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
 	}
 	*f = *g
 	return true, nil
+}
+
+// dropDiverged removes from set every register that is defined, read or
+// live on entry in a block some threads of a warp may run while others
+// are elsewhere: any block reachable from a branch (BRA or BRX) on a
+// divergent condition.
+//
+// A uniform register holds one value for the whole warp, so the
+// allocator's per-thread liveness is only right for code the warp runs
+// together. After a divergent branch the two groups of threads need not
+// meet again (orilab brackets a region with BSSY/BSYNC only when the
+// branch dominates the meeting point, and Volta and later GPUs schedule
+// the groups independently): one group can run a later ULDC into UR0
+// while the other is still in a loop that reads its own value from UR0
+// (fuzz seed 2003387 -O3, once block placement put the loop body after
+// the loop's exit). Code before any divergent branch is safe: every live
+// thread runs it together (a guarded EXIT only removes threads).
+func dropDiverged(f *ori.Func, u *uniformity, set map[cmReg]bool) {
+	unsafe := map[*ori.Block]bool{}
+	for _, b := range f.Blocks {
+		if len(b.Insts) == 0 {
+			continue
+		}
+		last := b.Insts[len(b.Insts)-1]
+		div := last.Op == ori.OpBRA && last.Guarded() && u.divergentReg(last.Guard) ||
+			last.Op == ori.OpBRX && len(last.Srcs) > 0 && last.Srcs[0].Kind == ori.OpdReg && u.divergentReg(last.Srcs[0].Reg)
+		if div {
+			for _, r := range reachableFrom(b) {
+				unsafe[r] = true
+			}
+		}
+	}
+	if len(unsafe) == 0 {
+		return
+	}
+	live := ori.Liveness(f)
+	drop := func(r ori.Reg) {
+		if r.Virtual {
+			delete(set, cmRegOf(r))
+		}
+	}
+	for _, b := range f.Blocks {
+		if !unsafe[b] {
+			continue
+		}
+		for _, r := range live.LiveInWords(b) {
+			drop(r)
+		}
+		for _, in := range b.Insts {
+			cmReads(in, drop)
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					drop(o.Reg)
+				}
+			}
+		}
+	}
 }
 
 // convertibleDef reports whether d has a uniform-datapath form.

@@ -60,6 +60,23 @@ BB2:
 	#10 STG.E [R2.64], %r1 ;
 	#11 EXIT ;
 `},
+		// %r1 is uniform, but it is read inside a loop whose exit depends
+		// on the thread: threads that left could overwrite its uniform
+		// register while the others still read it (fuzz seed 2003387).
+		{"after a divergent branch", `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r1 = 0x20 ;
+	#3 MOV %r2 = 0x0 ;
+BB1:
+	#4 ISETP.GE.U32.AND %p0, PT = %r2, %r0, PT ;
+	#5 @%p0 BRA BB3 ;
+BB2:
+	#6 IADD3 %r2 = %r2, %r1, RZ ;
+	#7 BRA BB1 ;
+BB3:
+	#10 STG.E [R2.64], %r2 ;
+	#11 EXIT ;
+`},
 		{"address", `BB0:
 	#1 MOV %r1 = 0x40 ;
 	#2 LDS %r2 = [%r1] ;
