@@ -131,13 +131,7 @@ BB2:
 	#7 EXIT ;
 `},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			in := dcFunc(c.in)
-			got, changed := runPass(t, "OriBackCopyPropagate", in)
-			if want := canon(t, in); changed || got != want {
-				t.Fatalf("changed=%v\n%s\nwant it unchanged", changed, got)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { expectUnchanged(t, "OriBackCopyPropagate", c.in) })
 	}
 }
 

@@ -76,13 +76,7 @@ BB3:
 	#7 EXIT ;
 `},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			in := dcFunc(c.body)
-			got, changed := runPass(t, "OriRemoveRedundantBarriers", in)
-			if want := canon(t, in); changed || got != want {
-				t.Fatalf("changed=%v\n%s\nwant it unchanged", changed, got)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { expectUnchanged(t, "OriRemoveRedundantBarriers", c.body) })
 	}
 }
 

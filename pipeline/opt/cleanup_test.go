@@ -33,6 +33,18 @@ func runPass(t *testing.T, name, in string) (string, bool) {
 	return f.String(), changed
 }
 
+// expectUnchanged runs the named pass on a function with body (see
+// dcFunc) and fails unless the pass reports no change and the text is as
+// it was.
+func expectUnchanged(t *testing.T, name, body string) {
+	t.Helper()
+	in := dcFunc(body)
+	got, changed := runPass(t, name, in)
+	if want := canon(t, in); changed || got != want {
+		t.Fatalf("%s: changed=%v\n%s\nwant it unchanged", name, changed, got)
+	}
+}
+
 func TestRemoveNopCode(t *testing.T) {
 	got, changed := runPass(t, "OriRemoveNopCode", dcFunc(`BB0:
 	#1 S2R %r0 = SR_TID.X ;

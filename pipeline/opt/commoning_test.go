@@ -10,17 +10,7 @@ func TestCommoning(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{
 			name: "repeat through a copy, commuted",
-			in: `BB0:
-	#1 S2R %r1 = SR_TID.X ;
-	#2 S2R %r3 = SR_CTAID.X ;
-	#3 MOV %r5 = c[0x0][0x0] ;
-	#4 IMAD %r6 = %r3, %r5, %r1 ;
-	#5 MOV %r9 = %r5 ;
-	#6 IMAD %r7 = %r9, %r3, %r1 ;
-	#7 IADD3 %r8 = %r7, %r6, RZ ;
-	#8 STS [%r8], %r8 ;
-	#9 EXIT ;
-`,
+			in:   commonThroughCopy,
 			want: `BB0:
 	#1 S2R %r1 = SR_TID.X ;
 	#2 S2R %r3 = SR_CTAID.X ;

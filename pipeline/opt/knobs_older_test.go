@@ -30,8 +30,8 @@ func runWithKnobs(t *testing.T, name, in string, cli ...string) (string, bool) {
 	return f.String(), changed
 }
 
-// commonThroughCopy is TestCommoning's first case: #6 repeats #4 through
-// the copy #5.
+// commonThroughCopy is TestCommoning's first case (and TestCommoningKnobs'
+// input): #6 repeats #4 through the copy #5.
 const commonThroughCopy = `BB0:
 	#1 S2R %r1 = SR_TID.X ;
 	#2 S2R %r3 = SR_CTAID.X ;

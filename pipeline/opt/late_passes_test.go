@@ -16,10 +16,7 @@ import (
 // each switches it off. (The kernels' specs run at every level in
 // TestTestdataOptSpecsAllLevels.)
 func TestLatePassesChangeTheirKernels(t *testing.T) {
-	for _, c := range []struct {
-		ptx, phase string
-		on, off    []string
-	}{
+	checkPhasesChangeKernels(t, []phaseCase{
 		{"testdata/opt/backcopy.ptx", "OriBackCopyPropagate", nil, []string{"BackCopyPropBudget=0"}},
 		{"testdata/opt/barriers.ptx", "OriRemoveRedundantBarriers", nil, []string{"DisableRedundantBarrierRemoval"}},
 		{"testdata/opt/backcopy.ptx", "ConvertToUniformReg", nil, []string{"DisableUreg"}},
@@ -33,18 +30,7 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 		// first switched off.
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptSecond", []string{"DisablePhases=DoSwitchOptFirst"},
 			[]string{"DisablePhases=DoSwitchOptFirst+DoSwitchOptSecond"}},
-	} {
-		t.Run(c.phase, func(t *testing.T) {
-			on := prsSnapshot(t, prsSession(t, c.ptx, 3, c.phase, c.on...), c.phase)
-			if on.Status != pipeline.StatusChanged {
-				t.Errorf("%s did not change %s (%s %s)", c.phase, c.ptx, on.Status, on.Reason)
-			}
-			off := prsSnapshot(t, prsSession(t, c.ptx, 3, c.phase, c.off...), c.phase)
-			if off.Status == pipeline.StatusChanged {
-				t.Errorf("%s still changed %s with -knob %s", c.phase, c.ptx, strings.Join(c.off, " "))
-			}
-		})
-	}
+	})
 }
 
 // TestUniformLoopNeedsNoConvergenceBarrier: backcopy.ptx's loop counter

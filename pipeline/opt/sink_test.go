@@ -106,17 +106,26 @@ func TestTestdataOptSpecsAllLevels(t *testing.T) {
 // SinkRemat switched off, which otherwise sinks the same instructions
 // first; ptxas has no knob of its own for it, DisablePhases is the switch.
 func TestPredRematSinkChangeTheirKernels(t *testing.T) {
-	for _, c := range []struct {
-		ptx, phase string
-		on, off    []string
-	}{
+	checkPhasesChangeKernels(t, []phaseCase{
 		{"testdata/opt/pred_shapes.ptx", "OriDoPredication", nil, []string{"DisablePredication"}},
 		{"testdata/opt/remat_params.ptx", "OriDoRemat", nil, []string{"RematEnable=0"}},
 		{"testdata/opt/sink_late.ptx", "SinkRemat", nil, []string{"SinkRematEnable=0"}},
 		{"testdata/opt/sink_late.ptx", "SinkCodeIntoBlock", []string{"SinkRematEnable=0"},
 			[]string{"SinkRematEnable=0", "DisablePhases=SinkCodeIntoBlock"}},
 		{"testdata/opt/remat_params.ptx", "OriDoRematEarly", []string{"RematEarlyEnable=1", "SinkRematEnable=0"}, []string{"SinkRematEnable=0"}},
-	} {
+	})
+}
+
+// phaseCase says that phase changes the kernel of ptx at -O3 under the
+// knobs on, and does not under the knobs off.
+type phaseCase struct {
+	ptx, phase string
+	on, off    []string
+}
+
+func checkPhasesChangeKernels(t *testing.T, cases []phaseCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.phase, func(t *testing.T) {
 			on := prsSnapshot(t, prsSession(t, c.ptx, 3, c.phase, c.on...), c.phase)
 			if on.Status != pipeline.StatusChanged {

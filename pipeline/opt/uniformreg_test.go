@@ -84,12 +84,6 @@ BB3:
 	#11 EXIT ;
 `},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			in := dcFunc(c.body)
-			got, changed := runPass(t, "ConvertToUniformReg", in)
-			if want := canon(t, in); changed || got != want {
-				t.Fatalf("changed=%v\n%s\nwant it unchanged", changed, got)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { expectUnchanged(t, "ConvertToUniformReg", c.body) })
 	}
 }
