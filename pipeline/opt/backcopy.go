@@ -148,10 +148,9 @@ func bcCopy(in *ori.Inst, st *bcRegStats) (d, s ori.Reg, ok bool) {
 	return d, s, st.whole(d) || d.Words == 1
 }
 
-// touches reports whether in reads or writes any word of r.
+// bcTouches reports whether in reads or writes any word of r.
 func bcTouches(in *ori.Inst, r ori.Reg) bool {
-	hit := false
-	cmReads(in, func(x ori.Reg) { hit = hit || x.Overlaps(r) })
+	hit := readsReg(in, r)
 	for _, o := range in.Dsts {
 		hit = hit || o.Kind == ori.OpdReg && o.Reg.Overlaps(r)
 	}
@@ -232,7 +231,7 @@ func bcOtherUses(f *ori.Func, b *ori.Block, di, ci int, s, d ori.Reg) (uses []*o
 	var in map[*ori.Block]bcReach
 	for _, x := range f.Blocks {
 		for j, u := range x.Insts {
-			if u == copyInst || !cmReadsWordOf(u, s) {
+			if u == copyInst || !readsReg(u, s) {
 				continue
 			}
 			if x == b && j > di && j < ci {
@@ -318,13 +317,6 @@ func bcReachIn(f *ori.Func, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReac
 		}
 	}
 	return in
-}
-
-// cmReadsWordOf reports whether in reads any word of r.
-func cmReadsWordOf(in *ori.Inst, r ori.Reg) bool {
-	hit := false
-	cmReads(in, func(x ori.Reg) { hit = hit || x.Overlaps(r) })
-	return hit
 }
 
 // bcRename makes in read d where it read s (same words).

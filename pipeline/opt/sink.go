@@ -140,13 +140,12 @@ func cmWrites(in *ori.Inst, w cmWord) bool {
 }
 
 // cmReadsWord reports whether in reads word w.
-func cmReadsWord(in *ori.Inst, w cmWord) bool {
+func cmReadsWord(in *ori.Inst, w cmWord) bool { return readsReg(in, w.reg()) }
+
+// readsReg reports whether in reads any word of r.
+func readsReg(in *ori.Inst, r ori.Reg) bool {
 	hit := false
-	cmReads(in, func(r ori.Reg) {
-		if r.Overlaps(w.reg()) {
-			hit = true
-		}
-	})
+	cmReads(in, func(x ori.Reg) { hit = hit || x.Overlaps(r) })
 	return hit
 }
 
