@@ -54,12 +54,9 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if *phaseName != "" && *mode != "sites" {
 		fmt.Fprintf(stderr, "orilab bisect: --phase belongs to --mode sites, not --mode %s\n", *mode)

@@ -55,6 +55,20 @@ func normalizeArgs(args []string) []string {
 // SPEC.json -O 1 works like orilab run -O 1 SPEC.json), with the ptxas
 // spellings normalized; "--" ends the flags. It returns the positional
 // arguments.
+// parseCommand parses a subcommand's arguments with parseArgs. ok false
+// means the command is over: exitOK after --help, exitError after a bad
+// flag (the flag package has printed why).
+func parseCommand(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, exitOK, false
+	case err != nil:
+		return nil, exitError, false
+	}
+	return pos, 0, true
+}
+
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	args = normalizeArgs(args)
 	var pos []string
@@ -112,12 +126,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "orilab compile: want exactly one PTX file, got %d arguments\n", len(pos))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -57,12 +56,9 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 0 {
 		fmt.Fprintf(stderr, "orilab fuzz: unexpected argument %q (the programs come from --seed)\n", pos[0])

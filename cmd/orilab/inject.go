@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -52,12 +51,9 @@ func runInject(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "orilab inject: "+format+"\n", a...)
@@ -81,6 +77,7 @@ func runInject(args []string, stdout, stderr io.Writer) int {
 	}
 	var bs faultinject.Spec
 	if !*compat {
+		var err error
 		if bs, err = readBugspec(*bug); err != nil {
 			return fail("%v", err)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,12 +23,9 @@ func runKnobs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "orilab knobs: want at most one pattern, got %d arguments\n", len(pos))

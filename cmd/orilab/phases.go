@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,12 +25,9 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 0 {
 		fmt.Fprintf(stderr, "orilab phases: unexpected argument %q\n", pos[0])

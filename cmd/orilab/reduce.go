@@ -45,12 +45,9 @@ func runReduce(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "orilab reduce: want exactly one spec file, got %d arguments\n", len(pos))

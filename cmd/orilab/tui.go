@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,12 +26,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	pos, code, ok := parseCommand(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "orilab tui: want at most one file, got %d arguments\n", len(pos))
@@ -43,6 +39,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	var w *tui.Workbench
+	var err error
 	if len(pos) == 0 {
 		var cleanup func()
 		w, cleanup, err = tui.LoadSample(*opt)
