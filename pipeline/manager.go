@@ -319,7 +319,7 @@ func (s *Session) step(i int) error {
 		}
 		if s.opts.Verify {
 			for _, f := range work.Funcs {
-				if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+				if err := ori.Verify(f, ori.VerifyOptions{SSA: InSSAWindow(i)}); err != nil {
 					return fmt.Errorf("phase %d %s broke an invariant:\n%v\n--- IR before %s\n%s--- IR after %s\n%s", i, p.Name, err, p.Name, s.cur.Func(f.Name), p.Name, f)
 				}
 			}

@@ -93,6 +93,26 @@ func lookupImpl(name string) (phaseImpl, bool) {
 	}, true
 }
 
+// The partial-SSA window: GenerateMovPhi enters it, ConvertAllMovPhiToMov
+// leaves it (the wiki's phases 23 and 73, true indices 24 and 81).
+var (
+	genMovPhiIndex   = mustPhase("GenerateMovPhi")
+	leaveMovPhiIndex = mustPhase("ConvertAllMovPhiToMov")
+)
+
+func mustPhase(name string) int {
+	i, err := LookupPhase(name)
+	if err != nil {
+		panic(err)
+	}
+	return i
+}
+
+// InSSAWindow reports whether the IR after phase i may hold MOV.PHI, so
+// the verifier checks it in SSA mode. Outside the window a MOV.PHI is an
+// error.
+func InSSAWindow(i int) bool { return i >= genMovPhiIndex && i < leaveMovPhiIndex }
+
 // verifyAll runs the IR verifier over every function: ptxas's validation
 // phases.
 func verifyAll(opts ori.VerifyOptions) func(c *PhaseContext) error {

@@ -10,8 +10,8 @@ import (
 )
 
 // TestLatePassesChangeTheirKernels checks that OriBackCopyPropagate,
-// OriRemoveRedundantBarriers, ConvertToUniformReg, DoSwitchOpt* and
-// (Late)Vectorization change the IR of the
+// OriRemoveRedundantBarriers, ConvertToUniformReg, DoSwitchOpt*,
+// (Late)Vectorization and the partial-SSA window change the IR of the
 // testdata kernel written for each at -O3, and that the knob named for
 // each switches it off. (The kernels' specs run at every level in
 // TestTestdataOptSpecsAllLevels.)
@@ -30,7 +30,28 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 		// first switched off.
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptSecond", []string{"DisablePhases=DoSwitchOptFirst"},
 			[]string{"DisablePhases=DoSwitchOptFirst+DoSwitchOptSecond"}},
+		// The partial-SSA window: without GenerateMovPhi there is no
+		// MOV.PHI to convert, so one knob switches off both ends.
+		{"testdata/opt/movphi.ptx", "GenerateMovPhi", nil, []string{"DisablePhases=GenerateMovPhi"}},
+		{"testdata/opt/movphi.ptx", "ConvertAllMovPhiToMov", nil, []string{"DisablePhases=GenerateMovPhi"}},
 	})
+}
+
+// TestMovPhiWindow: after GenerateMovPhi movphi.ptx has MOV.PHI for R
+// and P registers, every phase up to ConvertAllMovPhiToMov keeps the IR
+// verifying in SSA mode (the session verifies after every phase), and
+// none is left afterwards.
+func TestMovPhiWindow(t *testing.T) {
+	s := prsSession(t, "testdata/opt/movphi.ptx", 3, "DumpNVuCodeText")
+	in := prsSnapshot(t, s, "GenerateMovPhi").Module.String()
+	if !strings.Contains(in, "MOV.PHI %r") || !strings.Contains(in, "MOV.PHI %p") {
+		t.Errorf("no R and P phis after GenerateMovPhi:\n%s", in)
+	}
+	for _, name := range []string{"ConvertAllMovPhiToMov", "DumpNVuCodeText"} {
+		if out := prsSnapshot(t, s, name).Module.String(); strings.Contains(out, "MOV.PHI") {
+			t.Errorf("MOV.PHI left after %s:\n%s", name, out)
+		}
+	}
 }
 
 // TestUniformLoopNeedsNoConvergenceBarrier: backcopy.ptx's loop counter

@@ -68,12 +68,14 @@ package opt
 // MUFU or a double-precision operation) stays a branch.
 //
 // Partial SSA. When the merge block has MOV.PHI instructions (between
-// GenerateMovPhi and ConvertAllMovPhiToMov), its predecessors must be
-// exactly the region's, and each phi becomes a select at the end of the
-// header (ptxas turns the phi into a conditional select, 14844): SEL for a
-// 32-bit R value, PLOP3.LUT 0xca (c ? a : b) for a predicate. Other phis
-// (64-bit, uniform) and phis that read the merge block's own phi results
-// keep the branch.
+// GenerateMovPhi and ConvertAllMovPhiToMov), the values each phi takes
+// from the region become a select at the end of the header (ptxas turns
+// the phi into a conditional select, 14844): SEL for a 32-bit R value,
+// PLOP3.LUT 0xca (c ? a : b) for a predicate. When the merge block has
+// predecessors outside the region (the inner triangle of a nested if),
+// the select writes a new register and the phi keeps its other operands
+// plus the select's result from the header. Other phis (64-bit, uniform)
+// and phis that read the merge block's own phi results keep the branch.
 //
 // Example (a diamond; BB2 falls through, BB3 is the branch target; %r23
 // is dead where the branch was, so BB2's IADD3 runs unguarded and BB3's
@@ -476,14 +478,6 @@ func (r *ifcvtRegion) phisConvertible() bool {
 	if edges == nil {
 		return true
 	}
-	if len(r.merge.Preds) != len(edges) {
-		return false
-	}
-	for _, p := range r.merge.Preds {
-		if _, ok := edges[p]; !ok {
-			return false
-		}
-	}
 	dests := map[cmReg]bool{}
 	for _, in := range r.merge.Insts {
 		if in.IsPhi() && len(in.Dsts) == 1 {
@@ -494,14 +488,19 @@ func (r *ifcvtRegion) phisConvertible() bool {
 		if !in.IsPhi() {
 			break
 		}
-		if len(in.Dsts) != 1 || len(in.Srcs) != 4 || in.Guarded() {
+		if len(in.Dsts) != 1 || len(in.Srcs) < 4 || len(in.Srcs)%2 != 0 || in.Guarded() {
 			return false
 		}
 		d := in.Dsts[0].Reg
 		if d.Words != 1 || d.Class != ori.ClassR && d.Class != ori.ClassP {
 			return false
 		}
-		for j := 0; j < 4; j += 2 {
+		region := 0
+		for j := 0; j < len(in.Srcs); j += 2 {
+			if _, ok := edges[ifcvtBlockOf(r.merge, in.Srcs[j+1])]; !ok {
+				continue // an edge from outside the region stays
+			}
+			region++
 			v := in.Srcs[j]
 			if v.Kind == ori.OpdReg && v.Reg.Virtual && dests[cmRegOf(v.Reg)] {
 				return false
@@ -510,8 +509,22 @@ func (r *ifcvtRegion) phisConvertible() bool {
 				return false
 			}
 		}
+		if region != len(edges) {
+			return false
+		}
 	}
 	return true
+}
+
+// ifcvtBlockOf returns the predecessor of merge that a phi's block
+// operand names (nil when none does).
+func ifcvtBlockOf(merge *ori.Block, o ori.Operand) *ori.Block {
+	for _, p := range merge.Preds {
+		if o.Kind == ori.OpdBlock && p.ID == o.Block {
+			return p
+		}
+	}
+	return nil
 }
 
 // selects turns the merge block's phis into selects on the branch
@@ -531,24 +544,41 @@ func (r *ifcvtRegion) selects(f *ori.Func) []*ori.Inst {
 			continue
 		}
 		var vt, vf ori.Operand
-		for j := 0; j < 4; j += 2 {
-			if edges[f.BlockByID(in.Srcs[j+1].Block)] {
+		var others []ori.Operand // value/block pairs from outside the region
+		for j := 0; j < len(in.Srcs); j += 2 {
+			taken, ok := edges[f.BlockByID(in.Srcs[j+1].Block)]
+			switch {
+			case !ok:
+				others = append(others, in.Srcs[j], in.Srcs[j+1])
+			case taken:
 				vt = in.Srcs[j]
-			} else {
+			default:
 				vf = in.Srcs[j]
 			}
+		}
+		dst := in.Dsts[0]
+		if len(others) > 0 {
+			// The merge block keeps its other predecessors: the select
+			// computes the region's value into a new register, and the
+			// phi takes it from the header, which the region becomes.
+			dst = ori.R(f.NewVReg(dst.Reg.Class, 1))
+			in.Srcs = append(others, dst, ori.BlockRef(int(r.h.ID)))
+			kept = append(kept, in)
 		}
 		var sel *ori.Inst
 		if in.Dsts[0].Reg.Class == ori.ClassP {
 			sel = ori.NewInst(ori.OpPLOP3, "LUT")
-			sel.Dsts = []ori.Operand{in.Dsts[0], ori.R(ori.PT)}
+			sel.Dsts = []ori.Operand{dst, ori.R(ori.PT)}
 			sel.Srcs = []ori.Operand{cond, vt, vf, ori.Imm(0xca), ori.Imm(0)}
 		} else {
 			sel = ori.NewInst(ori.OpSEL)
-			sel.Dsts = []ori.Operand{in.Dsts[0]}
+			sel.Dsts = []ori.Operand{dst}
 			sel.Srcs = []ori.Operand{vt, vf, cond}
 		}
 		sel.ID, sel.Line = in.ID, in.Line // the select replaces the phi
+		if len(others) > 0 {
+			sel.ID = f.NewID()
+		}
 		out = append(out, sel)
 	}
 	for i := len(kept); i < len(r.merge.Insts); i++ {

@@ -351,6 +351,16 @@ BB2:
 	#7 BRA BB1 ;
 `},
 		// The merge block has a third predecessor in partial SSA.
+	})
+}
+
+// TestPredicationNestedPhi: in partial SSA, the inner diamond's merge
+// block also has the outer branch as a predecessor. The region's two
+// values become a select into a new register (%r4) and the phi keeps its
+// operand from BB0 plus %r4 from the header; the next round converts the
+// outer triangle and that phi becomes the second select.
+func TestPredicationNestedPhi(t *testing.T) {
+	prRunCases(t, "OriDoPredication", []prCase{
 		{name: "phi with another predecessor", ssa: true, in: `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#2 ISETP.GT.U32.AND %p0, PT = %r0, 0x7, PT ;
@@ -365,6 +375,17 @@ BB2:
 	#8 IADD3 %r2 = %r0, 0x2, RZ ;
 BB3:
 	#9 MOV.PHI %r3 = %r0, BB0, %r1, BB1, %r2, BB2 ;
+	#10 STG.E [R2.64], %r3 ;
+	#11 EXIT ;
+`, want: `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.GT.U32.AND %p0, PT = %r0, 0x7, PT ;
+	#3 ISETP.GT.U32.AND %p1, PT = %r0, 0x3, PT ;
+	#6 IADD3 %r1 = %r0, 0x1, RZ ;
+	#8 IADD3 %r2 = %r0, 0x2, RZ ;
+	#12 SEL %r4 = %r2, %r1, %p0 ;
+	#9 SEL %r3 = %r0, %r4, %p1 ;
+BB3:
 	#10 STG.E [R2.64], %r3 ;
 	#11 EXIT ;
 `},

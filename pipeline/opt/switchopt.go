@@ -41,6 +41,11 @@ package opt
 // nowhere else. A case value that repeats an earlier one can never be
 // taken (the earlier compare wins) and is ignored.
 //
+// Partial SSA: a MOV.PHI in a block the cascade reaches takes its value
+// from the head or the table instead of the removed links; a switch whose
+// links carry different values into one phi keeps its cascade (see
+// swPhiValues).
+//
 // Decisions: the binary search tree is not built; a sparse switch of
 // more than four cases keeps its cascade (the phase reports the switches
 // it left alone only through the unchanged IR). DoSwitchOptFirst is
@@ -108,6 +113,10 @@ func switchOpt(f *ori.Func, sites *Sites) (bool, error) {
 		if len(first) < switchMinCases || span > switchMaxTable || int64(len(first))*100 < span*switchMinDensityPc {
 			continue
 		}
+		phiVals, ok := swPhiValues(f, links, deflt)
+		if !ok {
+			continue
+		}
 		last := head.Insts[len(head.Insts)-1]
 		if !sites.Allow(f, last.ID, fmt.Sprintf("lower the %d-case switch on %s to a %d-entry jump table", len(first), x, span)) {
 			continue
@@ -117,6 +126,7 @@ func switchOpt(f *ori.Func, sites *Sites) (bool, error) {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
+		swFixPhis(f, links, phiVals)
 		reads = swPredReads(f)
 	}
 	return changed, nil
@@ -192,6 +202,95 @@ func swPredReads(f *ori.Func) map[int32]int {
 		}
 	}
 	return reads
+}
+
+// swPhiValues prepares partial-SSA form: for every MOV.PHI in a block
+// the cascade branches to, the value it takes from the cascade. The jump
+// table replaces the links' edges into a block by at most two (from the
+// head's bounds check and from the table), so every link must carry the
+// same value; ok is false (keep the cascade) when two links carry
+// different ones. The links after the first define nothing but their
+// predicate, so a value available at the end of a link is available at
+// the end of the head and the table too.
+func swPhiValues(f *ori.Func, links []swLink, deflt *ori.Block) (map[*ori.Inst]ori.Operand, bool) {
+	inCascade := map[int32]bool{}
+	for _, l := range links {
+		inCascade[l.block.ID] = true
+	}
+	vals := map[*ori.Inst]ori.Operand{}
+	seen := map[*ori.Block]bool{}
+	visit := func(b *ori.Block) bool {
+		if b == nil || seen[b] {
+			return true
+		}
+		seen[b] = true
+		for _, in := range b.Insts {
+			if !in.IsPhi() {
+				break
+			}
+			found := false
+			for j := 0; j+1 < len(in.Srcs); j += 2 {
+				if !inCascade[in.Srcs[j+1].Block] {
+					continue
+				}
+				if found && in.Srcs[j] != vals[in] {
+					return false
+				}
+				vals[in], found = in.Srcs[j], true
+			}
+		}
+		return true
+	}
+	for _, l := range links {
+		if !visit(f.BlockByID(l.target)) {
+			return nil, false
+		}
+	}
+	return vals, visit(deflt)
+}
+
+// swFixPhis rewrites the phis swPhiValues collected after the lowering:
+// the operands naming the removed links go, and each block the cascade
+// now reaches the phi's block from (the head, the table) gets the value.
+// The CFG must be current.
+func swFixPhis(f *ori.Func, links []swLink, vals map[*ori.Inst]ori.Operand) {
+	if len(vals) == 0 {
+		return
+	}
+	head := links[0].block
+	cascade := map[int32]bool{}
+	for _, l := range links {
+		cascade[l.block.ID] = true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if !in.IsPhi() {
+				break
+			}
+			v, ok := vals[in]
+			if !ok {
+				continue
+			}
+			var kept []ori.Operand
+			for j := 0; j+1 < len(in.Srcs); j += 2 {
+				if !cascade[in.Srcs[j+1].Block] {
+					kept = append(kept, in.Srcs[j], in.Srcs[j+1])
+				}
+			}
+			for _, p := range b.Preds {
+				if p == head || swIsTable(p, head) {
+					kept = append(kept, v, ori.BlockRef(int(p.ID)))
+				}
+			}
+			in.Srcs = kept
+		}
+	}
+}
+
+// swIsTable reports whether b is the jump-table block swLower put after
+// head: a lone BRX whose only predecessor is head.
+func swIsTable(b, head *ori.Block) bool {
+	return len(b.Insts) == 1 && b.Insts[0].Op == ori.OpBRX && len(b.Preds) == 1 && b.Preds[0] == head
 }
 
 // swLower rewrites the cascade starting in f.Blocks[bi].

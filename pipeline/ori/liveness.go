@@ -51,10 +51,36 @@ func MaxPressure(f *Func) Pressure {
 		killing    bool
 	}
 	per := make([][]use, len(f.Blocks))
+	// phiUses[b][p] are the words block b's MOV.PHIs read at the end of
+	// predecessor p (the SSA convention: not live in b itself).
+	phiUses := make([]map[int32][]int, len(f.Blocks))
 	for bi, b := range f.Blocks {
 		per[bi] = make([]use, len(b.Insts))
 		for ii, in := range b.Insts {
 			u := use{killing: !in.Guarded()}
+			if in.IsPhi() {
+				for _, o := range in.Dsts {
+					if o.Kind == OpdReg && !o.Reg.IsZero() {
+						for w := 0; w < int(o.Reg.Words); w++ {
+							u.defs = append(u.defs, x.id(o.Reg, w))
+						}
+					}
+				}
+				for j := 0; j+1 < len(in.Srcs); j += 2 {
+					r, ok := in.Srcs[j].usesReg()
+					if !ok || r.IsZero() || in.Srcs[j+1].Kind != OpdBlock {
+						continue
+					}
+					if phiUses[bi] == nil {
+						phiUses[bi] = map[int32][]int{}
+					}
+					for w := 0; w < int(r.Words); w++ {
+						phiUses[bi][in.Srcs[j+1].Block] = append(phiUses[bi][in.Srcs[j+1].Block], x.id(r, w))
+					}
+				}
+				per[bi][ii] = u
+				continue
+			}
 			forRegs(in, func(r Reg, def bool) {
 				if r.IsZero() {
 					return
@@ -102,6 +128,9 @@ func MaxPressure(f *Func) Pressure {
 			out := newBitset(n)
 			for _, s := range f.Blocks[bi].Succs {
 				out.or(liveIn[pos[s]])
+				for _, w := range phiUses[pos[s]][f.Blocks[bi].ID] {
+					out.set(w)
+				}
 			}
 			liveOut[bi] = out
 			in := transfer(bi, out)

@@ -8,7 +8,7 @@ import (
 // VerifyOptions selects the rules that depend on the pipeline position.
 type VerifyOptions struct {
 	// SSA enables the partial-SSA rules that hold between GenerateMovPhi
-	// and ConvertAllMovPhiToMov: every virtual register has one definition
+	// and ConvertAllMovPhiToMov: every MOV.PHI result has one definition
 	// and MOV.PHI instructions are well formed. Without it, MOV.PHI is
 	// itself an error.
 	SSA bool
@@ -58,7 +58,7 @@ func (l VerifyErrors) Error() string {
 //	use-before-def a virtual register is read on some path before any definition
 //	phys-range     a physical register is outside its class's range
 //	alignment      a physical 64/128-bit tuple is not aligned to its size
-//	ssa            (SSA mode) a virtual register is defined more than once
+//	ssa            (SSA mode) a MOV.PHI result is defined more than once
 //	phi            MOV.PHI placement and operands (only in SSA mode)
 //	uniform        a uniform-datapath instruction (UIADD3, ULDC...) reads or writes a non-uniform register
 func Verify(f *Func, opts VerifyOptions) error {
@@ -305,7 +305,23 @@ func (v *verifier) phiOperands(b *Block, in *Inst) {
 	}
 }
 
+// ssa checks the single-definition property of the partial-SSA window:
+// a register that a MOV.PHI defines has no other definition. Registers
+// GenerateMovPhi leaves out (guarded definitions, tuples) may still have
+// several, which is what makes the form partial.
 func (v *verifier) ssa() {
+	phiDef := map[Reg]int32{}
+	for _, b := range v.f.Blocks {
+		for _, in := range b.Insts {
+			if in.IsPhi() && len(in.Dsts) == 1 && in.Dsts[0].Kind == OpdReg && in.Dsts[0].Reg.Virtual {
+				r := in.Dsts[0].Reg
+				phiDef[Reg{Class: r.Class, Virtual: true, N: r.N}] = in.ID
+			}
+		}
+	}
+	if len(phiDef) == 0 {
+		return
+	}
 	defs := map[Reg]int32{}
 	for _, b := range v.f.Blocks {
 		for _, in := range b.Insts {
@@ -314,8 +330,11 @@ func (v *verifier) ssa() {
 					continue
 				}
 				key := Reg{Class: o.Reg.Class, Virtual: true, N: o.Reg.N}
+				if _, ok := phiDef[key]; !ok {
+					continue
+				}
 				if first, ok := defs[key]; ok {
-					v.errorf(b, in, "ssa", "%s is defined again (first definition #%d)", key.Word(0).Wide(1), first)
+					v.errorf(b, in, "ssa", "%s, the result of a MOV.PHI, is defined again (first definition #%d)", key.Word(0).Wide(1), first)
 					continue
 				}
 				defs[key] = in.ID

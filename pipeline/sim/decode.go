@@ -59,6 +59,16 @@ type dinst struct {
 	callee *code // CALL target
 	// uniformDst is set when a result is a UR or UP register.
 	uniformDst bool
+	// blk is the ID of the instruction's block; last marks the last
+	// instruction of a block (threads leave the block after it, recording
+	// blk as the block they came from, which MOV.PHI reads).
+	blk  int32
+	last bool
+	// phiGroup is, on the first MOV.PHI of a block, the number of phis
+	// that start the block: they execute together as one parallel copy.
+	// phiFrom[j] is the predecessor block of value j of a MOV.PHI.
+	phiGroup int
+	phiFrom  []int32
 }
 
 func (d *dinst) has(m string) bool { return d.mods[m] }
@@ -205,8 +215,15 @@ func (dc *decoder) decode(c *code) error {
 		return opnd{}, fmt.Errorf("%s: unknown operand kind", f.Name)
 	}
 	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			d := dinst{in: in, op: in.Op, mods: map[string]bool{}}
+		phis := 0
+		for phis < len(b.Insts) && b.Insts[phis].IsPhi() {
+			phis++
+		}
+		for i, in := range b.Insts {
+			d := dinst{in: in, op: in.Op, mods: map[string]bool{}, blk: b.ID, last: i == len(b.Insts)-1}
+			if i == 0 {
+				d.phiGroup = phis
+			}
 			for _, m := range in.Mods {
 				d.mods[m] = true
 			}
@@ -224,7 +241,13 @@ func (dc *decoder) decode(c *code) error {
 				d.dst = append(d.dst, x)
 				d.uniformDst = d.uniformDst || x.uniform
 			}
-			for _, o := range in.Srcs {
+			for j, o := range in.Srcs {
+				if in.IsPhi() && j%2 == 1 {
+					if o.Kind != ori.OpdBlock {
+						return fmt.Errorf("%s: #%d: MOV.PHI source %d is not followed by a block", f.Name, in.ID, j/2+1)
+					}
+					d.phiFrom = append(d.phiFrom, o.Block)
+				}
 				x, err := operand(o)
 				if err != nil {
 					return err
@@ -264,7 +287,7 @@ func sortKeys(ks []vkey) {
 // selectExec picks the implementation of an instruction.
 func selectExec(d *dinst) (execFn, error) {
 	if d.in.IsPhi() {
-		return nil, fmt.Errorf("MOV.PHI cannot execute: run ConvertAllMovPhiToMov first")
+		return execPhi, nil
 	}
 	fn := execTable[d.op]
 	if fn == nil {

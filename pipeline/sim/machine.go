@@ -136,10 +136,17 @@ type frame struct {
 	done   uint32 // lanes that returned
 	regs   []uint32
 	preds  []uint32
+	// from[l] is the ID of the block lane l left last (-1 on entry): the
+	// predecessor a MOV.PHI takes its value for.
+	from [warpSize]int32
 }
 
 func newFrame(c *code, active uint32) *frame {
-	return &frame{c: c, active: active, regs: make([]uint32, c.nSlots*warpSize), preds: make([]uint32, c.nPreds)}
+	f := &frame{c: c, active: active, regs: make([]uint32, c.nSlots*warpSize), preds: make([]uint32, c.nPreds)}
+	for i := range f.from {
+		f.from[i] = -1
+	}
+	return f
 }
 
 // ErrStepLimit is wrapped by the error of a run that hit its warp-step
@@ -383,6 +390,11 @@ func (s *machine) step(w *warp) (bool, error) {
 		}
 		if err := d.exec(s, w, f, d, mask); err != nil {
 			return false, err
+		}
+		if d.last {
+			for m := mask; m != 0; m &= m - 1 {
+				f.from[bits.TrailingZeros32(m)] = d.blk
+			}
 		}
 		if wrote != 0 {
 			s.broadcastUniform(w, f, d, bits.TrailingZeros32(wrote))

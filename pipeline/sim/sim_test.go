@@ -18,7 +18,8 @@ func runText(t *testing.T, text string, grid, block [3]int, n int) ([]uint32, er
 		t.Fatal(err)
 	}
 	for _, f := range m.Funcs {
-		if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
+		// SSA mode: tests may hold MOV.PHI (it only adds the phi rules).
+		if err := ori.Verify(f, ori.VerifyOptions{SSA: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -367,5 +368,67 @@ BB2:
 		if v != want {
 			t.Fatalf("out[%d] = %d, want %d", i, v, want)
 		}
+	}
+}
+
+// TestPhiParallelCopy runs a loop whose header phis swap two values: the
+// phis of a block are one parallel copy (read all, then write all), and
+// each thread takes the values of the edge it came along. The trip count
+// depends on the thread, so the warp diverges: thread t swaps t&3 times,
+// and stores b*1000 + a.
+func TestPhiParallelCopy(t *testing.T) {
+	text := header + "BB0:\n" + storeAddr + `	#1 MOV %r20 = %r0 ;
+	#2 MOV %r21 = 0x64 ;
+	#3 MOV %r22 = 0x0 ;
+	#4 LOP3.LUT %r23 = %r0, 0x3, RZ, 0xc0, !PT ;
+BB1:
+	#5 MOV.PHI %r30 = %r20, BB0, %r31, BB1 ;
+	#6 MOV.PHI %r31 = %r21, BB0, %r30, BB1 ;
+	#7 MOV.PHI %r32 = %r22, BB0, %r33, BB1 ;
+	#8 IADD3 %r33 = %r32, 0x1, RZ ;
+	#9 ISETP.LE.U32.AND %p0, PT = %r33, %r23, PT ;
+	#10 @%p0 BRA BB1 ;
+BB2:
+	#11 IMAD %r34 = %r31, 0x3e8, %r30 ;
+	#12 STG.E [%r10.64], %r34 ;
+	#13 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := uint32(100*1000 + i)
+		if i&3%2 == 1 {
+			want = uint32(i*1000 + 100)
+		}
+		if v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
+	}
+}
+
+// TestPhiWithoutPredecessorValue: a thread that reaches a phi from a
+// block the phi does not name is a fault naming the block, not a silent
+// zero.
+func TestPhiWithoutPredecessorValue(t *testing.T) {
+	m, err := ori.ParseModule("t.ori", []byte(header+`BB0:
+	#1 MOV %r1 = 0x1 ;
+BB1:
+	#2 MOV.PHI %r2 = %r1, BB1 ;
+	#3 EXIT ;
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGlobal()
+	out := g.Alloc("out", 4)
+	p := make([]byte, 8)
+	binary.LittleEndian.PutUint64(p, out.Base)
+	_, err = Run(m, "k", Launch{Grid: [3]int{1, 1, 1}, Block: [3]int{1, 1, 1}, Params: [][]byte{p}}, g, Options{MaxWarpSteps: 100})
+	if err == nil || !strings.Contains(err.Error(), "MOV.PHI has no value for BB0, the block the thread came from") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,0 +1,492 @@
+package opt
+
+import (
+	"fmt"
+
+	"orilab/pipeline/ori"
+)
+
+// ConvertAllMovPhiToMov (phase 81): leave the partial-SSA form.
+//
+// Every MOV.PHI becomes plain copies on the edges into its block. The
+// wiki (5906-5958) describes the destructor as "insert a MOV R3, R7 at
+// the end of bix1 and a MOV R3, R9 at the end of bix2, then delete the
+// MovPhi", without interference-graph coalescing. Taken literally that
+// is wrong in two cases the passes inside the window create, so orilab
+// does the textbook version (Briggs et al., "Practical improvements to
+// the construction and destruction of static single assignment form"):
+//
+//   - The phis of a block are one parallel copy per incoming edge: all
+//     sources are read before any result is written. After copy
+//     propagation a loop header can hold a = phi(b), b = phi(a) (the swap
+//     problem); the copies are ordered so that no source is overwritten
+//     before it is read, and a cycle is broken with a new temporary.
+//   - A copy at the end of a predecessor with several successors also
+//     runs on the other edges (the lost-copy problem: the phi's result
+//     may still be live there, for example a loop variable read after
+//     the loop). The copies go at the end of the predecessor, before its
+//     terminator, only when no result is live into another successor or
+//     read by another successor's phis on its edge from the predecessor
+//     (those phis' copies may be placed in the same block), and the
+//     terminator reads no result; otherwise the edge is split by a new
+//     block holding the copies. A loop's back edge thus keeps its copies
+//     in the latch, before the branch, instead of gaining a block. A
+//     split fallthrough edge puts the block right after the predecessor;
+//     a split branch edge retargets the branch to a block placed after
+//     the next block that does not fall through, ending in BRA to the
+//     phi's block.
+//
+// Before any copy is placed, phi-related values are coalesced (Sreedhar
+// et al.'s congruence classes, with the interference test of Budimlic et
+// al.): a phi's result and each of its register sources join one class
+// unless some member of one class is live right after the definition of
+// a member of the other; every member of a class is then renamed to one
+// register, and the phi's copies for those sources disappear. Only
+// registers with one unguarded definition whose every mention is the
+// whole scalar take part. Without this step every loop-carried value
+// would cost a copy per iteration: after copy propagation the header's
+// phi result, the value computed in the body and the phi after the loop
+// are three registers, which in the source were one.
+//
+// Copies are MOV for R registers and PLOP3.LUT 0xf0 (the table for "a")
+// for predicates. Copies whose source is the result itself are dropped.
+// OriBackCopyPropagate (91) and the allocator's move handling remove most
+// of the copies that remain (the loop-carried ones in particular).
+//
+// The phase is required: the simulator executes MOV.PHI, but register
+// allocation, scheduling and SASS emission need plain instructions.
+func init() {
+	Register(Pass{
+		Name:     "ConvertAllMovPhiToMov",
+		Doc:      "leaves partial SSA: turns every MOV.PHI into copies on its incoming edges",
+		Run:      convertAllMovPhiToMov,
+		Required: true,
+	})
+}
+
+// pcopy is one copy of a parallel copy.
+type pcopy struct {
+	dst  ori.Reg
+	src  ori.Operand
+	line int32
+}
+
+func convertAllMovPhiToMov(f *ori.Func, c *Context) (bool, error) {
+	if !loopHasPhi(f) {
+		return false, nil
+	}
+	mpCoalesce(f)
+	live := ori.Liveness(f)
+	byID := map[int32]*ori.Block{}
+	for _, b := range f.Blocks {
+		byID[b.ID] = b
+	}
+	// Collect the parallel copies per edge before changing anything, so
+	// liveness and the phis' shape are those of the SSA form.
+	type edge struct{ from, to *ori.Block }
+	var edges []edge
+	copies := map[edge][]pcopy{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if !in.IsPhi() {
+				break
+			}
+			for j := 0; j+1 < len(in.Srcs); j += 2 {
+				p := byID[in.Srcs[j+1].Block]
+				if p == nil {
+					return false, fmt.Errorf("ConvertAllMovPhiToMov: BB%d #%d names BB%d, which does not exist", b.ID, in.ID, in.Srcs[j+1].Block)
+				}
+				e := edge{p, b}
+				if _, ok := copies[e]; !ok {
+					edges = append(edges, e)
+					copies[e] = nil
+				}
+				src := in.Srcs[j]
+				if src.Kind == ori.OpdReg && src.Reg == in.Dsts[0].Reg && !src.Not && !src.Neg && !src.Abs {
+					continue
+				}
+				copies[e] = append(copies[e], pcopy{dst: in.Dsts[0].Reg, src: src, line: in.Line})
+			}
+		}
+	}
+	for _, e := range edges {
+		seq := mpSequentialize(f, copies[e])
+		if len(seq) == 0 {
+			continue
+		}
+		if mpCanPlaceAtEnd(e.from, e.to, copies[e], live) {
+			mpInsertBeforeTerminator(e.from, seq)
+			continue
+		}
+		if err := mpSplitEdge(f, e.from, e.to, seq); err != nil {
+			return false, err
+		}
+	}
+	for _, b := range f.Blocks {
+		n := 0
+		for n < len(b.Insts) && b.Insts[n].IsPhi() {
+			n++
+		}
+		if n > 0 {
+			b.Insts = append(b.Insts[:0:0], b.Insts[n:]...)
+		}
+	}
+	return true, f.ComputeCFG()
+}
+
+// mpCanPlaceAtEnd reports whether the copies of the edge from -> to may
+// go at the end of from: they then also run when from goes elsewhere.
+func mpCanPlaceAtEnd(from, to *ori.Block, cs []pcopy, live *ori.LiveSets) bool {
+	for _, s := range from.Succs {
+		if s == to {
+			continue
+		}
+		for _, c := range cs {
+			if live.LiveIn(s, c.dst) || mpPhiReads(s, from, c.dst) {
+				return false
+			}
+		}
+	}
+	if n := len(from.Insts); n > 0 && from.Insts[n-1].EndsBlock() {
+		term := from.Insts[n-1]
+		reads := false
+		mpReadRefs(term, func(r *ori.Reg) {
+			for _, c := range cs {
+				if r.Overlaps(c.dst) {
+					reads = true
+				}
+			}
+		})
+		if reads {
+			return false
+		}
+	}
+	return true
+}
+
+// mpPhiReads reports whether a phi of s reads r on the edge from p.
+func mpPhiReads(s, p *ori.Block, r ori.Reg) bool {
+	for _, in := range s.Insts {
+		if !in.IsPhi() {
+			break
+		}
+		for j := 0; j+1 < len(in.Srcs); j += 2 {
+			if in.Srcs[j+1].Block == p.ID && in.Srcs[j].Kind == ori.OpdReg && in.Srcs[j].Reg.Overlaps(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mpSequentialize orders a parallel copy: a copy is emitted once no
+// remaining copy still reads its result; when every remaining copy's
+// result is still needed (a cycle), one source is saved in a new
+// temporary first.
+func mpSequentialize(f *ori.Func, cs []pcopy) []*ori.Inst {
+	pending := append([]pcopy(nil), cs...)
+	var out []*ori.Inst
+	readBy := func(r ori.Reg, except int) bool {
+		for i, c := range pending {
+			if i != except && c.src.Kind == ori.OpdReg && c.src.Reg.Overlaps(r) {
+				return true
+			}
+		}
+		return false
+	}
+	for len(pending) > 0 {
+		progress := false
+		for i := 0; i < len(pending); i++ {
+			c := pending[i]
+			if readBy(c.dst, i) {
+				continue
+			}
+			out = append(out, mpCopy(f, c.dst, c.src, c.line))
+			pending = append(pending[:i], pending[i+1:]...)
+			i--
+			progress = true
+		}
+		if progress {
+			continue
+		}
+		// A cycle: save the first copy's result, which others still
+		// read, and let them read the saved value.
+		c := pending[0]
+		t := f.NewVReg(c.dst.Class, 1)
+		out = append(out, mpCopy(f, t, ori.R(c.dst), c.line))
+		for i := range pending {
+			if s := &pending[i].src; s.Kind == ori.OpdReg && s.Reg.Overlaps(c.dst) {
+				s.Reg = t
+			}
+		}
+	}
+	return out
+}
+
+// mpCopy returns dst = src for an R or P register.
+func mpCopy(f *ori.Func, dst ori.Reg, src ori.Operand, line int32) *ori.Inst {
+	var in *ori.Inst
+	if dst.Class == ori.ClassP || dst.Class == ori.ClassUP {
+		in = ori.NewInst(ori.OpPLOP3, "LUT")
+		in.Dsts = []ori.Operand{ori.R(dst), ori.R(ori.PT)}
+		in.Srcs = []ori.Operand{src, ori.R(ori.PT), ori.R(ori.PT), ori.Imm(0xf0), ori.Imm(0)}
+	} else {
+		in = ori.NewInst(ori.OpMOV)
+		in.Dsts = []ori.Operand{ori.R(dst)}
+		in.Srcs = []ori.Operand{src}
+	}
+	in.ID = f.NewID()
+	in.Line = line
+	return in
+}
+
+// mpInsertBeforeTerminator puts seq at the end of b, before its control
+// transfer if it has one.
+func mpInsertBeforeTerminator(b *ori.Block, seq []*ori.Inst) {
+	at := len(b.Insts)
+	if at > 0 && b.Insts[at-1].EndsBlock() {
+		at--
+	}
+	rest := append([]*ori.Inst(nil), b.Insts[at:]...)
+	b.Insts = append(append(b.Insts[:at], seq...), rest...)
+}
+
+// mpSplitEdge puts seq on the edge from -> to in a new block.
+func mpSplitEdge(f *ori.Func, from, to *ori.Block, seq []*ori.Inst) error {
+	i := loopIndex(f, from)
+	fallsInto := loopFallsThrough(from) && i+1 < len(f.Blocks) && f.Blocks[i+1] == to
+	branches := false
+	if n := len(from.Insts); n > 0 && from.Insts[n-1].EndsBlock() {
+		for _, o := range from.Insts[n-1].Srcs {
+			branches = branches || o.Kind == ori.OpdBlock && o.Block == to.ID
+		}
+	}
+	if fallsInto && branches {
+		// Both edges of from lead to to: they are one CFG edge, and from
+		// has no other successor, so the copies can stay in from.
+		mpInsertBeforeTerminator(from, seq)
+		return nil
+	}
+	line := int32(0)
+	if len(seq) > 0 {
+		line = seq[0].Line
+	}
+	if fallsInto {
+		nb := loopNewBlockAt(f, i+1)
+		nb.Insts = seq
+		return nil
+	}
+	if !branches {
+		return fmt.Errorf("ConvertAllMovPhiToMov: BB%d is a predecessor of BB%d but neither branches nor falls into it", from.ID, to.ID)
+	}
+	// Place the new block after the first block from from on (wrapping
+	// around) that does not fall through, so no fallthrough edge changes.
+	at := -1
+	for k := 0; k < len(f.Blocks) && at < 0; k++ {
+		if j := (i + k) % len(f.Blocks); !loopFallsThrough(f.Blocks[j]) {
+			at = j + 1
+		}
+	}
+	if at < 0 {
+		return fmt.Errorf("ConvertAllMovPhiToMov: every block of %s falls through; there is no place for the copies of the edge BB%d -> BB%d", f.Name, from.ID, to.ID)
+	}
+	nb := loopNewBlockAt(f, at)
+	nb.Insts = append(seq, loopBra(f, to.ID, line))
+	loopRetarget(from, to.ID, nb.ID)
+	return nil
+}
+
+// mpCoalesce merges non-interfering phi results and sources into one
+// register each (see the file comment).
+func mpCoalesce(f *ori.Func) {
+	type info struct {
+		defs    int
+		bad     bool // guarded or partial definition, or a slice is used
+		isPhi   bool
+		defBlk  *ori.Block
+		defInst *ori.Inst
+	}
+	regs := map[mpKey]*info{}
+	get := func(r ori.Reg) *info {
+		k := mpKeyOf(r)
+		x := regs[k]
+		if x == nil {
+			x = &info{}
+			regs[k] = x
+		}
+		return x
+	}
+	scalar := func(r ori.Reg) bool { return r.Off == 0 && r.Words == 1 }
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			mpReadRefs(in, func(r *ori.Reg) {
+				if r.Virtual && !scalar(*r) {
+					get(*r).bad = true
+				}
+			})
+			if in.IsPhi() {
+				for j := 0; j < len(in.Srcs); j += 2 {
+					if o := in.Srcs[j]; o.Kind == ori.OpdReg && o.Reg.Virtual && !scalar(o.Reg) {
+						get(o.Reg).bad = true
+					}
+				}
+			}
+			for _, o := range in.Dsts {
+				if o.Kind != ori.OpdReg || !o.Reg.Virtual {
+					continue
+				}
+				x := get(o.Reg)
+				x.defs++
+				x.bad = x.bad || !scalar(o.Reg) || in.Guarded()
+				x.isPhi, x.defBlk, x.defInst = in.IsPhi(), b, in
+			}
+		}
+	}
+	ok := func(r ori.Reg) bool {
+		x := regs[mpKeyOf(r)]
+		return r.Virtual && x != nil && x.defs == 1 && !x.bad
+	}
+	// The candidates: phi results and register sources that qualify.
+	var cands []mpKey
+	isCand := map[mpKey]bool{}
+	add := func(r ori.Reg) {
+		if k := mpKeyOf(r); ok(r) && !isCand[k] {
+			isCand[k] = true
+			cands = append(cands, k)
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if !in.IsPhi() {
+				break
+			}
+			add(in.Dsts[0].Reg)
+			for j := 0; j < len(in.Srcs); j += 2 {
+				if o := in.Srcs[j]; o.Kind == ori.OpdReg && !o.Not && !o.Neg && !o.Abs {
+					add(o.Reg)
+				}
+			}
+		}
+	}
+	if len(cands) < 2 {
+		return
+	}
+	// Interference: y is live right after the definition of x. A phi
+	// result is defined after the whole phi group of its block.
+	type pair struct{ a, b mpKey }
+	inter := map[pair]bool{}
+	live := ori.Liveness(f)
+	for _, b := range f.Blocks {
+		nPhi := 0
+		for nPhi < len(b.Insts) && b.Insts[nPhi].IsPhi() {
+			nPhi++
+		}
+		live.Walk(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, _ bool) {
+			var defined []mpKey
+			switch {
+			case in.IsPhi() && nPhi > 0 && in == b.Insts[nPhi-1]:
+				for _, p := range b.Insts[:nPhi] {
+					if k := mpKeyOf(p.Dsts[0].Reg); isCand[k] {
+						defined = append(defined, k)
+					}
+				}
+			case in.IsPhi():
+				return
+			default:
+				for _, o := range in.Dsts {
+					if o.Kind == ori.OpdReg && o.Reg.Virtual && isCand[mpKeyOf(o.Reg)] {
+						defined = append(defined, mpKeyOf(o.Reg))
+					}
+				}
+			}
+			for _, x := range defined {
+				for _, y := range cands {
+					if y != x && liveAfter(ori.VReg(y.class, int(y.n), 1)) {
+						inter[pair{x, y}], inter[pair{y, x}] = true, true
+					}
+				}
+			}
+		})
+	}
+	// Union-find over the candidates, merging along phi operands.
+	parent := map[mpKey]mpKey{}
+	members := map[mpKey][]mpKey{}
+	for _, k := range cands {
+		parent[k] = k
+		members[k] = []mpKey{k}
+	}
+	var find func(k mpKey) mpKey
+	find = func(k mpKey) mpKey {
+		for parent[k] != k {
+			k = parent[k]
+		}
+		return k
+	}
+	interferes := func(a, b mpKey) bool {
+		for _, x := range members[a] {
+			for _, y := range members[b] {
+				if inter[pair{x, y}] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	merged := false
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if !in.IsPhi() {
+				break
+			}
+			d := mpKeyOf(in.Dsts[0].Reg)
+			if !isCand[d] {
+				continue
+			}
+			for j := 0; j < len(in.Srcs); j += 2 {
+				o := in.Srcs[j]
+				if o.Kind != ori.OpdReg || o.Not || o.Neg || o.Abs || !isCand[mpKeyOf(o.Reg)] || o.Reg.Class != in.Dsts[0].Reg.Class {
+					continue
+				}
+				a, c := find(d), find(mpKeyOf(o.Reg))
+				if a == c || interferes(a, c) {
+					continue
+				}
+				if c.n < a.n {
+					a, c = c, a
+				}
+				parent[c] = a
+				members[a] = append(members[a], members[c]...)
+				delete(members, c)
+				merged = true
+			}
+		}
+	}
+	if !merged {
+		return
+	}
+	rename := func(r *ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		if k := mpKeyOf(*r); isCand[k] {
+			r.N = find(k).n
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			mpReadRefs(in, rename)
+			for i := range in.Dsts {
+				if in.Dsts[i].Kind == ori.OpdReg {
+					rename(&in.Dsts[i].Reg)
+				}
+			}
+			if in.IsPhi() {
+				for j := 0; j < len(in.Srcs); j += 2 {
+					if in.Srcs[j].Kind == ori.OpdReg {
+						rename(&in.Srcs[j].Reg)
+					}
+				}
+			}
+		}
+	}
+}
