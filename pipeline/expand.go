@@ -8,11 +8,14 @@ package pipeline
 // and expand "unsupported operations remaining after optimization" at 86
 // (and again at 101 and 137 for operations later phases create). orilab's
 // lowering emits SASS-level Ori directly for almost everything; the one
-// operation it keeps whole is 32-bit integer division and remainder with
-// a register divisor, IDIV (pipeline/ori/SEMANTICS.md), a 16-instruction
-// expansion (I2F, MUFU.RCP, F2I, a Newton step, two corrections, the sign
-// and divide-by-zero fix-ups) that the optimizer would otherwise see as
-// sixteen unrelated instructions. As one IDIV it is commoned by
+// operation it keeps whole is integer division and remainder with a
+// register divisor, IDIV (pipeline/ori/SEMANTICS.md). The 32-bit form is
+// a 16-instruction expansion (I2F, MUFU.RCP, F2I, a Newton step, two
+// corrections, the sign and divide-by-zero fix-ups) that the optimizer
+// would otherwise see as sixteen unrelated instructions; the 64-bit form
+// is a 32-bit fast path and a 64-iteration shift-subtract loop, three
+// more blocks, which the loop passes would otherwise look at (and unroll:
+// its trip count is a constant). As one IDIV it is commoned by
 // OriCommoning, hoisted out of loops by LICM and removed when dead.
 //
 // Decision: at -O0 nothing optimizes, so ConvertUnsupportedOps expands
@@ -41,22 +44,44 @@ func init() {
 }
 
 // expandUnsupported replaces every IDIV of the module by its expansion.
+// A multi-block expansion (64-bit) splits the IDIV's block: the code
+// before it and the expansion's first block stay in the block, the
+// expansion's other blocks follow it, and the code after the IDIV moves
+// to the end of the last one.
 func expandUnsupported(c *PhaseContext) error {
 	for _, f := range c.Module.Funcs {
-		for _, b := range f.Blocks {
-			var out []*ori.Inst
-			for _, in := range b.Insts {
+		changed := false
+		for bi := 0; bi < len(f.Blocks); bi++ {
+			b := f.Blocks[bi]
+			for i := 0; i < len(b.Insts); i++ {
+				in := b.Insts[i]
 				if in.Op != ori.OpIDIV {
-					out = append(out, in)
 					continue
 				}
-				seq, err := lower.ExpandIDIV(f, in)
+				blocks, err := lower.ExpandIDIV(f, in)
 				if err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)
 				}
-				out = append(out, seq...)
+				changed = true
+				rest := append([]*ori.Inst(nil), b.Insts[i+1:]...)
+				b.Insts = append(b.Insts[:i:i], blocks[0].Insts...)
+				if len(blocks) == 1 {
+					i += len(blocks[0].Insts) - 1
+					b.Insts = append(b.Insts, rest...)
+					continue
+				}
+				last := blocks[len(blocks)-1]
+				last.Insts = append(last.Insts, rest...)
+				f.Blocks = append(f.Blocks[:bi+1], append(blocks[1:], f.Blocks[bi+1:]...)...)
+				// The code after the IDIV is now in last, which the loop
+				// reaches as a later block.
+				break
 			}
-			b.Insts = out
+		}
+		if changed {
+			if err := f.ComputeCFG(); err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
 		}
 	}
 	return nil

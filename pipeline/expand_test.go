@@ -60,49 +60,129 @@ func idivWant(a, b uint32) [4]uint32 {
 // INT_MAX, powers of two...) and random pairs.
 func TestIDIVAgreesWithItsExpansion(t *testing.T) {
 	edges := []uint32{0, 1, 2, 3, 7, 0x10, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0xfffffff9, 12345678}
-	var as, bs []uint32
+	var as, bs []uint64
 	for _, a := range edges {
 		for _, b := range edges {
-			as, bs = append(as, a), append(bs, b)
+			as, bs = append(as, uint64(a)), append(bs, uint64(b))
 		}
 	}
 	rng := rand.New(rand.NewSource(7))
 	for len(as)%256 != 0 || len(as) < 1024 {
 		a, b := rng.Uint32(), rng.Uint32()>>uint(rng.Intn(32))
+		as, bs = append(as, uint64(a)), append(bs, uint64(b))
+	}
+	var want []uint64
+	for i := range as {
+		for _, v := range idivWant(uint32(as[i]), uint32(bs[i])) {
+			want = append(want, uint64(v))
+		}
+	}
+	checkIDIVSpec(t, idivPTX, 32, as, bs, want)
+}
+
+// idiv64PTX is idivPTX for 64-bit operands.
+const idiv64PTX = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry idiv(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<20>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.u32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd5, %rd1, %rd4;
+	add.s64 %rd6, %rd2, %rd4;
+	ld.global.u64 %rd9, [%rd5];
+	ld.global.u64 %rd10, [%rd6];
+	div.u64 %rd11, %rd9, %rd10;
+	rem.u64 %rd12, %rd9, %rd10;
+	div.s64 %rd13, %rd9, %rd10;
+	rem.s64 %rd14, %rd9, %rd10;
+	mul.wide.u32 %rd7, %r4, 32;
+	add.s64 %rd8, %rd3, %rd7;
+	st.global.v2.u64 [%rd8], {%rd11, %rd12};
+	st.global.v2.u64 [%rd8+16], {%rd13, %rd14};
+	ret;
+}
+`
+
+// TestIDIV64AgreesWithItsExpansion is TestIDIVAgreesWithItsExpansion for
+// the 64-bit forms, whose expansion has a 32-bit fast path and a
+// shift-subtract loop: the edge values cover both paths and both signs.
+func TestIDIV64AgreesWithItsExpansion(t *testing.T) {
+	edges := []uint64{0, 1, 2, 3, 7, 0xffffffff, 0x100000000, 0x100000001, 0x7fffffffffffffff, 0x8000000000000000,
+		0x8000000000000001, 0xfffffffffffffffe, 0xffffffffffffffff, 0xfffffffffffffff9, 0xffffffff00000000, 1234567890123}
+	var as, bs []uint64
+	for _, a := range edges {
+		for _, b := range edges {
+			as, bs = append(as, a), append(bs, b)
+		}
+	}
+	rng := rand.New(rand.NewSource(8))
+	for len(as)%256 != 0 || len(as) < 512 {
+		a, b := rng.Uint64()>>uint(rng.Intn(64)), rng.Uint64()>>uint(rng.Intn(64))
 		as, bs = append(as, a), append(bs, b)
 	}
-	hexLE := func(vs []uint32) string {
+	var want []uint64
+	for i := range as {
+		a, b := as[i], bs[i]
+		if b == 0 {
+			want = append(want, math.MaxUint64, math.MaxUint64, math.MaxUint64, math.MaxUint64)
+			continue
+		}
+		want = append(want, a/b, a%b, uint64(int64(a)/int64(b)), uint64(int64(a)%int64(b)))
+	}
+	checkIDIVSpec(t, idiv64PTX, 64, as, bs, want)
+}
+
+// checkIDIVSpec runs the kernel ptx (a[i] and b[i] of the given width,
+// four results per i in out) at -O3 right after lowering (IDIV executed
+// by the simulator), at -O0 after ConvertUnsupportedOps and at the end,
+// and at -O3 after LateExpansionUnsupportedOps and at the end, with the
+// verifier on; every run must give want. The lowered code must hold four
+// IDIVs and the final code none.
+func checkIDIVSpec(t *testing.T, ptx string, width int, as, bs, want []uint64) {
+	t.Helper()
+	elem, size := "u32", 4
+	if width == 64 {
+		elem, size = "u64", 8
+	}
+	hexLE := func(vs []uint64) string {
 		var sb strings.Builder
 		for _, v := range vs {
-			var w [4]byte
-			binary.LittleEndian.PutUint32(w[:], v)
-			fmt.Fprintf(&sb, "%x", w)
+			var w [8]byte
+			binary.LittleEndian.PutUint64(w[:], v)
+			fmt.Fprintf(&sb, "%x", w[:size])
 		}
 		return sb.String()
 	}
-	var want []string
-	for i := range as {
-		for _, v := range idivWant(as[i], bs[i]) {
-			want = append(want, fmt.Sprintf("0x%08x", v))
-		}
+	var wantHex []string
+	for _, v := range want {
+		wantHex = append(wantHex, fmt.Sprintf("0x%0*x", 2*size, v))
 	}
 	n := len(as)
 	sp := map[string]any{
 		"name": "idiv", "ptx": "idiv.ptx", "kernel": "idiv",
 		"launch": map[string]any{"grid": []int{n / 256, 1, 1}, "block": []int{256, 1, 1}},
 		"params": []map[string]any{
-			{"name": "a", "kind": "buffer", "elem": "u32", "count": n, "init_hex_le": hexLE(as)},
-			{"name": "b", "kind": "buffer", "elem": "u32", "count": n, "init_hex_le": hexLE(bs)},
-			{"name": "out", "kind": "buffer", "elem": "u32", "count": 4 * n, "init": "zero"},
+			{"name": "a", "kind": "buffer", "elem": elem, "count": n, "init_hex_le": hexLE(as)},
+			{"name": "b", "kind": "buffer", "elem": elem, "count": n, "init_hex_le": hexLE(bs)},
+			{"name": "out", "kind": "buffer", "elem": elem, "count": 4 * n, "init": "zero"},
 		},
-		"expect": []map[string]any{{"param": "out", "elem": "u32", "count": 4 * n, "values_hex": want}},
+		"expect": []map[string]any{{"param": "out", "elem": elem, "count": 4 * n, "values_hex": wantHex}},
 	}
 	dir := t.TempDir()
 	js, _ := json.Marshal(sp)
 	if err := os.WriteFile(filepath.Join(dir, "idiv.json"), js, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "idiv.ptx"), []byte(idivPTX), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "idiv.ptx"), []byte(ptx), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := spec.Load(filepath.Join(dir, "idiv.json"))
@@ -113,7 +193,7 @@ func TestIDIVAgreesWithItsExpansion(t *testing.T) {
 		o     int
 		after string
 	}{{3, "lowering"}, {0, "ConvertUnsupportedOps"}, {0, ""}, {3, "LateExpansionUnsupportedOps"}, {3, ""}} {
-		rep, err := RunSpec(s, RunOptions{Phases: PhaseOptions{OptLevel: c.o, Verify: true}, After: c.after})
+		rep, err := RunSpec(s, RunOptions{Phases: PhaseOptions{OptLevel: c.o, Verify: true}, After: c.after, MaxWarpSteps: 10_000_000})
 		if err != nil {
 			t.Fatalf("-O%d after %q: %v", c.o, c.after, err)
 		}
@@ -121,9 +201,7 @@ func TestIDIVAgreesWithItsExpansion(t *testing.T) {
 			t.Errorf("-O%d after %q: %s", c.o, c.after, spec.FormatResults(rep.Results))
 		}
 	}
-	// The lowered code has the four IDIVs; the final code none.
-	src := []byte(idivPTX)
-	sess, err := NewSession("idiv.ptx", src, Options{}, PhaseOptions{OptLevel: 3})
+	sess, err := NewSession("idiv.ptx", []byte(ptx), Options{}, PhaseOptions{OptLevel: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1375,12 +1375,12 @@ func lowerDivRem(c *fn, in *ptx.Instr, rem bool) error {
 			return nil
 		}
 	}
-	if width == 32 && !intIsImm(b) {
+	if (width == 32 || width == 64) && !intIsImm(b) {
 		// One IDIV for the optimizer to move, common and hoist as a whole;
 		// ExpandIDIV replaces it before register allocation.
-		mods := []string{"U32"}
+		mods := []string{fmt.Sprintf("U%d", width)}
 		if signed {
-			mods[0] = "S32"
+			mods[0] = fmt.Sprintf("S%d", width)
 		}
 		if rem {
 			mods = append(mods, "REM")
@@ -1418,30 +1418,63 @@ func lowerDivRem(c *fn, in *ptx.Instr, rem bool) error {
 	return nil
 }
 
-// ExpandIDIV returns the instructions that replace in, an "IDIV.<U32|S32>
-// [.REM] d = a, b" the lowering left for the optimizer (SEMANTICS.md): the
-// 32-bit division of intDivMod32 into fresh registers of f, unguarded (it
-// has no side effects), then d written under in's guard, all ones when
-// b = 0. New instructions take in's line; the last one keeps in's ID.
-func ExpandIDIV(f *ori.Func, in *ori.Inst) ([]*ori.Inst, error) {
+// ExpandIDIV returns the code that replaces in, an "IDIV.<U32|S32|U64|
+// S64>[.REM] d = a, b" the lowering left for the optimizer
+// (SEMANTICS.md): the division of intDivMod32 or intDivMod64 into fresh
+// registers of f, unguarded (it has no side effects), then d written
+// under in's guard, all ones when b = 0. The result is the blocks of the
+// expansion in layout order: the first is not part of f (its
+// instructions belong where in was), the others are new blocks of f,
+// created detached from f.Blocks, each falling through to the next; the
+// code after in belongs at the end of the last. The 32-bit expansion is
+// one block; the 64-bit one has a fast path, a shift-subtract loop and a
+// join. New instructions take in's line; the last one keeps in's ID.
+func ExpandIDIV(f *ori.Func, in *ori.Inst) ([]*ori.Block, error) {
 	if in.Op != ori.OpIDIV || len(in.Dsts) != 1 || len(in.Srcs) != 2 || in.Dsts[0].Kind != ori.OpdReg {
 		return nil, fmt.Errorf("#%d: not an IDIV d = a, b", in.ID)
 	}
-	signed := in.HasMod("S32")
-	if !signed && !in.HasMod("U32") {
-		return nil, fmt.Errorf("#%d: IDIV needs U32 or S32", in.ID)
+	var signed, wide bool
+	switch {
+	case in.HasMod("U32"):
+	case in.HasMod("S32"):
+		signed = true
+	case in.HasMod("U64"):
+		wide = true
+	case in.HasMod("S64"):
+		signed, wide = true, true
+	default:
+		return nil, fmt.Errorf("#%d: IDIV needs U32, S32, U64 or S64", in.ID)
 	}
-	c := &fn{f: f, cur: &ori.Block{}, guard: ori.PT}
+	nBlocks := len(f.Blocks)
+	c := &fn{f: f, guard: ori.PT}
+	c.setBlock(&ori.Block{})
 	a, b := in.Srcs[0], in.Srcs[1]
-	res := c.intDivMod32(a, b, signed, in.HasMod("REM"))
-	nz := c.intSetp("NE", true, b, intRZ)
-	c.guard, c.gNot = in.Guard, in.GuardNot
-	sel := c.emit(ori.OpSEL, nil, []ori.Operand{in.Dsts[0]}, ori.R(res), ori.Imm(-1), ori.R(nz))
-	for _, x := range c.cur.Insts {
-		x.Line = in.Line
+	d := in.Dsts[0].Reg
+	var sels []*ori.Inst
+	if wide {
+		res := c.intDivMod64(a, b, signed, in.HasMod("REM"))
+		o := c.intLop(word(b, 0), word(b, 1), intRZ, lutOr)
+		nz := c.intSetp("NE", true, o, intRZ)
+		c.guard, c.gNot = in.Guard, in.GuardNot
+		for w := 0; w < 2; w++ {
+			sels = append(sels, c.emit(ori.OpSEL, nil, []ori.Operand{ori.R(d.Word(w))}, ori.R(res.Word(w)), ori.Imm(-1), ori.R(nz)))
+		}
+	} else {
+		res := c.intDivMod32(a, b, signed, in.HasMod("REM"))
+		nz := c.intSetp("NE", true, b, intRZ)
+		c.guard, c.gNot = in.Guard, in.GuardNot
+		sels = append(sels, c.emit(ori.OpSEL, nil, []ori.Operand{in.Dsts[0]}, ori.R(res), ori.Imm(-1), ori.R(nz)))
 	}
-	sel.ID = in.ID
-	return c.cur.Insts, nil
+	// The expansion's blocks were appended to f.Blocks; the caller
+	// places them.
+	f.Blocks = f.Blocks[:nBlocks]
+	for _, blk := range c.order {
+		for _, x := range blk.Insts {
+			x.Line = in.Line
+		}
+	}
+	sels[len(sels)-1].ID = in.ID
+	return c.order, nil
 }
 
 // intDivPow2 lowers unsigned division and remainder by 2^k: a shift

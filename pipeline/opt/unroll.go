@@ -198,9 +198,15 @@ func unrollLoops(f *ori.Func, c *Context) ([]unrollDecision, error) {
 	}
 }
 
-// idivExpansionSize is the number of instructions IDIV expands to
-// (pipeline/lower.ExpandIDIV, unsigned; the signed form is a few more).
-const idivExpansionSize = 16
+// idivExpansionSize and idiv64ExpansionSize are the numbers of
+// instructions a 32-bit and a 64-bit IDIV expand to (pipeline/lower.
+// ExpandIDIV; 32-bit unsigned and 64-bit signed, the other forms are a
+// few fewer or more). The 64-bit loop runs 64 times, but only its static
+// size matters to the unroller's budgets.
+const (
+	idivExpansionSize   = 16
+	idiv64ExpansionSize = 56
+)
 
 // unrollChoose picks the factor for an analysed loop.
 func unrollChoose(c *Context, u *unrollLoop, d unrollDecision) unrollDecision {
@@ -266,6 +272,8 @@ func unrollAnalyze(f *ori.Func, lf *LoopForest, l *Loop) (*unrollLoop, unrollDec
 	for _, b := range blocks {
 		for _, in := range b.Insts {
 			switch {
+			case in.Op == ori.OpIDIV && (in.HasMod("U64") || in.HasMod("S64")):
+				u.body += idiv64ExpansionSize
 			case in.Op == ori.OpIDIV:
 				// One IDIV becomes its expansion after the optimizer
 				// (LateExpansionUnsupportedOps): count what it will cost.

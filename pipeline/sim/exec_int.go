@@ -361,12 +361,33 @@ func execIABS(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	return nil
 }
 
-// execIDIV: IDIV.<U32|S32>[.REM] d = a, b, the pseudo-operation the
-// expansion in pipeline/lower (intDivMod32) replaces; it computes the same
-// bits: all ones for b = 0, Go's truncating division otherwise (which,
-// like the expansion, gives INT_MIN / -1 = INT_MIN and INT_MIN % -1 = 0).
+// execIDIV: IDIV.<U32|S32|U64|S64>[.REM] d = a, b, the pseudo-operation
+// the expansion in pipeline/lower (intDivMod32, intDivMod64) replaces; it
+// computes the same bits: all ones for b = 0, Go's truncating division
+// otherwise (which, like the expansion, gives INT_MIN / -1 = INT_MIN and
+// INT_MIN % -1 = 0, in both widths).
 func execIDIV(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
-	signed, rem := d.has("S32"), d.has("REM")
+	signed, rem := d.has("S32") || d.has("S64"), d.has("REM")
+	if d.has("U64") || d.has("S64") {
+		s.each(w, f, d, mask, func(lane int) {
+			a, b := s.get64(w, f, &d.src[0], lane), s.get64(w, f, &d.src[1], lane)
+			var v uint64
+			switch {
+			case b == 0:
+				v = ^uint64(0)
+			case signed && rem:
+				v = uint64(int64(a) % int64(b))
+			case signed:
+				v = uint64(int64(a) / int64(b))
+			case rem:
+				v = a % b
+			default:
+				v = a / b
+			}
+			s.set64(w, f, &d.dst[0], lane, v)
+		})
+		return nil
+	}
 	s.each(w, f, d, mask, func(lane int) {
 		a, b := s.ival(w, f, &d.src[0], lane), s.ival(w, f, &d.src[1], lane)
 		var v uint32
