@@ -30,6 +30,8 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 		// first switched off.
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptSecond", []string{"DisablePhases=DoSwitchOptFirst"},
 			[]string{"DisablePhases=DoSwitchOptFirst+DoSwitchOptSecond"}},
+		// The tree form of the second position (see TestSwitchTreeNeedsPartialSSA).
+		{"testdata/opt/switch_sparse.ptx", "DoSwitchOptSecond", nil, []string{"DisablePhases=DoSwitchOptSecond"}},
 		// The partial-SSA window: without GenerateMovPhi there is no
 		// MOV.PHI to convert, so one knob switches off both ends.
 		{"testdata/opt/movphi.ptx", "GenerateMovPhi", nil, []string{"DisablePhases=GenerateMovPhi"}},
@@ -148,5 +150,26 @@ func TestIDIV64HoistedOutOfItsLoop(t *testing.T) {
 	}
 	if 5*steps[1] >= steps[0] {
 		t.Errorf("-O3 runs %d warp steps, -O0 %d: want under a fifth", steps[1], steps[0])
+	}
+}
+
+// TestSwitchTreeNeedsPartialSSA: switch_sparse.ptx's compares all write
+// %p1. DoSwitchOptFirst leaves the chain (the predicate has other
+// readers); in partial SSA each compare has its own predicate and
+// DoSwitchOptSecond lowers the chain to a tree; with GenerateMovPhi
+// switched off it cannot.
+func TestSwitchTreeNeedsPartialSSA(t *testing.T) {
+	const ptx = "testdata/opt/switch_sparse.ptx"
+	s := prsSession(t, ptx, 3, "DoSwitchOptSecond")
+	if sn := prsSnapshot(t, s, "DoSwitchOptFirst"); sn.Status == pipeline.StatusChanged {
+		t.Errorf("DoSwitchOptFirst changed the chain whose predicate is shared")
+	}
+	sn := prsSnapshot(t, s, "DoSwitchOptSecond")
+	if sn.Status != pipeline.StatusChanged || !strings.Contains(sn.Module.String(), "ISETP.LT.AND") {
+		t.Errorf("DoSwitchOptSecond: %s, no tree:\n%s", sn.Status, sn.Module)
+	}
+	off := prsSession(t, ptx, 3, "DoSwitchOptSecond", "DisablePhases=GenerateMovPhi")
+	if sn := prsSnapshot(t, off, "DoSwitchOptSecond"); sn.Status == pipeline.StatusChanged {
+		t.Errorf("DoSwitchOptSecond changed the chain without partial SSA")
 	}
 }

@@ -46,17 +46,19 @@ package opt
 // links carry different values into one phi keeps its cascade (see
 // swPhiValues).
 //
-// Decisions: the binary search tree is not built; a sparse switch of
-// more than four cases keeps its cascade (the phase reports the switches
-// it left alone only through the unchanged IR). DoSwitchOptFirst is
-// architecture-specific in ptxas (vtable dispatch) and DoSwitchOptSecond
-// generic; orilab has one back end, so both positions run this algorithm,
-// at -O1 and above (the wiki's table: "> 0"). The second position sees
-// cascades that loop unrolling duplicated. DisablePhases switches either
-// off.
+// A sparse switch of five cases or more becomes the wiki's balanced
+// binary search tree instead (swLowerTree).
+//
+// Decisions: DoSwitchOptFirst is architecture-specific in ptxas (vtable
+// dispatch) and DoSwitchOptSecond generic; orilab has one back end, so
+// both positions run this algorithm, at -O1 and above (the wiki's table:
+// "> 0"). The second position sees cascades that loop unrolling
+// duplicated, and chains whose compares shared one predicate register
+// until GenerateMovPhi renamed it. DisablePhases switches either off.
 
 import (
 	"fmt"
+	"sort"
 
 	"orilab/pipeline/ori"
 )
@@ -110,23 +112,33 @@ func switchOpt(f *ori.Func, sites *Sites) (bool, error) {
 			lo, hi = min(lo, l.value), max(hi, l.value)
 		}
 		span := hi - lo + 1
-		if len(first) < switchMinCases || span > switchMaxTable || int64(len(first))*100 < span*switchMinDensityPc {
+		if len(first) < switchMinCases {
 			continue
 		}
+		table := span <= switchMaxTable && int64(len(first))*100 >= span*switchMinDensityPc
 		phiVals, ok := swPhiValues(f, links, deflt)
 		if !ok {
 			continue
 		}
 		last := head.Insts[len(head.Insts)-1]
-		if !sites.Allow(f, last.ID, fmt.Sprintf("lower the %d-case switch on %s to a %d-entry jump table", len(first), x, span)) {
+		what := fmt.Sprintf("lower the %d-case switch on %s to a %d-entry jump table", len(first), x, span)
+		if !table {
+			what = fmt.Sprintf("lower the %d-case switch on %s to a binary search tree", len(first), x)
+		}
+		if !sites.Allow(f, last.ID, what) {
 			continue
 		}
-		swLower(f, bi, x, links, deflt, first, lo, span)
+		var fresh map[*ori.Block]bool
+		if table {
+			fresh = swLower(f, bi, x, links, deflt, first, lo, span)
+		} else {
+			fresh = swLowerTree(f, bi, x, links, deflt, first)
+		}
 		changed = true
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		swFixPhis(f, links, phiVals)
+		swFixPhis(f, links, phiVals, fresh)
 		reads = swPredReads(f)
 	}
 	return changed, nil
@@ -250,14 +262,13 @@ func swPhiValues(f *ori.Func, links []swLink, deflt *ori.Block) (map[*ori.Inst]o
 }
 
 // swFixPhis rewrites the phis swPhiValues collected after the lowering:
-// the operands naming the removed links go, and each block the cascade
-// now reaches the phi's block from (the head, the table) gets the value.
-// The CFG must be current.
-func swFixPhis(f *ori.Func, links []swLink, vals map[*ori.Inst]ori.Operand) {
+// the operands naming the removed links go, and each block of the
+// lowering (fresh: the head and the blocks it created) the phi's block is
+// now reached from gets the value. The CFG must be current.
+func swFixPhis(f *ori.Func, links []swLink, vals map[*ori.Inst]ori.Operand, fresh map[*ori.Block]bool) {
 	if len(vals) == 0 {
 		return
 	}
-	head := links[0].block
 	cascade := map[int32]bool{}
 	for _, l := range links {
 		cascade[l.block.ID] = true
@@ -278,7 +289,7 @@ func swFixPhis(f *ori.Func, links []swLink, vals map[*ori.Inst]ori.Operand) {
 				}
 			}
 			for _, p := range b.Preds {
-				if p == head || swIsTable(p, head) {
+				if fresh[p] {
 					kept = append(kept, v, ori.BlockRef(int(p.ID)))
 				}
 			}
@@ -287,14 +298,9 @@ func swFixPhis(f *ori.Func, links []swLink, vals map[*ori.Inst]ori.Operand) {
 	}
 }
 
-// swIsTable reports whether b is the jump-table block swLower put after
-// head: a lone BRX whose only predecessor is head.
-func swIsTable(b, head *ori.Block) bool {
-	return len(b.Insts) == 1 && b.Insts[0].Op == ori.OpBRX && len(b.Preds) == 1 && b.Preds[0] == head
-}
-
-// swLower rewrites the cascade starting in f.Blocks[bi].
-func swLower(f *ori.Func, bi int, x ori.Reg, links []swLink, deflt *ori.Block, first map[int64]int32, lo, span int64) {
+// swLower rewrites the cascade starting in f.Blocks[bi] as a jump table
+// and returns the head and the table block.
+func swLower(f *ori.Func, bi int, x ori.Reg, links []swLink, deflt *ori.Block, first map[int64]int32, lo, span int64) map[*ori.Block]bool {
 	head := links[0].block
 	line := head.Insts[len(head.Insts)-2].Line
 	head.Insts = head.Insts[:len(head.Insts)-2]
@@ -348,4 +354,105 @@ func swLower(f *ori.Func, bi int, x ori.Reg, links []swLink, deflt *ori.Block, f
 		}
 	}
 	f.Blocks = blocks
+	return map[*ori.Block]bool{head: true, table: true}
+}
+
+// swLowerTree rewrites the cascade starting in f.Blocks[bi] as the
+// wiki's balanced binary search tree over the sorted case values (signed
+// order, as the compares are 32-bit) and returns the head and the blocks
+// it created:
+//
+//	node(lo, hi):  empty: BRA default
+//	               one case: ISETP.EQ, @p BRA target; BRA default
+//	               else, mid = (lo+hi)/2:
+//	                 ISETP.LT x, v[mid]; @p BRA left   (left non-empty)
+//	                 ISETP.EQ x, v[mid]; @p BRA target[mid]
+//	                 node(mid+1, hi)
+//	               left: node(lo, mid-1)
+//
+// The "less than" test is left out when the left subtree is empty: a
+// smaller value then fails every compare of the right subtree and reaches
+// the default anyway. A thread makes at most 2*ceil(log2(n+1)) compares
+// instead of up to n. The BRA to a default that follows is removed later
+// by OriBranchOpt.
+func swLowerTree(f *ori.Func, bi int, x ori.Reg, links []swLink, deflt *ori.Block, first map[int64]int32) map[*ori.Block]bool {
+	head := links[0].block
+	line := head.Insts[len(head.Insts)-2].Line
+	head.Insts = head.Insts[:len(head.Insts)-2]
+	vals := make([]int64, 0, len(first))
+	for v := range first {
+		vals = append(vals, v)
+	}
+	sort.Slice(vals, func(i, j int) bool { return vals[i] < vals[j] })
+
+	fresh := map[*ori.Block]bool{head: true}
+	var order []*ori.Block
+	cur := head
+	detached := func() *ori.Block {
+		b := f.NewBlock("")
+		f.Blocks = f.Blocks[:len(f.Blocks)-1]
+		fresh[b] = true
+		return b
+	}
+	start := func(b *ori.Block) {
+		order = append(order, b)
+		cur = b
+	}
+	branch := func(cmp string, v int64, target int32) {
+		p := f.NewVReg(ori.ClassP, 1)
+		in := ori.NewInst(ori.OpISETP, cmp, "AND")
+		in.Dsts = []ori.Operand{ori.R(p), ori.R(ori.PT)}
+		in.Srcs = []ori.Operand{ori.R(x), ori.Imm(v), ori.R(ori.PT)}
+		in.Line = line
+		f.Add(cur, in)
+		br := ori.NewInst(ori.OpBRA)
+		br.Guard = p
+		br.Srcs = []ori.Operand{ori.BlockRef(int(target))}
+		br.Line = line
+		f.Add(cur, br)
+		start(detached())
+	}
+	toDefault := func() {
+		br := ori.NewInst(ori.OpBRA)
+		br.Srcs = []ori.Operand{ori.BlockRef(int(deflt.ID))}
+		br.Line = line
+		f.Add(cur, br)
+	}
+	var node func(lo, hi int)
+	node = func(lo, hi int) {
+		if lo > hi {
+			toDefault()
+			return
+		}
+		mid := (lo + hi) / 2
+		var left *ori.Block
+		if mid > lo {
+			left = detached()
+			branch("LT", vals[mid], left.ID)
+		}
+		branch("EQ", vals[mid], first[vals[mid]])
+		node(mid+1, hi)
+		if left != nil {
+			start(left)
+			node(lo, mid-1)
+		}
+	}
+	node(0, len(vals)-1)
+
+	gone := map[*ori.Block]bool{}
+	for _, l := range links[1:] {
+		gone[l.block] = true
+	}
+	blocks := make([]*ori.Block, 0, len(f.Blocks)+len(order))
+	for i, b := range f.Blocks {
+		if gone[b] {
+			continue
+		}
+		blocks = append(blocks, b)
+		if i == bi {
+			blocks = append(blocks, order...)
+		}
+	}
+	f.Blocks = blocks
+	return fresh
 }

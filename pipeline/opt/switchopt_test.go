@@ -82,11 +82,66 @@ BB50:
 	}
 }
 
-// TestSwitchOptKeepsCascade: four cases, or five sparse ones (5 of a
-// range of 401), keep their compare-and-branch cascade.
+// TestSwitchOptKeepsCascade: four cases keep their compare-and-branch
+// cascade.
 func TestSwitchOptKeepsCascade(t *testing.T) {
-	for _, vals := range [][]int{{1, 2, 3, 4}, {0, 100, 200, 300, 400}} {
-		expectUnchanged(t, "DoSwitchOptSecond", swCascade(vals...))
+	expectUnchanged(t, "DoSwitchOptSecond", swCascade(1, 2, 3, 4))
+}
+
+// TestSwitchOptTree: five sparse cases (5 of a range of 401) become the
+// wiki's binary search tree: "less than 200" splits {0, 100} from {200,
+// 300, 400}; nodes whose left side is empty skip the "less than" test.
+// A value reaches its case in at most 4 compares instead of 5.
+func TestSwitchOptTree(t *testing.T) {
+	got, changed := runPass(t, "DoSwitchOptSecond", dcFunc(swCascade(0, 100, 200, 300, 400)))
+	want := canon(t, dcFunc(`BB0:
+	#1 S2R %r2 = SR_TID.X ;
+	#2 LOP3.LUT %r3 = %r2, 0xff, RZ, 0xc0, !PT ;
+	#202 ISETP.LT.AND %p5, PT = %r3, 0xc8, PT ;
+	#203 @%p5 BRA BB51 ;
+BB52:
+	#204 ISETP.EQ.AND %p6, PT = %r3, 0xc8, PT ;
+	#205 @%p6 BRA BB32 ;
+BB53:
+	#206 ISETP.EQ.AND %p7, PT = %r3, 0x12c, PT ;
+	#207 @%p7 BRA BB33 ;
+BB54:
+	#208 ISETP.EQ.AND %p8, PT = %r3, 0x190, PT ;
+	#209 @%p8 BRA BB34 ;
+BB55:
+	#210 BRA BB20 ;
+BB51:
+	#211 ISETP.EQ.AND %p9, PT = %r3, 0x0, PT ;
+	#212 @%p9 BRA BB30 ;
+BB56:
+	#213 ISETP.EQ.AND %p10, PT = %r3, 0x64, PT ;
+	#214 @%p10 BRA BB31 ;
+BB57:
+	#215 BRA BB20 ;
+BB20:
+	#90 MOV %r4 = 0x7 ;
+	#91 BRA BB50 ;
+BB30:
+	#100 MOV %r4 = 0x0 ;
+	#101 BRA BB50 ;
+BB31:
+	#102 MOV %r4 = 0x1 ;
+	#103 BRA BB50 ;
+BB32:
+	#104 MOV %r4 = 0x2 ;
+	#105 BRA BB50 ;
+BB33:
+	#106 MOV %r4 = 0x3 ;
+	#107 BRA BB50 ;
+BB34:
+	#108 MOV %r4 = 0x4 ;
+	#109 BRA BB50 ;
+BB50:
+	#200 STG.E [R2.64], %r4 ;
+	#201 EXIT ;
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
 	}
 }
 
