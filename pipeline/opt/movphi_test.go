@@ -262,6 +262,39 @@ BB3:
 	#10 MOV %r1 = %r3 ;
 	#11 BRA BB1 ;
 `},
+		// The fall-through edge of a guarded EXIT gets a block of its own:
+		// the copy must not sit between the epilogue and the EXIT/RET.
+		{"copies for the edge out of a guarded EXIT", `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.EQ.AND %p0, PT = %r0, 0x0, PT ;
+	#3 ISETP.GT.AND %p1, PT = %r0, 0x5, PT ;
+	#4 MOV %r1 = 0x1 ;
+	#5 MOV %r2 = 0x5 ;
+	#6 @%p0 BRA BB2 ;
+BB1:
+	#7 @%p1 EXIT ;
+BB2:
+	#8 MOV.PHI %r3 = %r1, BB0, %r2, BB1 ;
+	#9 IADD3 %r4 = %r3, %r1, %r2 ;
+	#10 STG.E [R2.64], %r4 ;
+	#11 EXIT ;
+`, `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.EQ.AND %p0, PT = %r0, 0x0, PT ;
+	#3 ISETP.GT.AND %p1, PT = %r0, 0x5, PT ;
+	#4 MOV %r1 = 0x1 ;
+	#5 MOV %r2 = 0x5 ;
+	#12 MOV %r3 = %r1 ;
+	#6 @%p0 BRA BB2 ;
+BB1:
+	#7 @%p1 EXIT ;
+BB3:
+	#13 MOV %r3 = %r2 ;
+BB2:
+	#9 IADD3 %r4 = %r3, %r1, %r2 ;
+	#10 STG.E [R2.64], %r4 ;
+	#11 EXIT ;
+`},
 		{"predicate phi across a diamond", `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#2 ISETP.EQ.AND %p0, PT = %r0, 0x0, PT ;

@@ -28,8 +28,9 @@ import (
 //     terminator, only when no result is live into another successor or
 //     read by another successor's phis on its edge from the predecessor
 //     (those phis' copies may be placed in the same block), and the
-//     terminator reads no result; otherwise the edge is split by a new
-//     block holding the copies. A loop's back edge thus keeps its copies
+//     terminator is a branch that reads no result (before a guarded EXIT
+//     or RET stands the epilogue, which the allocator wants next to it);
+//     otherwise the edge is split by a new block holding the copies. A loop's back edge thus keeps its copies
 //     in the latch, before the branch, instead of gaining a block. A
 //     split fallthrough edge puts the block right after the predecessor;
 //     a split branch edge retargets the branch to a block placed after
@@ -149,6 +150,12 @@ func mpCanPlaceAtEnd(from, to *ori.Block, cs []pcopy, live *ori.LiveSets) bool {
 	}
 	if n := len(from.Insts); n > 0 && from.Insts[n-1].EndsBlock() {
 		term := from.Insts[n-1]
+		if term.Op != ori.OpBRA && term.Op != ori.OpBRX {
+			// A guarded EXIT or RET: the instructions right before it
+			// are the function's epilogue (frame release, return
+			// values), which must stay next to it.
+			return false
+		}
 		reads := false
 		mpReadRefs(term, func(r *ori.Reg) {
 			for _, c := range cs {
