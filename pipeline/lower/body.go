@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"strings"
+
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
@@ -152,9 +154,19 @@ func (c *fn) block(b *ptx.Block) error {
 			if err := c.instr(x); err != nil {
 				return err
 			}
-		case *ptx.Prototype, *ptx.Directive:
-			// .loc/.pragma/prototypes carry no code; indirect calls look
-			// prototypes up by name when they need them.
+		case *ptx.Directive:
+			// .loc and most pragmas carry no code. "nounroll" marks the
+			// block it stands in, the loop header (ptxas sets the same
+			// bit in its block descriptor while lowering).
+			if x.Name == ".pragma" {
+				for _, a := range x.Args {
+					if strings.Trim(a, `"`) == "nounroll" {
+						c.cur.NoUnroll = true
+					}
+				}
+			}
+		case *ptx.Prototype:
+			// Indirect calls look prototypes up by name when they need them.
 		}
 	}
 	return nil

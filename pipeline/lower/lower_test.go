@@ -259,3 +259,38 @@ func TestClangKernelsLower(t *testing.T) {
 		})
 	}
 }
+
+// TestNoUnrollPragmaMarksTheHeader: .pragma "nounroll" at the top of a
+// loop sets NoUnroll on the block it stands in, the header, and on no
+// other; the text form shows it.
+func TestNoUnrollPragmaMarksTheHeader(t *testing.T) {
+	m := lowerFile(t, "nounroll.ptx", []byte(`.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .pred %p<2>;
+	mov.u32 %r1, 0;
+$L_loop:
+	.pragma "nounroll";
+	add.s32 %r1, %r1, 1;
+	setp.lt.u32 %p1, %r1, 4;
+	@%p1 bra $L_loop;
+	ret;
+}
+`))
+	f := m.Funcs[0]
+	var marked []string
+	for _, b := range f.Blocks {
+		if b.NoUnroll {
+			marked = append(marked, b.Label)
+		}
+	}
+	if len(marked) != 1 || marked[0] != "$L_loop" {
+		t.Fatalf("NoUnroll on %v, want [$L_loop]", marked)
+	}
+	if !strings.Contains(f.String(), "<$L_loop> [nounroll]:") {
+		t.Errorf("the text form does not show the flag:\n%s", f)
+	}
+}

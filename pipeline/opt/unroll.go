@@ -30,6 +30,10 @@ package opt
 // header runs, the exit being taken in run N. Loops whose count exceeds
 // 65536 are not unrolled.
 //
+// Loops whose header carries PTX's .pragma "nounroll" (ori.Block.NoUnroll,
+// set by the lowering) are rejected with code 11, as the wiki says ptxas
+// does (001:12323).
+//
 // Rejected bodies (rejection 11, the wiki's convergence constraint): a
 // BAR, MEMBAR, WARPSYNC, BSSY/BSYNC, warp collective, CALL, BRX, EXIT, RET
 // or BPT anywhere in the loop, and functions in partial-SSA form (MOV.PHI;
@@ -246,6 +250,9 @@ func unrollReject(l *Loop, code int, format string, args ...any) (*unrollLoop, u
 func unrollAnalyze(f *ori.Func, lf *LoopForest, l *Loop) (*unrollLoop, unrollDecision) {
 	if !l.Innermost() {
 		return unrollReject(l, 7, "not an innermost loop")
+	}
+	if l.Header.NoUnroll {
+		return unrollReject(l, 11, "the PTX marks the loop .pragma \"nounroll\"")
 	}
 	start := loopIndex(f, l.Header)
 	if start <= 0 || start+len(l.Blocks) > len(f.Blocks) {

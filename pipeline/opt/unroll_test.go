@@ -134,6 +134,15 @@ func unrollDecide(t *testing.T, body string, settings ...string) string {
 
 func TestUnrollDecisions(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
+		{"nounroll pragma", `BB0:
+	#1 MOV %r2 = 0x0 ;
+BB1 [nounroll]:
+	#2 IADD3 %r2 = %r2, 0x1, RZ ;
+	#3 ISETP.LT.AND %p0, PT = %r2, 0x5, PT ;
+	#4 @%p0 BRA BB1 ;
+BB2:
+	#5 EXIT ;
+`, `BB1: not unrolled (11): the PTX marks the loop .pragma "nounroll"`},
 		{"runtime bound", `BB0:
 	#1 MOV %r2 = 0x0 ;
 BB1:

@@ -89,7 +89,12 @@ type Func struct {
 type Block struct {
 	ID    int32  // stable identifier, printed as BB<ID>
 	Label string // the PTX label the block started at, or ""
-	Insts []*Inst
+	// NoUnroll is set when PTX's .pragma "nounroll" stood in this block
+	// (a loop header): OriLoopUnrolling leaves the loop alone. ptxas
+	// keeps the same flag in its block descriptor (wiki 001:12323).
+	// Printed as "[nounroll]" after the block name.
+	NoUnroll bool
+	Insts    []*Inst
 	Preds []*Block
 	Succs []*Block
 }
@@ -235,7 +240,7 @@ func (f *Func) Clone() *Func {
 	c.Blocks = make([]*Block, len(f.Blocks))
 	idx := make(map[*Block]*Block, len(f.Blocks))
 	for i, b := range f.Blocks {
-		nb := &Block{ID: b.ID, Label: b.Label, Insts: make([]*Inst, len(b.Insts))}
+		nb := &Block{ID: b.ID, Label: b.Label, NoUnroll: b.NoUnroll, Insts: make([]*Inst, len(b.Insts))}
 		for j, in := range b.Insts {
 			nb.Insts[j] = in.Clone()
 		}

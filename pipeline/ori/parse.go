@@ -294,6 +294,8 @@ func (p *textParser) function() (*Func, error) {
 			return f, nil
 		case strings.HasPrefix(s, "BB") && strings.HasSuffix(s, ":"):
 			head := strings.TrimSuffix(s, ":")
+			noUnroll := strings.HasSuffix(head, " [nounroll]")
+			head = strings.TrimSuffix(head, " [nounroll]")
 			label := ""
 			if j := strings.Index(head, " <"); j >= 0 && strings.HasSuffix(head, ">") {
 				label = head[j+2 : len(head)-1]
@@ -307,7 +309,7 @@ func (p *textParser) function() (*Func, error) {
 				return nil, p.errf(col, "block BB%d defined twice", id)
 			}
 			seenBlock[int32(id)] = true
-			cur = &Block{ID: int32(id), Label: label}
+			cur = &Block{ID: int32(id), Label: label, NoUnroll: noUnroll}
 			f.Blocks = append(f.Blocks, cur)
 		case strings.HasPrefix(s, "#"):
 			if cur == nil {

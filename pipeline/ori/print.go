@@ -84,6 +84,9 @@ func (f *Func) write(b *strings.Builder) {
 		if bl.Label != "" {
 			head += " <" + bl.Label + ">"
 		}
+		if bl.NoUnroll {
+			head += " [nounroll]"
+		}
 		head += ":"
 		var cfg []string
 		if len(bl.Preds) > 0 {
