@@ -95,8 +95,8 @@ type Block struct {
 	// Printed as "[nounroll]" after the block name.
 	NoUnroll bool
 	Insts    []*Inst
-	Preds []*Block
-	Succs []*Block
+	Preds    []*Block
+	Succs    []*Block
 }
 
 // NewID returns a fresh instruction ID.
