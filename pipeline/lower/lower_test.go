@@ -294,3 +294,35 @@ $L_loop:
 		t.Errorf("the text form does not show the flag:\n%s", f)
 	}
 }
+
+// TestMemoryOrderModifiers: volatile and ordered global and generic
+// accesses carry STRONG and their scope, which keeps the optimizer from
+// hoisting or merging them; weak ones carry nothing.
+func TestMemoryOrderModifiers(t *testing.T) {
+	m := lowerFile(t, "order.ptx", []byte(`.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 flag, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [flag];
+	ld.param.u64 %rd2, [out];
+	ld.volatile.global.u32 %r1, [%rd1];
+	ld.relaxed.gpu.global.u32 %r2, [%rd1+4];
+	ld.acquire.sys.u32 %r3, [%rd1+8];
+	ld.global.u32 %r5, [%rd1+12];
+	st.volatile.global.u32 [%rd2], %r1;
+	st.release.cta.global.u32 [%rd2+4], %r2;
+	st.global.u32 [%rd2+8], %r3;
+	st.u32 [%rd2+12], %r5;
+	ret;
+}
+`))
+	text := m.Funcs[0].String()
+	for _, want := range []string{"LDG.E.STRONG.SYS %r", "LDG.E.STRONG.GPU %r", "LD.E.STRONG.SYS %r", "LDG.E %r", "STG.E.STRONG.SYS [", "STG.E.STRONG.SM [", "STG.E [", "ST.E ["} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}

@@ -248,17 +248,40 @@ func (c *fn) memOps(in *ptx.Instr, sp string) (ld, st ori.Opcode, mods []string,
 		if in.HasMod(".nc") || in.Op == "ldu" {
 			mods = append(mods, "CONSTANT")
 		}
-		return ori.OpLDG, ori.OpSTG, mods, nil
+		return ori.OpLDG, ori.OpSTG, append(mods, memOrder(in)...), nil
 	case ".shared":
 		return ori.OpLDS, ori.OpSTS, nil, nil
 	case ".local":
 		return ori.OpLDL, ori.OpSTL, nil, nil
 	case "":
-		return ori.OpLD, ori.OpST, []string{"E"}, nil
+		return ori.OpLD, ori.OpST, append([]string{"E"}, memOrder(in)...), nil
 	case ".const":
 		return ori.OpLDC, ori.OpInvalid, nil, nil
 	}
 	return 0, 0, nil, c.l.unsupported(in.OpPos, "memory accesses in %s", sp)
+}
+
+// memOrder returns the SASS ordering modifiers of a global or generic
+// ld/st: .volatile is STRONG.SYS (what ptxas emits for it on sm_70 and
+// later), .relaxed, .acquire and .release are STRONG with their scope
+// (.cta: SM, .gpu or none: GPU, .sys: SYS). Weak accesses have none. The
+// simulator is sequentially consistent, so the modifiers change no
+// result; they tell the optimizer which loads must not be hoisted,
+// commoned or merged (LICM and vectorization leave ordered accesses
+// alone), as a spin loop on a volatile flag needs.
+func memOrder(in *ptx.Instr) []string {
+	strong := in.HasMod(".relaxed") || in.HasMod(".acquire") || in.HasMod(".release")
+	switch {
+	case in.HasMod(".volatile"):
+		return []string{"STRONG", "SYS"}
+	case !strong:
+		return nil
+	case in.HasMod(".cta"):
+		return []string{"STRONG", "SM"}
+	case in.HasMod(".sys"):
+		return []string{"STRONG", "SYS"}
+	}
+	return []string{"STRONG", "GPU"}
 }
 
 // destRegs returns the element registers of a load's destination: one

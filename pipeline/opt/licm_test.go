@@ -255,6 +255,13 @@ BB4:
 	if i, j := strings.Index(got, "#5 LDG"), strings.Index(got, "BB1:"); i < j {
 		t.Errorf("the plain load was hoisted past a store in the loop:\n%s", got)
 	}
+	// ld.volatile (STRONG.SYS, from the lowering) stays where #5 moved:
+	// another thread may change the location between iterations.
+	vol := strings.Replace(licmLoads, "#5 LDG.E %r3", "#5 LDG.E.STRONG.SYS %r3", 1)
+	got, _ = loopRun(t, "OriHoistInvariantsLate", loopKernel(vol))
+	if i, j := strings.Index(got, "#5 LDG"), strings.Index(got, "BB1:"); i < j {
+		t.Errorf("the volatile load was hoisted:\n%s", got)
+	}
 }
 
 func TestLICMBlockers(t *testing.T) {
