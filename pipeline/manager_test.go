@@ -257,3 +257,26 @@ func BenchmarkCompileNoSnapshots(b *testing.B) {
 		}
 	}
 }
+
+// TestAnalysisCacheIsInvalidated compiles every spec at -O1, -O2 and -O3
+// with ori.CheckAnalysisCache on: every use of a cached dominator or
+// post-dominator tree is compared with a freshly computed one, and a
+// stale tree panics. (The cache is invalidated by ComputeCFG only.)
+func TestAnalysisCacheIsInvalidated(t *testing.T) {
+	ori.CheckAnalysisCache.Store(true)
+	defer ori.CheckAnalysisCache.Store(false)
+	n := 0
+	for _, s := range allSpecs(t) {
+		src, err := os.ReadFile(s.PTXPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []int{1, 2, 3} {
+			if _, err := CompileWith(s.PTXPath, src, Options{}, PhaseOptions{OptLevel: o, NoSnapshots: true}); err != nil {
+				t.Errorf("%s -O%d: %v", s.Name, o, err)
+			}
+			n++
+		}
+	}
+	t.Logf("%d compilations, every cached tree checked", n)
+}

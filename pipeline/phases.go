@@ -127,17 +127,12 @@ func verifyAll(opts ori.VerifyOptions) func(c *PhaseContext) error {
 }
 
 // analyzeControlFlow rebuilds every function's CFG edges from its
-// terminators. Dominators, post-dominators and loops are computed on
-// demand by the phases that need them.
-//
-// Decision: no cache. ptxas keeps these analyses between phases and
-// invalidates them; in orilab every pass edits blocks directly, so a cache
-// would need every edit to report itself or a signature check on every
-// lookup, and would be shared between the phase manager's snapshots. The
-// measured cost does not justify it: dominator trees are 8% of a whole
-// -O3 compile of the largest corpus kernel (26 ms; go test ./pipeline
-// -bench CompileNoSnapshots -cpuprofile), and recomputing is always
-// correct.
+// terminators. Dominators and post-dominators are cached on the function
+// (ori.Dominators) until the next ComputeCFG; loops are found on demand
+// from the cached dominator tree. Every pass ends with ComputeCFG (the
+// phase manager calls it after each), so the cache never outlives the
+// edges it was computed from; TestAnalysisCacheIsInvalidated runs the
+// pipeline with every cache hit checked against a fresh tree.
 func analyzeControlFlow(c *PhaseContext) error {
 	for _, f := range c.Module.Funcs {
 		if err := f.ComputeCFG(); err != nil {

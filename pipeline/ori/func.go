@@ -82,6 +82,8 @@ type Func struct {
 	nextID     int32
 	nextVReg   [NumClasses]int32
 	nextBlock  int32
+	// cache holds the dominator trees between passes (see dom.go).
+	cache analysisCache
 }
 
 // Block is a basic block. Preds and Succs are derived from the terminators
@@ -187,6 +189,16 @@ func (f *Func) NumInsts() int {
 // through when guarded), and any other last instruction falls through to
 // the next block in the layout. It reports branches to unknown blocks.
 func (f *Func) ComputeCFG() error {
+	if err := f.computeEdges(); err != nil {
+		f.cache.gen++ // the edges are half rebuilt
+		f.cache.edges = nil
+		return err
+	}
+	f.cache.noteEdges(f)
+	return nil
+}
+
+func (f *Func) computeEdges() error {
 	byID := make(map[int32]*Block, len(f.Blocks))
 	for _, b := range f.Blocks {
 		b.Preds, b.Succs = b.Preds[:0], b.Succs[:0]
@@ -234,6 +246,7 @@ func (f *Func) ComputeCFG() error {
 // edges are rebuilt to point into the copy.
 func (f *Func) Clone() *Func {
 	c := *f
+	c.cache = analysisCache{} // the trees hold f's blocks
 	c.Params = append([]Param(nil), f.Params...)
 	c.Rets = append([]Param(nil), f.Rets...)
 	c.SharedVars = append([]SharedVar(nil), f.SharedVars...)
