@@ -56,13 +56,18 @@ package opt
 //     pressure exceeds RematMaxRegCount;
 //   - I's result is live where the pressure of its class peaks, and the
 //     clones made in this run stay within RematInflationSlack.
-// The register target of ptxas (15412-15426, RematRegTargetFactor) is
-// replaced by the peak itself: candidates are applied in batches, each
-// step kept only if it lowers the peak or the number of points at the
-// peak, and a batch is committed only once the peak has dropped (see
-// rematerialize). So the phase adds instructions only where they lower
-// the peak virtual-register pressure of the function. Decision:
-// the wiki gives no defaults for these knobs; orilab's are above.
+// The register target (40593: "the pressure level below which
+// rematerialization becomes profitable", occupancy-derived and scaled by
+// RematRegTargetFactor) is the number of registers per thread that still
+// gives full occupancy on the target (fullOccupancyRegs: 64 on sm_75, 32
+// on sm_80, 40 on sm_86-89): while the peak R pressure is at or below it,
+// nothing is cloned, as fewer registers would not let more warps run.
+// Above it, candidates are applied in batches, each step kept only if it
+// lowers the peak or the number of points at the peak, and a batch is
+// committed only once the peak has dropped (see rematerialize), until the
+// target is met. So the phase adds instructions only where they lower a
+// peak that costs occupancy. Decision: the wiki gives no defaults for
+// these knobs; orilab's are above (RematRegTargetFactor 1.0).
 //
 // Example (the address %r0.64 is read 30 instructions later, in BB3):
 //
@@ -116,6 +121,8 @@ func init() {
 			Doc: "R-register pressure above which rematerialization also clones into loops (aggressive mode)."},
 		{Name: "RematInflationSlack", Type: knobs.TypeInt, Default: "32",
 			Doc: "Most instructions one remat phase run may clone in a function."},
+		{Name: "RematRegTargetFactor", Type: knobs.TypeDouble, Default: "1.0",
+			Doc: "Scales the register target (the registers per thread that still give full occupancy on the target SM); rematerialization stops once the peak R pressure is at or below it. 0: always rematerialize."},
 	} {
 		k.Readers = []string{"SinkRemat", "OriDoRematEarly", "OriDoRemat"}
 		switch k.Name {
@@ -166,6 +173,7 @@ type rematConfig struct {
 	budget     int
 	aggressive bool
 	preds      bool
+	target     int // R-register pressure at or below which nothing is gained
 }
 
 func rematSettings(f *ori.Func, c *Context) rematConfig {
@@ -174,6 +182,7 @@ func rematSettings(f *ori.Func, c *Context) rematConfig {
 		maxTree: c.Int("RematCostInstLimit"),
 		budget:  c.Int("RematInflationSlack"),
 		preds:   c.Bool("RematEnablePReg"),
+		target:  int(float64(fullOccupancyRegs(c.Arch)) * c.knobSet().Double("RematRegTargetFactor")),
 	}
 	cfg.aggressive = ori.MaxPressure(f).R > c.Int("RematMaxRegCount")
 	return cfg
@@ -193,6 +202,22 @@ func sinkRemat(f *ori.Func, c *Context, sink bool) (bool, error) {
 	}
 	n, err := rematerialize(f, rematSettings(f, c), c.Sites)
 	return sunk+n > 0, err
+}
+
+// fullOccupancyRegs is the number of registers per thread at which a
+// kernel still reaches the SM's full thread count, rounded down to the
+// allocation granularity of 8: 65536 registers per SM over the maximum
+// resident threads (1024 on sm_75, 2048 on sm_80, 1536 on sm_86, sm_87
+// and sm_89).
+func fullOccupancyRegs(arch int) int {
+	threads := 1536
+	switch arch {
+	case 75:
+		threads = 1024
+	case 80:
+		threads = 2048
+	}
+	return 65536 / threads &^ 7
 }
 
 // rematOp reports whether in's opcode and form may be cloned.
@@ -695,6 +720,9 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 		for cloned < cfg.budget {
 			doms := newCMDoms(f)
 			start, at, hot := cmPressure(f, class)
+			if class == ori.ClassR && start <= cfg.target {
+				break // the register target is met: more copies buy nothing
+			}
 			cur := [2]int{start, at}
 			var batch []rematStep
 			dropped := false

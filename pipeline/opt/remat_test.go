@@ -152,7 +152,7 @@ const remat64 = `BB0:
 `
 
 func TestRemat(t *testing.T) {
-	prRunCases(t, "OriDoRemat", []prCase{
+	prRunCases(t, "OriDoRemat", atLowPressure([]prCase{
 		{name: "64-bit parameter", in: remat64, want: `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#4 LDS %r2 = [%r0] ;
@@ -231,7 +231,7 @@ func TestRemat(t *testing.T) {
 	#15 STS [0x0], %r5 ;
 	#16 EXIT ;
 `},
-	})
+	}))
 }
 
 // rematLoop keeps a constant-bank value live across a loop whose body
@@ -259,7 +259,7 @@ BB2:
 // RematMaxRegCount. Below it, only the thread index, live across the
 // whole loop, is recomputed after it.
 func TestRematAggressive(t *testing.T) {
-	prRunCases(t, "OriDoRemat", []prCase{
+	prRunCases(t, "OriDoRemat", atLowPressure([]prCase{
 		{name: "below the threshold", in: rematLoop, want: `BB0:
 	#2 MOV %r1 = c[0x0][0x168] ;
 	#3 MOV %r6 = 0x0 ;
@@ -296,7 +296,7 @@ BB2:
 	#13 STS [%r8], %r6 ;
 	#14 EXIT ;
 `},
-	})
+	}))
 }
 
 // rematPred keeps %p0 live across a point where two more predicates are
@@ -318,7 +318,7 @@ const rematPred = `BB0:
 `
 
 func TestRematPredicates(t *testing.T) {
-	prRunCases(t, "OriDoRemat", []prCase{
+	prRunCases(t, "OriDoRemat", atLowPressure([]prCase{
 		{name: "off by default", in: rematPred},
 		{name: "RematEnablePReg", knob: []string{"RematEnablePReg"}, in: rematPred, want: `BB0:
 	#1 S2R %r0 = SR_TID.X ;
@@ -335,14 +335,14 @@ func TestRematPredicates(t *testing.T) {
 	#11 @%p4 STS [0x4], %r1 ;
 	#12 EXIT ;
 `},
-	})
+	}))
 }
 
 // TestRematSites: one rematerialization is one site, a refused site
 // leaves the function as it was and is not proposed again.
 func TestRematSites(t *testing.T) {
 	s := &Sites{Limit: true, Lo: 1, Hi: 0, Record: true}
-	got, changed := prRun(t, "OriDoRemat", prKernel(remat64), false, s)
+	got, changed := prRun(t, "OriDoRemat", prKernel(remat64), false, s, lowTarget)
 	if changed || got != prCanon(t, prKernel(remat64)) {
 		t.Fatalf("changed=%v with every site refused:\n%s", changed, got)
 	}
@@ -353,7 +353,7 @@ func TestRematSites(t *testing.T) {
 	}
 	// Allowing only the first site gives the full result.
 	s = &Sites{Limit: true, Lo: 1, Hi: 1}
-	if got, _ := prRun(t, "OriDoRemat", prKernel(remat64), false, s); got == prCanon(t, prKernel(remat64)) {
+	if got, _ := prRun(t, "OriDoRemat", prKernel(remat64), false, s, lowTarget); got == prCanon(t, prKernel(remat64)) {
 		t.Errorf("site 1 alone changed nothing")
 	}
 }
@@ -363,7 +363,7 @@ func TestRematSites(t *testing.T) {
 // the code alone.
 func TestSinkRematPositions(t *testing.T) {
 	in := prKernel(remat64)
-	if got, changed := prRun(t, "SinkRemat", in, false, nil); !changed || got == prCanon(t, in) {
+	if got, changed := prRun(t, "SinkRemat", in, false, nil, lowTarget); !changed || got == prCanon(t, in) {
 		t.Errorf("SinkRemat changed nothing")
 	}
 	for _, c := range []struct {
@@ -373,11 +373,11 @@ func TestSinkRematPositions(t *testing.T) {
 		{"SinkRemat", []string{"SinkRematEnable=0"}},
 		{"OriDoRematEarly", nil},
 	} {
-		if got, changed := prRun(t, c.pass, in, false, nil, c.knob...); changed || got != prCanon(t, in) {
+		if got, changed := prRun(t, c.pass, in, false, nil, append(c.knob, lowTarget)...); changed || got != prCanon(t, in) {
 			t.Errorf("%s %v changed the code:\n%s", c.pass, c.knob, got)
 		}
 	}
-	if _, changed := prRun(t, "OriDoRematEarly", in, false, nil, "RematEarlyEnable=1"); !changed {
+	if _, changed := prRun(t, "OriDoRematEarly", in, false, nil, "RematEarlyEnable=1", lowTarget); !changed {
 		t.Errorf("OriDoRematEarly with RematEarlyEnable=1 changed nothing")
 	}
 }
@@ -386,7 +386,7 @@ func TestSinkRematPositions(t *testing.T) {
 // SSA still verifies, and the phi's read of the original (at the end of
 // BB0) stays.
 func TestRematKeepsSSA(t *testing.T) {
-	prRunCases(t, "OriDoRemat", []prCase{{name: "ssa", ssa: true, in: `BB0:
+	prRunCases(t, "OriDoRemat", atLowPressure([]prCase{{name: "ssa", ssa: true, in: `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#2 MOV %r1 = c[0x0][0x160] ;
 	#3 ISETP.EQ.U32.AND %p0, PT = %r0, 0x0, PT ;
@@ -425,5 +425,37 @@ BB2:
 	#14 MOV.PHI %r10 = %r1, BB0, %r9, BB1 ;
 	#15 STS [0x0], %r10 ;
 	#16 EXIT ;
-`}})
+`}}))
+}
+
+// lowTarget sets the register target to 0: the IR tests' kernels are far
+// below the 64 registers that give full occupancy on sm_75, and they test
+// the mechanics of rematerialization, not when it pays.
+const lowTarget = "RematRegTargetFactor=0"
+
+// atLowPressure adds lowTarget to every case's knobs.
+func atLowPressure(cs []prCase) []prCase {
+	for i := range cs {
+		cs[i].knob = append([]string{lowTarget}, cs[i].knob...)
+	}
+	return cs
+}
+
+// TestRematRegisterTarget: with the default target (full occupancy: 64
+// registers on sm_75, 32 on sm_80, 40 on sm_86-89) a function whose peak
+// pressure is far below it is left alone; RematRegTargetFactor scales
+// the target (0: always try).
+func TestRematRegisterTarget(t *testing.T) {
+	for arch, want := range map[int]int{75: 64, 80: 32, 86: 40, 87: 40, 89: 40} {
+		if got := fullOccupancyRegs(arch); got != want {
+			t.Errorf("sm_%d: full occupancy at %d registers, want %d", arch, got, want)
+		}
+	}
+	in := prKernel(remat64)
+	if got, changed := prRun(t, "OriDoRemat", in, false, nil); changed || got != prCanon(t, in) {
+		t.Errorf("rematerialized below the register target:\n%s", got)
+	}
+	if _, changed := prRun(t, "OriDoRemat", in, false, nil, "RematRegTargetFactor=0"); !changed {
+		t.Errorf("RematRegTargetFactor=0 changed nothing")
+	}
 }

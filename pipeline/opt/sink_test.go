@@ -108,11 +108,13 @@ func TestTestdataOptSpecsAllLevels(t *testing.T) {
 func TestPredRematSinkChangeTheirKernels(t *testing.T) {
 	checkPhasesChangeKernels(t, []phaseCase{
 		{"testdata/opt/pred_shapes.ptx", "OriDoPredication", nil, []string{"DisablePredication"}},
-		{"testdata/opt/remat_params.ptx", "OriDoRemat", nil, []string{"RematEnable=0"}},
+		// remat_params' pressure is below the register target of sm_80
+		// (32: full occupancy), which is reached at RematRegTargetFactor=0.
+		{"testdata/opt/remat_params.ptx", "OriDoRemat", []string{"RematRegTargetFactor=0"}, []string{"RematRegTargetFactor=0", "RematEnable=0"}},
 		{"testdata/opt/sink_late.ptx", "SinkRemat", nil, []string{"SinkRematEnable=0"}},
 		{"testdata/opt/sink_late.ptx", "SinkCodeIntoBlock", []string{"SinkRematEnable=0"},
 			[]string{"SinkRematEnable=0", "DisablePhases=SinkCodeIntoBlock"}},
-		{"testdata/opt/remat_params.ptx", "OriDoRematEarly", []string{"RematEarlyEnable=1", "SinkRematEnable=0"}, []string{"SinkRematEnable=0"}},
+		{"testdata/opt/remat_params.ptx", "OriDoRematEarly", []string{"RematRegTargetFactor=0", "RematEarlyEnable=1", "SinkRematEnable=0"}, []string{"RematRegTargetFactor=0", "SinkRematEnable=0"}},
 	})
 }
 
