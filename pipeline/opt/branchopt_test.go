@@ -18,6 +18,14 @@ func boFunc(body string) string {
 // returns the printed result.
 func runPassText(t *testing.T, name, in string, ssa bool) (string, bool) {
 	t.Helper()
+	return runPassSSA(t, name, in, ssa, ssa)
+}
+
+// runPassSSA is runPassText for a pass that enters or leaves the
+// partial-SSA window: the input and the output are verified in the
+// modes ssaIn and ssaOut.
+func runPassSSA(t *testing.T, name, in string, ssaIn, ssaOut bool) (string, bool) {
+	t.Helper()
 	f, err := ori.ParseFunc("k.ori", []byte(in))
 	if err != nil {
 		t.Fatalf("parse: %v", err)
@@ -25,7 +33,7 @@ func runPassText(t *testing.T, name, in string, ssa bool) (string, bool) {
 	if err := f.ComputeCFG(); err != nil {
 		t.Fatal(err)
 	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
+	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaIn}); err != nil {
 		t.Fatalf("input does not verify: %v", err)
 	}
 	p, ok := Lookup(name)
@@ -39,7 +47,7 @@ func runPassText(t *testing.T, name, in string, ssa bool) (string, bool) {
 	if err := f.ComputeCFG(); err != nil {
 		t.Fatal(err)
 	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
+	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaOut}); err != nil {
 		t.Fatalf("output does not verify: %v\n%s", err, f)
 	}
 	return f.String(), changed

@@ -97,46 +97,63 @@ func mpReadRefs(in *ori.Inst, fn func(r *ori.Reg)) {
 	}
 }
 
-// mpCandidates returns the registers GenerateMovPhi converts, in the
-// order of their first definition, and the blocks defining each.
-func mpCandidates(f *ori.Func, dom *ori.DomTree) ([]mpKey, map[mpKey][]*ori.Block) {
-	type info struct {
-		defs    int
-		blocks  []*ori.Block
-		refused bool
-	}
-	regs := map[mpKey]*info{}
+// mpReg is what both ends of the partial-SSA window need to know about
+// one virtual register.
+type mpReg struct {
+	defs      int          // instructions that write it (MOV.PHI included)
+	blocks    []*ori.Block // the blocks defining it, each once, in layout order
+	partial   bool         // some mention is not the whole value (a tuple, a slice)
+	guarded   bool         // some definition is guarded
+	odd       bool         // written twice by one instruction, or by a MOV.PHI
+	unreached bool         // mentioned in a block the entry does not reach
+}
+
+// mpScan collects mpReg for every virtual register of f, and the
+// registers in the order of their first mention. reached says which
+// blocks the entry reaches (nil: all).
+func mpScan(f *ori.Func, reached func(*ori.Block) bool) (map[mpKey]*mpReg, []mpKey) {
+	regs := map[mpKey]*mpReg{}
 	var order []mpKey
-	get := func(r ori.Reg) *info {
+	get := func(r ori.Reg) *mpReg {
 		k := mpKeyOf(r)
 		x := regs[k]
 		if x == nil {
-			x = &info{}
+			x = &mpReg{}
 			regs[k] = x
 			order = append(order, k)
 		}
 		return x
 	}
-	scalar := func(r ori.Reg) bool {
-		return r.Off == 0 && r.Words == 1 && (r.Class == ori.ClassR || r.Class == ori.ClassP)
-	}
 	for _, b := range f.Blocks {
-		reached := dom.Reached(b)
+		unreached := reached != nil && !reached(b)
+		mention := func(r ori.Reg) *mpReg {
+			x := get(r)
+			x.partial = x.partial || r.Off != 0 || r.Words != 1
+			x.unreached = x.unreached || unreached
+			return x
+		}
 		for _, in := range b.Insts {
 			mpReadRefs(in, func(r *ori.Reg) {
 				if r.Virtual {
-					x := get(*r)
-					x.refused = x.refused || !reached || !scalar(*r)
+					mention(*r)
 				}
 			})
+			if in.IsPhi() {
+				for j := 0; j < len(in.Srcs); j += 2 {
+					if o := in.Srcs[j]; o.Kind == ori.OpdReg && o.Reg.Virtual {
+						mention(o.Reg)
+					}
+				}
+			}
 			seen := map[mpKey]bool{}
 			for _, o := range in.Dsts {
 				if o.Kind != ori.OpdReg || !o.Reg.Virtual {
 					continue
 				}
-				x := get(o.Reg)
+				x := mention(o.Reg)
 				k := mpKeyOf(o.Reg)
-				x.refused = x.refused || !reached || !scalar(o.Reg) || in.Guarded() || seen[k] || in.IsPhi()
+				x.guarded = x.guarded || in.Guarded()
+				x.odd = x.odd || seen[k] || in.IsPhi()
 				seen[k] = true
 				x.defs++
 				if n := len(x.blocks); n == 0 || x.blocks[n-1] != b {
@@ -145,15 +162,23 @@ func mpCandidates(f *ori.Func, dom *ori.DomTree) ([]mpKey, map[mpKey][]*ori.Bloc
 			}
 		}
 	}
+	return regs, order
+}
+
+// mpCandidates returns the registers GenerateMovPhi converts, in the
+// order of their first mention, and the blocks defining each.
+func mpCandidates(f *ori.Func, dom *ori.DomTree) ([]mpKey, map[mpKey][]*ori.Block) {
+	regs, order := mpScan(f, dom.Reached)
 	for _, r := range ori.UndefinedReads(f) {
 		if x := regs[mpKeyOf(r)]; x != nil {
-			x.refused = true
+			x.unreached = true // read before defined: no value to start from
 		}
 	}
 	var out []mpKey
 	blocks := map[mpKey][]*ori.Block{}
 	for _, k := range order {
-		if x := regs[k]; x.defs > 1 && !x.refused {
+		x := regs[k]
+		if x.defs > 1 && !x.partial && !x.guarded && !x.odd && !x.unreached && (k.class == ori.ClassR || k.class == ori.ClassP) {
 			out = append(out, k)
 			blocks[k] = x.blocks
 		}

@@ -103,18 +103,7 @@ func TestIDIVKeptWholeForTheOptimizer(t *testing.T) {
 	if n := strings.Count(prsSnapshot(t, s3, "DumpNVuCodeText").Module.String(), "MUFU.RCP"); n != 2 {
 		t.Errorf("-O3: %d reciprocals in the final code, want 2 (one per remaining IDIV)", n)
 	}
-	sp, err := spec.Load(filepath.Join(prsRepoRoot(t), "testdata/opt/idiv_loop.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var steps [2]int64
-	for i, o := range []int{0, 3} {
-		rep, err := pipeline.RunSpec(sp, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: o}})
-		if err != nil || !rep.Pass {
-			t.Fatalf("-O%d: %v %v", o, err, rep)
-		}
-		steps[i] = rep.Stats.WarpSteps
-	}
+	steps := warpStepsO0O3(t, "testdata/opt/idiv_loop.json")
 	if 2*steps[1] >= steps[0] {
 		t.Errorf("-O3 runs %d warp steps, -O0 %d: want less than half", steps[1], steps[0])
 	}
@@ -136,18 +125,7 @@ func TestIDIV64HoistedOutOfItsLoop(t *testing.T) {
 	if sn := prsSnapshot(t, s3, "LateExpansionUnsupportedOps"); sn.Status != pipeline.StatusChanged || strings.Contains(sn.Module.String(), "IDIV") {
 		t.Errorf("-O3 LateExpansionUnsupportedOps: %s, IDIV left: %v", sn.Status, strings.Contains(sn.Module.String(), "IDIV"))
 	}
-	sp, err := spec.Load(filepath.Join(prsRepoRoot(t), "testdata/opt/idiv64_loop.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var steps [2]int64
-	for i, o := range []int{0, 3} {
-		rep, err := pipeline.RunSpec(sp, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: o}})
-		if err != nil || !rep.Pass {
-			t.Fatalf("-O%d: %v %v", o, err, rep)
-		}
-		steps[i] = rep.Stats.WarpSteps
-	}
+	steps := warpStepsO0O3(t, "testdata/opt/idiv64_loop.json")
 	if 5*steps[1] >= steps[0] {
 		t.Errorf("-O3 runs %d warp steps, -O0 %d: want under a fifth", steps[1], steps[0])
 	}
@@ -172,4 +150,23 @@ func TestSwitchTreeNeedsPartialSSA(t *testing.T) {
 	if sn := prsSnapshot(t, off, "DoSwitchOptSecond"); sn.Status == pipeline.StatusChanged {
 		t.Errorf("DoSwitchOptSecond changed the chain without partial SSA")
 	}
+}
+
+// warpStepsO0O3 runs the spec at -O0 and -O3 (both must pass) and
+// returns the warp steps of each.
+func warpStepsO0O3(t *testing.T, rel string) [2]int64 {
+	t.Helper()
+	sp, err := spec.Load(filepath.Join(prsRepoRoot(t), rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps [2]int64
+	for i, o := range []int{0, 3} {
+		rep, err := pipeline.RunSpec(sp, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: o}})
+		if err != nil || !rep.Pass {
+			t.Fatalf("%s -O%d: %v %v", rel, o, err, rep)
+		}
+		steps[i] = rep.Stats.WarpSteps
+	}
+	return steps
 }

@@ -2,38 +2,7 @@ package opt
 
 import (
 	"testing"
-
-	"orilab/pipeline/ori"
 )
-
-// runMovPhiPass runs one of the window's two phases on in, checking the
-// input and the output with the verifier in the mode each side of the
-// phase needs.
-func runMovPhiPass(t *testing.T, name, in string, ssaIn, ssaOut bool) (string, bool) {
-	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaIn}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	p, _ := Lookup(name)
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaOut}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
-}
 
 // TestGenerateMovPhi pins the partial-SSA construction: phis go where
 // definitions merge and the register is live, every definition gets its
@@ -127,7 +96,7 @@ BB2:
 `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, changed := runMovPhiPass(t, "GenerateMovPhi", dcFunc(c.in), false, true)
+			got, changed := runPassSSA(t, "GenerateMovPhi", dcFunc(c.in), false, true)
 			if want := canonText(t, dcFunc(c.want)); got != want || !changed {
 				t.Errorf("changed=%v\ngot\n%s\nwant\n%s", changed, got, want)
 			}
@@ -162,7 +131,7 @@ func TestGenerateMovPhiLeavesPartialRegisters(t *testing.T) {
 `,
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, changed := runMovPhiPass(t, "GenerateMovPhi", dcFunc(body), false, true)
+			got, changed := runPassSSA(t, "GenerateMovPhi", dcFunc(body), false, true)
 			if want := canonText(t, dcFunc(body)); got != want || changed {
 				t.Errorf("changed=%v\n%s\nwant it unchanged", changed, got)
 			}
@@ -321,7 +290,7 @@ BB2:
 `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, changed := runMovPhiPass(t, "ConvertAllMovPhiToMov", dcFunc(c.in), true, false)
+			got, changed := runPassSSA(t, "ConvertAllMovPhiToMov", dcFunc(c.in), true, false)
 			if want := canonText(t, dcFunc(c.want)); got != want || !changed {
 				t.Errorf("changed=%v\ngot\n%s\nwant\n%s", changed, got, want)
 			}

@@ -306,52 +306,10 @@ func mpSplitEdge(f *ori.Func, from, to *ori.Block, seq []*ori.Inst) error {
 // mpCoalesce merges non-interfering phi results and sources into one
 // register each (see the file comment).
 func mpCoalesce(f *ori.Func) {
-	type info struct {
-		defs    int
-		bad     bool // guarded or partial definition, or a slice is used
-		isPhi   bool
-		defBlk  *ori.Block
-		defInst *ori.Inst
-	}
-	regs := map[mpKey]*info{}
-	get := func(r ori.Reg) *info {
-		k := mpKeyOf(r)
-		x := regs[k]
-		if x == nil {
-			x = &info{}
-			regs[k] = x
-		}
-		return x
-	}
-	scalar := func(r ori.Reg) bool { return r.Off == 0 && r.Words == 1 }
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			mpReadRefs(in, func(r *ori.Reg) {
-				if r.Virtual && !scalar(*r) {
-					get(*r).bad = true
-				}
-			})
-			if in.IsPhi() {
-				for j := 0; j < len(in.Srcs); j += 2 {
-					if o := in.Srcs[j]; o.Kind == ori.OpdReg && o.Reg.Virtual && !scalar(o.Reg) {
-						get(o.Reg).bad = true
-					}
-				}
-			}
-			for _, o := range in.Dsts {
-				if o.Kind != ori.OpdReg || !o.Reg.Virtual {
-					continue
-				}
-				x := get(o.Reg)
-				x.defs++
-				x.bad = x.bad || !scalar(o.Reg) || in.Guarded()
-				x.isPhi, x.defBlk, x.defInst = in.IsPhi(), b, in
-			}
-		}
-	}
+	regs, _ := mpScan(f, nil)
 	ok := func(r ori.Reg) bool {
 		x := regs[mpKeyOf(r)]
-		return r.Virtual && x != nil && x.defs == 1 && !x.bad
+		return r.Virtual && x != nil && x.defs == 1 && !x.partial && !x.guarded
 	}
 	// The candidates: phi results and register sources that qualify.
 	var cands []mpKey

@@ -97,16 +97,20 @@ var CheckAnalysisCache atomic.Bool
 // Dominators returns the dominator tree of f from its entry block,
 // computed or cached. The CFG edges must be current (ComputeCFG).
 func Dominators(f *Func) *DomTree {
-	c := &f.cache
-	if c.dom != nil && c.domGen == c.gen {
+	return f.cache.tree(f, "dominator", &f.cache.dom, &f.cache.domGen, computeDominators)
+}
+
+// tree returns *t when it was built in the current generation (checked
+// against a fresh tree under CheckAnalysisCache), or builds and keeps it.
+func (c *analysisCache) tree(f *Func, what string, t **DomTree, gen *uint64, compute func(*Func) *DomTree) *DomTree {
+	if *t != nil && *gen == c.gen {
 		if CheckAnalysisCache.Load() {
-			checkCached(f, "dominator", c.dom, computeDominators(f))
+			checkCached(f, what, *t, compute(f))
 		}
-		return c.dom
+		return *t
 	}
-	t := computeDominators(f)
-	c.dom, c.domGen = t, c.gen
-	return t
+	*t, *gen = compute(f), c.gen
+	return *t
 }
 
 func computeDominators(f *Func) *DomTree {
@@ -131,16 +135,7 @@ func checkCached(f *Func, what string, cached, fresh *DomTree) {
 // cached. The roots are the blocks that leave the function (no
 // successors); the virtual exit above them is represented by nil.
 func PostDominators(f *Func) *DomTree {
-	c := &f.cache
-	if c.pdom != nil && c.pdomGen == c.gen {
-		if CheckAnalysisCache.Load() {
-			checkCached(f, "post-dominator", c.pdom, computePostDominators(f))
-		}
-		return c.pdom
-	}
-	t := computePostDominators(f)
-	c.pdom, c.pdomGen = t, c.gen
-	return t
+	return f.cache.tree(f, "post-dominator", &f.cache.pdom, &f.cache.pdomGen, computePostDominators)
 }
 
 func computePostDominators(f *Func) *DomTree {
