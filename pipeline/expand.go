@@ -7,24 +7,30 @@ package pipeline
 // has ptxas legalize PTX operations without a SASS equivalent at phase 5
 // and expand "unsupported operations remaining after optimization" at 86
 // (and again at 101 and 137 for operations later phases create). orilab's
-// lowering emits SASS-level Ori directly for almost everything; the one
-// operation it keeps whole is integer division and remainder with a
-// register divisor, IDIV (pipeline/ori/SEMANTICS.md). The 32-bit form is
-// a 16-instruction expansion (I2F, MUFU.RCP, F2I, a Newton step, two
-// corrections, the sign and divide-by-zero fix-ups) that the optimizer
-// would otherwise see as sixteen unrelated instructions; the 64-bit form
-// is a 32-bit fast path and a 64-iteration shift-subtract loop, three
-// more blocks, which the loop passes would otherwise look at (and unroll:
-// its trip count is a constant). As one IDIV it is commoned by
-// OriCommoning, hoisted out of loops by LICM and removed when dead.
+// lowering emits SASS-level Ori directly for almost everything; the
+// operations it keeps whole (pipeline/lower.Unsupported, meanings in
+// pipeline/ori/SEMANTICS.md) are the ones whose expansion the optimizer
+// would otherwise see as dozens of unrelated instructions and extra
+// blocks:
+//   - IDIV, integer division and remainder with a register divisor: 32-bit
+//     a 16-instruction expansion (I2F, MUFU.RCP, F2I, a Newton step, two
+//     corrections, the sign and divide-by-zero fix-ups); 64-bit a 32-bit
+//     fast path and a 64-iteration shift-subtract loop, which the loop
+//     passes would otherwise unroll (its trip count is a constant);
+//   - DDIV, f64 division in the four rounding modes: a Newton fast path
+//     and an exact slow path in a block of its own, about 170
+//     instructions;
+//   - DSQRT, f64 square root: about 50 instructions.
+// Kept whole, they are commoned by OriCommoning, hoisted out of loops by
+// LICM and removed when dead.
 //
 // Decision: at -O0 nothing optimizes, so ConvertUnsupportedOps expands
-// IDIV at once, where ptxas legalizes; at -O1 and above it leaves it, and
-// LateExpansionUnsupportedOps expands it after the optimizer. The late
-// phase is required (the allocator cannot take an IDIV); both run
-// pipeline/lower.ExpandIDIV, so the code is the same either way.
+// them at once, where ptxas legalizes; at -O1 and above it leaves them,
+// and LateExpansionUnsupportedOps expands them after the optimizer. The
+// late phase is required (the allocator cannot take them); both run
+// pipeline/lower.Expand, so the code is the same either way.
 // LateExpansionUnsupportedOps2 and LateExpansionUnsupportedOpsMid have
-// nothing to expand: no later orilab phase creates an IDIV.
+// nothing to expand: no later orilab phase creates one of these.
 
 import (
 	"fmt"
@@ -36,14 +42,15 @@ import (
 func init() {
 	impls["ConvertUnsupportedOps"] = phaseImpl{run: expandUnsupported, noop: func(c *PhaseContext) string {
 		if c.OptLevel > 0 {
-			return "at -O1 and above integer division stays one IDIV for the optimizer; LateExpansionUnsupportedOps (86) expands it"
+			return "at -O1 and above integer division, f64 division and f64 square root stay whole (IDIV, DDIV, DSQRT) for the optimizer; LateExpansionUnsupportedOps (86) expands them"
 		}
 		return ""
 	}}
 	impls["LateExpansionUnsupportedOps"] = phaseImpl{run: expandUnsupported, required: true}
 }
 
-// expandUnsupported replaces every IDIV of the module by its expansion.
+// expandUnsupported replaces every IDIV, DDIV and DSQRT of the module by
+// its expansion.
 // A multi-block expansion (64-bit) splits the IDIV's block: the code
 // before it and the expansion's first block stay in the block, the
 // expansion's other blocks follow it, and the code after the IDIV moves
@@ -55,10 +62,10 @@ func expandUnsupported(c *PhaseContext) error {
 			b := f.Blocks[bi]
 			for i := 0; i < len(b.Insts); i++ {
 				in := b.Insts[i]
-				if in.Op != ori.OpIDIV {
+				if !lower.Unsupported(in.Op) {
 					continue
 				}
-				blocks, err := lower.ExpandIDIV(f, in)
+				blocks, err := lower.Expand(f, in)
 				if err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)
 				}
@@ -87,13 +94,14 @@ func expandUnsupported(c *PhaseContext) error {
 	return nil
 }
 
-// unexpanded reports an IDIV that reached a phase that cannot take one.
+// unexpanded reports an operation kept whole that reached a phase that
+// cannot take one.
 func unexpanded(m *ori.Module) error {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				if in.Op == ori.OpIDIV {
-					return fmt.Errorf("%s BB%d #%d: IDIV reached register allocation; LateExpansionUnsupportedOps must run before it", f.Name, b.ID, in.ID)
+				if lower.Unsupported(in.Op) {
+					return fmt.Errorf("%s BB%d #%d: %s reached register allocation; LateExpansionUnsupportedOps must run before it", f.Name, b.ID, in.ID, in.Op)
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"orilab/pipeline/sim/fp"
 	"orilab/pipeline/spec"
 )
 
@@ -77,7 +78,7 @@ func TestIDIVAgreesWithItsExpansion(t *testing.T) {
 			want = append(want, uint64(v))
 		}
 	}
-	checkIDIVSpec(t, idivPTX, 32, as, bs, want)
+	checkKeptWhole(t, idivPTX, 32, as, bs, want, 4, "IDIV")
 }
 
 // idiv64PTX is idivPTX for 64-bit operands.
@@ -138,21 +139,24 @@ func TestIDIV64AgreesWithItsExpansion(t *testing.T) {
 		}
 		want = append(want, a/b, a%b, uint64(int64(a)/int64(b)), uint64(int64(a)%int64(b)))
 	}
-	checkIDIVSpec(t, idiv64PTX, 64, as, bs, want)
+	checkKeptWhole(t, idiv64PTX, 64, as, bs, want, 4, "IDIV")
 }
 
-// checkIDIVSpec runs the kernel ptx (a[i] and b[i] of the given width,
-// four results per i in out) at -O3 right after lowering (IDIV executed
-// by the simulator), at -O0 after ConvertUnsupportedOps and at the end,
-// and at -O3 after LateExpansionUnsupportedOps and at the end, with the
-// verifier on; every run must give want. The lowered code must hold four
-// IDIVs and the final code none.
-func checkIDIVSpec(t *testing.T, ptx string, width int, as, bs, want []uint64) {
+// checkKeptWhole runs the kernel ptx (a[i] and b[i] of the given width,
+// len(want)/len(as) results per i in out) at -O3 right after lowering (the operation
+// kept whole, executed by the simulator), at -O0 after
+// ConvertUnsupportedOps and at the end, and at -O3 after
+// LateExpansionUnsupportedOps and at the end, with the verifier on; every
+// run must give want. The lowered code must hold nOps instructions named
+// op, and the final code none.
+func checkKeptWhole(t *testing.T, ptx string, width int, as, bs, want []uint64, nOps int, op string) {
 	t.Helper()
 	elem, size := "u32", 4
 	if width == 64 {
 		elem, size = "u64", 8
 	}
+	kernel := strings.Fields(ptx[strings.Index(ptx, ".entry ")+len(".entry "):])[0]
+	kernel = kernel[:strings.IndexByte(kernel+"(", '(')]
 	hexLE := func(vs []uint64) string {
 		var sb strings.Builder
 		for _, v := range vs {
@@ -167,22 +171,23 @@ func checkIDIVSpec(t *testing.T, ptx string, width int, as, bs, want []uint64) {
 		wantHex = append(wantHex, fmt.Sprintf("0x%0*x", 2*size, v))
 	}
 	n := len(as)
+	per := len(want) / n
 	sp := map[string]any{
-		"name": "idiv", "ptx": "idiv.ptx", "kernel": "idiv",
+		"name": kernel, "ptx": "k.ptx", "kernel": kernel,
 		"launch": map[string]any{"grid": []int{n / 256, 1, 1}, "block": []int{256, 1, 1}},
 		"params": []map[string]any{
 			{"name": "a", "kind": "buffer", "elem": elem, "count": n, "init_hex_le": hexLE(as)},
 			{"name": "b", "kind": "buffer", "elem": elem, "count": n, "init_hex_le": hexLE(bs)},
-			{"name": "out", "kind": "buffer", "elem": elem, "count": 4 * n, "init": "zero"},
+			{"name": "out", "kind": "buffer", "elem": elem, "count": per * n, "init": "zero"},
 		},
-		"expect": []map[string]any{{"param": "out", "elem": elem, "count": 4 * n, "values_hex": wantHex}},
+		"expect": []map[string]any{{"param": "out", "elem": elem, "count": per * n, "values_hex": wantHex}},
 	}
 	dir := t.TempDir()
 	js, _ := json.Marshal(sp)
 	if err := os.WriteFile(filepath.Join(dir, "idiv.json"), js, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "idiv.ptx"), []byte(ptx), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "k.ptx"), []byte(ptx), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := spec.Load(filepath.Join(dir, "idiv.json"))
@@ -201,18 +206,18 @@ func checkIDIVSpec(t *testing.T, ptx string, width int, as, bs, want []uint64) {
 			t.Errorf("-O%d after %q: %s", c.o, c.after, spec.FormatResults(rep.Results))
 		}
 	}
-	sess, err := NewSession("idiv.ptx", []byte(ptx), Options{}, PhaseOptions{OptLevel: 3})
+	sess, err := NewSession("k.ptx", []byte(ptx), Options{}, PhaseOptions{OptLevel: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(sess.Lowered.String(), "IDIV"); got != 4 {
-		t.Errorf("lowered code has %d IDIVs, want 4", got)
+	if got := strings.Count(sess.Lowered.String(), " "+op); got != nOps {
+		t.Errorf("lowered code has %d %s, want %d", got, op, nOps)
 	}
 	if err := sess.RunAll(); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(sess.Module().String(), "IDIV") {
-		t.Error("an IDIV survived to the final code")
+	if strings.Contains(sess.Module().String(), " "+op) {
+		t.Errorf("a %s survived to the final code", op)
 	}
 }
 
@@ -226,5 +231,88 @@ func TestIDIVNeedsLateExpansion(t *testing.T) {
 	err = sess.RunAll()
 	if err == nil || !strings.Contains(err.Error(), "IDIV reached register allocation; LateExpansionUnsupportedOps must run before it") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// ddivPTX divides a[i] by b[i] (f64) in the four rounding modes and takes
+// the square roots of a[i] (RN, RZ) and b[i] (RM, RP).
+const ddivPTX = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry ddiv(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	.reg .f64 %fd<20>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.u32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd5, %rd1, %rd4;
+	add.s64 %rd6, %rd2, %rd4;
+	ld.global.f64 %fd1, [%rd5];
+	ld.global.f64 %fd2, [%rd6];
+	div.rn.f64 %fd3, %fd1, %fd2;
+	div.rz.f64 %fd4, %fd1, %fd2;
+	div.rm.f64 %fd5, %fd1, %fd2;
+	div.rp.f64 %fd6, %fd1, %fd2;
+	sqrt.rn.f64 %fd7, %fd1;
+	sqrt.rz.f64 %fd8, %fd1;
+	sqrt.rm.f64 %fd9, %fd2;
+	sqrt.rp.f64 %fd10, %fd2;
+	mul.wide.u32 %rd7, %r4, 64;
+	add.s64 %rd8, %rd3, %rd7;
+	st.global.v2.f64 [%rd8], {%fd3, %fd4};
+	st.global.v2.f64 [%rd8+16], {%fd5, %fd6};
+	st.global.v2.f64 [%rd8+32], {%fd7, %fd8};
+	st.global.v2.f64 [%rd8+48], {%fd9, %fd10};
+	ret;
+}
+`
+
+// TestDDIVAgreesWithItsExpansion: DDIV and DSQRT, executed by the
+// simulator right after lowering, and their expansions (the lowering's
+// f64 division with its fast and exact slow path, and the f64 square
+// root) give the IEEE results of pipeline/sim/fp in every rounding mode,
+// over pairs of edge values (zeros, subnormals, the normal range's ends,
+// infinities, NaNs) and random bit patterns and magnitudes.
+func TestDDIVAgreesWithItsExpansion(t *testing.T) {
+	edges := []float64{0, math.Copysign(0, -1), 1, -1, 2, 3, 0.1, 1.0 / 3, math.Pi, 1e300, -1e300, 1e-300,
+		math.SmallestNonzeroFloat64, 3 * math.SmallestNonzeroFloat64, 0x1p-1022, 0x1p-1030, math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN(), 0x1p1000, 0x1p-1000, 7}
+	var as, bs []uint64
+	for _, a := range edges {
+		for _, b := range edges {
+			as, bs = append(as, math.Float64bits(a)), append(bs, math.Float64bits(b))
+		}
+	}
+	rng := rand.New(rand.NewSource(9))
+	for len(as)%256 != 0 || len(as) < 1024 {
+		var a, b uint64
+		if rng.Intn(2) == 0 {
+			a, b = rng.Uint64(), rng.Uint64()
+		} else {
+			a = math.Float64bits(rng.NormFloat64() * math.Pow(2, float64(rng.Intn(2000)-1000)))
+			b = math.Float64bits(rng.NormFloat64() * math.Pow(2, float64(rng.Intn(2000)-1000)))
+		}
+		as, bs = append(as, a), append(bs, b)
+	}
+	var want []uint64
+	for i := range as {
+		a, b := as[i], bs[i]
+		want = append(want, fp.Div64(a, b, fp.RN), fp.Div64(a, b, fp.RZ), fp.Div64(a, b, fp.RM), fp.Div64(a, b, fp.RP),
+			fp.Sqrt64(a, fp.RN), fp.Sqrt64(a, fp.RZ), fp.Sqrt64(b, fp.RM), fp.Sqrt64(b, fp.RP))
+	}
+	checkKeptWhole(t, ddivPTX, 64, as, bs, want, 4, "DDIV")
+	sess, err := NewSession("k.ptx", []byte(ddivPTX), Options{}, PhaseOptions{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(sess.Lowered.String(), " DSQRT"); got != 4 {
+		t.Errorf("lowered code has %d DSQRT, want 4", got)
 	}
 }

@@ -1017,7 +1017,8 @@ func lowerSqrt(c *fn, in *ptx.Instr) error {
 		rnd = "RN"
 	}
 	if t == ".f64" {
-		c.flSqrtF64(d, a, rnd)
+		// One DSQRT for the optimizer; Expand replaces it late.
+		c.emit(ori.OpDSQRT, []string{rnd}, []ori.Operand{ori.R(d)}, a)
 		return nil
 	}
 	c.flSqrtF32(d, a, rnd, ftz)
@@ -1073,7 +1074,8 @@ func (c *fn) flDiv(in *ptx.Instr, t string) error {
 	}
 	switch flKind(t) {
 	case 64:
-		c.flDivF64(d, c.flPlain(s[0], 2), c.flPlain(s[1], 2), rnd)
+		// One DDIV for the optimizer; Expand replaces it late.
+		c.emit(ori.OpDDIV, []string{rnd}, []ori.Operand{ori.R(d)}, c.flPlain(s[0], 2), c.flPlain(s[1], 2))
 		return nil
 	case 32:
 	default:

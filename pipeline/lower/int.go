@@ -1377,7 +1377,7 @@ func lowerDivRem(c *fn, in *ptx.Instr, rem bool) error {
 	}
 	if (width == 32 || width == 64) && !intIsImm(b) {
 		// One IDIV for the optimizer to move, common and hoist as a whole;
-		// ExpandIDIV replaces it before register allocation.
+		// Expand replaces it before register allocation.
 		mods := []string{fmt.Sprintf("U%d", width)}
 		if signed {
 			mods[0] = fmt.Sprintf("S%d", width)
@@ -1416,65 +1416,6 @@ func lowerDivRem(c *fn, in *ptx.Instr, rem bool) error {
 		}
 	}
 	return nil
-}
-
-// ExpandIDIV returns the code that replaces in, an "IDIV.<U32|S32|U64|
-// S64>[.REM] d = a, b" the lowering left for the optimizer
-// (SEMANTICS.md): the division of intDivMod32 or intDivMod64 into fresh
-// registers of f, unguarded (it has no side effects), then d written
-// under in's guard, all ones when b = 0. The result is the blocks of the
-// expansion in layout order: the first is not part of f (its
-// instructions belong where in was), the others are new blocks of f,
-// created detached from f.Blocks, each falling through to the next; the
-// code after in belongs at the end of the last. The 32-bit expansion is
-// one block; the 64-bit one has a fast path, a shift-subtract loop and a
-// join. New instructions take in's line; the last one keeps in's ID.
-func ExpandIDIV(f *ori.Func, in *ori.Inst) ([]*ori.Block, error) {
-	if in.Op != ori.OpIDIV || len(in.Dsts) != 1 || len(in.Srcs) != 2 || in.Dsts[0].Kind != ori.OpdReg {
-		return nil, fmt.Errorf("#%d: not an IDIV d = a, b", in.ID)
-	}
-	var signed, wide bool
-	switch {
-	case in.HasMod("U32"):
-	case in.HasMod("S32"):
-		signed = true
-	case in.HasMod("U64"):
-		wide = true
-	case in.HasMod("S64"):
-		signed, wide = true, true
-	default:
-		return nil, fmt.Errorf("#%d: IDIV needs U32, S32, U64 or S64", in.ID)
-	}
-	nBlocks := len(f.Blocks)
-	c := &fn{f: f, guard: ori.PT}
-	c.setBlock(&ori.Block{})
-	a, b := in.Srcs[0], in.Srcs[1]
-	d := in.Dsts[0].Reg
-	var sels []*ori.Inst
-	if wide {
-		res := c.intDivMod64(a, b, signed, in.HasMod("REM"))
-		o := c.intLop(word(b, 0), word(b, 1), intRZ, lutOr)
-		nz := c.intSetp("NE", true, o, intRZ)
-		c.guard, c.gNot = in.Guard, in.GuardNot
-		for w := 0; w < 2; w++ {
-			sels = append(sels, c.emit(ori.OpSEL, nil, []ori.Operand{ori.R(d.Word(w))}, ori.R(res.Word(w)), ori.Imm(-1), ori.R(nz)))
-		}
-	} else {
-		res := c.intDivMod32(a, b, signed, in.HasMod("REM"))
-		nz := c.intSetp("NE", true, b, intRZ)
-		c.guard, c.gNot = in.Guard, in.GuardNot
-		sels = append(sels, c.emit(ori.OpSEL, nil, []ori.Operand{in.Dsts[0]}, ori.R(res), ori.Imm(-1), ori.R(nz)))
-	}
-	// The expansion's blocks were appended to f.Blocks; the caller
-	// places them.
-	f.Blocks = f.Blocks[:nBlocks]
-	for _, blk := range c.order {
-		for _, x := range blk.Insts {
-			x.Line = in.Line
-		}
-	}
-	sels[len(sels)-1].ID = in.ID
-	return c.order, nil
 }
 
 // intDivPow2 lowers unsigned division and remainder by 2^k: a shift

@@ -152,6 +152,26 @@ func TestSwitchTreeNeedsPartialSSA(t *testing.T) {
 	}
 }
 
+// TestDDIVHoistedOutOfItsLoop: ddiv_loop.ptx divides and takes a square
+// root of loop-invariant f64 values in an 8-iteration loop. DDIV and
+// DSQRT stay whole through the optimizer, LICM takes them out of the
+// loop, and LateExpansionUnsupportedOps expands them after it: -O3 runs
+// under a third of -O0's warp steps.
+func TestDDIVHoistedOutOfItsLoop(t *testing.T) {
+	s3 := prsSession(t, "testdata/opt/ddiv_loop.ptx", 3, "LateExpansionUnsupportedOps")
+	hoisted := prsSnapshot(t, s3, "OriHoistInvariantsEarly")
+	if hoisted.Status != pipeline.StatusChanged {
+		t.Errorf("OriHoistInvariantsEarly: %s", hoisted.Status)
+	}
+	if sn := prsSnapshot(t, s3, "LateExpansionUnsupportedOps"); sn.Status != pipeline.StatusChanged || strings.Contains(sn.Module.String(), "DDIV") {
+		t.Errorf("-O3 LateExpansionUnsupportedOps: %s", sn.Status)
+	}
+	steps := warpStepsO0O3(t, "testdata/opt/ddiv_loop.json")
+	if 3*steps[1] >= steps[0] {
+		t.Errorf("-O3 runs %d warp steps, -O0 %d: want under a third", steps[1], steps[0])
+	}
+}
+
 // warpStepsO0O3 runs the spec at -O0 and -O3 (both must pass) and
 // returns the warp steps of each.
 func warpStepsO0O3(t *testing.T, rel string) [2]int64 {

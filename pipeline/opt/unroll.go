@@ -202,15 +202,29 @@ func unrollLoops(f *ori.Func, c *Context) ([]unrollDecision, error) {
 	}
 }
 
-// idivExpansionSize and idiv64ExpansionSize are the numbers of
-// instructions a 32-bit and a 64-bit IDIV expand to (pipeline/lower.
-// ExpandIDIV; 32-bit unsigned and 64-bit signed, the other forms are a
-// few fewer or more). The 64-bit loop runs 64 times, but only its static
-// size matters to the unroller's budgets.
-const (
-	idivExpansionSize   = 16
-	idiv64ExpansionSize = 56
-)
+// unrollSize is the number of instructions in becomes once the
+// operations the lowering keeps whole are expanded (pipeline/lower.
+// Expand): 16 for a 32-bit IDIV, 56 for a 64-bit one (unsigned 32-bit
+// and signed 64-bit; the other forms are a few fewer or more), 170 for
+// DDIV (its fast path and exact slow path) and 52 for DSQRT. Loops run
+// inside the 64-bit IDIV and DDIV expansions, but only their static size
+// matters to the unroller's budgets. BRA counts 0.
+func unrollSize(in *ori.Inst) int {
+	switch in.Op {
+	case ori.OpBRA:
+		return 0
+	case ori.OpIDIV:
+		if in.HasMod("U64") || in.HasMod("S64") {
+			return 56
+		}
+		return 16
+	case ori.OpDDIV:
+		return 170
+	case ori.OpDSQRT:
+		return 52
+	}
+	return 1
+}
 
 // unrollChoose picks the factor for an analysed loop.
 func unrollChoose(c *Context, u *unrollLoop, d unrollDecision) unrollDecision {
@@ -278,16 +292,10 @@ func unrollAnalyze(f *ori.Func, lf *LoopForest, l *Loop) (*unrollLoop, unrollDec
 	u := &unrollLoop{l: l, start: start, blocks: blocks, exitBr: t.Branch, exitBB: t.Exiting, exitTaken: t.ExitTaken, trip: t.Trip}
 	for _, b := range blocks {
 		for _, in := range b.Insts {
-			switch {
-			case in.Op == ori.OpIDIV && (in.HasMod("U64") || in.HasMod("S64")):
-				u.body += idiv64ExpansionSize
-			case in.Op == ori.OpIDIV:
-				// One IDIV becomes its expansion after the optimizer
-				// (LateExpansionUnsupportedOps): count what it will cost.
-				u.body += idivExpansionSize
-			case in.Op != ori.OpBRA:
-				u.body++
-			}
+			// An operation kept whole becomes its expansion after the
+			// optimizer (LateExpansionUnsupportedOps): count what it
+			// will cost.
+			u.body += unrollSize(in)
 		}
 	}
 	return u, unrollDecision{Header: l.Header.ID, Body: u.body, Trip: u.trip}

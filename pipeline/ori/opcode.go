@@ -143,6 +143,8 @@ const (
 	// lowering until ConvertUnsupportedOps (-O0) or
 	// LateExpansionUnsupportedOps expands them (SEMANTICS.md).
 	OpIDIV
+	OpDDIV
+	OpDSQRT
 	numOpcodes
 )
 
@@ -245,7 +247,9 @@ var opTable = [numOpcodes]opInfo{
 	OpUISETP: {name: "UISETP", flags: fUnifm, dsts: "P P", srcs: "v v P P?"},
 	OpUSEL:   {name: "USEL", flags: fUnifm, dsts: "R", srcs: "v v P"},
 
-	OpIDIV: {name: "IDIV", dsts: "R", srcs: "v v"},
+	OpIDIV:  {name: "IDIV", dsts: "R", srcs: "v v"},
+	OpDDIV:  {name: "DDIV", dsts: "R", srcs: "v v"},
+	OpDSQRT: {name: "DSQRT", dsts: "R", srcs: "v"},
 }
 
 var opByName = func() map[string]Opcode {

@@ -25,6 +25,8 @@ func init() {
 	execTable[ori.OpF2FP] = execF2FP
 	execTable[ori.OpDADD] = execF64Arith
 	execTable[ori.OpDMUL] = execF64Arith
+	execTable[ori.OpDDIV] = execDDIV
+	execTable[ori.OpDSQRT] = execDDIV
 	execTable[ori.OpDFMA] = execF64Arith
 }
 
@@ -110,6 +112,25 @@ func execF64Arith(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			r = fp.Mul64(a, b, rm)
 		default:
 			r = fp.Fma64(a, b, s.f64(w, f, &d.src[2], lane), rm)
+		}
+		s.set64(w, f, &d.dst[0], lane, r)
+	})
+	return nil
+}
+
+// execDDIV: DDIV.<rnd> d = a, b and DSQRT.<rnd> d = a, the f64 division
+// and square root the lowering keeps whole for the optimizer
+// (SEMANTICS.md): IEEE results rounded by rnd, which is what their
+// expansions (pipeline/lower flDivF64, flSqrtF64) compute.
+func execDDIV(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	rm := rounding(d)
+	s.each(w, f, d, mask, func(lane int) {
+		a := s.f64(w, f, &d.src[0], lane)
+		var r uint64
+		if d.op == ori.OpDSQRT {
+			r = fp.Sqrt64(a, rm)
+		} else {
+			r = fp.Div64(a, s.f64(w, f, &d.src[1], lane), rm)
 		}
 		s.set64(w, f, &d.dst[0], lane, r)
 	})
