@@ -163,3 +163,21 @@ func TestDAGOrderingPoints(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestDAGOrderedAccesses: a STRONG access (ld.volatile, ld.acquire,
+// st.release... in the PTX) is an ordering point: the weak load after it
+// depends on it although two loads never conflict, and the next one
+// depends on the weak store before it, off another base.
+func TestDAGOrderedAccesses(t *testing.T) {
+	d := dagOf(t, `	#1 LDG.E.STRONG.GPU %r1 = [%r10.64] ;
+	#2 LDG.E %r2 = [%r12.64] ;
+	#3 STG.E [%r14.64], %r2 ;
+	#4 STG.E.STRONG.SYS [%r16.64], %r1 ;
+`)
+	got := edgeList(d)
+	for _, want := range []string{"#1->#2 mem", "#3->#4 mem"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+}

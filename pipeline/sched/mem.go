@@ -69,6 +69,11 @@ func orderKind(in *ori.Inst) kind {
 	case in.Op == ori.OpLDC || in.Op == ori.OpULDC:
 		return kindPlain
 	case f&(ori.FLoad|ori.FStore) != 0:
+		if in.HasMod("STRONG") {
+			// volatile, relaxed, acquire or release in the PTX (the
+			// lowering does not tell them apart): nothing moves across.
+			return kindOrder
+		}
 		return kindMem
 	case f&ori.FSideEffect != 0:
 		return kindOrder // BSSY, NANOSLEEP, BPT
