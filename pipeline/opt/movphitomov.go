@@ -30,12 +30,12 @@ import (
 //     (those phis' copies may be placed in the same block), and the
 //     terminator is a branch that reads no result (before a guarded EXIT
 //     or RET stands the epilogue, which the allocator wants next to it);
-//     otherwise the edge is split by a new block holding the copies. A loop's back edge thus keeps its copies
-//     in the latch, before the branch, instead of gaining a block. A
-//     split fallthrough edge puts the block right after the predecessor;
-//     a split branch edge retargets the branch to a block placed after
-//     the next block that does not fall through, ending in BRA to the
-//     phi's block.
+//     otherwise the edge is split by a new block holding the copies. A
+//     loop's back edge thus keeps its copies in the latch, before the
+//     branch, instead of gaining a block. A split fallthrough edge puts
+//     the block right after the predecessor; a split branch edge
+//     retargets the branch to a block placed after the next block that
+//     does not fall through, ending in BRA to the phi's block.
 //
 // Before any copy is placed, phi-related values are coalesced (Sreedhar
 // et al.'s congruence classes, with the interference test of Budimlic et
@@ -50,9 +50,9 @@ import (
 // are three registers, which in the source were one.
 //
 // Copies are MOV for R registers and PLOP3.LUT 0xf0 (the table for "a")
-// for predicates. Copies whose source is the result itself are dropped.
-// OriBackCopyPropagate (91) and the allocator's move handling remove most
-// of the copies that remain (the loop-carried ones in particular).
+// for predicates. Copies whose source is the result itself are dropped;
+// OriBackCopyPropagate (91) folds some of those that remain into the
+// instruction computing their source.
 //
 // The phase is required: the simulator executes MOV.PHI, but register
 // allocation, scheduling and SASS emission need plain instructions.
