@@ -24,7 +24,10 @@ package opt
 // Each cloned instruction must be unguarded, the only definition of every
 // word it writes, execute before the use on every path (dominate it), and
 // read no physical register. ISETP, which produces a predicate, is
-// rematerialized only with RematEnablePReg.
+// rematerialized only with RematEnablePReg, and a guard is not pointed at
+// a clone when the guarded instruction reads a value defined under the
+// same predicate: the post-allocation verifier pairs guarded definitions
+// and reads by predicate register and cannot prove the two equal.
 //
 // Sources (15378-15410). Every register a cloned instruction reads is
 // either
@@ -416,6 +419,17 @@ func (a *cmAnalysis) planRemat(root *ori.Inst, res []cmWord, u *ori.Block, cfg r
 			if !hit {
 				return
 			}
+			if i == 0 && a.readsGuardedBy(in, *r) {
+				// The guarded instruction reads a value defined under
+				// the same predicate: pointed at a clone, its guard
+				// would no longer be the one the definition had, and
+				// the post-allocation verifier, which pairs guarded
+				// definitions and reads by predicate register, cannot
+				// tell that the two hold the same condition (fuzz seed
+				// 11007514 with RematEnablePReg).
+				failed = true
+				return
+			}
 			for _, w := range cmRegWords(*r) {
 				if !need(w) {
 					failed = true
@@ -432,6 +446,25 @@ func (a *cmAnalysis) planRemat(root *ori.Inst, res []cmWord, u *ori.Block, cfg r
 		return nil
 	}
 	return plan
+}
+
+// readsGuardedBy reports whether in reads a virtual register word that
+// some instruction of the function writes under the guard predicate p.
+func (a *cmAnalysis) readsGuardedBy(in *ori.Inst, p ori.Reg) bool {
+	found := false
+	cmReads(in, func(r ori.Reg) {
+		if !r.Virtual || r.SameValue(p) {
+			return
+		}
+		for _, w := range cmRegWords(r) {
+			for _, d := range a.defs[w] {
+				if d.Guarded() && d.Guard.SameValue(p) {
+					found = true
+				}
+			}
+		}
+	})
+	return found
 }
 
 // stillLive reports whether, once the reads in rewritten are redirected,

@@ -1,6 +1,9 @@
 package opt
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSinkCodeIntoBlock(t *testing.T) {
 	prRunCases(t, "SinkCodeIntoBlock", []prCase{
@@ -318,8 +321,12 @@ const rematPred = `BB0:
 `
 
 func TestRematPredicates(t *testing.T) {
+	// #10 writes %r1 under %p0 and #11 reads it under %p0: pointing #11's
+	// guard at a clone of %p0 would pair them through two registers.
+	guardedDef := strings.Replace(rematPred, "#10 IADD3 %r1", "#10 @%p0 IADD3 %r1", 1)
 	prRunCases(t, "OriDoRemat", atLowPressure([]prCase{
 		{name: "off by default", in: rematPred},
+		{name: "guard of a read of a value defined under the predicate", knob: []string{"RematEnablePReg"}, in: guardedDef},
 		{name: "RematEnablePReg", knob: []string{"RematEnablePReg"}, in: rematPred, want: `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#3 ISETP.EQ.U32.AND %p1, PT = %r0, 0x2, PT ;
