@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"os"
 	"path/filepath"
+
+	"orilab/internal/atomicfile"
 )
 
 // The built-in sample kernel and its spec, copied from
@@ -27,11 +29,11 @@ func LoadSample(optLevel int) (*Workbench, func(), error) {
 	cleanup := func() { os.RemoveAll(dir) }
 	ptxPath := filepath.Join(dir, "sample.ptx")
 	specPath := filepath.Join(dir, "sample.json")
-	if err := os.WriteFile(ptxPath, samplePTX, 0o644); err != nil {
+	if err := atomicfile.Write(ptxPath, samplePTX); err != nil {
 		cleanup()
 		return nil, func() {}, err
 	}
-	if err := os.WriteFile(specPath, sampleJSON, 0o644); err != nil {
+	if err := atomicfile.Write(specPath, sampleJSON); err != nil {
 		cleanup()
 		return nil, func() {}, err
 	}

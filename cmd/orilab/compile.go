@@ -93,7 +93,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	parseOnly := fs.Bool("parse-only", false, "stop after parsing and semantic checks; print nothing on success")
 	emit := fs.String("emit", "sass", "what to print: sass (the default: SASS text after the last phase), ir (the Ori IR after the last phase), lowered (the Ori right after lowering) or ptx (the checked module in canonical form)")
-	out := fs.String("o", "", "write the output to `FILE` (atomically) instead of standard output")
+	out := fs.String("o", "", "write the output to `FILE` instead of standard output (- for standard output; a regular file is replaced atomically, a device or FIFO such as /dev/null is written in place)")
 	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
 	fs.StringVar(arch, "gpu-name", "", "same as -arch")
 	opt := fs.Int("O", 3, "optimization `level` 0-4 (5 is accepted as 4)")
@@ -264,9 +264,10 @@ func writeResources(w io.Writer, sess *pipeline.Session) error {
 	return sass.Resources(w, m.Arch, sass.GlobalBytes(m), us)
 }
 
-// writeOut writes text to the -o file atomically, or to stdout.
+// writeOut writes text to the -o file (by atomicfile's rules: a regular
+// file atomically, a device or FIFO in place), or to stdout for "" and "-".
 func writeOut(path, text string, stdout, stderr io.Writer) int {
-	if path == "" {
+	if path == "" || path == "-" {
 		io.WriteString(stdout, text)
 		return exitOK
 	}

@@ -1,25 +1,94 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 )
 
-// Write replaces path with data atomically. The file gets mode 0644 (or
-// the mode of the file it replaces).
-func Write(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
-		}
-		mode = st.Mode().Perm()
+// Stdout is where Write("-") goes; tests replace it.
+var Stdout io.Writer = os.Stdout
+
+// maxLinks bounds the symbolic links followed, as the kernel does (40), so
+// a loop of links is an error rather than a hang.
+const maxLinks = 40
+
+// Write writes data to path by the rules of the package comment. Errors
+// name the path and what it is.
+func Write(path string, data []byte) error {
+	if path == "-" {
+		_, err := Stdout.Write(data)
+		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	target, st, err := resolve(path)
 	if err != nil {
 		return err
+	}
+	switch {
+	case st == nil || st.Mode().IsRegular():
+		return replace(target, st, data)
+	case st.IsDir():
+		return fmt.Errorf("%s is a directory", describe(path, target))
+	case st.Mode()&fs.ModeSocket != 0:
+		return writeSocket(target, data)
+	default:
+		// Devices and FIFOs: written in place, never replaced.
+		return writeInPlace(target, data)
+	}
+}
+
+// describe names the path the user gave, and the link target it led to.
+func describe(path, target string) string {
+	if path == target {
+		return path
+	}
+	return fmt.Sprintf("%s (a link to %s)", path, target)
+}
+
+// resolve follows symbolic links from path and returns the final path and
+// its Lstat, or a nil FileInfo when the final path does not exist yet.
+func resolve(path string) (string, fs.FileInfo, error) {
+	cur := path
+	for i := 0; ; i++ {
+		st, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return cur, nil, nil
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			return cur, st, nil
+		}
+		if i == maxLinks {
+			return "", nil, fmt.Errorf("%s: too many levels of symbolic links", path)
+		}
+		dest, err := os.Readlink(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(cur), dest)
+		}
+		cur = dest
+	}
+}
+
+// replace writes a regular file atomically. st is the file it replaces,
+// or nil for a new file.
+func replace(path string, st fs.FileInfo, data []byte) (err error) {
+	mode := os.FileMode(0o644)
+	if st != nil {
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("cannot create %s: %w", path, unwrapPath(err))
 	}
 	defer func() {
 		if err != nil {
@@ -39,5 +108,53 @@ func Write(path string, data []byte) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	// The rename is durable only once the directory is synced; a failure
+	// here (some file systems refuse to sync a directory) loses nothing
+	// that was promised, so it is ignored.
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// unwrapPath drops the temporary file's name from an error, so the message
+// names the user's path rather than ".out.tmp1234".
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// writeInPlace writes a device or FIFO without creating, truncating or
+// renaming anything.
+func writeInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeSocket sends data to a Unix stream socket (open(2) cannot open
+// one).
+func writeSocket(path string, data []byte) error {
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.Write(data); err != nil {
+		c.Close()
+		return err
+	}
+	return c.Close()
 }
