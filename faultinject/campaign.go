@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"orilab/internal/shard"
 	"orilab/pipeline/ori"
 )
 
@@ -83,6 +85,9 @@ type Campaign struct {
 	// Progress, when set, is called after each trial with the number of
 	// trials done, one call at a time.
 	Progress func(done, total int)
+	// Shard, when set, runs only the trials it owns (trial t when
+	// t mod N == K); MergeResults joins the shards' results.
+	Shard shard.Shard
 }
 
 // Trial is the record of one trial.
@@ -157,7 +162,7 @@ func (c *Campaign) Run(ctx context.Context) (*Result, error) {
 					trials[t] = tr
 					done++
 					if c.Progress != nil {
-						c.Progress(done, c.Trials)
+						c.Progress(done, c.Shard.Count(c.Trials))
 					}
 				}
 				mu.Unlock()
@@ -166,6 +171,9 @@ func (c *Campaign) Run(ctx context.Context) (*Result, error) {
 	}
 feed:
 	for t := 0; t < c.Trials; t++ {
+		if !c.Shard.Owns(t) {
+			continue
+		}
 		select {
 		case jobs <- t:
 		case <-ctx.Done():
@@ -180,20 +188,64 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Spec: c.Spec, Seed: c.Seed, Trials: trials, Escapes: []Escape{}}
-	for _, tr := range trials {
-		if len(tr.Faults) == 0 {
-			res.Empty++
+	res := &Result{Spec: c.Spec, Seed: c.Seed, Trials: []Trial{}, Escapes: []Escape{}}
+	for t, tr := range trials {
+		if !c.Shard.Owns(t) {
 			continue
 		}
+		res.Trials = append(res.Trials, tr)
 		for _, f := range tr.Faults {
-			res.Matrix.Add(f.Kind, tr.Outcome)
 			if tr.Outcome.Escaped() {
 				res.Escapes = append(res.Escapes, Escape{Trial: tr.Trial, Seed: tr.Seed, Fault: f, Outcome: tr.Outcome, Replay: c.replay(tr, f)})
 			}
 		}
 	}
+	res.count()
 	return res, nil
+}
+
+// count fills in the matrix and Empty from the trials.
+func (r *Result) count() {
+	r.Matrix, r.Empty = Matrix{}, 0
+	for _, tr := range r.Trials {
+		if len(tr.Faults) == 0 {
+			r.Empty++
+			continue
+		}
+		for _, f := range tr.Faults {
+			r.Matrix.Add(f.Kind, tr.Outcome)
+		}
+	}
+}
+
+// MergeResults joins the results of the shards of one campaign (same
+// bugspec and seed; together, every trial once) into the result the whole
+// campaign gives: trials and escapes in trial order, the matrix counted
+// anew.
+func MergeResults(parts []*Result) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("faultinject: no campaign results to merge")
+	}
+	out := &Result{Spec: parts[0].Spec, Seed: parts[0].Seed, Trials: []Trial{}, Escapes: []Escape{}}
+	seen := map[int]bool{}
+	for _, p := range parts {
+		if p.Spec.String() != out.Spec.String() || p.Seed != out.Seed {
+			return nil, fmt.Errorf("faultinject: results of different campaigns (bugspec %s seed %d, bugspec %s seed %d)", out.Spec, out.Seed, p.Spec, p.Seed)
+		}
+		for _, tr := range p.Trials {
+			if seen[tr.Trial] {
+				return nil, fmt.Errorf("faultinject: trial %d is in two shards", tr.Trial)
+			}
+			seen[tr.Trial] = true
+			out.Trials = append(out.Trials, tr)
+		}
+		out.Escapes = append(out.Escapes, p.Escapes...)
+	}
+	sort.Slice(out.Trials, func(i, j int) bool { return out.Trials[i].Trial < out.Trials[j].Trial })
+	// Stable: the faults of one trial keep their order.
+	sort.SliceStable(out.Escapes, func(i, j int) bool { return out.Escapes[i].Trial < out.Escapes[j].Trial })
+	out.count()
+	return out, nil
 }
 
 // trial runs trial number t.

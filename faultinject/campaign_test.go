@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"orilab/internal/shard"
 	"orilab/pipeline/ori"
 )
 
@@ -332,5 +333,49 @@ func TestCampaignWithoutVerifier(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"outcome":"exec:mismatch"`) {
 		t.Errorf("trial JSON: %s", b)
+	}
+}
+
+// TestCampaignShardsMerge: the 3 shards of a campaign, merged, are the
+// whole campaign, byte for byte in JSON.
+func TestCampaignShardsMerge(t *testing.T) {
+	sp, _ := ParseSpec("1,0,0,0 0 0")
+	run := func(s shard.Shard) *Result {
+		c := &Campaign{Target: simTarget(t), Spec: sp, Seed: 77, Trials: 20, Workers: 2, Input: "k.ptx", Shard: s}
+		done := 0
+		c.Progress = func(d, total int) {
+			done = d
+			if total != s.Count(20) {
+				t.Errorf("shard %s: progress total %d, want %d", s, total, s.Count(20))
+			}
+		}
+		res, err := c.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Trials) != s.Count(20) || done != s.Count(20) {
+			t.Fatalf("shard %s ran %d trials (progress %d), want %d", s, len(res.Trials), done, s.Count(20))
+		}
+		return res
+	}
+	whole := run(shard.Shard{})
+	var parts []*Result
+	for k := 2; k >= 0; k-- {
+		parts = append(parts, run(shard.Shard{K: k, N: 3}))
+	}
+	merged, err := MergeResults(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(whole)
+	b, _ := json.Marshal(merged)
+	if string(a) != string(b) {
+		t.Fatalf("merged shards differ from the whole campaign:\n%s\n%s", merged.Text(), whole.Text())
+	}
+	if merged.Text() != whole.Text() {
+		t.Fatal("texts differ")
+	}
+	if _, err := MergeResults(append(parts, parts[0])); err == nil || !strings.Contains(err.Error(), "is in two shards") {
+		t.Errorf("a shard twice: %v", err)
 	}
 }

@@ -41,8 +41,10 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	emit := fs.String("emit", "", "write the programs (PTX and kernel spec) into `DIR` instead of checking them")
 	verbose := fs.Bool("v", false, "print every failure as it is found")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	sf := addShardFlags(fs, "programs")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: orilab fuzz [--seed S] [--count N] [--jobs J] [-O LEVELS] [--random-knobs] [-knob ...] [--findings DIR] [--json]")
+		fmt.Fprintln(stderr, "       orilab fuzz --seed S --count N --shard K/N --results DIR ...   (one shard of a cluster run; see orilab merge)")
 		fmt.Fprintln(stderr, "       orilab fuzz --seed S --count N --emit DIR")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Differential testing: generates random PTX kernels that are free of undefined")
@@ -106,7 +108,16 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 			avoidList = append(avoidList, a)
 		}
 	}
+	sh, err := sf.resolve("fuzz", stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab fuzz: %v\n", err)
+		return exitError
+	}
 	if *emit != "" {
+		if !sh.Whole() {
+			fmt.Fprintln(stderr, "orilab fuzz: --emit writes programs, it does not shard: give it the seed range you want")
+			return exitError
+		}
 		return emitPrograms(*emit, *seed, *count, ptxgen.Options{Avoid: avoidList}, stdout, stderr)
 	}
 
@@ -124,12 +135,13 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	opts := difftest.CampaignOptions{
 		Seed: *seed, Count: *count, Jobs: *jobs, Levels: lv, RandomKnobs: *random, Knobs: base, Avoid: avoidList,
 		Findings: *findings, MaxPerSignature: *perSig, Reduce: !*noReduce, FindingTime: *findingTime,
-		MaxWarpSteps: *maxSteps, Timeout: *compileTimeout, Coverage: cov,
+		MaxWarpSteps: *maxSteps, Timeout: *compileTimeout, Coverage: cov, Shard: sh,
 	}
+	mine := sh.Count(*count) // the programs this run checks
 	clearProgress := func() {}
 	if isTerminal(stderr) {
 		opts.Progress = func(s *difftest.Summary) {
-			fmt.Fprintf(stderr, "\r\033[Kfuzz: %d/%d programs, %d failing, %.1f programs/s", s.Programs, *count, s.FailingPrograms, s.Rate())
+			fmt.Fprintf(stderr, "\r\033[Kfuzz: %d/%d programs, %d failing, %.1f programs/s", s.Programs, mine, s.FailingPrograms, s.Rate())
 		}
 		clearProgress = func() { fmt.Fprint(stderr, "\r\033[K") }
 	} else {
@@ -138,10 +150,10 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		var last time.Time
 		started := time.Now()
 		opts.Progress = func(s *difftest.Summary) {
-			if now := time.Now(); now.Sub(last) >= progressEvery || s.Programs == *count {
+			if now := time.Now(); now.Sub(last) >= progressEvery || s.Programs == mine {
 				last = now
 				fmt.Fprintf(stderr, "fuzz: %d/%d programs, %d failing, %.1f programs/s, %s elapsed\n",
-					s.Programs, *count, s.FailingPrograms, s.Rate(), now.Sub(started).Round(time.Second))
+					s.Programs, mine, s.FailingPrograms, s.Rate(), now.Sub(started).Round(time.Second))
 			}
 		}
 	}
@@ -153,20 +165,12 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	}
 	sum, err := difftest.Run(ctx, opts)
 	clearProgress()
-	if *asJSON {
-		out := struct {
-			*difftest.Summary
-			Coverage *difftest.Coverage `json:"coverage,omitempty"`
-		}{sum, cov}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(out)
-	} else {
-		io.WriteString(stdout, sum.Text())
-		if cov != nil {
-			io.WriteString(stdout, cov.Summary())
-		}
+	if werr := sf.write("fuzz", sh, &difftest.ShardResult{Format: difftest.ShardFormat, Campaign: opts.Key(),
+		Shard: sh.K, Shards: max(sh.N, 1), Summary: sum, Coverage: cov}); werr != nil {
+		fmt.Fprintf(stderr, "orilab fuzz: writing the results file: %v\n", werr)
+		return exitError
 	}
+	printFuzzSummary(sum, cov, *asJSON, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab fuzz: %v\n", err)
 		return exitError
@@ -175,6 +179,25 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		return exitMismatch
 	}
 	return exitOK
+}
+
+// printFuzzSummary prints a campaign's summary (and coverage), as a
+// report or as JSON; orilab merge prints a merged one the same way.
+func printFuzzSummary(sum *difftest.Summary, cov *difftest.Coverage, asJSON bool, stdout io.Writer) {
+	if asJSON {
+		out := struct {
+			*difftest.Summary
+			Coverage *difftest.Coverage `json:"coverage,omitempty"`
+		}{sum, cov}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+		return
+	}
+	io.WriteString(stdout, sum.Text())
+	if cov != nil {
+		io.WriteString(stdout, cov.Summary())
+	}
 }
 
 // progressEvery is how often a fuzz run whose stderr is not a terminal

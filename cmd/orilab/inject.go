@@ -13,6 +13,7 @@ import (
 
 	"orilab/bisect"
 	"orilab/faultinject"
+	"orilab/internal/shard"
 	"orilab/pipeline"
 	"orilab/pipeline/spec"
 )
@@ -33,10 +34,11 @@ func runInject(args []string, stdout, stderr io.Writer) int {
 	trials := fs.Int("trials", 0, "run a campaign of `N` trials (needs a SPEC.json): inject, verify, execute, classify")
 	jobs := fs.Int("jobs", 0, "run campaign trials on `J` cores (0: all)")
 	asJSON := fs.Bool("json", false, "print the report (or the campaign's detection matrix and escapes) as JSON")
+	sf := addShardFlags(fs, "trials of every kernel")
 	out := fs.String("o", "", "write the corrupted program's final SASS to `FILE` (single injections)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: orilab inject (SPEC.json|FILE.ptx) --bugspec LINE|FILE [--seed S] [--at PHASE] [-O N] [-o OUT] [--json]")
-		fmt.Fprintln(stderr, "       orilab inject SPEC.json --bugspec LINE --trials N [--jobs J] [--seed S] [--json]")
+		fmt.Fprintln(stderr, "       orilab inject SPEC.json... --bugspec LINE --trials N [--jobs J] [--seed S] [--shard K/N --results DIR] [--json]")
 		fmt.Fprintln(stderr, "       orilab inject (SPEC.json|FILE.ptx) --ptxas-compat")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Corrupts post-register-allocation code the way ptxas's bugspec.txt does, then")
@@ -112,7 +114,17 @@ func runInject(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := faultinject.PipelineConfig{Compile: pipeline.Options{Arch: archNumber(*arch)}, Phases: po, At: *at}
 	if *trials > 0 {
-		return injectCampaign(specs, cfg, bs, *seed, *trials, *jobs, *asJSON, stdout, stderr)
+		sh, err := sf.resolve("inject", stderr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if !sh.Whole() && !seedSet {
+			return fail("a sharded campaign needs --seed: every shard must draw from the same campaign seed")
+		}
+		return injectCampaign(specs, cfg, bs, *seed, *trials, *jobs, sh, sf, *asJSON, stdout, stderr)
+	}
+	if sf.shard != "" || sf.results != "" {
+		return fail("--shard and --results split a campaign: they need --trials")
 	}
 	src, err := os.ReadFile(specs[0].PTXPath)
 	if err != nil {
@@ -241,15 +253,15 @@ type campaignKernel struct {
 
 // injectCampaign runs trials campaigns of the same bugspec on every spec
 // (each kernel gets its own campaign seed derived from seed) and reports
-// each kernel's matrix and the combined one.
-func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs faultinject.Spec, seed int64, trials, jobs int, asJSON bool, stdout, stderr io.Writer) int {
+// each kernel's matrix and the combined one. A shard runs its share of
+// every kernel's trials and writes its results file for orilab merge.
+func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs faultinject.Spec, seed int64, trials, jobs int, sh shard.Shard, sf *shardFlags, asJSON bool, stdout, stderr io.Writer) int {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
 	start := time.Now()
-	var all faultinject.Matrix
-	var parts []campaignKernel
-	crashes, at := 0, ""
+	rep := campaignReport{Bugspec: bs.String(), Seed: seed, OptLevel: cfg.Phases.OptLevel, Workers: jobs}
+	key := injectShardKey{Bugspec: bs.String(), Seed: seed, OptLevel: cfg.Phases.OptLevel, Trials: trials, MaxRegs: cfg.Phases.MaxRegCount}
 	for k, s := range specs {
 		if s.CompileOnly {
 			fmt.Fprintf(stderr, "orilab inject: %s is compile_only: a campaign needs a kernel to execute\n", s.File)
@@ -265,13 +277,13 @@ func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs fault
 			fmt.Fprintf(stderr, "orilab inject: %s: %v\n", s.File, err)
 			return exitError
 		}
-		at = tgt.Phase()
+		rep.At = tgt.Phase()
 		kseed := seed
 		if len(specs) > 1 {
 			kseed = faultinject.TrialSeed(seed, -1-k)
 		}
 		c := &faultinject.Campaign{
-			Target: tgt, Spec: bs, Seed: kseed, Trials: trials, Workers: jobs, Input: bisect.ShellQuote(s.File),
+			Target: tgt, Spec: bs, Seed: kseed, Trials: trials, Workers: jobs, Input: bisect.ShellQuote(s.File), Shard: sh,
 			Replay: fmt.Sprintf(`orilab inject {input} --bugspec "{spec}" --seed {seed} --at %s -O %d`, tgt.Phase(), cfg.Phases.OptLevel),
 		}
 		kstart := time.Now()
@@ -290,52 +302,86 @@ func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs fault
 			fmt.Fprintf(stderr, "orilab inject: %s: %v\n", s.File, err)
 			return exitError
 		}
-		for _, tr := range res.Trials {
-			if tr.Outcome == faultinject.CompilerCrash {
-				crashes++
-			}
-		}
-		for i := range all.Counts {
-			for j := range all.Counts[i] {
-				all.Counts[i][j] += res.Matrix.Counts[i][j]
-			}
-		}
-		parts = append(parts, campaignKernel{Result: res, Kernel: s.Name, Seconds: time.Since(kstart).Seconds()})
+		rep.Kernels = append(rep.Kernels, campaignKernel{Result: res, Kernel: s.Name, Seconds: time.Since(kstart).Seconds()})
+		key.Kernels = append(key.Kernels, s.File)
 	}
-	wall := time.Since(start)
-	total := trials * len(specs)
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(struct {
-			Bugspec      string             `json:"bugspec"`
-			Seed         int64              `json:"seed"`
-			At           string             `json:"at"`
-			OptLevel     int                `json:"opt_level"`
-			Trials       int                `json:"trials"`
-			Matrix       faultinject.Matrix `json:"matrix"`
-			Kernels      []campaignKernel   `json:"kernels"`
-			Seconds      float64            `json:"seconds"`
-			TrialsPerSec float64            `json:"trials_per_second"`
-		}{bs.String(), seed, at, cfg.Phases.OptLevel, total, all, parts, wall.Seconds(), float64(total) / wall.Seconds()})
-	} else {
-		for _, p := range parts {
-			fmt.Fprintf(stdout, "== %s: injected after %s at -O%d\n", p.Kernel, at, cfg.Phases.OptLevel)
-			io.WriteString(stdout, p.Text())
-			fmt.Fprintln(stdout)
-		}
-		if len(parts) > 1 {
-			fmt.Fprintf(stdout, "== all %d kernels, bugspec %s, seed %d\n\n", len(parts), bs, seed)
-			io.WriteString(stdout, all.Table())
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprintf(stdout, "%d trials in %.1fs (%.1f trials/s on %d workers)\n", total, wall.Seconds(), float64(total)/wall.Seconds(), jobs)
+	key.At = rep.At
+	rep.Seconds = time.Since(start).Seconds()
+	rep.total()
+	if err := sf.write("inject", sh, injectShardResult{Format: injectShardFormat, Campaign: key, Shard: sh.K, Shards: max(sh.N, 1), Report: rep}); err != nil {
+		fmt.Fprintf(stderr, "orilab inject: writing the results file: %v\n", err)
+		return exitError
 	}
-	if crashes > 0 {
-		fmt.Fprintf(stderr, "orilab inject: %d trials crashed the compiler (an orilab bug; see the trials marked crash)\n", crashes)
+	rep.print(stdout, asJSON)
+	if n := rep.crashes(); n > 0 {
+		fmt.Fprintf(stderr, "orilab inject: %d trials crashed the compiler (an orilab bug; see the trials marked crash)\n", n)
 		return exitMismatch
 	}
 	return exitOK
+}
+
+// campaignReport is a campaign's report over its kernels: what --json
+// prints, and what a shard's results file carries.
+type campaignReport struct {
+	Bugspec      string             `json:"bugspec"`
+	Seed         int64              `json:"seed"`
+	At           string             `json:"at"`
+	OptLevel     int                `json:"opt_level"`
+	Trials       int                `json:"trials"`
+	Matrix       faultinject.Matrix `json:"matrix"`
+	Kernels      []campaignKernel   `json:"kernels"`
+	Seconds      float64            `json:"seconds"`
+	TrialsPerSec float64            `json:"trials_per_second"`
+	Workers      int                `json:"workers"`
+}
+
+// total sums the kernels' trials and matrices, and the rate.
+func (r *campaignReport) total() {
+	r.Trials, r.Matrix = 0, faultinject.Matrix{}
+	for _, p := range r.Kernels {
+		r.Trials += len(p.Trials)
+		for i := range r.Matrix.Counts {
+			for j := range r.Matrix.Counts[i] {
+				r.Matrix.Counts[i][j] += p.Matrix.Counts[i][j]
+			}
+		}
+	}
+	if r.Seconds > 0 {
+		r.TrialsPerSec = float64(r.Trials) / r.Seconds
+	}
+}
+
+// crashes counts the trials that crashed the compiler.
+func (r *campaignReport) crashes() int {
+	n := 0
+	for _, p := range r.Kernels {
+		for _, tr := range p.Trials {
+			if tr.Outcome == faultinject.CompilerCrash {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (r *campaignReport) print(w io.Writer, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(r)
+		return
+	}
+	for _, p := range r.Kernels {
+		fmt.Fprintf(w, "== %s: injected after %s at -O%d\n", p.Kernel, r.At, r.OptLevel)
+		io.WriteString(w, p.Text())
+		fmt.Fprintln(w)
+	}
+	if len(r.Kernels) > 1 {
+		fmt.Fprintf(w, "== all %d kernels, bugspec %s, seed %d\n\n", len(r.Kernels), r.Bugspec, r.Seed)
+		io.WriteString(w, r.Matrix.Table())
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%d trials in %.1fs (%.1f trials/s on %d workers)\n", r.Trials, r.Seconds, r.TrialsPerSec, r.Workers)
 }
 
 func firstLineOf(s string) string {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"orilab/internal/ptxgen"
+	"orilab/internal/shard"
 )
 
 // Campaign: many programs, in parallel.
@@ -57,6 +58,9 @@ type CampaignOptions struct {
 	Progress func(s *Summary)
 	// Log, when set, receives one line per failure as it is found.
 	Log func(line string)
+	// Shard, when set, restricts the campaign to the programs it owns
+	// (program i when i mod N == K); the zero Shard is the whole run.
+	Shard shard.Shard
 }
 
 // maxListed bounds the unsaved findings a summary lists.
@@ -78,7 +82,7 @@ type Summary struct {
 	Findings []*Finding `json:"findings,omitempty"`
 	Seconds  float64    `json:"seconds"`
 	// Stopped is set when the campaign was cancelled before Count
-	// programs.
+	// programs (before its shard's share of them).
 	Stopped bool `json:"stopped,omitempty"`
 }
 
@@ -191,6 +195,9 @@ func Run(ctx context.Context, o CampaignOptions) (*Summary, error) {
 	}
 feed:
 	for i := 0; i < o.Count; i++ {
+		if !o.Shard.Owns(i) {
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			break feed
@@ -200,7 +207,7 @@ feed:
 	close(seeds)
 	wg.Wait()
 	sum.Seconds = time.Since(start).Seconds()
-	sum.Stopped = sum.Programs < o.Count
+	sum.Stopped = sum.Programs < o.Shard.Count(o.Count)
 	sort.SliceStable(sum.Findings, func(i, j int) bool { return sum.Findings[i].Seed < sum.Findings[j].Seed })
 	return sum, firstErr
 }

@@ -59,6 +59,10 @@ type Finding struct {
 	// Shrunk and Reduced name the reduced cases' specs, with their sizes.
 	Shrunk  string `json:"shrunk,omitempty"`
 	Reduced string `json:"reduced,omitempty"`
+	// ShrunkInsts and ReducedInsts are those cases' PTX instruction
+	// counts (0: none), by which a merge of shards keeps the smallest.
+	ShrunkInsts  int `json:"shrunk_insts,omitempty"`
+	ReducedInsts int `json:"reduced_insts,omitempty"`
 	// Replay lists commands that show the failure again.
 	Replay []string `json:"replay,omitempty"`
 	// Notes says what could not be done (a reduction that timed out...).
@@ -377,7 +381,8 @@ func (r *recorder) reduce(ctx context.Context, f *Finding, p *ptxgen.Program, di
 		f.Notes = append(f.Notes, "shrink: "+err.Error())
 		return
 	}
-	f.Shrunk = fmt.Sprintf("%s (%d of %d PTX instructions, %d tests)", shrunk, countInsts(q.PTX()), countInsts(p.PTX()), tests)
+	f.ShrunkInsts = countInsts(q.PTX())
+	f.Shrunk = fmt.Sprintf("%s (%d of %d PTX instructions, %d tests)", shrunk, f.ShrunkInsts, countInsts(p.PTX()), tests)
 	f.Replay = append(f.Replay, runReplay(shrunk, cfg, f.Kind))
 	if ctx.Err() != nil {
 		f.Notes = append(f.Notes, "shrink: the time for this finding ran out; the shrunk case is the smallest found so far")
@@ -411,6 +416,7 @@ func (r *recorder) reduce(ctx context.Context, f *Finding, p *ptxgen.Program, di
 		f.Notes = append(f.Notes, "reduce: "+err.Error())
 		return
 	}
+	f.ReducedInsts = res.InstsAfter
 	f.Reduced = fmt.Sprintf("%s (%d of %d PTX instructions; %s)", res.SpecFile, res.InstsAfter, res.InstsBefore, res.Signature)
 	if res.TimedOut {
 		f.Notes = append(f.Notes, "reduce: the time ran out; the reduction is the best found so far")
