@@ -59,6 +59,7 @@ package opt
 
 import (
 	"fmt"
+	"sort"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -159,10 +160,16 @@ func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
 		}
 	}
 	dropDiverged(f, u, st.set)
+	// Decision: drop candidates in register order. usesOK is not monotone
+	// (an instruction may read one uniform source, so dropping one of two
+	// candidates it reads makes the other acceptable again), so the set
+	// that survives depends on the order; iterating the map made the
+	// output differ from run to run.
+	order := sortedRegs(st.set)
 	for changed := true; changed; {
 		changed = false
-		for k := range st.set {
-			if !st.defsOK(k) || !st.usesOK(k) {
+		for _, k := range order {
+			if st.set[k] && (!st.defsOK(k) || !st.usesOK(k)) {
 				delete(st.set, k)
 				changed = true
 			}
@@ -367,7 +374,9 @@ func (st *urState) usesOK(k cmReg) bool {
 // found by position) to the uniform files.
 func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 	newReg := map[cmReg]ori.Reg{}
-	for k := range st.set {
+	// In register order, so the new registers' numbers do not depend on
+	// map order.
+	for _, k := range sortedRegs(st.set) {
 		if k.class == ori.ClassP {
 			newReg[k] = g.NewVReg(ori.ClassUP, 1)
 		} else {
@@ -432,6 +441,21 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 		}
 		b.Insts = out
 	}
+}
+
+// sortedRegs returns the registers of set by class, then number.
+func sortedRegs(set map[cmReg]bool) []cmReg {
+	keys := make([]cmReg, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].class != keys[j].class {
+			return keys[i].class < keys[j].class
+		}
+		return keys[i].n < keys[j].n
+	})
+	return keys
 }
 
 // uniformZero maps RZ to URZ and PT to UPT.
