@@ -138,20 +138,35 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 	refused := map[int32]bool{} // branches whose site was refused
 	for round := 0; round < ifcvtRounds; round++ {
 		converted := false
+		// The CFG and the live sets are recomputed only after a
+		// conversion changed the function: recomputing them for every
+		// candidate block made the phase quadratic in the function's size
+		// (a quarter of the compile time of large kernels).
+		var live *ori.LiveSets
+		stale := true
 		for i := 0; i < len(f.Blocks); i++ {
-			if err := f.ComputeCFG(); err != nil {
-				return changed, err
+			if stale {
+				if err := f.ComputeCFG(); err != nil {
+					return changed, err
+				}
+				live, stale = nil, false
 			}
 			r := matchIfcvt(f, f.Blocks[i])
-			if r == nil || refused[r.br.ID] || !ifcvtProfitable(f, i, r, base, combined) {
+			if r == nil || refused[r.br.ID] {
+				continue
+			}
+			if live == nil {
+				live = ori.Liveness(f)
+			}
+			if !ifcvtProfitable(f, i, r, live, base, combined) {
 				continue
 			}
 			if !c.Sites.Allow(f, r.br.ID, fmt.Sprintf("if-convert the %s ending in BB%d", r.shape, r.h.ID)) {
 				refused[r.br.ID] = true
 				continue
 			}
-			r.apply(f)
-			converted = true
+			r.apply(f, r.liveness(live))
+			converted, stale = true, true
 		}
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
@@ -440,7 +455,10 @@ func ifcvtKills(f *ori.Func, seq []*ori.Inst, deadAtBranch, liveAfter func(cmWor
 // ifcvtProfitable converts the region (whose header is block i) in a copy
 // of f and applies the size limits to what the conversion emits for each
 // arm, and the long-latency rule.
-func ifcvtProfitable(f *ori.Func, i int, r *ifcvtRegion, base, combined int) bool {
+//
+// live is f's liveness; the copy has the same blocks in the same order,
+// so the answers for r's header and merge block hold for the copy's.
+func ifcvtProfitable(f *ori.Func, i int, r *ifcvtRegion, live *ori.LiveSets, base, combined int) bool {
 	if r.shape == "diamond" && ifcvtLongLatency(r.fallBody) && ifcvtLongLatency(r.takenBody) {
 		return false
 	}
@@ -449,8 +467,24 @@ func ifcvtProfitable(f *ori.Func, i int, r *ifcvtRegion, base, combined int) boo
 	if tr == nil {
 		return false
 	}
-	nf, nt := tr.apply(trial)
+	nf, nt := tr.apply(trial, r.liveness(live))
 	return nf <= base && nt <= base && nf+nt <= combined
+}
+
+// ifcvtLive answers the two liveness questions a conversion asks: is a
+// register live out of the header, and live into the merge block.
+type ifcvtLive struct {
+	outOfHeader, intoMerge func(ori.Reg) bool
+}
+
+// liveness binds live (computed on the function r was matched in) to r's
+// header and merge block.
+func (r *ifcvtRegion) liveness(live *ori.LiveSets) ifcvtLive {
+	h, m := r.h, r.merge
+	return ifcvtLive{
+		outOfHeader: func(x ori.Reg) bool { return live.LiveOut(h, x) },
+		intoMerge:   func(x ori.Reg) bool { return live.LiveIn(m, x) },
+	}
 }
 
 // phiEdges returns the merge block's predecessors that the region's phis
@@ -599,7 +633,7 @@ func (r *ifcvtRegion) selects(f *ori.Func) []*ori.Inst {
 // compute would stay live, in orilab's liveness and for the register
 // allocator, from the start of the function; leaving the first definition
 // unguarded ends it there.
-func (r *ifcvtRegion) speculable(in *ori.Inst, live *ori.LiveSets, otherWrites map[cmWord]bool) bool {
+func (r *ifcvtRegion) speculable(in *ori.Inst, live ifcvtLive, otherWrites map[cmWord]bool) bool {
 	if in.Guarded() || !cmPure(in) || in.Op.Flags()&ori.FLoad != 0 {
 		return false
 	}
@@ -608,7 +642,7 @@ func (r *ifcvtRegion) speculable(in *ori.Inst, live *ori.LiveSets, otherWrites m
 		return false
 	}
 	for _, w := range res {
-		if live.LiveOut(r.h, w.reg()) || otherWrites[w] {
+		if live.outOfHeader(w.reg()) || otherWrites[w] {
 			return false
 		}
 	}
@@ -617,9 +651,8 @@ func (r *ifcvtRegion) speculable(in *ori.Inst, live *ori.LiveSets, otherWrites m
 
 // apply if-converts the region and returns how many instructions it
 // emitted for the fall-through and the taken arm.
-func (r *ifcvtRegion) apply(f *ori.Func) (nf, nt int) {
+func (r *ifcvtRegion) apply(f *ori.Func, live ifcvtLive) (nf, nt int) {
 	h, g, gNot := r.h, r.br.Guard, r.br.GuardNot
-	live := ori.Liveness(f)
 	fallWrites := map[cmWord]bool{}
 	for _, in := range r.fallBody {
 		res, _ := cmResultWords(in)
@@ -637,8 +670,8 @@ func (r *ifcvtRegion) apply(f *ori.Func) (nf, nt int) {
 		seq = append(seq, r.exit)
 	}
 	kills := ifcvtKills(f, seq,
-		func(w cmWord) bool { return !live.LiveOut(h, w.reg()) },
-		func(w cmWord) bool { return live.LiveIn(r.merge, w.reg()) })
+		func(w cmWord) bool { return !live.outOfHeader(w.reg()) },
+		func(w cmWord) bool { return live.intoMerge(w.reg()) })
 	nf, nt = len(fall), len(taken)
 	for i, in := range seq {
 		if i < len(fall) {

@@ -571,47 +571,111 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 // after their instruction, as in ori.MaxPressure), at how many boundaries
 // that number is reached, and the words live at those boundaries. The CFG
 // must be current.
+//
+// Remat and LICM call it after every trial step, so it is written for
+// speed: the words are numbered once, each instruction's words are
+// looked up once, and the two walks keep the live set as a member list
+// (cleared in time proportional to its size) rather than a map.
 func cmPressure(f *ori.Func, c ori.RegClass) (peak, at int, hot map[cmWord]bool) {
 	live := ori.Liveness(f)
-	walk := func(note func(cur map[cmWord]bool)) {
-		for _, b := range f.Blocks {
-			cur := map[cmWord]bool{}
-			for _, r := range live.LiveOutWords(b) {
-				if r.Class == c {
-					cur[cmWordOf(r, 0)] = true
+	index := map[cmWord]int32{}
+	var words []cmWord
+	id := func(w cmWord) int32 {
+		if i, ok := index[w]; ok {
+			return i
+		}
+		index[w] = int32(len(words))
+		words = append(words, w)
+		return int32(len(words) - 1)
+	}
+	type step struct {
+		res, reads []int32 // class-c result and read words
+		kill, phi  bool
+	}
+	outs := make([][]int32, len(f.Blocks))
+	steps := make([][]step, len(f.Blocks))
+	for bi, b := range f.Blocks {
+		for _, r := range live.LiveOutWords(b) {
+			if r.Class == c {
+				outs[bi] = append(outs[bi], id(cmWordOf(r, 0)))
+			}
+		}
+		ss := make([]step, len(b.Insts))
+		for i, in := range b.Insts {
+			st := step{kill: !in.Guarded(), phi: in.IsPhi()}
+			res, _ := cmResultWords(in)
+			for _, w := range res {
+				if w.class == c {
+					st.res = append(st.res, id(w))
 				}
 			}
-			note(cur)
-			for i := len(b.Insts) - 1; i >= 0; i-- {
-				in := b.Insts[i]
-				res, _ := cmResultWords(in)
-				for _, w := range res {
-					if w.class == c {
-						cur[w] = true
-					}
-				}
-				note(cur)
-				if !in.Guarded() {
-					for _, w := range res {
-						delete(cur, w)
-					}
-				}
-				if in.IsPhi() {
-					continue // phi sources are read in the predecessors
-				}
+			if !st.phi { // phi sources are read in the predecessors
 				cmReads(in, func(r ori.Reg) {
 					if r.Virtual && r.Class == c {
 						for w := 0; w < int(r.Words); w++ {
-							cur[cmWordOf(r, w)] = true
+							st.reads = append(st.reads, id(cmWordOf(r, w)))
 						}
 					}
 				})
-				note(cur)
+			}
+			ss[i] = st
+		}
+		steps[bi] = ss
+	}
+	// The live set: members, and each word's position in it (-1: out).
+	pos := make([]int32, len(words))
+	for i := range pos {
+		pos[i] = -1
+	}
+	var members []int32
+	add := func(w int32) {
+		if pos[w] < 0 {
+			pos[w] = int32(len(members))
+			members = append(members, w)
+		}
+	}
+	remove := func(w int32) {
+		if p := pos[w]; p >= 0 {
+			last := members[len(members)-1]
+			members[p], pos[last] = last, p
+			members = members[:len(members)-1]
+			pos[w] = -1
+		}
+	}
+	walk := func(note func()) {
+		for bi := range f.Blocks {
+			for _, w := range members {
+				pos[w] = -1
+			}
+			members = members[:0]
+			for _, w := range outs[bi] {
+				add(w)
+			}
+			note()
+			ss := steps[bi]
+			for i := len(ss) - 1; i >= 0; i-- {
+				st := &ss[i]
+				for _, w := range st.res {
+					add(w)
+				}
+				note()
+				if st.kill {
+					for _, w := range st.res {
+						remove(w)
+					}
+				}
+				if st.phi {
+					continue
+				}
+				for _, w := range st.reads {
+					add(w)
+				}
+				note()
 			}
 		}
 	}
-	walk(func(cur map[cmWord]bool) {
-		switch n := len(cur); {
+	walk(func() {
+		switch n := len(members); {
 		case n > peak:
 			peak, at = n, 1
 		case n == peak:
@@ -619,10 +683,10 @@ func cmPressure(f *ori.Func, c ori.RegClass) (peak, at int, hot map[cmWord]bool)
 		}
 	})
 	hot = map[cmWord]bool{}
-	walk(func(cur map[cmWord]bool) {
-		if len(cur) == peak {
-			for w := range cur {
-				hot[w] = true
+	walk(func() {
+		if len(members) == peak {
+			for _, w := range members {
+				hot[words[w]] = true
 			}
 		}
 	})

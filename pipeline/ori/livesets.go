@@ -34,7 +34,26 @@ type LiveSets struct {
 	// phiOut[i][p] holds the words read by block i's live phis at the end
 	// of its predecessor block p (a block index).
 	phiOut []map[int]bitset
+	// iw[i][j] are the register words of block i's instruction j, indexed
+	// once: the fixed point reads these instead of hashing every operand
+	// again on every sweep (liveness was 40% of the compile time of large
+	// kernels).
+	iw [][]instWords
 }
+
+// instWords are the virtual register words one instruction touches, as
+// indices into LiveSets.keys.
+type instWords struct {
+	defs []int32 // written words
+	uses []int32 // read words (for a phi: only its guard)
+	kill bool    // unguarded: the writes end the old values' lives
+	phi  bool
+	// phiUses are a phi's sources: word w is read at the end of the
+	// predecessor with block index pred.
+	phiUses []phiUse
+}
+
+type phiUse struct{ pred, word int32 }
 
 // Liveness computes ordinary liveness of virtual register words.
 func Liveness(f *Func) *LiveSets { return computeLive(f, nil) }
@@ -47,21 +66,20 @@ func StrongLiveness(f *Func, essential func(*Inst) bool) *LiveSets {
 }
 
 func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
-	l := &LiveSets{f: f, essential: essential, index: map[wordKey]int{}, pos: map[*Block]int{}}
+	nb := len(f.Blocks)
+	l := &LiveSets{f: f, essential: essential, index: map[wordKey]int{}, pos: make(map[*Block]int, nb)}
 	for i, b := range f.Blocks {
 		l.pos[b] = i
-		for _, in := range b.Insts {
-			forRegs(in, func(r Reg, _ bool) {
-				if r.Virtual {
-					for w := 0; w < int(r.Words); w++ {
-						l.key(r, w)
-					}
-				}
-			})
+	}
+	l.iw = make([][]instWords, nb)
+	for i, b := range f.Blocks {
+		ws := make([]instWords, len(b.Insts))
+		for j, in := range b.Insts {
+			ws[j] = l.wordsOf(in)
 		}
+		l.iw[i] = ws
 	}
 	n := len(l.keys)
-	nb := len(f.Blocks)
 	l.in = make([]bitset, nb)
 	l.out = make([]bitset, nb)
 	l.phiOut = make([]map[int]bitset, nb)
@@ -69,13 +87,17 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 		l.in[i] = newBitset(n)
 		l.out[i] = newBitset(n)
 	}
+	if essential == nil {
+		l.solveGenKill()
+		return l
+	}
 	for changed := true; changed; {
 		changed = false
 		for bi := nb - 1; bi >= 0; bi-- {
 			b := f.Blocks[bi]
 			out := l.outOf(bi)
 			l.out[bi] = out
-			in, phis := l.transfer(b, out, nil)
+			in, phis := l.transfer(bi, b, out, nil)
 			l.phiOut[bi] = phis
 			if !in.equal(l.in[bi]) {
 				l.in[bi] = in
@@ -94,6 +116,103 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 		}
 	}
 	return l
+}
+
+// solveGenKill is ordinary liveness: every instruction is needed, so each
+// block is summarized once by the words it reads before writing (gen) and
+// the words it overwrites unguarded (kill), and the fixed point is
+// in = gen | (out &^ kill) over bitsets, with no instruction walked twice.
+func (l *LiveSets) solveGenKill() {
+	nb := len(l.f.Blocks)
+	n := len(l.keys)
+	gen := make([]bitset, nb)
+	kill := make([]bitset, nb)
+	for bi := range l.f.Blocks {
+		g, k := newBitset(n), newBitset(n)
+		ws := l.iw[bi]
+		for j := len(ws) - 1; j >= 0; j-- {
+			w := &ws[j]
+			if w.kill {
+				for _, d := range w.defs {
+					k.set(int(d))
+					g.clear(int(d))
+				}
+			}
+			for _, u := range w.uses {
+				g.set(int(u))
+			}
+			for _, pu := range w.phiUses {
+				if l.phiOut[bi] == nil {
+					l.phiOut[bi] = map[int]bitset{}
+				}
+				s, ok := l.phiOut[bi][int(pu.pred)]
+				if !ok {
+					s = newBitset(n)
+					l.phiOut[bi][int(pu.pred)] = s
+				}
+				s.set(int(pu.word))
+			}
+		}
+		gen[bi], kill[bi] = g, k
+	}
+	for changed := true; changed; {
+		changed = false
+		for bi := nb - 1; bi >= 0; bi-- {
+			out := l.outOf(bi)
+			l.out[bi] = out
+			in := out.clone()
+			for i := range in {
+				in[i] = gen[bi][i] | in[i]&^kill[bi][i]
+			}
+			if !in.equal(l.in[bi]) {
+				l.in[bi] = in
+				changed = true
+			}
+		}
+	}
+}
+
+// wordsOf indexes the virtual register words of in, adding new ones.
+func (l *LiveSets) wordsOf(in *Inst) instWords {
+	w := instWords{kill: !in.Guarded(), phi: in.IsPhi()}
+	for _, o := range in.Dsts {
+		if o.Kind == OpdReg && o.Reg.Virtual {
+			for k := 0; k < int(o.Reg.Words); k++ {
+				w.defs = append(w.defs, int32(l.key(o.Reg, k)))
+			}
+		}
+	}
+	use := func(r Reg) {
+		if r.Virtual {
+			for k := 0; k < int(r.Words); k++ {
+				w.uses = append(w.uses, int32(l.key(r, k)))
+			}
+		}
+	}
+	if w.phi {
+		use(in.Guard)
+		for j := 0; j+1 < len(in.Srcs); j += 2 {
+			r, ok := in.Srcs[j].usesReg()
+			if !ok || !r.Virtual {
+				continue
+			}
+			pb := l.f.BlockByID(in.Srcs[j+1].Block)
+			pi, ok := l.pos[pb]
+			if pb == nil || !ok {
+				continue
+			}
+			for k := 0; k < int(r.Words); k++ {
+				w.phiUses = append(w.phiUses, phiUse{int32(pi), int32(l.key(r, k))})
+			}
+		}
+		return w
+	}
+	forRegs(in, func(r Reg, def bool) {
+		if !def {
+			use(r)
+		}
+	})
+	return w
 }
 
 // outOf joins the successors' live-in sets and the phi reads they make at
@@ -125,86 +244,79 @@ func (l *LiveSets) key(r Reg, w int) int {
 	return len(l.keys) - 1
 }
 
-// needed reports whether in must stay given the words live after it: it
-// is essential, or writes a live virtual word. Only meaningful for strong
-// liveness; ordinary liveness treats every instruction as needed.
-func (l *LiveSets) needed(in *Inst, after bitset) bool {
+// needed reports whether an instruction with words w must stay given the
+// words live after it: it is essential, or writes a live virtual word.
+// Only meaningful for strong liveness; ordinary liveness treats every
+// instruction as needed.
+func (l *LiveSets) needed(in *Inst, w *instWords, after bitset) bool {
 	if l.essential == nil || l.essential(in) {
 		return true
 	}
-	for _, o := range in.Dsts {
-		if o.Kind != OpdReg || !o.Reg.Virtual {
-			continue
-		}
-		for w := 0; w < int(o.Reg.Words); w++ {
-			if i, ok := l.index[wordKey{o.Reg.Class, o.Reg.N, o.Reg.Off + uint8(w)}]; ok && after.has(i) {
-				return true
-			}
+	for _, d := range w.defs {
+		if after.has(int(d)) {
+			return true
 		}
 	}
 	return false
 }
 
-// transfer walks b backward from out and returns its live-in set and the
-// phi reads per predecessor. visit, when set, sees every instruction with
-// the set live after it (which it must not keep) and whether it is needed.
-func (l *LiveSets) transfer(b *Block, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
+// blockWords returns the indexed words of b's instructions. The fixed
+// point (fresh false) reads the ones indexed when it started; Walk (fresh
+// true) indexes the block anew, because passes edit instructions in place
+// between computing liveness and walking a block, and must see their
+// edits.
+func (l *LiveSets) blockWords(bi int, b *Block, fresh bool) []instWords {
+	if !fresh {
+		return l.iw[bi]
+	}
+	ws := make([]instWords, len(b.Insts))
+	for j, in := range b.Insts {
+		ws[j] = l.wordsOf(in)
+	}
+	return ws
+}
+
+// transfer walks block bi (b) backward from out and returns its live-in
+// set and the phi reads per predecessor. visit, when set, sees every
+// instruction with the set live after it (which it must not keep) and
+// whether it is needed.
+func (l *LiveSets) transfer(bi int, b *Block, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
+	ws := l.blockWords(bi, b, visit != nil)
 	cur := out.clone()
+	if need := newBitset(len(l.keys)); len(need) > len(cur) {
+		// New words (an uncached block): widen, they are not live out.
+		cur = append(cur, need[len(cur):]...)
+	}
 	var phis map[int]bitset
 	for ii := len(b.Insts) - 1; ii >= 0; ii-- {
 		in := b.Insts[ii]
-		need := l.needed(in, cur)
+		w := &ws[ii]
+		need := l.needed(in, w, cur)
 		if visit != nil {
 			visit(in, cur, need)
 		}
-		if !in.Guarded() {
-			for _, o := range in.Dsts {
-				if o.Kind == OpdReg && o.Reg.Virtual {
-					for w := 0; w < int(o.Reg.Words); w++ {
-						cur.clear(l.key(o.Reg, w))
-					}
-				}
+		if w.kill {
+			for _, d := range w.defs {
+				cur.clear(int(d))
 			}
 		}
 		if !need {
 			continue
 		}
-		use := func(s bitset, r Reg) {
-			if r.Virtual {
-				for w := 0; w < int(r.Words); w++ {
-					s.set(l.key(r, w))
-				}
-			}
+		for _, u := range w.uses {
+			cur.set(int(u))
 		}
-		if in.IsPhi() {
-			use(cur, in.Guard)
-			for j := 0; j+1 < len(in.Srcs); j += 2 {
-				r, ok := in.Srcs[j].usesReg()
-				if !ok || !r.Virtual {
-					continue
-				}
-				pb := l.f.BlockByID(in.Srcs[j+1].Block)
-				pi, ok := l.pos[pb]
-				if pb == nil || !ok {
-					continue
-				}
-				if phis == nil {
-					phis = map[int]bitset{}
-				}
-				s, ok := phis[pi]
-				if !ok {
-					s = newBitset(len(l.keys))
-					phis[pi] = s
-				}
-				use(s, r)
+		for _, pu := range w.phiUses {
+			if phis == nil {
+				phis = map[int]bitset{}
 			}
-			continue
+			s, ok := phis[int(pu.pred)]
+			if !ok {
+				s = newBitset(len(l.keys))
+				phis[int(pu.pred)] = s
+			}
+			s.set(int(pu.word))
 		}
-		forRegs(in, func(r Reg, def bool) {
-			if !def {
-				use(cur, r)
-			}
-		})
 	}
 	return cur, phis
 }
@@ -218,7 +330,7 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 	if !ok {
 		return
 	}
-	l.transfer(b, l.out[bi], func(in *Inst, after bitset, needed bool) {
+	l.transfer(bi, b, l.out[bi], func(in *Inst, after bitset, needed bool) {
 		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
 	})
 }
