@@ -35,6 +35,7 @@ var commands = []command{
 	{name: "reduce", usage: "orilab reduce SPEC.json [-O N] [-o DIR] [--verify] [--json] [--timeout D]", summary: "shrink a failing kernel while its failure stays the same", run: runReduce},
 	{name: "inject", usage: "orilab inject (SPEC.json|FILE.ptx) --bugspec LINE [--seed S] [--at PHASE] [--trials N] ...", summary: "bugspec fault injection into post-RA code, and campaigns", run: runInject},
 	{name: "fuzz", usage: "orilab fuzz [--seed S] [--count N] [--jobs J] [-O LEVELS] [--random-knobs]", summary: "differential testing with random PTX programs", run: runFuzz},
+	{name: "vs-ptxas", usage: "orilab vs-ptxas [-arch sm_XX] [-O N] [--runs N] FILE.ptx|DIR...", summary: "compare registers, spills, instructions and compile time with NVIDIA's ptxas", run: runVsPtxas},
 	{name: "merge", usage: "orilab merge DIR [--json]", summary: "combine the results of a sharded fuzz run or fault campaign", run: runMerge},
 	{name: "tui", usage: "orilab tui [-O N] [FILE.ptx|SPEC.json]", summary: "the phase-by-phase workbench", run: runTUI},
 }

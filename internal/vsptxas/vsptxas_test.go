@@ -1,0 +1,85 @@
+package vsptxas
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"orilab/internal/nvtools"
+	"orilab/internal/testenv"
+)
+
+func TestCountSkipsNOPAndTheTrailingSelfBranch(t *testing.T) {
+	dump := `
+		Function : k
+	.headerflags	@"EF_CUDA_SM80"
+        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;            /* 0x00000a00ff017624 */
+        /*0010*/                   BRA 0x30 ;                                         /* 0x0000000000007947 */
+        /*0020*/                   EXIT ;                                             /* 0x000000000000794d */
+        /*0030*/                   BRA 0x30;                                          /* 0xfffffff000007947 */
+        /*0040*/                   NOP;                                               /* 0x0000000000007918 */
+		Function : g
+        /*0000*/                   EXIT ;
+`
+	if got := countCuobjdump(dump); !reflect.DeepEqual(got, map[string]int{"k": 3, "g": 1}) {
+		t.Errorf("cuobjdump counts %v", got)
+	}
+	sass := ".text.k:\n        /*0000*/                   MOV R1, c[0x0][0x28] ;   /* [B------:R-:W-:-:S01] */\n.L_x_0:\n        /*0010*/                   EXIT ;  /* x */\n"
+	if got := countOrilab(sass); !reflect.DeepEqual(got, map[string]int{"k": 2}) {
+		t.Errorf("orilab counts %v", got)
+	}
+}
+
+func TestParseVerbose(t *testing.T) {
+	out := `ptxas info    : 0 bytes gmem
+ptxas info    : Function properties for inlined_away
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Compiling entry function 'k' for 'sm_80'
+ptxas info    : Function properties for k
+    8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads
+ptxas info    : Used 30 registers, used 1 barriers, 372 bytes cmem[0]
+`
+	got := parseVerbose(out)
+	want := map[string]*Figures{"k": {Regs: 30, SpillStores: 4, SpillLoads: 12}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v", got)
+	}
+}
+
+// TestCompareOnTwoKernels runs the harness end to end: orilab's binary
+// and ptxas on two testdata files.
+func TestCompareOnTwoKernels(t *testing.T) {
+	ptxas := nvtools.Require(t, nvtools.Ptxas)
+	cuobjdump := nvtools.Require(t, nvtools.Cuobjdump)
+	root := testenv.RepoRoot(t)
+	bin := filepath.Join(t.TempDir(), "orilab")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/orilab")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	files := []string{filepath.Join(root, "testdata/sample/sample.ptx"), filepath.Join(root, "testdata/kernels/iadd.ptx")}
+	rep, err := Compare(context.Background(), files, Options{Orilab: bin, Ptxas: ptxas, Cuobjdump: cuobjdump, Arch: "sm_80", OptLevel: 3, Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Files != 2 || rep.Totals.Kernels != 2 {
+		t.Fatalf("totals %+v\n%s", rep.Totals, rep.Text())
+	}
+	for _, f := range rep.Files {
+		for _, k := range f.Kernels {
+			if k.Orilab == nil || k.Ptxas == nil || k.Orilab.Regs == 0 || k.Ptxas.Regs == 0 || k.Orilab.Insts < 5 || k.Ptxas.Insts < 5 {
+				t.Errorf("%s %s: orilab %+v ptxas %+v", filepath.Base(f.Path), k.Name, k.Orilab, k.Ptxas)
+			}
+		}
+		if f.OrilabMs <= 0 || f.PtxasMs <= 0 {
+			t.Errorf("%s: times %v %v", f.Path, f.OrilabMs, f.PtxasMs)
+		}
+	}
+	if txt := rep.Text(); !strings.Contains(txt, "block_sum") || !strings.Contains(txt, "registers: geomean orilab/ptxas") {
+		t.Errorf("report:\n%s", txt)
+	}
+}
