@@ -180,14 +180,7 @@ func Bound(active int) int {
 	return bits.Len(uint(active-1)) + 3
 }
 
-func isRequired(index int) bool {
-	for _, row := range pipeline.PhasePlan(3, 75) {
-		if row.Index == index {
-			return row.Required
-		}
-	}
-	return false
-}
+func isRequired(index int) bool { return pipeline.PhaseTable[index].Required }
 
 // Replay returns the command line that repeats a bisection.
 func Replay(s *spec.Spec, opts Options, mode string) string {

@@ -62,6 +62,13 @@ type Snapshot struct {
 	NumSites int
 }
 
+// Options configures a compilation.
+type Options struct {
+	// Arch is the SM target (75 for sm_75); 0 takes the module's .target
+	// (at least sm_75).
+	Arch int
+}
+
 // PhaseOptions configures the phase manager.
 type PhaseOptions struct {
 	OptLevel int // 0-4 (5 is accepted as 4); the zero value is -O0, so callers wanting ptxas's default set 3
@@ -150,7 +157,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		if err != nil {
 			return nil, fmt.Errorf("DisablePhases: %v", err)
 		}
-		if impl, _ := lookupImpl(PhaseTable[i].Name); impl.required {
+		if PhaseTable[i].Required {
 			return nil, fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", PhaseTable[i].Name)
 		}
 		s.disabled[i] = true
@@ -272,7 +279,7 @@ func (s *Session) RunAll() error {
 }
 
 func (s *Session) step(i int) error {
-	p := PhaseTable[i]
+	p := &PhaseTable[i]
 	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
@@ -363,14 +370,13 @@ func (s *Session) step(i int) error {
 
 // runPhase runs a phase and turns a panic into an error that names it
 // (Go's SSA backend does the same with a deferred hook).
-func (s *Session) runPhase(p PhaseInfo, pc *PhaseContext) (err error) {
+func (s *Session) runPhase(p *PhaseInfo, pc *PhaseContext) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error: the phase panicked: %v", r)
 		}
 	}()
-	impl, _ := lookupImpl(p.Name)
-	return impl.run(pc)
+	return p.Fn.Run(pc)
 }
 
 func (s *Session) measure(snap *Snapshot) {
@@ -391,3 +397,21 @@ func (s *Session) measure(snap *Snapshot) {
 }
 
 func hashModule(m *ori.Module) uint64 { return ori.Hash(m) }
+
+// sitesFor returns the site counter a run of phase name gets: limited when
+// the session's BisectSites names it, recording when snapshots record
+// sites, nil otherwise.
+func (s *Session) sitesFor(name string) *opt.Sites {
+	lim := s.opts.Sites
+	limited := lim != nil && strings.EqualFold(lim.Phase, name)
+	if !limited && !s.opts.RecordSites {
+		return nil
+	}
+	// A limited phase always records its own sites: site bisection reports
+	// the culprit's description from that log.
+	st := &opt.Sites{Record: s.opts.RecordSites || limited}
+	if limited {
+		st.Limit, st.Lo, st.Hi = true, lim.Lo, lim.Hi
+	}
+	return st
+}

@@ -17,11 +17,12 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 	arch := fs.String("arch", "sm_75", "target `sm_XX`")
 	fs.StringVar(arch, "gpu-name", "sm_75", "same as -arch")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
+	verbose := fs.Bool("v", false, "print each phase's doc line under it")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab phases [-O N] [-arch sm_XX] [--json]")
+		fmt.Fprintln(stderr, "usage: orilab phases [-O N] [-arch sm_XX] [-v] [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Lists ptxas's 159 phases in order with their category and whether each runs")
-		fmt.Fprintln(stderr, "at this -O level, or why not.")
+		fmt.Fprintln(stderr, "at this -O level, or why not; -v adds each phase's doc line.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -52,6 +53,9 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 			active++
 		}
 		fmt.Fprintf(stdout, "%3d  %-36s %-12s %s\n", r.Index, r.Name, r.Category, state)
+		if *verbose {
+			fmt.Fprintf(stdout, "     %s\n", r.Doc)
+		}
 	}
 	fmt.Fprintf(stdout, "\n%d of %d phases run at -O%d on sm_%d.\n", active, len(rows), *opt, archNumber(*arch))
 	return exitOK

@@ -36,7 +36,7 @@ func runPassSSA(t *testing.T, name, in string, ssaIn, ssaOut bool) (string, bool
 	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaIn}); err != nil {
 		t.Fatalf("input does not verify: %v", err)
 	}
-	p, ok := Lookup(name)
+	p, ok := passByPhase(name)
 	if !ok {
 		t.Fatalf("%s is not registered", name)
 	}
@@ -299,7 +299,7 @@ func lowerTestdata(t *testing.T, rel string) *ori.Module {
 
 func TestBranchOptOnSample(t *testing.T) {
 	m := lowerTestdata(t, "testdata/sample/sample.ptx")
-	p, _ := Lookup("OriBranchOpt")
+	p, _ := passByPhase("OriBranchOpt")
 	any := false
 	for _, f := range m.Funcs {
 		before := len(f.Blocks)

@@ -16,7 +16,7 @@ func runPass(t *testing.T, name, in string) (string, bool) {
 	if err := f.ComputeCFG(); err != nil {
 		t.Fatal(err)
 	}
-	p, ok := Lookup(name)
+	p, ok := passByPhase(name)
 	if !ok {
 		t.Fatalf("%s is not registered", name)
 	}

@@ -29,7 +29,7 @@ func runDeadCode(t *testing.T, in string, ssa bool) (string, bool) {
 	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
 		t.Fatalf("input does not verify: %v", err)
 	}
-	p, ok := Lookup("OriPerformLiveDeadFirst")
+	p, ok := passByPhase("OriPerformLiveDeadFirst")
 	if !ok {
 		t.Fatal("OriPerformLiveDeadFirst is not registered")
 	}
@@ -244,16 +244,6 @@ BB2:
 				t.Errorf("changed = %v, want %v", changed, wantChange)
 			}
 		})
-	}
-}
-
-func TestDeadCodeRegistered(t *testing.T) {
-	for _, n := range []string{"EarlyOriSimpleLiveDead", "OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond",
-		"OriPerformLiveDeadThird", "OriPerformLiveDeadFourth", "OriSimpleLiveDead"} {
-		p, ok := Lookup(n)
-		if !ok || p.MinOpt != 1 {
-			t.Errorf("%s: registered %v, MinOpt %d", n, ok, p.MinOpt)
-		}
 	}
 }
 

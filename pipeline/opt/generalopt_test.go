@@ -27,7 +27,7 @@ func runGO(t *testing.T, pass, in string) (string, bool) {
 	if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
 		t.Fatalf("input does not verify: %v", err)
 	}
-	p, ok := Lookup(pass)
+	p, ok := passByPhase(pass)
 	if !ok {
 		t.Fatalf("%s is not registered", pass)
 	}
@@ -343,7 +343,7 @@ func TestGeneralOptimizeChangesKernels(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "kernels", "*.ptx"))
 	files = append(files, filepath.Join("..", "..", "testdata", "sample", "sample.ptx"))
 	changedFuncs := 0
-	p, _ := Lookup("GeneralOptimizeEarly")
+	p, _ := passByPhase("GeneralOptimizeEarly")
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {

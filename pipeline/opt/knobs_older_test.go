@@ -22,7 +22,7 @@ func runWithKnobs(t *testing.T, name, in string, cli ...string) (string, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Lookup(name)
+	p, _ := passByPhase(name)
 	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75, Knobs: set})
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ func TestCommoningKnobs(t *testing.T) {
 		}
 	}
 	set, _, _ := knobs.Load(knobs.Default, knobs.Sources{CLI: []string{"DisableCSE"}})
-	p, _ := Lookup("OriCommoning")
+	p, _ := passByPhase("OriCommoning")
 	if r := p.NoOp(&Context{OptLevel: 3, Knobs: set}); r != "switched off by the knob DisableCSE" {
 		t.Errorf("NoOp reason %q", r)
 	}

@@ -53,7 +53,7 @@ func loopRun(t *testing.T, name, in string, settings ...string) (string, bool) {
 	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
 		t.Fatalf("input does not verify: %v", err)
 	}
-	p, ok := Lookup(name)
+	p, ok := passByPhase(name)
 	if !ok {
 		t.Fatalf("%s is not registered", name)
 	}
@@ -443,7 +443,7 @@ func TestLICMSites(t *testing.T) {
 	// Only site 2 (#5) is enabled: #4 stays, #5 moves (it does not read
 	// #4's result).
 	sites := &Sites{Limit: true, Lo: 2, Hi: 2, Record: true}
-	p, _ := Lookup("OriHoistInvariantsEarly")
+	p, _ := passByPhase("OriHoistInvariantsEarly")
 	if _, err := p.Run(f, &Context{OptLevel: 3, Sites: sites}); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func prRun(t *testing.T, pass, in string, ssa bool, sites *Sites, cli ...string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, ok := Lookup(pass)
+	p, ok := passByPhase(pass)
 	if !ok {
 		t.Fatalf("%s is not registered", pass)
 	}
