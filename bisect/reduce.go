@@ -79,13 +79,11 @@ import (
 	"orilab/pipeline/spec"
 )
 
-// ReduceOptions configures Reduce.
+// ReduceOptions configures Reduce. With Request.Verify the IR verifier
+// runs after every phase, so that a phase that breaks an invariant is a
+// compile error whose message is the signature.
 type ReduceOptions struct {
 	Options
-	// Verify runs the IR verifier after every phase, so that a phase that
-	// breaks an invariant is a compile error whose message is the
-	// signature.
-	Verify bool
 }
 
 // Signature is what must stay the same while a kernel is reduced.
@@ -249,6 +247,9 @@ func Reduce(ctx context.Context, s *spec.Spec, opts ReduceOptions) (_ *ReduceRes
 	pm, err := ptx.Parse(r.file, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the PTX does not parse, so there is nothing to reduce:\n%v", s.PTXPath, err)
+	}
+	if err := checkPipeline(pm, opts.Options); err != nil {
+		return nil, err
 	}
 	res.InstsBefore = countInstrs(pm)
 	res.LaunchBefore = launchString(s.Launch)
@@ -457,8 +458,7 @@ func (r *reducer) assess(c rcase, target *Signature) (a *assessment, err error) 
 	}
 	execute := !r.orig.CompileOnly && (target == nil || target.Kind == SigMiscompile)
 	compile := func(snapshots bool) (*pipeline.Session, *assessment, error) {
-		po := r.opts.phaseOptions(pipeline.PhaseOptions{OptLevel: r.opts.OptLevel, DisablePhases: r.opts.DisablePhases, Context: r.ctx, Verify: r.opts.Verify, NoSnapshots: !snapshots})
-		sess, err := pipeline.NewSessionFrom(pm, r.opts.Compile, po)
+		sess, err := r.opts.Request.Start(pm, pipeline.SessionControl{Context: r.ctx, Snapshots: snapshots})
 		if err != nil {
 			return nil, &assessment{invalid: "the PTX does not lower: " + firstLine(err.Error())}, nil
 		}
@@ -763,18 +763,10 @@ func launchString(l spec.Launch) string {
 // reduceReplay is the command line that repeats a reduction.
 func reduceReplay(s *spec.Spec, opts ReduceOptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "orilab reduce %s -O %d", ShellQuote(s.File), opts.OptLevel)
-	if opts.Compile.Arch != 0 {
-		fmt.Fprintf(&b, " -arch sm_%d", opts.Compile.Arch)
-	}
-	if len(opts.DisablePhases) > 0 {
-		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(opts.DisablePhases, "+"))
-	}
+	fmt.Fprintf(&b, "orilab reduce %s", ShellQuote(s.File))
+	b.WriteString(QuoteArgs(opts.Request.Args()))
 	if opts.MaxWarpSteps > 0 {
 		fmt.Fprintf(&b, " --max-steps %d", opts.MaxWarpSteps)
-	}
-	if opts.Verify {
-		b.WriteString(" --verify")
 	}
 	return b.String()
 }
@@ -1399,19 +1391,11 @@ func WriteReduced(res *ReduceResult, dir string) error {
 func reproduceCommand(res *ReduceResult, specPath, ptxPath string) string {
 	var b strings.Builder
 	if res.Signature.Kind == SigMiscompile {
-		fmt.Fprintf(&b, "orilab bisect %s -O %d", ShellQuote(specPath), res.OptLevel)
+		fmt.Fprintf(&b, "orilab bisect %s", ShellQuote(specPath))
 	} else {
-		fmt.Fprintf(&b, "orilab compile -O %d", res.OptLevel)
-		if res.opts.Verify {
-			b.WriteString(" --verify")
-		}
+		b.WriteString("orilab compile")
 	}
-	if res.opts.Compile.Arch != 0 {
-		fmt.Fprintf(&b, " -arch sm_%d", res.opts.Compile.Arch)
-	}
-	if len(res.opts.DisablePhases) > 0 {
-		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(res.opts.DisablePhases, "+"))
-	}
+	b.WriteString(QuoteArgs(res.opts.Request.Args()))
 	if res.Signature.Kind == SigMiscompile {
 		if strings.Contains(res.Signature.Failure, "did not finish within") {
 			// The failure is the step limit the reduction ran under.

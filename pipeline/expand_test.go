@@ -198,7 +198,7 @@ func checkKeptWhole(t *testing.T, ptx string, width int, as, bs, want []uint64, 
 		o     int
 		after string
 	}{{3, "lowering"}, {0, "ConvertUnsupportedOps"}, {0, ""}, {3, "LateExpansionUnsupportedOps"}, {3, ""}} {
-		rep, err := RunSpec(s, RunOptions{Phases: PhaseOptions{OptLevel: c.o, Verify: true}, After: c.after, MaxWarpSteps: 10_000_000})
+		rep, err := RunSpec(s, RunOptions{Request: Request{OptLevel: c.o, Verify: true}, After: c.after, MaxWarpSteps: 10_000_000})
 		if err != nil {
 			t.Fatalf("-O%d after %q: %v", c.o, c.after, err)
 		}
