@@ -93,11 +93,11 @@ func KnobSources(cli []string, path string) (knobs.Sources, error) {
 	return src, nil
 }
 
-// WithKnobs returns a copy of r whose -knob arguments are cli followed by
-// r's own: later settings win, so r's arguments still override cli. Knob
-// bisection and the workbench's knob pane use it.
+// WithKnobs returns a copy of r with cli after its own -knob arguments:
+// later settings win, so cli overrides r's. Knob and sites bisection and
+// the workbench's knob pane use it.
 func (r Request) WithKnobs(cli ...string) Request {
-	r.Knobs.CLI = append(append([]string(nil), cli...), r.Knobs.CLI...)
+	r.Knobs.CLI = append(append([]string(nil), r.Knobs.CLI...), cli...)
 	return r
 }
 

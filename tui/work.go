@@ -192,6 +192,20 @@ func compile(ctx context.Context, pm *ptx.Module, req pipeline.Request) (*ori.Mo
 	return sess.Lowered, sess.Snapshots, planted, err
 }
 
+// CompileNow compiles the workbench's request synchronously and installs
+// the result, as the program does with a compile command's message: for
+// callers that drive a workbench without the event loop.
+func (w *Workbench) CompileNow(ctx context.Context) error {
+	req, err := w.Request()
+	if err != nil {
+		return err
+	}
+	w.Gen++
+	lowered, snaps, planted, err := compile(ctx, w.PTX, req)
+	w.apply(compiledMsg{gen: w.Gen, lowered: lowered, snaps: snaps, planted: planted, err: err})
+	return err
+}
+
 // apply installs a compile result. Stale results (an older generation)
 // are dropped.
 func (w *Workbench) apply(msg compiledMsg) bool {
