@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"strings"
+
+	"orilab/pipeline/knobs"
 )
 
 // The partial-SSA window: GenerateMovPhi enters it, ConvertAllMovPhiToMov
@@ -130,16 +132,29 @@ type PlanRow struct {
 }
 
 // PhasePlan returns every phase with whether it runs at this -O level and
-// target, and why not.
-func PhasePlan(optLevel, arch int) []PlanRow {
+// target with every knob at its default, and why not.
+func PhasePlan(optLevel, arch int) []PlanRow { return PhasePlanWith(optLevel, arch, nil) }
+
+// PhasePlanWith is PhasePlan under the knob settings set (nil: the
+// defaults): knobs that switch a phase off, and DisablePhases, count.
+func PhasePlanWith(optLevel, arch int, set *knobs.Set) []PlanRow {
 	if optLevel == 5 {
 		optLevel = 4
 	}
-	pc := &PhaseContext{OptLevel: optLevel, Arch: arch, planning: true}
+	pc := &PhaseContext{OptLevel: optLevel, Arch: arch, Knobs: set, planning: true}
+	disabled := map[string]bool{}
+	if set != nil {
+		for _, n := range set.DisabledPhases() {
+			disabled[strings.ToLower(n)] = true
+		}
+	}
 	rows := make([]PlanRow, len(PhaseTable))
 	for i := range PhaseTable {
 		p := &PhaseTable[i]
 		r := noOpReason(p, pc)
+		if r == "" && disabled[strings.ToLower(p.Name)] && !p.Required {
+			r = "disabled by the DisablePhases knob"
+		}
 		rows[i] = PlanRow{Index: i, Name: p.Name, Category: p.Category, OLevel: p.OLevel, Runs: r == "", Reason: r, Required: p.Required, Doc: p.Doc}
 	}
 	return rows

@@ -205,3 +205,31 @@ func newFlagSetForTest() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	return fs
 }
+
+// TestPhasesTakesKnobSources: orilab phases evaluates each row's gate
+// under the knobs given, by -knob, a knobs file or ORILAB_KNOBS.
+func TestPhasesTakesKnobSources(t *testing.T) {
+	row := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, " OriDoRematEarly ") {
+				return strings.Join(strings.Fields(l)[3:], " ")
+			}
+		}
+		return "(no row)"
+	}
+	_, out, _ := runCLI(t, "phases")
+	if got := row(out); got != "no-op: switched off by the knob RematEarlyEnable=0 (set it to 1 to run this position)" {
+		t.Fatalf("default: %q", got)
+	}
+	for _, src := range knobSources[:3] {
+		extra, _, _ := src.set(t, t.TempDir())
+		code, out, errs := runCLI(t, append([]string{"phases"}, extra...)...)
+		if got := row(out); code != 0 || got != "runs" {
+			t.Errorf("RematEarlyEnable=1 by %s: exit %d, row %q, stderr %q", src.name, code, got, errs)
+		}
+	}
+	_, out, _ = runCLI(t, "phases", "-knob", "DisablePhases=OriBranchOpt")
+	if !strings.Contains(out, " 15  OriBranchOpt                         Optimization no-op: disabled by the DisablePhases knob\n") {
+		t.Errorf("DisablePhases:\n%s", out)
+	}
+}
