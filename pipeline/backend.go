@@ -8,6 +8,7 @@ import (
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/sass"
 	"orilab/pipeline/sched"
+	"orilab/pipeline/verifyra"
 )
 
 // Decision: where the back-end phases run. The true phase order puts the
@@ -75,7 +76,7 @@ func allocateRegisters(c *PhaseContext) error {
 		}
 	}
 	for _, f := range c.Module.Funcs {
-		if err := regalloc.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
+		if err := verifyra.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
 			return err
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"orilab/pipeline/ori"
-	"orilab/pipeline/regalloc"
 	"orilab/pipeline/sched"
+	"orilab/pipeline/verifyra"
 )
 
 // Fault is a fault to plant in the IR right after a phase: a bisection
@@ -73,7 +73,7 @@ func VerifyPostRA(m, pre *ori.Module, arch int) *VerifierError {
 	if pre != nil {
 		for _, f := range m.Funcs {
 			if p := pre.Func(f.Name); p != nil {
-				if err := regalloc.VerifyReachingDefs(p, f); err != nil {
+				if err := verifyra.VerifyReachingDefs(p, f); err != nil {
 					return &VerifierError{Verifier: "reaching-defs", Err: err}
 				}
 			}
@@ -101,7 +101,7 @@ func AsVerifierError(err error) *VerifierError {
 	if errors.As(err, &hz) {
 		return &VerifierError{Verifier: "hazard", Err: hz}
 	}
-	var rd *regalloc.ReachingDefsError
+	var rd *verifyra.ReachingDefsError
 	if errors.As(err, &rd) {
 		return &VerifierError{Verifier: "reaching-defs", Err: rd}
 	}
