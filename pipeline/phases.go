@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"orilab/pipeline/knobs"
+
+	"orilab/internal/suggest"
 )
 
 // The partial-SSA window: GenerateMovPhi enters it, ConvertAllMovPhiToMov
@@ -88,7 +90,7 @@ func LookupPhase(name string) (int, error) {
 	}
 	best, bestD := "", 1<<30
 	for _, p := range PhaseTable {
-		if d := levenshtein(strings.ToLower(name), strings.ToLower(p.Name)); d < bestD {
+		if d := suggest.Distance(strings.ToLower(name), strings.ToLower(p.Name), 0); d < bestD {
 			best, bestD = p.Name, d
 		}
 	}
@@ -96,26 +98,6 @@ func LookupPhase(name string) (int, error) {
 		return -1, fmt.Errorf("unknown phase %q (did you mean %q?)", name, best)
 	}
 	return -1, fmt.Errorf("unknown phase %q (orilab phases lists them)", name)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // PlanRow says whether a phase runs in a configuration, for `orilab
