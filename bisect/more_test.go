@@ -172,17 +172,3 @@ func TestDDMin(t *testing.T) {
 		t.Fatalf("single: %v", got)
 	}
 }
-
-func TestUnifiedDiff(t *testing.T) {
-	a := "x\n#1 A ;\n#2 B ;\n#3 C ;\n#4 D ;\n#5 E ;\n#6 F ;\n#7 G ;\n#8 H ;\n#9 I ;\n"
-	b := strings.Replace(a, "#2 B ;", "#2 B2 ;", 1)
-	b = strings.Replace(b, "#9 I ;", "#9 I ;\n#10 J ;", 1)
-	got := UnifiedDiff(a, b, "before P", "after P", 1)
-	want := "--- before P\n+++ after P\n@@ -2,3 +2,3 @@\n #1 A ;\n-#2 B ;\n+#2 B2 ;\n #3 C ;\n@@ -10,1 +10,2 @@\n #9 I ;\n+#10 J ;\n"
-	if got != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-	if d := UnifiedDiff(a, a, "x", "y", 3); d != "--- x\n+++ y\n" {
-		t.Fatalf("no change: %q", d)
-	}
-}

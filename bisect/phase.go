@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"orilab/internal/irdiff"
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/spec"
@@ -204,7 +205,7 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 	res.Previous = name(lo)
 	res.Mismatches, res.ExecError = memo[hi].results, memo[hi].err
 	if after := module(hi); after != nil {
-		res.Diff = UnifiedDiff(module(lo).String(), after.String(), "before "+res.Name, "after "+res.Name, 3)
+		res.Diff = irdiff.Unified(module(lo).String(), after.String(), "before "+res.Name, "after "+res.Name, 3)
 	}
 	return res, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"orilab/internal/irdiff"
 	"orilab/pipeline"
 	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
@@ -221,7 +222,7 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 	if f := bad.m.Func(res.Site.Func); f != nil {
 		res.After = instText(f, res.Site.Inst)
 		if g := good.Func(res.Site.Func); g != nil {
-			res.Diff = UnifiedDiff(g.String(), f.String(), fmt.Sprintf("%s with rewrites 1..%d", phase, lo), fmt.Sprintf("%s with rewrites 1..%d", phase, hi), 3)
+			res.Diff = irdiff.Unified(g.String(), f.String(), fmt.Sprintf("%s with rewrites 1..%d", phase, lo), fmt.Sprintf("%s with rewrites 1..%d", phase, hi), 3)
 		}
 	}
 	return res, nil
