@@ -61,7 +61,6 @@ package bisect
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -1408,77 +1407,29 @@ func reproduceCommand(res *ReduceResult, specPath, ptxPath string) string {
 	return b.String()
 }
 
-// The spec file's JSON shape (../shared/KERNEL-SPEC.md).
-type specFile struct {
-	Name   string       `json:"name"`
-	PTX    string       `json:"ptx"`
-	Kernel string       `json:"kernel"`
-	Launch launchFile   `json:"launch"`
-	Params []paramFile  `json:"params"`
-	Expect []expectFile `json:"expect,omitempty"`
-}
-
-type launchFile struct {
-	Grid  []int `json:"grid"`
-	Block []int `json:"block"`
-	Dyn   int   `json:"dynamic_shared_bytes,omitempty"`
-}
-
-type paramFile struct {
-	Name    string `json:"name"`
-	Kind    string `json:"kind"`
-	Elem    string `json:"elem,omitempty"`
-	Count   int    `json:"count,omitempty"`
-	Init    string `json:"init,omitempty"`
-	InitHex string `json:"init_hex_le,omitempty"`
-	SameAs  string `json:"same_as,omitempty"`
-	Type    string `json:"type,omitempty"`
-	Value   string `json:"value,omitempty"`
-}
-
-type expectFile struct {
-	Param       string   `json:"param,omitempty"`
-	Elem        string   `json:"elem,omitempty"`
-	ValuesHex   []string `json:"values_hex,omitempty"`
-	CompileOnly bool     `json:"compile_only,omitempty"`
-}
-
+// reducedSpecJSON writes the reduced case as a kernel spec: its launch
+// and parameters, and as expectations the oracle's buffers (a miscompile)
+// or compile_only (a compile error).
 func reducedSpecJSON(res *ReduceResult, ptxName string) ([]byte, error) {
 	c := res.final
-	l := c.launch
-	sf := specFile{Name: res.orig.Name + ".reduced", PTX: ptxName, Kernel: res.orig.Kernel,
-		Launch: launchFile{Grid: l.Grid[:], Block: l.Block[:], Dyn: l.DynamicSharedBytes}}
+	out := &spec.Spec{Name: res.orig.Name + ".reduced", PTX: ptxName, Kernel: res.orig.Kernel, Launch: c.launch}
 	for _, p := range c.params {
-		pf := paramFile{Name: p.Name, Kind: p.Kind, SameAs: p.SameAs, Type: p.Type, Value: p.Value}
+		q := spec.Param{Name: p.Name, Kind: p.Kind, SameAs: p.SameAs, Type: p.Type, Value: p.Value}
 		if p.Kind == spec.KindBuffer && p.SameAs == "" {
-			pf.Elem, pf.Count, pf.Init = p.Elem, p.Count, p.Init
-			if p.Init == "" {
-				pf.InitHex = fmt.Sprintf("%x", p.InitHexLE)
-				if pf.InitHex == "" {
-					pf.Init = "zero" // init_hex_le "" means all zero bytes
-				}
-			}
+			q.Elem, q.Count, q.Init, q.InitHexLE = p.Elem, p.Count, p.Init, p.InitHexLE
 		}
-		sf.Params = append(sf.Params, pf)
+		out.Params = append(out.Params, q)
 	}
-	switch {
-	case res.Signature.Kind != SigMiscompile:
-		sf.Expect = []expectFile{{CompileOnly: true}}
-	default:
-		for i, p := range c.params {
-			if p.Kind != spec.KindBuffer || p.SameAs != "" || i >= len(res.oracle) || res.oracle[i] == nil {
-				continue
-			}
-			ef := expectFile{Param: p.Name, Elem: p.Elem}
-			for _, v := range elemValues(res.oracle[i], p.Elem, p.Count) {
-				ef.ValuesHex = append(ef.ValuesHex, spec.FormatBits(v, p.Elem))
-			}
-			sf.Expect = append(sf.Expect, ef)
+	if res.Signature.Kind != SigMiscompile {
+		out.CompileOnly = true
+		return out.JSON()
+	}
+	for i, p := range c.params {
+		if p.Kind != spec.KindBuffer || p.SameAs != "" || i >= len(res.oracle) || res.oracle[i] == nil {
+			continue
 		}
+		vals := elemValues(res.oracle[i], p.Elem, p.Count)
+		out.Expect = append(out.Expect, spec.Expect{Param: p.Name, Elem: p.Elem, Values: vals})
 	}
-	data, err := json.MarshalIndent(sf, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+	return out.JSON()
 }
