@@ -50,24 +50,7 @@ func loopRun(t *testing.T, name, in string, settings ...string) (string, bool) {
 		t.Fatal(err)
 	}
 	ssa := loopHasPhi(f)
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	p, ok := passByPhase(name)
-	if !ok {
-		t.Fatalf("%s is not registered", name)
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75, Knobs: loopKnobs(t, settings...)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, name, in, passRun{ssaIn: ssa, ssaOut: ssa, knobSet: loopKnobs(t, settings...)})
 }
 
 // loopExpect runs the pass and compares with want (exact text).
