@@ -82,6 +82,9 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
+	if !resolveOnce("bisect", &req, s.PTXPath, stderr) {
+		return exitError
+	}
 	opts := bisect.Options{Request: req, MaxWarpSteps: *maxSteps}
 	// clearProgress erases the progress line before anything else is printed.
 	clearProgress := func() {}

@@ -4,11 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"orilab/faultinject"
 	"orilab/pipeline"
 	"orilab/pipeline/knobs"
+	"orilab/pipeline/ptx"
 )
 
 // requestFlags are the flags every command that compiles shares. They
@@ -87,6 +89,24 @@ func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, 
 		}
 	}
 	return req, true
+}
+
+// resolveOnce resolves req's knobs for the PTX at ptxPath once, printing
+// the warnings (and the DumpKnobs listing) and failing on a bad knob, and
+// then silences req.Log: a search compiles hundreds of times and would
+// repeat them every time. A PTX file that does not parse is left for the
+// command to report.
+func resolveOnce(cmd string, req *pipeline.Request, ptxPath string, stderr io.Writer) bool {
+	var m *ptx.Module
+	if src, err := os.ReadFile(ptxPath); err == nil {
+		m, _ = ptx.Parse(ptxPath, src)
+	}
+	if _, err := req.ResolveKnobs(m); err != nil {
+		fmt.Fprintf(stderr, "orilab %s: %v\n", cmd, err)
+		return false
+	}
+	req.Log = nil
+	return true
 }
 
 // flagSet reports whether the command line set flag name.

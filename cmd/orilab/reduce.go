@@ -56,6 +56,9 @@ func runReduce(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
+	if !resolveOnce("reduce", &req, s.PTXPath, stderr) {
+		return exitError
+	}
 	opts := bisect.ReduceOptions{Options: bisect.Options{Request: req, MaxWarpSteps: *maxSteps}}
 	clearProgress := func() {}
 	if isTerminal(stderr) {
