@@ -24,7 +24,7 @@ func zludaBySize(tb testing.TB) []sized {
 		if c.Skip != "" || c.Spec == nil || c.Spec.CompileOnly {
 			continue
 		}
-		rep, err := pipeline.RunSpec(c.Spec, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: 3, NoSnapshots: true}})
+		rep, err := pipeline.RunSpec(c.Spec, pipeline.RunOptions{Request: pipeline.Request{OptLevel: 3}})
 		if err != nil || !rep.Pass {
 			continue
 		}
@@ -74,7 +74,7 @@ func BenchmarkPhaseBisectLargest(b *testing.B) {
 	defer restore()
 	execs := 0
 	for b.Loop() {
-		r, err := Phase(context.Background(), s, Options{OptLevel: 3})
+		r, err := Phase(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -189,7 +189,7 @@ func pickTrial(t testing.TB, rng *rand.Rand, specs []*spec.Spec, active []pipeli
 // own output and the final output fail.
 func breaks(t testing.TB, tr trial) bool {
 	for _, after := range []string{tr.phase, ""} {
-		rep, err := pipeline.RunSpec(tr.spec, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: 3, NoSnapshots: true}, After: after})
+		rep, err := pipeline.RunSpec(tr.spec, pipeline.RunOptions{Request: pipeline.Request{OptLevel: 3}, After: after})
 		if err == nil && rep.Pass {
 			return false
 		}
@@ -223,7 +223,7 @@ func TestGroundTruth(t *testing.T) {
 	for n := 0; n < trials; n++ {
 		tr := pickTrial(t, rng, specs, active)
 		restore := pipeline.SetPhaseOverrideForTest(tr.phase, plant(tr.kind, tr.id))
-		opts := Options{OptLevel: 3}
+		opts := Options{Request: pipeline.Request{OptLevel: 3}}
 		pr, err := Phase(context.Background(), tr.spec, opts)
 		if err != nil {
 			restore()

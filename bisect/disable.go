@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -42,7 +43,8 @@ func Disable(ctx context.Context, s *spec.Spec, opts Options) (*DisableResult, e
 	}
 	res := &DisableResult{Spec: s.Name, OptLevel: opts.OptLevel, Replay: Replay(s, opts, "disable")}
 	sess, err := compile(ctx, s, opts, opts.DisablePhases, true)
-	if err != nil {
+	var failed *pipeline.PhaseError
+	if err != nil && !errors.As(err, &failed) {
 		return nil, err
 	}
 	r, err := newRunner(ctx, s, sess.Lowered, opts)
@@ -51,10 +53,9 @@ func Disable(ctx context.Context, s *spec.Spec, opts Options) (*DisableResult, e
 	}
 	defer func() { res.Executions = r.execs }()
 	res.Oracle = r.oracle
-	plan := pipeline.PhasePlan(opts.OptLevel, sess.Lowered.Arch)
 	var cands []int
 	for _, sn := range sess.Snapshots {
-		if (sn.Status == pipeline.StatusChanged || sn.Status == pipeline.StatusUnchanged) && !plan[sn.Index].Required {
+		if (sn.Status == pipeline.StatusChanged || sn.Status == pipeline.StatusUnchanged) && !pipeline.PhaseTable[sn.Index].Required {
 			cands = append(cands, sn.Index)
 			res.Candidates = append(res.Candidates, sn.Name)
 		}
@@ -71,15 +72,15 @@ func Disable(ctx context.Context, s *spec.Spec, opts Options) (*DisableResult, e
 			disable = append(disable, pipeline.PhaseTable[i].Name)
 		}
 		opts.progress("bisect: disabling %d phases (%d executions so far)", len(set), r.execs)
-		m := sess.Module()
-		if len(set) > 0 {
-			ss, err := compile(ctx, s, opts, disable, false)
-			if err != nil {
-				return false, err
-			}
-			m = ss.Module()
+		var v verdict
+		switch {
+		case len(set) > 0:
+			v, err = r.compiledVerdict(ctx, s, opts, disable)
+		case failed != nil:
+			v = verdict{err: compileFailure(failed)}
+		default:
+			v, err = r.check(sess.Module())
 		}
-		v, err := r.check(m)
 		if err != nil {
 			return false, err
 		}

@@ -2,7 +2,15 @@
 // to disable, a knob difference, or the single rewrite inside a phase; and
 // it shrinks a failing kernel. Its oracle is execution: a kernel spec's
 // expected values, or, when the spec has none, the output of the IR right
-// after lowering.
+// after lowering. A compilation that fails in a phase (a verifier rejects
+// its output or a fault planted after it, the phase returns an error or
+// panics) fails like a wrong output, and a hang is a failure through the
+// simulator's step limit: phase mode puts the failing phase last in its
+// search, the other modes count the compilation as failing (exec.go).
+//
+// Every compilation of a search is the caller's pipeline.Request
+// (Options embeds it: target, -O, knobs from every source, DisablePhases,
+// --verify, a planted fault) with the mode's own changes on top.
 //
 // The modes, each re-running its final answer twice (the flakiness
 // guard):
@@ -20,5 +28,6 @@
 //
 // Reduce (reduce.go) shrinks the PTX and the launch of a failing kernel
 // while its failure signature (culprit phase and kind of failure, or
-// compile-error message) stays the same.
+// compile-error message) stays the same; ptxrewrite.go is its PTX
+// rewriter, and the reduced spec is written by pipeline/spec's writer.
 package bisect

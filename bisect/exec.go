@@ -2,58 +2,29 @@ package bisect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
 	"orilab/pipeline"
-	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
+	"orilab/pipeline/ptx"
 	"orilab/pipeline/spec"
 )
 
 // Options configures a bisection.
 type Options struct {
-	// Compile is the target configuration.
-	Compile pipeline.Options
-	// OptLevel is the -O level (0-4); callers wanting ptxas's default set 3.
-	OptLevel int
-	// DisablePhases are phases disabled in every compilation (the
-	// DisablePhases knob given on the command line).
-	DisablePhases []string
+	// Request is the compilation under search: target, -O, the knobs from
+	// every source (the spec's PTX's .pragma strings included), the
+	// phases disabled in every compilation, --maxrregcount, --verify and
+	// a planted fault (a rehearsal with a known culprit:
+	// faultinject.Plant). The searches change only DisablePhases (disable
+	// mode) and add -knob settings (knobs and sites modes).
+	pipeline.Request
 	// MaxWarpSteps bounds each execution (0: the simulator's default).
 	MaxWarpSteps int64
 	// Progress, when set, receives one short line per step of the search.
 	Progress func(line string)
-	// Plant, when set, corrupts the IR right after phase PlantAfter in
-	// every compilation of the search: a rehearsal with a known culprit
-	// (see PlantBugspec).
-	Plant      func(m *ori.Module) error
-	PlantAfter string
-	// PlantArgs are the command-line flags that reproduce the plant, for
-	// replay commands.
-	PlantArgs string
-}
-
-// phaseOptions completes po with what every compilation of a search
-// shares: the planted fault.
-func (o Options) phaseOptions(po pipeline.PhaseOptions) pipeline.PhaseOptions {
-	po.Plant, po.PlantAfter = o.Plant, o.PlantAfter
-	return po
-}
-
-// ApplyKnobs takes the knob settings that bear on a bisection: the
-// DisablePhases knob joins o.DisablePhases. NamedPhases is refused: it
-// replaces the pipeline, and the modes search the default one.
-func (o *Options) ApplyKnobs(set *knobs.Set) error {
-	var po pipeline.PhaseOptions
-	if err := po.ApplyKnobs(set); err != nil {
-		return err
-	}
-	if len(po.NamedPhases) > 0 {
-		return fmt.Errorf("NamedPhases replaces the pipeline; bisect the default pipeline (with DisablePhases if needed) instead")
-	}
-	o.DisablePhases = append(o.DisablePhases, po.DisablePhases...)
-	return nil
 }
 
 // verdict is the outcome of one execution against the oracle.
@@ -147,25 +118,91 @@ func (r *runner) execute(m *ori.Module) ([][]byte, error) {
 	return bufs, err
 }
 
-// compile runs the whole pipeline on the spec's PTX.
-func compile(ctx context.Context, s *spec.Spec, opts Options, disable []string, snapshots bool) (*pipeline.Session, error) {
-	return compileWith(s, opts, opts.phaseOptions(pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: disable, Context: ctx, NoSnapshots: !snapshots}))
-}
-
-// compileWith runs the whole pipeline on the spec's PTX with po.
-func compileWith(s *spec.Spec, opts Options, po pipeline.PhaseOptions) (*pipeline.Session, error) {
+// compile runs the whole pipeline on the spec's PTX as opts.Request asks,
+// with disable as its DisablePhases and extra -knob settings. The session
+// comes back with a *pipeline.PhaseError too: what ran before the failing
+// phase is in it, and the searches count the error as a failure of the
+// kernel, like a wrong output (a verifier's rejection, a planted fault
+// caught, a phase's error or panic). Other errors (the PTX does not parse
+// or lower, a knob is wrong, cancellation) end the search.
+func compile(ctx context.Context, s *spec.Spec, opts Options, disable []string, snapshots bool, knobArgs ...string) (*pipeline.Session, error) {
+	req := opts.Request.WithKnobs(knobArgs...)
+	req.DisablePhases = disable
 	src, err := readPTX(s)
 	if err != nil {
 		return nil, err
 	}
-	sess, err := pipeline.NewSession(s.PTXPath, src, opts.Compile, po)
+	pm, err := ptx.Parse(s.PTXPath, src)
+	if err != nil {
+		return nil, err
+	}
+	po, err := req.PhaseOptions(pm, pipeline.SessionControl{Context: ctx, Snapshots: snapshots})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNamed(po); err != nil {
+		return nil, err
+	}
+	sess, err := pipeline.NewSessionFrom(pm, pipeline.Options{Arch: req.Arch}, po)
 	if err != nil {
 		return nil, err
 	}
 	if err := sess.RunAll(); err != nil {
+		if pe := phaseError(ctx, err); pe != nil {
+			return sess, pe
+		}
 		return nil, err
 	}
 	return sess, nil
+}
+
+// checkNamed refuses NamedPhases: it replaces the pipeline, and the
+// searches (and the reducer's signatures) are over the default one.
+func checkNamed(po pipeline.PhaseOptions) error {
+	if len(po.NamedPhases) > 0 {
+		return fmt.Errorf("NamedPhases replaces the pipeline; bisect the default pipeline (with DisablePhases if needed) instead")
+	}
+	return nil
+}
+
+// checkPipeline resolves opts' knobs for pm and refuses a request the
+// searches cannot work with.
+func checkPipeline(pm *ptx.Module, opts Options) error {
+	po, err := opts.Request.PhaseOptions(pm, pipeline.SessionControl{})
+	if err != nil {
+		return err
+	}
+	return checkNamed(po)
+}
+
+// phaseError returns err as a *pipeline.PhaseError, or nil when it is not
+// one or the search was cancelled.
+func phaseError(ctx context.Context, err error) *pipeline.PhaseError {
+	var pe *pipeline.PhaseError
+	if ctx.Err() == nil && errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
+// compiledVerdict compiles and executes: a failing phase is a failing
+// verdict whose err says what failed, so every mode treats a verifier's
+// rejection, a compile error and a hang (the step limit) alike.
+func (r *runner) compiledVerdict(ctx context.Context, s *spec.Spec, opts Options, disable []string, knobArgs ...string) (verdict, error) {
+	sess, err := compile(ctx, s, opts, disable, false, knobArgs...)
+	var pe *pipeline.PhaseError
+	if errors.As(err, &pe) && sess != nil {
+		return verdict{err: compileFailure(pe)}, nil
+	}
+	if err != nil {
+		return verdict{}, err
+	}
+	return r.check(sess.Module())
+}
+
+// compileFailure is a failing phase as a verdict's err.
+func compileFailure(pe *pipeline.PhaseError) string {
+	return "compile error: " + firstLine(pe.Error())
 }
 
 func (o Options) progress(format string, args ...any) {

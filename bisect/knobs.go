@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -125,19 +126,9 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 		}
 		return m
 	}
-	build := func(m map[string]string) (*pipeline.Session, error) {
-		set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: settingArgs(m)})
-		if err != nil {
-			return nil, err
-		}
-		po := opts.phaseOptions(pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: append([]string(nil), opts.DisablePhases...), Context: ctx, NoSnapshots: true})
-		if err := po.ApplyKnobs(set); err != nil {
-			return nil, err
-		}
-		return compileWith(s, opts, po)
-	}
-	goodSess, err := build(good)
-	if err != nil {
+	goodSess, err := compile(ctx, s, opts, opts.DisablePhases, false, settingArgs(good)...)
+	var goodErr *pipeline.PhaseError
+	if err != nil && !errors.As(err, &goodErr) {
 		return nil, fmt.Errorf("--good: %v", err)
 	}
 	r, err := newRunner(ctx, s, goodSess.Lowered, opts)
@@ -147,21 +138,23 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 	defer func() { res.Executions = r.execs }()
 	res.Oracle = r.oracle
 	cache := map[string]bool{}
-	// fails reports whether the kernel fails with good plus the subset set
-	// of the differences.
+	// fails reports whether the kernel fails (a wrong output, a fault, a
+	// compile error) with good plus the subset set of the differences.
 	fails := func(set []int) (bool, error) {
 		key := fmt.Sprint(set)
 		if f, ok := cache[key]; ok {
 			return f, nil
 		}
 		opts.progress("bisect: applying %d of %d knob differences (%d executions so far)", len(set), len(delta), r.execs)
-		sess := goodSess
-		if len(set) > 0 {
-			if sess, err = build(with(set)); err != nil {
-				return false, err
-			}
+		var v verdict
+		switch {
+		case len(set) > 0:
+			v, err = r.compiledVerdict(ctx, s, opts, opts.DisablePhases, settingArgs(with(set))...)
+		case goodErr != nil:
+			v = verdict{err: compileFailure(goodErr)}
+		default:
+			v, err = r.check(goodSess.Module())
 		}
-		v, err := r.check(sess.Module())
 		if err != nil {
 			return false, err
 		}

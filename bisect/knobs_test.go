@@ -31,7 +31,7 @@ func TestKnobsModeFindsTheFlippingKnob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Knobs(context.Background(), s, Options{OptLevel: 3}, good, bad)
+	r, err := Knobs(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}}, good, bad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestKnobsModeReasons(t *testing.T) {
 	} {
 		g, _ := ParseKnobSettings("--good", tc.good)
 		b, _ := ParseKnobSettings("--bad", tc.bad)
-		r, err := Knobs(context.Background(), s, Options{OptLevel: 3}, g, b)
+		r, err := Knobs(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}}, g, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestKnobsModeReasons(t *testing.T) {
 	defer restore()
 	g, _ := ParseKnobSettings("--good", "")
 	b, _ := ParseKnobSettings("--bad", "DumpKnobs")
-	r, err := Knobs(context.Background(), s, Options{OptLevel: 3}, g, b)
+	r, err := Knobs(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}}, g, b)
 	if err != nil || r.Found || r.Reason != "the kernel already fails with the good knob settings" {
 		t.Errorf("broken under both: %+v %v", r, err)
 	}

@@ -47,14 +47,14 @@ func specWithoutExpect(t *testing.T) *spec.Spec {
 
 func TestPassingKernelHasNoCulprit(t *testing.T) {
 	s := loadSpec(t, "../testdata/kernels/iadd.json")
-	pr, err := Phase(context.Background(), s, Options{OptLevel: 3})
+	pr, err := Phase(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pr.Found || pr.Executions != 1 || !strings.Contains(pr.Reason, "passes") {
 		t.Fatalf("%+v", pr)
 	}
-	dr, err := Disable(context.Background(), s, Options{OptLevel: 3})
+	dr, err := Disable(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +67,12 @@ func TestPassingKernelHasNoCulprit(t *testing.T) {
 // oracle is then the output of the IR right after lowering.
 func TestLoweredOracle(t *testing.T) {
 	s := specWithoutExpect(t)
-	if pr, err := Phase(context.Background(), s, Options{OptLevel: 3}); err != nil || pr.Found {
+	if pr, err := Phase(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}}); err != nil || pr.Found {
 		t.Fatalf("unbroken: %+v %v", pr, err)
 	}
 	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", plant(breakStoreOff, -1))
 	defer restore()
-	pr, err := Phase(context.Background(), s, Options{OptLevel: 3})
+	pr, err := Phase(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestLoweredOracle(t *testing.T) {
 		t.Errorf("diff does not show the store:\n%s", pr.Diff)
 	}
 	t.Logf("%d executions\n%s", pr.Executions, pr.Diff)
-	dr, err := Disable(context.Background(), s, Options{OptLevel: 3})
+	dr, err := Disable(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +104,11 @@ func TestRequiredCulprit(t *testing.T) {
 	s := loadSpec(t, "../testdata/kernels/iadd.json")
 	restore := pipeline.SetPhaseOverrideForTest("OriSanitize", plant(breakStoreOff, -1))
 	defer restore()
-	pr, err := Phase(context.Background(), s, Options{OptLevel: 3})
+	pr, err := Phase(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil || !pr.Found || pr.Name != "OriSanitize" || !pr.Required {
 		t.Fatalf("%+v %v", pr, err)
 	}
-	dr, err := Disable(context.Background(), s, Options{OptLevel: 3})
+	dr, err := Disable(context.Background(), s, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil || dr.Found || !strings.Contains(dr.Reason, "required") {
 		t.Fatalf("%+v %v", dr, err)
 	}
@@ -120,7 +120,7 @@ func TestBaseDisablePhases(t *testing.T) {
 	s := loadSpec(t, "../testdata/kernels/iadd.json")
 	restore := pipeline.SetPhaseOverrideForTest("OriCopyProp", plant(breakIADD3Imm, -1))
 	defer restore()
-	opts := Options{OptLevel: 3, DisablePhases: []string{"OriCommoning"}}
+	opts := Options{Request: pipeline.Request{OptLevel: 3, DisablePhases: []string{"OriCommoning"}}}
 	pr, err := Phase(context.Background(), s, opts)
 	if err != nil || !pr.Found || pr.Name != "OriCopyProp" {
 		t.Fatalf("%+v %v", pr, err)
@@ -138,12 +138,12 @@ func TestCompileOnlyAndCancel(t *testing.T) {
 	s := loadSpec(t, "../testdata/kernels/iadd.json")
 	cp := *s
 	cp.CompileOnly, cp.Expect = true, nil
-	if _, err := Phase(context.Background(), &cp, Options{OptLevel: 3}); err == nil || !strings.Contains(err.Error(), "compile_only") {
+	if _, err := Phase(context.Background(), &cp, Options{Request: pipeline.Request{OptLevel: 3}}); err == nil || !strings.Contains(err.Error(), "compile_only") {
 		t.Errorf("compile_only: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Phase(ctx, s, Options{OptLevel: 3}); !errors.Is(err, context.Canceled) {
+	if _, err := Phase(ctx, s, Options{Request: pipeline.Request{OptLevel: 3}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -170,19 +170,5 @@ func TestDDMin(t *testing.T) {
 	got, _ = ddmin([]int{7}, test)
 	if fmt.Sprint(got) != "[7]" {
 		t.Fatalf("single: %v", got)
-	}
-}
-
-func TestUnifiedDiff(t *testing.T) {
-	a := "x\n#1 A ;\n#2 B ;\n#3 C ;\n#4 D ;\n#5 E ;\n#6 F ;\n#7 G ;\n#8 H ;\n#9 I ;\n"
-	b := strings.Replace(a, "#2 B ;", "#2 B2 ;", 1)
-	b = strings.Replace(b, "#9 I ;", "#9 I ;\n#10 J ;", 1)
-	got := UnifiedDiff(a, b, "before P", "after P", 1)
-	want := "--- before P\n+++ after P\n@@ -2,3 +2,3 @@\n #1 A ;\n-#2 B ;\n+#2 B2 ;\n #3 C ;\n@@ -10,1 +10,2 @@\n #9 I ;\n+#10 J ;\n"
-	if got != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-	if d := UnifiedDiff(a, a, "x", "y", 3); d != "--- x\n+++ y\n" {
-		t.Fatalf("no change: %q", d)
 	}
 }

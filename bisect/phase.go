@@ -2,11 +2,13 @@ package bisect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"os"
 	"strings"
 
+	"orilab/internal/irdiff"
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/spec"
@@ -64,7 +66,8 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 	}
 	res := &PhaseResult{Spec: s.Name, OptLevel: opts.OptLevel, Index: -1, Replay: Replay(s, opts, "phase")}
 	sess, err := compile(ctx, s, opts, opts.DisablePhases, true)
-	if err != nil {
+	var failed *pipeline.PhaseError
+	if err != nil && !errors.As(err, &failed) {
 		return nil, err
 	}
 	r, err := newRunner(ctx, s, sess.Lowered, opts)
@@ -74,6 +77,12 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 	res.Oracle = r.oracle
 	var changed []*pipeline.Snapshot
 	for _, sn := range sess.Snapshots {
+		if failed != nil && sn.Index == failed.Index {
+			// A planted fault's snapshot: the failing point below
+			// stands for it.
+			res.ActivePhases++
+			continue
+		}
 		switch sn.Status {
 		case pipeline.StatusChanged:
 			changed = append(changed, sn)
@@ -83,21 +92,48 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 		}
 	}
 	res.ChangedPhases = len(changed)
+	// A compilation that fails in a phase (a verifier's rejection, a
+	// planted fault caught, an error or a panic) is one more point of the
+	// search after the last snapshot, and it fails: the search then finds
+	// the first phase whose output executes wrongly, or that failing
+	// phase when everything before it executes right.
+	points := len(changed)
+	if failed != nil {
+		points++
+	}
 	module := func(k int) *ori.Module {
-		if k == 0 {
+		switch {
+		case k == 0:
 			return sess.Lowered
+		case k > len(changed):
+			if pl := sess.Planted(); pl != nil && pl.Index == failed.Index {
+				return pl.After
+			}
+			return nil // the failing phase left no IR
 		}
 		return changed[k-1].Module
 	}
 	name := func(k int) string {
-		if k == 0 {
+		switch {
+		case k == 0:
 			return "lowering"
+		case k > len(changed):
+			return failed.Name
 		}
 		return changed[k-1].Name
+	}
+	index := func(k int) int {
+		if k > len(changed) {
+			return failed.Index
+		}
+		return changed[k-1].Index
 	}
 	memo := map[int]verdict{}
 	if len(s.Expect) == 0 {
 		memo[0] = verdict{pass: true} // the oracle itself
+	}
+	if failed != nil {
+		memo[points] = verdict{err: compileFailure(failed)}
 	}
 	probe := func(k int) (verdict, error) {
 		if v, ok := memo[k]; ok {
@@ -112,7 +148,7 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 		return v, nil
 	}
 	defer func() { res.Executions = r.execs }()
-	n := len(changed)
+	n := points
 	last, err := probe(n)
 	if err != nil {
 		return nil, err
@@ -150,9 +186,11 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 	}
 	// Flakiness guard: the final answer, re-run.
 	opts.progress("bisect: confirming %s (re-running it and %s)", name(hi), name(lo))
-	again, err := r.check(module(hi))
-	if err != nil {
-		return nil, err
+	again := memo[hi]
+	if hi <= len(changed) {
+		if again, err = r.check(module(hi)); err != nil {
+			return nil, err
+		}
 	}
 	before, err := r.check(module(lo))
 	if err != nil {
@@ -161,13 +199,14 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 	if !again.same(memo[hi]) || !before.pass {
 		return nil, fmt.Errorf("the result is not reproducible: re-running after %s and %s gave different verdicts (flaky execution)", name(lo), name(hi))
 	}
-	cul := changed[hi-1]
 	res.Found = true
-	res.Index, res.Name = cul.Index, cul.Name
-	res.Required = isRequired(cul.Index)
+	res.Index, res.Name = index(hi), name(hi)
+	res.Required = isRequired(res.Index)
 	res.Previous = name(lo)
 	res.Mismatches, res.ExecError = memo[hi].results, memo[hi].err
-	res.Diff = UnifiedDiff(module(lo).String(), cul.Module.String(), "before "+cul.Name, "after "+cul.Name, 3)
+	if after := module(hi); after != nil {
+		res.Diff = irdiff.Unified(module(lo).String(), after.String(), "before "+res.Name, "after "+res.Name, 3)
+	}
 	return res, nil
 }
 
@@ -180,29 +219,27 @@ func Bound(active int) int {
 	return bits.Len(uint(active-1)) + 3
 }
 
-func isRequired(index int) bool {
-	for _, row := range pipeline.PhasePlan(3, 75) {
-		if row.Index == index {
-			return row.Required
-		}
-	}
-	return false
-}
+func isRequired(index int) bool { return pipeline.PhaseTable[index].Required }
 
 // Replay returns the command line that repeats a bisection.
 func Replay(s *spec.Spec, opts Options, mode string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "orilab bisect %s -O %d", ShellQuote(s.File), opts.OptLevel)
-	if opts.Compile.Arch != 0 {
-		fmt.Fprintf(&b, " -arch sm_%d", opts.Compile.Arch)
-	}
-	if len(opts.DisablePhases) > 0 {
-		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(opts.DisablePhases, "+"))
-	}
-	if opts.PlantArgs != "" {
-		fmt.Fprintf(&b, " %s", opts.PlantArgs)
+	fmt.Fprintf(&b, "orilab bisect %s", ShellQuote(s.File))
+	b.WriteString(QuoteArgs(opts.Request.Args()))
+	if opts.MaxWarpSteps > 0 {
+		fmt.Fprintf(&b, " --max-steps %d", opts.MaxWarpSteps)
 	}
 	fmt.Fprintf(&b, " --mode %s", mode)
+	return b.String()
+}
+
+// QuoteArgs joins arguments for a replay command, each with a leading
+// space and quoted for a shell where needed.
+func QuoteArgs(args []string) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(" " + ShellQuote(a))
+	}
 	return b.String()
 }
 

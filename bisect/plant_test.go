@@ -44,8 +44,8 @@ func TestGroundTruthBugspec(t *testing.T) {
 		}
 		// A corrupted loop counter can hang the kernel: a short step
 		// limit turns that into a quick failure instead of 50M steps.
-		opts := Options{OptLevel: 3, MaxWarpSteps: 1_000_000}
-		if err := opts.PlantBugspec(bs, rng.Int63(), row.Name); err != nil {
+		opts := Options{Request: pipeline.Request{OptLevel: 3}, MaxWarpSteps: 1_000_000}
+		if opts.Fault, err = faultinject.Plant(bs, rng.Int63(), row.Name); err != nil {
 			t.Fatal(err)
 		}
 		pr, err := Phase(context.Background(), s, opts)
@@ -58,7 +58,7 @@ func TestGroundTruthBugspec(t *testing.T) {
 		found++
 		totalExecs += pr.Executions
 		if pr.Name != row.Name {
-			t.Errorf("%s: %s planted after %s (%s): phase mode says %s", s.Name, bs, row.Name, opts.PlantArgs, pr.Name)
+			t.Errorf("%s: %s planted after %s (%s): phase mode says %s", s.Name, bs, row.Name, opts.Fault.Args, pr.Name)
 		}
 	}
 	if found < trials {

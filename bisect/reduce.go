@@ -61,7 +61,6 @@ package bisect
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -79,13 +78,11 @@ import (
 	"orilab/pipeline/spec"
 )
 
-// ReduceOptions configures Reduce.
+// ReduceOptions configures Reduce. With Request.Verify the IR verifier
+// runs after every phase, so that a phase that breaks an invariant is a
+// compile error whose message is the signature.
 type ReduceOptions struct {
 	Options
-	// Verify runs the IR verifier after every phase, so that a phase that
-	// breaks an invariant is a compile error whose message is the
-	// signature.
-	Verify bool
 }
 
 // Signature is what must stay the same while a kernel is reduced.
@@ -249,6 +246,9 @@ func Reduce(ctx context.Context, s *spec.Spec, opts ReduceOptions) (_ *ReduceRes
 	pm, err := ptx.Parse(r.file, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the PTX does not parse, so there is nothing to reduce:\n%v", s.PTXPath, err)
+	}
+	if err := checkPipeline(pm, opts.Options); err != nil {
+		return nil, err
 	}
 	res.InstsBefore = countInstrs(pm)
 	res.LaunchBefore = launchString(s.Launch)
@@ -457,8 +457,7 @@ func (r *reducer) assess(c rcase, target *Signature) (a *assessment, err error) 
 	}
 	execute := !r.orig.CompileOnly && (target == nil || target.Kind == SigMiscompile)
 	compile := func(snapshots bool) (*pipeline.Session, *assessment, error) {
-		po := r.opts.phaseOptions(pipeline.PhaseOptions{OptLevel: r.opts.OptLevel, DisablePhases: r.opts.DisablePhases, Context: r.ctx, Verify: r.opts.Verify, NoSnapshots: !snapshots})
-		sess, err := pipeline.NewSessionFrom(pm, r.opts.Compile, po)
+		sess, err := r.opts.Request.Start(pm, pipeline.SessionControl{Context: r.ctx, Snapshots: snapshots})
 		if err != nil {
 			return nil, &assessment{invalid: "the PTX does not lower: " + firstLine(err.Error())}, nil
 		}
@@ -763,98 +762,15 @@ func launchString(l spec.Launch) string {
 // reduceReplay is the command line that repeats a reduction.
 func reduceReplay(s *spec.Spec, opts ReduceOptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "orilab reduce %s -O %d", ShellQuote(s.File), opts.OptLevel)
-	if opts.Compile.Arch != 0 {
-		fmt.Fprintf(&b, " -arch sm_%d", opts.Compile.Arch)
-	}
-	if len(opts.DisablePhases) > 0 {
-		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(opts.DisablePhases, "+"))
-	}
+	fmt.Fprintf(&b, "orilab reduce %s", ShellQuote(s.File))
+	b.WriteString(QuoteArgs(opts.Request.Args()))
 	if opts.MaxWarpSteps > 0 {
 		fmt.Fprintf(&b, " --max-steps %d", opts.MaxWarpSteps)
-	}
-	if opts.Verify {
-		b.WriteString(" --verify")
 	}
 	return b.String()
 }
 
-// --- The PTX side: statements, units and rewrites. ---
-
-// walk calls fn for every statement of every function body in source
-// order, numbering them; a nested block counts as a statement before its
-// own statements. The numbering is stable under rewrites that replace
-// statements without deleting any.
-func walk(m *ptx.Module, fn func(i int, s ptx.Stmt, list []ptx.Stmt, pos int)) {
-	i := 0
-	var block func(b *ptx.Block)
-	block = func(b *ptx.Block) {
-		for pos, s := range b.Stmts {
-			fn(i, s, b.Stmts, pos)
-			i++
-			if sub, ok := s.(*ptx.Block); ok {
-				block(sub)
-			}
-		}
-	}
-	for _, f := range m.Funcs() {
-		if f.Body != nil {
-			block(f.Body)
-		}
-	}
-}
-
-// rewrite returns a copy of m in which statement i (numbered as walk
-// does) is replaced by edit(i, s), or deleted when edit returns nil.
-// Nested blocks are never edited themselves, only their statements.
-// Unchanged nodes are shared with m, which stays as it is.
-func rewrite(m *ptx.Module, edit func(i int, s ptx.Stmt) ptx.Stmt) *ptx.Module {
-	cp := *m
-	cp.Items = make([]ptx.Item, len(m.Items))
-	i := 0
-	var block func(b *ptx.Block) *ptx.Block
-	block = func(b *ptx.Block) *ptx.Block {
-		nb := &ptx.Block{Pos: b.Pos}
-		for _, s := range b.Stmts {
-			k := i
-			i++
-			if sub, ok := s.(*ptx.Block); ok {
-				nb.Stmts = append(nb.Stmts, block(sub))
-				continue
-			}
-			if ns := edit(k, s); ns != nil {
-				nb.Stmts = append(nb.Stmts, ns)
-			}
-		}
-		return nb
-	}
-	for k, it := range m.Items {
-		f, ok := it.(*ptx.Func)
-		if !ok || f.Body == nil {
-			cp.Items[k] = it
-			continue
-		}
-		nf := *f
-		nf.Body = block(f.Body)
-		cp.Items[k] = &nf
-	}
-	return &cp
-}
-
-// countInstrs counts the instructions of every function body.
-func countInstrs(m *ptx.Module) int {
-	n := 0
-	walk(m, func(_ int, s ptx.Stmt, _ []ptx.Stmt, _ int) {
-		if _, ok := s.(*ptx.Instr); ok {
-			n++
-		}
-	})
-	return n
-}
-
-// keepsControl reports whether in must stay: ret and exit end the
-// threads; without them a thread runs off the end of its function.
-func keepsControl(in *ptx.Instr) bool { return in.Op == "ret" || in.Op == "exit" }
+// --- The PTX side: the reduction passes (ptxrewrite.go does the rewriting). ---
 
 // withDeleted returns the current case with the statements in del
 // removed from base.
@@ -963,37 +879,6 @@ func (r *reducer) ddminInstrs() error {
 		}
 	})
 	return r.ddmin(base, units)
-}
-
-// referenced returns every name an instruction operand or a directive
-// argument mentions (branch targets, branch-target tables, symbols).
-func referenced(m *ptx.Module) map[string]bool {
-	refs := map[string]bool{}
-	var opnd func(o *ptx.Operand)
-	opnd = func(o *ptx.Operand) {
-		if o == nil {
-			return
-		}
-		if o.Name != "" {
-			refs[o.Name] = true
-		}
-		for _, e := range o.Elems {
-			opnd(e)
-		}
-	}
-	walk(m, func(_ int, s ptx.Stmt, _ []ptx.Stmt, _ int) {
-		switch x := s.(type) {
-		case *ptx.Instr:
-			for _, a := range x.Args {
-				opnd(a)
-			}
-		case *ptx.Directive:
-			for _, a := range x.Args {
-				refs[strings.TrimSpace(a)] = true
-			}
-		}
-	})
-	return refs
 }
 
 // dropUnusedLabels is pass 2: one candidate without every label nothing
@@ -1187,60 +1072,6 @@ func (r *reducer) simplifyOperands() error {
 	return nil
 }
 
-// immediatesFor returns the texts of 0 and 1 in the type of in's source
-// operands (its last type modifier: the source type of a cvt), or nil
-// when PTX has no immediate of that type.
-func immediatesFor(in *ptx.Instr) []string {
-	typ := ""
-	for _, m := range in.Mods {
-		switch m {
-		case ".pred", ".b8", ".b16", ".b32", ".b64", ".u8", ".u16", ".u32", ".u64",
-			".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64":
-			typ = m
-		}
-	}
-	switch typ {
-	case ".f32":
-		return []string{"0f00000000", "0f3F800000"}
-	case ".f64":
-		return []string{"0d0000000000000000", "0d3FF0000000000000"}
-	case ".pred", ".f16", ".f16x2", ".bf16", ".bf16x2", "":
-		return nil
-	}
-	return []string{"0", "1"}
-}
-
-// replaceArg returns a copy of in whose argument k (element e of a
-// vector when e >= 0) is the immediate text, or nil when that slot is
-// not a name any more.
-func replaceArg(in *ptx.Instr, k, e int, text string) *ptx.Instr {
-	if k >= len(in.Args) {
-		return nil
-	}
-	kind := ptx.OpInt
-	if strings.HasPrefix(text, "0f") || strings.HasPrefix(text, "0d") {
-		kind = ptx.OpFloat
-	}
-	imm := &ptx.Operand{Pos: in.Args[k].Pos, Kind: kind, Text: text}
-	c := *in
-	c.Args = append([]*ptx.Operand(nil), in.Args...)
-	if e < 0 {
-		if c.Args[k].Kind != ptx.OpName {
-			return nil
-		}
-		c.Args[k] = imm
-		return &c
-	}
-	v := *c.Args[k]
-	if v.Kind != ptx.OpVec || e >= len(v.Elems) || v.Elems[e].Kind != ptx.OpName {
-		return nil
-	}
-	v.Elems = append([]*ptx.Operand(nil), v.Elems...)
-	v.Elems[e] = imm
-	c.Args[k] = &v
-	return &c
-}
-
 // --- The launch side. ---
 
 // shrinkLaunch makes the launch smaller, repeating while a round changes
@@ -1399,19 +1230,11 @@ func WriteReduced(res *ReduceResult, dir string) error {
 func reproduceCommand(res *ReduceResult, specPath, ptxPath string) string {
 	var b strings.Builder
 	if res.Signature.Kind == SigMiscompile {
-		fmt.Fprintf(&b, "orilab bisect %s -O %d", ShellQuote(specPath), res.OptLevel)
+		fmt.Fprintf(&b, "orilab bisect %s", ShellQuote(specPath))
 	} else {
-		fmt.Fprintf(&b, "orilab compile -O %d", res.OptLevel)
-		if res.opts.Verify {
-			b.WriteString(" --verify")
-		}
+		b.WriteString("orilab compile")
 	}
-	if res.opts.Compile.Arch != 0 {
-		fmt.Fprintf(&b, " -arch sm_%d", res.opts.Compile.Arch)
-	}
-	if len(res.opts.DisablePhases) > 0 {
-		fmt.Fprintf(&b, " -knob DisablePhases=%s", strings.Join(res.opts.DisablePhases, "+"))
-	}
+	b.WriteString(QuoteArgs(res.opts.Request.Args()))
 	if res.Signature.Kind == SigMiscompile {
 		if strings.Contains(res.Signature.Failure, "did not finish within") {
 			// The failure is the step limit the reduction ran under.
@@ -1424,77 +1247,29 @@ func reproduceCommand(res *ReduceResult, specPath, ptxPath string) string {
 	return b.String()
 }
 
-// The spec file's JSON shape (../shared/KERNEL-SPEC.md).
-type specFile struct {
-	Name   string       `json:"name"`
-	PTX    string       `json:"ptx"`
-	Kernel string       `json:"kernel"`
-	Launch launchFile   `json:"launch"`
-	Params []paramFile  `json:"params"`
-	Expect []expectFile `json:"expect,omitempty"`
-}
-
-type launchFile struct {
-	Grid  []int `json:"grid"`
-	Block []int `json:"block"`
-	Dyn   int   `json:"dynamic_shared_bytes,omitempty"`
-}
-
-type paramFile struct {
-	Name    string `json:"name"`
-	Kind    string `json:"kind"`
-	Elem    string `json:"elem,omitempty"`
-	Count   int    `json:"count,omitempty"`
-	Init    string `json:"init,omitempty"`
-	InitHex string `json:"init_hex_le,omitempty"`
-	SameAs  string `json:"same_as,omitempty"`
-	Type    string `json:"type,omitempty"`
-	Value   string `json:"value,omitempty"`
-}
-
-type expectFile struct {
-	Param       string   `json:"param,omitempty"`
-	Elem        string   `json:"elem,omitempty"`
-	ValuesHex   []string `json:"values_hex,omitempty"`
-	CompileOnly bool     `json:"compile_only,omitempty"`
-}
-
+// reducedSpecJSON writes the reduced case as a kernel spec: its launch
+// and parameters, and as expectations the oracle's buffers (a miscompile)
+// or compile_only (a compile error).
 func reducedSpecJSON(res *ReduceResult, ptxName string) ([]byte, error) {
 	c := res.final
-	l := c.launch
-	sf := specFile{Name: res.orig.Name + ".reduced", PTX: ptxName, Kernel: res.orig.Kernel,
-		Launch: launchFile{Grid: l.Grid[:], Block: l.Block[:], Dyn: l.DynamicSharedBytes}}
+	out := &spec.Spec{Name: res.orig.Name + ".reduced", PTX: ptxName, Kernel: res.orig.Kernel, Launch: c.launch}
 	for _, p := range c.params {
-		pf := paramFile{Name: p.Name, Kind: p.Kind, SameAs: p.SameAs, Type: p.Type, Value: p.Value}
+		q := spec.Param{Name: p.Name, Kind: p.Kind, SameAs: p.SameAs, Type: p.Type, Value: p.Value}
 		if p.Kind == spec.KindBuffer && p.SameAs == "" {
-			pf.Elem, pf.Count, pf.Init = p.Elem, p.Count, p.Init
-			if p.Init == "" {
-				pf.InitHex = fmt.Sprintf("%x", p.InitHexLE)
-				if pf.InitHex == "" {
-					pf.Init = "zero" // init_hex_le "" means all zero bytes
-				}
-			}
+			q.Elem, q.Count, q.Init, q.InitHexLE = p.Elem, p.Count, p.Init, p.InitHexLE
 		}
-		sf.Params = append(sf.Params, pf)
+		out.Params = append(out.Params, q)
 	}
-	switch {
-	case res.Signature.Kind != SigMiscompile:
-		sf.Expect = []expectFile{{CompileOnly: true}}
-	default:
-		for i, p := range c.params {
-			if p.Kind != spec.KindBuffer || p.SameAs != "" || i >= len(res.oracle) || res.oracle[i] == nil {
-				continue
-			}
-			ef := expectFile{Param: p.Name, Elem: p.Elem}
-			for _, v := range elemValues(res.oracle[i], p.Elem, p.Count) {
-				ef.ValuesHex = append(ef.ValuesHex, spec.FormatBits(v, p.Elem))
-			}
-			sf.Expect = append(sf.Expect, ef)
+	if res.Signature.Kind != SigMiscompile {
+		out.CompileOnly = true
+		return out.JSON()
+	}
+	for i, p := range c.params {
+		if p.Kind != spec.KindBuffer || p.SameAs != "" || i >= len(res.oracle) || res.oracle[i] == nil {
+			continue
 		}
+		vals := elemValues(res.oracle[i], p.Elem, p.Count)
+		out.Expect = append(out.Expect, spec.Expect{Param: p.Name, Elem: p.Elem, Values: vals})
 	}
-	data, err := json.MarshalIndent(sf, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+	return out.JSON()
 }

@@ -79,7 +79,9 @@ func loadMatmul(t *testing.T) *spec.Spec {
 	return s
 }
 
-func reduceOpts() ReduceOptions { return ReduceOptions{Options: Options{OptLevel: 3}} }
+func reduceOpts() ReduceOptions {
+	return ReduceOptions{Options: Options{Request: pipeline.Request{OptLevel: 3}}}
+}
 
 // reducedInstrs returns the instruction lines of a reduced module.
 func reducedInstrs(t *testing.T, src string) []string {
@@ -161,12 +163,12 @@ func TestReduceStoreShift(t *testing.T) {
 
 	// `orilab run` on the reduced spec shows the failure (its expectations
 	// are its lowered IR's output) ...
-	rep, err := pipeline.RunSpec(rs, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: 3, NoSnapshots: true}})
+	rep, err := pipeline.RunSpec(rs, pipeline.RunOptions{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil || rep.Pass {
 		t.Errorf("run on the reduced spec: pass %v, err %v", rep != nil && rep.Pass, err)
 	}
 	// ... phase mode names the same culprit ...
-	pr, err := Phase(context.Background(), rs, Options{OptLevel: 3})
+	pr, err := Phase(context.Background(), rs, Options{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil || !pr.Found || pr.Name != plantPhase {
 		t.Errorf("bisect on the reduced spec: %+v, %v", pr, err)
 	}
@@ -177,7 +179,7 @@ func TestReduceStoreShift(t *testing.T) {
 	}
 	// ... and without the plant it passes: the failure is the plant's.
 	restore()
-	rep, err = pipeline.RunSpec(rs, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: 3, NoSnapshots: true}})
+	rep, err = pipeline.RunSpec(rs, pipeline.RunOptions{Request: pipeline.Request{OptLevel: 3}})
 	if err != nil || !rep.Pass {
 		t.Errorf("without the plant the reduced spec should pass: %+v, %v", rep, err)
 	}
@@ -249,7 +251,7 @@ func TestReduceCompileError(t *testing.T) {
 	if want := "orilab compile -O 3 --emit ir " + res.PTXFile; res.Reproduce != want {
 		t.Errorf("reproduce %q, want %q", res.Reproduce, want)
 	}
-	_, err = pipeline.RunSpec(rs, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: 3, NoSnapshots: true}})
+	_, err = pipeline.RunSpec(rs, pipeline.RunOptions{Request: pipeline.Request{OptLevel: 3}})
 	if err == nil || compileSignature(err.Error()) != want {
 		t.Errorf("compiling the reduced case: %v", err)
 	}
@@ -594,7 +596,7 @@ LOOP:
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := Phase(context.Background(), rs, Options{OptLevel: 3, MaxWarpSteps: 10020})
+	pr, err := Phase(context.Background(), rs, Options{Request: pipeline.Request{OptLevel: 3}, MaxWarpSteps: 10020})
 	if err != nil || !pr.Found || pr.Name != plantPhase || !strings.Contains(pr.ExecError, "did not finish within 10020 warp-steps") {
 		t.Errorf("bisect on the reduced spec: %+v, %v", pr, err)
 	}

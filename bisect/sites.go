@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"orilab/internal/irdiff"
 	"orilab/pipeline"
 	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
@@ -71,22 +72,25 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 		ran   bool
 		v     verdict
 		known bool
+		// failed is set when the compilation failed in a phase up to the
+		// limited one: a failing verdict.
+		failed *pipeline.PhaseError
 	}
 	var r *runner
 	// build compiles up to and including the phase with BisectSites=lim.
 	build := func(lim pipeline.SiteLimit) (*outcome, error) {
-		po := opts.phaseOptions(pipeline.PhaseOptions{OptLevel: opts.OptLevel, DisablePhases: opts.DisablePhases, Context: ctx, NoSnapshots: true, Sites: &lim})
+		req := opts.Request.WithKnobs(pipeline.KnobBisectSites + "=" + lim.String())
 		src, err := readPTX(s)
 		if err != nil {
 			return nil, err
 		}
 		var snap *pipeline.Snapshot
-		po.Observer = func(sn *pipeline.Snapshot) {
+		req.Observer = func(sn *pipeline.Snapshot) {
 			if sn.Index == idx {
 				snap = sn
 			}
 		}
-		sess, err := pipeline.NewSession(s.PTXPath, src, opts.Compile, po)
+		sess, err := req.StartFile(s.PTXPath, src, pipeline.SessionControl{Context: ctx})
 		if err != nil {
 			return nil, err
 		}
@@ -95,10 +99,13 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 				return nil, err
 			}
 		}
-		if err := sess.RunTo(idx); err != nil {
-			return nil, err
-		}
 		o := &outcome{m: sess.Module()}
+		if err := sess.RunTo(idx); err != nil {
+			if o.failed = phaseError(ctx, err); o.failed == nil {
+				return nil, err
+			}
+		}
+		o.m = sess.Module()
 		if snap != nil {
 			o.ran = snap.Status == pipeline.StatusChanged || snap.Status == pipeline.StatusUnchanged
 			o.log, o.n = snap.Sites, snap.NumSites
@@ -115,7 +122,9 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 		if err != nil {
 			return nil, err
 		}
-		if o.v, err = r.check(o.m); err != nil {
+		if o.failed != nil {
+			o.v = verdict{err: compileFailure(o.failed)}
+		} else if o.v, err = r.check(o.m); err != nil {
 			return nil, err
 		}
 		o.known = true
@@ -213,7 +222,7 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 	if f := bad.m.Func(res.Site.Func); f != nil {
 		res.After = instText(f, res.Site.Inst)
 		if g := good.Func(res.Site.Func); g != nil {
-			res.Diff = UnifiedDiff(g.String(), f.String(), fmt.Sprintf("%s with rewrites 1..%d", phase, lo), fmt.Sprintf("%s with rewrites 1..%d", phase, hi), 3)
+			res.Diff = irdiff.Unified(g.String(), f.String(), fmt.Sprintf("%s with rewrites 1..%d", phase, lo), fmt.Sprintf("%s with rewrites 1..%d", phase, hi), 3)
 		}
 	}
 	return res, nil

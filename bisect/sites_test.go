@@ -46,7 +46,7 @@ func TestSitesGroundTruth(t *testing.T) {
 	for n := 0; n < trials; n++ {
 		tr := pickTrial(t, rng, specs, active)
 		restore := pipeline.SetPhaseOverrideForTest(tr.phase, plantSites(tr.kind, tr.id))
-		res, err := Sites(context.Background(), tr.spec, Options{OptLevel: 3}, tr.phase)
+		res, err := Sites(context.Background(), tr.spec, Options{Request: pipeline.Request{OptLevel: 3}}, tr.phase)
 		restore()
 		if err != nil {
 			t.Fatalf("trial %d (%v): %v", n, tr, err)

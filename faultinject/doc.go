@@ -84,4 +84,13 @@
 // outcome, as a text table or JSON; escaped faults come with a replay
 // command. The compiler enters through the Target interface, so this
 // package does not depend on the driver above it.
+//
+// # One verdict everywhere
+//
+// PipelineTarget judges a corrupted module with pipeline.VerifyPostRA,
+// the verifiers the phase manager runs on a fault planted in a
+// compilation; Plant builds that planted fault (a pipeline.Fault) from a
+// bugspec line, a seed and a phase for orilab compile --bugspec, orilab
+// bisect --bugspec and the workbench's Fault pane. So a fault gets the
+// same verdict from all of them as from orilab inject.
 package faultinject

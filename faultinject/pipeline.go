@@ -8,9 +8,7 @@ import (
 
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
-	"orilab/pipeline/regalloc"
 	"orilab/pipeline/sass"
-	"orilab/pipeline/sched"
 	"orilab/pipeline/spec"
 )
 
@@ -37,8 +35,10 @@ type PipelineTarget struct {
 
 // PipelineConfig configures NewPipelineTarget.
 type PipelineConfig struct {
-	Compile pipeline.Options
-	Phases  pipeline.PhaseOptions // OptLevel, knobs, --maxrregcount; snapshots are turned off
+	// Request is the compilation to corrupt: target, -O, knobs (the
+	// module's .pragma strings included), --maxrregcount. Its Fault must
+	// be nil: the trials inject their own.
+	Request pipeline.Request
 	// At is the phase after which faults are injected; "" means
 	// AllocateRegisters, ptxas's injection point.
 	At string
@@ -64,21 +64,14 @@ func NewCompileTarget(s *spec.Spec, src []byte, cfg PipelineConfig) (*PipelineTa
 }
 
 func newTarget(s *spec.Spec, src []byte, cfg PipelineConfig, execute bool) (*PipelineTarget, error) {
-	at := cfg.At
-	if at == "" {
-		at = DefaultInjectionPhase
-	}
-	idx, err := pipeline.LookupPhase(at)
+	idx, err := injectionPhase(cfg.At)
 	if err != nil {
-		return nil, fmt.Errorf("--at: %v", err)
+		return nil, err
 	}
-	ra, _ := pipeline.LookupPhase("AllocateRegisters")
-	if idx < ra {
-		return nil, fmt.Errorf("--at %s: phase %d comes before AllocateRegisters (%d); bugspec faults corrupt post-allocation code", pipeline.PhaseTable[idx].Name, idx, ra)
+	if cfg.Request.Fault != nil {
+		return nil, fmt.Errorf("a fault-injection target plants its own faults; the request already plants one after %s", cfg.Request.Fault.After)
 	}
-	po := cfg.Phases
-	po.NoSnapshots = true
-	sess, err := pipeline.NewSession(s.PTXPath, src, cfg.Compile, po)
+	sess, err := cfg.Request.StartFile(s.PTXPath, src, pipeline.SessionControl{})
 	if err != nil {
 		return nil, err
 	}
@@ -127,30 +120,14 @@ func (t *PipelineTarget) Fresh() (*ori.Module, error) { return t.sess.Module().C
 // checker. When none objects it continues the compilation, whose
 // control-word phase runs the hazard checker again on the final code.
 func (t *PipelineTarget) Verify(m *ori.Module) (Outcome, string, error) {
-	if o, msg := VerifyStructural(m); o != OutcomeNone {
-		return o, msg, nil
-	}
-	pre := t.sess.Backend().PreRA
-	for _, f := range m.Funcs {
-		if p := pre.Func(f.Name); p != nil {
-			if err := regalloc.VerifyReachingDefs(p, f); err != nil {
-				return CaughtReachingDefs, err.Error(), nil
-			}
-		}
-	}
-	for _, f := range m.Funcs {
-		if controlWordsSet(f) {
-			if err := sched.CheckHazards(f, t.arch); err != nil {
-				return CaughtHazard, err.Error(), nil
-			}
-		}
+	if ve := pipeline.VerifyPostRA(m, t.sess.Backend().PreRA, t.arch); ve != nil {
+		return OutcomeOf(ve), ve.Err.Error(), nil
 	}
 	fork := t.sess.Fork()
 	fork.Replace(m.Clone())
 	if err := fork.RunAll(); err != nil {
-		var hz *sched.HazardError
-		if errors.As(err, &hz) {
-			return CaughtHazard, err.Error(), nil
+		if ve := pipeline.AsVerifierError(err); ve != nil {
+			return OutcomeOf(ve), err.Error(), nil
 		}
 		return OutcomeNone, "", fmt.Errorf("the compilation after the injection point fails: %v", err)
 	}
@@ -192,13 +169,4 @@ func (t *PipelineTarget) FinalSASS(m *ori.Module) (string, error) {
 		return "", err
 	}
 	return sass.Text(fork.Module(), t.arch)
-}
-
-func controlWordsSet(f *ori.Func) bool {
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			return in.Ctrl.Set
-		}
-	}
-	return false
 }

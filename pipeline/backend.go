@@ -4,22 +4,12 @@ import (
 	"fmt"
 	"sort"
 
-	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/sass"
 	"orilab/pipeline/sched"
+	"orilab/pipeline/verifyra"
 )
-
-// Backend is what the back-end phases of one compilation leave behind for
-// reports: the IR right before allocation (the post-RA verifier's
-// reference, and the fault injector's), the allocator's statistics per
-// function, and the SASS text once DumpNVuCodeText has run.
-type Backend struct {
-	PreRA   *ori.Module
-	RAStats map[string]*regalloc.Stats
-	SASS    string
-}
 
 // Decision: where the back-end phases run. The true phase order puts the
 // workers ScheduleInstructions (114) and AllocateRegisters (122) at their
@@ -31,21 +21,8 @@ type Backend struct {
 // are no-ops with a reason; OriRemoveNopCode works at any point and runs
 // where it is; the post-allocation WAR hazards ApplyPostRegAllocWars
 // names are covered by read barriers in the control-word phases, which
-// run after allocation and are checked by the hazard checker.
-func init() {
-	impls["ScheduleInstructions"] = phaseImpl{run: runSchedule(false)}
-	impls["PostSchedule"] = phaseImpl{run: runSchedule(true), noop: needsAllocation}
-	impls["AllocateRegisters"] = phaseImpl{run: runAllocate, required: true}
-	impls["AdvancedScoreboardsAndOpexes"] = phaseImpl{run: runControlWords(false), required: true, noop: needsAllocation}
-	impls["ProcessO0WaitsAndSBs"] = phaseImpl{run: runControlWords(true), required: true, noop: needsAllocation}
-	impls["DumpNVuCodeText"] = phaseImpl{run: runSASSText, noop: needsAllocation}
-	impls["Get64bRegComponents"] = phaseImpl{noop: func(*PhaseContext) string {
-		return "sm_75-sm_89 read and write every 64-bit operand orilab emits as an aligned register pair; nothing needs splitting"
-	}}
-	impls["ApplyPostRegAllocWars"] = phaseImpl{noop: func(*PhaseContext) string {
-		return "in the true phase order this runs before AllocateRegisters (122); post-allocation WAR hazards get read barriers in the control-word phases instead, and the hazard checker proves them"
-	}}
-}
+// run after allocation and are checked by the hazard checker (the rows'
+// NoOp reasons say so).
 
 // needsAllocation makes a post-RA phase a no-op, with a reason, when the
 // plan (NamedPhases, say) skipped register allocation.
@@ -59,34 +36,26 @@ func needsAllocation(c *PhaseContext) string {
 	return ""
 }
 
-func (c *PhaseContext) knobSet() *knobs.Set {
-	if c.Knobs != nil {
-		return c.Knobs
-	}
-	s, _, err := knobs.Load(knobs.Default, knobs.Sources{})
-	if err != nil {
-		// The defaults are checked when knobs are registered.
-		panic(fmt.Sprintf("knob defaults do not load: %v", err))
-	}
-	c.Knobs = s
-	return s
-}
+// scheduleInstructions is the pre-allocation list scheduler
+// (ScheduleInstructions, 114).
+func scheduleInstructions(c *PhaseContext) error { return schedule(c, false) }
 
-func runSchedule(postRA bool) func(c *PhaseContext) error {
-	return func(c *PhaseContext) error {
-		opts := sched.Options{Arch: c.Arch, OptLevel: c.OptLevel, PostRA: postRA, Knobs: c.knobSet()}
-		for _, f := range c.Module.Funcs {
-			if _, err := sched.Schedule(f, opts); err != nil {
-				return fmt.Errorf("%s: %w", f.Name, err)
-			}
+// postSchedule reschedules the allocated code (PostSchedule, 125).
+func postSchedule(c *PhaseContext) error { return schedule(c, true) }
+
+func schedule(c *PhaseContext, postRA bool) error {
+	opts := sched.Options{Arch: c.Arch, OptLevel: c.OptLevel, PostRA: postRA, Knobs: c.knobSet()}
+	for _, f := range c.Module.Funcs {
+		if _, err := sched.Schedule(f, opts); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
 		}
-		return nil
 	}
+	return nil
 }
 
-// runAllocate allocates every function, then proves the allocation with
+// allocateRegisters allocates every function, then proves the allocation with
 // the reaching-definitions verifier against the IR from before it.
-func runAllocate(c *PhaseContext) error {
+func allocateRegisters(c *PhaseContext) error {
 	if c.Backend == nil {
 		c.Backend = &Backend{}
 	}
@@ -107,7 +76,7 @@ func runAllocate(c *PhaseContext) error {
 		}
 	}
 	for _, f := range c.Module.Funcs {
-		if err := regalloc.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
+		if err := verifyra.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
 			return err
 		}
 	}
@@ -115,31 +84,34 @@ func runAllocate(c *PhaseContext) error {
 	return nil
 }
 
-// runControlWords fills every control word (conservatively at -O0) and
-// then proves them sufficient with the hazard checker: a control word
-// that lets an instruction read a register too early is a compiler bug,
-// not a property of the kernel, so the check always runs.
-func runControlWords(conservative bool) func(c *PhaseContext) error {
-	return func(c *PhaseContext) error {
-		for _, f := range c.Module.Funcs {
-			var err error
-			if conservative {
-				err = sched.AssignConservativeControlWords(f, c.Arch)
-			} else {
-				err = sched.AssignControlWords(f, c.Arch)
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", f.Name, err)
-			}
-			if err := sched.CheckHazards(f, c.Arch); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+// controlWords fills every control word (AdvancedScoreboardsAndOpexes)
+// and conservativeControlWords does so with maximum stalls and waits
+// (ProcessO0WaitsAndSBs, -O0). Both then prove them sufficient with the
+// hazard checker: a control word that lets an instruction read a register
+// too early is a compiler bug, not a property of the kernel, so the check
+// always runs.
+func controlWords(c *PhaseContext) error {
+	return fillControlWords(c, sched.AssignControlWords)
 }
 
-func runSASSText(c *PhaseContext) error {
+func conservativeControlWords(c *PhaseContext) error {
+	return fillControlWords(c, sched.AssignConservativeControlWords)
+}
+
+func fillControlWords(c *PhaseContext, assign func(f *ori.Func, arch int) error) error {
+	for _, f := range c.Module.Funcs {
+		if err := assign(f, c.Arch); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+		if err := sched.CheckHazards(f, c.Arch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sassText prints the SASS of the final code (DumpNVuCodeText).
+func sassText(c *PhaseContext) error {
 	text, err := sass.Text(c.Module, c.Arch)
 	if err != nil {
 		return err

@@ -269,7 +269,7 @@ func TestClangKernelsRun(t *testing.T) {
 			// must preserve what clang's PTX computes.
 			rep, err := RunSpec(s, RunOptions{})
 			if err == nil && rep.Pass {
-				rep, err = RunSpec(s, RunOptions{Phases: PhaseOptions{OptLevel: 3, Verify: true, NoSnapshots: true}})
+				rep, err = RunSpec(s, RunOptions{Request: Request{OptLevel: 3, Verify: true}})
 				if err != nil {
 					err = fmt.Errorf("orilab -O3: %w", err)
 				}

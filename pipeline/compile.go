@@ -5,13 +5,6 @@ import (
 	"orilab/pipeline/ptx"
 )
 
-// Options configures a compilation.
-type Options struct {
-	// Arch is the SM target (75 for sm_75); 0 takes the module's .target
-	// (at least sm_75).
-	Arch int
-}
-
 // Result is a compiled module.
 type Result struct {
 	PTX *ptx.Module

@@ -1,10 +1,34 @@
-// Package pipeline ties orilab's compiler together: Compile takes PTX
-// source through the front end (pipeline/ptx) and the lowering
-// (pipeline/lower) to verified Ori, and Execute and RunSpec run a kernel
-// spec (pipeline/spec) on the simulator (pipeline/sim) and check its
-// buffers.
+// Package pipeline ties orilab's compiler together: it takes PTX source
+// through the front end (pipeline/ptx) and the lowering (pipeline/lower)
+// to verified Ori, runs ptxas's 159 phases on it, and executes kernel
+// specs (pipeline/spec) on the simulator (pipeline/sim).
 //
-// The phase manager, which will run ptxas's 159 phases between the
-// lowering and SASS emission, is not here yet; Compile stops after the
-// lowering and says so in its result.
+// Its parts, in dependency order (no two files depend on each other in a
+// loop; TestNoFileCycles checks it):
+//
+//   - context.go: what a phase sees (PhaseContext, Backend) and the code
+//     of a phase (PhaseFunc);
+//   - the phases' code owned here: checks.go (validation, CFG analysis),
+//     midend.go (running a pipeline/opt pass over every function),
+//     expand.go (ConvertUnsupportedOps, LateExpansionUnsupportedOps) and
+//     backend.go (scheduling, allocation, control words, SASS text);
+//   - phasetable.go: the one phase table, PhaseTable. Each row holds the
+//     phase's index, name, category, O-level gate, whether it is
+//     required, its doc line and its code or the reason it is a no-op;
+//     `orilab phases`, the manager, bisection, the workbench and the
+//     fault injector all read it;
+//   - phases.go: looking phases up by name, the gates (PhasePlan);
+//   - plant.go: planting a fault after a phase and the post-RA verifiers
+//     that judge it (VerifyPostRA);
+//   - manager.go: the phase manager (Session), which runs the phases with
+//     a snapshot after each, names a phase that fails or panics
+//     (PhaseError) and runs the verifier after every phase on request;
+//   - request.go: the one compilation request (Request) every front door
+//     builds: target, -O, the knobs resolved once from every source in
+//     ptxas's order (ORILAB_KNOBS, knobs file, -knob, .pragma),
+//     --maxrregcount, verify mode, a planted fault, observers;
+//   - knobs.go, sites.go, dumpir.go, report.go: .pragma knobs, BisectSites,
+//     DUMPIR and the per-phase statistics and trace;
+//   - compile.go and run.go: Compile, and RunSpec/Execute, which run a
+//     kernel spec on any phase's IR and check its buffers.
 package pipeline

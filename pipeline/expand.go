@@ -39,14 +39,12 @@ import (
 	"orilab/pipeline/ori"
 )
 
-func init() {
-	impls["ConvertUnsupportedOps"] = phaseImpl{run: expandUnsupported, noop: func(c *PhaseContext) string {
-		if c.OptLevel > 0 {
-			return "at -O1 and above integer division, f64 division and f64 square root stay whole (IDIV, DDIV, DSQRT) for the optimizer; LateExpansionUnsupportedOps (86) expands them"
-		}
-		return ""
-	}}
-	impls["LateExpansionUnsupportedOps"] = phaseImpl{run: expandUnsupported, required: true}
+// keepWholeAboveO0 is ConvertUnsupportedOps' gate.
+func keepWholeAboveO0(c *PhaseContext) string {
+	if c.OptLevel > 0 {
+		return "at -O1 and above integer division, f64 division and f64 square root stay whole (IDIV, DDIV, DSQRT) for the optimizer; LateExpansionUnsupportedOps (86) expands them"
+	}
+	return ""
 }
 
 // expandUnsupported replaces every IDIV, DDIV and DSQRT of the module by

@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand"
 	"os"
@@ -157,33 +155,31 @@ func checkKeptWhole(t *testing.T, ptx string, width int, as, bs, want []uint64, 
 	}
 	kernel := strings.Fields(ptx[strings.Index(ptx, ".entry ")+len(".entry "):])[0]
 	kernel = kernel[:strings.IndexByte(kernel+"(", '(')]
-	hexLE := func(vs []uint64) string {
-		var sb strings.Builder
+	le := func(vs []uint64) []byte {
+		var out []byte
 		for _, v := range vs {
 			var w [8]byte
 			binary.LittleEndian.PutUint64(w[:], v)
-			fmt.Fprintf(&sb, "%x", w[:size])
+			out = append(out, w[:size]...)
 		}
-		return sb.String()
-	}
-	var wantHex []string
-	for _, v := range want {
-		wantHex = append(wantHex, fmt.Sprintf("0x%0*x", 2*size, v))
+		return out
 	}
 	n := len(as)
 	per := len(want) / n
-	sp := map[string]any{
-		"name": kernel, "ptx": "k.ptx", "kernel": kernel,
-		"launch": map[string]any{"grid": []int{n / 256, 1, 1}, "block": []int{256, 1, 1}},
-		"params": []map[string]any{
-			{"name": "a", "kind": "buffer", "elem": elem, "count": n, "init_hex_le": hexLE(as)},
-			{"name": "b", "kind": "buffer", "elem": elem, "count": n, "init_hex_le": hexLE(bs)},
-			{"name": "out", "kind": "buffer", "elem": elem, "count": per * n, "init": "zero"},
+	sp := &spec.Spec{Name: kernel, PTX: "k.ptx", Kernel: kernel,
+		Launch: spec.Launch{Grid: [3]int{n / 256, 1, 1}, Block: [3]int{256, 1, 1}},
+		Params: []spec.Param{
+			{Name: "a", Kind: spec.KindBuffer, Elem: elem, Count: n, InitHexLE: le(as)},
+			{Name: "b", Kind: spec.KindBuffer, Elem: elem, Count: n, InitHexLE: le(bs)},
+			{Name: "out", Kind: spec.KindBuffer, Elem: elem, Count: per * n, Init: spec.InitZero},
 		},
-		"expect": []map[string]any{{"param": "out", "elem": elem, "count": per * n, "values_hex": wantHex}},
+		Expect: []spec.Expect{{Param: "out", Elem: elem, Count: per * n, Values: want}},
 	}
 	dir := t.TempDir()
-	js, _ := json.Marshal(sp)
+	js, err := sp.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "idiv.json"), js, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +194,7 @@ func checkKeptWhole(t *testing.T, ptx string, width int, as, bs, want []uint64, 
 		o     int
 		after string
 	}{{3, "lowering"}, {0, "ConvertUnsupportedOps"}, {0, ""}, {3, "LateExpansionUnsupportedOps"}, {3, ""}} {
-		rep, err := RunSpec(s, RunOptions{Phases: PhaseOptions{OptLevel: c.o, Verify: true}, After: c.after, MaxWarpSteps: 10_000_000})
+		rep, err := RunSpec(s, RunOptions{Request: Request{OptLevel: c.o, Verify: true}, After: c.after, MaxWarpSteps: 10_000_000})
 		if err != nil {
 			t.Fatalf("-O%d after %q: %v", c.o, c.after, err)
 		}

@@ -62,6 +62,13 @@ type Snapshot struct {
 	NumSites int
 }
 
+// Options configures a compilation.
+type Options struct {
+	// Arch is the SM target (75 for sm_75); 0 takes the module's .target
+	// (at least sm_75).
+	Arch int
+}
+
 // PhaseOptions configures the phase manager.
 type PhaseOptions struct {
 	OptLevel int // 0-4 (5 is accepted as 4); the zero value is -O0, so callers wanting ptxas's default set 3
@@ -97,15 +104,33 @@ type PhaseOptions struct {
 	// RecordSites keeps, in each snapshot, the list of rewrites the phase
 	// proposed.
 	RecordSites bool
-	// Plant, when set, corrupts the IR right after phase PlantAfter (by
-	// name), whether the phase ran or not; the snapshot of that phase then
-	// carries the corruption. It is how a fault is planted to rehearse a
-	// bisection (orilab bisect --bugspec ... --at PHASE). Disabling the
-	// phase with DisablePhases disables the plant too, so that disable
-	// mode can find it.
-	Plant      func(m *ori.Module) error
-	PlantAfter string
+	// Fault, when set, is planted right after its phase; the snapshot of
+	// that phase then carries the corruption, and the post-RA verifiers
+	// judge it at once (see Fault and Planted).
+	Fault *Fault
 }
+
+// PhaseError is a compilation that failed in a phase: the phase returned
+// an error or panicked, the verifier (Verify) found it broke an
+// invariant, or a verifier caught the fault planted after it. Front doors
+// that judge compilations (bisection, reduction, the fault injector) count
+// it as a failure of the compiled kernel, like a wrong output; errors
+// that are not PhaseErrors (bad PTX, bad knobs) are the user's.
+type PhaseError struct {
+	Index int
+	Name  string
+	Broke bool // the IR verifier found an invariant broken after the phase
+	Err   error
+}
+
+func (e *PhaseError) Error() string {
+	if e.Broke {
+		return fmt.Sprintf("phase %d %s broke an invariant:\n%v", e.Index, e.Name, e.Err)
+	}
+	return fmt.Sprintf("phase %d %s: %v", e.Index, e.Name, e.Err)
+}
+
+func (e *PhaseError) Unwrap() error { return e.Err }
 
 // Session is one compilation that can be stepped: it stops after any
 // phase and resumes.
@@ -124,6 +149,8 @@ type Session struct {
 	pos   int
 	// backend is the state the back-end phases share.
 	backend *Backend
+	// planted is what became of opts.Fault (nil until it is planted).
+	planted *Planted
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -150,10 +177,19 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		if err != nil {
 			return nil, fmt.Errorf("DisablePhases: %v", err)
 		}
-		if impl, _ := lookupImpl(PhaseTable[i].Name); impl.required {
+		if PhaseTable[i].Required {
 			return nil, fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", PhaseTable[i].Name)
 		}
 		s.disabled[i] = true
+	}
+	if po.Fault != nil {
+		i, err := LookupPhase(po.Fault.After)
+		if err != nil {
+			return nil, fmt.Errorf("planting a fault: %v", err)
+		}
+		f := *po.Fault
+		f.After = PhaseTable[i].Name
+		s.opts.Fault = &f
 	}
 	if po.DumpIR != "" {
 		if _, err := LookupPhase(po.DumpIR); err != nil {
@@ -199,6 +235,7 @@ func (s *Session) Fork() *Session {
 	f.Snapshots = nil
 	f.opts.NoSnapshots = true
 	f.opts.Observer = nil
+	f.opts.Fault = nil // the fork continues from IR that already has it
 	if s.backend != nil {
 		b := *s.backend
 		f.backend = &b
@@ -272,7 +309,7 @@ func (s *Session) RunAll() error {
 }
 
 func (s *Session) step(i int) error {
-	p := PhaseTable[i]
+	p := &PhaseTable[i]
 	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
@@ -315,12 +352,12 @@ func (s *Session) step(i int) error {
 			if s.opts.DumpIR != "" && strings.EqualFold(s.opts.DumpIR, p.Name) && s.opts.DumpTo != nil {
 				WriteDumpIR(s.opts.DumpTo, p.Name, work)
 			}
-			return fmt.Errorf("phase %d %s: %w", i, p.Name, err)
+			return &PhaseError{Index: i, Name: p.Name, Err: err}
 		}
 		if s.opts.Verify {
 			for _, f := range work.Funcs {
 				if err := ori.Verify(f, ori.VerifyOptions{SSA: InSSAWindow(i)}); err != nil {
-					return fmt.Errorf("phase %d %s broke an invariant:\n%v\n--- IR before %s\n%s--- IR after %s\n%s", i, p.Name, err, p.Name, s.cur.Func(f.Name), p.Name, f)
+					return &PhaseError{Index: i, Name: p.Name, Broke: true, Err: fmt.Errorf("%v\n--- IR before %s\n%s--- IR after %s\n%s", err, p.Name, s.cur.Func(f.Name), p.Name, f)}
 				}
 			}
 		}
@@ -338,14 +375,26 @@ func (s *Session) step(i int) error {
 			snap.Module, snap.Hash = work, h
 		}
 	}
-	if s.opts.Plant != nil && strings.EqualFold(s.opts.PlantAfter, p.Name) && !s.disabled[i] {
-		planted := s.cur.Clone()
-		if err := s.opts.Plant(planted); err != nil {
+	var caught error
+	if f := s.opts.Fault; f != nil && f.After == p.Name && !s.disabled[i] {
+		before := s.cur
+		planted := before.Clone()
+		rep, err := f.Inject(planted)
+		if err != nil {
 			return fmt.Errorf("planting a fault after phase %d %s: %w", i, p.Name, err)
 		}
 		s.Replace(planted)
 		snap.Module, snap.Hash = planted, s.curHash
 		snap.Status, snap.Reason = StatusChanged, ""
+		s.planted = &Planted{Index: i, Phase: p.Name, Report: rep, Before: before, After: planted}
+		var pre *ori.Module
+		if s.backend != nil {
+			pre = s.backend.PreRA
+		}
+		if ve := VerifyPostRA(planted, pre, s.arch); ve != nil {
+			s.planted.Caught = ve
+			caught = &PhaseError{Index: i, Name: p.Name, Err: fmt.Errorf("the planted fault is %w", ve)}
+		}
 	}
 	if !s.opts.NoSnapshots {
 		s.measure(snap)
@@ -358,19 +407,22 @@ func (s *Session) step(i int) error {
 	if s.opts.DumpIR != "" && strings.EqualFold(s.opts.DumpIR, p.Name) && s.opts.DumpTo != nil {
 		WriteDumpIR(s.opts.DumpTo, p.Name, snap.Module)
 	}
-	return nil
+	return caught
 }
+
+// Planted returns what became of the compilation's Fault (nil before it
+// was planted, or without one).
+func (s *Session) Planted() *Planted { return s.planted }
 
 // runPhase runs a phase and turns a panic into an error that names it
 // (Go's SSA backend does the same with a deferred hook).
-func (s *Session) runPhase(p PhaseInfo, pc *PhaseContext) (err error) {
+func (s *Session) runPhase(p *PhaseInfo, pc *PhaseContext) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error: the phase panicked: %v", r)
 		}
 	}()
-	impl, _ := lookupImpl(p.Name)
-	return impl.run(pc)
+	return p.Fn.Run(pc)
 }
 
 func (s *Session) measure(snap *Snapshot) {
@@ -391,3 +443,21 @@ func (s *Session) measure(snap *Snapshot) {
 }
 
 func hashModule(m *ori.Module) uint64 { return ori.Hash(m) }
+
+// sitesFor returns the site counter a run of phase name gets: limited when
+// the session's BisectSites names it, recording when snapshots record
+// sites, nil otherwise.
+func (s *Session) sitesFor(name string) *opt.Sites {
+	lim := s.opts.Sites
+	limited := lim != nil && strings.EqualFold(lim.Phase, name)
+	if !limited && !s.opts.RecordSites {
+		return nil
+	}
+	// A limited phase always records its own sites: site bisection reports
+	// the culprit's description from that log.
+	st := &opt.Sites{Record: s.opts.RecordSites || limited}
+	if limited {
+		st.Limit, st.Lo, st.Hi = true, lim.Lo, lim.Hi
+	}
+	return st
+}

@@ -11,8 +11,9 @@ import (
 
 // RunOptions configures an execution.
 type RunOptions struct {
-	Compile      Options
-	Phases       PhaseOptions
+	// Request is the compilation RunSpec runs (Execute and ExecuteBuffers
+	// take compiled IR and ignore it).
+	Request      Request
 	MaxWarpSteps int64 // 0: sim.DefaultMaxWarpSteps
 	// After names the phase after which the IR is executed; "" runs the
 	// IR after the last phase, "lowering" the IR right after lowering.
@@ -36,7 +37,7 @@ func RunSpec(s *spec.Spec, opts RunOptions) (*RunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess, err := NewSession(s.PTXPath, src, opts.Compile, opts.Phases)
+	sess, err := opts.Request.StartFile(s.PTXPath, src, SessionControl{})
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"orilab/pipeline/knobs"
-	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
 )
 
@@ -81,24 +80,6 @@ func ParseSiteLimit(s string) (SiteLimit, error) {
 	}
 	l.Lo, l.Hi = 1, n
 	return l, nil
-}
-
-// sitesFor returns the site counter a run of phase name gets: limited when
-// the session's BisectSites names it, recording when snapshots record
-// sites, nil otherwise.
-func (s *Session) sitesFor(name string) *opt.Sites {
-	lim := s.opts.Sites
-	limited := lim != nil && strings.EqualFold(lim.Phase, name)
-	if !limited && !s.opts.RecordSites {
-		return nil
-	}
-	// A limited phase always records its own sites: site bisection reports
-	// the culprit's description from that log.
-	st := &opt.Sites{Record: s.opts.RecordSites || limited}
-	if limited {
-		st.Limit, st.Lo, st.Hi = true, lim.Lo, lim.Hi
-	}
-	return st
 }
 
 // Allow is for phase bodies outside package opt (and test overrides): it

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"orilab/pipeline"
 )
 
 // bigKernel returns a PTX kernel of n dependent 32-bit adds between a load
@@ -64,7 +66,7 @@ func TestBigKernelCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lowered, snaps, err := compile(context.Background(), w.PTX, 3, 0, nil)
+	lowered, snaps, _, err := compile(context.Background(), w.PTX, pipeline.Request{OptLevel: 3})
 	if err != nil || lowered == nil || snaps[0].Insts < 1000 {
 		t.Fatalf("err %v, snapshots %d", err, len(snaps))
 	}

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"orilab/bisect"
-	"orilab/pipeline"
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/spec"
 )
@@ -234,7 +233,8 @@ func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 // its own goroutine; the returned command waits for its next message, a
 // progress line or the result.
 func bisectCmd(w *Workbench, mode string) tea.Cmd {
-	sp, opt, arch, args, plant := w.Spec, w.OptLevel, w.Arch, w.KnobArgs(), w.Plant
+	sp, opt, disabled := w.Spec, w.OptLevel, w.DisabledPhases()
+	req, reqErr := w.Request()
 	msgs := make(chan tea.Msg, 16)
 	var wait tea.Cmd
 	wait = func() tea.Msg {
@@ -248,13 +248,12 @@ func bisectCmd(w *Workbench, mode string) tea.Cmd {
 		start := time.Now()
 		res := bisectMsg{mode: mode, opt: opt}
 		defer func() { res.took = time.Since(start); msgs <- res }()
-		set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: args})
-		if err != nil {
-			res.err = err
+		if reqErr != nil {
+			res.err = reqErr
 			return
 		}
 		opts := bisect.Options{
-			Compile: pipeline.Options{Arch: arch}, OptLevel: opt,
+			Request: req,
 			// Progress lines are dropped rather than stall the search
 			// when the UI is behind: only the latest one matters.
 			Progress: func(line string) {
@@ -264,17 +263,7 @@ func bisectCmd(w *Workbench, mode string) tea.Cmd {
 				}
 			},
 		}
-		if err := opts.ApplyKnobs(set); err != nil {
-			res.err = err
-			return
-		}
-		if plant != nil {
-			if err := opts.PlantBugspec(plant.Spec, plant.Seed, plant.At); err != nil {
-				res.err = err
-				return
-			}
-		}
-		res.disabled = opts.DisablePhases
+		res.disabled = disabled
 		if mode == "disable" {
 			res.disable, res.err = bisect.Disable(context.Background(), sp, opts)
 		} else {

@@ -5,11 +5,21 @@
 //
 // Layout, after the Charmbracelet codebases (../shared/STYLE.md): every pane
 // is a component in its own file with Update, View, SetSize and a
-// help.KeyMap (timeline.go, ir.go, knobspane.go, runpane.go,
-// placeholder.go). They share one *Common (sizes, styles, key bindings and
-// the compilation being looked at). The root model (model.go) owns focus,
-// global keys, resizing and routing; styles.go and keys.go hold the styles
-// and key bindings. Compiles and runs happen only in tea.Cmds (work.go).
+// help.KeyMap: the timeline (timeline.go, with sparkline.go), the IR
+// (ir.go, irdiff.go for the diff views), SASS (sasspane.go), knobs
+// (knobspane.go), run (runpane.go), bisect (bisectpane.go) and fault
+// (faultpane.go). They share one *Common (common.go: sizes, styles, key
+// bindings and the compilation being looked at). The root model (model.go)
+// owns focus, global keys, resizing and routing; styles.go and keys.go
+// hold the styles and key bindings; sample.go embeds the built-in sample.
+// Compiles, runs and bisections happen only in tea.Cmds (work.go,
+// bisectpane.go).
+//
+// The compilation is a pipeline.Request, built like every other front
+// door's (Workbench.Request): orilab tui's -O, -arch, knobs (ORILAB_KNOBS,
+// -knobs-file, -knob, the PTX's .pragma strings) and --maxrregcount, the
+// knob pane's overrides on top, and the Fault pane's bugspec planted with
+// faultinject.Plant, so its verdict is orilab inject's.
 //
 // The screen: a tab bar, the timeline on the left, the active pane on the
 // right, a status bar and a one-line help footer. '?' shows every binding.

@@ -155,10 +155,10 @@ func (p *FaultPane) View() string {
 		}
 		lines = append(lines, "")
 		if v := w.Planted.Verdict; v != "" {
-			lines = append(lines, st.Pass.Render("caught by the post-RA verifier:"))
+			lines = append(lines, st.Pass.Render(fmt.Sprintf("caught by the %s verifier:", w.Planted.Verifier)))
 			lines = append(lines, wrap(v, p.w)...)
 		} else if len(rep.Faults) > 0 {
-			lines = append(lines, st.Error.Render("the post-RA verifier accepts it: ")+"r runs the kernel, 6 b bisects")
+			lines = append(lines, st.Error.Render("the post-RA verifiers accept it: ")+"r runs the kernel, 6 b bisects")
 		}
 		lines = append(lines, st.Dim.Render("x removes the fault; s tries the next seed"))
 	}

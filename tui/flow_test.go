@@ -107,7 +107,7 @@ func TestFlowInjectFault(t *testing.T) {
 	waitFor(t, tm, "phase 123/159 AllocateRegisters")
 	tm.Send(keyMsg("7"))
 	tm.Send(keyMsg("i"))
-	waitFor(t, tm, "planted after #122 AllocateRegisters, seed 1", "Num forced bugs 1", "caught by the post-RA verifier")
+	waitFor(t, tm, "planted after #122 AllocateRegisters, seed 1", "Num forced bugs 1", "caught by the reaching-defs verifier")
 	tm.Send(keyMsg("6"))
 	tm.Send(keyMsg("b"))
 	waitFor(t, tm, "CULPRIT #122 AllocateRegisters")

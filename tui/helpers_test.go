@@ -54,7 +54,11 @@ func sampleModelAt(t testing.TB, width, height, optLevel int) *Model {
 // compileNow runs a compilation of w synchronously and returns its result
 // message.
 func compileNow(w *Workbench) compiledMsg {
-	lowered, snaps, planted, err := compilePlanted(context.Background(), w.PTX, w.OptLevel, w.Arch, w.KnobArgs(), w.Plant)
+	req, err := w.Request()
+	if err != nil {
+		return compiledMsg{gen: w.Gen, err: err}
+	}
+	lowered, snaps, planted, err := compile(context.Background(), w.PTX, req)
 	return compiledMsg{gen: w.Gen, lowered: lowered, snaps: snaps, planted: planted, err: err}
 }
 

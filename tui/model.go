@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"orilab/pipeline"
-	"orilab/pipeline/knobs"
 )
 
 // Pane indices, in tab order; the number keys are these plus one.
@@ -261,7 +260,11 @@ func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 	} else {
 		w.Knobs[msg.name] = msg.value
 	}
-	if _, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: w.KnobArgs()}); err != nil {
+	req, err := w.Request()
+	if err == nil {
+		_, err = req.ResolveKnobs(w.PTX)
+	}
+	if err != nil {
 		if had {
 			w.Knobs[msg.name] = old
 		} else {

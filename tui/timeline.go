@@ -141,7 +141,7 @@ func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 func (t *Timeline) toggleDisabled() tea.Cmd {
 	w := t.c.W
 	p := pipeline.PhaseTable[w.Sel]
-	if pipeline.PhasePlan(w.OptLevel, w.Arch)[w.Sel].Required {
+	if p.Required {
 		return cmdOf(statusMsg(fmt.Sprintf("%s is a required phase and cannot be disabled", p.Name)))
 	}
 	var names []string

@@ -14,7 +14,6 @@ import (
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
-	"orilab/pipeline/regalloc"
 	"orilab/pipeline/spec"
 )
 
@@ -50,6 +49,33 @@ type Workbench struct {
 	// Planted is what the last compile's injection did (nil without a
 	// plant).
 	Planted *Planted
+	// Base is the compilation the workbench was opened with (orilab tui's
+	// -arch, --maxrregcount, ORILAB_KNOBS, -knobs-file and -knob); OptLevel,
+	// Arch, the Knobs overrides and Plant are applied on top of it.
+	Base pipeline.Request
+}
+
+// SetRequest makes r the workbench's base compilation, with its -O level
+// and target.
+func (w *Workbench) SetRequest(r pipeline.Request) {
+	w.Base, w.OptLevel, w.Arch = r, r.OptLevel, r.Arch
+}
+
+// Request returns the compilation the workbench shows: the base request
+// at the workbench's -O level and target, with the knob pane's overrides
+// as the last -knob arguments (so they win) and the planted fault.
+func (w *Workbench) Request() (pipeline.Request, error) {
+	r := w.Base.WithKnobs(w.KnobArgs()...)
+	r.OptLevel, r.Arch = w.OptLevel, w.Arch
+	r.Log, r.DumpTo = nil, nil // the workbench has no terminal to print on
+	if p := w.Plant; p != nil {
+		f, err := faultinject.Plant(p.Spec, p.Seed, p.At)
+		if err != nil {
+			return r, err
+		}
+		r.Fault = f
+	}
+	return r, nil
 }
 
 // Plant is a bugspec injection to repeat in every compilation.
@@ -60,10 +86,13 @@ type Plant struct {
 }
 
 // Planted is the outcome of a plant in one compilation: the injector's
-// report, and what the post-RA verifier says about the corrupted IR.
+// report, and what the verifiers (pipeline.VerifyPostRA, the same as
+// orilab inject's) say about the corrupted IR.
 type Planted struct {
-	Report  *faultinject.Report
-	Verdict string // "" when the reaching-definitions verifier accepts it
+	Report *faultinject.Report
+	// Verifier names the verifier that caught the fault ("" when every
+	// verifier accepts it) and Verdict is its message.
+	Verifier, Verdict string
 }
 
 // Snap returns the snapshot of phase i, or nil if it did not run.
@@ -128,60 +157,53 @@ func compileCmd(w *Workbench) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
-	gen, pm, opt, arch, args, plant := w.Gen, w.PTX, w.OptLevel, w.Arch, w.KnobArgs(), w.Plant
+	gen, pm := w.Gen, w.PTX
+	req, err := w.Request()
 	return func() tea.Msg {
 		start := time.Now()
-		lowered, snaps, planted, err := compilePlanted(ctx, pm, opt, arch, args, plant)
+		if err != nil {
+			return compiledMsg{gen: gen, err: err}
+		}
+		lowered, snaps, planted, err := compile(ctx, pm, req)
 		return compiledMsg{gen: gen, lowered: lowered, snaps: snaps, planted: planted, err: err, took: time.Since(start)}
 	}
 }
 
-// compile runs the whole pipeline with the given -knob arguments.
-func compile(ctx context.Context, pm *ptx.Module, opt, arch int, args []string) (*ori.Module, []*pipeline.Snapshot, error) {
-	lowered, snaps, _, err := compilePlanted(ctx, pm, opt, arch, args, nil)
-	return lowered, snaps, err
+// compile runs the whole pipeline as req asks, with a snapshot per phase,
+// and reports what became of req's fault. A fault that a verifier catches
+// ends the compilation with that error, as in every other front door; the
+// snapshots up to and including its phase stay.
+func compile(ctx context.Context, pm *ptx.Module, req pipeline.Request) (*ori.Module, []*pipeline.Snapshot, *Planted, error) {
+	sess, err := req.Start(pm, pipeline.SessionControl{Context: ctx, Snapshots: true})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	err = sess.RunAll()
+	var planted *Planted
+	if pl := sess.Planted(); pl != nil {
+		planted = &Planted{}
+		planted.Report, _ = pl.Report.(*faultinject.Report)
+		if pl.Caught != nil {
+			planted.Verifier, planted.Verdict = pl.Caught.Verifier, pl.Caught.Err.Error()
+		}
+	} else if req.Fault != nil {
+		planted = &Planted{}
+	}
+	return sess.Lowered, sess.Snapshots, planted, err
 }
 
-// compilePlanted is compile that also injects plant's faults after its
-// phase and asks the reaching-definitions verifier about the result.
-func compilePlanted(ctx context.Context, pm *ptx.Module, opt, arch int, args []string, plant *Plant) (*ori.Module, []*pipeline.Snapshot, *Planted, error) {
-	set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: args})
+// CompileNow compiles the workbench's request synchronously and installs
+// the result, as the program does with a compile command's message: for
+// callers that drive a workbench without the event loop.
+func (w *Workbench) CompileNow(ctx context.Context) error {
+	req, err := w.Request()
 	if err != nil {
-		return nil, nil, nil, err
+		return err
 	}
-	po := pipeline.PhaseOptions{OptLevel: opt, Context: ctx}
-	if err := po.ApplyKnobs(set); err != nil {
-		return nil, nil, nil, err
-	}
-	var planted *Planted
-	var corrupted *ori.Module
-	if plant != nil {
-		planted = &Planted{}
-		po.PlantAfter = plant.At
-		po.Plant = func(m *ori.Module) error {
-			rep, err := faultinject.Inject(m, plant.Spec, plant.Seed, faultinject.Options{})
-			planted.Report, corrupted = rep, m
-			return err
-		}
-	}
-	sess, err := pipeline.NewSessionFrom(pm, pipeline.Options{Arch: arch}, po)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if err := sess.RunAll(); err != nil {
-		return sess.Lowered, sess.Snapshots, planted, err
-	}
-	if corrupted != nil && sess.Backend() != nil && sess.Backend().PreRA != nil {
-		for _, f := range corrupted.Funcs {
-			if pre := sess.Backend().PreRA.Func(f.Name); pre != nil {
-				if err := regalloc.VerifyReachingDefs(pre, f); err != nil {
-					planted.Verdict = err.Error()
-					break
-				}
-			}
-		}
-	}
-	return sess.Lowered, sess.Snapshots, planted, nil
+	w.Gen++
+	lowered, snaps, planted, err := compile(ctx, w.PTX, req)
+	w.apply(compiledMsg{gen: w.Gen, lowered: lowered, snaps: snaps, planted: planted, err: err})
+	return err
 }
 
 // apply installs a compile result. Stale results (an older generation)

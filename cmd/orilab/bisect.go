@@ -11,25 +11,17 @@ import (
 	"time"
 
 	"orilab/bisect"
-	"orilab/pipeline"
 	"orilab/pipeline/spec"
 )
 
 func runBisect(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
-	fs.StringVar(arch, "gpu-name", "", "same as -arch")
-	opt := fs.Int("O", 3, "optimization `level` 0-4")
-	fs.IntVar(opt, "opt-level", 3, "same as -O")
-	kf := addKnobFlags(fs)
+	rf := addRequestFlags(fs, true, false)
 	mode := fs.String("mode", "phase", "what to search: phase, disable, knobs, sites or auto")
 	phaseName := fs.String("phase", "", "sites mode: the culprit `PHASE` to search inside (default: found by phase mode first)")
 	good := fs.String("good", "", "knobs mode: the passing knob `SETTINGS` (NAME=VALUE records separated by ~)")
 	bad := fs.String("bad", "", "knobs mode: the failing knob `SETTINGS`")
-	bug := fs.String("bugspec", "", "plant bugspec faults to rehearse: a `LINE` \"C0,C1,C2,C3 C4 C5\" or a FILE (see orilab inject)")
-	seed := fs.Int64("seed", 1, "with --bugspec: the injection's random `SEED`")
-	at := fs.String("at", "AllocateRegisters", "with --bugspec: plant the faults right after `PHASE` (AllocateRegisters or later)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 0, "give up after `D` (for example 30s; 0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
@@ -81,7 +73,8 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab bisect: want exactly one spec file, got %d arguments\n", len(pos))
 		return exitError
 	}
-	if !checkArchOpt("bisect", *arch, *opt, stderr) {
+	req, ok := rf.request("bisect", stderr)
+	if !ok {
 		return exitError
 	}
 	s, err := spec.Load(pos[0])
@@ -89,31 +82,10 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	set, err := kf.load(nil, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
+	if !resolveOnce("bisect", &req, s.PTXPath, stderr) {
 		return exitError
 	}
-	opts := bisect.Options{
-		Compile:      pipeline.Options{Arch: archNumber(*arch)},
-		OptLevel:     *opt,
-		MaxWarpSteps: *maxSteps,
-	}
-	if err := opts.ApplyKnobs(set); err != nil {
-		fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
-		return exitError
-	}
-	if *bug != "" {
-		bs, err := readBugspec(*bug)
-		if err != nil {
-			fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
-			return exitError
-		}
-		if err := opts.PlantBugspec(bs, *seed, *at); err != nil {
-			fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
-			return exitError
-		}
-	}
+	opts := bisect.Options{Request: req, MaxWarpSteps: *maxSteps}
 	// clearProgress erases the progress line before anything else is printed.
 	clearProgress := func() {}
 	if isTerminal(stderr) {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"time"
 
 	"orilab/faultinject"
 	"orilab/internal/atomicfile"
@@ -94,18 +93,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	parseOnly := fs.Bool("parse-only", false, "stop after parsing and semantic checks; print nothing on success")
 	emit := fs.String("emit", "sass", "what to print: sass (the default: SASS text after the last phase), ir (the Ori IR after the last phase), lowered (the Ori right after lowering) or ptx (the checked module in canonical form)")
 	out := fs.String("o", "", "write the output to `FILE` instead of standard output (- for standard output; a regular file is replaced atomically, a device or FIFO such as /dev/null is written in place)")
-	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
-	fs.StringVar(arch, "gpu-name", "", "same as -arch")
-	opt := fs.Int("O", 3, "optimization `level` 0-4 (5 is accepted as 4)")
-	fs.IntVar(opt, "opt-level", 3, "same as -O")
-	kf := addKnobFlags(fs)
-	maxrreg := fs.Int("maxrregcount", 0, "use at most `N` R registers per thread (0: no limit below the hardware's 255); spills to local memory when needed")
+	rf := addRequestFlags(fs, true, true)
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
-	verify := fs.Bool("verify", false, "run the IR verifier after every phase and name the phase that breaks an invariant")
-	bug := fs.String("bugspec", "", "inject bugspec faults: a `LINE` \"C0,C1,C2,C3 C4 C5\" or a FILE holding one (see orilab inject); the report goes to stderr")
-	seed := fs.Int64("seed", 0, "with --bugspec: the random `SEED` (default: from the clock, and printed)")
-	at := fs.String("at", "AllocateRegisters", "with --bugspec: inject after `PHASE`")
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
@@ -134,13 +124,11 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: want exactly one PTX file, got %d arguments\n", len(pos))
 		return exitError
 	}
-	if !checkArchOpt("compile", *arch, *opt, stderr) {
+	req, ok := rf.request("compile", stderr)
+	if !ok {
 		return exitError
 	}
-	if *maxrreg < 0 || *maxrreg > 255 {
-		fmt.Fprintf(stderr, "orilab compile: --maxrregcount %d: want 1 to 255 (0 for no limit)\n", *maxrreg)
-		return exitError
-	}
+	req.DumpTo = stdout
 	if *stat != "" && *stat != "phase-wise" {
 		fmt.Fprintf(stderr, "orilab compile: --stat=%q: only phase-wise is available yet\n", *stat)
 		return exitError
@@ -168,33 +156,19 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	if *emit == "ptx" {
 		return writeOut(*out, ptx.Print(m), stdout, stderr)
 	}
-	set, err := kf.load(m, stderr)
+	po, err := req.PhaseOptions(m, pipeline.SessionControl{Snapshots: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
-	po := pipeline.PhaseOptions{OptLevel: *opt, Verify: *verify, DumpTo: stdout, MaxRegCount: *maxrreg}
-	if err := po.ApplyKnobs(set); err != nil {
-		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
-		return exitError
-	}
-	sess, err := pipeline.NewSessionFrom(m, pipeline.Options{Arch: archNumber(*arch)}, po)
+	sess, err := pipeline.NewSessionFrom(m, pipeline.Options{Arch: req.Arch}, po)
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
-	if *bug != "" {
-		seedSet := false
-		fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
-		if !seedSet {
-			*seed = time.Now().UnixNano() & (1<<53 - 1)
-		}
-		if err := injectDuringCompile(sess, *bug, *seed, *at, stderr); err != nil {
-			fmt.Fprintf(stderr, "orilab compile: %v\n", err)
-			return exitError
-		}
-	}
-	if err := sess.RunAll(); err != nil {
+	err = sess.RunAll()
+	reportPlanted(stderr, req.Fault, sess.Planted())
+	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
@@ -291,28 +265,22 @@ func checkArchOpt(cmd, arch string, opt int, stderr io.Writer) bool {
 	return true
 }
 
-// injectDuringCompile runs the compilation to phase at, corrupts its IR
-// with the bugspec and lets the compilation continue from there, as ptxas
-// does with bugspec.txt, but only when asked and with a printed seed.
-func injectDuringCompile(sess *pipeline.Session, bug string, seed int64, at string, stderr io.Writer) error {
-	bs, err := readBugspec(bug)
-	if err != nil {
-		return err
+// reportPlanted prints what became of a planted fault: ptxas's report
+// lines, and which verifier caught it (the compilation then ends with
+// that verifier's error, printed by the caller) or that none did.
+func reportPlanted(w io.Writer, f *pipeline.Fault, pl *pipeline.Planted) {
+	if f == nil {
+		return
 	}
-	idx, err := pipeline.LookupPhase(at)
-	if err != nil {
-		return fmt.Errorf("--at: %v", err)
+	if pl == nil {
+		fmt.Fprintf(w, "bugspec: the compilation did not reach %s; nothing was injected\n", f.After)
+		return
 	}
-	if err := sess.RunTo(idx); err != nil {
-		return err
+	if rep, ok := pl.Report.(*faultinject.Report); ok {
+		fmt.Fprintf(w, "bugspec %s, seed %d, injected after %s\n", rep.Spec, rep.Seed, pl.Phase)
+		rep.WriteTo(w)
 	}
-	m := sess.Module().Clone()
-	rep, err := faultinject.Inject(m, bs, seed, faultinject.Options{})
-	if err != nil {
-		return fmt.Errorf("--bugspec after %s: %v", pipeline.PhaseTable[idx].Name, err)
+	if pl.Caught == nil {
+		fmt.Fprintln(w, "no verifier catches the fault at the injection point")
 	}
-	sess.Replace(m)
-	fmt.Fprintf(stderr, "bugspec %s, seed %d, injected after %s\n", bs, seed, pipeline.PhaseTable[idx].Name)
-	_, err = rep.WriteTo(stderr)
-	return err
 }

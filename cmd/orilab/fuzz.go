@@ -27,8 +27,8 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", 1, "programs checked at once (0: one per CPU)")
 	levels := fs.String("O", "0-3", "the -O `levels` every program is compiled at: 3, 0,3 or 0-3")
 	random := fs.Bool("random-knobs", false, "also compile every program at every level with random knob settings")
-	var knobArgs multiFlag
-	fs.Var(&knobArgs, "knob", "apply `NAME=VALUE` (or A=1~B=2) to every compilation (repeatable; DisablePhases lists are joined with the random ones)")
+	var kf knobFlags
+	kf.add(fs)
 	avoid := fs.String("avoid", "", "do not generate the constructs in `LIST` (comma-separated: "+avoidableList()+"), to fuzz past an open bug")
 	findings := fs.String("findings", "fuzz-findings", "save failures under `DIR` (\"\": save nothing)")
 	perSig := fs.Int("max-per-signature", 3, "save and reduce at most `N` failures of each signature; count the rest")
@@ -43,7 +43,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	sf := addShardFlags(fs, "programs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab fuzz [--seed S] [--count N] [--jobs J] [-O LEVELS] [--random-knobs] [-knob ...] [--findings DIR] [--json]")
+		fmt.Fprintln(stderr, "usage: orilab fuzz [--seed S] [--count N] [--jobs J] [-O LEVELS] [--random-knobs] [-knob ...] [-knobs-file F] [--findings DIR] [--json]")
 		fmt.Fprintln(stderr, "       orilab fuzz --seed S --count N --shard K/N --results DIR ...   (one shard of a cluster run; see orilab merge)")
 		fmt.Fprintln(stderr, "       orilab fuzz --seed S --count N --emit DIR")
 		fmt.Fprintln(stderr)
@@ -83,19 +83,24 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab fuzz: -O %q: %v\n", *levels, err)
 		return exitError
 	}
+	ks, err := kf.sources()
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab fuzz: %v\n", err)
+		return exitError
+	}
 	var base []string
-	for _, k := range knobArgs {
+	for _, k := range kf.cli {
 		for _, rec := range strings.Split(k, "~") {
 			if rec = strings.TrimSpace(rec); rec != "" {
 				base = append(base, rec)
 			}
 		}
 	}
-	if len(base) > 0 {
-		if _, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: base}); err != nil {
-			fmt.Fprintf(stderr, "orilab fuzz: %v\n", err)
-			return exitError
-		}
+	check := ks
+	check.CLI = base
+	if _, _, err := knobs.Load(knobs.Default, check); err != nil {
+		fmt.Fprintf(stderr, "orilab fuzz: %v\n", err)
+		return exitError
 	}
 	var avoidList []string
 	if *avoid != "" {
@@ -133,7 +138,7 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 		cov = difftest.NewCoverage()
 	}
 	opts := difftest.CampaignOptions{
-		Seed: *seed, Count: *count, Jobs: *jobs, Levels: lv, RandomKnobs: *random, Knobs: base, Avoid: avoidList,
+		Seed: *seed, Count: *count, Jobs: *jobs, Levels: lv, RandomKnobs: *random, Knobs: base, KnobSources: ks, Avoid: avoidList,
 		Findings: *findings, MaxPerSignature: *perSig, Reduce: !*noReduce, FindingTime: *findingTime,
 		MaxWarpSteps: *maxSteps, Timeout: *compileTimeout, Coverage: cov, Shard: sh,
 	}

@@ -14,19 +14,15 @@ import (
 	"orilab/bisect"
 	"orilab/faultinject"
 	"orilab/internal/shard"
-	"orilab/pipeline"
 	"orilab/pipeline/spec"
 )
 
 func runInject(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("inject", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
-	fs.StringVar(arch, "gpu-name", "", "same as -arch")
-	opt := fs.Int("O", 3, "optimization `level` 0-4")
-	fs.IntVar(opt, "opt-level", 3, "same as -O")
-	kf := addKnobFlags(fs)
-	maxrreg := fs.Int("maxrregcount", 0, "use at most `N` R registers per thread (0: no limit)")
+	// The fault flags are inject's own (a campaign seeds every trial
+	// from --seed), not the request's.
+	rf := addRequestFlags(fs, false, false)
 	bug := fs.String("bugspec", "", "the bug specification: a `LINE` \"C0,C1,C2,C3 C4 C5\" (faults per category: register, predicate, offset/spill, remat, R2P/P2R, bit-spill), or a file holding one")
 	seed := fs.Int64("seed", 0, "random `SEED` of the injection (campaigns: of the campaign); default: from the clock, and printed")
 	at := fs.String("at", faultinject.DefaultInjectionPhase, "inject after `PHASE` (AllocateRegisters or any later phase)")
@@ -64,7 +60,8 @@ func runInject(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > 1 && *trials == 0 {
 		return fail("want one SPEC.json or FILE.ptx (a campaign, with --trials, takes several specs), got %d arguments", len(pos))
 	}
-	if !checkArchOpt("inject", *arch, *opt, stderr) {
+	req, ok := rf.request("inject", stderr)
+	if !ok {
 		return exitError
 	}
 	seedSet := false
@@ -104,15 +101,7 @@ func runInject(args []string, stdout, stderr io.Writer) int {
 		}
 		specs = append(specs, s)
 	}
-	set, err := kf.load(nil, stderr)
-	if err != nil {
-		return fail("%v", err)
-	}
-	po := pipeline.PhaseOptions{OptLevel: *opt, MaxRegCount: *maxrreg}
-	if err := po.ApplyKnobs(set); err != nil {
-		return fail("%v", err)
-	}
-	cfg := faultinject.PipelineConfig{Compile: pipeline.Options{Arch: archNumber(*arch)}, Phases: po, At: *at}
+	cfg := faultinject.PipelineConfig{Request: req, At: *at}
 	if *trials > 0 {
 		sh, err := sf.resolve("inject", stderr)
 		if err != nil {
@@ -182,7 +171,7 @@ func injectOnce(s *spec.Spec, src []byte, cfg faultinject.PipelineConfig, bs fau
 		fmt.Fprintf(stderr, "orilab inject: %v\n", err)
 		return exitError
 	}
-	replay := fmt.Sprintf("orilab inject %s --bugspec %q --seed %d --at %s", bisect.ShellQuote(s.File), bs.String(), seed, tgt.Phase())
+	replay := fmt.Sprintf("orilab inject %s --bugspec %q --seed %d --at %s%s", bisect.ShellQuote(s.File), bs.String(), seed, tgt.Phase(), bisect.QuoteArgs(cfg.Request.Args()))
 	r := injectReport{Spec: s.Name, Bugspec: bs.String(), Seed: seed, At: tgt.Phase(), Report: rep, Replay: replay}
 	if len(rep.Faults) == 0 {
 		r.Detail = "no fault was injected (no candidates in the requested categories)"
@@ -260,8 +249,9 @@ func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs fault
 		jobs = runtime.NumCPU()
 	}
 	start := time.Now()
-	rep := campaignReport{Bugspec: bs.String(), Seed: seed, OptLevel: cfg.Phases.OptLevel, Workers: jobs}
-	key := injectShardKey{Bugspec: bs.String(), Seed: seed, OptLevel: cfg.Phases.OptLevel, Trials: trials, MaxRegs: cfg.Phases.MaxRegCount}
+	rep := campaignReport{Bugspec: bs.String(), Seed: seed, OptLevel: cfg.Request.OptLevel, Workers: jobs}
+	key := injectShardKey{Bugspec: bs.String(), Seed: seed, OptLevel: cfg.Request.OptLevel, Trials: trials, MaxRegs: cfg.Request.MaxRegCount,
+		KnobsDesc: strings.Join(cfg.Request.Args(), " ")}
 	for k, s := range specs {
 		if s.CompileOnly {
 			fmt.Fprintf(stderr, "orilab inject: %s is compile_only: a campaign needs a kernel to execute\n", s.File)
@@ -284,7 +274,7 @@ func injectCampaign(specs []*spec.Spec, cfg faultinject.PipelineConfig, bs fault
 		}
 		c := &faultinject.Campaign{
 			Target: tgt, Spec: bs, Seed: kseed, Trials: trials, Workers: jobs, Input: bisect.ShellQuote(s.File), Shard: sh,
-			Replay: fmt.Sprintf(`orilab inject {input} --bugspec "{spec}" --seed {seed} --at %s -O %d`, tgt.Phase(), cfg.Phases.OptLevel),
+			Replay: fmt.Sprintf(`orilab inject {input} --bugspec "{spec}" --seed {seed} --at %s%s`, tgt.Phase(), bisect.QuoteArgs(cfg.Request.Args())),
 		}
 		kstart := time.Now()
 		if isTerminal(stderr) {

@@ -23,7 +23,7 @@ func TestInjectReplays(t *testing.T) {
 		"Created a bug at index ",
 		" : kind r-ur register inst # ",
 		"outcome: verifier:reaching-defs: verify-ra iadd ",
-		"replay: orilab inject " + spec + " --bugspec \"1,0,0,0 0 0\" --seed 7 --at AllocateRegisters\n",
+		"replay: orilab inject " + spec + " --bugspec \"1,0,0,0 0 0\" --seed 7 --at AllocateRegisters -O 3\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -137,19 +137,26 @@ func TestInjectCampaign(t *testing.T) {
 }
 
 // TestCompileBugspec injects during a compilation: the report goes to
-// stderr with its seed, and the SASS of the corrupted program to stdout.
+// stderr with its seed. The post-RA verifiers judge the corrupted IR at
+// once, as orilab inject does: a fault they catch ends the compilation
+// (exit 2) with the verifier's message, and one they miss compiles on to
+// SASS with the fault in it.
 func TestCompileBugspec(t *testing.T) {
 	ptx := filepath.Join("..", "..", "testdata", "kernels", "iadd.ptx")
 	code, out, errs := runCLI(t, "compile", "--bugspec", "1,0,0,0 0 0", "--seed", "2", ptx)
-	if code != 0 || !strings.HasPrefix(errs, "bugspec 1,0,0,0 0 0, seed 2, injected after AllocateRegisters\nNum forced bugs 1\nCreated a bug at index ") || !strings.Contains(out, "/*0000*/") {
-		t.Fatalf("exit %d, stderr %q", code, errs)
+	if code != 2 || !strings.HasPrefix(errs, "bugspec 1,0,0,0 0 0, seed 2, injected after AllocateRegisters\nNum forced bugs 1\nCreated a bug at index ") ||
+		!strings.Contains(errs, "orilab compile: phase 122 AllocateRegisters: the planted fault is caught by the reaching-defs verifier: verify-ra iadd ") || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	_, out2, errs2 := runCLI(t, "compile", "--bugspec", "1,0,0,0 0 0", "--seed", "2", ptx)
 	if out2 != out || errs2 != errs {
 		t.Error("the same seed compiled differently")
 	}
+	// A spill-offset fault on a kernel without spills has no candidate:
+	// nothing is corrupted, no verifier objects, and the SASS comes out.
+	code, out, errs = runCLI(t, "compile", "--bugspec", "0,0,1,0 0 0", "--seed", "2", ptx)
 	_, clean, _ := runCLI(t, "compile", ptx)
-	if clean == out {
-		t.Error("the injected fault did not change the SASS")
+	if code != 0 || out != clean || !strings.Contains(errs, "Num forced bugs 0\n") || !strings.Contains(errs, "no verifier catches the fault at the injection point\n") {
+		t.Errorf("no-candidate fault: exit %d, stderr %q", code, errs)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"orilab/internal/suggest"
 )
 
 // Exit codes shared by every subcommand.
@@ -66,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := find(name)
 	if c == nil {
-		fmt.Fprintf(stderr, "orilab: unknown command %q%s\nRun 'orilab help' for the list of commands.\n", name, suggest(name))
+		fmt.Fprintf(stderr, "orilab: unknown command %q%s\nRun 'orilab help' for the list of commands.\n", name, suggestCommand(name))
 		return exitError
 	}
 	if c.run == nil {
@@ -101,8 +103,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 success, 1 mismatch (run, bisect), 2 error.")
 }
 
-// suggest returns ` (did you mean "x"?)` for the closest command name.
-func suggest(name string) string {
+// suggestCommand returns ` (did you mean "x"?)` for the closest command name.
+func suggestCommand(name string) string {
 	best, bestD := "", 3
 	names := make([]string, 0, len(commands))
 	for _, c := range commands {
@@ -110,7 +112,7 @@ func suggest(name string) string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if d := editDistance(strings.ToLower(name), n); d < bestD {
+		if d := suggest.Distance(strings.ToLower(name), n, 0); d < bestD {
 			best, bestD = n, d
 		}
 	}
@@ -118,24 +120,4 @@ func suggest(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

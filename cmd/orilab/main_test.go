@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -310,6 +311,50 @@ func TestPhasesCommand(t *testing.T) {
 	code, out, _ := runCLI(t, "phases", "-O", "0")
 	if code != 0 || !strings.Contains(out, " 14  DoSwitchOptFirst") || !strings.Contains(out, "no-op: O-level gate: runs at -O1 and above (this is -O0)") || !strings.Contains(out, "159 phases run at -O0") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// TestPhasesAgreeWithTable reads `orilab phases -O 0` line by line and
+// checks every row against pipeline.PhaseTable, with the O-level gate
+// evaluated here from the row's own OLevel: a row runs exactly when it has
+// code and its gate admits -O0, and otherwise the command prints the row's
+// NoOp reason (or the gate's).
+func TestPhasesAgreeWithTable(t *testing.T) {
+	code, out, _ := runCLI(t, "phases", "-O", "0")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	lines := strings.Split(out, "\n")
+	admitsO0 := map[string]bool{"": true, "== 0": true}
+	runs := 0
+	for i, row := range pipeline.PhaseTable {
+		if i >= len(lines) {
+			t.Fatalf("only %d lines", len(lines))
+		}
+		f := strings.Fields(lines[i])
+		if len(f) < 4 || f[0] != strconv.Itoa(i) || f[1] != row.Name || f[2] != row.Category {
+			t.Errorf("line %d %q: want %d %s %s", i, lines[i], i, row.Name, row.Category)
+			continue
+		}
+		state := strings.Join(f[3:], " ")
+		switch {
+		case row.Fn.Run != nil && admitsO0[row.OLevel]:
+			runs++
+			if state != "runs" {
+				t.Errorf("%d %s: has code and its gate %q admits -O0, but the command says %q", i, row.Name, row.OLevel, state)
+			}
+		case !admitsO0[row.OLevel]:
+			if !strings.HasPrefix(state, "no-op: O-level gate: runs at -O") {
+				t.Errorf("%d %s: gate %q excludes -O0, but the command says %q", i, row.Name, row.OLevel, state)
+			}
+		default:
+			if state != "no-op: "+row.NoOp {
+				t.Errorf("%d %s: the command says %q, the row's reason is %q", i, row.Name, state, row.NoOp)
+			}
+		}
+	}
+	if want := fmt.Sprintf("%d of 159 phases run at -O0 on sm_75.", runs); !strings.Contains(out, want) {
+		t.Errorf("summary: want %q in\n%s", want, out)
 	}
 }
 

@@ -16,12 +16,16 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(opt, "opt-level", 3, "same as -O")
 	arch := fs.String("arch", "sm_75", "target `sm_XX`")
 	fs.StringVar(arch, "gpu-name", "sm_75", "same as -arch")
+	var kf knobFlags
+	kf.add(fs)
 	asJSON := fs.Bool("json", false, "print the table as JSON")
+	verbose := fs.Bool("v", false, "print each phase's doc line under it")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab phases [-O N] [-arch sm_XX] [--json]")
+		fmt.Fprintln(stderr, "usage: orilab phases [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [-v] [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Lists ptxas's 159 phases in order with their category and whether each runs")
-		fmt.Fprintln(stderr, "at this -O level, or why not.")
+		fmt.Fprintln(stderr, "at this -O level under the knobs given (ORILAB_KNOBS, -knobs-file, -knob), or")
+		fmt.Fprintln(stderr, "why not; -v adds each phase's doc line.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
@@ -36,7 +40,18 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 	if !checkArchOpt("phases", *arch, *opt, stderr) {
 		return exitError
 	}
-	rows := pipeline.PhasePlan(*opt, archNumber(*arch))
+	src, err := kf.sources()
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab phases: %v\n", err)
+		return exitError
+	}
+	req := pipeline.Request{Knobs: src, Log: stderr}
+	set, err := req.ResolveKnobs(nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab phases: %v\n", err)
+		return exitError
+	}
+	rows := pipeline.PhasePlanWith(*opt, archNumber(*arch), set)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -52,6 +67,9 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 			active++
 		}
 		fmt.Fprintf(stdout, "%3d  %-36s %-12s %s\n", r.Index, r.Name, r.Category, state)
+		if *verbose {
+			fmt.Fprintf(stdout, "     %s\n", r.Doc)
+		}
 	}
 	fmt.Fprintf(stdout, "\n%d of %d phases run at -O%d on sm_%d.\n", active, len(rows), *opt, archNumber(*arch))
 	return exitOK

@@ -11,20 +11,14 @@ import (
 	"strings"
 
 	"orilab/bisect"
-	"orilab/pipeline"
 	"orilab/pipeline/spec"
 )
 
 func runReduce(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reduce", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "target `sm_XX` (default: the module's .target, at least sm_75)")
-	fs.StringVar(arch, "gpu-name", "", "same as -arch")
-	opt := fs.Int("O", 3, "optimization `level` 0-4")
-	fs.IntVar(opt, "opt-level", 3, "same as -O")
-	kf := addKnobFlags(fs)
+	rf := addRequestFlags(fs, false, false)
 	out := fs.String("o", "", "write NAME.reduced.ptx and NAME.reduced.json into `DIR` (default: the spec's directory)")
-	verify := fs.Bool("verify", false, "run the IR verifier after every phase: a broken invariant is a failure to reduce")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	timeout := fs.Duration("timeout", 0, "stop reducing after `D` (for example 2m; 0: no limit) and write the best reduction so far")
 	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
@@ -53,7 +47,8 @@ func runReduce(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab reduce: want exactly one spec file, got %d arguments\n", len(pos))
 		return exitError
 	}
-	if !checkArchOpt("reduce", *arch, *opt, stderr) {
+	req, ok := rf.request("reduce", stderr)
+	if !ok {
 		return exitError
 	}
 	s, err := spec.Load(pos[0])
@@ -61,23 +56,10 @@ func runReduce(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	set, err := kf.load(nil, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "orilab reduce: %v\n", err)
+	if !resolveOnce("reduce", &req, s.PTXPath, stderr) {
 		return exitError
 	}
-	opts := bisect.ReduceOptions{
-		Options: bisect.Options{
-			Compile:      pipeline.Options{Arch: archNumber(*arch)},
-			OptLevel:     *opt,
-			MaxWarpSteps: *maxSteps,
-		},
-		Verify: *verify,
-	}
-	if err := opts.ApplyKnobs(set); err != nil {
-		fmt.Fprintf(stderr, "orilab reduce: %v\n", err)
-		return exitError
-	}
+	opts := bisect.ReduceOptions{Options: bisect.Options{Request: req, MaxWarpSteps: *maxSteps}}
 	clearProgress := func() {}
 	if isTerminal(stderr) {
 		opts.Progress = func(line string) { fmt.Fprintf(stderr, "\r\033[K%s", line) }

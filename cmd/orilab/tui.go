@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"orilab/pipeline"
 	"orilab/tui"
 )
 
@@ -16,10 +17,9 @@ import (
 func runTUI(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	opt := fs.Int("O", 3, "optimization `level` 0-4")
-	fs.IntVar(opt, "opt-level", 3, "same as -O")
+	rf := addRequestFlags(fs, false, false)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab tui [-O N] [FILE.ptx | SPEC.json]")
+		fmt.Fprintln(stderr, "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [FILE.ptx | SPEC.json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "The phase-by-phase workbench. With no argument it opens a built-in sample")
 		fmt.Fprintln(stderr, "kernel (a shared-memory block reduction) and its spec. Press ? for the keys.")
@@ -34,22 +34,12 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab tui: want at most one file, got %d arguments\n", len(pos))
 		return exitError
 	}
-	if *opt < 0 || *opt > 5 {
-		fmt.Fprintf(stderr, "orilab tui: -O %d: want 0 to 4 (5 is accepted as 4)\n", *opt)
+	req, ok := rf.request("tui", stderr)
+	if !ok {
 		return exitError
 	}
-	var w *tui.Workbench
-	var err error
-	if len(pos) == 0 {
-		var cleanup func()
-		w, cleanup, err = tui.LoadSample(*opt)
-		defer cleanup()
-	} else {
-		var src []byte
-		if src, err = os.ReadFile(pos[0]); err == nil {
-			w, err = tui.Load(pos[0], src, *opt)
-		}
-	}
+	w, cleanup, err := openWorkbench(pos, req)
+	defer cleanup()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
@@ -60,4 +50,29 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// openWorkbench loads the workbench on pos (the built-in sample when
+// empty) for the compilation req asks for; the knobs are checked against
+// the module (its .pragma strings included) before the workbench opens.
+// cleanup removes the sample's temporary files.
+func openWorkbench(pos []string, req pipeline.Request) (w *tui.Workbench, cleanup func(), err error) {
+	cleanup = func() {}
+	if len(pos) == 0 {
+		w, cleanup, err = tui.LoadSample(req.OptLevel)
+	} else {
+		var src []byte
+		if src, err = os.ReadFile(pos[0]); err == nil {
+			w, err = tui.Load(pos[0], src, req.OptLevel)
+		}
+	}
+	if err != nil {
+		return nil, cleanup, err
+	}
+	if _, err := req.ResolveKnobs(w.PTX); err != nil {
+		return nil, cleanup, fmt.Errorf("orilab tui: %v", err)
+	}
+	req.Log = nil // warnings were printed once, above; the workbench has no terminal
+	w.SetRequest(req)
+	return w, cleanup, nil
 }

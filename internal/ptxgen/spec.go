@@ -1,7 +1,6 @@
 package ptxgen
 
 import (
-	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -52,43 +51,19 @@ func (p *Program) Spec(name, ptxPath string) *spec.Spec {
 }
 
 // SpecJSON returns the program's kernel spec as a JSON file that points at
-// ptxFile (relative to the spec), with the given expectations.
+// ptxFile (relative to the spec), with the given expectations, written by
+// the spec package's writer (spec.Spec.JSON).
 func (p *Program) SpecJSON(name, ptxFile string, expect []Expectation) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "{\n  \"name\": %q,\n  \"ptx\": %q,\n  \"kernel\": %q,\n", name, ptxFile, p.Kernel.Name)
-	l := p.Launch
-	fmt.Fprintf(&b, "  \"launch\": {\"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"dynamic_shared_bytes\": %d},\n",
-		l.Grid[0], l.Grid[1], l.Grid[2], l.Block[0], l.Block[1], l.Block[2], l.DynamicShared)
-	b.WriteString("  \"params\": [")
-	for i, q := range p.Params {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n    ")
-		switch {
-		case !q.Buffer:
-			fmt.Fprintf(&b, `{"name": %q, "kind": "scalar", "type": %q, "value": %q}`, q.Name, q.Type, q.Value)
-		case q.SameAs != "":
-			fmt.Fprintf(&b, `{"name": %q, "kind": "buffer", "same_as": %q}`, q.Name, q.SameAs)
-		case q.Init == nil:
-			fmt.Fprintf(&b, `{"name": %q, "kind": "buffer", "elem": %q, "count": %d, "init": "zero"}`, q.Name, q.Elem, q.Count)
-		default:
-			fmt.Fprintf(&b, `{"name": %q, "kind": "buffer", "elem": %q, "count": %d, "init_hex_le": %q}`, q.Name, q.Elem, q.Count, hex.EncodeToString(q.Init))
-		}
+	s := p.Spec(name, ptxFile)
+	for _, e := range expect {
+		s.Expect = append(s.Expect, spec.Expect{Param: e.Param, Elem: e.Elem, ValuesFile: e.File})
 	}
-	b.WriteString("\n  ]")
-	if len(expect) > 0 {
-		b.WriteString(",\n  \"expect\": [")
-		for i, e := range expect {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, "\n    {\"param\": %q, \"elem\": %q, \"values_hex_file\": %q}", e.Param, e.Elem, e.File)
-		}
-		b.WriteString("\n  ]")
+	data, err := s.JSON()
+	if err != nil {
+		// Marshalling plain structs of strings and numbers cannot fail.
+		panic(fmt.Sprintf("ptxgen: writing the spec of %s: %v", name, err))
 	}
-	b.WriteString("\n}\n")
-	return []byte(b.String())
+	return data
 }
 
 // HexValues formats a buffer as a values_hex_file: one little-endian

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"orilab/internal/suggest"
 )
 
 // Knob describes one knob: ptxas's 64-byte descriptor (name, alias, type
@@ -169,7 +171,7 @@ func (r *Registry) Suggest(name string) string {
 		for _, n := range append([]string{e.Name}, e.Aliases...) {
 			// With bound bestD+1, a result equal to bestD is exact, so
 			// ties go to the alphabetically first name deterministically.
-			d := editDistance(q, strings.ToLower(n), bestD+1)
+			d := suggest.Distance(q, strings.ToLower(n), bestD+1)
 			if d < bestD || (d == bestD && n < best) {
 				best, bestD = n, d
 			}
@@ -179,36 +181,6 @@ func (r *Registry) Suggest(name string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, or any value
-// >= bound once it is clear the distance reaches bound.
-func editDistance(a, b string, bound int) int {
-	if d := len(a) - len(b); d >= bound || -d >= bound {
-		return bound
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= bound {
-			return bound
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // validIdent reports whether s can be a knob name: letters, digits and

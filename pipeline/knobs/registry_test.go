@@ -142,17 +142,3 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"a", "", 1}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"abc", "abc", 0}} {
-		if got := editDistance(tc.a, tc.b, 100); got != tc.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
-		}
-		if got := editDistance(tc.a, tc.b, 1); tc.d >= 1 && got < 1 {
-			t.Errorf("bounded editDistance(%q, %q) = %d", tc.a, tc.b, got)
-		}
-	}
-}

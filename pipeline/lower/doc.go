@@ -6,10 +6,15 @@
 //
 // The meaning of every opcode and modifier it emits is fixed by
 // pipeline/ori/SEMANTICS.md; the simulator implements the same document.
-// The lowering is organised like ptxas's DAGgen: a driver (lower.go) walks
-// functions and blocks and dispatches each instruction by its PTX opcode to
-// a handler registered by one of the family files (int.go, float.go,
-// cvt.go, mem.go, ctrl.go, warp.go, ...).
+// The lowering is organised like ptxas's DAGgen: a driver (lower.go,
+// body.go) walks functions and blocks and dispatches each instruction by
+// its PTX opcode (dispatch.go) to a handler of one of the family files:
+// int.go, bits.go, cmp.go, float.go, cvt.go, mem.go, atomic.go, ctrl.go,
+// sreg.go, and sync.go (barriers and the warp collectives shfl, vote,
+// redux, match). expand.go holds the expansions of the operations kept
+// whole for the optimizer (integer division, f64 division and square
+// root), which the phases ConvertUnsupportedOps and
+// LateExpansionUnsupportedOps call.
 //
 // Anything it cannot translate is an error "FILE:LINE:COL: error:
 // unsupported: ...", never a silent skip.

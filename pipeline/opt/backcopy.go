@@ -72,20 +72,21 @@ func init() {
 	knobs.Default.Register(knobs.Knob{Name: "BackCopyPropBudget", Type: knobs.TypeInt, Default: "-1",
 		Doc:     "Most backward copy propagations OriBackCopyPropagate performs in one function (-1: no limit, 0: none).",
 		Readers: []string{"OriBackCopyPropagate"}})
-	Register(Pass{
-		Name:   "OriBackCopyPropagate",
-		MinOpt: 1,
-		Doc:    "backward copy propagation: renames a temporary's definition to the register it is then copied into and deletes the copy",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			return backCopyProp(f, c.Int("BackCopyPropBudget"), c.Sites), nil
-		},
-		NoOp: func(c *Context) string {
-			if c.Int("BackCopyPropBudget") == 0 {
-				return "switched off by the knob BackCopyPropBudget=0 (its budget of rewrites)"
-			}
-			return ""
-		},
-	})
+}
+
+// BackCopyPropagate is backward copy propagation: it renames a
+// temporary's definition to the register it is then copied into and
+// deletes the copy (phase OriBackCopyPropagate).
+var BackCopyPropagate = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		return backCopyProp(f, c.Int("BackCopyPropBudget"), c.Sites), nil
+	},
+	NoOp: func(c *Context) string {
+		if c.Int("BackCopyPropBudget") == 0 {
+			return "switched off by the knob BackCopyPropBudget=0 (its budget of rewrites)"
+		}
+		return ""
+	},
 }
 
 // bcRegStats counts, per virtual register, its definitions and reads and

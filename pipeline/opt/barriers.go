@@ -48,23 +48,24 @@ func init() {
 	knobs.Default.Register(knobs.Knob{Name: "DisableRedundantBarrierRemoval", Type: knobs.TypeBool,
 		Doc:     "Switch off the redundant barrier removal pass (OriRemoveRedundantBarriers).",
 		Readers: []string{"OriRemoveRedundantBarriers"}})
-	Register(Pass{
-		Name:   "OriRemoveRedundantBarriers",
-		MinOpt: 2,
-		Doc:    "removes a BAR.SYNC right after an identical one (only register arithmetic between) or right before EXIT, when every thread runs the same barriers",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			if c.Bool("DisableRedundantBarrierRemoval") {
-				return false, nil
-			}
-			return removeRedundantBarriers(f, c.Module, c.Sites)
-		},
-		NoOp: func(c *Context) string {
-			if c.Bool("DisableRedundantBarrierRemoval") {
-				return "switched off by the knob DisableRedundantBarrierRemoval"
-			}
-			return ""
-		},
-	})
+}
+
+// RemoveRedundantBarriers removes a BAR.SYNC right after an identical one
+// (only register arithmetic between) or right before EXIT, when every
+// thread runs the same barriers (phase OriRemoveRedundantBarriers).
+var RemoveRedundantBarriers = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		if c.Bool("DisableRedundantBarrierRemoval") {
+			return false, nil
+		}
+		return removeRedundantBarriers(f, c.Module, c.Sites)
+	},
+	NoOp: func(c *Context) string {
+		if c.Bool("DisableRedundantBarrierRemoval") {
+			return "switched off by the knob DisableRedundantBarrierRemoval"
+		}
+		return ""
+	},
 }
 
 func removeRedundantBarriers(f *ori.Func, m *ori.Module, sites *Sites) (bool, error) {

@@ -69,14 +69,10 @@ import (
 	"orilab/pipeline/ori"
 )
 
-func init() {
-	Register(Pass{
-		Name:   "OriBranchOpt",
-		MinOpt: 1,
-		Doc:    "folds branches to the next block and never-taken branches, threads branches through empty/BRA-only blocks, deletes unreachable blocks",
-		Run:    runBranchOpt,
-	})
-}
+// BranchOpt folds branches to the next block and never-taken branches,
+// threads branches through empty or BRA-only blocks and deletes
+// unreachable blocks (phase OriBranchOpt).
+var BranchOpt = Pass{Run: runBranchOpt}
 
 // maxThreadDepth bounds chains of trivial blocks followed by threading.
 const maxThreadDepth = 32

@@ -26,31 +26,7 @@ func runPassText(t *testing.T, name, in string, ssa bool) (string, bool) {
 // modes ssaIn and ssaOut.
 func runPassSSA(t *testing.T, name, in string, ssaIn, ssaOut bool) (string, bool) {
 	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaIn}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	p, ok := Lookup(name)
-	if !ok {
-		t.Fatalf("%s is not registered", name)
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssaOut}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, name, in, passRun{ssaIn: ssaIn, ssaOut: ssaOut})
 }
 
 func canonText(t *testing.T, s string) string {
@@ -299,7 +275,7 @@ func lowerTestdata(t *testing.T, rel string) *ori.Module {
 
 func TestBranchOptOnSample(t *testing.T) {
 	m := lowerTestdata(t, "testdata/sample/sample.ptx")
-	p, _ := Lookup("OriBranchOpt")
+	p, _ := passByPhase("OriBranchOpt")
 	any := false
 	for _, f := range m.Funcs {
 		before := len(f.Blocks)

@@ -2,35 +2,12 @@ package opt
 
 import (
 	"testing"
-
-	"orilab/pipeline/ori"
 )
 
 // runPass parses in, runs the named registered pass and returns the text.
 func runPass(t *testing.T, name, in string) (string, bool) {
 	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	p, ok := Lookup(name)
-	if !ok {
-		t.Fatalf("%s is not registered", name)
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, name, in, passRun{skipVerifyIn: true})
 }
 
 // expectUnchanged runs the named pass on a function with body (see

@@ -81,20 +81,19 @@ func init() {
 		k.Readers = []string{"OriCommoning", "LateOriCommoning"}
 		knobs.Default.Register(k)
 	}
-	for _, name := range []string{"OriCommoning", "LateOriCommoning"} {
-		Register(Pass{
-			Name:   name,
-			MinOpt: 1,
-			Doc:    "block-local CSE by value numbering: a repeated pure computation becomes a MOV of the earlier result",
-			Run:    runCommoning,
-			NoOp: func(c *Context) string {
-				if c.Bool("DisableCSE") {
-					return "switched off by the knob DisableCSE"
-				}
-				return ""
-			},
-		})
-	}
+}
+
+// Commoning is block-local CSE by value numbering: a repeated pure
+// computation becomes a MOV of the earlier result (phases OriCommoning and
+// LateOriCommoning).
+var Commoning = Pass{
+	Run: runCommoning,
+	NoOp: func(c *Context) string {
+		if c.Bool("DisableCSE") {
+			return "switched off by the knob DisableCSE"
+		}
+		return ""
+	},
 }
 
 func runCommoning(f *ori.Func, c *Context) (bool, error) {

@@ -155,7 +155,7 @@ BB2:
 }
 
 func TestCommoningOnTestdata(t *testing.T) {
-	p, _ := Lookup("OriCommoning")
+	p, _ := passByPhase("OriCommoning")
 	total := 0
 	for _, rel := range []string{"testdata/sample/sample.ptx", "testdata/lower/int_div.ptx", "testdata/lower/float_div.ptx", "testdata/lower/int_carry.ptx", "testdata/lower/mem_basic.ptx"} {
 		m := lowerTestdata(t, rel)

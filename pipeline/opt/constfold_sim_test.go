@@ -108,7 +108,7 @@ func checkFoldAgainstSimulator(t *testing.T, mixed bool, n int) {
 		}
 		return r, err
 	}
-	pass, _ := opt.Lookup("GeneralOptimize")
+	pass, _ := opt.PassByPhase("GeneralOptimize")
 	folded := 0
 	for i := 0; i < n; i++ {
 		inst := gens[rng.Intn(len(gens))]()

@@ -63,9 +63,9 @@ import (
 // sees only the threads that happened to leave the loop together (fuzz
 // seed 104542 with random knobs: 64 wrong words once block placement had
 // moved the loop exit).
-func init() {
-	Register(Pass{Name: "FixUpTexDepBarAndSync", Doc: "brackets divergent regions with BSSY/BSYNC convergence barriers", Run: insertConvergence, Required: true})
-}
+// Convergence brackets divergent regions with BSSY/BSYNC convergence
+// barriers (phase FixUpTexDepBarAndSync).
+var Convergence = Pass{Run: insertConvergence}
 
 type convRegion struct {
 	x, j   *ori.Block

@@ -123,7 +123,7 @@ BB6:
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Lookup("FixUpTexDepBarAndSync")
+	p, _ := passByPhase("FixUpTexDepBarAndSync")
 	k := m.Func("k")
 	// The kernel first, so its plan has to work out g's barriers itself.
 	for _, name := range []string{"k", "g", "h"} {
@@ -285,7 +285,7 @@ BB4:
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Lookup("FixUpTexDepBarAndSync")
+	p, _ := passByPhase("FixUpTexDepBarAndSync")
 	k := m.Func("k")
 	if err := k.ComputeCFG(); err != nil {
 		t.Fatal(err)

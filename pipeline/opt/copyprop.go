@@ -83,17 +83,18 @@ func init() {
 	knobs.Default.Register(knobs.Knob{Name: "CopyPropConstantBank", Type: knobs.TypeBool, Default: "1",
 		Doc:     "Propagate constant-bank operands (c[0x0][...]) copied into registers into their uses; 0 keeps them in their MOVs.",
 		Readers: []string{"OriCopyProp", "GeneralOptimize*"}})
-	Register(Pass{
-		Name:   "OriCopyProp",
-		MinOpt: 1,
-		Doc:    "Forward copy propagation of register, immediate and constant-bank copies into their uses (available-copies dataflow).",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			if err := f.ComputeCFG(); err != nil {
-				return false, err
-			}
-			return copyProp(f, c.Sites, c.Bool("CopyPropConstantBank")), nil
-		},
-	})
+}
+
+// CopyProp is forward copy propagation of register, immediate and
+// constant-bank copies into their uses (available-copies dataflow; phase
+// OriCopyProp).
+var CopyProp = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		if err := f.ComputeCFG(); err != nil {
+			return false, err
+		}
+		return copyProp(f, c.Sites, c.Bool("CopyPropConstantBank")), nil
+	},
 }
 
 // wkey is one word of a virtual register.

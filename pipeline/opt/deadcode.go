@@ -70,25 +70,15 @@ package opt
 
 import "orilab/pipeline/ori"
 
-func init() {
-	for _, name := range []string{
-		"EarlyOriSimpleLiveDead",
-		"OriPerformLiveDeadFirst",
-		"OriPerformLiveDeadSecond",
-		"OriPerformLiveDeadThird",
-		"OriPerformLiveDeadFourth",
-		"OriSimpleLiveDead",
-	} {
-		Register(Pass{
-			Name:   name,
-			MinOpt: 1,
-			Doc:    "Removes instructions without side effects whose results are dead (strong liveness over virtual register words).",
-			Run: func(f *ori.Func, c *Context) (bool, error) {
-				removed, narrowed, err := deadCode(f, c.Sites)
-				return removed+narrowed > 0, err
-			},
-		})
-	}
+// LiveDead removes instructions without side effects whose results are
+// dead (strong liveness over virtual register words). It is every LiveDead
+// phase: EarlyOriSimpleLiveDead, OriPerformLiveDeadFirst to Fourth and
+// OriSimpleLiveDead.
+var LiveDead = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		removed, narrowed, err := deadCode(f, c.Sites)
+		return removed+narrowed > 0, err
+	},
 }
 
 // keptFlags are the opcode properties that make an instruction stay

@@ -19,31 +19,7 @@ func dcFunc(body string) string {
 // runDeadCode parses in, runs the registered pass and returns the text.
 func runDeadCode(t *testing.T, in string, ssa bool) (string, bool) {
 	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	p, ok := Lookup("OriPerformLiveDeadFirst")
-	if !ok {
-		t.Fatal("OriPerformLiveDeadFirst is not registered")
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, "OriPerformLiveDeadFirst", in, passRun{ssaIn: ssa, ssaOut: ssa})
 }
 
 // canon parses and prints expected text so comments and spacing match.
@@ -244,16 +220,6 @@ BB2:
 				t.Errorf("changed = %v, want %v", changed, wantChange)
 			}
 		})
-	}
-}
-
-func TestDeadCodeRegistered(t *testing.T) {
-	for _, n := range []string{"EarlyOriSimpleLiveDead", "OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond",
-		"OriPerformLiveDeadThird", "OriPerformLiveDeadFourth", "OriSimpleLiveDead"} {
-		p, ok := Lookup(n)
-		if !ok || p.MinOpt != 1 {
-			t.Errorf("%s: registered %v, MinOpt %d", n, ok, p.MinOpt)
-		}
 	}
 }
 

@@ -1,9 +1,11 @@
 // Package opt holds the mid-end optimizer: the Ori phases of ptxas's
 // pipeline that transform code. Each transformation lives in its own file
-// whose doc comment describes the algorithm, and registers itself under
-// the phase names it implements (a repeated pass registers each of its
-// positions, like GeneralOptimizeEarly and GeneralOptimizeMid). The phase
-// manager in package pipeline looks phases up here.
+// whose doc comment describes the algorithm, and is exported as a Pass
+// value. The phase table in package pipeline names those values row by row
+// (a repeated pass is one value at each of its positions, like
+// GeneralOptimize at GeneralOptimizeEarly and GeneralOptimizeMid), so a
+// misspelt pass is a compile error; the row, not the pass, says at which
+// -O levels the phase runs and whether it can be disabled.
 //
 // Every pass must preserve the meaning of the IR as pipeline/ori/SEMANTICS.md
 // defines it; the semantic tests in package pipeline execute every kernel
@@ -12,7 +14,6 @@ package opt
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 
 	"orilab/pipeline/knobs"
@@ -56,16 +57,12 @@ func (c *Context) Int(name string) int { return int(c.knobSet().Int(name)) }
 // Bool returns a bool knob's value (its default without a knob set).
 func (c *Context) Bool(name string) bool { return c.knobSet().Bool(name) }
 
-// Pass is one registered transformation.
+// Pass is one transformation, exported as a value (DeadCode,
+// GeneralOptimize, Remat...) that rows of the phase table in package
+// pipeline name. A repeated pass is one value named by several rows. Which
+// -O levels a phase runs at, whether it can be disabled and its doc line
+// belong to the row, not to the pass: one table says them all.
 type Pass struct {
-	// Name is the phase name (from the phase table) this entry implements.
-	Name string
-	// MinOpt is the lowest -O level the pass runs at (the phase table's
-	// O-level gate is checked separately by the phase manager; this is the
-	// pass's own floor, e.g. 1 for passes ptxas skips at -O0).
-	MinOpt int
-	// Doc says in one line what the pass does (shown by orilab phases).
-	Doc string
 	// Run transforms one function. It reports whether it changed it.
 	Run func(f *ori.Func, c *Context) (bool, error)
 	// NoOp, when set, says why the pass does nothing in this context (a
@@ -73,33 +70,4 @@ type Pass struct {
 	// manager then reports the phase as a no-op with that reason instead
 	// of pretending it ran.
 	NoOp func(c *Context) string
-	// Required passes cannot be switched off with DisablePhases: the code
-	// would not mean the same thing without them.
-	Required bool
-}
-
-var passes = map[string]Pass{}
-
-// Register adds a pass; registering a name twice is a programming error.
-func Register(p Pass) {
-	if _, dup := passes[p.Name]; dup {
-		panic(fmt.Sprintf("opt: pass %s registered twice", p.Name))
-	}
-	passes[p.Name] = p
-}
-
-// Lookup returns the pass registered for a phase name.
-func Lookup(name string) (Pass, bool) {
-	p, ok := passes[name]
-	return p, ok
-}
-
-// Names returns every registered phase name, sorted.
-func Names() []string {
-	var out []string
-	for n := range passes {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

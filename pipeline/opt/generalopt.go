@@ -48,20 +48,9 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 	return changed, f.ComputeCFG()
 }
 
-func init() {
-	for _, p := range []struct{ name, doc string }{
-		{"GeneralOptimizeEarly", "GeneralOptimize bundle #1: copy propagation, constant folding and algebraic simplification to a fixed point."},
-		{"GeneralOptimize", "GeneralOptimize bundle #2: copy propagation, constant folding and algebraic simplification to a fixed point."},
-		{"GeneralOptimizeMid", "GeneralOptimize bundle #3: copy propagation, constant folding and algebraic simplification to a fixed point."},
-		{"GeneralOptimizeMid2", "GeneralOptimize bundle #4: copy propagation, constant folding and algebraic simplification to a fixed point."},
-		{"GeneralOptimizeLate", "GeneralOptimize bundle #5: copy propagation, constant folding and algebraic simplification to a fixed point."},
-		{"GeneralOptimizeLate2", "GeneralOptimize bundle #6: copy propagation, constant folding and algebraic simplification to a fixed point."},
-	} {
-		Register(Pass{
-			Name:   p.name,
-			MinOpt: 1,
-			Doc:    p.doc,
-			Run:    func(f *ori.Func, c *Context) (bool, error) { return generalOptimize(f, c) },
-		})
-	}
-}
+// GeneralOptimize is the GeneralOptimize bundle: copy propagation,
+// constant folding and algebraic simplification to a fixed point. Its six
+// phases (GeneralOptimizeEarly, GeneralOptimize, GeneralOptimizeMid,
+// GeneralOptimizeMid2, GeneralOptimizeLate, GeneralOptimizeLate2) run the
+// same bundle.
+var GeneralOptimize = Pass{Run: generalOptimize}

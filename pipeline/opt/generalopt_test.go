@@ -17,31 +17,7 @@ func goFunc(body string) string {
 // runGO parses in, runs the named registered pass and returns the text.
 func runGO(t *testing.T, pass, in string) (string, bool) {
 	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	p, ok := Lookup(pass)
-	if !ok {
-		t.Fatalf("%s is not registered", pass)
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, pass, in, passRun{})
 }
 
 func goCanon(t *testing.T, s string) string {
@@ -343,7 +319,7 @@ func TestGeneralOptimizeChangesKernels(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "kernels", "*.ptx"))
 	files = append(files, filepath.Join("..", "..", "testdata", "sample", "sample.ptx"))
 	changedFuncs := 0
-	p, _ := Lookup("GeneralOptimizeEarly")
+	p, _ := passByPhase("GeneralOptimizeEarly")
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {

@@ -61,13 +61,9 @@ import (
 // Site bisection: converting one register (its phis and its renames) is
 // one site, so a refused site leaves that register as it was; registers
 // are independent of each other, which keeps prefixes stable.
-func init() {
-	Register(Pass{
-		Name: "GenerateMovPhi",
-		Doc:  "enters partial SSA: renames multiply-defined scalar registers and inserts MOV.PHI at joins",
-		Run:  generateMovPhi,
-	})
-}
+// GenerateMovPhi enters partial SSA: it renames multiply-defined scalar
+// registers and inserts MOV.PHI at joins (phase GenerateMovPhi).
+var GenerateMovPhi = Pass{Run: generateMovPhi}
 
 // mpKey names a virtual register independently of the slice accessed.
 type mpKey struct {

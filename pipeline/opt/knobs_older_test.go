@@ -5,29 +5,12 @@ import (
 	"testing"
 
 	"orilab/pipeline/knobs"
-	"orilab/pipeline/ori"
 )
 
 // runWithKnobs runs a registered pass on in with -knob settings.
 func runWithKnobs(t *testing.T, name, in string, cli ...string) (string, bool) {
 	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: cli})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := Lookup(name)
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75, Knobs: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.String(), changed
+	return applyPass(t, name, in, passRun{skipVerifyIn: true, skipVerifyOut: true, knobs: cli})
 }
 
 // commonThroughCopy is TestCommoning's first case (and TestCommoningKnobs'
@@ -58,7 +41,7 @@ func TestCommoningKnobs(t *testing.T) {
 		}
 	}
 	set, _, _ := knobs.Load(knobs.Default, knobs.Sources{CLI: []string{"DisableCSE"}})
-	p, _ := Lookup("OriCommoning")
+	p, _ := passByPhase("OriCommoning")
 	if r := p.NoOp(&Context{OptLevel: 3, Knobs: set}); r != "switched off by the knob DisableCSE" {
 		t.Errorf("NoOp reason %q", r)
 	}

@@ -182,7 +182,7 @@ func warpStepsO0O3(t *testing.T, rel string) [2]int64 {
 	}
 	var steps [2]int64
 	for i, o := range []int{0, 3} {
-		rep, err := pipeline.RunSpec(sp, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: o}})
+		rep, err := pipeline.RunSpec(sp, pipeline.RunOptions{Request: pipeline.Request{OptLevel: o}})
 		if err != nil || !rep.Pass {
 			t.Fatalf("%s -O%d: %v %v", rel, o, err, rep)
 		}

@@ -133,18 +133,23 @@ func init() {
 		Doc:     "Maximum number of instructions hoisted out of an innermost loop (0 = unlimited); unset: 22 in OriHoistInvariantsEarly, 100 in the later positions (times 100 in Late3).",
 		Readers: readers,
 	})
-	for i, name := range licmPositions {
-		passID := i
-		Register(Pass{
-			Name:   name,
-			MinOpt: 3,
-			Doc:    "Loop-invariant code motion: hoists invariant instructions (and provably safe loads) into the loop preheader.",
-			Run: func(f *ori.Func, c *Context) (bool, error) {
-				n, err := hoistInvariants(f, c, passID)
-				return n > 0, err
-			},
-		})
-	}
+}
+
+// The four LICM positions: loop-invariant code motion hoists invariant
+// instructions (and provably safe loads) into the loop preheader. They
+// differ only in their pass_id, which picks the hoisting budget.
+var (
+	HoistInvariantsEarly = hoistPass(0) // OriHoistInvariantsEarly
+	HoistInvariantsLate  = hoistPass(1) // OriHoistInvariantsLate
+	HoistInvariantsLate2 = hoistPass(2) // OriHoistInvariantsLate2
+	HoistInvariantsLate3 = hoistPass(3) // OriHoistInvariantsLate3
+)
+
+func hoistPass(passID int) Pass {
+	return Pass{Run: func(f *ori.Func, c *Context) (bool, error) {
+		n, err := hoistInvariants(f, c, passID)
+		return n > 0, err
+	}}
 }
 
 // licmBudget returns the hoisting budget of a loop for the position

@@ -50,24 +50,7 @@ func loopRun(t *testing.T, name, in string, settings ...string) (string, bool) {
 		t.Fatal(err)
 	}
 	ssa := loopHasPhi(f)
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	p, ok := Lookup(name)
-	if !ok {
-		t.Fatalf("%s is not registered", name)
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75, Knobs: loopKnobs(t, settings...)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, name, in, passRun{ssaIn: ssa, ssaOut: ssa, knobSet: loopKnobs(t, settings...)})
 }
 
 // loopExpect runs the pass and compares with want (exact text).
@@ -443,7 +426,7 @@ func TestLICMSites(t *testing.T) {
 	// Only site 2 (#5) is enabled: #4 stays, #5 moves (it does not read
 	// #4's result).
 	sites := &Sites{Limit: true, Lo: 2, Hi: 2, Record: true}
-	p, _ := Lookup("OriHoistInvariantsEarly")
+	p, _ := passByPhase("OriHoistInvariantsEarly")
 	if _, err := p.Run(f, &Context{OptLevel: 3, Sites: sites}); err != nil {
 		t.Fatal(err)
 	}

@@ -610,7 +610,7 @@ func TestLoopPassesAgreeWithSimulator(t *testing.T) {
 			f := m.Funcs[0]
 			any := false
 			for _, name := range p.phases {
-				pass, ok := opt.Lookup(name)
+				pass, ok := opt.PassByPhase(name)
 				if !ok {
 					t.Fatalf("%s is not registered", name)
 				}
@@ -660,5 +660,20 @@ func TestLoopPassesAgreeWithSimulator(t *testing.T) {
 		if changed[p.name] < ran/4 {
 			t.Errorf("%s changed only %d of %d kernels", p.name, changed[p.name], ran)
 		}
+	}
+}
+
+func TestPassByPhaseNamesRows(t *testing.T) {
+	n := 0
+	for _, row := range pipeline.PhaseTable {
+		if _, ok := opt.PassByPhase(row.Name); ok {
+			n++
+			if row.Fn.Run == nil {
+				t.Errorf("%s: the tests run a pass for it, but its row has no code (%s)", row.Name, row.NoOp)
+			}
+		}
+	}
+	if n != 40 {
+		t.Errorf("%d rows have a test pass, want 40", n)
 	}
 }

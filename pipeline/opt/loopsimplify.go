@@ -66,13 +66,12 @@ func init() {
 		Doc:     "Master switch of the loop passes (OCG knob 487): preheader insertion in OriLoopSimplification, and OriLoopUnrolling and OriStrengthReduce as a whole.",
 		Readers: []string{"OriLoopSimplification", "OriLoopUnrolling", "OriStrengthReduce"},
 	})
-	Register(Pass{
-		Name:   "OriLoopSimplification",
-		MinOpt: 1,
-		Doc:    "Loop canonicalization: one latch per loop, and a preheader before every loop header (LoopMakeSingleEntry).",
-		Run:    runLoopSimplification,
-	})
 }
+
+// LoopSimplification is loop canonicalization: one latch per loop, and a
+// preheader before every loop header (LoopMakeSingleEntry; phase
+// OriLoopSimplification).
+var LoopSimplification = Pass{Run: runLoopSimplification}
 
 func runLoopSimplification(f *ori.Func, c *Context) (bool, error) {
 	preheaders := c.Bool("LoopMakeSingleEntry")

@@ -56,14 +56,9 @@ import (
 //
 // The phase is required: the simulator executes MOV.PHI, but register
 // allocation, scheduling and SASS emission need plain instructions.
-func init() {
-	Register(Pass{
-		Name:     "ConvertAllMovPhiToMov",
-		Doc:      "leaves partial SSA: turns every MOV.PHI into copies on its incoming edges",
-		Run:      convertAllMovPhiToMov,
-		Required: true,
-	})
-}
+// ConvertAllMovPhiToMov leaves partial SSA: it turns every MOV.PHI into
+// copies on its incoming edges (phase ConvertAllMovPhiToMov).
+var ConvertAllMovPhiToMov = Pass{Run: convertAllMovPhiToMov}
 
 // pcopy is one copy of a parallel copy.
 type pcopy struct {

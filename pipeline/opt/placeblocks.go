@@ -22,9 +22,9 @@ import "orilab/pipeline/ori"
 // Decision: ptxas's "source order" is not specified further by the wiki
 // (001:9379); PTX line order is the natural reading for orilab, whose
 // blocks all carry the line they were lowered from.
-func init() {
-	Register(Pass{Name: "PlaceBlocksInSourceOrder", Doc: "lays blocks out in PTX source order", Run: placeBlocks})
-}
+// PlaceBlocksInSourceOrder lays blocks out in PTX source order (phase
+// PlaceBlocksInSourceOrder).
+var PlaceBlocksInSourceOrder = Pass{Run: placeBlocks}
 
 func placeBlocks(f *ori.Func, c *Context) (bool, error) {
 	if len(f.Blocks) < 3 {

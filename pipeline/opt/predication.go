@@ -107,13 +107,12 @@ func init() {
 		Doc: "Most instructions in one arm of an if-converted region (orilab's name for ptxas's base_limit, which has no knob).", Readers: []string{"OriDoPredication"}})
 	knobs.Default.Register(knobs.Knob{Name: "PredicationCombinedLimit", Type: knobs.TypeInt, Default: "12",
 		Doc: "Most instructions in both arms of an if-converted diamond (orilab's name for ptxas's combined_limit, which has no knob).", Readers: []string{"OriDoPredication"}})
-	Register(Pass{
-		Name:   "OriDoPredication",
-		MinOpt: 2,
-		Doc:    "if-conversion: predicates the arms of short triangles and diamonds (and branches around an EXIT) and deletes the branch",
-		Run:    runPredication,
-	})
 }
+
+// Predication is if-conversion: it predicates the arms of short triangles
+// and diamonds (and branches around an EXIT) and deletes the branch
+// (phase OriDoPredication).
+var Predication = Pass{Run: runPredication}
 
 // ifcvtRounds is how many times the region walk runs (ptxas: up to 3).
 const ifcvtRounds = 3

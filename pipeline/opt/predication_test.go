@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
 
@@ -19,35 +18,7 @@ func prKernel(body string) string {
 // returns its text.
 func prRun(t *testing.T, pass, in string, ssa bool, sites *Sites, cli ...string) (string, bool) {
 	t.Helper()
-	f, err := ori.ParseFunc("k.ori", []byte(in))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("input does not verify: %v", err)
-	}
-	ks, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: cli})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, ok := Lookup(pass)
-	if !ok {
-		t.Fatalf("%s is not registered", pass)
-	}
-	changed, err := p.Run(f, &Context{OptLevel: 3, Arch: 75, Knobs: ks, Sites: sites})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.ComputeCFG(); err != nil {
-		t.Fatal(err)
-	}
-	if err := ori.Verify(f, ori.VerifyOptions{SSA: ssa}); err != nil {
-		t.Fatalf("output does not verify: %v\n%s", err, f)
-	}
-	return f.String(), changed
+	return applyPass(t, pass, in, passRun{ssaIn: ssa, ssaOut: ssa, sites: sites, knobs: cli})
 }
 
 // prCanon parses and prints expected text.

@@ -138,34 +138,39 @@ func init() {
 		}
 		knobs.Default.Register(k)
 	}
-	for _, p := range []struct {
-		name, enable, doc string
-		sink              bool
-	}{
-		{"SinkRemat", "SinkRematEnable", "early sink+remat: sinks single-block-use computations, recomputes cheap values next to distant uses", true},
-		{"OriDoRematEarly", "RematEarlyEnable", "early rematerialization position; runs only when RematEarlyEnable is set", false},
-		{"OriDoRemat", "RematEnable", "late rematerialization: recomputes cheap values (constants, thread indices, simple arithmetic on them) next to distant uses", false},
-	} {
-		enable, sink := p.enable, p.sink
-		Register(Pass{
-			Name:   p.name,
-			MinOpt: 2,
-			Doc:    p.doc,
-			Run: func(f *ori.Func, c *Context) (bool, error) {
-				// The manager asks NoOp first; a direct caller (a test)
-				// gets the same answer here.
-				if c.Int(enable) == 0 {
-					return false, nil
-				}
-				return sinkRemat(f, c, sink)
-			},
-			NoOp: func(c *Context) string {
-				if c.Int(enable) == 0 {
-					return fmt.Sprintf("switched off by the knob %s=0 (set it to 1 to run this position)", enable)
-				}
-				return ""
-			},
-		})
+}
+
+// The three rematerialization positions, each switched by its own knob.
+var (
+	// SinkRemat is early sink+remat: it sinks single-block-use
+	// computations and recomputes cheap values next to distant uses
+	// (phase SinkRemat; knob SinkRematEnable).
+	SinkRemat = rematPass("SinkRematEnable", true)
+	// RematEarly is the early rematerialization position (phase
+	// OriDoRematEarly); it runs only when RematEarlyEnable is set.
+	RematEarly = rematPass("RematEarlyEnable", false)
+	// Remat is late rematerialization: it recomputes cheap values
+	// (constants, thread indices, simple arithmetic on them) next to
+	// distant uses (phase OriDoRemat; knob RematEnable).
+	Remat = rematPass("RematEnable", false)
+)
+
+func rematPass(enable string, sink bool) Pass {
+	return Pass{
+		Run: func(f *ori.Func, c *Context) (bool, error) {
+			// The manager asks NoOp first; a direct caller (a test)
+			// gets the same answer here.
+			if c.Int(enable) == 0 {
+				return false, nil
+			}
+			return sinkRemat(f, c, sink)
+		},
+		NoOp: func(c *Context) string {
+			if c.Int(enable) == 0 {
+				return fmt.Sprintf("switched off by the knob %s=0 (set it to 1 to run this position)", enable)
+			}
+			return ""
+		},
 	}
 }
 

@@ -11,9 +11,8 @@ import "orilab/pipeline/ori"
 // Decision: it runs at every -O level. ptxas lists it without an O-level
 // gate, and a NOP removed at -O0 changes no result and no timing the
 // control-word phases have not yet computed (they run later).
-func init() {
-	Register(Pass{Name: "OriRemoveNopCode", Doc: "deletes NOPs and self-moves", Run: removeNopCode})
-}
+// RemoveNopCode deletes NOPs and self-moves (phase OriRemoveNopCode).
+var RemoveNopCode = Pass{Run: removeNopCode}
 
 func removeNopCode(f *ori.Func, c *Context) (bool, error) {
 	changed := false

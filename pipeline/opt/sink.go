@@ -72,16 +72,14 @@ import (
 	"orilab/pipeline/ori"
 )
 
-func init() {
-	Register(Pass{
-		Name:   "SinkCodeIntoBlock",
-		MinOpt: 1,
-		Doc:    "sinks pure instructions whose results are read in one dominated block into that block, before the first read",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			n, err := sinkCode(f, c.Sites)
-			return n > 0, err
-		},
-	})
+// SinkCode sinks pure instructions whose results are read in one
+// dominated block into that block, before the first read (phase
+// SinkCodeIntoBlock).
+var SinkCode = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		n, err := sinkCode(f, c.Sites)
+		return n > 0, err
+	},
 }
 
 // cmMaxRounds bounds the rounds of the sinking and rematerialization walks

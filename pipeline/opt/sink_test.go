@@ -88,7 +88,7 @@ func TestTestdataOptSpecsAllLevels(t *testing.T) {
 			t.Fatal(err)
 		}
 		for o := 0; o <= 3; o++ {
-			rep, err := pipeline.RunSpec(s, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: o, Verify: true}})
+			rep, err := pipeline.RunSpec(s, pipeline.RunOptions{Request: pipeline.Request{OptLevel: o, Verify: true}})
 			if err != nil {
 				t.Errorf("%s -O%d: %v", s.Name, o, err)
 				continue

@@ -81,23 +81,21 @@ import (
 	"orilab/pipeline/ori"
 )
 
-func init() {
-	Register(Pass{
-		Name:   "OriStrengthReduce",
-		MinOpt: 2,
-		Doc:    "Strength reduction: induction-variable multiplies become additions (with test replacement), constant multiplies become shifts.",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			if !c.Bool("LoopMakeSingleEntry") {
-				return false, nil
-			}
-			n, err := srInductionVariables(f, c)
-			if err != nil {
-				return n > 0, err
-			}
-			m := srConstMultiplies(f, c.Sites)
-			return n+m > 0, f.ComputeCFG()
-		},
-	})
+// StrengthReduce is strength reduction: induction-variable multiplies
+// become additions (with test replacement), constant multiplies become
+// shifts (phase OriStrengthReduce).
+var StrengthReduce = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		if !c.Bool("LoopMakeSingleEntry") {
+			return false, nil
+		}
+		n, err := srInductionVariables(f, c)
+		if err != nil {
+			return n > 0, err
+		}
+		m := srConstMultiplies(f, c.Sites)
+		return n+m > 0, f.ComputeCFG()
+	},
 }
 
 // srConstMultiplies rewrites multiplies by -1 and powers of two in place.

@@ -70,17 +70,13 @@ const (
 	switchMaxTable     = 1024 // largest jump table
 )
 
-func init() {
-	for _, name := range []string{"DoSwitchOptFirst", "DoSwitchOptSecond"} {
-		Register(Pass{
-			Name:   name,
-			MinOpt: 1,
-			Doc:    "turns a cascade of compare-and-branch on one selector (5+ dense cases) into a bounds check and a jump table (BRX)",
-			Run: func(f *ori.Func, c *Context) (bool, error) {
-				return switchOpt(f, c.Sites)
-			},
-		})
-	}
+// SwitchOpt turns a cascade of compare-and-branch on one selector (5+
+// dense cases) into a bounds check and a jump table (BRX) (phases
+// DoSwitchOptFirst and DoSwitchOptSecond).
+var SwitchOpt = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		return switchOpt(f, c.Sites)
+	},
 }
 
 // swLink is one compare-and-branch of a cascade.

@@ -76,23 +76,23 @@ func init() {
 	knobs.Default.Register(knobs.Knob{Name: "DisableUreg", Type: knobs.TypeBool,
 		Doc:     "Do not use the uniform register file: ConvertToUniformReg leaves every value in R and P.",
 		Readers: []string{"ConvertToUniformReg"}})
-	Register(Pass{
-		Name:   "ConvertToUniformReg",
-		MinOpt: 1,
-		Doc:    "moves CTA-uniform values and their computations to the UR/UP files (UMOV, UIADD3, UISETP...)",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			if c.Bool("DisableUreg") {
-				return false, nil
-			}
-			return convertToUniform(f, c.Sites)
-		},
-		NoOp: func(c *Context) string {
-			if c.Bool("DisableUreg") {
-				return "switched off by the knob DisableUreg"
-			}
-			return ""
-		},
-	})
+}
+
+// ConvertToUniformReg moves CTA-uniform values and their computations to
+// the UR/UP files (UMOV, UIADD3, UISETP...; phase ConvertToUniformReg).
+var ConvertToUniformReg = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		if c.Bool("DisableUreg") {
+			return false, nil
+		}
+		return convertToUniform(f, c.Sites)
+	},
+	NoOp: func(c *Context) string {
+		if c.Bool("DisableUreg") {
+			return "switched off by the knob DisableUreg"
+		}
+		return ""
+	},
 }
 
 // uniformForms maps an R/P-file opcode to its uniform-datapath form.

@@ -106,20 +106,20 @@ func init() {
 		k.Readers = []string{"OriLoopUnrolling", "OriStrengthReduce"}
 		knobs.Default.Register(k)
 	}
-	Register(Pass{
-		Name:   "OriLoopUnrolling",
-		MinOpt: 2,
-		Doc:    "Full and partial unrolling of innermost loops with a compile-time trip count.",
-		Run: func(f *ori.Func, c *Context) (bool, error) {
-			ds, err := unrollLoops(f, c)
-			for _, d := range ds {
-				if d.Code == 0 {
-					return true, err
-				}
+}
+
+// LoopUnrolling is full and partial unrolling of innermost loops with a
+// compile-time trip count (phase OriLoopUnrolling).
+var LoopUnrolling = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		ds, err := unrollLoops(f, c)
+		for _, d := range ds {
+			if d.Code == 0 {
+				return true, err
 			}
-			return false, err
-		},
-	})
+		}
+		return false, err
+	},
 }
 
 // unrollMaxTrip bounds the trip count the analysis simulates.

@@ -262,7 +262,7 @@ BB4:
 	if err := f.ComputeCFG(); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Lookup("OriLoopUnrolling")
+	p, _ := passByPhase("OriLoopUnrolling")
 	if _, err := p.Run(f, &Context{OptLevel: 3, Sites: &Sites{Limit: true, Lo: 2, Hi: 2}}); err != nil {
 		t.Fatal(err)
 	}

@@ -69,22 +69,20 @@ func init() {
 		k.Readers = []string{"Vectorization", "LateVectorization"}
 		knobs.Default.Register(k)
 	}
-	for _, name := range []string{"Vectorization", "LateVectorization"} {
-		Register(Pass{
-			Name:   name,
-			MinOpt: 1,
-			Doc:    "merges adjacent aligned 32-bit shared/local loads and stores into .64/.128 ones",
-			Run: func(f *ori.Func, c *Context) (bool, error) {
-				return vectorize(f, !c.Bool("DisableReadVectorization"), !c.Bool("DisableWriteVectorization"), c.Sites), nil
-			},
-			NoOp: func(c *Context) string {
-				if c.Bool("DisableReadVectorization") && c.Bool("DisableWriteVectorization") {
-					return "switched off by the knobs DisableReadVectorization and DisableWriteVectorization"
-				}
-				return ""
-			},
-		})
-	}
+}
+
+// Vectorization merges adjacent aligned 32-bit shared/local loads and
+// stores into .64/.128 ones (phases Vectorization and LateVectorization).
+var Vectorization = Pass{
+	Run: func(f *ori.Func, c *Context) (bool, error) {
+		return vectorize(f, !c.Bool("DisableReadVectorization"), !c.Bool("DisableWriteVectorization"), c.Sites), nil
+	},
+	NoOp: func(c *Context) string {
+		if c.Bool("DisableReadVectorization") && c.Bool("DisableWriteVectorization") {
+			return "switched off by the knobs DisableReadVectorization and DisableWriteVectorization"
+		}
+		return ""
+	},
 }
 
 // vecAccess is one scalar access of a window.

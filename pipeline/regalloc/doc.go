@@ -6,9 +6,12 @@
 //   - Allocate, which turns every virtual register of a function into a
 //     physical one, spilling to local memory and rematerializing where the
 //     registers do not suffice, and returns Stats (allocate.go);
-//   - the RA knobs it reads (knobs.go);
-//   - in the files named verify*.go, owned separately, the post-allocation
-//     reaching-definitions verifier.
+//   - the RA knobs it reads (knobs.go).
+//
+// The post-allocation reaching-definitions verifier that proves every
+// allocation is package pipeline/verifyra: it reads only the IR before
+// and after, so it checks any allocator's output (and the fault
+// injector's corruptions of it).
 //
 // # The algorithm
 //

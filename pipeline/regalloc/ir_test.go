@@ -11,6 +11,7 @@ import (
 	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/spec"
+	"orilab/pipeline/verifyra"
 )
 
 // Unit tests in the style of "IR text in, expected IR text out": small
@@ -101,7 +102,7 @@ func check(t *testing.T, m *ori.Module, name string, opts regalloc.Options, want
 	if got := body(f); got != want {
 		t.Fatalf("after allocation:\n%s\nwant:\n%s", got, want)
 	}
-	if err := regalloc.VerifyReachingDefs(m.Func(name), f); err != nil {
+	if err := verifyra.VerifyReachingDefs(m.Func(name), f); err != nil {
 		t.Fatalf("verifier: %v", err)
 	}
 	return c, st

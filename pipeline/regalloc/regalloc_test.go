@@ -18,6 +18,7 @@ import (
 	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/spec"
+	"orilab/pipeline/verifyra"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.hex from the Go references")
@@ -66,7 +67,7 @@ func allocate(tb testing.TB, m *ori.Module, opts regalloc.Options) (*allocated, 
 			tb.Fatal(err)
 		}
 		checkAllocated(tb, f, st, pre)
-		if err := regalloc.VerifyReachingDefs(m.Func(f.Name), f); err != nil {
+		if err := verifyra.VerifyReachingDefs(m.Func(f.Name), f); err != nil {
 			tb.Fatalf("%s: the reaching-definitions verifier rejects the allocation: %v\n%s", f.Name, err, f)
 		}
 	}

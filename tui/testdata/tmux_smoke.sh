@@ -67,7 +67,7 @@ for _ in $(seq 122); do tmux send-keys -t "$session" j; done
 expect "phase 123/159 AllocateRegisters"
 tmux send-keys -t "$session" 7 i
 expect "Num forced bugs 1"
-expect "caught by the post-RA verifier"
+expect "caught by the reaching-defs verifier"
 tmux send-keys -t "$session" q
 expect "orilab-exited-0"
 echo "tmux_smoke: PASS"

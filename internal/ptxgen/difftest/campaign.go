@@ -10,6 +10,7 @@ import (
 
 	"orilab/internal/ptxgen"
 	"orilab/internal/shard"
+	"orilab/pipeline/knobs"
 )
 
 // Campaign: many programs, in parallel.
@@ -36,6 +37,10 @@ type CampaignOptions struct {
 	// Knobs are -knob settings applied to every compilation (random
 	// settings come on top; DisablePhases lists are joined).
 	Knobs []string
+	// KnobSources are the other knob sources of every compilation:
+	// ORILAB_KNOBS and a knobs file (orilab fuzz's -knobs-file); their
+	// CLI is ignored (Knobs is the command line's).
+	KnobSources knobs.Sources
 	// Avoid is passed to the generator (ptxgen.Options.Avoid).
 	Avoid []string
 	// Findings is the directory failures are saved in ("" saves nothing).
@@ -138,7 +143,7 @@ func Run(ctx context.Context, o CampaignOptions) (*Summary, error) {
 					o.Coverage.AddProgram(p, src)
 				}
 				rep := Check(p, Options{Configs: Configs(o.Levels, seed, p.Target, o.RandomKnobs, o.Knobs),
-					MaxWarpSteps: o.MaxWarpSteps, Coverage: o.Coverage, Context: ctx, Timeout: o.Timeout})
+					KnobSources: o.KnobSources, MaxWarpSteps: o.MaxWarpSteps, Coverage: o.Coverage, Context: ctx, Timeout: o.Timeout})
 				var found []*Finding
 				// A program that fails the same way at several levels is
 				// saved once; the other failures count under its signature.

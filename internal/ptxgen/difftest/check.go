@@ -66,6 +66,17 @@ type Config struct {
 // KnobArg returns the settings as one -knob argument (A=1~B=2), or "".
 func (c Config) KnobArg() string { return strings.Join(c.Knobs, "~") }
 
+// Request is the compilation of configuration c: its -O level with the
+// verifier after every phase, and ks's knob sources with c's settings as
+// the last -knob arguments.
+func (c Config) Request(ks knobs.Sources) pipeline.Request {
+	ks.CLI = nil
+	if len(c.Knobs) > 0 {
+		ks.CLI = []string{c.KnobArg()}
+	}
+	return pipeline.Request{OptLevel: c.OptLevel, Verify: true, Knobs: ks}
+}
+
 func (c Config) String() string {
 	if len(c.Knobs) == 0 {
 		return fmt.Sprintf("-O%d", c.OptLevel)
@@ -86,6 +97,10 @@ type Options struct {
 	// Configs are the compilations to compare; Configs(levels, seed,
 	// random) builds the usual list.
 	Configs []Config
+	// KnobSources are knob sources every configuration compiles with
+	// besides its own settings (which come last, as -knob arguments):
+	// ORILAB_KNOBS and a knobs file.
+	KnobSources knobs.Sources
 	// MaxWarpSteps bounds every execution (0: 5,000,000; generated
 	// programs need far less).
 	MaxWarpSteps int64
@@ -170,7 +185,7 @@ func CheckPTX(seed uint64, src []byte, s *spec.Spec, opts Options) (rep *Report)
 		if opts.Context != nil && opts.Context.Err() != nil {
 			break
 		}
-		rep.Results = append(rep.Results, runConfigTimed(pm, s, cfg, oracle, ro, opts.Coverage, opts.Timeout))
+		rep.Results = append(rep.Results, runConfigTimed(pm, s, cfg, opts.KnobSources, oracle, ro, opts.Coverage, opts.Timeout))
 	}
 	return rep
 }
@@ -178,17 +193,17 @@ func CheckPTX(seed uint64, src []byte, s *spec.Spec, opts Options) (rep *Report)
 const defaultTimeout = 2 * time.Minute
 
 // runConfigTimed is runConfig under a time limit.
-func runConfigTimed(pm *ptx.Module, s *spec.Spec, cfg Config, oracle [][]byte, ro pipeline.RunOptions, cov *Coverage, limit time.Duration) Result {
+func runConfigTimed(pm *ptx.Module, s *spec.Spec, cfg Config, ks knobs.Sources, oracle [][]byte, ro pipeline.RunOptions, cov *Coverage, limit time.Duration) Result {
 	if limit == 0 {
 		limit = defaultTimeout
 	}
 	var last atomic.Value // the name of the last phase that finished
 	last.Store("none (the lowering)")
 	if limit < 0 {
-		return runConfig(pm, s, cfg, oracle, ro, cov, &last)
+		return runConfig(pm, s, cfg, ks, oracle, ro, cov, &last)
 	}
 	done := make(chan Result, 1)
-	go func() { done <- runConfig(pm, s, cfg, oracle, ro, cov, &last) }()
+	go func() { done <- runConfig(pm, s, cfg, ks, oracle, ro, cov, &last) }()
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	select {
@@ -202,7 +217,7 @@ func runConfigTimed(pm *ptx.Module, s *spec.Spec, cfg Config, oracle [][]byte, r
 
 // runConfig compiles and executes one configuration, storing the name of
 // each phase in last as it finishes.
-func runConfig(pm *ptx.Module, s *spec.Spec, cfg Config, oracle [][]byte, ro pipeline.RunOptions, cov *Coverage, last *atomic.Value) (res Result) {
+func runConfig(pm *ptx.Module, s *spec.Spec, cfg Config, ks knobs.Sources, oracle [][]byte, ro pipeline.RunOptions, cov *Coverage, last *atomic.Value) (res Result) {
 	res = Result{Config: cfg, Kind: KindPass}
 	stage := "compiling"
 	defer func() {
@@ -210,17 +225,11 @@ func runConfig(pm *ptx.Module, s *spec.Spec, cfg Config, oracle [][]byte, ro pip
 			res.Kind, res.Detail = KindCrash, fmt.Sprintf("panic while %s: %v\n%s", stage, x, trimStack(debug.Stack()))
 		}
 	}()
-	po := pipeline.PhaseOptions{OptLevel: cfg.OptLevel, Verify: true, NoSnapshots: true}
-	if len(cfg.Knobs) > 0 {
-		set, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: []string{cfg.KnobArg()}})
-		if err != nil {
-			res.Kind, res.Detail = KindCompileError, "the knob settings do not load: "+err.Error()
-			return res
-		}
-		if err := po.ApplyKnobs(set); err != nil {
-			res.Kind, res.Detail = KindCompileError, "the knob settings do not apply: "+err.Error()
-			return res
-		}
+	req := cfg.Request(ks)
+	po, err := req.PhaseOptions(pm, pipeline.SessionControl{})
+	if err != nil {
+		res.Kind, res.Detail = KindCompileError, "the knob settings do not apply: "+err.Error()
+		return res
 	}
 	var track *phaseTracker
 	po.Observer = func(sn *pipeline.Snapshot) {

@@ -253,7 +253,7 @@ func TestRecorder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := pipeline.RunSpec(s, pipeline.RunOptions{Phases: pipeline.PhaseOptions{OptLevel: 0, NoSnapshots: true}})
+	run, err := pipeline.RunSpec(s, pipeline.RunOptions{Request: pipeline.Request{OptLevel: 0}})
 	if err != nil || !run.Pass || len(run.Results) == 0 {
 		t.Fatalf("the saved case does not pass against the oracle's values: %v %+v", err, run)
 	}

@@ -325,8 +325,8 @@ func (r *recorder) bisect(ctx context.Context, f *Finding, specPath string) {
 		f.Notes = append(f.Notes, "bisect: "+err.Error())
 		return
 	}
-	phases, others := disabled(f.Config)
-	opts := bisect.Options{OptLevel: f.Config.OptLevel, DisablePhases: phases, MaxWarpSteps: r.opts.MaxWarpSteps}
+	_, others := disabled(f.Config)
+	opts := bisect.Options{Request: f.Config.Request(r.opts.KnobSources), MaxWarpSteps: r.opts.MaxWarpSteps}
 	pr, err := bisect.Phase(ctx, s, opts)
 	if err != nil {
 		f.Notes = append(f.Notes, "bisect --mode phase: "+err.Error())
@@ -344,7 +344,8 @@ func (r *recorder) bisect(ctx context.Context, f *Finding, specPath string) {
 	}
 	// The failure needs knobs the phase mode does not apply: narrow the
 	// knob settings instead.
-	kr, err := bisect.Knobs(ctx, s, bisect.Options{OptLevel: f.Config.OptLevel, MaxWarpSteps: r.opts.MaxWarpSteps}, map[string]string{}, knobMap(f.Config.Knobs))
+	base := Config{OptLevel: f.Config.OptLevel}.Request(r.opts.KnobSources)
+	kr, err := bisect.Knobs(ctx, s, bisect.Options{Request: base, MaxWarpSteps: r.opts.MaxWarpSteps}, map[string]string{}, knobMap(f.Config.Knobs))
 	if err != nil {
 		f.Notes = append(f.Notes, "bisect --mode knobs: "+err.Error())
 		return
@@ -388,10 +389,9 @@ func (r *recorder) reduce(ctx context.Context, f *Finding, p *ptxgen.Program, di
 		f.Notes = append(f.Notes, "shrink: the time for this finding ran out; the shrunk case is the smallest found so far")
 		return
 	}
-	phases, others := disabled(cfg)
-	if others || f.Kind == KindBadProgram || f.Kind == KindCrash || f.Kind == KindTimeout {
-		// bisect.Reduce applies DisablePhases only, and needs a program
-		// whose lowered IR executes.
+	if f.Kind == KindBadProgram || f.Kind == KindCrash || f.Kind == KindTimeout {
+		// bisect.Reduce needs a program whose lowered IR executes and a
+		// failure it can reproduce in one compilation.
 		return
 	}
 	s, err := spec.Load(shrunk)
@@ -401,8 +401,7 @@ func (r *recorder) reduce(ctx context.Context, f *Finding, p *ptxgen.Program, di
 	}
 	s.Expect = nil // the reducer's oracle is the lowered IR's output
 	res, err := bisect.Reduce(ctx, s, bisect.ReduceOptions{
-		Options: bisect.Options{OptLevel: cfg.OptLevel, DisablePhases: phases, MaxWarpSteps: r.opts.MaxWarpSteps},
-		Verify:  true,
+		Options: bisect.Options{Request: cfg.Request(r.opts.KnobSources), MaxWarpSteps: r.opts.MaxWarpSteps},
 	})
 	if err != nil {
 		f.Notes = append(f.Notes, "reduce: "+err.Error())

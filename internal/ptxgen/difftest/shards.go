@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"orilab/pipeline/knobs"
 )
 
 // Shards: a campaign split over the copies of a cluster job (see package
@@ -27,6 +29,10 @@ type CampaignKey struct {
 	Avoid           []string `json:"avoid,omitempty"`
 	MaxPerSignature int      `json:"max_per_signature"`
 	MaxWarpSteps    int64    `json:"max_warp_steps,omitempty"`
+	// KnobsFile and KnobsEnv are the knobs file's content and the
+	// ORILAB_KNOBS value every compilation also read.
+	KnobsFile string `json:"knobs_file,omitempty"`
+	KnobsEnv  string `json:"knobs_env,omitempty"`
 }
 
 // Key returns the campaign key of o.
@@ -35,8 +41,13 @@ func (o CampaignOptions) Key() CampaignKey {
 	if m == 0 {
 		m = 3
 	}
-	return CampaignKey{Seed: o.Seed, Count: o.Count, Levels: o.Levels, RandomKnobs: o.RandomKnobs,
+	k := CampaignKey{Seed: o.Seed, Count: o.Count, Levels: o.Levels, RandomKnobs: o.RandomKnobs,
 		Knobs: o.Knobs, Avoid: o.Avoid, MaxPerSignature: m, MaxWarpSteps: o.MaxWarpSteps}
+	if f := o.KnobSources.File; f != nil {
+		k.KnobsFile = string(f.Content)
+	}
+	k.KnobsEnv = o.KnobSources.Env[knobs.EnvKnobs]
+	return k
 }
 
 // ShardResult is one shard's results file.

@@ -1,4 +1,4 @@
-package regalloc
+package verifyra
 
 // The post-allocation reaching-definitions verifier: ptxas's "memcheck"
 // (wiki, Fat-Point Allocation Algorithm, "Post-Allocation Verification").

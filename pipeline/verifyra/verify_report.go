@@ -1,4 +1,4 @@
-package regalloc
+package verifyra
 
 // The memcheck report of the reaching-definitions verifier: for each
 // mismatched read, the definitions that reach it before and after

@@ -1,4 +1,4 @@
-package regalloc_test
+package verifyra_test
 
 // The reaching-definitions verifier on real kernels: every spec kernel is
 // compiled to the IR right before allocation, given a simple correct
@@ -25,8 +25,8 @@ import (
 	"orilab/pipeline/lower"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
-	"orilab/pipeline/regalloc"
 	"orilab/pipeline/spec"
+	"orilab/pipeline/verifyra"
 )
 
 // rdNaiveScratch is the first scratch register: far above the ABI argument
@@ -325,7 +325,7 @@ func rdRun(k rdKernel, m *ori.Module) (bool, error) {
 
 func rdVerify(pre, post *ori.Module) error {
 	for _, f := range post.Funcs {
-		if err := regalloc.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
+		if err := verifyra.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
 			return err
 		}
 	}
@@ -409,7 +409,7 @@ func TestVerifyNaiveAllocationOfKernels(t *testing.T) {
 		}
 		checked++
 		if err := rdVerify(k.preRA, post); err != nil {
-			var re *regalloc.ReachingDefsError
+			var re *verifyra.ReachingDefsError
 			if errors.As(err, &re) {
 				t.Errorf("%s: correct allocation rejected: %v\n%s", k.spec.Name, err, re.Report())
 			} else {

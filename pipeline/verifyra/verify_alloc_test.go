@@ -1,4 +1,4 @@
-package regalloc_test
+package verifyra_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/sass"
+	"orilab/pipeline/verifyra"
 )
 
 // TestVerifyRealAllocations runs the allocator over every kernel that
@@ -46,7 +47,7 @@ func TestVerifyRealAllocations(t *testing.T) {
 			}
 			allocated++
 			if err := rdVerify(k.preRA, post); err != nil {
-				var re *regalloc.ReachingDefsError
+				var re *verifyra.ReachingDefsError
 				if errors.As(err, &re) {
 					t.Errorf("%s (maxrregcount %d): %v\n%s", k.spec.Name, maxRegs, err, re.Report())
 				} else {

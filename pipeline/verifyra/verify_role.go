@@ -1,4 +1,4 @@
-package regalloc
+package verifyra
 
 // Allocator-inserted instructions in the reaching-definitions verifier:
 // spills, refills, copies and rematerializations (see verify.go for the

@@ -1,4 +1,4 @@
-package regalloc
+package verifyra
 
 // The abstract state of the reaching-definitions verifier (verify.go):
 // for every physical location the set of pre-allocation values it is

@@ -1,4 +1,4 @@
-package regalloc
+package verifyra
 
 // What the reaching-definitions verifier (verify.go) learns from the
 // function before allocation: which instructions survive, which copies

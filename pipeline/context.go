@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/opt"
+	"orilab/pipeline/ori"
+	"orilab/pipeline/regalloc"
+)
+
+// PhaseContext is what a phase sees when it runs or decides it has
+// nothing to do.
+type PhaseContext struct {
+	Module   *ori.Module
+	OptLevel int // 0-4 (5 is accepted and treated as 4)
+	Arch     int
+	// Knobs are the compilation's knob settings; nil reads the defaults.
+	Knobs *knobs.Set
+	// MaxRegCount is --maxrregcount (0: no limit below the hardware's).
+	MaxRegCount int
+	// Backend carries state between the back-end phases of one
+	// compilation (nil before any of them ran).
+	Backend *Backend
+	// Sites counts this phase run's rewrites (see BisectSites); nil
+	// allows every rewrite and records nothing.
+	Sites *opt.Sites
+	// planning is set when PhasePlan asks what would run in the default
+	// pipeline, before anything ran.
+	planning bool
+}
+
+// PhaseFunc is the code behind a row.
+type PhaseFunc struct {
+	// Run transforms (or checks) the module.
+	Run func(c *PhaseContext) error
+	// Skip, when set, says why the phase does nothing in this context
+	// (a knob switched it off, the target needs nothing, the plan has no
+	// physical registers yet), or returns "" when it runs.
+	Skip func(c *PhaseContext) string
+}
+
+// fn is a phase that runs whenever its O-level gate lets it.
+func fn(run func(c *PhaseContext) error) PhaseFunc { return PhaseFunc{Run: run} }
+
+// Backend is what the back-end phases of one compilation leave behind for
+// reports: the IR right before allocation (the post-RA verifier's
+// reference, and the fault injector's), the allocator's statistics per
+// function, and the SASS text once DumpNVuCodeText has run.
+type Backend struct {
+	PreRA   *ori.Module
+	RAStats map[string]*regalloc.Stats
+	SASS    string
+}
+
+// knobSet returns the compilation's knobs, loading the defaults once when
+// the context has none.
+func (c *PhaseContext) knobSet() *knobs.Set {
+	if c.Knobs != nil {
+		return c.Knobs
+	}
+	s, _, err := knobs.Load(knobs.Default, knobs.Sources{})
+	if err != nil {
+		// The defaults are checked when knobs are registered.
+		panic(fmt.Sprintf("knob defaults do not load: %v", err))
+	}
+	c.Knobs = s
+	return s
+}

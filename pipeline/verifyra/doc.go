@@ -1,0 +1,16 @@
+// Package verifyra is the post-allocation reaching-definitions verifier,
+// ptxas's "memcheck" (wiki, Fat-Point Allocation Algorithm,
+// "Post-Allocation Verification"): given a function right before register
+// allocation and the same function after allocation (and possibly later
+// post-RA phases and spill code), VerifyReachingDefs proves that every
+// register read of the allocated code reads a location holding the value
+// the same read saw before allocation, or returns a *ReachingDefsError
+// naming the first read that does not (verify.go explains the algorithm;
+// verify_pre.go, verify_state.go, verify_role.go and verify_report.go are
+// its parts).
+//
+// It depends only on the IR (pipeline/ori), not on the allocator in
+// pipeline/regalloc: the phase manager runs it after AllocateRegisters,
+// and pipeline.VerifyPostRA runs it on planted faults, for the fault
+// injector and every other front door that plants one.
+package verifyra
