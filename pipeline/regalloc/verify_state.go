@@ -159,14 +159,6 @@ func (c *rdCell) find(v rdVal) (rdFact, bool) {
 	return rdFact{}, false
 }
 
-// holds reports whether the cell holds v whenever need is true: under an
-// always-fact, or under exactly the condition the reading instruction
-// executes under.
-func (c *rdCell) holds(v rdVal, need rdCond) bool {
-	f, ok := c.find(v)
-	return ok && (!f.c.on || (need.on && f.c == need))
-}
-
 func rdSortFacts(fs []rdFact) {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].v.less(fs[j].v) })
 }
@@ -366,7 +358,9 @@ func (s rdState) meetCells(a, b rdCell) rdCell {
 	return rdMeetCell(ia, ib)
 }
 
-// withUndefCell is withUndef for a cell that is not (or no longer) in s.
+// withUndefCell is withUndef for a cell that is not (or no longer) in s:
+// it is put beside s's "undefined" cell (index rdUndef, 0) in a state of
+// two.
 func (s rdState) withUndefCell(c, other rdCell) rdCell {
 	tmp := rdState{s[rdUndef], c}
 	return tmp.withUndef(1, other)
