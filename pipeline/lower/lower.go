@@ -98,8 +98,11 @@ type lowerer struct {
 	m       *ptx.Module
 	out     *ori.Module
 	globals map[string]*ori.Global // module .global and .const variables
-	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
-	sharedL *sharedLayout          // the module-wide shared-memory layout
+	// modLocals names the module-scope .local variables, which the
+	// lowering does not place (see moduleLocal).
+	modLocals map[string]bool
+	funcs     map[string]*ptx.Func // definitions (or declarations) by name
+	sharedL   *sharedLayout        // the module-wide shared-memory layout
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -108,6 +111,22 @@ func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
 
 func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
 	return l.m.Errorf(p, "unsupported: "+format, args...)
+}
+
+// moduleLocal returns the error for a use of a module-scope .local
+// variable, or nil when name is not one.
+//
+// Decision: module-scope .local variables (old nvcc output; ptxas warns
+// that they disable the ABI) are per-thread storage that every function
+// of the module shares, which needs a frame outside every function's
+// own. orilab places .local variables only in the frame of the function
+// that declares them, so a use is reported as unsupported, naming the
+// construct, instead of being miscompiled.
+func (l *lowerer) moduleLocal(p ptx.Pos, name string) error {
+	if !l.modLocals[name] {
+		return nil
+	}
+	return l.unsupported(p, "module-scope .local variable %s", name)
 }
 
 // collectGlobals lays out module-scope .global and .const variables: .const
@@ -155,6 +174,14 @@ func (l *lowerer) collectGlobals() error {
 	for _, it := range l.m.Items {
 		switch x := it.(type) {
 		case *ptx.VarDecl:
+			if x.Space == ".local" {
+				if l.modLocals == nil {
+					l.modLocals = map[string]bool{}
+				}
+				for _, n := range x.Names {
+					l.modLocals[n.Name] = true
+				}
+			}
 			if err := add(x); err != nil {
 				return err
 			}

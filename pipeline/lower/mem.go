@@ -224,6 +224,9 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 		a := c.globalAddr(g)
 		return memRef{op: ori.Mem(a, off), space: ".global"}, nil
 	}
+	if err := c.l.moduleLocal(base.Pos, base.Name); err != nil {
+		return memRef{}, err
+	}
 	return memRef{}, c.l.unsupported(base.Pos, "the address %s", base.Name)
 }
 
@@ -820,6 +823,9 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.Imm(int64(a>>32)))
 		}
 		return ori.R(r), nil
+	}
+	if err := c.l.moduleLocal(o.Pos, o.Name); err != nil {
+		return ori.Operand{}, err
 	}
 	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
 }
