@@ -1,4 +1,4 @@
-package regalloc
+package verifyra
 
 import "testing"
 
