@@ -41,9 +41,8 @@ func ptxFiles(tb testing.TB, base, root string) []Case {
 	return out
 }
 
-// corpusCases is the shared corpus (ZLUDA and gpuocelot) and every .ptx
-// under the repository's testdata directories.
-func corpusCases(tb testing.TB) []Case {
+// sharedCorpus is the shared corpus (ZLUDA and gpuocelot).
+func sharedCorpus(tb testing.TB) []Case {
 	shared := testenv.Shared(tb)
 	var cs []Case
 	for _, sub := range []string{"ZLUDA", "gpuocelot"} {
@@ -52,6 +51,13 @@ func corpusCases(tb testing.TB) []Case {
 	if len(cs) < 300 {
 		tb.Fatalf("found only %d corpus files; the corpus is incomplete", len(cs))
 	}
+	return cs
+}
+
+// corpusCases is the shared corpus and every .ptx under the repository's
+// testdata directories.
+func corpusCases(tb testing.TB) []Case {
+	cs := sharedCorpus(tb)
 	root := testenv.RepoRoot(tb)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -128,6 +128,15 @@ func (c *checker) header() {
 			return
 		}
 	}
+	// ptxas reports the missing .target at the first statement after
+	// .version, where it expected it.
+	for _, it := range c.m.Items {
+		if d, ok := it.(*Directive); ok && d.Name == ".version" {
+			continue
+		}
+		c.d.errorf(it.itemPos(), "missing .target directive")
+		return
+	}
 	if len(c.m.Items) > 0 {
 		c.d.errorf(c.m.Items[0].itemPos(), "missing .target directive")
 	}
