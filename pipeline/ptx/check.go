@@ -220,6 +220,12 @@ func (c *checker) checkModuleVar(v *VarDecl) {
 	if v.Space == ".param" {
 		c.d.errorf(v.Pos, ".param variables cannot be declared at module scope")
 	}
+	// ptxas compiles module-scope .local variables only without the ABI,
+	// which it turns off for PTX before 3.0 ("Module-scoped variables in
+	// .local state space are not allowed with ABI" from 3.0 on).
+	if v.Space == ".local" && c.m.Version.Num() >= 30 {
+		c.d.errorf(v.Pos, "module-scope .local variables need PTX ISA before 3.0 (ptxas compiles them only without the ABI), but the module declares .version %s", c.m.Version)
+	}
 	for _, n := range v.Names {
 		c.unsized(v, n, ext)
 		if n.Init != nil {
