@@ -1,9 +1,3 @@
-// Package ptxasdiff compares orilab's PTX front end with NVIDIA's ptxas:
-// for each PTX file, whether each accepts it and, for rejected files, the
-// line of the first error. ptxas 13.0 is the reference for what is valid
-// PTX (issue 19); the tests of pipeline/ptx and internal/ptxgen run this
-// comparison, and `go test ./internal/ptxasdiff -run TestSweep -sweep`
-// prints the full numbers.
 package ptxasdiff
 
 import (

@@ -390,6 +390,12 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	case "cvt":
 		return c.cvtRules(in, types)
 	case "ld", "st", "ldu":
+		// 256-bit vectors (.v4 of a 64-bit type, .v8 of a 32-bit one)
+		// are new in PTX 8.8 for sm_100 ("Feature '256 bit wide
+		// load/store' requires .target sm_100 or higher").
+		if _, b, ok := typeInfo(t); ok && vecWidth(in)*b == 256 && !in.HasMod(".v8") {
+			c.gate(in.OpPos, name+" (256 bits wide)", 88, 100)
+		}
 		return c.memRules(in)
 	}
 	return true
@@ -685,6 +691,16 @@ func itoa(n int) string {
 // arithmetic (same size; integer and float registers do not mix; bit-size
 // registers fit both); the relaxed rule of ld's destination, st's source
 // and cvt's operands also accepts wider integer and bit-size registers.
+//
+// Decision: the rules are ptxas 13.0's as probed, where they are stricter
+// or looser than the PTX ISA's tables: add.f32 on .b32 registers and
+// add.s32 on .u32 ones are accepted, add.u32 on .f32 ones is not;
+// ld.global.u32 into a .b64 register and ld.global.f32 into a .b64 one
+// are accepted, into an .f32 (for .u32) or a .u32 (for .f32) not;
+// ld.b8 into an .f32 register is accepted; .f16x2 and .f32 registers do
+// not mix; an integer immediate never stands for a float operand
+// (mov.f32 %f1, 1 is refused) and a decimal float never for an integer
+// one.
 func (c *checker) operandType(s *scope, in *Instr, a *Operand, i int, want string, strict bool) bool {
 	wk, wb, ok := typeInfo(want)
 	if !ok {
