@@ -2,8 +2,11 @@ package ptxasdiff
 
 import (
 	"bytes"
+	"flag"
 	"testing"
 )
+
+var mutantSalt = flag.String("mutant-salt", "", "with -sweep: make a different mutant set (the CI set and its table use \"\")")
 
 // mutantsPerFile makes about 3,500 mutants of the shared corpus.
 const mutantsPerFile = 16
@@ -22,7 +25,7 @@ func mutantCases(tb testing.TB, n int) []Case {
 		if !Orilab(c).Accept {
 			continue
 		}
-		out = append(out, Mutate(c.Name, c.Src, mutantsPerFile)...)
+		out = append(out, MutateSalted(c.Name, c.Src, mutantsPerFile, *mutantSalt)...)
 	}
 	if n > 0 && len(out) > n {
 		step := len(out) / n

@@ -54,6 +54,13 @@ type instrAt struct {
 
 // Mutate returns up to perFile mutants of one valid module.
 func Mutate(name string, src []byte, perFile int) []Case {
+	return MutateSalted(name, src, perFile, "")
+}
+
+// MutateSalted is Mutate with the random source seeded by salt and the
+// name: a different salt gives a different mutant set (a held-out set for
+// measuring rules that were tuned on the default one).
+func MutateSalted(name string, src []byte, perFile int, salt string) []Case {
 	m, err := ptx.Parse(name, src)
 	if err != nil {
 		return nil
@@ -94,7 +101,7 @@ func Mutate(name string, src []byte, perFile int) []Case {
 	if len(ins) == 0 {
 		return nil
 	}
-	h := sha256.Sum256([]byte(name))
+	h := sha256.Sum256([]byte(salt + name))
 	r := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 	lines := splitLines(src)
 	seen := map[string]bool{}

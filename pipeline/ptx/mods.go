@@ -142,8 +142,11 @@ func (c *checker) mods(s *scope, in *Instr) {
 		seen[g] = m
 	}
 	if in.Op == "cvt" && in.HasMod(".pack") {
-		// cvt.pack.sat.u8.s32.b32 d, a, b, c: three types; not checked
-		// further.
+		// cvt.pack.sat.u8.s32.b32 d, a, b, c: the sources are .s32 and
+		// the third type .b32; the operands are not checked further.
+		if len(types) == 3 && (types[1] != ".s32" || types[2] != ".b32") {
+			c.d.errorf(in.OpPos, "%s: cvt.pack converts .s32 sources into a .b32 (cvt.pack.sat.u8.s32.b32)", opName(in))
+		}
 		return
 	}
 	if n := e.spec.ntypes; n > 0 && len(types) != n {
@@ -259,6 +262,9 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		if in.HasMod(".cc") && t != ".u32" && t != ".s32" && t != ".u64" && t != ".s64" {
 			return fail("modifier .cc of %s applies only to 32- and 64-bit integer types", name)
 		}
+		if in.HasMod(".cc") && (t == ".u64" || t == ".s64") {
+			c.gate(in.OpPos, name+" (.cc on a 64-bit type)", 43, 0)
+		}
 		if in.HasMod(".sat") && integer && (t != ".s32" || in.Op == "mul") {
 			return fail("modifier .sat of %s applies only to .s32 among the integer types", name)
 		}
@@ -288,7 +294,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 			return fail("%s needs a rounding modifier (.rn, .rz, .rm or .rp)", name)
 		}
 	case "sin", "cos", "lg2", "ex2", "rsqrt", "tanh":
-		if !in.HasMod(".approx") && !(in.Op == "rsqrt" && t == ".f64") {
+		if !in.HasMod(".approx") {
 			return fail("%s needs .approx", name)
 		}
 	case "setp", "set":
@@ -318,7 +324,11 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		}
 		if in.Op == "set" && len(types) == 2 {
 			switch types[0] {
-			case ".u32", ".s32", ".f32":
+			case ".u32", ".s32":
+			case ".f32":
+				if _, b, _ := typeInfo(types[1]); b < 32 || strings.HasSuffix(types[1], "x2") {
+					return fail("%s: a .f32 result needs 32- or 64-bit sources", name)
+				}
 			case ".f16", ".f16x2", ".bf16", ".bf16x2":
 				if types[1] != types[0] {
 					return fail("%s: a %s result needs %s sources", name, types[0], types[0])
@@ -337,6 +347,10 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	case "mov":
 		if in.HasMod(".v8") {
 			return fail("%s: mov takes .v2 or .v4", name)
+		}
+	case "mul24", "mad24":
+		if has(".hi .lo") == "" {
+			return fail("%s needs .lo or .hi", name)
 		}
 	case "shf":
 		if has(".l .r") == "" || has(".clamp .wrap") == "" {
@@ -357,6 +371,18 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		op := has(".and .or .xor .cas .exch .add .inc .dec .min .max")
 		if ok := atomTypes[op]; ok != "" && vecWidth(in) == 1 && !inList(ok, t) {
 			return fail("%s: %s takes %s", name, op, ok)
+		}
+		// The operand after the value is the cache policy of
+		// .L2::cache_hint (or the new value of .cas).
+		n := 3
+		if in.Op == "red" {
+			n = 2
+		}
+		if op == ".cas" {
+			n++
+		}
+		if len(in.Args) > n && !in.HasMod(".L2::cache_hint") {
+			return fail("%s: an operand after the value needs .L2::cache_hint", name)
 		}
 	case "vote":
 		if has(".all .any .uni .ballot") == "" {
@@ -384,8 +410,12 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 			return fail("%s needs .any or .all and .sync", name)
 		}
 	case "redux":
-		if has(".add .min .max .and .or .xor") == "" || !in.HasMod(".sync") {
+		op := has(".add .min .max .and .or .xor")
+		if op == "" || !in.HasMod(".sync") {
 			return fail("%s needs an operation and .sync", name)
+		}
+		if inList(".and .or .xor", op) != (t == ".b32") {
+			return fail("%s: .and, .or and .xor take .b32, the arithmetic operations .u32 or .s32", name)
 		}
 	case "cvt":
 		return c.cvtRules(in, types)
@@ -448,8 +478,35 @@ func (c *checker) cvtRules(in *Instr, types []string) bool {
 		}
 	}
 	name := opName(in)
+	for _, t := range types {
+		switch t {
+		case ".b32", ".u4", ".s4":
+			// Only cvt.pack (handled before) takes these.
+			return c.failAt(in, "type %s is not allowed for cvt (only cvt.pack takes it)", t)
+		case ".bf16", ".bf16x2":
+			c.gate(in.OpPos, name, 70, 80)
+		}
+	}
 	if in.HasMod(".satfinite") && (types[0] == ".bf16" || types[0] == ".f16" || types[0] == ".bf16x2" || types[0] == ".f16x2") {
 		c.gate(in.OpPos, name+" (.satfinite)", 81, 0)
+	}
+	if strings.HasSuffix(types[0], "x2") && types[0] != ".u16x2" && types[0] != ".s16x2" {
+		// Packed results (cvt.rn.f16x2.f32, cvt.rn.f16x2.e4m3x2):
+		// ptxas refuses .sat, and from an 8-bit float pair any
+		// rounding but .rn.
+		if in.HasMod(".sat") {
+			return c.failAt(in, "%s: .sat does not apply to a packed result", name)
+		}
+		if (types[1] == ".e4m3x2" || types[1] == ".e5m2x2") && frnd != ".rn" {
+			return c.failAt(in, "%s: a conversion from %s rounds only with .rn", name, types[1])
+		}
+		if types[1] == ".f32" {
+			if irnd != "" || (frnd != ".rn" && frnd != ".rz" && frnd != ".rs") {
+				return c.failAt(in, "%s: a packed conversion from .f32 needs .rn or .rz", name)
+			}
+		} else if types[1] != ".e4m3x2" && types[1] != ".e5m2x2" && !strings.HasSuffix(types[1], "x2") {
+			return c.failAt(in, "%s: a %s result is converted from .f32 pairs or packed 8-bit floats, not %s", name, types[0], types[1])
+		}
 	}
 	switch {
 	case dk == 'f' && sk == 'f':
@@ -480,6 +537,10 @@ func (c *checker) cvtRules(in *Instr, types []string) bool {
 		if frnd != "" || irnd != "" {
 			return c.failAt(in, "%s converts between integers and takes no rounding modifier", name)
 		}
+		// .sat only where the value can fall outside the result's range.
+		if in.HasMod(".sat") && db >= sb && (dk == sk || (sk == 'u' && db > sb)) {
+			return c.failAt(in, "%s: every %s value fits in %s, so .sat does not apply", name, types[1], types[0])
+		}
 	}
 	return true
 }
@@ -502,6 +563,12 @@ func (c *checker) memRules(in *Instr) bool {
 	}
 	if in.HasMod(".nc") && !in.HasMod(".global") {
 		return c.failAt(in, "%s: .nc requires the .global state space", name)
+	}
+	if in.HasMod(".volatile") && has(".param .param::entry .param::func") != "" {
+		return c.failAt(in, "%s: .volatile does not apply to the .param space", name)
+	}
+	if has(gLdSpace) == "" && c.sm > 0 && c.sm < 20 {
+		return c.failAt(in, "%s: generic addressing (no state space) requires sm_20 or higher, but the module targets sm_%d", name, c.sm)
 	}
 	if in.HasMod(".volatile") {
 		if m := has(".ca .cg .cs .lu .cv .wb .wt"); m != "" {
@@ -574,7 +641,14 @@ func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
 			}
 			if a.Kind == OpVec {
 				if vecWidth(in) > 1 {
-					continue // mov.v4.u16 {a, b, c, d}, ...: a vector copy
+					// mov.v4.u16 {a, b, c, d}, ...: a vector copy whose
+					// elements have the instruction type.
+					for _, e := range a.Elems {
+						if !c.operandType(s, in, e, i, t, true) {
+							return
+						}
+					}
+					continue
 				}
 				if !c.movVector(s, in, a, i, t) {
 					return
@@ -582,6 +656,18 @@ func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
 				continue
 			}
 			if a.Kind == OpGeneric {
+				continue
+			}
+			if vecWidth(in) == 1 && c.isVecReg(s, a) {
+				// mov.b32 %r1, %v where %v is .v2 .b16: a pack or
+				// unpack, only of bit-size types of the same width.
+				d := s.lookup(a.Name)
+				tk, tb, _ := typeInfo(t)
+				_, eb, ok := typeInfo(d.typ)
+				if tk != 'b' || !ok || eb*d.vec != tb {
+					c.d.errorf(a.Pos, "operand %d of %s: vector register %s (.v%d %s) does not match the type %s", i+1, opName(in), a.Name, d.vec, d.typ, t)
+					return
+				}
 				continue
 			}
 			if a.Kind == OpName {
@@ -598,6 +684,22 @@ func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
 			if n := vecWidth(in); n != len(a.Elems) {
 				c.d.errorf(a.Pos, "%s moves %d elements, but the vector has %d", opName(in), n, len(a.Elems))
 				return
+			}
+			// ptxas: "Incompatible elements of vector expression".
+			width := 0
+			for _, e := range a.Elems {
+				if e.Kind != OpName {
+					continue
+				}
+				if d := s.lookup(e.Name); d != nil && d.kind == dkReg {
+					if _, b, ok := typeInfo(d.typ); ok {
+						if width != 0 && b != width {
+							c.d.errorf(e.Pos, "operand %d of %s: the vector's registers differ in width (%s is %s)", i+1, opName(in), e.Name, d.typ)
+							return
+						}
+						width = b
+					}
+				}
 			}
 			c.inVec = true
 			for _, e := range a.Elems {
@@ -737,6 +839,12 @@ func (c *checker) operandType(s *scope, in *Instr, a *Operand, i int, want strin
 		}
 		return true
 	case OpName:
+		if a.Name == "WARP_SZ" && s.lookup(a.Name) == nil {
+			if wk == 'f' {
+				return bad("WARP_SZ, an integer constant,")
+			}
+			return true
+		}
 	default:
 		return true
 	}

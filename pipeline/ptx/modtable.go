@@ -118,7 +118,7 @@ var modTable = map[string]modSpec{
 		groups: ".global .shared .shared::cta .shared::cluster/.relaxed .release/" + gScope + "/.and .or .xor .add .inc .dec .min .max/.noftz/.L2::cache_hint/" + gVec,
 		sig:    "-T"},
 	"vote":  {types: ".pred .b32", ntypes: 1, groups: ".all .any .uni .ballot/.sync", sig: "--u"},
-	"shfl":  {types: ".b32", ntypes: 1, groups: ".up .down .bfly .idx/.sync", sig: "-Tbbb"},
+	"shfl":  {types: ".b32", ntypes: 1, groups: ".up .down .bfly .idx/.sync", sig: "-Tbbu"},
 	"match": {types: ".b32 .b64", ntypes: 1, groups: ".any .all/.sync", sig: "uTu"},
 	"redux": {types: ".u32 .s32 .b32 .f32", ntypes: 1, groups: ".add .min .max .and .or .xor/.sync/.abs/.NaN", sig: "TTu"},
 
