@@ -47,7 +47,7 @@ func TestCorpusAgreesWithPtxas(t *testing.T) {
 		t.Errorf("error lines agree on %d of %d rejected files, want at least 70%%", s.LineAgree, s.Rejected)
 	}
 	for _, r := range rs {
-		if r.Ptxas.Excluded != "" && r.Orilab.Accept == false {
+		if r.Ptxas.Excluded != "" && !r.Orilab.Accept {
 			t.Errorf("%s: excluded from the comparison (%s), but orilab rejects it: %s", r.Name, r.Ptxas.Excluded, r.Orilab)
 		}
 	}
