@@ -368,7 +368,7 @@ func (g *gen) kernel(r *rng) {
 		fg.shx = "shx"
 		f.Decls = append(f.Decls, sprintf(".shared .align 16 .b32 shx[%d];", p.Launch.Threads()))
 		if p.Launch.DynamicShared > 0 {
-			f.Decls = append(f.Decls, ".extern .shared .align 16 .b32 dsh[];")
+			p.Decls = append(p.Decls, ".extern .shared .align 16 .b32 dsh[];")
 		}
 	}
 	if p.Profile.w("shared") > 0 || p.Profile.w("atomic") > 0 {

@@ -98,11 +98,8 @@ type lowerer struct {
 	m       *ptx.Module
 	out     *ori.Module
 	globals map[string]*ori.Global // module .global and .const variables
-	// modLocals names the module-scope .local variables, which the
-	// lowering does not place (see moduleLocal).
-	modLocals map[string]bool
-	funcs     map[string]*ptx.Func // definitions (or declarations) by name
-	sharedL   *sharedLayout        // the module-wide shared-memory layout
+	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
+	sharedL *sharedLayout          // the module-wide shared-memory layout
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -111,22 +108,6 @@ func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
 
 func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
 	return l.m.Errorf(p, "unsupported: "+format, args...)
-}
-
-// moduleLocal returns the error for a use of a module-scope .local
-// variable, or nil when name is not one.
-//
-// Decision: module-scope .local variables (old nvcc output; ptxas warns
-// that they disable the ABI) are per-thread storage that every function
-// of the module shares, which needs a frame outside every function's
-// own. orilab places .local variables only in the frame of the function
-// that declares them, so a use is reported as unsupported, naming the
-// construct, instead of being miscompiled.
-func (l *lowerer) moduleLocal(p ptx.Pos, name string) error {
-	if !l.modLocals[name] {
-		return nil
-	}
-	return l.unsupported(p, "module-scope .local variable %s", name)
 }
 
 // collectGlobals lays out module-scope .global and .const variables: .const
@@ -174,14 +155,6 @@ func (l *lowerer) collectGlobals() error {
 	for _, it := range l.m.Items {
 		switch x := it.(type) {
 		case *ptx.VarDecl:
-			if x.Space == ".local" {
-				if l.modLocals == nil {
-					l.modLocals = map[string]bool{}
-				}
-				for _, n := range x.Names {
-					l.modLocals[n.Name] = true
-				}
-			}
 			if err := add(x); err != nil {
 				return err
 			}
@@ -480,6 +453,7 @@ func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	if err := c.placeShared(); err != nil {
 		return nil, err
 	}
+	c.moduleLocals()
 	if err := c.block(pf.Body); err != nil {
 		return nil, err
 	}
@@ -571,6 +545,39 @@ func (c *fn) removeEmptyBlocks() {
 		out = append(out, b)
 	}
 	c.f.Blocks = out
+}
+
+// moduleLocals places the module-scope .local variables (PTX before 3.0,
+// which ptxas compiles without the ABI) in a kernel's frame, as if the
+// kernel had declared them.
+//
+// Decision: a kernel's frame, not a static region of local memory. Each
+// thread has one copy either way; the difference is a device function
+// that names one, which would need the kernel's frame pointer, and is
+// reported as unsupported (l.moduleLocal).
+func (c *fn) moduleLocals() {
+	if !c.pf.Entry {
+		return
+	}
+	for _, it := range c.l.m.Items {
+		if v, ok := it.(*ptx.VarDecl); ok && v.Space == ".local" {
+			_ = c.decl(v)
+		}
+	}
+}
+
+// moduleLocal reports whether name is a module-scope .local variable.
+func (l *lowerer) moduleLocal(name string) bool {
+	for _, it := range l.m.Items {
+		if v, ok := it.(*ptx.VarDecl); ok && v.Space == ".local" {
+			for _, n := range v.Names {
+				if n.Name == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (c *fn) pushScope() {

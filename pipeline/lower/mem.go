@@ -224,8 +224,8 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 		a := c.globalAddr(g)
 		return memRef{op: ori.Mem(a, off), space: ".global"}, nil
 	}
-	if err := c.l.moduleLocal(base.Pos, base.Name); err != nil {
-		return memRef{}, err
+	if c.l.moduleLocal(base.Name) {
+		return memRef{}, c.l.unsupported(base.Pos, "the module-scope .local variable %s in device function %s (orilab places those in the kernel's frame)", base.Name, c.pf.Name)
 	}
 	return memRef{}, c.l.unsupported(base.Pos, "the address %s", base.Name)
 }
@@ -824,8 +824,8 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 		}
 		return ori.R(r), nil
 	}
-	if err := c.l.moduleLocal(o.Pos, o.Name); err != nil {
-		return ori.Operand{}, err
+	if c.l.moduleLocal(o.Name) {
+		return ori.Operand{}, c.l.unsupported(o.Pos, "the module-scope .local variable %s in device function %s (orilab places those in the kernel's frame)", o.Name, c.pf.Name)
 	}
 	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
 }
