@@ -40,10 +40,13 @@ const (
 	CanonicalNaNBF16 uint16 = 0x7fff
 	// DefaultNaN64 is the NaN an f64 operation produces when none of its
 	// operands is a NaN (an invalid operation such as inf-inf or 0*inf).
+	//
+	// Decision: 0xfff8000000000000. The fuzz programs of ../shared/hwtruth
+	// confirm it: the H100 wrote 0xfff80000_00000000 for sqrt.rn.f64 of
+	// negative numbers and for div.rn.f64 x, x of zeros (fuzz5550073,
+	// fuzz5550367). The 0x7ff80000_00000000 it wrote elsewhere is this NaN
+	// negated on its way through sub.f64 or neg.f64 (see nan2).
 	DefaultNaN64 uint64 = 0xfff8000000000000
-	// CanonicalNaN64 is the NaN Min64/Max64 return when both operands are
-	// NaN (or, with nanProp, when either is).
-	CanonicalNaN64 uint64 = 0x7fffffffffffffff
 )
 
 // format describes an IEEE-style binary format: p significand bits
@@ -132,22 +135,35 @@ func nan1(f format, a uint64) uint64 {
 }
 
 // nan2 returns the NaN result of an operation with operands a, b: for
-// f64, the first NaN operand quieted; for the other formats the
-// canonical NaN.
+// f64, b quieted when b is a NaN, else a quieted (sign and payload kept);
+// for the other formats the canonical NaN.
+//
+// Decision: the later operand wins. Evidence: the H100 sweep of
+// add.f64 x, 0d7FF4000000000000 (ops-h100.tgz, add.f64.nan; SASS
+// DADD R, x, +SNAN) gives 0x7ffc000000000000, the quieted b, for every x,
+// also when x is itself a quiet or signalling NaN; mul.f64 x*x gives x
+// quieted with its sign. Neither the SSE rule (first operand) nor the
+// IEEE signalling-first rule fits. An operand's .neg/.abs modifier
+// applies before the choice, so sub.f64 a, NaN returns the NaN with its
+// sign flipped (fuzz5550492, sub.rp.f64 0dC3E0.., NaN).
 func nan2(f format, a, b uint64) uint64 {
 	if f.propagate {
-		if f.isNaN(a) {
-			return a | f.quietBit()
-		}
 		if f.isNaN(b) {
 			return b | f.quietBit()
+		}
+		if f.isNaN(a) {
+			return a | f.quietBit()
 		}
 	}
 	return f.nan
 }
 
+// nan3 is nan2 for fma (a*b + c): c first, then b, then a. DADD and
+// DMUL behave as the fused a*1+c and a*b+0 whose last NaN operand wins,
+// which is the order nan2 measures; for DFMA itself this order is an
+// extrapolation.
 func nan3(f format, a, b, c uint64) uint64 {
-	if f.propagate && !f.isNaN(a) && !f.isNaN(b) && f.isNaN(c) {
+	if f.propagate && f.isNaN(c) {
 		return c | f.quietBit()
 	}
 	return nan2(f, a, b)

@@ -69,13 +69,13 @@ func (t tf) ftzIn(x uint64) uint64 {
 }
 
 // expectNaN is the NaN the package promises for an operation whose
-// operands are ops: f64 returns the first NaN operand quieted, or
+// operands are ops: f64 returns the last NaN operand quieted, or
 // DefaultNaN64; the others their canonical NaN.
 func (t tf) expectNaN(ops ...uint64) uint64 {
 	if t.p == 53 {
-		for _, o := range ops {
-			if t.isNaN(o) {
-				return o | 1<<51
+		for i := len(ops) - 1; i >= 0; i-- {
+			if t.isNaN(ops[i]) {
+				return ops[i] | 1<<51
 			}
 		}
 		return DefaultNaN64
