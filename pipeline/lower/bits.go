@@ -225,6 +225,27 @@ func (c *fn) bitsByte(o ori.Operand) ori.Operand {
 	return c.bitsAnd(o, bitsImm(0xff))
 }
 
+// bitsByte64 is the position or length of bfe and bfi on 64-bit values:
+// min(o, 255) as an unsigned number, which for these forms means the same
+// as the whole 32-bit o.
+//
+// Decision: the whole register, not o & 0xff as the PTX manual says.
+// ptxas 13.0 compiles bfe.u64, bfe.s64 and bfi.b64 with the full 32-bit
+// position and length in 64-bit shifts (SHF.L.U64.HI/SHF.R.U64 of 1 and of
+// the value, which shift everything out from 64 on), and the H100 agrees:
+// bfi.b64 with position 0xe8ca9519 and length 0x378118eb left b as it was
+// (fuzz5550436), where the low bytes 0x19 and 0xeb would have inserted 39
+// bits. The 32-bit forms take the low byte (PRMT of the two bytes), as
+// bitsByte does.
+func (c *fn) bitsByte64(o ori.Operand) ori.Operand {
+	if bitsIsImm(o) {
+		return bitsImm(min(bitsImmVal(o), 255))
+	}
+	m := c.newReg(1)
+	c.emit(ori.OpIMNMX, []string{"U32"}, []ori.Operand{ori.R(m)}, o, bitsImm(255), ori.R(ori.PT))
+	return ori.R(m)
+}
+
 // bitsHiLen returns max(l, 32) - 32 for a length l in 0..255: how many of
 // the field's bits fall in the high word of a 64-bit value.
 func (c *fn) bitsHiLen(l ori.Operand) ori.Operand {
@@ -616,7 +637,8 @@ func lowerShf(c *fn, in *ptx.Instr) error {
 
 // ------------------------------------------------------------- bit fields
 
-// lowerBfe extracts len = c & 0xff bits at pos = b & 0xff. Turing has no
+// lowerBfe extracts len = c & 0xff bits at pos = b & 0xff (for .u64 and
+// .s64 the whole c and b: see bitsByte64). Turing has no
 // BFE: the field is shifted down with SHF.R (clamped: pos >= width shifts
 // everything out, or leaves only sign copies for .s) and then its low len
 // bits are zero- or sign-extended with SGXT (len >= 32 keeps the word,
@@ -645,7 +667,11 @@ func lowerBfe(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
-	pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	if typeBits(t) == 64 {
+		pos, ln = c.bitsByte64(pos), c.bitsByte64(ln)
+	} else {
+		pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	}
 	half, sgxt := "U32", []string{"U32"}
 	if signed {
 		half, sgxt = "S32", nil
@@ -731,7 +757,7 @@ func (c *fn) bfe32Imm(d ori.Reg, a ori.Operand, pos, ln uint32, signed bool) err
 }
 
 // lowerBfi inserts the low len = d & 0xff bits of a into b at pos = c &
-// 0xff: f = (a << pos) & M | b & ~M with M the field mask clipped to the
+// 0xff (for .b64 the whole d and c: see bitsByte64): f = (a << pos) & M | b & ~M with M the field mask clipped to the
 // word, M = 0 when pos >= width (then f = b).
 func lowerBfi(c *fn, in *ptx.Instr) error {
 	if err := c.bitsArgs(in, 5); err != nil {
@@ -758,7 +784,11 @@ func lowerBfi(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
-	pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	if typeBits(t) == 64 {
+		pos, ln = c.bitsByte64(pos), c.bitsByte64(ln)
+	} else {
+		pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	}
 	merge := func(s, m, x bool) bool { return s && m || x && !m }
 	if typeBits(t) == 32 {
 		if bitsIsImm(pos) && bitsIsImm(ln) {

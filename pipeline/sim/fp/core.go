@@ -43,9 +43,8 @@ const (
 	//
 	// Decision: 0xfff8000000000000. The fuzz programs of ../shared/hwtruth
 	// confirm it: the H100 wrote 0xfff80000_00000000 for sqrt.rn.f64 of
-	// negative numbers and for div.rn.f64 x, x of zeros (fuzz5550073,
-	// fuzz5550367). The 0x7ff80000_00000000 it wrote elsewhere is this NaN
-	// negated on its way through sub.f64 or neg.f64 (see nan2).
+	// negative numbers, for div.rn.f64 x, x of zeros and for inf-inf
+	// (fuzz5550073, fuzz5550367, fuzz5550400).
 	DefaultNaN64 uint64 = 0xfff8000000000000
 )
 
@@ -143,9 +142,8 @@ func nan1(f format, a uint64) uint64 {
 // DADD R, x, +SNAN) gives 0x7ffc000000000000, the quieted b, for every x,
 // also when x is itself a quiet or signalling NaN; mul.f64 x*x gives x
 // quieted with its sign. Neither the SSE rule (first operand) nor the
-// IEEE signalling-first rule fits. An operand's .neg/.abs modifier
-// applies before the choice, so sub.f64 a, NaN returns the NaN with its
-// sign flipped (fuzz5550492, sub.rp.f64 0dC3E0.., NaN).
+// IEEE signalling-first rule fits. (The SASS operand modifiers .neg and
+// .abs leave a NaN as it is; the simulator's operand read sees to that.)
 func nan2(f format, a, b uint64) uint64 {
 	if f.propagate {
 		if f.isNaN(b) {
