@@ -627,6 +627,19 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 	if xs && len(s) != 2 {
 		return c.l.errorf(in.OpPos, "%s.xorsign takes two sources", in.Op)
 	}
+	if len(s) == 2 && !nan && !xs && !abs && !ftz && !flIsBF(t) && flSameReg(s[0], s[1]) {
+		// Decision: min and max of a register with itself are a copy, as
+		// ptxas folds them: the H100 returned x itself for min.f32 x, x
+		// of 0x7fc00000 (fuzz5551626) and for min.f16 and max.f16 x, x of
+		// the signalling NaN 0xfd01 (fuzz5550007), where the unit would
+		// give its canonical NaN (as it does for two NaNs in different
+		// registers, fuzz5550312). With .ftz ptxas keeps the instruction
+		// (it flushes): max.ftz.f16 x, x of 0xffff gave 0x7fff.
+		for k := 0; k < wordsOf(t); k++ {
+			c.flOp(ori.OpMOV, nil, d.Word(k), word(c.flPlain(s[0], wordsOf(t)), k))
+		}
+		return nil
+	}
 	sel := flPT // FMNMX/HMNMX2 p: true = min
 	if isMax {
 		sel = flNotPT
@@ -681,7 +694,7 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 }
 
 // flMinMax64 is min/max.f64 (IEEE minNum/maxNum, -0 < +0, two NaNs give
-// a quieted): a is taken when a < b (a > b for max), when only b
+// b quieted): a is taken when a < b (a > b for max), when only b
 // is NaN, or when a == b and a's sign decides the ±0 case.
 func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 	a, b = c.flPlain(a, 2), c.flPlain(b, 2)
@@ -697,10 +710,16 @@ func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 	less := c.flSetp(ori.OpDSETP, []string{lt, "OR"}, a, b, ori.R(onlyB))
 	takeA := c.flPlop(ori.R(less), ori.R(zero), flPT, func(x, y, _ bool) bool { return x || y })
 	r := c.flSel64(a, b, ori.R(takeA))
-	// Two NaNs give a, quieted (fp.Min64 says why).
-	qa := c.flLop(word(a, 1), flImm32(0x80000), flRZ, func(x, q, _ bool) bool { return x || q })
-	c.flOp(ori.OpSEL, nil, d.Word(0), word(a, 0), word(r, 0), ori.R(both))
-	c.flOp(ori.OpSEL, nil, d.Word(1), qa, word(r, 1), ori.R(both))
+	// Two NaNs give b, quieted (fp.Min64 says why).
+	qb := c.flLop(word(b, 1), flImm32(0x80000), flRZ, func(x, q, _ bool) bool { return x || q })
+	c.flOp(ori.OpSEL, nil, d.Word(0), word(b, 0), word(r, 0), ori.R(both))
+	c.flOp(ori.OpSEL, nil, d.Word(1), qb, word(r, 1), ori.R(both))
+}
+
+// flSameReg reports whether two operands read the same register with the
+// same modifiers.
+func flSameReg(a, b ori.Operand) bool {
+	return a.Kind == ori.OpdReg && b.Kind == ori.OpdReg && a.Reg == b.Reg && a.Neg == b.Neg && a.Abs == b.Abs
 }
 
 // flAbsNeg lowers abs and neg as ptxas does: an add of -0 to the operand
@@ -708,7 +727,10 @@ func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 // HADD2 d = -a, -RZ), with .FTZ for .ftz. For numbers that is the sign-bit
 // operation exactly (-x + -0 is -x for every x, +0 + -0 is +0); a NaN
 // comes out as the unit makes it: the canonical NaN for f32 and f16, the
-// quieted operand for f64. bf16 keeps a LOP3 on the sign bits.
+// quieted operand for f64. bf16, and a guarded abs or neg without .ftz,
+// keep a LOP3 on the sign bits: ptxas if-converts a guarded one into FSEL with |a| or
+// -a, which does not touch the payload (the H100 wrote 0x7fc00000 for
+// @!p abs.f32 of 0x7fc00000, fuzz5551398).
 //
 // Decision: the adder, not a sign flip. The H100 wrote 0x7fffffff for
 // neg.f32 and neg.ftz.f32 of 0x7fc00000 (fuzz5550048, fuzz5550280; PTX
@@ -730,7 +752,7 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	}
 	neg, ftz := in.Op == "neg", in.HasMod(".ftz")
 	kind := flKind(t)
-	if !flIsBF(t) {
+	if !flIsBF(t) && (in.Guard == nil || ftz) {
 		x := c.flAbs(s[0], t)
 		if neg {
 			x = c.flNeg(s[0], t)
@@ -755,6 +777,11 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 		f, k = func(x, m, _ bool) bool { return x != m }, mask
 	} else {
 		f, k = func(x, m, _ bool) bool { return x && m }, ^mask
+	}
+	if kind == 64 {
+		c.flOp(ori.OpMOV, nil, d.Word(0), word(a, 0))
+		c.flOp(ori.OpLOP3, []string{"LUT"}, d.Word(1), word(a, 1), flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
+		return nil
 	}
 	c.flOp(ori.OpLOP3, []string{"LUT"}, d, a, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
 	return nil

@@ -156,12 +156,15 @@ func nan2(f format, a, b uint64) uint64 {
 	return f.nan
 }
 
-// nan3 is nan2 for fma (a*b + c): c first, then b, then a. DADD and
-// DMUL behave as the fused a*1+c and a*b+0 whose last NaN operand wins,
-// which is the order nan2 measures; for DFMA itself this order is an
-// extrapolation.
+// nan3 is nan2 for fma (a*b + c): b first, then a, then c.
+//
+// Decision: the product's operands before the addend, b before a. The
+// H100 returned b for fma.rn.f64 of three NaNs (fuzz5550070: a =
+// 0x7ff8.., b = 0xfff8.., c = 0x7ff8.. gave 0xfff8..) and a over c for
+// fma.rn.f64 0d7FF8000000000000, 0, NaN c (fuzz5551768). DADD and DMUL
+// (nan2) fit the same unit: b before a.
 func nan3(f format, a, b, c uint64) uint64 {
-	if f.propagate && f.isNaN(c) {
+	if f.propagate && !f.isNaN(a) && !f.isNaN(b) && f.isNaN(c) {
 		return c | f.quietBit()
 	}
 	return nan2(f, a, b)

@@ -142,16 +142,17 @@ func Max32(a, b uint32, nanProp bool) uint32 {
 }
 
 // Min64 returns the smaller of a and b; see Min32. When both are NaN it
-// returns a, quieted. With nanProp any NaN operand gives DefaultNaN64.
+// returns b, quieted. With nanProp any NaN operand gives DefaultNaN64.
 //
-// Decision: a quieted, not a canonical NaN. ptxas compiles min.f64 and
+// Decision: b quieted, not a canonical NaN. ptxas compiles min.f64 and
 // max.f64 to DSETP.MIN/MAX, a SEL of each word and a LOP3 that sets the
-// quiet bit in the high word when the result is a NaN; the H100 wrote
-// x quieted for min.f64 x, x and max.f64 x, x of a NaN x in the fuzz
-// programs (fuzz5550013, fuzz5550556: low word 0, not 0xffffffff).
+// quiet bit in the high word when the result is a NaN; the H100 wrote b
+// for max.f64 of a = 0x7ff8000000000000 and b = 0xfff8000000000000
+// (fuzz5550195). (min and max of one register with itself never reach
+// the unit: ptxas folds them to a copy, and so does the lowering.)
 func Min64(a, b uint64, nanProp bool) uint64 {
 	if isNaN64(a) && isNaN64(b) && !nanProp {
-		return a | fmt64.quietBit()
+		return b | fmt64.quietBit()
 	}
 	return minmax(fmt64, a, b, false, nanProp, DefaultNaN64)
 }
@@ -159,30 +160,20 @@ func Min64(a, b uint64, nanProp bool) uint64 {
 // Max64 returns the larger of a and b; see Min64.
 func Max64(a, b uint64, nanProp bool) uint64 {
 	if isNaN64(a) && isNaN64(b) && !nanProp {
-		return a | fmt64.quietBit()
+		return b | fmt64.quietBit()
 	}
 	return minmax(fmt64, a, b, true, nanProp, DefaultNaN64)
 }
 
 // Min16 returns the smaller of two f16 values (HMNMX2, one lane); see
-// Min32. When both are NaN it returns a unchanged; with nanProp any NaN
-// operand gives CanonicalNaN16.
-//
-// Decision: a as it is, not CanonicalNaN16 (and not quieted). Evidence:
-// the H100 wrote 0xfd01, 0xfffe and 0xffff for min.f16 and max.f16 x, x
-// of those NaNs (fuzz5550007, fuzz5550188, fuzz5550206; SASS HMNMX2).
+// Min32. The NaN returned is CanonicalNaN16: the H100 wrote 0x7fff for
+// min.f16 of two 0xffff operands in different registers (fuzz5550312).
 func Min16(a, b uint16, nanProp bool) uint16 {
-	if fmt16.isNaN(uint64(a)) && fmt16.isNaN(uint64(b)) && !nanProp {
-		return a
-	}
 	return uint16(minmax(fmt16, uint64(a), uint64(b), false, nanProp, uint64(CanonicalNaN16)))
 }
 
 // Max16 returns the larger of two f16 values; see Min16.
 func Max16(a, b uint16, nanProp bool) uint16 {
-	if fmt16.isNaN(uint64(a)) && fmt16.isNaN(uint64(b)) && !nanProp {
-		return a
-	}
 	return uint16(minmax(fmt16, uint64(a), uint64(b), true, nanProp, uint64(CanonicalNaN16)))
 }
 
