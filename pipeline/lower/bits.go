@@ -725,12 +725,17 @@ func (c *fn) bfe32Imm(d ori.Reg, a ori.Operand, pos, ln uint32, signed bool) err
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsRZ())
 		return nil
 	case pos >= 32:
-		// Nothing of a is selected: 0, or the replicated sign a[31].
+		// Nothing of a is selected: 0 for .u32.
 		if signed {
-			c.emit(ori.OpSHF, []string{"R", "S32", "HI"}, []ori.Operand{ori.R(d)}, bitsRZ(), bitsImm(31), c.bitsReg(word(a, 0)))
-		} else {
-			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsRZ())
+			// Decision: -1 for .s32, as ptxas 13.0 folds it, whatever a is (its
+			// SASS for bfe.s32 d, a, 34, 17 and 33, 200 is MOV d,
+			// 0xffffffff); the H100 wrote 0xffffffff for bfe.s32 of a
+			// non-negative a with positions 34 and 35 (fuzz5550904,
+			// fuzz5550906). PTX says a[31] replicated.
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsImm(0xffffffff))
+			return nil
 		}
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsRZ())
 		return nil
 	}
 	x := c.bitsReg(word(a, 0))
@@ -793,6 +798,12 @@ func lowerBfi(c *fn, in *ptx.Instr) error {
 	if typeBits(t) == 32 {
 		if bitsIsImm(pos) && bitsIsImm(ln) {
 			p, l := bitsImmVal(pos), bitsImmVal(ln)
+			// Decision: the length is taken mod 32, as ptxas 13.0 folds
+			// constant fields (its SASS for bfi.b32 d, a, b, 2, 35 masks
+			// 0x1c, and lengths 32 and 64 leave b); the H100 agrees
+			// (fuzz5551746: length 35 inserted 3 bits). PTX says a length
+			// beyond the word inserts up to bit 31.
+			l &= 31
 			var m uint32
 			if p < 32 && l > 0 {
 				m = ^uint32(0) << p
