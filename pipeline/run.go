@@ -18,6 +18,9 @@ type RunOptions struct {
 	// After names the phase after which the IR is executed; "" runs the
 	// IR after the last phase, "lowering" the IR right after lowering.
 	After string
+	// Provenance, when set, records which PTX line produced every value
+	// the run writes (sim.Provenance); it slows the run down.
+	Provenance *sim.Provenance
 }
 
 // RunReport is the outcome of executing a spec.
@@ -124,7 +127,7 @@ func ExecuteBuffers(m *ori.Module, s *spec.Spec, opts RunOptions) ([][]byte, *si
 		}
 	}
 	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
-	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps})
+	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps, Provenance: opts.Provenance})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,8 +13,10 @@
 //	                         rounding modifier is fused, as on sm_20 and later
 //	min/max                  FMNMX [.FTZ][.NAN], HMNMX2; .xorsign.abs adds a
 //	                         LOP3 on the sign; f64 is a DSETP/SEL sequence
-//	abs/neg/copysign         LOP3 on the sign bit (exact for NaN payloads);
-//	                         .ftz additionally flushes a subnormal to zero
+//	abs/neg                  FADD/DADD/HADD2 [.FTZ] of -0 and the operand with
+//	                         .neg/.abs (as ptxas; NaNs come out canonical);
+//	                         bf16: LOP3 on the sign bit
+//	copysign                 LOP3 on the sign bit (exact for NaN payloads)
 //	testp                    FSETP / DSETP chains on |a|
 //	div.approx.f32           MUFU.RCP + FMUL
 //	div.full.f32             MUFU.RCP + FMUL with operand scaling
@@ -625,6 +627,19 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 	if xs && len(s) != 2 {
 		return c.l.errorf(in.OpPos, "%s.xorsign takes two sources", in.Op)
 	}
+	if len(s) == 2 && !nan && !xs && !abs && !ftz && !flIsBF(t) && flSameReg(s[0], s[1]) {
+		// Decision: min and max of a register with itself are a copy, as
+		// ptxas folds them: the H100 returned x itself for min.f32 x, x
+		// of 0x7fc00000 (fuzz5551626) and for min.f16 and max.f16 x, x of
+		// the signalling NaN 0xfd01 (fuzz5550007), where the unit would
+		// give its canonical NaN (as it does for two NaNs in different
+		// registers, fuzz5550312). With .ftz ptxas keeps the instruction
+		// (it flushes): max.ftz.f16 x, x of 0xffff gave 0x7fff.
+		for k := 0; k < wordsOf(t); k++ {
+			c.flOp(ori.OpMOV, nil, d.Word(k), word(c.flPlain(s[0], wordsOf(t)), k))
+		}
+		return nil
+	}
 	sel := flPT // FMNMX/HMNMX2 p: true = min
 	if isMax {
 		sel = flNotPT
@@ -679,7 +694,7 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 }
 
 // flMinMax64 is min/max.f64 (IEEE minNum/maxNum, -0 < +0, two NaNs give
-// 0x7fffffffffffffff): a is taken when a < b (a > b for max), when only b
+// b quieted): a is taken when a < b (a > b for max), when only b
 // is NaN, or when a == b and a's sign decides the ±0 case.
 func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 	a, b = c.flPlain(a, 2), c.flPlain(b, 2)
@@ -695,12 +710,34 @@ func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 	less := c.flSetp(ori.OpDSETP, []string{lt, "OR"}, a, b, ori.R(onlyB))
 	takeA := c.flPlop(ori.R(less), ori.R(zero), flPT, func(x, y, _ bool) bool { return x || y })
 	r := c.flSel64(a, b, ori.R(takeA))
-	c.flOp(ori.OpSEL, nil, d.Word(0), flImm32(0xffffffff), word(r, 0), ori.R(both))
-	c.flOp(ori.OpSEL, nil, d.Word(1), flImm32(0x7fffffff), word(r, 1), ori.R(both))
+	// Two NaNs give b, quieted (fp.Min64 says why).
+	qb := c.flLop(word(b, 1), flImm32(0x80000), flRZ, func(x, q, _ bool) bool { return x || q })
+	c.flOp(ori.OpSEL, nil, d.Word(0), word(b, 0), word(r, 0), ori.R(both))
+	c.flOp(ori.OpSEL, nil, d.Word(1), qb, word(r, 1), ori.R(both))
 }
 
-// flAbsNeg lowers abs and neg as sign-bit operations; .ftz first flushes a
-// subnormal to zero of the same sign.
+// flSameReg reports whether two operands read the same register with the
+// same modifiers.
+func flSameReg(a, b ori.Operand) bool {
+	return a.Kind == ori.OpdReg && b.Kind == ori.OpdReg && a.Reg == b.Reg && a.Neg == b.Neg && a.Abs == b.Abs
+}
+
+// flAbsNeg lowers abs and neg as ptxas does: an add of -0 to the operand
+// with its .neg or .abs modifier (FADD d = -a, -RZ; DADD d = -RZ, -a;
+// HADD2 d = -a, -RZ), with .FTZ for .ftz. For numbers that is the sign-bit
+// operation exactly (-x + -0 is -x for every x, +0 + -0 is +0); a NaN
+// comes out as the unit makes it: the canonical NaN for f32 and f16, the
+// quieted operand for f64. bf16, and a guarded abs or neg without .ftz,
+// keep a LOP3 on the sign bits: ptxas if-converts a guarded one into FSEL with |a| or
+// -a, which does not touch the payload (the H100 wrote 0x7fc00000 for
+// @!p abs.f32 of 0x7fc00000, fuzz5551398).
+//
+// Decision: the adder, not a sign flip. The H100 wrote 0x7fffffff for
+// neg.f32 and neg.ftz.f32 of 0x7fc00000 (fuzz5550048, fuzz5550280; PTX
+// says neg "flips the sign", which would give 0xffc00000), and 0x7fff for
+// neg.f16 and abs.f16 of f16 NaNs (fuzz5550016, fuzz5550382); ptxas 13.0
+// compiles these to FADD/HADD2 with -RZ (cuobjdump of a one-instruction
+// kernel), and neg.ftz.f16 to HADD2.FTZ, which also flushes subnormals.
 func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	if err := c.flCheck(in, 2); err != nil {
 		return err
@@ -715,11 +752,24 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	}
 	neg, ftz := in.Op == "neg", in.HasMod(".ftz")
 	kind := flKind(t)
-	a := c.flPlain(s[0], wordsOf(t))
-	hi := a
-	if kind == 64 {
-		hi = word(a, 1)
+	if !flIsBF(t) && (in.Guard == nil || ftz) {
+		x := c.flAbs(s[0], t)
+		if neg {
+			x = c.flNeg(s[0], t)
+		}
+		negRZ := flRZ
+		negRZ.Neg = true
+		switch kind {
+		case 32:
+			c.flOp(ori.OpFADD, flMods(ftz, "", false), d, x, negRZ)
+		case 64:
+			c.flOp(ori.OpDADD, nil, d, negRZ, x)
+		default:
+			c.flOp(ori.OpHADD2, flHMods(t, ftz, false, false), d, x, negRZ)
+		}
+		return nil
 	}
+	a := c.flPlain(s[0], wordsOf(t))
 	mask := flSignMask(t)
 	var f func(x, m, _ bool) bool
 	var k uint32
@@ -728,37 +778,12 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	} else {
 		f, k = func(x, m, _ bool) bool { return x && m }, ^mask
 	}
-	if !ftz || flIsBF(t) || kind == 64 {
-		if kind == 64 {
-			c.flOp(ori.OpMOV, nil, d.Word(0), word(a, 0))
-			c.flOp(ori.OpLOP3, []string{"LUT"}, d.Word(1), hi, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
-			return nil
-		}
-		c.flOp(ori.OpLOP3, []string{"LUT"}, d, a, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
+	if kind == 64 {
+		c.flOp(ori.OpMOV, nil, d.Word(0), word(a, 0))
+		c.flOp(ori.OpLOP3, []string{"LUT"}, d.Word(1), word(a, 1), flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
 		return nil
 	}
-	v := c.flLop(a, flImm32(k), flRZ, f)
-	if kind == 32 {
-		// A zero exponent field means zero or subnormal: keep the sign only.
-		e := c.newReg(1)
-		nz := c.newPred()
-		c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(e), ori.R(nz)}, a, flImm32(flInf32), flRZ, ori.Imm(0xc0), flNotPT)
-		z := c.flLop(v, flImm32(flSign32), flRZ, func(a, b, _ bool) bool { return a && b })
-		c.flOp(ori.OpSEL, nil, d, v, z, ori.R(nz))
-		return nil
-	}
-	// f16/f16x2: a per-half mask that is 0x7fff where the half's exponent
-	// field is nonzero and 0 where it is zero. e + 0x7c00 has bit 15 set
-	// exactly when the exponent e (a multiple of 0x400, at most 0x7c00) is
-	// nonzero, without carrying into the other half.
-	e := c.flLop(a, flImm32(0x7c007c00), flRZ, func(a, b, _ bool) bool { return a && b })
-	f1 := c.flR32(ori.OpIADD3, nil, e, flImm32(0x7c007c00), flRZ)
-	f2 := c.flLop(f1, flImm32(flSignH2), flRZ, func(a, b, _ bool) bool { return a && b })
-	g := c.flR32(ori.OpSHF, []string{"R", "U32", "HI"}, flRZ, ori.Imm(15), f2)
-	ng := g
-	ng.Neg = true
-	m := c.flR32(ori.OpIADD3, nil, f2, ng, flRZ)
-	c.flOp(ori.OpLOP3, []string{"LUT"}, d, v, m, flImm32(flSignH2), ori.Imm(int64(lut3(func(v, m, s bool) bool { return v && (m || s) }))), flNotPT)
+	c.flOp(ori.OpLOP3, []string{"LUT"}, d, a, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
 	return nil
 }
 

@@ -66,6 +66,14 @@ func (s *machine) f64(w *warp, f *frame, o *opnd, lane int) uint64 {
 	default:
 		v = s.get64(w, f, o, lane)
 	}
+	if v&^(1<<63) > 0x7ff0000000000000 {
+		// Decision: .neg and .abs do not touch a NaN operand of the f64
+		// unit. The H100 returned the NaN with its own sign from
+		// sub.f64 x, NaN (DADD x, -NaN: fuzz5550023, fuzz5550492),
+		// sub.f64 NaN, NaN (fuzz5550152, fuzz5550626) and neg.f64 NaN
+		// (DADD -RZ, -NaN: fuzz5550071, fuzz5550436).
+		return v
+	}
 	if o.abs {
 		v &^= 1 << 63
 	}

@@ -25,6 +25,9 @@ type Options struct {
 	// LocalBytes is the per-thread local window (stack). Zero sizes it from
 	// the module: every function's frame, with room for call depth.
 	LocalBytes int
+	// Provenance, when set, records which PTX line produced every value
+	// written (see Provenance); nil runs at full speed.
+	Provenance *Provenance
 }
 
 // DefaultMaxWarpSteps is the step limit when Options.MaxWarpSteps is 0.
@@ -83,6 +86,7 @@ type machine struct {
 	tinsts   int64
 	cta      *cta
 	ctaID    [3]int
+	prov     *Provenance
 }
 
 type cta struct {
@@ -181,7 +185,10 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 	if len(l.Params) != len(k.fn.Params) {
 		return nil, fmt.Errorf("kernel %s takes %d parameters, the launch passes %d", kernel, len(k.fn.Params), len(l.Params))
 	}
-	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps}
+	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, prov: opts.Provenance}
+	if s.prov != nil {
+		s.prov.init()
+	}
 	if s.maxSteps == 0 {
 		s.maxSteps = DefaultMaxWarpSteps
 	}
@@ -388,7 +395,13 @@ func (s *machine) step(w *warp) (bool, error) {
 		if d.uniformDst {
 			wrote = s.guardMask(w, f, d, mask)
 		}
-		if err := d.exec(s, w, f, d, mask); err != nil {
+		if s.prov != nil {
+			eff, pd := s.guardMask(w, f, d, mask), s.prov.before(s, w, f, d, mask)
+			if err := d.exec(s, w, f, d, mask); err != nil {
+				return false, err
+			}
+			s.prov.after(s, w, f, d, eff, pd)
+		} else if err := d.exec(s, w, f, d, mask); err != nil {
 			return false, err
 		}
 		if d.last {
