@@ -29,12 +29,18 @@ func sfuNormal(x uint32) (e int, m uint32) {
 	return int(x>>23&0xff) - 127, x & 0x7fffff
 }
 
-// sfuPack builds sign | y * 2^e for an integer 2^23 <= y <= 2^24,
-// flushing results below the normal range to zero and overflowing to
-// infinity (MUFU results are never subnormal).
+// sfuPack builds sign | y * 2^e for an integer y (a table value, near
+// [2^23, 2^24]), flushing results below the normal range to zero and
+// overflowing to infinity (MUFU results are never subnormal).
 func sfuPack(sign uint32, y uint32, e int) uint32 {
-	if y == 1<<24 {
-		y, e = 1<<23, e+1
+	if y == 0 {
+		return sign
+	}
+	for y >= 1<<24 {
+		y, e = y>>1, e+1 // only 2^24 itself occurs: exact
+	}
+	for y < 1<<23 {
+		y, e = y<<1, e-1
 	}
 	be := e + 23 + 127 // biased exponent of the result
 	switch {
@@ -178,17 +184,58 @@ const invTwoPi32 = 0x3e22f983
 
 // SinRadSFU32 is sin.approx.f32 as SASS computes it: FMUL.RZ by 1/(2π)
 // (invTwoPi32; subnormal products are kept) and MUFU.SIN of the result in
-// revolutions (SinRevApprox32, which flushes a subnormal operand). The
-// simulator's MUFU.SIN takes radians (pipeline/lower/float.go), so the
-// multiplication is part of it here. The .ftz and plain PTX forms compile
-// to the same two instructions.
+// revolutions (sinCosSFU). The simulator's MUFU.SIN takes radians
+// (pipeline/lower/float.go), so the multiplication is part of it here.
+// The .ftz and plain PTX forms compile to the same two instructions.
 func SinRadSFU32(a uint32) uint32 {
-	return SinRevApprox32(Mul32(a, invTwoPi32, RZ, false))
+	s, _ := sinCosSFU(Mul32(a, invTwoPi32, RZ, false))
+	return s
 }
 
 // CosRadSFU32 is cos.approx.f32 as SASS computes it, like SinRadSFU32.
 func CosRadSFU32(a uint32) uint32 {
-	return CosRevApprox32(Mul32(a, invTwoPi32, RZ, false))
+	_, c := sinCosSFU(Mul32(a, invTwoPi32, RZ, false))
+	return c
+}
+
+// sinCosSFU models MUFU.SIN and MUFU.COS of r revolutions. The unit
+// works on |r| as a fixed-point fraction of a turn with 25 bits; further
+// bits are truncated, the whole turns dropped, and sin gets the sign of
+// r back. The H100 shows it: sin.approx.f32 is ±0 for every |x| with
+// |x|/(2π) < 2^-25 and for |x| >= 2^25 (whole turns), keeping the sign
+// of x, and for x = 2^-21 * 1.0 and 1.00049 (r = 2.54 and 2.55 * 2^-25)
+// it returns the same value, sin(2π * 2 * 2^-25) within 2^-13 relative.
+// The value of the truncated turn is then the correctly rounded sin or
+// cos, which is not what the unit computes: its own approximation error
+// is not modelled (the sweeps cover too little of a quarter turn to fit
+// a table).
+func sinCosSFU(r uint32) (s, c uint32) {
+	x := Flush32(r)
+	if x&0x7fffffff >= posInf32 {
+		return CanonicalNaN32, CanonicalNaN32
+	}
+	sign := x & 0x80000000
+	if x&0x7fffffff == 0 {
+		return sign, one32
+	}
+	e, m := sfuNormal(x)
+	// |r| * 2^25 = (m | 2^23) * 2^(e + 2); keep its low 25 bits.
+	q := uint64(m | 1<<23)
+	if sh := e + 2; sh >= 25 {
+		q = 0
+	} else if sh >= 0 {
+		q <<= uint(sh)
+	} else if sh > -64 {
+		q >>= uint(-sh)
+	} else {
+		q = 0
+	}
+	q &= 1<<25 - 1
+	if q == 0 {
+		return sign, one32
+	}
+	sv, cv := sinCosRev(float64(q) * 0x1p-25)
+	return sign ^ f64toF32(sv+0, true), f64toF32(cv+0, true)
 }
 
 // Observed bounds of MUFU.TANH on the H100's f32 sweep: every |a| up to
