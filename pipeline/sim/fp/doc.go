@@ -118,11 +118,14 @@
 //   - RCP, RSQ, SQRT and EX2 evaluate piecewise quadratics fitted to the
 //     exhaustive binade sweeps (mufu_tables.go, written by
 //     TestGenerateMUFUTables under -tags mufugen): 128 segments indexed by
-//     the top 7 fraction bits, floor(c0 + c1*u + c2*u*u) with u from the
-//     16 low bits. The hardware computes such a quadratic with truncated
-//     fixed-point products, whose truncation depends on the bits of u (the
-//     misfits grow with the number of ones in its low bits); the fit does
-//     not model that, and misses 0.5 to 2.4% of each binade by one ulp.
+//     the top 7 fraction bits, floor(c0 + c1*u + c2*u*u - pop*ones) with
+//     u from the 16 low bits and ones the number of one bits among them.
+//     The hardware computes such a quadratic with truncated fixed-point
+//     products, which lose a little for each one bit of the multiplier
+//     (the misfits of a plain quadratic grow with the ones); pop, one
+//     weight per table, models their average, not the exact truncation.
+//     The fit misses 0.5 to 1.3% of each binade by one ulp, and more of
+//     the operands with few fraction bits (segment ends).
 //   - EX2 reads its operand as a fixed-point number with 23 fraction bits
 //     and complements the fraction of a negative one bit by bit (exact on
 //     the [-2,-1) binade against the [1,2) one).
