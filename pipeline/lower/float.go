@@ -118,11 +118,11 @@
 //     a p that is true more often would only cost time.
 //   - MUFU.<RCP|RSQ|SQRT|EX2|LG2|SIN|COS>: f32 approximations that treat
 //     a subnormal operand as zero of the same sign and flush a subnormal
-//     result to zero, like the hardware (sim/fp/mufu.go: Rcp32Approx,
-//     Rsq32Approx, Sqrt32Approx, Ex2Approx32, Lg2Approx32, SinApprox32,
-//     CosApprox32). MUFU.SIN and MUFU.COS take the angle in radians
-//     directly (real SASS pre-multiplies by 1/2pi; we do not). MUFU.TANH
-//     keeps subnormals (TanhApprox32). Special values: rcp(+-0) = +-inf,
+//     result to zero, like the hardware (sim/fp/mufu_sfu.go: RcpSFU32,
+//     RsqSFU32, SqrtSFU32, Ex2SFU32, SinRadSFU32, CosRadSFU32; mufu.go:
+//     Lg2Approx32). MUFU.SIN and MUFU.COS take the angle in radians: the
+//     FMUL.RZ by 1/2pi that real SASS issues first is part of them in the
+//     simulator. MUFU.TANH keeps subnormals (TanhSFU32). Special values: rcp(+-0) = +-inf,
 //     rcp(+-inf) = +-0, rsq(+-0) = +-inf, rsq(+inf) = +0, sqrt(+-0) =
 //     +-0, sqrt(+inf) = +inf, ex2(-inf) = +0, lg2(+-0) = -inf; negative
 //     operands of rsq/sqrt/lg2 and NaN give the canonical NaN 0x7fffffff.
@@ -132,7 +132,7 @@
 //   - MUFU.RCP64H / MUFU.RSQ64H d = ahi: ahi is the high word of an f64 x
 //     (the low word is not read); d is the high word of an f64
 //     approximation of 1/x or 1/sqrt(x) whose low word is taken as 0
-//     (Rcp64H, Rsq64H). Subnormal operands count as zero. The f64 sequences
+//     (Rcp64HSFU, Rsq64HSFU). Subnormal operands count as zero. The f64 sequences
 //     need a relative error below 2^-9 for normal x in their ranges; the
 //     hardware and sim/fp give about 2^-20.
 //   - HADD2 HMUL2 HFMA2 HMNMX2 work lane by lane on two binary16 halves
@@ -902,26 +902,25 @@ func lowerMufu(c *fn, in *ptx.Instr) error {
 		// cos of a subnormal is 1 either way.
 		c.flOp(ori.OpMUFU, []string{"COS"}, d, a)
 	case "sin":
-		if ftz {
-			c.flOp(ori.OpMUFU, []string{"SIN"}, d, a)
-			return nil
-		}
-		// sin(x) rounds to x for |x| < 2^-126 (zeros included).
-		r := mufu("SIN", a)
-		tiny := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, c.flAbs(a, t), flF32(flMinN32), flPT)
-		c.flOp(ori.OpSEL, nil, d, a, r, ori.R(tiny))
+		// Decision: sin.approx.f32 without .ftz is MUFU.SIN too, as ptxas
+		// 13.0 compiles it (FMUL.RZ by 1/2pi, then MUFU.SIN, for both
+		// forms), so sin of a subnormal is a zero of its sign; the H100
+		// returns 0 for sin.approx.f32(0x4000) (ops-h100.tgz).
+		c.flOp(ori.OpMUFU, []string{"SIN"}, d, a)
 	case "ex2":
 		if ftz {
 			c.flOp(ori.OpMUFU, []string{"EX2"}, d, a)
 			return nil
 		}
-		// Results below 2^-126 are subnormal: 2^a = 2^(a+24) * 2^-24
-		// (a + 24 is exact for a in (-152, -126)).
+		// Results below 2^-126 are subnormal: 2^a = (2^(a/2))^2, the
+		// square rounded by FMUL, as ptxas 13.0 compiles it. The scaling
+		// decides the bits of the result (sim/fp Ex2SFU32 on a/2, then
+		// the rounding of the square), so it follows ptxas exactly.
 		lo := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, a, flF32(math.Float32bits(-126)), flPT)
-		as := c.flR32(ori.OpFADD, nil, a, flF32(math.Float32bits(24)))
+		as := c.flR32(ori.OpFMUL, nil, a, flF32(math.Float32bits(0.5)))
 		x := c.flSel(as, a, ori.R(lo))
 		r := mufu("EX2", x)
-		rs := c.flR32(ori.OpFMUL, nil, r, flPow32(-24))
+		rs := c.flR32(ori.OpFMUL, nil, r, r)
 		c.flOp(ori.OpSEL, nil, d, rs, r, ori.R(lo))
 	case "lg2":
 		if ftz {
@@ -1541,33 +1540,38 @@ func (c *fn) flSqrtF64(d ori.Reg, a ori.Operand, rnd string) {
 	c.flMovTo(d, res, 2)
 }
 
-// flRsqrtF64 is rsqrt.approx{.ftz}.f64: the refined MUFU.RSQ64H estimate
-// for positive finite operands, the seed itself for the special ones
-// (+-0 -> +-inf, +inf -> +0, negative -> NaN) and DADD a, a for a NaN. Without .ftz a
-// subnormal operand is scaled by 2^128 and the result by 2^64.
+// flRsqrtF64 is rsqrt.approx{.ftz}.f64. With .ftz it is the MUFU.RSQ64H
+// seed alone. Without, it is the seed refined once for positive finite
+// operands, the seed itself for the special ones (+-0 -> +-inf, +inf ->
+// +0, negative -> NaN) and DADD a, a for a NaN; a subnormal operand is
+// scaled by 2^128 and the result by 2^64.
 func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
-	as, tiny := a, ori.Reg{}
-	lowest := flPow64(-1022)
-	if !ftz {
-		tiny = c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, c.flAbs(a, ".f64"), flPow64(-1022), flPT)
-		as = c.flSel64(c.flR64(ori.OpDMUL, nil, a, flPow64(128)), a, ori.R(tiny))
-		lowest = ori.F64(0)
-	}
-	y := c.flRsq64(as)
-	seed := c.flPair(flRZ, c.flR32(ori.OpMUFU, []string{"RSQ64H"}, word(as, 1)))
-	cmp := "GT"
 	if ftz {
-		cmp = "GE"
+		// Decision: rsqrt.approx.ftz.f64 is the MUFU.RSQ64H estimate
+		// alone with a zero low word, as ptxas 13.0 compiles it (SASS:
+		// MUFU.RSQ64H and a zero move, no refinement).
+		c.flOp(ori.OpMUFU, []string{"RSQ64H"}, d.Word(1), word(a, 1))
+		c.flOp(ori.OpMOV, nil, d.Word(0), flRZ)
+		return
 	}
-	ok := c.flSetp(ori.OpDSETP, []string{cmp, "AND"}, as, lowest, flPT)
+	tiny := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, c.flAbs(a, ".f64"), flPow64(-1022), flPT)
+	as := c.flSel64(c.flR64(ori.OpDMUL, nil, a, flPow64(128)), a, ori.R(tiny))
+	// Decision: one refinement step of the seed y with the error
+	// e = 1 - a*y*y, y + (y*e)*(0.5 + 0.375*e), as ptxas 13.0 compiles
+	// rsqrt.approx.f64; the H100 agrees on every positive normal input of
+	// the f64 sweep (ops-h100.tgz). Three Newton steps (flRsq64) would be
+	// more accurate but not the hardware's result.
+	seed := c.flPair(flRZ, c.flR32(ori.OpMUFU, []string{"RSQ64H"}, word(as, 1)))
+	e := c.flR64(ori.OpDFMA, nil, as, c.flNeg(c.flR64(ori.OpDMUL, nil, seed, seed), ".f64"), ori.F64(1))
+	h := c.flR64(ori.OpDFMA, nil, e, ori.F64(0.375), ori.F64(0.5))
+	y := c.flR64(ori.OpDFMA, nil, h, c.flR64(ori.OpDMUL, nil, seed, e), seed)
+	ok := c.flSetp(ori.OpDSETP, []string{"GT", "AND"}, as, ori.F64(0), flPT)
 	ok = c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, as, ori.F64(math.Inf(1)), ori.R(ok))
 	// The seed reads only the high word: a NaN whose payload is in the
 	// low word would look infinite to it.
 	isNaN := c.flSetp(ori.OpDSETP, []string{"NAN", "AND"}, a, a, flPT)
 	seed = c.flSel64(c.flR64(ori.OpDADD, nil, a, a), seed, ori.R(isNaN))
 	r := c.flSel64(y, seed, ori.R(ok))
-	if !ftz {
-		r = c.flSel64(c.flR64(ori.OpDMUL, nil, r, flPow64(64)), r, ori.R(tiny))
-	}
+	r = c.flSel64(c.flR64(ori.OpDMUL, nil, r, flPow64(64)), r, ori.R(tiny))
 	c.flMovTo(d, r, 2)
 }

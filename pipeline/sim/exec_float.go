@@ -249,25 +249,25 @@ func execMUFU(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	var fn64 func(uint64) uint64
 	switch {
 	case d.has("RCP64H"):
-		fn64 = fp.Rcp64H
+		fn64 = fp.Rcp64HSFU
 	case d.has("RSQ64H"):
-		fn64 = fp.Rsq64H
+		fn64 = fp.Rsq64HSFU
 	case d.has("RCP"):
-		fn32 = fp.Rcp32Approx
+		fn32 = fp.RcpSFU32
 	case d.has("RSQ"):
-		fn32 = fp.Rsq32Approx
+		fn32 = fp.RsqSFU32
 	case d.has("SQRT"):
-		fn32 = fp.Sqrt32Approx
+		fn32 = fp.SqrtSFU32
 	case d.has("EX2"):
-		fn32 = fp.Ex2Approx32
+		fn32 = fp.Ex2SFU32
 	case d.has("LG2"):
 		fn32 = fp.Lg2Approx32
 	case d.has("SIN"):
-		fn32 = fp.SinApprox32
+		fn32 = fp.SinRadSFU32
 	case d.has("COS"):
-		fn32 = fp.CosApprox32
+		fn32 = fp.CosRadSFU32
 	case d.has("TANH"):
-		fn32 = fp.TanhApprox32
+		fn32 = fp.TanhSFU32
 	default:
 		return s.fault(w, f, d, mask, "unknown MUFU function %s", modsString(d))
 	}
