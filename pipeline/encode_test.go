@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -229,69 +228,6 @@ var (
 	imadSHL = regexp.MustCompile(`IMAD\.SHL((?:\.U32)?) ([^,]+, [^,]+), 0x([0-9a-f]+),`)
 )
 
-// printerConventions rewrites orilab's SASS text where its printer and
-// nvdisasm 13.5 differ only in how they spell the same word (each line
-// is a difference of orilab's printer that the nvdisasm test counts as a
-// mismatch). The decoder check applies them to the decoded text, so that
-// it measures the encoding tables alone.
-var printerConventions = []struct {
-	re  *regexp.Regexp
-	to  string
-	why string
-}{
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F)\.F32((?:\.[US]32)?)\.RN `), "$1$2 ", "I2F: .F32 and .RN are defaults"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F)\.F32`), "$1", "I2F: .F32 is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F(?:\.[A-Z0-9]+)*)\.S32`), "$1", "I2F: .S32 is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2I(?:\.[US]32)?)\.F32`), "$1", "F2I: .F32 is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2I)\.S32`), "$1", "F2I: .S32 is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2F\.F32\.F64(?:\.FTZ)?)\.RN `), "$1 ", "F2F: .RN is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?ATOMS?G?\.(?:E\.)?[A-Z]+)\.U32`), "$1", "ATOM: .U32 is the default"},
-	{regexp.MustCompile(` \[0x0\]`), " [RZ]", "an absolute address 0 is [RZ]"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FCHK)\.DIVIDE`), "$1", "FCHK: .DIVIDE is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?ATOM\.E\.CAS.* \[R[0-9]+)\.64`), "$1", "ATOM.E.CAS prints its 64-bit address without .64"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?VOTE\.[A-Z]+) RZ,`), "$1", "VOTE: an RZ result is not printed"},
-}
-
-// nvdisasmStyle applies printerConventions and nvdisasm's choices that
-// depend on the instruction: unsigned immediates outside IADD3 and IMAD,
-// IMAD.SHL for a multiplier that is a power of two with C = RZ, and
-// WARPSYNC.ALL on sm_90.
-func nvdisasmStyle(s string, arch int, yield bool) string {
-	if yield {
-		// A yielding instruction's reuse flags have no effect and
-		// nvdisasm does not print them (measured over every stall and
-		// yield with -b SM80).
-		s = strings.ReplaceAll(s, ".reuse", "")
-	}
-	s = bigFloat.ReplaceAllStringFunc(s, func(m string) string {
-		f, _ := strconv.ParseFloat(strings.TrimSpace(m), 64)
-		return " " + strconv.FormatFloat(f, 'e', 20, 64)
-	})
-	for _, c := range printerConventions {
-		s = c.re.ReplaceAllString(s, c.to)
-	}
-	if m := imadPow2.FindStringSubmatch(s); m != nil {
-		s = m[1] + "IMAD.SHL" + m[2]
-	}
-	if !signedImm.MatchString(s) {
-		s = negImm.ReplaceAllStringFunc(s, func(m string) string {
-			var v uint64
-			fmt.Sscanf(strings.TrimPrefix(m, " -0x"), "%x", &v)
-			return fmt.Sprintf(" 0x%x", uint32(-int64(v)))
-		})
-	}
-	if arch >= 90 {
-		s = strings.Replace(s, "WARPSYNC 0xffffffff ", "WARPSYNC.ALL ", 1)
-	}
-	return s
-}
-
-var (
-	imadPow2  = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, [^,]+, 0x(?:1|2|4|8)0*, RZ ;)$`)
-	signedImm = regexp.MustCompile(`^(?:@!?P[0-6T] )?U?(?:IADD3|IMAD|ISETP|IMNMX)`)
-	bigFloat  = regexp.MustCompile(` [0-9]{17,}\b`)
-)
-
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
 // text must equal orilab's; it only rises. The test logs the numbers and
 // which mnemonics differ.
@@ -428,7 +364,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 		}
 		dt, err := sass.InstTextRaw(d)
 		if err == nil {
-			dt = nvdisasmStyle(sass.Normalize(dt), arch, d.Ctrl.Yield)
+			dt = sass.NvdisasmStyle(sass.Normalize(dt), arch, d.Ctrl.Yield)
 		}
 		if err == nil && dt == g {
 			st.decMatched++

@@ -299,7 +299,7 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			if rel>>(s.n-1)&1 != 0 {
 				rel -= int64(1) << s.n
 			}
-			t := d.ctx.PC + 16 + int(rel)
+			t := d.ctx.PC + 16 + 4*int(rel)
 			id, ok := d.ctx.Blocks[t]
 			if d.ctx.Raw {
 				id, ok = int32(t), true
@@ -325,6 +325,8 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			o = ori.BlockRef(int(id))
 		case sBar:
 			o = ori.Imm(int64(d.w.Field(s.pos, 4)))
+		case sAllLanes:
+			o = ori.Imm(-1)
 		case sLUT2:
 			o = ori.Imm(int64(d.w.Field(64, 3) | d.w.Field(72, 5)<<3))
 		case sSym:

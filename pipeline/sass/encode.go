@@ -555,7 +555,7 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 		if !ok {
 			return fmt.Errorf("branch to BB%d, which is not a block of the function", o.Block)
 		}
-		rel := int64(t - (e.pc + 16))
+		rel := int64(t-(e.pc+16)) / 4
 		if rel < -(1<<(s.n-1)) || rel >= 1<<(s.n-1) {
 			return fmt.Errorf("branch offset %d does not fit %d bits", rel, s.n)
 		}
@@ -581,6 +581,11 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 			return fmt.Errorf("%s is not a convergence barrier 0-15", o)
 		}
 		e.w.SetField(s.pos, 4, uint64(o.Imm))
+		return nil
+	case sAllLanes:
+		if o.Kind != ori.OpdImm || uint32(o.Imm) != 0xffffffff {
+			return fmt.Errorf("sm_%d has no form with an immediate mask other than all lanes (%s); the mask must be in a register", e.arch, o)
+		}
 		return nil
 	case sLUT2:
 		if o.Kind != ori.OpdImm || o.Imm < 0 || o.Imm > 0xff {

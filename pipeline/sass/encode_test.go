@@ -134,7 +134,7 @@ func TestEncodeRefuses(t *testing.T) {
 		{75, "LDG.E R0 = [R2.64]", "sass: LDG.E: no encoding of this modifier form for sm_75"},
 		{80, "LDG.E.FOO R0 = [R2.64]", "sass: LDG.E.FOO: modifier .FOO has no encoding here for sm_80 (or is out of order)"},
 		{80, "LDG.E R0 = [R2.64+0x800000]", "sass: LDG.E: source 0 ([R2.64+0x800000]): address offset 0x800000 does not fit 24 signed bits"},
-		{90, "WARPSYNC 0x5", "sass: WARPSYNC: sm_90 has no WARPSYNC with an immediate mask other than all lanes (0x5); the mask must be in a register"},
+		{90, "WARPSYNC 0x5", "sass: WARPSYNC: source 0 (0x5): sm_90 has no form with an immediate mask other than all lanes (0x5); the mask must be in a register"},
 		{80, "REDUX.SUM R8 = R9", "sass: REDUX.SUM: result 0: R8 where the encoding holds a UR register"},
 		{80, "DADD R2.64 = R2.64, 0d3FB999999999999A", "sass: DADD: f64 immediate 0.10000000000000000555 needs more than the 32 upper bits the encoding holds"},
 		{80, "MOV R3.64 = RZ", "sass: MOV: result 0: R3.64 is a 2-register tuple that is not aligned"},

@@ -29,6 +29,7 @@ const (
 	sBar                      // convergence barrier B0-B15, 4 bits at pos (an immediate in Ori)
 	sSym                      // call target: a symbol, relocated (the field holds 0 until linked)
 	sTarget90                 // sm_90 branch target: the offset in 4-byte units, bits 0-7 at 16, the rest at 34-81
+	sAllLanes                 // an immediate that must be all ones (-1); the field (32-63) holds 0, as ptxas writes it (sm_90 WARPSYNC.ALL)
 	sLUT2                     // PLOP3's first truth table: bits 0-2 at 64, bits 3-7 at 72
 )
 

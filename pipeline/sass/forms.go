@@ -195,7 +195,9 @@ var formTable = []*form{
 		mods: []group{gFTZ, gRnd, gSAT}, tmpl: []fix{{84, 3, 4}}},
 	{op: ori.OpFFMA, opc: 0x023, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{gFTZ, gRnd, gSAT}},
-	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 89, // sm_90 adds fields (nvdisasm: FMNMX.IS_A Rd, PT, ...) orilab has not measured dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+	// sm_90 adds fields (nvdisasm: FMNMX.IS_A Rd, PT, ...) orilab has
+	// not measured.
+	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpFSEL, opc: 0x008, alu: true, dsts: []slot{dR}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}, pAcc}},
 	{op: ori.OpFSETP, opc: 0x00b, alu: true,
@@ -254,7 +256,7 @@ var formTable = []*form{
 		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
-	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}},
+	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType}},
 	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
 	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpSTL, opc: 0x387, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
@@ -289,22 +291,20 @@ var formTable = []*form{
 	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
 	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).
 	{op: ori.OpWARPSYNC, opc: 0x348, arch: 90, srcs: []slot{{k: sR, pos: 24}}, tmpl: []fix{pfix(87)}},
-	{op: ori.OpWARPSYNC, opc: 0x948, arch: 90, srcs: []slot{{k: sImm, pos: 32, n: 32, signed: true}}, tmpl: []fix{pfix(87)},
-		pre: func(in *ori.Inst, arch int) (*ori.Inst, error) {
-			if o := in.Srcs[0]; o.Kind == ori.OpdImm && uint32(o.Imm) != 0xffffffff {
-				return nil, fmt.Errorf("sm_90 has no WARPSYNC with an immediate mask other than all lanes (0x%x); the mask must be in a register", uint32(o.Imm))
-			}
-			return in, nil
-		}},
+	{op: ori.OpWARPSYNC, opc: 0x948, arch: 90, srcs: []slot{{k: sAllLanes}}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpNANOSLEEP, opc: 0x15d, alu: true, srcs: []slot{b}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpMEMBAR, opc: 0x992,
 		mods: []group{{pos: 79, n: 1, names: names(0, "", 1, "ALL")}, {pos: 76, n: 3, names: names(0, "CTA", 1, "SM", 2, "GPU", 3, "SYS")}}},
-	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 32, n: 32}}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{pfix(87)}},
 
 	// Control.
-	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 32, n: 50}}, tmpl: []fix{pfix(87)}},
-	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}}, tmpl: []fix{pfix(87)}},
+	// Bits 32-33 are BRA's mode (.CONV, .DIV with a UR operand when bit
+	// 91 is set); the offset, in 4-byte units, starts at 34.
+	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}}, tmpl: []fix{pfix(87)},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
+	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}}, tmpl: []fix{pfix(87)},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
