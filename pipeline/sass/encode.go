@@ -93,6 +93,7 @@ func checkArch(arch int) error {
 }
 
 type encoder struct {
+	wide  bool // the instruction addresses memory with 64 bits (.E)
 	arch  int
 	pc    int
 	addr  map[int32]int
@@ -151,6 +152,7 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		return Word{}, err
 	}
 	notX := fm.notX != "" && in.HasMod(fm.notX)
+	e.wide = in.HasMod("E")
 	if len(in.Dsts) > len(fm.dsts) {
 		return Word{}, fmt.Errorf("%d results; the encoding has %d", len(in.Dsts), len(fm.dsts))
 	}
@@ -505,6 +507,14 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 		if o.Imm < -(1<<23) || o.Imm >= 1<<23 {
 			return fmt.Errorf("address offset %s does not fit 24 signed bits", hexInt(o.Imm))
 		}
+		// .E addresses are 64-bit: the base is a register pair. A 32-bit
+		// base under .E would read the next register as the high word.
+		if o.HasBase && !o.Reg.IsZero() && (o.Reg.Words == 2) != e.wide {
+			if e.wide {
+				return fmt.Errorf("%s: a .E address needs a 64-bit register pair", o)
+			}
+			return fmt.Errorf("%s: a 64-bit base needs .E", o)
+		}
 		e.w.SetField(24, 8, base)
 		e.w.SetField(40, 24, uint64(o.Imm))
 		return nil
@@ -651,7 +661,7 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX bool)
 			if o.Neg {
 				return fmt.Errorf("operand %s: .X takes ~, not -", *o)
 			}
-			if o.Not && allowed&mNot == 0 {
+			if o.Not && allowed&(mNot|mNeg) == 0 {
 				return fmt.Errorf("operand %s: bitwise not has no bit here", *o)
 			}
 		} else if err := checkMods(*o, allowed, false); err != nil {
