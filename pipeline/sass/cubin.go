@@ -3,7 +3,15 @@ package sass
 // The cubin writer: an ELF64 file in the layout ptxas 13.0 writes, with
 // the sections and .nv.info attributes the CUDA tools read. Layout facts
 // are measured from ptxas's own cubins (readelf -S -s, cuobjdump -elf,
-// and the raw bytes of .nv.info sections): see TestCubin.
+// and the raw bytes of .nv.info sections); TestCubin reads the result
+// with cuobjdump -elf and nvdisasm.
+//
+// What ptxas writes and this writer does not (yet): program headers,
+// .nv.callgraph, .nv.compat, the .note.nv.tkinfo/.note.nv.cuinfo notes,
+// .debug_frame, EIATTR_MAX_THREADS and the other optional attributes,
+// global variables (.nv.global, .nv.constant3) and relocations: a
+// function with calls is refused. The CUDA driver has not loaded its
+// output yet (no GPU run in this session).
 
 import (
 	"bytes"
@@ -63,13 +71,13 @@ const (
 func CubinFlags(arch int) uint32 { return 0x6000004 | uint32(arch)<<8 }
 
 type section struct {
-	name                 string
-	typ                  uint32
-	flags                uint64
-	data                 []byte
-	size                 int // NOBITS size
-	link, info           uint32
-	align, entsize       uint64
+	name           string
+	typ            uint32
+	flags          uint64
+	data           []byte
+	size           int // NOBITS size
+	link, info     uint32
+	align, entsize uint64
 	// infoSym, infoSection, linkSection name the symbol or section that
 	// sh_info and sh_link point to; they are resolved after layout.
 	infoSym, infoSection, linkSection string

@@ -12,8 +12,10 @@
 //     (word.go); see "Encoding" below;
 //   - LegalizeFunc and Legalize (legalize.go): the operand swaps that
 //     make commuting instructions encodable;
-//   - NvdisasmRaw, InstTexts and Normalize (check.go): comparing words
-//     with NVIDIA's nvdisasm;
+//   - NvdisasmRaw, InstTexts, Normalize and NvdisasmStyle (check.go):
+//     comparing words with NVIDIA's nvdisasm, and the list of spellings
+//     where orilab's printer and nvdisasm still differ;
+//   - WriteCubin (cubin.go): the ELF file around the words;
 //   - the operand syntax (operand.go): registers, immediates, constant
 //     banks, addresses, special registers, branch targets;
 //   - Resources, Usage, UsageOf and SpillBytes (resources.go): "ptxas
