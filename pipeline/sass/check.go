@@ -171,7 +171,11 @@ var printerConventions = []struct {
 	{regexp.MustCompile(` \[0x0\]`), " [RZ]", "an absolute address 0 is [RZ]"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FCHK)\.DIVIDE`), "$1", "FCHK: .DIVIDE is the default"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?LDC(?:\.[A-Z0-9]+)? [^,]+, c\[0x[0-9a-f]+\]\[)0x0\]`), "${1}RZ]", "LDC: offset 0 without an index prints the index RZ"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FRND(?:\.FTZ)?)\.RN `), "$1 ", "FRND: .RN is the default"},
+	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FRND(?:\.F64)?(?:\.FTZ)?)\.RN `), "$1 ", "FRND: .RN is the default"},
+	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FRND(?:\.F64)?(?:\.FTZ)?)\.RM `), "$1.FLOOR ", "FRND: .RM is .FLOOR"},
+	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FRND(?:\.F64)?(?:\.FTZ)?)\.RP `), "$1.CEIL ", "FRND: .RP is .CEIL"},
+	{regexp.MustCompile(`^((?:@!?P[0-6T] )?FRND(?:\.F64)?(?:\.FTZ)?)\.RZ `), "$1.TRUNC ", "FRND: .RZ is .TRUNC"},
+	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F\.F64(?:\.[SU](?:32|64))?)\.RN `), "$1 ", "I2F: .RN is the default"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?ATOM\.E\.CAS.* \[R[0-9]+)\.64`), "$1", "ATOM.E.CAS prints its 64-bit address without .64"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?VOTE\.[A-Z]+) RZ,`), "$1", "VOTE: an RZ result is not printed"},
 }
