@@ -170,6 +170,9 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 	}
 	var alu [3]*ori.Operand // A, B, C
 	var aluMod [3]int
+	// bIsC: the register in B is the operation's C (FADD, DSETP: their
+	// reuse flag is C's; measured, nvdisasm rejects B's).
+	bIsC := false
 	for i, s := range fm.srcs {
 		o, err := operandAt(in.Srcs, i, s, "source")
 		if err != nil {
@@ -185,6 +188,7 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		case sBC:
 			if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR {
 				alu[1], aluMod[1] = &o, s.mod
+				bIsC = true
 			} else {
 				alu[2], aluMod[2] = &o, s.mod
 			}
@@ -195,7 +199,7 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		}
 	}
 	if fm.alu {
-		if err := e.aluSrcs(fm, alu, aluMod, notX); err != nil {
+		if err := e.aluSrcs(fm, alu, aluMod, notX, bIsC); err != nil {
 			return Word{}, err
 		}
 	}
@@ -645,7 +649,11 @@ func immField(o ori.Operand, s slot) (uint64, error) {
 
 // aluSrcs places the A, B and C sources of an ALU form and sets the form
 // number.
-func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX bool) error {
+func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC bool) error {
+	slotB := reuseB
+	if bIsC {
+		slotB = reuseC
+	}
 	file := ori.ClassR
 	if fm.uni {
 		file = ori.ClassUR
@@ -708,6 +716,11 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX bool)
 			if o.Bank < 0 || o.Bank > 31 || o.Imm < 0 || o.Imm > 0xffff {
 				return "", fmt.Errorf("%s: bank 0-31 and offset 0-0xffff only", *o)
 			}
+			// Measured: nvdisasm prints c[0x0][0x211] as c[0x0][0x210];
+			// an ALU source reads a whole aligned word.
+			if o.Imm%4 != 0 {
+				return "", fmt.Errorf("%s: an ALU constant operand must be 4-byte aligned (load it with LDC)", *o)
+			}
 			if err := checkMods(*o, allowed, false); err != nil {
 				return "", err
 			}
@@ -736,7 +749,7 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX bool)
 				}
 				return "ur", nil
 			}
-			return "", regAt(o, allowed, 32, 63, 62, reuseB)
+			return "", regAt(o, allowed, 32, 63, 62, slotB)
 		}
 		return "", fmt.Errorf("%s cannot be source %s of an ALU instruction", *o, slotName)
 	}
@@ -754,7 +767,7 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX bool)
 	switch {
 	case isReg(b) && isReg(c):
 		if b != nil {
-			if err := regAt(b, mods[1], 32, 63, 62, reuseB); err != nil {
+			if err := regAt(b, mods[1], 32, 63, 62, slotB); err != nil {
 				return err
 			}
 		}
