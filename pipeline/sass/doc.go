@@ -139,7 +139,14 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (sm_75 global memory, RET, BRX, uniform-predicate branches, BAR.RED
-// with a result, FMNMX on sm_90, conversions with f64 operands) is
-// refused, and the nvdisasm test in package pipeline counts it.
+// (global and generic memory on sm_75, RET, BRX, branches guarded by a
+// uniform predicate, BAR.RED with a result, FMNMX on sm_90, FSET, HADD2,
+// HMUL2, F16 conversions, 32-bit addresses under .E) is refused, and the
+// nvdisasm test in package pipeline counts it.
+//
+// Decision: a yielding instruction's reuse flags are encoded as the IR
+// has them, although the hardware ignores them there (nvdisasm 13.5 does
+// not print them; measured over every stall and yield); the scheduler
+// should not set them. Stalls 0 and 12-15 without yield are refused:
+// nvdisasm rejects those control words.
 package sass
