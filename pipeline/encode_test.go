@@ -208,13 +208,13 @@ func roundTrip(t *testing.T, c compiled, arch int, st *encodeStats) int {
 // plainImms returns in with its 32-bit immediates as integers (a word
 // holds bits, and whether Ori printed them as a float is not in them),
 // its branch targets as addresses (empty blocks share one), and without
-// trailing PT results (IADD3 R5, PT = ... is IADD3 R5 = ...: an absent
-// carry-out is PT in the word).
+// trailing PT and UPT results (IADD3 R5, PT = ... is IADD3 R5 = ...: an
+// absent carry-out is PT in the word).
 func plainImms(in *ori.Inst, addr map[int32]int) *ori.Inst {
 	c := in.Clone()
 	for len(c.Dsts) > 1 {
 		o := c.Dsts[len(c.Dsts)-1]
-		if o.Kind != ori.OpdReg || o.Reg != ori.PT || o.Not {
+		if o.Kind != ori.OpdReg || (o.Reg != ori.PT && o.Reg != ori.UPT) || o.Not {
 			break
 		}
 		c.Dsts = c.Dsts[:len(c.Dsts)-1]

@@ -194,7 +194,14 @@ func NvdisasmStyle(s string, arch int, yield bool) string {
 		// yield with -b SM80).
 		s = strings.ReplaceAll(s, ".reuse", "")
 	}
+	// nvdisasm writes large values with 21 significant digits in
+	// exponent form (8.50705917302346158658e+37); orilab's printer
+	// writes 20 (and integers in full).
 	s = bigFloat.ReplaceAllStringFunc(s, func(m string) string {
+		f, _ := strconv.ParseFloat(strings.TrimSpace(m), 64)
+		return " " + strconv.FormatFloat(f, 'e', 20, 64)
+	})
+	s = posExpFloat.ReplaceAllStringFunc(s, func(m string) string {
 		f, _ := strconv.ParseFloat(strings.TrimSpace(m), 64)
 		return " " + strconv.FormatFloat(f, 'e', 20, 64)
 	})
@@ -221,10 +228,11 @@ func NvdisasmStyle(s string, arch int, yield bool) string {
 }
 
 var (
-	imadPow2  = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, [^,]+, 0x(?:1|2|4|8)0*, RZ ;)$`)
-	negImm    = regexp.MustCompile(` -0x[0-9a-f]+`)
-	imadMov   = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, RZ, RZ, )([^U])`)
-	imadIAdd  = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, [^,]+, 0x1, )`)
-	signedImm = regexp.MustCompile(`^(?:@!?P[0-6T] )?U?(?:IADD3|IMAD|ISETP|IMNMX)`)
-	bigFloat  = regexp.MustCompile(` [0-9]{17,}\b`)
+	imadPow2    = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, [^,]+, 0x(?:1|2|4|8)0*, RZ ;)$`)
+	negImm      = regexp.MustCompile(` -0x[0-9a-f]+`)
+	imadMov     = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, RZ, RZ, )([^U])`)
+	imadIAdd    = regexp.MustCompile(`^((?:@!?P[0-6T] )?)IMAD((?:\.U32)? [^,]+, [^,]+, 0x1, )`)
+	signedImm   = regexp.MustCompile(`^(?:@!?P[0-6T] )?U?(?:IADD3|IMAD|ISETP|IMNMX)`)
+	bigFloat    = regexp.MustCompile(` [0-9]{17,}\b`)
+	posExpFloat = regexp.MustCompile(` [0-9]\.[0-9]+e\+[0-9]+`)
 )
