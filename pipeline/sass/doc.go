@@ -1,11 +1,21 @@
 // Package sass renders allocated Ori as SASS assembly text, in the syntax
-// of NVIDIA's nvdisasm and cuobjdump (ptxas's phase DumpNVuCodeText), and
-// prints the ptxas -v resource lines.
+// of NVIDIA's nvdisasm and cuobjdump (ptxas's phase DumpNVuCodeText),
+// prints the ptxas -v resource lines, and encodes instructions into the
+// 128-bit words of sm_75-sm_90 and decodes them back.
 //
 // It owns:
 //
 //   - Text and FuncText (text.go): the listing of a module or one
 //     function;
+//   - EncodeFunc, Encode (encode.go) and Decode (decode.go), driven by
+//     one table of forms (form.go, forms.go) and the control word
+//     (word.go); see "Encoding" below;
+//   - LegalizeFunc and Legalize (legalize.go): the operand swaps that
+//     make commuting instructions encodable;
+//   - NvdisasmRaw, InstTexts, Normalize and NvdisasmStyle (check.go):
+//     comparing words with NVIDIA's nvdisasm, and the list of spellings
+//     where orilab's printer and nvdisasm still differ;
+//   - WriteCubin (cubin.go): the ELF file around the words;
 //   - the operand syntax (operand.go): registers, immediates, constant
 //     banks, addresses, special registers, branch targets;
 //   - Resources, Usage, UsageOf and SpillBytes (resources.go): "ptxas
@@ -48,7 +58,7 @@
 //
 // (wait barriers, read barrier, write barrier, yield, stall; the
 // instruction text from the mnemonic to ";" is padded to 56 columns).
-// nvdisasm prints the encoding there instead; orilab has no encoder yet.
+// nvdisasm prints the encoding there instead.
 //
 // Blocks that are branch targets (BRA, BRX, BSSY) get labels .L_x_N,
 // numbered from 0 in layout order across the module (within the
@@ -95,4 +105,48 @@
 // to the end of the kernel parameters (0x160 plus the parameters on
 // sm_75-sm_89, 0x210 plus them on sm_90 and later). A module with
 // .global variables starts with "ptxas info    : N bytes gmem".
+//
+// # Encoding
+//
+// Every instruction is one 128-bit word (word.go): the opcode in bits
+// 0-11, the guard in 12-15, operands and modifiers above, and the control
+// word in 105-125: stall (4 bits at 105), yield (bit 109, set when the
+// instruction does NOT yield), write and read scoreboard (3 bits each at
+// 110 and 113, 7 for none), wait mask (6 bits at 116) and operand reuse
+// (4 bits at 122, one per logical source A, B, C).
+//
+// A form (forms.go) lists, for one opcode variant, where each operand and
+// each modifier lives; the encoder and the decoder read the same form.
+// ALU instructions share the Volta layout: A is a register (24-31), and
+// one of B and C may be an immediate, a constant bank or a uniform
+// register in bits 32-63, the "form" number in bits 9-11 saying which.
+// The encoder tries the forms of an opcode in order and returns the first
+// that holds the instruction; when none does, the error names the
+// instruction and the reason (an immediate in A, two immediates, a
+// modifier with no bits, an offset out of range). It never drops an
+// operand or a modifier.
+//
+// Decision: orilab's IR names no memory descriptor for global and
+// generic accesses, which on sm_80 and later always take one (the
+// desc[URx] nvdisasm prints on sm_90; ptxas loads it from
+// c[0x0][0x118] on sm_80, c[0x0][0x208] on sm_90). The encoder writes
+// URZ there: nvdisasm's text then matches orilab's on sm_80 and, apart
+// from desc[URZ], on sm_90. Running such code needs the lowering to load
+// the descriptor and name it.
+//
+// Decision: IMAD.SHL d = a, k, c is orilab's spelling of a shift; the word
+// is IMAD with the multiplier 1<<k (what nvdisasm prints), and it decodes
+// as that IMAD.
+//
+// Where the facts come from is at the top of forms.go; what is missing
+// (global and generic memory on sm_75, RET, BRX, branches guarded by a
+// uniform predicate, BAR.RED with a result, FMNMX on sm_90, FSET, HADD2,
+// HMUL2, F16 conversions, 32-bit addresses under .E) is refused, and the
+// nvdisasm test in package pipeline counts it.
+//
+// Decision: a yielding instruction's reuse flags are encoded as the IR
+// has them, although the hardware ignores them there (nvdisasm 13.5 does
+// not print them; measured over every stall and yield); the scheduler
+// should not set them. Stalls 0 and 12-15 without yield are refused:
+// nvdisasm rejects those control words.
 package sass

@@ -1,0 +1,347 @@
+package sass
+
+// The encoding tables: one form per opcode variant that orilab's back end
+// emits, for sm_75-sm_90 (one table: these targets share the Volta word
+// layout; where a form differs per target it says so with arch/archMax).
+//
+// Provenance. Opcode numbers, operand positions and modifier values are
+// facts from three sources, cross-checked:
+//   - ptxas 13.0.88's own words for the testdata and corpus kernels,
+//     disassembled by nvdisasm 13.5 -hex (pipeline/sass/internal/gen
+//     collects them into testdata/ptxas/; TestDecodePtxasWords decodes
+//     them with these tables);
+//   - Mesa NAK's sm70_encode.rs (bit positions and values; facts only);
+//   - nvdisasm -b SMxx over raw words orilab writes, which is the test of
+//     record (TestNvdisasm* in package pipeline): a field that is wrong
+//     shows up as a text mismatch there.
+// The tmpl fields are ptxas's values for fields orilab does not model
+// (cache eviction "normal", the unused predicate fields), copied from
+// its words.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/ori"
+)
+
+// Operand slot shorthands.
+var (
+	dR   = slot{k: sR, pos: 16}
+	dR64 = slot{k: sR, pos: 16, words: 2}
+	dUR  = slot{k: sUR, pos: 16}
+	// pd81/pd84: predicate results at 81 and 84, PT when absent.
+	pd81 = slot{k: sP, pos: 81, opt: true}
+	pd84 = slot{k: sP, pos: 84, opt: true}
+	// pAcc: the accumulating predicate source of SETP forms and the
+	// select predicate of SEL/FSEL/IMNMX.
+	pAcc  = slot{k: sP, pos: 87, not: 90}
+	upAcc = slot{k: sUP, pos: 87, not: 90}
+	a     = slot{k: sA}
+	aNeg  = slot{k: sA, mod: mNeg}
+	aFP   = slot{k: sA, mod: mNeg | mAbs}
+	b     = slot{k: sB}
+	bNeg  = slot{k: sB, mod: mNeg}
+	bFP   = slot{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}
+	bInt  = slot{k: sB, signed: true}
+	c     = slot{k: sC}
+	cNeg  = slot{k: sC, mod: mNeg, signed: true}
+	cFP   = slot{k: sC, mod: mNeg | mAbs, fk: ori.ImmF32}
+	mem   = slot{k: sMem}
+)
+
+func pfix(pos int) fix { return fix{pos, 3, 7} } // an unused predicate field: PT
+
+// Modifier groups shared by several forms.
+var (
+	gFTZ   = group{pos: 80, n: 1, names: names(0, "", 1, "FTZ")}
+	gSAT   = group{pos: 77, n: 1, names: names(0, "", 1, "SAT")}
+	gRnd   = group{pos: 78, n: 2, names: names(0, "", 1, "RM", 2, "RP", 3, "RZ")}
+	gRndRN = group{pos: 78, n: 2, names: names(0, "RN", 1, "RM", 2, "RP", 3, "RZ"), implicit: true}
+	gBool  = group{pos: 74, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}
+	gICmp  = group{pos: 76, n: 3, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "T")}
+	gFCmp  = group{pos: 76, n: 4, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
+		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "T")}
+	gU32 = group{pos: 73, n: 1, names: names(0, "U32", 1, "")}
+	gX   = group{pos: 74, n: 1, names: names(0, "", 1, "X")}
+	// gMemType: the access size of loads and stores.
+	gMemType = group{pos: 73, n: 3, names: names(0, "U8", 1, "S8", 2, "U16", 3, "S16", 4, "", 5, "64", 6, "128")}
+	// gOrder: memory ordering and scope of global and generic accesses
+	// on sm_80 and later (NAK's set_mem_order; "" is weak).
+	gOrder = group{pos: 77, n: 4, names: names(0, "", 4, "CONSTANT", 5, "STRONG.SM", 7, "STRONG.GPU", 0xa, "STRONG.SYS")}
+	gE     = group{pos: 72, n: 1, names: names(1, "E")}
+	gAtom  = group{pos: 87, n: 4, names: names(0, "ADD", 1, "MIN", 2, "MAX", 3, "INC", 4, "DEC", 5, "AND", 6, "OR", 7, "XOR", 8, "EXCH")}
+	gAtomT = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "F32.FTZ.RN", 5, "S64", 6, "F64.RN"), implicit: true}
+)
+
+// formsOf lists the forms of each opcode; allForms all of them, in the
+// decoder's search order.
+var formsOf = map[ori.Opcode][]*form{}
+var allForms []*form
+
+func init() {
+	for _, f := range formTable {
+		formsOf[f.op] = append(formsOf[f.op], f)
+	}
+	allForms = sortedForms(formsOf)
+}
+
+var formTable = []*form{
+	// Integer ALU.
+	{op: ori.OpIADD3, opc: 0x010, noCVar: true, alu: true, notX: "X",
+		dsts: []slot{dR, pd81, pd84},
+		srcs: []slot{aNeg, {k: sB, mod: mNeg, signed: true}, cNeg,
+			{k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"},
+			{k: sP, pos: 77, not: 80, opt: true, dfltNot: true, keepIf: "X"}},
+		mods: []group{gX}},
+	{op: ori.OpUIADD3, opc: 0x090, noCVar: true, alu: true, uni: true, notX: "X",
+		dsts: []slot{dUR, {k: sUP, pos: 81, opt: true}, {k: sUP, pos: 84, opt: true}},
+		srcs: []slot{aNeg, {k: sB, mod: mNeg, signed: true}, cNeg,
+			{k: sUP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"},
+			{k: sUP, pos: 77, not: 80, opt: true, dfltNot: true, keepIf: "X"}},
+		mods: []group{gX}},
+	{op: ori.OpIMAD, opc: 0x024, alu: true,
+		dsts: []slot{dR, pd81},
+		srcs: []slot{a, bInt, cNeg, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
+		mods: []group{gU32, gX}},
+	{op: ori.OpIMAD, key: []string{"SHL"}, opc: 0x024, alu: true, pre: imadSHL, encodeOnly: true,
+		dsts: []slot{dR, pd81},
+		srcs: []slot{a, bInt, cNeg, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
+		mods: []group{gU32, gX}},
+	{op: ori.OpIMAD, key: []string{"WIDE"}, opc: 0x025, alu: true,
+		dsts: []slot{dR64, pd81},
+		srcs: []slot{a, bInt, {k: sC, mod: mNeg, signed: true, words: 2}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
+		mods: []group{gU32, gX}},
+	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true,
+		dsts: []slot{dR, pd81},
+		srcs: []slot{a, bInt, cNeg, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
+		mods: []group{gU32, gX}},
+	{op: ori.OpUIMAD, opc: 0x0a4, alu: true, uni: true,
+		dsts: []slot{dUR},
+		srcs: []slot{a, bInt, cNeg},
+		mods: []group{gU32}, tmpl: []fix{pfix(81)}},
+	{op: ori.OpUIMAD, key: []string{"WIDE"}, opc: 0x0a5, alu: true, uni: true,
+		dsts: []slot{{k: sUR, pos: 16, words: 2}},
+		srcs: []slot{a, bInt, cNeg},
+		mods: []group{gU32}, tmpl: []fix{pfix(81)}},
+	{op: ori.OpISETP, opc: 0x00c, alu: true,
+		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
+		srcs: []slot{a, bInt, pAcc, {k: sP, pos: 68, not: 71, opt: true, keepIf: "EX"}},
+		mods: []group{gICmp, gU32, gBool, {pos: 72, n: 1, names: names(0, "", 1, "EX")}}},
+	{op: ori.OpUISETP, opc: 0x08c, alu: true, uni: true,
+		dsts: []slot{{k: sUP, pos: 81}, {k: sUP, pos: 84}},
+		srcs: []slot{a, bInt, upAcc, {k: sUP, pos: 68, not: 71, opt: true, keepIf: "EX"}},
+		mods: []group{gICmp, gU32, gBool, {pos: 72, n: 1, names: names(0, "", 1, "EX")}}},
+	{op: ori.OpIMNMX, opc: 0x017, alu: true,
+		dsts: []slot{dR}, srcs: []slot{a, bInt, pAcc}, mods: []group{gU32}},
+	{op: ori.OpIABS, opc: 0x013, alu: true, dsts: []slot{dR}, srcs: []slot{bInt}},
+	{op: ori.OpLOP3, key: []string{"LUT"}, opc: 0x012, noCVar: true, alu: true,
+		dsts: []slot{dR, pd81},
+		srcs: []slot{a, b, c, {k: sImm, pos: 72, n: 8}, {k: sP, pos: 87, not: 90}},
+		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "PAND")}}},
+	{op: ori.OpULOP3, key: []string{"LUT"}, opc: 0x092, noCVar: true, alu: true, uni: true,
+		dsts: []slot{dUR, {k: sUP, pos: 81, opt: true}},
+		srcs: []slot{a, b, c, {k: sImm, pos: 72, n: 8}, {k: sUP, pos: 87, not: 90}}},
+	{op: ori.OpPLOP3, key: []string{"LUT"}, opc: 0x81c,
+		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
+		srcs: []slot{{k: sP, pos: 87, not: 90}, {k: sP, pos: 77, not: 80}, {k: sP, pos: 68, not: 71},
+			{k: sLUT2}, {k: sImm, pos: 16, n: 8}}},
+	{op: ori.OpSHF, opc: 0x019, noCVar: true, alu: true,
+		dsts: []slot{dR}, srcs: []slot{a, b, c},
+		mods: []group{{pos: 76, n: 1, names: names(0, "L", 1, "R")}, {pos: 75, n: 1, names: names(0, "", 1, "W")},
+			{pos: 73, n: 2, names: names(0, "S64", 1, "U64", 2, "S32", 3, "U32")}, {pos: 80, n: 1, names: names(0, "", 1, "HI")}}},
+	{op: ori.OpUSHF, opc: 0x099, noCVar: true, alu: true, uni: true,
+		dsts: []slot{dUR}, srcs: []slot{a, b, c},
+		mods: []group{{pos: 76, n: 1, names: names(0, "L", 1, "R")}, {pos: 75, n: 1, names: names(0, "", 1, "W")},
+			{pos: 73, n: 2, names: names(0, "S64", 1, "U64", 2, "S32", 3, "U32")}, {pos: 80, n: 1, names: names(0, "", 1, "HI")}}},
+	{op: ori.OpLEA, opc: 0x011, alu: true, notX: "X",
+		dsts: []slot{dR, pd81},
+		srcs: []slot{aNeg, b, {k: sImm, pos: 75, n: 5}},
+		fix:  []fix{{80, 1, 0}}, tmpl: []fix{{64, 8, 0xff}, {87, 4, 0xf}},
+		mods: []group{gX}},
+	{op: ori.OpLEA, opc: 0x011, alu: true, notX: "X",
+		dsts: []slot{dR, pd81},
+		srcs: []slot{aNeg, b, c, {k: sImm, pos: 75, n: 5}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
+		fix:  []fix{{80, 1, 1}},
+		mods: []group{{pos: 80, n: 1, names: names(1, "HI")}, gX}},
+	{op: ori.OpPRMT, opc: 0x016, noCVar: true, alu: true,
+		dsts: []slot{dR}, srcs: []slot{a, b, c},
+		mods: []group{{pos: 72, n: 3, names: names(0, "", 1, "F4E", 2, "B4E", 3, "RC8", 4, "ECL", 5, "ECR", 6, "RC16")}}},
+	{op: ori.OpSEL, opc: 0x007, alu: true, dsts: []slot{dR}, srcs: []slot{a, bInt, pAcc}},
+	{op: ori.OpUSEL, opc: 0x087, alu: true, uni: true, dsts: []slot{dUR}, srcs: []slot{a, bInt, upAcc}},
+	{op: ori.OpPOPC, opc: 0x109, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNot}}},
+	{op: ori.OpFLO, opc: 0x100, alu: true, dsts: []slot{dR, pd81}, srcs: []slot{{k: sB, mod: mNot}},
+		mods: []group{gU32, {pos: 74, n: 1, names: names(0, "", 1, "SH")}}},
+	{op: ori.OpBREV, opc: 0x101, alu: true, dsts: []slot{dR}, srcs: []slot{b}},
+	{op: ori.OpBMSK, opc: 0x01b, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
+		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}}},
+	{op: ori.OpSGXT, opc: 0x01a, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
+		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}, gU32}},
+	{op: ori.OpIDP, opc: 0x026, alu: true, dsts: []slot{dR}, srcs: []slot{a, b, c},
+		mods: []group{{pos: 73, n: 5, names: names(
+			0x03, "4A.S8.S8", 0x01, "4A.S8.U8", 0x02, "4A.U8.S8", 0x00, "4A.U8.U8",
+			0x1b, "2A.HI.S16.S8", 0x19, "2A.HI.S16.U8", 0x1a, "2A.HI.U16.S8", 0x18, "2A.HI.U16.U8",
+			0x0b, "2A.LO.S16.S8", 0x09, "2A.LO.S16.U8", 0x0a, "2A.LO.U16.S8", 0x08, "2A.LO.U16.U8")}}},
+	{op: ori.OpMOV, opc: 0x002, alu: true, dsts: []slot{dR}, srcs: []slot{bInt}, tmpl: []fix{{72, 4, 0xf}}},
+	{op: ori.OpUMOV, opc: 0x082, alu: true, dsts: []slot{dUR}, srcs: []slot{{k: sB, mod: mNoRZ, signed: true}}},
+	{op: ori.OpS2R, opc: 0x919, dsts: []slot{dR}, srcs: []slot{{k: sSR, pos: 72}}},
+	{op: ori.OpS2UR, opc: 0x9c3, dsts: []slot{dUR}, srcs: []slot{{k: sSR, pos: 72}}},
+	{op: ori.OpULDC, opc: 0xab9, dsts: []slot{dUR}, srcs: []slot{{k: sUCB}}, mods: []group{gMemType}},
+	{op: ori.OpLDC, opc: 0xb82, dsts: []slot{dR}, srcs: []slot{{k: sCB}}, mods: []group{gMemType}},
+
+	// Floating point.
+	{op: ori.OpFADD, opc: 0x021, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, {k: sBC, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		mods: []group{gFTZ, gRnd, gSAT}},
+	{op: ori.OpFMUL, opc: 0x020, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP},
+		mods: []group{gFTZ, gRnd, gSAT}, tmpl: []fix{{84, 3, 4}}},
+	{op: ori.OpFFMA, opc: 0x023, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
+		mods: []group{gFTZ, gRnd, gSAT}},
+	// sm_90 adds fields (nvdisasm: FMNMX.IS_A Rd, PT, ...) orilab has
+	// not measured.
+	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0xff}}},
+	{op: ori.OpFSEL, opc: 0x008, alu: true, dsts: []slot{dR}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}, pAcc}},
+	{op: ori.OpFSETP, opc: 0x00b, alu: true,
+		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFCmp, gFTZ, gBool}},
+	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, b},
+		mods: []group{{pos: 76, n: 1, names: names(0, "DIVIDE"), implicit: true}}},
+	{op: ori.OpMUFU, opc: 0x108, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		mods: []group{{pos: 74, n: 4, names: names(0, "COS", 1, "SIN", 2, "EX2", 3, "LG2", 4, "RCP", 5, "RSQ", 6, "RCP64H", 7, "RSQ64H", 8, "SQRT", 9, "TANH")}}},
+	// FRND's rounding: orilab spells floor, ceiling and truncation as
+	// .RM, .RP, .RZ (nvdisasm: .FLOOR, .CEIL, .TRUNC).
+	{op: ori.OpFRND, opc: 0x107, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		mods: []group{gFTZ, gRndRN}, tmpl: []fix{{75, 2, 2}, {84, 2, 2}}},
+	{op: ori.OpFRND, opc: 0x113, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		fix:  []fix{{75, 2, 3}, {84, 2, 3}},
+		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
+		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},
+	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		fix:  []fix{{75, 2, 2}, {84, 2, 3}},
+		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	{op: ori.OpF2I, opc: 0x111, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, f64hi: true}},
+		fix: []fix{{84, 2, 3}},
+		mods: []group{{pos: 72, n: 5, names: names(0x11, "S32", 0x10, "U32", 0x19, "S64", 0x18, "U64")}, {pos: 84, n: 2, names: names(3, "F64")},
+			gFTZ, {pos: 78, n: 2, names: names(0, "", 1, "FLOOR", 2, "CEIL", 3, "TRUNC")}, {pos: 77, n: 1, names: names(0, "", 1, "NTZ")}}},
+	{op: ori.OpF2I, opc: 0x111, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		fix: []fix{{84, 2, 2}},
+		mods: []group{{pos: 72, n: 5, names: names(0x19, "S64", 0x18, "U64")}, {pos: 84, n: 2, names: names(2, "F32")},
+			gFTZ, {pos: 78, n: 2, names: names(0, "", 1, "FLOOR", 2, "CEIL", 3, "TRUNC")}, {pos: 77, n: 1, names: names(0, "", 1, "NTZ")}}},
+	{op: ori.OpF2I, opc: 0x105, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		fix: []fix{{84, 2, 2}},
+		mods: []group{{pos: 72, n: 5, names: names(0x11, "S32", 0x10, "U32")}, {pos: 84, n: 2, names: names(2, "F32")},
+			gFTZ, {pos: 78, n: 2, names: names(0, "", 1, "FLOOR", 2, "CEIL", 3, "TRUNC")}, {pos: 77, n: 1, names: names(0, "", 1, "NTZ")}}},
+	{op: ori.OpI2F, opc: 0x106, alu: true, dsts: []slot{dR}, srcs: []slot{bInt},
+		fix: []fix{{75, 2, 2}},
+		mods: []group{{pos: 75, n: 2, names: names(2, "F32")},
+			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
+	{op: ori.OpI2F, opc: 0x112, alu: true, dsts: []slot{dR64}, srcs: []slot{bInt},
+		fix: []fix{{75, 2, 3}},
+		mods: []group{{pos: 75, n: 2, names: names(3, "F64")},
+			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 7, "S64", 6, "U64")}, gRndRN}},
+	{op: ori.OpI2F, opc: 0x112, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
+		fix: []fix{{75, 2, 2}},
+		mods: []group{{pos: 75, n: 2, names: names(2, "F32")},
+			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
+	{op: ori.OpDADD, opc: 0x029, alu: true, dsts: []slot{dR64},
+		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sC, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		mods: []group{gRnd}},
+	{op: ori.OpDMUL, opc: 0x028, alu: true, dsts: []slot{dR64},
+		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		mods: []group{gRnd}},
+	{op: ori.OpDFMA, opc: 0x02b, alu: true, dsts: []slot{dR64},
+		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}, {k: sC, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		mods: []group{gRnd}},
+	{op: ori.OpDSETP, opc: 0x02a, alu: true,
+		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
+		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sBC, mod: mNeg | mAbs, words: 2, f64hi: true}, pAcc},
+		mods: []group{gFCmp, gBool}},
+	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}},
+	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
+	{op: ori.OpHSETP2, opc: 0x034, alu: true,
+		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}}},
+
+	// Memory. Global and generic accesses on sm_80 and later take the
+	// form with a memory descriptor register (opcode 0x98x); orilab's IR
+	// names none, so the field holds URZ (see doc.go, "Encoding").
+	{op: ori.OpLDG, opc: 0x981, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
+		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, pfix(81), {84, 3, 1}, {90, 2, 3}}},
+	{op: ori.OpLD, opc: 0x980, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
+	{op: ori.OpSTG, opc: 0x986, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
+	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
+	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType}},
+	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
+	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
+	{op: ori.OpSTL, opc: 0x387, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
+	{op: ori.OpATOMG, opc: 0x9a8, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, opc: 0x98a, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81},
+		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gAtom, gAtomT}},
+
+	// Warp collectives and synchronization.
+	{op: ori.OpSHFL, opc: 0x389, dsts: []slot{{k: sP, pos: 81}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}}, mods: []group{gShfl}},
+	{op: ori.OpSHFL, opc: 0x589, dsts: []slot{{k: sP, pos: 81}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 40, n: 13}}, mods: []group{gShfl}},
+	{op: ori.OpSHFL, opc: 0x989, dsts: []slot{{k: sP, pos: 81}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 53, n: 5}, {k: sR, pos: 64}}, mods: []group{gShfl}},
+	{op: ori.OpSHFL, opc: 0xf89, dsts: []slot{{k: sP, pos: 81}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 53, n: 5}, {k: sImm, pos: 40, n: 13}}, mods: []group{gShfl}},
+	{op: ori.OpVOTE, opc: 0x806, dsts: []slot{dR, {k: sP, pos: 81}}, srcs: []slot{{k: sP, pos: 87, not: 90}},
+		mods: []group{{pos: 72, n: 2, names: names(0, "ALL", 1, "ANY", 2, "EQ")}}},
+	{op: ori.OpMATCH, opc: 0x3a1, dsts: []slot{dR, pd81}, srcs: []slot{{k: sR, pos: 24}},
+		mods: []group{{pos: 79, n: 1, names: names(0, "ALL", 1, "ANY")}, {pos: 73, n: 1, names: names(0, "", 1, "U64")}}},
+	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
+		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
+	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
+		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}},
+	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{pfix(87)}},
+	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
+	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).
+	{op: ori.OpWARPSYNC, opc: 0x348, arch: 90, srcs: []slot{{k: sR, pos: 24}}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpWARPSYNC, opc: 0x948, arch: 90, srcs: []slot{{k: sAllLanes}}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpNANOSLEEP, opc: 0x15d, alu: true, srcs: []slot{b}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpMEMBAR, opc: 0x992,
+		mods: []group{{pos: 79, n: 1, names: names(0, "", 1, "ALL")}, {pos: 76, n: 3, names: names(0, "CTA", 1, "SM", 2, "GPU", 3, "SYS")}}},
+	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{pfix(87)}},
+
+	// Control.
+	// Bits 32-33 are BRA's mode (.CONV, .DIV with a UR operand when bit
+	// 91 is set); the offset, in 4-byte units, starts at 34.
+	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}}, tmpl: []fix{pfix(87)},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
+	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}}, tmpl: []fix{pfix(87)},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
+	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
+	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
+	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
+	{op: ori.OpNOP, opc: 0x918},
+}
+
+// imadSHL turns orilab's IMAD.SHL d = a, k, c (a << k) + c into IMAD
+// with the multiplier 1 << k, which is what the hardware computes and
+// nvdisasm prints (as IMAD.SHL when c is RZ).
+func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) < 2 || in.Srcs[1].Kind != ori.OpdImm || in.Srcs[1].Imm < 0 || in.Srcs[1].Imm > 31 {
+		return nil, fmt.Errorf("IMAD.SHL takes a shift count 0-31 as source B")
+	}
+	c := in.Clone()
+	c.Mods = c.Mods[1:]
+	c.Srcs[1].Imm = int64(int32(uint32(1) << uint(in.Srcs[1].Imm)))
+	return c, nil
+}
+
+var gShfl = group{pos: 58, n: 2, names: names(0, "IDX", 1, "UP", 2, "DOWN", 3, "BFLY")}

@@ -1,0 +1,165 @@
+package sass
+
+// Operand-order legalization: the lowering and the optimizer may leave an
+// immediate or a constant bank in source A, which no ALU word can hold
+// (A is always a register: bits 24-31). Where the operation commutes, the
+// operands are swapped so the encoder finds a legal form; the meaning is
+// unchanged, so the simulator executes the result as before. Forms that
+// need a new instruction (two immediates in IMAD, an immediate in FCHK)
+// are left alone: they need the legalization phase, which can allocate a
+// register, and the encoder refuses them with an error naming them.
+
+import "orilab/pipeline/ori"
+
+// LegalizeFunc rewrites the operand order of f's instructions for SM
+// arch (see above) and reports how many it changed.
+func LegalizeFunc(f *ori.Func, arch int) int {
+	n := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if Legalize(in, arch) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// isFileReg reports whether o is a register of the ALU's register file
+// (R, or UR for uniform instructions).
+func isFileReg(o ori.Operand, uniform bool) bool {
+	if o.Kind != ori.OpdReg {
+		return false
+	}
+	if uniform {
+		return o.Reg.Class == ori.ClassUR
+	}
+	return o.Reg.Class == ori.ClassR
+}
+
+// swapFlip maps a comparison to the one that holds with the operands
+// swapped.
+var swapFlip = map[string]string{
+	"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE",
+	"LTU": "GTU", "GTU": "LTU", "LEU": "GEU", "GEU": "LEU",
+}
+
+// Legalize swaps in's sources where source A cannot be encoded and the
+// operation allows it; it reports whether it changed in.
+func Legalize(in *ori.Inst, arch int) bool {
+	_ = arch // sm_75-sm_90 share the rules
+	uni := in.Op.Has(ori.FUniform)
+	s := in.Srcs
+	if len(s) < 2 {
+		return false
+	}
+	if isFileReg(s[0], uni) {
+		return legalizeC(in, uni)
+	}
+	swap01 := func() { s[0], s[1] = s[1], s[0] }
+	switch in.Op {
+	case ori.OpIADD3, ori.OpUIADD3:
+		if len(s) >= 3 {
+			if isFileReg(s[1], uni) {
+				swap01()
+				legalizeC(in, uni)
+				return true
+			}
+			if isFileReg(s[2], uni) {
+				s[0], s[2] = s[2], s[0]
+				return true
+			}
+		}
+	case ori.OpIMAD, ori.OpUIMAD:
+		if in.HasMod("SHL") {
+			return false
+		}
+		if isFileReg(s[1], uni) {
+			swap01()
+			return true
+		}
+	case ori.OpFADD, ori.OpFMUL, ori.OpFFMA, ori.OpDADD, ori.OpDMUL, ori.OpDFMA,
+		ori.OpHADD2, ori.OpHMUL2, ori.OpHFMA2:
+		if isFileReg(s[1], uni) {
+			swap01()
+			return true
+		}
+	case ori.OpFMNMX, ori.OpIMNMX, ori.OpHMNMX2:
+		if isFileReg(s[1], uni) {
+			swap01()
+			return true
+		}
+	case ori.OpSEL, ori.OpUSEL, ori.OpFSEL:
+		if len(s) == 3 && isFileReg(s[1], uni) && s[2].Kind == ori.OpdReg {
+			swap01()
+			s[2].Not = !s[2].Not
+			return true
+		}
+	case ori.OpISETP, ori.OpUISETP, ori.OpFSETP, ori.OpDSETP:
+		if !isFileReg(s[1], uni) || len(in.Mods) == 0 {
+			return false
+		}
+		cmp := in.Mods[0]
+		switch cmp {
+		case "EQ", "NE", "EQU", "NEU", "NUM", "NAN", "F", "T":
+		default:
+			f, ok := swapFlip[cmp]
+			if !ok {
+				return false
+			}
+			in.Mods = append([]string{f}, in.Mods[1:]...)
+		}
+		swap01()
+		return true
+	case ori.OpLOP3, ori.OpULOP3:
+		if len(s) < 4 || s[3].Kind != ori.OpdImm {
+			return false
+		}
+		for _, j := range []int{1, 2} {
+			if isFileReg(s[j], uni) {
+				s[0], s[j] = s[j], s[0]
+				s[3].Imm = int64(permuteLUT(uint8(s[3].Imm), 0, j))
+				legalizeC(in, uni)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// legalizeC moves a non-register source C of IADD3 and LOP3 (which have
+// no such form) into B when B is a register.
+func legalizeC(in *ori.Inst, uni bool) bool {
+	s := in.Srcs
+	if len(s) < 3 || isFileReg(s[2], uni) || !isFileReg(s[1], uni) {
+		return false
+	}
+	switch in.Op {
+	case ori.OpIADD3, ori.OpUIADD3:
+		s[1], s[2] = s[2], s[1]
+		return true
+	case ori.OpLOP3, ori.OpULOP3:
+		if len(s) < 4 || s[3].Kind != ori.OpdImm {
+			return false
+		}
+		s[1], s[2] = s[2], s[1]
+		s[3].Imm = int64(permuteLUT(uint8(s[3].Imm), 1, 2))
+		return true
+	}
+	return false
+}
+
+// permuteLUT returns the LOP3 truth table for the sources i and j
+// swapped. Bit index of the table: a<<2 | b<<1 | c (a = 0xf0, b = 0xcc,
+// c = 0xaa).
+func permuteLUT(lut uint8, i, j int) uint8 {
+	var out uint8
+	for n := 0; n < 8; n++ {
+		v := [3]int{n >> 2 & 1, n >> 1 & 1, n & 1}
+		v[i], v[j] = v[j], v[i]
+		if lut>>(v[0]<<2|v[1]<<1|v[2])&1 != 0 {
+			out |= 1 << n
+		}
+	}
+	return out
+}
