@@ -315,15 +315,29 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(km, k.IR.Unfollow):
-		v.follow, v.re = "", nil
-		v.query = ""
-		v.search.SetValue("")
-		return nil
+		return cmdOf(statusMsg(v.Unfollow()))
 	}
 	if c, ok := k.List.move(km.String(), v.cur, len(v.rows), v.bodyHeight()); ok {
 		v.cur = c
 	}
 	return nil
+}
+
+// Unfollow stops following and searching, and says what it stopped.
+func (v *IRView) Unfollow() string {
+	what := "nothing to stop (esc stops a follow or a search)"
+	switch {
+	case v.follow != "" && v.query != "":
+		what = "stopped following " + v.follow + " and searching"
+	case v.follow != "":
+		what = "stopped following " + v.follow
+	case v.query != "":
+		what = fmt.Sprintf("stopped searching %q", v.query)
+	}
+	v.follow, v.re = "", nil
+	v.query = ""
+	v.search.SetValue("")
+	return what
 }
 
 // Following returns the followed token, or "".

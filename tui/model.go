@@ -110,6 +110,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			}
 			return tea.Batch(cmds...)
 		}
+		// A key's feedback replaces the previous key's: a message left
+		// from an earlier key would describe a state that is gone.
+		m.status = ""
 		if cmd, ok := m.globalKey(msg); ok {
 			return cmd
 		}
@@ -207,10 +210,13 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, g.ViewMode):
 		m.ir.CycleMode()
-		if m.right != paneIR {
-			m.right = paneIR
-			m.resize()
-		}
+		m.show(paneIR)
+		m.status = "IR view: " + m.ir.Mode().String()
+		return nil, true
+	case msg.String() == "esc" && m.focus == paneTimeline && (m.ir.Following() != "" || m.ir.query != ""):
+		// The follow highlights the timeline's phases too, so Esc there
+		// stops it as it does in the IR pane.
+		m.status = m.ir.Unfollow()
 		return nil, true
 	case key.Matches(msg, g.Run):
 		return m.startRun(), true
@@ -222,6 +228,17 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 	}
 	return nil, false
+}
+
+// show puts pane i on the right. A key that shows a pane also gives it
+// the keys, unless the timeline has them: the tab bar's brackets must name
+// the pane whose keys work and whose hints the footer shows.
+func (m *Model) show(i int) {
+	m.right = i
+	if m.focus != paneTimeline {
+		m.focus = i
+	}
+	m.resize()
 }
 
 func (m *Model) setFocus(i int) {
@@ -240,6 +257,7 @@ func (m *Model) jumpChanged(dir int) {
 	for i := w.Sel + dir; i >= 0 && i < len(pipeline.PhaseTable); i += dir {
 		if s := w.Snap(i); s != nil && s.Status == pipeline.StatusChanged {
 			m.timeline.Select(i)
+			m.status = fmt.Sprintf("#%d %s changed the IR", i, pipeline.PhaseTable[i].Name)
 			return
 		}
 	}
@@ -285,10 +303,7 @@ func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 // compile or run in flight only to keep one heavy job at a time.
 func (m *Model) startBisect(mode string) tea.Cmd {
 	w := m.c.W
-	if m.right != paneBisect {
-		m.right = paneBisect
-		m.resize()
-	}
+	m.show(paneBisect)
 	if w.Spec == nil {
 		m.status = "no kernel spec to bisect (open a SPEC.json)"
 		return nil
@@ -304,10 +319,7 @@ func (m *Model) startBisect(mode string) tea.Cmd {
 
 func (m *Model) startRun() tea.Cmd {
 	w := m.c.W
-	if m.right != paneRun {
-		m.right = paneRun
-		m.resize()
-	}
+	m.show(paneRun)
 	if w.Spec == nil {
 		m.status = "no kernel spec to run (open a SPEC.json)"
 		return nil
@@ -358,6 +370,10 @@ func (m *Model) tabsView() string {
 		switch label := fmt.Sprintf("%d %s", i+1, p.Title()); {
 		case i == m.focus:
 			tabs = append(tabs, st.ActiveTab.Render("["+label+"]"))
+		case i == m.right:
+			// Parentheses mark the pane shown on the right while the
+			// timeline has the keys.
+			tabs = append(tabs, st.Tab.Render("("+label+")"))
 		default:
 			tabs = append(tabs, st.Tab.Render(" "+label+" "))
 		}
@@ -432,13 +448,16 @@ func (m *Model) statusView() string {
 	return m.c.Styles.Status.Render(fit(strings.Join(parts, " │ "), m.width))
 }
 
-// message is what the message line says: a compile error, else why the
-// selected phase did not run, else the last status message.
+// message is what the message line says: a compile error, else the
+// feedback of the last key (or of the job that just ended), else why the
+// selected phase did not run.
 func (m *Model) message() string {
 	w := m.c.W
 	switch s := w.Snap(w.Sel); {
 	case w.Err != "":
 		return "compile error: " + w.Err
+	case m.status != "":
+		return m.status
 	case s != nil && (s.Status == pipeline.StatusNoOp || s.Status == pipeline.StatusDisabled):
 		return s.Status.String() + ": " + s.Reason
 	}
