@@ -31,7 +31,21 @@ type irRow struct {
 	kind        opKind
 	text        string // plain and unified modes
 	left, right string // side by side: before and after
-	key         string // lineKey of the row, to keep the cursor across phases
+	key         string // fn and lineKey of the row, to keep the cursor across phases
+	// fn is the function the row is in: instruction IDs are numbered per
+	// function, so #8 names one instruction in each function of a module.
+	fn string
+}
+
+// funcHeader returns the function a ".entry NAME" or ".func NAME" line
+// starts, or "".
+func funcHeader(line string) string {
+	for _, p := range []string{".entry ", ".func "} {
+		if strings.HasPrefix(line, p) {
+			return strings.TrimSpace(line[len(p):])
+		}
+	}
+	return ""
 }
 
 // IRView is the IR pane.
@@ -42,7 +56,9 @@ type IRView struct {
 	cur    int // cursor row
 	off    int
 	follow string // the followed token ("" for none)
-	re     *regexp.Regexp
+	// followFn is the function the followed token is in.
+	followFn string
+	re       *regexp.Regexp
 	// search is the IR search input; query is the accepted search text
 	// (matched case-insensitively as a substring).
 	search    textinput.Model
@@ -50,6 +66,7 @@ type IRView struct {
 	query     string
 	rows      []irRow
 	nchange   int
+	nfuncs    int // functions in the rows
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -125,7 +142,7 @@ func (v *IRView) Sync() {
 		return
 	}
 	curKey := ""
-	if v.cur < len(v.rows) {
+	if v.cur < len(v.rows) && after != nil {
 		curKey = v.rows[v.cur].key
 	}
 	v.shownAfter, v.shownBefore, v.shownMode, v.shownSel = after, before, v.mode, w.Sel
@@ -135,9 +152,13 @@ func (v *IRView) Sync() {
 		return
 	}
 	al := v.lines(after)
+	fn, oldFn := "", ""
 	if v.mode == modePlain {
 		for _, l := range al {
-			v.rows = append(v.rows, irRow{kind: opSame, text: l, key: lineKey(l)})
+			if f := funcHeader(l); f != "" {
+				fn = f
+			}
+			v.rows = append(v.rows, irRow{kind: opSame, text: l, key: fn + "\x00" + lineKey(l), fn: fn})
 		}
 	} else {
 		var ops []diffOp
@@ -151,22 +172,35 @@ func (v *IRView) Sync() {
 		}
 		v.nchange = changes(ops)
 		for _, o := range ops {
-			k := lineKey(o.New)
-			if o.Kind == opRemoved {
-				k = lineKey(o.Old)
+			if f := funcHeader(o.New); f != "" {
+				fn = f
 			}
+			if f := funcHeader(o.Old); f != "" {
+				oldFn = f
+			}
+			f, k := fn, lineKey(o.New)
+			if o.Kind == opRemoved {
+				f, k = oldFn, lineKey(o.Old)
+			}
+			k = f + "\x00" + k
 			switch {
 			case v.mode == modeSide:
-				v.rows = append(v.rows, irRow{kind: o.Kind, left: o.Old, right: o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: o.Kind, left: o.Old, right: o.New, key: k, fn: f})
 			case o.Kind == opSame:
-				v.rows = append(v.rows, irRow{kind: opSame, text: " " + o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: opSame, text: " " + o.New, key: k, fn: f})
 			case o.Kind == opChanged:
-				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k}, irRow{kind: opAdded, text: "+" + o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k, fn: f}, irRow{kind: opAdded, text: "+" + o.New, key: k, fn: f})
 			case o.Kind == opRemoved:
-				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k})
+				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k, fn: f})
 			default:
-				v.rows = append(v.rows, irRow{kind: opAdded, text: "+" + o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: opAdded, text: "+" + o.New, key: k, fn: f})
 			}
+		}
+	}
+	v.nfuncs = 0
+	for i, r := range v.rows {
+		if r.fn != "" && (i == 0 || v.rows[i-1].fn != r.fn) {
+			v.nfuncs++
 		}
 	}
 	// Keep the cursor on the same instruction when it still exists; from
@@ -301,8 +335,14 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		if tok == "" {
 			return cmdOf(statusMsg("nothing to follow on this line"))
 		}
-		v.follow, v.re = tok, followRe(tok)
-		return cmdOf(statusMsg("following " + tok + " across phases (esc stops)"))
+		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
+		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.NextFunc), key.Matches(km, k.IR.PrevFunc):
+		dir := +1
+		if key.Matches(km, k.IR.PrevFunc) {
+			dir = -1
+		}
+		return cmdOf(statusMsg(v.jumpFunc(dir)))
 	case key.Matches(km, k.IR.NextHunk), key.Matches(km, k.IR.PrevHunk):
 		dir := +1
 		if key.Matches(km, k.IR.PrevHunk) {
@@ -334,16 +374,62 @@ func (v *IRView) Unfollow() string {
 	case v.query != "":
 		what = fmt.Sprintf("stopped searching %q", v.query)
 	}
-	v.follow, v.re = "", nil
+	v.follow, v.followFn, v.re = "", "", nil
 	v.query = ""
 	v.search.SetValue("")
 	return what
 }
 
+// jumpFunc moves the cursor to the first row of the next (dir +1) or
+// previous (-1) function, wrapping around, and says where it went.
+func (v *IRView) jumpFunc(dir int) string {
+	var starts []int
+	for i, r := range v.rows {
+		if r.fn != "" && (i == 0 || v.rows[i-1].fn != r.fn) {
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 0 {
+		return "no function in this phase's IR"
+	}
+	cur := -1 // the function the cursor is in
+	for k, s := range starts {
+		if s <= v.cur {
+			cur = k
+		}
+	}
+	next := 0
+	switch {
+	case dir > 0:
+		next = (cur + 1) % len(starts)
+	case cur >= 0 && v.cur > starts[cur]:
+		next = cur // back to the start of this function
+	default:
+		next = (max(cur, 0) - 1 + len(starts)) % len(starts)
+	}
+	v.cur = starts[next]
+	v.off = v.cur
+	return fmt.Sprintf("function %d of %d: %s (} next, { previous)", next+1, len(starts), v.rows[v.cur].fn)
+}
+
+// CursorFunc returns the function the cursor row is in, or "".
+func (v *IRView) CursorFunc() string {
+	if v.cur < len(v.rows) {
+		return v.rows[v.cur].fn
+	}
+	return ""
+}
+
+// followed reports whether row r holds the followed token: in the
+// function it was picked in, since IDs and registers are per function.
+func (v *IRView) followed(r irRow, text string) bool {
+	return v.re != nil && r.fn == v.followFn && v.re.MatchString(text)
+}
+
 // Following returns the followed token, or "".
 func (v *IRView) Following() string { return v.follow }
 
-func (v *IRView) style(kind opKind, text string, cursor bool) string {
+func (v *IRView) style(r irRow, kind opKind, text string, cursor bool) string {
 	st := v.c.Styles
 	s := st.Same
 	switch kind {
@@ -354,7 +440,7 @@ func (v *IRView) style(kind opKind, text string, cursor bool) string {
 	case opChanged:
 		s = st.Changed
 	}
-	if v.re != nil && v.re.MatchString(text) {
+	if v.followed(r, text) {
 		s = st.Follow
 	}
 	if cursor {
@@ -380,6 +466,11 @@ func (v *IRView) View() string {
 	if v.follow != "" {
 		head += " f:" + v.follow
 	}
+	// The function the cursor is in comes first, where a narrow pane
+	// does not cut it: IDs repeat in every function.
+	if fn := v.CursorFunc(); fn != "" && v.nfuncs > 1 {
+		head = fn + " · " + head
+	}
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
 	if s == nil {
 		lines = append(lines, v.c.Styles.Dim.Render("this phase did not run in this compilation"))
@@ -396,7 +487,7 @@ func (v *IRView) View() string {
 		switch {
 		case cursor:
 			gutter = ">"
-		case v.re != nil && (v.re.MatchString(r.text) || v.re.MatchString(r.left) || v.re.MatchString(r.right)):
+		case v.followed(r, r.text) || v.followed(r, r.left) || v.followed(r, r.right):
 			gutter = "*"
 		case v.matches(r):
 			gutter = "/"
@@ -411,12 +502,12 @@ func (v *IRView) View() string {
 			case opAdded:
 				rk = opAdded
 			}
-			left := v.style(lk, fit(tabs.Replace(r.left), half), cursor)
-			right := v.style(rk, fit(tabs.Replace(r.right), half), cursor)
+			left := v.style(r, lk, fit(tabs.Replace(r.left), half), cursor)
+			right := v.style(r, rk, fit(tabs.Replace(r.right), half), cursor)
 			lines = append(lines, gutter+left+" │ "+right)
 			continue
 		}
-		lines = append(lines, gutter+v.style(r.kind, fit(tabs.Replace(r.text), v.w-1), cursor))
+		lines = append(lines, gutter+v.style(r, r.kind, fit(tabs.Replace(r.text), v.w-1), cursor))
 	}
 	if v.searching || v.query != "" {
 		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)

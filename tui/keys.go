@@ -26,8 +26,9 @@ type IRKeys struct {
 	Follow, FollowReg, Unfollow  key.Binding
 	NextHunk, PrevHunk           key.Binding
 	Search, NextMatch, PrevMatch key.Binding
+	NextFunc, PrevFunc           key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
-	HunkPair, MatchPair key.Binding
+	HunkPair, MatchPair, FuncPair key.Binding
 }
 
 // KnobKeys are the knob pane's own keys.
@@ -37,7 +38,7 @@ type KnobKeys struct {
 
 // BisectKeys are the bisect pane's own keys.
 type BisectKeys struct {
-	Phase, Disable, Jump key.Binding
+	Phase, Disable, Jump, Cancel key.Binding
 }
 
 // FaultKeys are the fault pane's own keys.
@@ -94,16 +95,19 @@ func DefaultKeyMap() KeyMap {
 			Disable: bind([]string{"d"}, "d", "disable/enable phase"),
 		},
 		IR: IRKeys{
-			Follow:    bind([]string{"f"}, "f", "follow cursor line's #ID"),
-			FollowReg: bind([]string{"F"}, "F", "follow register it defines"),
-			Unfollow:  bind([]string{"esc"}, "esc", "stop following/searching"),
+			Follow:    bind([]string{"f"}, "f", "follow the line's #ID"),
+			FollowReg: bind([]string{"F"}, "F", "follow the register it sets"),
+			Unfollow:  bind([]string{"esc"}, "esc", "stop follow/search"),
 			NextHunk:  bind([]string{"]"}, "]", "next changed line"),
 			PrevHunk:  bind([]string{"["}, "[", "previous changed line"),
 			Search:    bind([]string{"/"}, "/", "search the IR"),
 			NextMatch: bind([]string{">"}, ">", "next match"),
 			PrevMatch: bind([]string{"<"}, "<", "previous match"),
-			HunkPair:  bind([]string{"]", "["}, "] [", "next/previous changed line"),
-			MatchPair: bind([]string{">", "<"}, "> <", "next/previous match"),
+			NextFunc:  bind([]string{"}"}, "}", "next function"),
+			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
+			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),
+			HunkPair:  bind([]string{"]", "["}, "] [", "next/prev. change"),
+			MatchPair: bind([]string{">", "<"}, "> <", "next/prev. match"),
 		},
 		Knobs: KnobKeys{
 			Filter: bind([]string{"/"}, "/", "search knobs"),
@@ -111,13 +115,14 @@ func DefaultKeyMap() KeyMap {
 			Reset:  bind([]string{"x", "delete"}, "x", "reset to default"),
 		},
 		Bisect: BisectKeys{
-			Phase:   bind([]string{"b"}, "b", "bisect: culprit phase"),
-			Disable: bind([]string{"B"}, "B", "bisect: minimal disable set"),
+			Phase:   bind([]string{"b"}, "b", "find culprit phase"),
+			Disable: bind([]string{"B"}, "B", "find minimal disable set"),
 			Jump:    bind([]string{"enter"}, "enter", "select culprit/apply set"),
+			Cancel:  bind([]string{"c"}, "c", "cancel it"),
 		},
 		Fault: FaultKeys{
-			Inject: bind([]string{"i"}, "i", "inject after the selected phase"),
-			Edit:   bind([]string{"e"}, "e", "edit the bugspec line"),
+			Inject: bind([]string{"i"}, "i", "inject after this phase"),
+			Edit:   bind([]string{"e"}, "e", "edit bugspec"),
 			Reseed: bind([]string{"s"}, "s", "next seed"),
 			Clear:  bind([]string{"x"}, "x", "remove the fault"),
 		},
