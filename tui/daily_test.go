@@ -1,8 +1,14 @@
 package tui
 
 import (
+	"context"
+	"errors"
+	"os"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"orilab/pipeline"
 )
@@ -89,5 +95,187 @@ func TestStatusIsFresh(t *testing.T) {
 	typeKeys(m, "f", "1", "esc")
 	if m.ir.Following() != "" {
 		t.Errorf("esc in the timeline did not stop following %s", m.ir.Following())
+	}
+}
+
+// fileModel opens path (relative to the package) at -O0, compiled, at
+// width x height.
+func fileModel(t *testing.T, path string, width, height int) *Model {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Load(path, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(w)
+	send(m, tea.WindowSizeMsg{Width: width, Height: height})
+	m.Init()
+	send(m, compileNow(w))
+	if w.Err != "" {
+		t.Fatal(w.Err)
+	}
+	return m
+}
+
+// cursorRow returns the IR pane's cursor row.
+func cursorRow(m *Model) irRow {
+	return m.ir.rows[m.ir.cur]
+}
+
+// Defect 1: instruction IDs repeat in every function, so the cursor, the
+// follow and the header go by function as well as by ID, and } and { pick
+// a function.
+func TestMultiFunctionIR(t *testing.T) {
+	m := fileModel(t, "testdata/twofuncs.ptx", 80, 24)
+	typeKeys(m, "2", "/", "C", "T", "A", "I", "D", "enter")
+	if r := cursorRow(m); r.fn != "second" || lineID(r.text) != "#5" {
+		t.Fatalf("search SR_CTAID: cursor on %q in %q, want #5 in second", r.text, r.fn)
+	}
+	typeKeys(m, "esc", "f", "v")
+	if r := cursorRow(m); r.fn != "second" || !strings.Contains(r.text, "SR_CTAID") {
+		t.Errorf("f then v: the cursor moved to %q in %q, want #5 of second", r.text, r.fn)
+	}
+	view := m.View()
+	if !strings.Contains(view, "│second · #0 OriCheckInitialProgram") {
+		t.Errorf("the IR header does not name the cursor's function:\n%s", view)
+	}
+	// The follow marks #5 of second only.
+	for _, r := range m.ir.rows {
+		if r.fn == "first" && m.ir.followed(r, r.text) {
+			t.Errorf("following #5 of second marks %q in first", r.text)
+		}
+	}
+	typeKeys(m, "}")
+	if r := cursorRow(m); r.fn != "first" || funcHeader(strings.TrimSpace(r.text)) != "first" {
+		t.Errorf("} from second: cursor on %q in %q, want the header of first", r.text, r.fn)
+	}
+	if got := messageLine(m); got != "function 1 of 2: first (} next, { previous)" {
+		t.Errorf("} says %q", got)
+	}
+	typeKeys(m, "{")
+	if r := cursorRow(m); r.fn != "second" {
+		t.Errorf("{ from first: cursor in %q, want second", r.fn)
+	}
+}
+
+// Defect 5: the help overlay has a heading per pane, lists the Fault,
+// Run and SASS panes, and fits 80x24.
+func TestHelpListsEveryPane(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	typeKeys(m, "?")
+	view := m.View()
+	checkFrame(t, view, 80, 24)
+	for _, want := range []string{
+		"7 fault    i inject after this phase · e edit bugspec · s next seed",
+		"x remove the fault",
+		"5 run      r run spec",
+		"3 SASS     the SASS",
+		"6 bisect   b find culprit phase",
+		"c cancel it",
+		"1 timeline / filter phases by name",
+		"/ search the IR",
+		"} { next/prev. function",
+		"timeline: ● changed",
+	} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the help overlay lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// Defect 2 (the TUI's part): c cancels a bisection in flight, and the
+// status says so.
+func TestBisectCancelKey(t *testing.T) {
+	m := sampleModelAt(t, 100, 30, 3)
+	typeKeys(m, "6")
+	_, cmd := m.Update(keyMsg("b"))
+	_, cmd = m.Update(cmd()) // the pane asks the root, which starts it
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) == 0 {
+		t.Fatalf("b returned %T, want a batch with the bisection", cmd())
+	}
+	wait := batch[0]
+	if v := m.View(); !strings.Contains(v, "bisecting (phase mode)... c cancels") {
+		t.Errorf("the pane does not say how to cancel:\n%s", v)
+	}
+	start := time.Now()
+	send(m, keyMsg("c"))
+	if got := messageLine(m); got != "cancelling the bisection..." {
+		t.Errorf("c says %q", got)
+	}
+	for {
+		msg := wait()
+		if p, ok := msg.(bisectProgressMsg); ok {
+			wait = p.next
+			continue
+		}
+		res, ok := msg.(bisectMsg)
+		if !ok {
+			t.Fatalf("unexpected %T", msg)
+		}
+		if !errors.Is(res.err, context.Canceled) {
+			t.Errorf("the cancelled bisection ended with %v", res.err)
+		}
+		send(m, res)
+		break
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("cancelling took %s", took)
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "bisect: cancelled after ") {
+		t.Errorf("after the cancel the message says %q", got)
+	}
+	if m.busy() {
+		t.Error("still busy after the cancel")
+	}
+}
+
+// Defect 6: an edited knob value is checked as it is typed, a bad one is
+// never stored, and typing replaces the pre-filled value.
+func TestKnobEditCheckedAsTyped(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	typeKeys(m, "4")
+	m.knobs.SelectKnob("MaxRegCount")
+	typeKeys(m, "enter")
+	if got := m.knobs.edit.Value(); got == "" {
+		t.Fatalf("the edit field opened empty, want the current value")
+	}
+	typeKeys(m, "x")
+	if got := m.knobs.edit.Value(); got != "x" {
+		t.Errorf("typing into the pre-filled field gives %q, want %q (replaced)", got, "x")
+	}
+	if m.knobs.editErr == "" {
+		t.Errorf("a bad value shows no error before enter")
+	}
+	typeKeys(m, "esc")
+	m.knobs.SelectKnob("DisablePhases")
+	typeKeys(m, "enter", "F", "o", "o")
+	want := `DisablePhases: unknown phase "Foo" (orilab phases lists them)`
+	if m.knobs.editErr != want {
+		t.Errorf("while typing Foo the error is %q, want %q", m.knobs.editErr, want)
+	}
+	if v := m.View(); !strings.Contains(v, "error: DisablePhases: unknown phase") {
+		t.Errorf("the error is not on screen:\n%s", v)
+	}
+	typeKeys(m, "enter")
+	if _, ok := m.c.W.Knobs["DisablePhases"]; ok {
+		t.Errorf("the bad value was stored: %q", m.c.W.Knobs["DisablePhases"])
+	}
+	if !m.knobs.editing {
+		t.Errorf("enter on a bad value closed the editor")
+	}
+	for range 3 {
+		typeKeys(m, "backspace")
+	}
+	typeKeys(m, "O", "r", "i", "B", "r", "a", "n", "c", "h", "O", "p", "t")
+	if m.knobs.editErr != "" {
+		t.Errorf("a good value shows %q", m.knobs.editErr)
+	}
+	typeKeys(m, "enter")
+	if got := m.c.W.Knobs["DisablePhases"]; got != "OriBranchOpt" {
+		t.Errorf("DisablePhases = %q, want OriBranchOpt", got)
 	}
 }

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -150,6 +153,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case bisectMsg:
 		m.bisect.Update(msg)
 		switch {
+		case errors.Is(msg.err, context.Canceled):
+			m.status = fmt.Sprintf("bisect: cancelled after %s", msg.took.Round(time.Millisecond))
 		case msg.err != nil:
 			m.status = "bisect: " + msg.err.Error()
 		case msg.phase != nil && msg.phase.Found:
@@ -214,8 +219,8 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.status = "IR view: " + m.ir.Mode().String()
 		return nil, true
 	case msg.String() == "esc" && m.focus == paneTimeline && (m.ir.Following() != "" || m.ir.query != ""):
-		// The follow highlights the timeline's phases too, so Esc there
-		// stops it as it does in the IR pane.
+		// A follow is for stepping through phases in the timeline, so Esc
+		// there stops it as it does in the IR pane.
 		m.status = m.ir.Unfollow()
 		return nil, true
 	case key.Matches(msg, g.Run):
@@ -272,24 +277,14 @@ func (m *Model) jumpChanged(dir int) {
 // recompiles in the background. The selected phase stays.
 func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 	w := m.c.W
-	old, had := w.Knobs[msg.name]
+	if err := w.CheckKnob(msg.name, msg.value, msg.reset); err != nil {
+		m.status = err.Error()
+		return nil
+	}
 	if msg.reset {
 		delete(w.Knobs, msg.name)
 	} else {
 		w.Knobs[msg.name] = msg.value
-	}
-	req, err := w.Request()
-	if err == nil {
-		_, err = req.ResolveKnobs(w.PTX)
-	}
-	if err != nil {
-		if had {
-			w.Knobs[msg.name] = old
-		} else {
-			delete(w.Knobs, msg.name)
-		}
-		m.status = err.Error()
-		return nil
 	}
 	if msg.reset {
 		m.status = "reset " + msg.name + "; recompiling"
@@ -312,9 +307,10 @@ func (m *Model) startBisect(mode string) tea.Cmd {
 		m.status = "busy; try again when the spinner stops"
 		return nil
 	}
-	m.bisect.Start(mode)
-	m.status = "bisecting (" + mode + " mode)..."
-	return tea.Batch(bisectCmd(w, mode), m.spin.Tick)
+	ctx, cancel := context.WithCancel(context.Background())
+	m.bisect.Start(mode, cancel)
+	m.status = "bisecting (" + mode + " mode)... c cancels"
+	return tea.Batch(bisectCmd(ctx, w, mode), m.spin.Tick)
 }
 
 func (m *Model) startRun() tea.Cmd {
@@ -400,32 +396,86 @@ func (m *Model) bodyView() string {
 	return block(strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, left, right), "\n"), m.width, bodyH+fh)
 }
 
-// helpView is the '?' overlay: every binding, generated from the key map,
-// and the timeline's legend.
-func (m *Model) helpView() string {
+// helpSection is one heading of the help overlay and its keys.
+type helpSection struct {
+	title string
+	keys  []key.Binding
+	note  string // for a pane without keys of its own
+}
+
+// helpSections lists every binding under the pane it works in, generated
+// from the key map, so that a key listed twice (/ filters the timeline and
+// searches the IR) says where.
+func (m *Model) helpSections() []helpSection {
 	k := m.c.Keys
 	g := k.Global
-	top := [][]key.Binding{
-		{g.Quit, g.Help, g.NextPane, g.PrevPane, g.Panes, g.ViewMode, g.Run},
-		append(k.List.bindings(), g.NextChanged, g.PrevChanged),
+	// Pairs share an entry (help only) to keep the overlay inside 80x24.
+	pair := func(a, b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithHelp(a.Help().Key+" "+b.Help().Key, desc))
 	}
-	bottom := [][]key.Binding{
-		// A key pair shares one row (HunkPair, MatchPair) to keep the
-		// overlay inside 80x24.
-		{k.Timeline.Filter, k.Timeline.Disable, k.IR.HunkPair, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.Search, k.IR.MatchPair},
-		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel, k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump},
+	l := k.List
+	return []helpSection{
+		{title: "everywhere", keys: []key.Binding{g.Quit, g.Help, pair(g.NextPane, g.PrevPane, "next/previous pane"), g.Panes,
+			pair(g.NextChanged, g.PrevChanged, "next/previous phase that changed IR"), g.ViewMode, g.Run}},
+		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"),
+			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel an input")}},
+		{title: "1 timeline", keys: []key.Binding{k.Timeline.Filter, k.Timeline.Disable, k.IR.Unfollow}},
+		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair}},
+		{title: "3 SASS", note: "the SASS of the selected phase's IR (list keys scroll)"},
+		{title: "4 knobs", keys: []key.Binding{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset}},
+		{title: "5 run", keys: []key.Binding{g.Run}},
+		{title: "6 bisect", keys: []key.Binding{k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump, k.Bisect.Cancel}},
+		{title: "7 fault", keys: []key.Binding{k.Fault.Inject, k.Fault.Edit, k.Fault.Reseed, k.Fault.Clear}},
 	}
-	h := m.help
-	h.ShowAll = true
+}
+
+// helpView is the '?' overlay: every binding under a heading per pane,
+// and the timeline's legend.
+func (m *Model) helpView() string {
+	st := m.c.Styles
+	const titleW = 11
+	w := max(m.width-2-titleW, 10)
+	lines := []string{st.Title.Render("Keys (? or esc closes)")}
+	for _, sec := range m.helpSections() {
+		var items []string
+		for _, b := range sec.keys {
+			h := b.Help()
+			items = append(items, h.Key+" "+h.Desc)
+		}
+		text := strings.Join(items, " · ")
+		if sec.note != "" {
+			text = sec.note
+		}
+		for i, l := range wrapItems(text, w) {
+			title := ""
+			if i == 0 {
+				title = sec.title
+			}
+			lines = append(lines, st.Title.Render(fmt.Sprintf("%-*s", titleW, title))+l)
+		}
+	}
 	legend := fmt.Sprintf("timeline: %s changed %s unchanged %s no-op %s disabled; columns: insts, pressure",
 		markChanged, markUnchanged, markNoOp, markDisabled)
-	lines := []string{m.c.Styles.Title.Render("Keys (? or esc closes)")}
-	lines = append(lines, strings.Split(h.FullHelpView(top), "\n")...)
-	lines = append(lines, "")
-	lines = append(lines, strings.Split(h.FullHelpView(bottom), "\n")...)
-	lines = append(lines, "")
 	lines = append(lines, wrap(legend, m.width-2)...)
-	return m.c.Styles.Help.Render(strings.Join(lines, "\n"))
+	return st.Help.Render(strings.Join(lines, "\n"))
+}
+
+// wrapItems wraps a " · "-separated list at its separators where it can.
+func wrapItems(text string, w int) []string {
+	var out []string
+	line := ""
+	for _, it := range strings.Split(text, " · ") {
+		switch {
+		case line == "":
+			line = it
+		case lipgloss.Width(line)+3+lipgloss.Width(it) <= w:
+			line += " · " + it
+		default:
+			out = append(out, line)
+			line = it
+		}
+	}
+	return append(out, wrap(line, w)...)
 }
 
 func (m *Model) statusView() string {
