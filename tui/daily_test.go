@@ -102,6 +102,16 @@ func TestStatusIsFresh(t *testing.T) {
 // width x height.
 func fileModel(t *testing.T, path string, width, height int) *Model {
 	t.Helper()
+	m := fileModelErr(t, path, width, height)
+	if m.c.W.Err != "" {
+		t.Fatal(m.c.W.Err)
+	}
+	return m
+}
+
+// fileModelErr is fileModel for a file that does not compile.
+func fileModelErr(t *testing.T, path string, width, height int) *Model {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -114,9 +124,6 @@ func fileModel(t *testing.T, path string, width, height int) *Model {
 	send(m, tea.WindowSizeMsg{Width: width, Height: height})
 	m.Init()
 	send(m, compileNow(w))
-	if w.Err != "" {
-		t.Fatal(w.Err)
-	}
 	return m
 }
 
@@ -277,5 +284,63 @@ func TestKnobEditCheckedAsTyped(t *testing.T) {
 	typeKeys(m, "enter")
 	if got := m.c.W.Knobs["DisablePhases"]; got != "OriBranchOpt" {
 		t.Errorf("DisablePhases = %q, want OriBranchOpt", got)
+	}
+}
+
+// Defect 8: at 80x24 the status bar keeps the -O level and the phase (a
+// long path is cut instead), a long message never pushes the key hints
+// off, and at 220 columns knob and phase names are whole.
+func TestNoTruncationThatHides(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	m.c.W.File = "../shared/corpus/gpuocelot/tests/ptx/unstructured/mcx_core.ptx"
+	send(m, statusMsg(strings.Repeat("a long message ", 12)))
+	lines := strings.Split(m.View(), "\n")
+	if st := lines[len(lines)-3]; !strings.HasPrefix(st, "#0/158 OriCheckInitialProgram │ unchanged │ -O0 │ ../shared/") {
+		t.Errorf("status bar at 80 columns: %q", st)
+	}
+	if h := lines[len(lines)-1]; !strings.Contains(h, "↓/j down") {
+		t.Errorf("a long message pushed the key hints off: %q", h)
+	}
+	send(m, tea.WindowSizeMsg{Width: 220, Height: 60})
+	typeKeys(m, "4")
+	v := m.View()
+	for _, want := range []string{"0 OriCheckInitialProgram ", "AdvancedPhaseBeforeConvUnSup ", "DisableRedundantBarrierRemoval "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("at 220 columns %q is cut:\n%s", want, v)
+		}
+	}
+}
+
+// Defect 9: the side-by-side diff marks its changes without colour.
+func TestSideBySideMarkersWithoutColour(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	withChange(t, m)
+	typeKeys(m, "n", "v", "v")
+	v := m.View()
+	for _, want := range []string{"-  #5 MOV %r3 = %r4 … │   ", "│ +  #900 MOV %r3", " -  #9 MOV %r7 = 0x0 … │ +  #9 MOV %r7 = 0x1"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("side by side lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// Defect 10: a lowering error shows with its source line and caret, and
+// the IR pane says that no phase ran rather than that this one did not.
+func TestLoweringErrorShown(t *testing.T) {
+	m := fileModelErr(t, "testdata/texfail.ptx", 80, 24)
+	v := m.View()
+	for _, want := range []string{
+		"│no phase ran: the compile failed:",
+		"│testdata/texfail.ptx:13:2: error: unsupported:│",
+		"│  tex.2d.v4.f32.f32 {%f1,%f2,%f3,%f4},[tex,{%…│",
+		"│  ^ ",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+	typeKeys(m, "down")
+	if strings.Contains(m.View(), "did not run") {
+		t.Errorf("a phase says it did not run:\n%s", m.View())
 	}
 }

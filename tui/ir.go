@@ -472,13 +472,25 @@ func (v *IRView) View() string {
 		head = fn + " · " + head
 	}
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
+	tabs := strings.NewReplacer("\t", "  ")
 	if s == nil {
+		if w.Err != "" && w.Lowered == nil {
+			// Nothing ran: the error (a lowering error, with its source
+			// line and caret) is the whole story, line by line.
+			lines = append(lines, v.c.Styles.Error.Render("no phase ran: the compile failed:"))
+			msg, rest, _ := strings.Cut(w.Err, "\n")
+			lines = append(lines, wrap(msg, v.w)...)
+			// The source line and the caret keep their columns.
+			for _, l := range strings.Split(rest, "\n") {
+				lines = append(lines, tabs.Replace(l))
+			}
+			return block(lines, v.w, v.h)
+		}
 		lines = append(lines, v.c.Styles.Dim.Render("this phase did not run in this compilation"))
 		return block(lines, v.w, v.h)
 	}
 	bh := v.bodyHeight()
 	v.off = scrollTo(v.off, v.cur, bh)
-	tabs := strings.NewReplacer("\t", "  ")
 	half := max((v.w-4)/2, 1)
 	for i := v.off; i < len(v.rows) && i < v.off+bh; i++ {
 		r := v.rows[i]
@@ -502,8 +514,10 @@ func (v *IRView) View() string {
 			case opAdded:
 				rk = opAdded
 			}
-			left := v.style(r, lk, fit(tabs.Replace(r.left), half), cursor)
-			right := v.style(r, rk, fit(tabs.Replace(r.right), half), cursor)
+			// A marker column on each side, as in the unified diff, so
+			// that the changes show without colour (NO_COLOR) too.
+			left := v.style(r, lk, sideMark(lk)+fit(tabs.Replace(r.left), half-1), cursor)
+			right := v.style(r, rk, sideMark(rk)+fit(tabs.Replace(r.right), half-1), cursor)
 			lines = append(lines, gutter+left+" │ "+right)
 			continue
 		}
@@ -514,6 +528,17 @@ func (v *IRView) View() string {
 		lines = append(lines, v.search.View())
 	}
 	return block(lines, v.w, v.h)
+}
+
+// sideMark is the marker of one side of a side-by-side row.
+func sideMark(k opKind) string {
+	switch k {
+	case opRemoved:
+		return "-"
+	case opAdded:
+		return "+"
+	}
+	return " "
 }
 
 // texts returns the displayed rows' text (plain and diff modes), for tests.

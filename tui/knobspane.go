@@ -218,6 +218,15 @@ func (p *KnobsPane) commit() tea.Cmd {
 	return cmdOf(setKnobMsg{name: kn.Name, value: text})
 }
 
+// longestName is the length of the longest knob name.
+func (p *KnobsPane) longestName() int {
+	n := 0
+	for _, k := range p.all {
+		n = max(n, len(k.Name))
+	}
+	return n
+}
+
 // detailLines is the number of lines under the list for the selected
 // knob's details.
 const detailLines = 6
@@ -235,7 +244,7 @@ func (p *KnobsPane) View() string {
 	}
 	lh := p.listHeight()
 	p.off = scrollTo(p.off, p.cur, lh)
-	nameW := min(max(p.w/2, 8), 24)
+	nameW := min(max(p.w/2, 8), p.longestName())
 	list := 0
 	for r := p.off; r < len(p.rows) && r < p.off+lh; r++ {
 		kn := p.all[p.rows[r]]

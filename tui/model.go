@@ -332,8 +332,11 @@ func (m *Model) startRun() tea.Cmd {
 // the message and the short help (a long message takes both).
 const chromeLines = 4
 
+// timelineWidth is two fifths of the screen, from 30 columns up to what
+// the longest phase name needs.
 func (m *Model) timelineWidth() int {
-	return min(max(m.width*2/5, 30), 48)
+	fw, _ := m.c.Styles.Pane.GetFrameSize()
+	return min(max(m.width*2/5, 30), longestPhaseName()+timelineCols+fw)
 }
 
 func (m *Model) resize() {
@@ -491,10 +494,14 @@ func (m *Model) statusView() string {
 		}
 		parts = append(parts, m.spin.View()+" "+what)
 	}
-	parts = append(parts, w.File, fmt.Sprintf("-O%d", w.OptLevel), fmt.Sprintf("phase %d/%d %s", w.Sel+1, len(pipeline.PhaseTable), p.Name))
+	// The file comes last: at 80 columns a long path is what gets cut,
+	// not the -O level or the phase. Phases are numbered as in the
+	// timeline (#0 to #158).
+	parts = append(parts, fmt.Sprintf("#%d/%d %s", w.Sel, len(pipeline.PhaseTable)-1, p.Name))
 	if s := w.Snap(w.Sel); s != nil {
 		parts = append(parts, s.Status.String())
 	}
+	parts = append(parts, fmt.Sprintf("-O%d", w.OptLevel), w.File)
 	return m.c.Styles.Status.Render(fit(strings.Join(parts, " │ "), m.width))
 }
 
@@ -514,20 +521,13 @@ func (m *Model) message() string {
 	return m.status
 }
 
-// messageView is two lines: the message and the focused pane's short help,
-// or a message too long for one line, wrapped over both.
+// messageView is two lines: the message's first line and the focused
+// pane's short help, which a long message never pushes off. A compile
+// error is shown whole, with its source line and caret, in the IR pane.
 func (m *Model) messageView() string {
-	msg := strings.ReplaceAll(m.message(), "\n", " ")
-	var lines []string
-	if lipgloss.Width(msg) > m.width {
-		lines = wrap(msg, m.width)
-		if len(lines) > 2 {
-			lines = []string{lines[0], strings.Join(lines[1:], " ")}
-		}
-	} else {
-		b := append(m.panes[m.focus].ShortHelp(), m.c.Keys.Global.Help, m.c.Keys.Global.Quit)
-		lines = []string{msg, m.help.ShortHelpView(b)}
-	}
+	msg, _, _ := strings.Cut(m.message(), "\n")
+	b := append(m.panes[m.focus].ShortHelp(), m.c.Keys.Global.Help, m.c.Keys.Global.Quit)
+	lines := []string{msg, m.help.ShortHelpView(b)}
 	if m.c.W.Err != "" {
 		lines[0] = m.c.Styles.Error.Render(lines[0])
 	}

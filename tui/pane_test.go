@@ -109,7 +109,7 @@ func TestInitialState(t *testing.T) {
 	}
 	v := m.View()
 	checkFrame(t, v, 80, 24)
-	for _, want := range []string{"1 Timeline", "OriCheckInitialP", "#0 OriCheckInitialProgram [plain]", "#67 MOV R1", "-O0", "phase 1/159"} {
+	for _, want := range []string{"1 Timeline", "OriCheckInitialP", "#0 OriCheckInitialProgram [plain]", "#67 MOV R1", "-O0", "#0/158 OriCheckInitialProgram"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q", want)
 		}

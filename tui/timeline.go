@@ -21,6 +21,19 @@ const (
 	markNotRun    = " " // not in this compilation's plan (NamedPhases)
 )
 
+// timelineCols is the width of a timeline row less the phase name: marker,
+// gutter, index, instructions, pressure.
+const timelineCols = 13
+
+// longestPhaseName is the length of the longest phase name.
+func longestPhaseName() int {
+	n := 0
+	for _, p := range pipeline.PhaseTable {
+		n = max(n, len(p.Name))
+	}
+	return n
+}
+
 // Timeline is the list of all 159 phases.
 type Timeline struct {
 	c         *Common
@@ -201,7 +214,7 @@ func (t *Timeline) View() string {
 	lh := t.listHeight()
 	cur := max(t.pos(), 0)
 	t.off = scrollTo(t.off, cur, lh)
-	nameW := max(t.w-13, 4) // marker, gutter, index, instructions, pressure
+	nameW := max(t.w-timelineCols, 4)
 	for r := t.off; r < len(t.rows) && r < t.off+lh; r++ {
 		i := t.rows[r]
 		s := w.Snap(i)

@@ -64,7 +64,7 @@ tmux send-keys -t "$session" 7
 expect "No fault planted."
 tmux send-keys -t "$session" 1 g
 for _ in $(seq 122); do tmux send-keys -t "$session" j; done
-expect "phase 123/159 AllocateRegisters"
+expect "#122/158 AllocateRegisters"
 tmux send-keys -t "$session" 7 i
 expect "Num forced bugs 1"
 expect "caught by the reaching-defs verifier"
