@@ -344,3 +344,22 @@ func TestLoweringErrorShown(t *testing.T) {
 		t.Errorf("a phase says it did not run:\n%s", m.View())
 	}
 }
+
+// Defect 8: the SASS pane scrolls sideways to the control words.
+func TestSASSScrollsSideways(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	typeKeys(m, "G", "3")
+	if v := m.View(); strings.Contains(v, "] */") {
+		t.Fatalf("the control words fit at 80 columns already; the test needs them cut:\n%s", v)
+	}
+	for range 6 {
+		typeKeys(m, "l")
+	}
+	if v := m.View(); !strings.Contains(v, "] */") {
+		t.Errorf("after six l the control words are still cut:\n%s", v)
+	}
+	typeKeys(m, "h")
+	if m.panes[paneSASS].(*SASSPane).left != 5*hscrollStep {
+		t.Errorf("h did not scroll back")
+	}
+}

@@ -55,6 +55,7 @@ type IRView struct {
 	mode   irMode
 	cur    int // cursor row
 	off    int
+	left   int    // first column shown (left and right scroll)
 	follow string // the followed token ("" for none)
 	// followFn is the function the followed token is in.
 	followFn string
@@ -357,6 +358,10 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.IR.Unfollow):
 		return cmdOf(statusMsg(v.Unfollow()))
 	}
+	if left, ok := k.List.hscroll(km.String(), v.left); ok {
+		v.left = left
+		return nil
+	}
 	if c, ok := k.List.move(km.String(), v.cur, len(v.rows), v.bodyHeight()); ok {
 		v.cur = c
 	}
@@ -466,6 +471,9 @@ func (v *IRView) View() string {
 	if v.follow != "" {
 		head += " f:" + v.follow
 	}
+	if v.left > 0 {
+		head += fmt.Sprintf(" →%d", v.left)
+	}
 	// The function the cursor is in comes first, where a narrow pane
 	// does not cut it: IDs repeat in every function.
 	if fn := v.CursorFunc(); fn != "" && v.nfuncs > 1 {
@@ -516,12 +524,18 @@ func (v *IRView) View() string {
 			}
 			// A marker column on each side, as in the unified diff, so
 			// that the changes show without colour (NO_COLOR) too.
-			left := v.style(r, lk, sideMark(lk)+fit(tabs.Replace(r.left), half-1), cursor)
-			right := v.style(r, rk, sideMark(rk)+fit(tabs.Replace(r.right), half-1), cursor)
+			left := v.style(r, lk, sideMark(lk)+fit(shift(tabs.Replace(r.left), v.left), half-1), cursor)
+			right := v.style(r, rk, sideMark(rk)+fit(shift(tabs.Replace(r.right), v.left), half-1), cursor)
 			lines = append(lines, gutter+left+" │ "+right)
 			continue
 		}
-		lines = append(lines, gutter+v.style(r, r.kind, fit(tabs.Replace(r.text), v.w-1), cursor))
+		text := tabs.Replace(r.text)
+		if v.left > 0 && v.mode != modePlain && text != "" {
+			text = text[:1] + shift(text[1:], v.left) // keep the - + column
+		} else {
+			text = shift(text, v.left)
+		}
+		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1), cursor))
 	}
 	if v.searching || v.query != "" {
 		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)

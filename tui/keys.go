@@ -14,6 +14,8 @@ type GlobalKeys struct {
 // ListKeys move through a list (timeline, knobs) or scroll a text pane.
 type ListKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Left and Right scroll a text pane sideways (long SASS lines).
+	Left, Right key.Binding
 }
 
 // TimelineKeys are the timeline's own keys.
@@ -89,6 +91,8 @@ func DefaultKeyMap() KeyMap {
 			PageDown: bind([]string{"pgdown", "ctrl+d", " "}, "pgdn", "page down"),
 			Top:      bind([]string{"home", "g"}, "g", "first"),
 			Bottom:   bind([]string{"end", "G"}, "G", "last"),
+			Left:     bind([]string{"left", "h"}, "←/h", "scroll left"),
+			Right:    bind([]string{"right", "l"}, "→/l", "scroll right"),
 		},
 		Timeline: TimelineKeys{
 			Filter:  bind([]string{"/"}, "/", "filter phases by name"),
@@ -141,6 +145,21 @@ func DefaultKeyMap() KeyMap {
 
 func (l ListKeys) bindings() []key.Binding {
 	return []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom}
+}
+
+// hscrollStep is how far a left or right key scrolls a text pane.
+const hscrollStep = 8
+
+// hscroll applies a left or right key to a horizontal offset. It reports
+// whether msg was one.
+func (l ListKeys) hscroll(msg string, off int) (int, bool) {
+	switch {
+	case contains(l.Left, msg):
+		return max(off-hscrollStep, 0), true
+	case contains(l.Right, msg):
+		return off + hscrollStep, true
+	}
+	return off, false
 }
 
 // move applies a list key to a cursor over n rows with a page of size page.

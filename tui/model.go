@@ -420,7 +420,7 @@ func (m *Model) helpSections() []helpSection {
 	return []helpSection{
 		{title: "everywhere", keys: []key.Binding{g.Quit, g.Help, pair(g.NextPane, g.PrevPane, "next/previous pane"), g.Panes,
 			pair(g.NextChanged, g.PrevChanged, "next/previous phase that changed IR"), g.ViewMode, g.Run}},
-		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"),
+		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"), pair(l.Left, l.Right, "scroll IR/SASS sideways"),
 			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel an input")}},
 		{title: "1 timeline", keys: []key.Binding{k.Timeline.Filter, k.Timeline.Disable, k.IR.Unfollow}},
 		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair}},
