@@ -195,7 +195,7 @@ func (p *BisectPane) disableLines() []string {
 	lines = append(lines, st.Error.Render("DISABLE")+" "+strings.Join(r.Phases, " "))
 	lines = append(lines, wrap("disabling these makes the kernel pass; re-enabling any one of them makes it fail", p.w)...)
 	lines = append(lines, wrap("knob: "+r.Knob, p.w)...)
-	lines = append(lines, wrap("replay: "+r.Replay, p.w)...)
+	lines = append(lines, p.replayLines(r.Replay)...)
 	return lines
 }
 
@@ -228,12 +228,27 @@ func (p *BisectPane) resultLines() []string {
 			lines = append(lines, wrap(l, p.w)...)
 		}
 	}
-	lines = append(lines, wrap("replay: "+r.Replay, p.w)...)
+	lines = append(lines, p.replayLines(r.Replay)...)
 	lines = append(lines, "")
 	for _, l := range strings.Split(strings.TrimRight(r.Diff, "\n"), "\n") {
 		lines = append(lines, expandTabs(l))
 	}
 	return lines
+}
+
+// replayLines shows a replay command on lines of their own, broken only
+// where a shell allows (a trailing backslash), so that it can be copied;
+// q prints it again below the shell prompt, outside the pane's border.
+func (p *BisectPane) replayLines(cmd string) []string {
+	cmd = p.c.W.replay(cmd)
+	out := []string{"replay:"}
+	for i, l := range wrap(cmd, max(p.w-2, 10)) {
+		if i > 0 {
+			out[len(out)-1] += " \\"
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // hangLines says how many executions hung at the step limit, if any.

@@ -43,8 +43,8 @@ func TestBisectPaneFindsPlantedPhase(t *testing.T) {
 		"CULPRIT #40 GeneralOptimizeMid",
 		"last passing IR: after ",
 		"fault: kernel block_sum: instruction #34 (STS)",
-		"replay: orilab bisect ",
-		"--mode phase",
+		"replay:",
+		"orilab bisect testdata/sample/sample.json -O 3 --mode phase",
 		"+++ after GeneralOptimizeMid",
 		"bisect: culprit #40 GeneralOptimizeMid (enter selects it)",
 	} {

@@ -363,3 +363,40 @@ func TestSASSScrollsSideways(t *testing.T) {
 		t.Errorf("h did not scroll back")
 	}
 }
+
+// Defect 7: the built-in sample's replay command names the repository's
+// copy of the spec (the temporary one is deleted on quit), breaks only at
+// shell line continuations, and is kept for printing after quit.
+func TestSampleReplayCopyable(t *testing.T) {
+	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", moveFirstStore)
+	defer restore()
+	m := sampleModelAt(t, 100, 40, 3)
+	typeKeys(m, "6", "b")
+	if r := m.bisect.last; r == nil || r.phase == nil || !r.phase.Found {
+		t.Fatalf("the bisection found nothing")
+	}
+	v := m.View()
+	if strings.Contains(v, "orilab-sample-") {
+		t.Errorf("the replay names the temporary copy:\n%s", v)
+	}
+	want := "orilab bisect testdata/sample/sample.json -O 3 --mode phase"
+	if got := m.LastReplay(); got != want {
+		t.Errorf("LastReplay %q, want %q", got, want)
+	}
+	var joined []string
+	in := false
+	for _, l := range strings.Split(v, "\n") {
+		l = strings.TrimSpace(strings.Trim(strings.SplitN(l, "││", 2)[len(strings.SplitN(l, "││", 2))-1], "│"))
+		switch {
+		case l == "replay:":
+			in = true
+		case in:
+			cont := strings.HasSuffix(l, " \\")
+			joined = append(joined, strings.TrimSuffix(l, " \\"))
+			in = cont
+		}
+	}
+	if got := strings.Join(joined, " "); got != want {
+		t.Errorf("the replay lines join to %q, want %q:\n%s", got, want, v)
+	}
+}

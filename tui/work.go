@@ -50,6 +50,9 @@ type Workbench struct {
 	// Planted is what the last compile's injection did (nil without a
 	// plant).
 	Planted *Planted
+	// SpecName is how replay commands name the spec: its path, or for
+	// the built-in sample the repository's copy ("" for Spec.File).
+	SpecName string
 	// Base is the compilation the workbench was opened with (orilab tui's
 	// -arch, --maxrregcount, ORILAB_KNOBS, -knobs-file and -knob); OptLevel,
 	// Arch, the Knobs overrides and Plant are applied on top of it.
@@ -137,6 +140,29 @@ func (w *Workbench) CheckKnob(name, value string, reset bool) error {
 		}
 	}
 	return nil
+}
+
+// replay rewrites a replay command for the user: the built-in sample's
+// temporary spec becomes the repository's copy.
+func (w *Workbench) replay(cmd string) string {
+	if w.SpecName != "" && w.Spec != nil {
+		cmd = strings.ReplaceAll(cmd, w.Spec.File, w.SpecName)
+	}
+	return cmd
+}
+
+// LastReplay returns the replay command of the last bisection, or "".
+func (m *Model) LastReplay() string {
+	b := m.bisect.last
+	switch {
+	case b == nil:
+		return ""
+	case b.phase != nil:
+		return m.c.W.replay(b.phase.Replay)
+	case b.disable != nil:
+		return m.c.W.replay(b.disable.Replay)
+	}
+	return ""
 }
 
 // Plant is a bugspec injection to repeat in every compilation.

@@ -44,10 +44,15 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	p := tea.NewProgram(tui.New(w), tea.WithAltScreen())
+	m := tui.New(w)
+	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "orilab tui: %v\n", err)
 		return exitError
+	}
+	// Printed below the shell prompt, where it can be copied whole.
+	if r := m.LastReplay(); r != "" {
+		fmt.Fprintf(stdout, "replay of the last bisection: %s\n", r)
 	}
 	return exitOK
 }
