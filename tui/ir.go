@@ -302,7 +302,10 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(km, k.IR.Search):
+		// A new search starts empty, as in less and vi (> and < repeat
+		// the last one).
 		v.searching = true
+		v.search.SetValue("")
 		return v.search.Focus()
 	case key.Matches(km, k.IR.NextMatch), key.Matches(km, k.IR.PrevMatch):
 		if v.query == "" {
@@ -482,6 +485,10 @@ func (v *IRView) View() string {
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
 	tabs := strings.NewReplacer("\t", "  ")
 	if s == nil {
+		if w.Compiling && w.Lowered == nil {
+			lines = append(lines, v.c.Styles.Dim.Render("compiling..."))
+			return block(lines, v.w, v.h)
+		}
 		if w.Err != "" && w.Lowered == nil {
 			// Nothing ran: the error (a lowering error, with its source
 			// line and caret) is the whole story, line by line.

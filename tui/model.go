@@ -111,7 +111,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			for _, r := range msg.Runes {
 				cmds = append(cmds, m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 			}
-			return tea.Batch(cmds...)
+			// In order: each key's feedback must land after the previous one's.
+			return tea.Sequence(cmds...)
 		}
 		// A key's feedback replaces the previous key's: a message left
 		// from an earlier key would describe a state that is gone.

@@ -48,7 +48,7 @@ tmux send-keys -t "$session" v
 expect "#1 ApplyNvOptRecipes [diff] no change"
 tmux send-keys -t "$session" '?'
 expect "Keys (? or esc closes)"
-expect "follow cursor line's #ID"
+expect "f follow the line's #ID"
 tmux send-keys -t "$session" '?'
 tmux send-keys -t "$session" r
 expect "out: PASS (4 elements)"
