@@ -400,3 +400,61 @@ func TestSampleReplayCopyable(t *testing.T) {
 		t.Errorf("the replay lines join to %q, want %q:\n%s", got, want, v)
 	}
 }
+
+// Defect 11: [ lands on the first row of the previous change block, as ]
+// does on the next one's.
+func TestPrevHunkLandsOnStart(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	withChange(t, m)
+	typeKeys(m, "n", "v", "2", "G", "[")
+	if r := cursorRow(m); r.text != "-\t#9 MOV %r7 = 0x0 ; line 34" {
+		t.Errorf("[ from the bottom lands on %q, want the start of the #9 block", r.text)
+	}
+}
+
+// Defect 11: the Fault pane's header describes the planted fault (an
+// edited line shows apart until planted), and a fault after a disabled
+// phase says so instead of "the compilation did not reach it".
+func TestFaultPaneHeaderAndDisabledPhase(t *testing.T) {
+	m := sampleModel(t, 100, 30)
+	w := m.c.W
+	ra, _ := pipeline.LookupPhase("AllocateRegisters")
+	at := -1
+	for i := ra + 1; i < len(pipeline.PhaseTable); i++ {
+		if s := w.Snap(i); s != nil && s.Status != pipeline.StatusDisabled && !pipeline.PhaseTable[i].Required {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatal("no optional phase after AllocateRegisters ran")
+	}
+	typeKeys(m, "7")
+	selectPhase(t, m, pipeline.PhaseTable[at].Name)
+	typeKeys(m, "i")
+	send(m, compileNow(w))
+	planted := w.Plant.Spec.String()
+	typeKeys(m, "7", "e", "backspace", "9", "enter")
+	v := m.View()
+	if !strings.Contains(v, "bugspec "+planted+"   seed 1") || !strings.Contains(v, "next: ") {
+		t.Errorf("after e the header does not keep the planted bugspec %q apart from the edit:\n%s", planted, v)
+	}
+	typeKeys(m, "1", "d")
+	send(m, compileNow(w))
+	typeKeys(m, "7")
+	want := "planted after " + pipeline.PhaseTable[at].Name + ", seed 1: the phase is disabled (DisablePhases), so nothing was injected"
+	if v := m.View(); !strings.Contains(strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(paneText(v))), " "), want) {
+		t.Errorf("the Fault pane lacks %q:\n%s", want, v)
+	}
+}
+
+// paneText returns the right pane's text of a view, line by line.
+func paneText(view string) string {
+	var out []string
+	for _, l := range strings.Split(view, "\n") {
+		if _, r, ok := strings.Cut(l, "││"); ok {
+			out = append(out, r)
+		}
+	}
+	return strings.Join(out, "\n")
+}

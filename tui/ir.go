@@ -571,8 +571,8 @@ func (v *IRView) texts() []string {
 	return out
 }
 
-// nextChange returns the first changed row after (dir +1) or before (-1)
-// row from, skipping the rest of the change block from starts in, or -1.
+// nextChange returns the first row of the next (dir +1) or previous (-1)
+// change block from row from, skipping the block from is in, or -1.
 func (v *IRView) nextChange(from, dir int) int {
 	i := from + dir
 	for i >= 0 && i < len(v.rows) && from >= 0 && v.rows[i].kind != opSame && v.rows[from].kind != opSame {
@@ -580,6 +580,10 @@ func (v *IRView) nextChange(from, dir int) int {
 	}
 	for ; i >= 0 && i < len(v.rows); i += dir {
 		if v.rows[i].kind != opSame {
+			// Both ways land on a change block's first row.
+			for dir < 0 && i > 0 && v.rows[i-1].kind != opSame {
+				i--
+			}
 			return i
 		}
 	}

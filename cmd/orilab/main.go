@@ -62,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "usage: %s\n\n%s.\n\nNot available yet: %s.\n", c.usage, c.summary, c.missing)
 				return exitOK
 			}
+			fmt.Fprintf(stderr, "orilab help: unknown command %q%s\nRun 'orilab help' for the list of commands.\n", args[1], suggestCommand(args[1]))
+			return exitError
 		}
 		usage(stdout)
 		return exitOK

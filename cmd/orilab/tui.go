@@ -19,14 +19,14 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	rf := addRequestFlags(fs, false, false)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [FILE.ptx | SPEC.json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "The phase-by-phase workbench. With no argument it opens a built-in sample")
-		fmt.Fprintln(stderr, "kernel (a shared-memory block reduction) and its spec. Press ? for the keys.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [FILE.ptx | SPEC.json]")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "The phase-by-phase workbench. With no argument it opens a built-in sample")
+		fmt.Fprintln(fs.Output(), "kernel (a shared-memory block reduction) and its spec. Press ? for the keys.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}
