@@ -107,11 +107,13 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	rf := addRequestFlags(fs, true, true)
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
+	pr := addPrintFlags(fs)
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
 		fmt.Fprintln(fs.Output(), "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
 		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
+		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME]")
 		fmt.Fprintln(fs.Output(), "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
 		fmt.Fprintln(fs.Output())
 		fmt.Fprintln(fs.Output(), "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
@@ -179,6 +181,14 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	}
 	err = sess.RunAll()
 	reportPlanted(stderr, req.Fault, sess.Planted())
+	if pr.active() {
+		// What ran is printed even when a phase failed: the IR before
+		// the failure is what one wants to see then.
+		if perr := pr.write(stdout, sess.Lowered, sess.Snapshots); perr != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", perr)
+			return exitError
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
@@ -209,8 +219,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	case "lowered":
 		return writeOut(*out, sess.Lowered.String(), stdout, stderr)
 	}
-	if po.DumpIR != "" && *out == "" {
-		// DUMPIR already wrote to stdout; SASS after it would bury it.
+	if (po.DumpIR != "" || pr.active()) && *out == "" {
+		// DUMPIR or --print-* already wrote to stdout; SASS after it
+		// would bury it.
 		return exitOK
 	}
 	text, err := sassText(sess)
