@@ -458,3 +458,26 @@ func paneText(view string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// Defect 1: p opens a function picker; enter goes to the function.
+func TestFunctionPicker(t *testing.T) {
+	m := fileModel(t, "testdata/twofuncs.ptx", 80, 24)
+	typeKeys(m, "2", "p")
+	v := paneText(m.View())
+	for _, want := range []string{"functions (enter goes to one, esc closes):", "> 1 first  (10 instructions)", "  2 second  (10 instructions)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the picker lacks %q:\n%s", want, v)
+		}
+	}
+	typeKeys(m, "j", "enter")
+	if r := cursorRow(m); r.fn != "second" || funcHeader(r.text) != "second" {
+		t.Errorf("picking second: cursor on %q in %q", r.text, r.fn)
+	}
+	if got := messageLine(m); got != "function 2 of 2: second" {
+		t.Errorf("message %q", got)
+	}
+	typeKeys(m, "p", "esc")
+	if m.ir.picking {
+		t.Error("esc did not close the picker")
+	}
+}

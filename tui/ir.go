@@ -68,6 +68,10 @@ type IRView struct {
 	rows      []irRow
 	nchange   int
 	nfuncs    int // functions in the rows
+	// picking is set while the function picker (p) is open; pick is its
+	// cursor.
+	picking bool
+	pick    int
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -89,15 +93,15 @@ func (v *IRView) Title() string { return "IR" }
 func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h; v.search.Width = max(w-2, 1) }
 
 // InputFocused implements inputFocused.
-func (v *IRView) InputFocused() bool { return v.searching }
+func (v *IRView) InputFocused() bool { return v.searching || v.picking }
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	if v.searching {
-		return []key.Binding{k.Input.Accept, k.Input.Cancel}
+	if v.searching || v.picking {
+		return []key.Binding{k.List.Down, k.Input.Accept, k.Input.Cancel}
 	}
-	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.Global.Run}
+	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.IR.PickFunc, k.Global.Run}
 }
 
 // FullHelp implements help.KeyMap.
@@ -280,6 +284,9 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := v.c.Keys
+	if v.picking {
+		return v.updatePicker(km)
+	}
 	if v.searching {
 		switch {
 		case key.Matches(km, k.Input.Accept):
@@ -341,6 +348,18 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
 		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.PickFunc):
+		starts := v.funcStarts()
+		if len(starts) == 0 {
+			return cmdOf(statusMsg("no function in this phase's IR"))
+		}
+		v.picking, v.pick = true, 0
+		for i, s := range starts {
+			if s <= v.cur {
+				v.pick = i
+			}
+		}
+		return cmdOf(statusMsg(fmt.Sprintf("%d functions: enter goes to one, esc closes", len(starts))))
 	case key.Matches(km, k.IR.NextFunc), key.Matches(km, k.IR.PrevFunc):
 		dir := +1
 		if key.Matches(km, k.IR.PrevFunc) {
@@ -388,15 +407,73 @@ func (v *IRView) Unfollow() string {
 	return what
 }
 
-// jumpFunc moves the cursor to the first row of the next (dir +1) or
-// previous (-1) function, wrapping around, and says where it went.
-func (v *IRView) jumpFunc(dir int) string {
+// funcStarts returns the first row of each function.
+func (v *IRView) funcStarts() []int {
 	var starts []int
 	for i, r := range v.rows {
 		if r.fn != "" && (i == 0 || v.rows[i-1].fn != r.fn) {
 			starts = append(starts, i)
 		}
 	}
+	return starts
+}
+
+// updatePicker handles a key while the function picker is open.
+func (v *IRView) updatePicker(km tea.KeyMsg) tea.Cmd {
+	k := v.c.Keys
+	starts := v.funcStarts()
+	switch {
+	case key.Matches(km, k.Input.Cancel):
+		v.picking = false
+		return nil
+	case key.Matches(km, k.Input.Accept):
+		v.picking = false
+		if v.pick >= len(starts) {
+			return nil
+		}
+		v.cur = starts[v.pick]
+		v.off = v.cur
+		return cmdOf(statusMsg(fmt.Sprintf("function %d of %d: %s", v.pick+1, len(starts), v.rows[v.cur].fn)))
+	}
+	if c, ok := k.List.move(km.String(), v.pick, len(starts), max(v.h-2, 1)); ok {
+		v.pick = c
+	}
+	return nil
+}
+
+// pickerView is the function picker: every function of the phase's IR
+// with its size, the one under the picker's cursor marked.
+func (v *IRView) pickerView(head string) string {
+	st := v.c.Styles
+	starts := v.funcStarts()
+	lines := []string{st.Title.Render(fit(head, v.w)), st.Dim.Render(fit("functions (enter goes to one, esc closes):", v.w))}
+	bh := max(v.h-2, 1)
+	off := scrollTo(0, v.pick, bh)
+	for i := off; i < len(starts) && i < off+bh; i++ {
+		end := len(v.rows)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		n := 0
+		for _, r := range v.rows[starts[i]:end] {
+			if lineID(r.text) != "" || lineID(r.right) != "" || lineID(r.left) != "" {
+				n++
+			}
+		}
+		row := fmt.Sprintf(" %2d %s  (%s)", i+1, v.rows[starts[i]].fn, plural(n, "instruction"))
+		if i == v.pick {
+			row = ">" + row[1:]
+			row = st.Selected.Render(fit(row, v.w))
+		}
+		lines = append(lines, row)
+	}
+	return block(lines, v.w, v.h)
+}
+
+// jumpFunc moves the cursor to the first row of the next (dir +1) or
+// previous (-1) function, wrapping around, and says where it went.
+func (v *IRView) jumpFunc(dir int) string {
+	starts := v.funcStarts()
 	if len(starts) == 0 {
 		return "no function in this phase's IR"
 	}
@@ -481,6 +558,9 @@ func (v *IRView) View() string {
 	// does not cut it: IDs repeat in every function.
 	if fn := v.CursorFunc(); fn != "" && v.nfuncs > 1 {
 		head = fn + " · " + head
+	}
+	if v.picking && s != nil {
+		return v.pickerView(head)
 	}
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
 	tabs := strings.NewReplacer("\t", "  ")

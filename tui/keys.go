@@ -28,7 +28,7 @@ type IRKeys struct {
 	Follow, FollowReg, Unfollow  key.Binding
 	NextHunk, PrevHunk           key.Binding
 	Search, NextMatch, PrevMatch key.Binding
-	NextFunc, PrevFunc           key.Binding
+	NextFunc, PrevFunc, PickFunc key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
 	HunkPair, MatchPair, FuncPair key.Binding
 }
@@ -108,6 +108,7 @@ func DefaultKeyMap() KeyMap {
 			NextMatch: bind([]string{">"}, ">", "next match"),
 			PrevMatch: bind([]string{"<"}, "<", "previous match"),
 			NextFunc:  bind([]string{"}"}, "}", "next function"),
+			PickFunc:  bind([]string{"p"}, "p", "pick a function"),
 			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
 			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),
 			HunkPair:  bind([]string{"]", "["}, "] [", "next/prev. change"),
