@@ -481,3 +481,23 @@ func TestFunctionPicker(t *testing.T) {
 		t.Error("esc did not close the picker")
 	}
 }
+
+// The timeline's u hides the phases that did not change the IR.
+func TestTimelineOnlyChanged(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	withChange(t, m)
+	typeKeys(m, "u")
+	if len(m.timeline.rows) != 1 || m.timeline.rows[0] != changedPhase || m.c.W.Sel != changedPhase {
+		t.Errorf("u: rows %v, selected %d; want only phase %d", m.timeline.rows, m.c.W.Sel, changedPhase)
+	}
+	if got := messageLine(m); got != "showing the 1 phase that changed the IR (u shows all)" {
+		t.Errorf("message %q", got)
+	}
+	if v := m.View(); !strings.Contains(v, "changed phases only (u)") || strings.Contains(v, "OriSanitize") {
+		t.Errorf("the timeline does not show the changed phases only:\n%s", v)
+	}
+	typeKeys(m, "u")
+	if len(m.timeline.rows) != len(pipeline.PhaseTable) {
+		t.Errorf("u again shows %d phases", len(m.timeline.rows))
+	}
+}

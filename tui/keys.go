@@ -20,7 +20,7 @@ type ListKeys struct {
 
 // TimelineKeys are the timeline's own keys.
 type TimelineKeys struct {
-	Filter, Disable key.Binding
+	Filter, Disable, OnlyChanged key.Binding
 }
 
 // IRKeys are the IR pane's own keys.
@@ -95,8 +95,9 @@ func DefaultKeyMap() KeyMap {
 			Right:    bind([]string{"right", "l"}, "→/l", "scroll right"),
 		},
 		Timeline: TimelineKeys{
-			Filter:  bind([]string{"/"}, "/", "filter phases by name"),
-			Disable: bind([]string{"d"}, "d", "disable/enable phase"),
+			Filter:      bind([]string{"/"}, "/", "filter phases by name"),
+			Disable:     bind([]string{"d"}, "d", "disable/enable phase"),
+			OnlyChanged: bind([]string{"u"}, "u", "hide/show unchanged phases"),
 		},
 		IR: IRKeys{
 			Follow:    bind([]string{"f"}, "f", "follow the line's #ID"),
