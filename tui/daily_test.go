@@ -469,7 +469,11 @@ func TestFunctionPicker(t *testing.T) {
 			t.Errorf("the picker lacks %q:\n%s", want, v)
 		}
 	}
-	typeKeys(m, "j", "enter")
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")}) // keys that arrive together
+	if m.ir.pick != 1 {
+		t.Errorf("j j in one message: picker on %d, want 1", m.ir.pick)
+	}
+	typeKeys(m, "enter")
 	if r := cursorRow(m); r.fn != "second" || funcHeader(r.text) != "second" {
 		t.Errorf("picking second: cursor on %q in %q", r.text, r.fn)
 	}

@@ -420,6 +420,14 @@ func (v *IRView) funcStarts() []int {
 
 // updatePicker handles a key while the function picker is open.
 func (v *IRView) updatePicker(km tea.KeyMsg) tea.Cmd {
+	if km.Type == tea.KeyRunes && len(km.Runes) > 1 {
+		// Keys that arrived together (see Model.update): one at a time.
+		var cmds []tea.Cmd
+		for _, r := range km.Runes {
+			cmds = append(cmds, v.updatePicker(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return tea.Sequence(cmds...)
+	}
 	k := v.c.Keys
 	starts := v.funcStarts()
 	switch {
