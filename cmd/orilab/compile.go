@@ -113,7 +113,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
 		fmt.Fprintln(fs.Output(), "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
 		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
-		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME]")
+		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME] [--html FILE]")
 		fmt.Fprintln(fs.Output(), "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
 		fmt.Fprintln(fs.Output())
 		fmt.Fprintln(fs.Output(), "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
@@ -186,6 +186,17 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		// the failure is what one wants to see then.
 		if perr := pr.write(stdout, sess.Lowered, sess.Snapshots); perr != nil {
 			fmt.Fprintf(stderr, "orilab compile: %v\n", perr)
+			return exitError
+		}
+	}
+	if pr.html != "" {
+		var page strings.Builder
+		if herr := pr.writeHTML(&page, file, sess.Lowered, sess.Snapshots); herr != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", herr)
+			return exitError
+		}
+		if herr := atomicfile.Write(pr.html, []byte(page.String())); herr != nil {
+			fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", pr.html, herr)
 			return exitError
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"sort"
 	"strings"
@@ -20,6 +21,7 @@ type printIR struct {
 	after   string      // --print-after: "" (none), "all", or phases
 	changed changedFlag // --print-changed: "", "full" or "diff"
 	fn      string      // --func: one function's IR only
+	html    string      // --html: the page of every phase that changed the IR
 }
 
 // changedFlag is --print-changed, which takes an optional value:
@@ -50,7 +52,8 @@ func addPrintFlags(fs *flag.FlagSet) *printIR {
 	p := &printIR{}
 	fs.StringVar(&p.after, "print-after", "", "print the IR after each phase of `LIST` ('+' or ','-separated names, or all) to stdout")
 	fs.Var(&p.changed, "print-changed", "print the IR after each phase that changed it; =diff prints a unified diff against the IR before it")
-	fs.StringVar(&p.fn, "func", "", "with --print-after or --print-changed: print only function `NAME`")
+	fs.StringVar(&p.fn, "func", "", "with --print-after, --print-changed or --html: only function `NAME`")
+	fs.StringVar(&p.html, "html", "", "write `FILE`: one HTML page with the IR after lowering and after every phase that changed it, side by side, changes highlighted")
 	return p
 }
 
@@ -154,5 +157,73 @@ func (p *printIR) write(w io.Writer, lowered *ori.Module, snaps []*pipeline.Snap
 		}
 		fmt.Fprintln(w)
 	}
+	return nil
+}
+
+// writeHTML writes one self-contained HTML page with the IR (of one
+// function, or the module) after lowering and after every phase that
+// changed it, side by side in columns as Go's GOSSAFUNC ssa.html shows
+// SSA passes: in each column the lines the phase added or rewrote are
+// highlighted and the lines it removed are struck through.
+func (p *printIR) writeHTML(w io.Writer, file string, lowered *ori.Module, snaps []*pipeline.Snapshot) error {
+	if err := p.checkFunc(lowered); err != nil {
+		return err
+	}
+	what := "the module"
+	if p.fn != "" {
+		what = p.fn
+	}
+	type column struct {
+		title string
+		ops   []irdiff.Op
+	}
+	prev, _ := funcText(lowered, p.fn)
+	first := column{title: "after lowering"}
+	for _, l := range irdiff.Lines(prev) {
+		first.ops = append(first.ops, irdiff.Op{Kind: irdiff.Same, Old: l, New: l})
+	}
+	cols := []column{first}
+	for _, s := range snaps {
+		if s.Module == nil {
+			continue
+		}
+		text, ok := funcText(s.Module, p.fn)
+		if !ok || text == prev {
+			continue
+		}
+		cols = append(cols, column{title: fmt.Sprintf("#%d %s", s.Index, s.Name), ops: irdiff.Align(irdiff.Lines(prev), irdiff.Lines(text))})
+		prev = text
+	}
+	esc := html.EscapeString
+	fmt.Fprintf(w, `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>orilab: %s in %s</title>
+<style>
+body { font-family: sans-serif; margin: 8px; }
+.cols { display: flex; gap: 8px; overflow-x: auto; align-items: flex-start; }
+.col { border: 1px solid #999; flex: none; }
+.col h2 { font-size: 13px; margin: 0; padding: 4px; background: #eee; position: sticky; top: 0; }
+pre { font-size: 12px; margin: 0; padding: 4px; }
+.add { background: #cfc; }
+.del { background: #fcc; text-decoration: line-through; }
+</style></head><body>
+<h1>%s: %s, %d phases changed it</h1>
+<p>Each column is the IR after a phase that changed it; green lines are new or rewritten, red ones removed. Written by orilab compile --html.</p>
+<div class="cols">
+`, esc(what), esc(file), esc(file), esc(what), len(cols)-1)
+	for _, c := range cols {
+		fmt.Fprintf(w, "<div class=\"col\"><h2>%s</h2><pre>", esc(c.title))
+		for _, o := range c.ops {
+			switch o.Kind {
+			case irdiff.Same:
+				fmt.Fprintf(w, "%s\n", esc(o.New))
+			case irdiff.Removed:
+				fmt.Fprintf(w, "<span class=\"del\">%s</span>\n", esc(o.Old))
+			default:
+				fmt.Fprintf(w, "<span class=\"add\">%s</span>\n", esc(o.New))
+			}
+		}
+		fmt.Fprintln(w, "</pre></div>")
+	}
+	fmt.Fprintln(w, "</div></body></html>")
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -73,5 +74,42 @@ func TestPrintIRErrors(t *testing.T) {
 		if code != 2 || out != "" || errs != tc.want {
 			t.Errorf("%q: exit %d, stdout %.80q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
 		}
+	}
+}
+
+// TestHTMLExport: --html writes one page with a column per phase that
+// changed the function, new lines highlighted and removed ones struck
+// through; the SASS still goes to stdout.
+func TestHTMLExport(t *testing.T) {
+	page := t.TempDir() + "/second.html"
+	code, out, errs := runCLI(t, "compile", "--html", page, "--func", "second", twoFuncs)
+	if code != 0 || errs != "" || !strings.Contains(out, ".headerflags") {
+		t.Fatalf("exit %d, stderr %s, stdout %.60q", code, errs, out)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	cols := regexp.MustCompile(`<div class="col"><h2>([^<]*)</h2>`).FindAllStringSubmatch(text, -1)
+	var titles []string
+	for _, c := range cols {
+		titles = append(titles, c[1])
+	}
+	want := "after lowering|#13 GeneralOptimizeEarly|#16 OriPerformLiveDeadFirst|#114 ScheduleInstructions|#122 AllocateRegisters|#131 AdvancedScoreboardsAndOpexes"
+	if strings.Join(titles, "|") != want {
+		t.Errorf("columns %q, want %q", titles, want)
+	}
+	for _, w := range []string{
+		"<h1>testdata/twofuncs.ptx: second, 5 phases changed it</h1>",
+		"<span class=\"add\">\t#7 IMAD %r4 = %r3, 0x3, RZ ; line 34</span>",
+		"<span class=\"del\">\t#6 MOV %r2 = %r3 ; line 33</span>",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	if strings.Contains(text, ".entry first") {
+		t.Error("the page has the other function")
 	}
 }
