@@ -505,3 +505,17 @@ func TestTimelineOnlyChanged(t *testing.T) {
 		t.Errorf("u again shows %d phases", len(m.timeline.rows))
 	}
 }
+
+// s in the IR pane shows the PTX line the cursor's instruction came from.
+func TestIRShowsPTXLine(t *testing.T) {
+	m := sampleModel(t, 100, 30)
+	typeKeys(m, "2", "/", "#", "2", " ", "s", "2", "r", "enter", "s")
+	want := "sample.ptx (built-in):29: " + strings.TrimSpace(strings.Split(string(samplePTX), "\n")[28])
+	if got := messageLine(m); got != want {
+		t.Errorf("s says %q, want %q", got, want)
+	}
+	typeKeys(m, "g", "s")
+	if got := messageLine(m); got != "this line names no PTX line" {
+		t.Errorf("s on the module header says %q", got)
+	}
+}

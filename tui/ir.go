@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -348,6 +349,8 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
 		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.Source):
+		return cmdOf(statusMsg(v.sourceLine()))
 	case key.Matches(km, k.IR.PickFunc):
 		starts := v.funcStarts()
 		if len(starts) == 0 {
@@ -405,6 +408,35 @@ func (v *IRView) Unfollow() string {
 	v.query = ""
 	v.search.SetValue("")
 	return what
+}
+
+// srcLine finds the PTX line an IR line names ("; line 190").
+var srcLine = regexp.MustCompile(`; line (\d+)\s*$`)
+
+// sourceLine says which PTX line the cursor's instruction came from, and
+// what that line says.
+func (v *IRView) sourceLine() string {
+	if v.cur >= len(v.rows) {
+		return "no line under the cursor"
+	}
+	r := v.rows[v.cur]
+	line := r.text
+	if v.mode == modeSide {
+		line = r.right
+		if line == "" {
+			line = r.left
+		}
+	}
+	m := srcLine.FindStringSubmatch(line)
+	if m == nil {
+		return "this line names no PTX line"
+	}
+	n, _ := strconv.Atoi(m[1])
+	src := v.c.W.Source
+	if n < 1 || n > len(src) {
+		return fmt.Sprintf("PTX line %s: not in %s", m[1], v.c.W.File)
+	}
+	return fmt.Sprintf("%s:%d: %s", v.c.W.File, n, strings.TrimSpace(src[n-1]))
 }
 
 // funcStarts returns the first row of each function.

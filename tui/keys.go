@@ -29,6 +29,7 @@ type IRKeys struct {
 	NextHunk, PrevHunk           key.Binding
 	Search, NextMatch, PrevMatch key.Binding
 	NextFunc, PrevFunc, PickFunc key.Binding
+	Source                       key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
 	HunkPair, MatchPair, FuncPair key.Binding
 }
@@ -110,6 +111,7 @@ func DefaultKeyMap() KeyMap {
 			PrevMatch: bind([]string{"<"}, "<", "previous match"),
 			NextFunc:  bind([]string{"}"}, "}", "next function"),
 			PickFunc:  bind([]string{"p"}, "p", "pick a function"),
+			Source:    bind([]string{"s"}, "s", "show the PTX line"),
 			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
 			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),
 			HunkPair:  bind([]string{"]", "["}, "] [", "next/prev. change"),
@@ -117,7 +119,7 @@ func DefaultKeyMap() KeyMap {
 		},
 		Knobs: KnobKeys{
 			Filter: bind([]string{"/"}, "/", "search knobs"),
-			Edit:   bind([]string{"enter"}, "enter", "toggle bool / edit value"),
+			Edit:   bind([]string{"enter"}, "enter", "toggle or edit"),
 			Reset:  bind([]string{"x", "delete"}, "x", "reset to default"),
 		},
 		Bisect: BisectKeys{

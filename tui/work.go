@@ -50,6 +50,9 @@ type Workbench struct {
 	// Planted is what the last compile's injection did (nil without a
 	// plant).
 	Planted *Planted
+	// Source is the PTX text, line by line: IR lines name their PTX
+	// line ("; line 190"), and the IR pane's s shows it.
+	Source []string
 	// SpecName is how replay commands name the spec: its path, or for
 	// the built-in sample the repository's copy ("" for Spec.File).
 	SpecName string
@@ -352,6 +355,7 @@ func Load(path string, src []byte, optLevel int) (*Workbench, error) {
 			return nil, err
 		}
 	}
+	w.Source = strings.Split(string(src), "\n")
 	pm, err := ptx.Parse(w.File, src)
 	if err != nil {
 		return nil, err
