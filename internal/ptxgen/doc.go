@@ -13,6 +13,11 @@
 //     shared, warp and call statements), which draws everything from a
 //     seed with its own random source (rng.go), so a seed means the same
 //     program on every platform and Go release;
+//   - statements added to each function after its body, from a random
+//     stream of their own so that a seed keeps every statement it had
+//     (gen_partial.go): predicated partial definitions, registers defined
+//     only under a guard and then read, and 16-bit scalar arithmetic the
+//     b16 family lacks;
 //   - the launch and parameter contents of a program, as a kernel spec in
 //     memory (Program.Spec) or as a JSON file (Program.SpecJSON);
 //   - the structural reducer (shrink.go): statement deletion, which always

@@ -23,6 +23,7 @@ type Options struct {
 var Avoidable = map[string]string{
 	"generic-shared-atomics": "atom and red through generic addresses of shared memory (cvta.shared)",
 	"predicated-expansions":  "guards on f32 div, sqrt and rcp, which the lowering expands into several blocks",
+	"partial-definitions":    "registers defined only under a guard and then read (the partial.* statements of gen_partial.go)",
 }
 
 // GenerateWith is Generate with options. Unknown Avoid names are ignored;
@@ -47,6 +48,7 @@ func GenerateWith(seed uint64, o Options) *Program {
 		p.Funcs = append(p.Funcs, g.deviceFunc(fr.fork(uint64(i)), i))
 	}
 	g.kernel(r.fork(4))
+	g.addPartials(r.fork(5)) // last: see gen_partial.go
 	return p
 }
 
@@ -366,7 +368,7 @@ func (g *gen) kernel(r *rng) {
 		fg.shx = "shx"
 		f.Decls = append(f.Decls, sprintf(".shared .align 16 .b32 shx[%d];", p.Launch.Threads()))
 		if p.Launch.DynamicShared > 0 {
-			f.Decls = append(f.Decls, ".extern .shared .align 16 .b32 dsh[];")
+			p.Decls = append(p.Decls, ".extern .shared .align 16 .b32 dsh[];")
 		}
 	}
 	if p.Profile.w("shared") > 0 || p.Profile.w("atomic") > 0 {

@@ -28,6 +28,10 @@ type Program struct {
 	Funcs []*Func
 	// Kernel is the .entry.
 	Kernel *Func
+	// Decls are module-scope declarations, one per line, written before
+	// the functions. The dynamic shared array lives here: ptxas rejects
+	// .extern .shared inside a function ("Parsing error near '.shared'").
+	Decls []string
 	// Launch is the grid, the block and the dynamic shared memory size.
 	Launch Launch
 	// Params are the kernel's parameters in order, with their contents.
@@ -234,6 +238,12 @@ func (p *Program) PTX() string {
 	b.WriteString(".version 8.0\n")
 	fmt.Fprintf(&b, ".target sm_%d\n", p.Target)
 	b.WriteString(".address_size 64\n")
+	if len(p.Decls) > 0 {
+		b.WriteString("\n")
+	}
+	for _, d := range p.Decls {
+		b.WriteString(d + "\n")
+	}
 	for _, f := range p.Funcs {
 		b.WriteString("\n")
 		f.write(&b)

@@ -225,6 +225,27 @@ func (c *fn) bitsByte(o ori.Operand) ori.Operand {
 	return c.bitsAnd(o, bitsImm(0xff))
 }
 
+// bitsByte64 is the position or length of bfe and bfi on 64-bit values:
+// min(o, 255) as an unsigned number, which for these forms means the same
+// as the whole 32-bit o.
+//
+// Decision: the whole register, not o & 0xff as the PTX manual says.
+// ptxas 13.0 compiles bfe.u64, bfe.s64 and bfi.b64 with the full 32-bit
+// position and length in 64-bit shifts (SHF.L.U64.HI/SHF.R.U64 of 1 and of
+// the value, which shift everything out from 64 on), and the H100 agrees:
+// bfi.b64 with position 0xe8ca9519 and length 0x378118eb left b as it was
+// (fuzz5550436), where the low bytes 0x19 and 0xeb would have inserted 39
+// bits. The 32-bit forms take the low byte (PRMT of the two bytes), as
+// bitsByte does.
+func (c *fn) bitsByte64(o ori.Operand) ori.Operand {
+	if bitsIsImm(o) {
+		return bitsImm(min(bitsImmVal(o), 255))
+	}
+	m := c.newReg(1)
+	c.emit(ori.OpIMNMX, []string{"U32"}, []ori.Operand{ori.R(m)}, o, bitsImm(255), ori.R(ori.PT))
+	return ori.R(m)
+}
+
 // bitsHiLen returns max(l, 32) - 32 for a length l in 0..255: how many of
 // the field's bits fall in the high word of a 64-bit value.
 func (c *fn) bitsHiLen(l ori.Operand) ori.Operand {
@@ -616,7 +637,8 @@ func lowerShf(c *fn, in *ptx.Instr) error {
 
 // ------------------------------------------------------------- bit fields
 
-// lowerBfe extracts len = c & 0xff bits at pos = b & 0xff. Turing has no
+// lowerBfe extracts len = c & 0xff bits at pos = b & 0xff (for .u64 and
+// .s64 the whole c and b: see bitsByte64). Turing has no
 // BFE: the field is shifted down with SHF.R (clamped: pos >= width shifts
 // everything out, or leaves only sign copies for .s) and then its low len
 // bits are zero- or sign-extended with SGXT (len >= 32 keeps the word,
@@ -645,7 +667,11 @@ func lowerBfe(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
-	pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	if typeBits(t) == 64 {
+		pos, ln = c.bitsByte64(pos), c.bitsByte64(ln)
+	} else {
+		pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	}
 	half, sgxt := "U32", []string{"U32"}
 	if signed {
 		half, sgxt = "S32", nil
@@ -699,12 +725,17 @@ func (c *fn) bfe32Imm(d ori.Reg, a ori.Operand, pos, ln uint32, signed bool) err
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsRZ())
 		return nil
 	case pos >= 32:
-		// Nothing of a is selected: 0, or the replicated sign a[31].
+		// Nothing of a is selected: 0 for .u32.
 		if signed {
-			c.emit(ori.OpSHF, []string{"R", "S32", "HI"}, []ori.Operand{ori.R(d)}, bitsRZ(), bitsImm(31), c.bitsReg(word(a, 0)))
-		} else {
-			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsRZ())
+			// Decision: -1 for .s32, as ptxas 13.0 folds it, whatever a is (its
+			// SASS for bfe.s32 d, a, 34, 17 and 33, 200 is MOV d,
+			// 0xffffffff); the H100 wrote 0xffffffff for bfe.s32 of a
+			// non-negative a with positions 34 and 35 (fuzz5550904,
+			// fuzz5550906). PTX says a[31] replicated.
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsImm(0xffffffff))
+			return nil
 		}
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, bitsRZ())
 		return nil
 	}
 	x := c.bitsReg(word(a, 0))
@@ -731,7 +762,7 @@ func (c *fn) bfe32Imm(d ori.Reg, a ori.Operand, pos, ln uint32, signed bool) err
 }
 
 // lowerBfi inserts the low len = d & 0xff bits of a into b at pos = c &
-// 0xff: f = (a << pos) & M | b & ~M with M the field mask clipped to the
+// 0xff (for .b64 the whole d and c: see bitsByte64): f = (a << pos) & M | b & ~M with M the field mask clipped to the
 // word, M = 0 when pos >= width (then f = b).
 func lowerBfi(c *fn, in *ptx.Instr) error {
 	if err := c.bitsArgs(in, 5); err != nil {
@@ -758,11 +789,21 @@ func lowerBfi(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
-	pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	if typeBits(t) == 64 {
+		pos, ln = c.bitsByte64(pos), c.bitsByte64(ln)
+	} else {
+		pos, ln = c.bitsByte(pos), c.bitsByte(ln)
+	}
 	merge := func(s, m, x bool) bool { return s && m || x && !m }
 	if typeBits(t) == 32 {
 		if bitsIsImm(pos) && bitsIsImm(ln) {
 			p, l := bitsImmVal(pos), bitsImmVal(ln)
+			// Decision: the length is taken mod 32, as ptxas 13.0 folds
+			// constant fields (its SASS for bfi.b32 d, a, b, 2, 35 masks
+			// 0x1c, and lengths 32 and 64 leave b); the H100 agrees
+			// (fuzz5551746: length 35 inserted 3 bits). PTX says a length
+			// beyond the word inserts up to bit 31.
+			l &= 31
 			var m uint32
 			if p < 32 && l > 0 {
 				m = ^uint32(0) << p

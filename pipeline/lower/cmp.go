@@ -345,6 +345,25 @@ func lowerSet(c *fn, in *ptx.Instr) error {
 	default:
 		return c.l.unsupported(in.OpPos, "set%s%s", dt, st)
 	}
+	if dt == ".f32" && in.Guard != nil {
+		// Decision: a guarded set with an .f32 result is what ptxas 13.0
+		// makes of it, a guarded 0/-1 select followed by an unguarded
+		// IABS and I2F.F32.S32 (FSETP, SEL, IABS, I2FP in its SASS for
+		// @p set.gtu.f32.f32), so where the guard is false the result is
+		// the old value's bits, as an integer's magnitude, converted to
+		// f32, not the old value. The H100 shows it: @%p2 set.gtu.f32.f32
+		// left 0x4e840000 = float(0x42000000) where %f4 held 0x42000000
+		// (fuzz5550513), @%p2 set.ge.ftz.f32.f32 left float(0x3f800000)
+		// (fuzz5551552). PTX says the destination is unchanged.
+		p := c.newPred()
+		if err := c.cmpEmit(in, m, st, cp, a, b, p, ori.PT); err != nil {
+			return err
+		}
+		c.flOp(ori.OpSEL, nil, d, flImm32(0xffffffff), flRZ, ori.R(p))
+		c.emitRaw(ori.OpIABS, nil, []ori.Operand{ori.R(d)}, ori.R(d))
+		c.emitRaw(ori.OpI2F, []string{"F32", "S32", "RN"}, []ori.Operand{ori.R(d)}, ori.R(d))
+		return nil
+	}
 	if st == ".f32" && (dt == ".f32" || one == 0xffffffff) {
 		var mods []string
 		if dt == ".f32" {

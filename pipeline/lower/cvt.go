@@ -798,11 +798,17 @@ func (c *fn) cvtFloatFloat(in *ptx.Instr, d ori.Reg, dt, at string, a ori.Operan
 			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(dw)}, x)
 		}
 	case ".f64":
-		mods := []string{"F64", "F32"}
 		if ftz && at == ".f32" {
-			mods = append(mods, "FTZ")
+			// Decision: as ptxas, FMUL.FTZ t = a, 1 and then the exact
+			// widening, so a NaN becomes 0x7fffffff (0x7fffffffe0000000 in
+			// f64) before it widens. The H100 wrote 0x7fffffff_e0000000
+			// for cvt.ftz.f64.f32 of NaNs (fuzz5550094, fuzz5550631),
+			// where F2F alone keeps the payload.
+			r := next()
+			c.emit(ori.OpFMUL, []string{"FTZ"}, []ori.Operand{ori.R(r)}, x, ori.F32(1))
+			x = ori.R(r)
 		}
-		c.emit(ori.OpF2F, mods, []ori.Operand{ori.R(dw)}, x)
+		c.emit(ori.OpF2F, []string{"F64", "F32"}, []ori.Operand{ori.R(dw)}, x)
 	default:
 		// Back to the same 16-bit format: the value is representable, so
 		// the RN conversion is exact.

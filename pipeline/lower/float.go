@@ -13,8 +13,10 @@
 //	                         rounding modifier is fused, as on sm_20 and later
 //	min/max                  FMNMX [.FTZ][.NAN], HMNMX2; .xorsign.abs adds a
 //	                         LOP3 on the sign; f64 is a DSETP/SEL sequence
-//	abs/neg/copysign         LOP3 on the sign bit (exact for NaN payloads);
-//	                         .ftz additionally flushes a subnormal to zero
+//	abs/neg                  FADD/DADD/HADD2 [.FTZ] of -0 and the operand with
+//	                         .neg/.abs (as ptxas; NaNs come out canonical);
+//	                         bf16: LOP3 on the sign bit
+//	copysign                 LOP3 on the sign bit (exact for NaN payloads)
 //	testp                    FSETP / DSETP chains on |a|
 //	div.approx.f32           MUFU.RCP + FMUL
 //	div.full.f32             MUFU.RCP + FMUL with operand scaling
@@ -116,11 +118,11 @@
 //     a p that is true more often would only cost time.
 //   - MUFU.<RCP|RSQ|SQRT|EX2|LG2|SIN|COS>: f32 approximations that treat
 //     a subnormal operand as zero of the same sign and flush a subnormal
-//     result to zero, like the hardware (sim/fp/mufu.go: Rcp32Approx,
-//     Rsq32Approx, Sqrt32Approx, Ex2Approx32, Lg2Approx32, SinApprox32,
-//     CosApprox32). MUFU.SIN and MUFU.COS take the angle in radians
-//     directly (real SASS pre-multiplies by 1/2pi; we do not). MUFU.TANH
-//     keeps subnormals (TanhApprox32). Special values: rcp(+-0) = +-inf,
+//     result to zero, like the hardware (sim/fp/mufu_sfu.go: RcpSFU32,
+//     RsqSFU32, SqrtSFU32, Ex2SFU32, SinRadSFU32, CosRadSFU32; mufu.go:
+//     Lg2Approx32). MUFU.SIN and MUFU.COS take the angle in radians: the
+//     FMUL.RZ by 1/2pi that real SASS issues first is part of them in the
+//     simulator. MUFU.TANH keeps subnormals (TanhSFU32). Special values: rcp(+-0) = +-inf,
 //     rcp(+-inf) = +-0, rsq(+-0) = +-inf, rsq(+inf) = +0, sqrt(+-0) =
 //     +-0, sqrt(+inf) = +inf, ex2(-inf) = +0, lg2(+-0) = -inf; negative
 //     operands of rsq/sqrt/lg2 and NaN give the canonical NaN 0x7fffffff.
@@ -130,7 +132,7 @@
 //   - MUFU.RCP64H / MUFU.RSQ64H d = ahi: ahi is the high word of an f64 x
 //     (the low word is not read); d is the high word of an f64
 //     approximation of 1/x or 1/sqrt(x) whose low word is taken as 0
-//     (Rcp64H, Rsq64H). Subnormal operands count as zero. The f64 sequences
+//     (Rcp64HSFU, Rsq64HSFU). Subnormal operands count as zero. The f64 sequences
 //     need a relative error below 2^-9 for normal x in their ranges; the
 //     hardware and sim/fp give about 2^-20.
 //   - HADD2 HMUL2 HFMA2 HMNMX2 work lane by lane on two binary16 halves
@@ -625,6 +627,19 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 	if xs && len(s) != 2 {
 		return c.l.errorf(in.OpPos, "%s.xorsign takes two sources", in.Op)
 	}
+	if len(s) == 2 && !nan && !xs && !abs && !ftz && !flIsBF(t) && flSameReg(s[0], s[1]) {
+		// Decision: min and max of a register with itself are a copy, as
+		// ptxas folds them: the H100 returned x itself for min.f32 x, x
+		// of 0x7fc00000 (fuzz5551626) and for min.f16 and max.f16 x, x of
+		// the signalling NaN 0xfd01 (fuzz5550007), where the unit would
+		// give its canonical NaN (as it does for two NaNs in different
+		// registers, fuzz5550312). With .ftz ptxas keeps the instruction
+		// (it flushes): max.ftz.f16 x, x of 0xffff gave 0x7fff.
+		for k := 0; k < wordsOf(t); k++ {
+			c.flOp(ori.OpMOV, nil, d.Word(k), word(c.flPlain(s[0], wordsOf(t)), k))
+		}
+		return nil
+	}
 	sel := flPT // FMNMX/HMNMX2 p: true = min
 	if isMax {
 		sel = flNotPT
@@ -679,7 +694,7 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 }
 
 // flMinMax64 is min/max.f64 (IEEE minNum/maxNum, -0 < +0, two NaNs give
-// 0x7fffffffffffffff): a is taken when a < b (a > b for max), when only b
+// b quieted): a is taken when a < b (a > b for max), when only b
 // is NaN, or when a == b and a's sign decides the ±0 case.
 func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 	a, b = c.flPlain(a, 2), c.flPlain(b, 2)
@@ -695,12 +710,34 @@ func (c *fn) flMinMax64(d ori.Reg, a, b ori.Operand, isMax bool) {
 	less := c.flSetp(ori.OpDSETP, []string{lt, "OR"}, a, b, ori.R(onlyB))
 	takeA := c.flPlop(ori.R(less), ori.R(zero), flPT, func(x, y, _ bool) bool { return x || y })
 	r := c.flSel64(a, b, ori.R(takeA))
-	c.flOp(ori.OpSEL, nil, d.Word(0), flImm32(0xffffffff), word(r, 0), ori.R(both))
-	c.flOp(ori.OpSEL, nil, d.Word(1), flImm32(0x7fffffff), word(r, 1), ori.R(both))
+	// Two NaNs give b, quieted (fp.Min64 says why).
+	qb := c.flLop(word(b, 1), flImm32(0x80000), flRZ, func(x, q, _ bool) bool { return x || q })
+	c.flOp(ori.OpSEL, nil, d.Word(0), word(b, 0), word(r, 0), ori.R(both))
+	c.flOp(ori.OpSEL, nil, d.Word(1), qb, word(r, 1), ori.R(both))
 }
 
-// flAbsNeg lowers abs and neg as sign-bit operations; .ftz first flushes a
-// subnormal to zero of the same sign.
+// flSameReg reports whether two operands read the same register with the
+// same modifiers.
+func flSameReg(a, b ori.Operand) bool {
+	return a.Kind == ori.OpdReg && b.Kind == ori.OpdReg && a.Reg == b.Reg && a.Neg == b.Neg && a.Abs == b.Abs
+}
+
+// flAbsNeg lowers abs and neg as ptxas does: an add of -0 to the operand
+// with its .neg or .abs modifier (FADD d = -a, -RZ; DADD d = -RZ, -a;
+// HADD2 d = -a, -RZ), with .FTZ for .ftz. For numbers that is the sign-bit
+// operation exactly (-x + -0 is -x for every x, +0 + -0 is +0); a NaN
+// comes out as the unit makes it: the canonical NaN for f32 and f16, the
+// quieted operand for f64. bf16, and a guarded abs or neg without .ftz,
+// keep a LOP3 on the sign bits: ptxas if-converts a guarded one into FSEL with |a| or
+// -a, which does not touch the payload (the H100 wrote 0x7fc00000 for
+// @!p abs.f32 of 0x7fc00000, fuzz5551398).
+//
+// Decision: the adder, not a sign flip. The H100 wrote 0x7fffffff for
+// neg.f32 and neg.ftz.f32 of 0x7fc00000 (fuzz5550048, fuzz5550280; PTX
+// says neg "flips the sign", which would give 0xffc00000), and 0x7fff for
+// neg.f16 and abs.f16 of f16 NaNs (fuzz5550016, fuzz5550382); ptxas 13.0
+// compiles these to FADD/HADD2 with -RZ (cuobjdump of a one-instruction
+// kernel), and neg.ftz.f16 to HADD2.FTZ, which also flushes subnormals.
 func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	if err := c.flCheck(in, 2); err != nil {
 		return err
@@ -715,11 +752,24 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	}
 	neg, ftz := in.Op == "neg", in.HasMod(".ftz")
 	kind := flKind(t)
-	a := c.flPlain(s[0], wordsOf(t))
-	hi := a
-	if kind == 64 {
-		hi = word(a, 1)
+	if !flIsBF(t) && (in.Guard == nil || ftz) {
+		x := c.flAbs(s[0], t)
+		if neg {
+			x = c.flNeg(s[0], t)
+		}
+		negRZ := flRZ
+		negRZ.Neg = true
+		switch kind {
+		case 32:
+			c.flOp(ori.OpFADD, flMods(ftz, "", false), d, x, negRZ)
+		case 64:
+			c.flOp(ori.OpDADD, nil, d, negRZ, x)
+		default:
+			c.flOp(ori.OpHADD2, flHMods(t, ftz, false, false), d, x, negRZ)
+		}
+		return nil
 	}
+	a := c.flPlain(s[0], wordsOf(t))
 	mask := flSignMask(t)
 	var f func(x, m, _ bool) bool
 	var k uint32
@@ -728,37 +778,12 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	} else {
 		f, k = func(x, m, _ bool) bool { return x && m }, ^mask
 	}
-	if !ftz || flIsBF(t) || kind == 64 {
-		if kind == 64 {
-			c.flOp(ori.OpMOV, nil, d.Word(0), word(a, 0))
-			c.flOp(ori.OpLOP3, []string{"LUT"}, d.Word(1), hi, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
-			return nil
-		}
-		c.flOp(ori.OpLOP3, []string{"LUT"}, d, a, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
+	if kind == 64 {
+		c.flOp(ori.OpMOV, nil, d.Word(0), word(a, 0))
+		c.flOp(ori.OpLOP3, []string{"LUT"}, d.Word(1), word(a, 1), flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
 		return nil
 	}
-	v := c.flLop(a, flImm32(k), flRZ, f)
-	if kind == 32 {
-		// A zero exponent field means zero or subnormal: keep the sign only.
-		e := c.newReg(1)
-		nz := c.newPred()
-		c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(e), ori.R(nz)}, a, flImm32(flInf32), flRZ, ori.Imm(0xc0), flNotPT)
-		z := c.flLop(v, flImm32(flSign32), flRZ, func(a, b, _ bool) bool { return a && b })
-		c.flOp(ori.OpSEL, nil, d, v, z, ori.R(nz))
-		return nil
-	}
-	// f16/f16x2: a per-half mask that is 0x7fff where the half's exponent
-	// field is nonzero and 0 where it is zero. e + 0x7c00 has bit 15 set
-	// exactly when the exponent e (a multiple of 0x400, at most 0x7c00) is
-	// nonzero, without carrying into the other half.
-	e := c.flLop(a, flImm32(0x7c007c00), flRZ, func(a, b, _ bool) bool { return a && b })
-	f1 := c.flR32(ori.OpIADD3, nil, e, flImm32(0x7c007c00), flRZ)
-	f2 := c.flLop(f1, flImm32(flSignH2), flRZ, func(a, b, _ bool) bool { return a && b })
-	g := c.flR32(ori.OpSHF, []string{"R", "U32", "HI"}, flRZ, ori.Imm(15), f2)
-	ng := g
-	ng.Neg = true
-	m := c.flR32(ori.OpIADD3, nil, f2, ng, flRZ)
-	c.flOp(ori.OpLOP3, []string{"LUT"}, d, v, m, flImm32(flSignH2), ori.Imm(int64(lut3(func(v, m, s bool) bool { return v && (m || s) }))), flNotPT)
+	c.flOp(ori.OpLOP3, []string{"LUT"}, d, a, flImm32(k), flRZ, ori.Imm(int64(lut3(f))), flNotPT)
 	return nil
 }
 
@@ -877,26 +902,25 @@ func lowerMufu(c *fn, in *ptx.Instr) error {
 		// cos of a subnormal is 1 either way.
 		c.flOp(ori.OpMUFU, []string{"COS"}, d, a)
 	case "sin":
-		if ftz {
-			c.flOp(ori.OpMUFU, []string{"SIN"}, d, a)
-			return nil
-		}
-		// sin(x) rounds to x for |x| < 2^-126 (zeros included).
-		r := mufu("SIN", a)
-		tiny := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, c.flAbs(a, t), flF32(flMinN32), flPT)
-		c.flOp(ori.OpSEL, nil, d, a, r, ori.R(tiny))
+		// Decision: sin.approx.f32 without .ftz is MUFU.SIN too, as ptxas
+		// 13.0 compiles it (FMUL.RZ by 1/2pi, then MUFU.SIN, for both
+		// forms), so sin of a subnormal is a zero of its sign; the H100
+		// returns 0 for sin.approx.f32(0x4000) (ops-h100.tgz).
+		c.flOp(ori.OpMUFU, []string{"SIN"}, d, a)
 	case "ex2":
 		if ftz {
 			c.flOp(ori.OpMUFU, []string{"EX2"}, d, a)
 			return nil
 		}
-		// Results below 2^-126 are subnormal: 2^a = 2^(a+24) * 2^-24
-		// (a + 24 is exact for a in (-152, -126)).
+		// Results below 2^-126 are subnormal: 2^a = (2^(a/2))^2, the
+		// square rounded by FMUL, as ptxas 13.0 compiles it. The scaling
+		// decides the bits of the result (sim/fp Ex2SFU32 on a/2, then
+		// the rounding of the square), so it follows ptxas exactly.
 		lo := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, a, flF32(math.Float32bits(-126)), flPT)
-		as := c.flR32(ori.OpFADD, nil, a, flF32(math.Float32bits(24)))
+		as := c.flR32(ori.OpFMUL, nil, a, flF32(math.Float32bits(0.5)))
 		x := c.flSel(as, a, ori.R(lo))
 		r := mufu("EX2", x)
-		rs := c.flR32(ori.OpFMUL, nil, r, flPow32(-24))
+		rs := c.flR32(ori.OpFMUL, nil, r, r)
 		c.flOp(ori.OpSEL, nil, d, rs, r, ori.R(lo))
 	case "lg2":
 		if ftz {
@@ -1516,33 +1540,38 @@ func (c *fn) flSqrtF64(d ori.Reg, a ori.Operand, rnd string) {
 	c.flMovTo(d, res, 2)
 }
 
-// flRsqrtF64 is rsqrt.approx{.ftz}.f64: the refined MUFU.RSQ64H estimate
-// for positive finite operands, the seed itself for the special ones
-// (+-0 -> +-inf, +inf -> +0, negative -> NaN) and DADD a, a for a NaN. Without .ftz a
-// subnormal operand is scaled by 2^128 and the result by 2^64.
+// flRsqrtF64 is rsqrt.approx{.ftz}.f64. With .ftz it is the MUFU.RSQ64H
+// seed alone. Without, it is the seed refined once for positive finite
+// operands, the seed itself for the special ones (+-0 -> +-inf, +inf ->
+// +0, negative -> NaN) and DADD a, a for a NaN; a subnormal operand is
+// scaled by 2^128 and the result by 2^64.
 func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
-	as, tiny := a, ori.Reg{}
-	lowest := flPow64(-1022)
-	if !ftz {
-		tiny = c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, c.flAbs(a, ".f64"), flPow64(-1022), flPT)
-		as = c.flSel64(c.flR64(ori.OpDMUL, nil, a, flPow64(128)), a, ori.R(tiny))
-		lowest = ori.F64(0)
-	}
-	y := c.flRsq64(as)
-	seed := c.flPair(flRZ, c.flR32(ori.OpMUFU, []string{"RSQ64H"}, word(as, 1)))
-	cmp := "GT"
 	if ftz {
-		cmp = "GE"
+		// Decision: rsqrt.approx.ftz.f64 is the MUFU.RSQ64H estimate
+		// alone with a zero low word, as ptxas 13.0 compiles it (SASS:
+		// MUFU.RSQ64H and a zero move, no refinement).
+		c.flOp(ori.OpMUFU, []string{"RSQ64H"}, d.Word(1), word(a, 1))
+		c.flOp(ori.OpMOV, nil, d.Word(0), flRZ)
+		return
 	}
-	ok := c.flSetp(ori.OpDSETP, []string{cmp, "AND"}, as, lowest, flPT)
+	tiny := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, c.flAbs(a, ".f64"), flPow64(-1022), flPT)
+	as := c.flSel64(c.flR64(ori.OpDMUL, nil, a, flPow64(128)), a, ori.R(tiny))
+	// Decision: one refinement step of the seed y with the error
+	// e = 1 - a*y*y, y + (y*e)*(0.5 + 0.375*e), as ptxas 13.0 compiles
+	// rsqrt.approx.f64; the H100 agrees on every positive normal input of
+	// the f64 sweep (ops-h100.tgz). Three Newton steps (flRsq64) would be
+	// more accurate but not the hardware's result.
+	seed := c.flPair(flRZ, c.flR32(ori.OpMUFU, []string{"RSQ64H"}, word(as, 1)))
+	e := c.flR64(ori.OpDFMA, nil, as, c.flNeg(c.flR64(ori.OpDMUL, nil, seed, seed), ".f64"), ori.F64(1))
+	h := c.flR64(ori.OpDFMA, nil, e, ori.F64(0.375), ori.F64(0.5))
+	y := c.flR64(ori.OpDFMA, nil, h, c.flR64(ori.OpDMUL, nil, seed, e), seed)
+	ok := c.flSetp(ori.OpDSETP, []string{"GT", "AND"}, as, ori.F64(0), flPT)
 	ok = c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, as, ori.F64(math.Inf(1)), ori.R(ok))
 	// The seed reads only the high word: a NaN whose payload is in the
 	// low word would look infinite to it.
 	isNaN := c.flSetp(ori.OpDSETP, []string{"NAN", "AND"}, a, a, flPT)
 	seed = c.flSel64(c.flR64(ori.OpDADD, nil, a, a), seed, ori.R(isNaN))
 	r := c.flSel64(y, seed, ori.R(ok))
-	if !ftz {
-		r = c.flSel64(c.flR64(ori.OpDMUL, nil, r, flPow64(64)), r, ori.R(tiny))
-	}
+	r = c.flSel64(c.flR64(ori.OpDMUL, nil, r, flPow64(64)), r, ori.R(tiny))
 	c.flMovTo(d, r, 2)
 }

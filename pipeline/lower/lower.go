@@ -453,6 +453,7 @@ func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	if err := c.placeShared(); err != nil {
 		return nil, err
 	}
+	c.moduleLocals()
 	if err := c.block(pf.Body); err != nil {
 		return nil, err
 	}
@@ -544,6 +545,39 @@ func (c *fn) removeEmptyBlocks() {
 		out = append(out, b)
 	}
 	c.f.Blocks = out
+}
+
+// moduleLocals places the module-scope .local variables (PTX before 3.0,
+// which ptxas compiles without the ABI) in a kernel's frame, as if the
+// kernel had declared them.
+//
+// Decision: a kernel's frame, not a static region of local memory. Each
+// thread has one copy either way; the difference is a device function
+// that names one, which would need the kernel's frame pointer, and is
+// reported as unsupported (l.moduleLocal).
+func (c *fn) moduleLocals() {
+	if !c.pf.Entry {
+		return
+	}
+	for _, it := range c.l.m.Items {
+		if v, ok := it.(*ptx.VarDecl); ok && v.Space == ".local" {
+			_ = c.decl(v)
+		}
+	}
+}
+
+// moduleLocal reports whether name is a module-scope .local variable.
+func (l *lowerer) moduleLocal(name string) bool {
+	for _, it := range l.m.Items {
+		if v, ok := it.(*ptx.VarDecl); ok && v.Space == ".local" {
+			for _, n := range v.Names {
+				if n.Name == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (c *fn) pushScope() {

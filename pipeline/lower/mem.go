@@ -224,6 +224,9 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 		a := c.globalAddr(g)
 		return memRef{op: ori.Mem(a, off), space: ".global"}, nil
 	}
+	if c.l.moduleLocal(base.Name) {
+		return memRef{}, c.l.unsupported(base.Pos, "the module-scope .local variable %s in device function %s (orilab places those in the kernel's frame)", base.Name, c.pf.Name)
+	}
 	return memRef{}, c.l.unsupported(base.Pos, "the address %s", base.Name)
 }
 
@@ -820,6 +823,9 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.Imm(int64(a>>32)))
 		}
 		return ori.R(r), nil
+	}
+	if c.l.moduleLocal(o.Name) {
+		return ori.Operand{}, c.l.unsupported(o.Pos, "the module-scope .local variable %s in device function %s (orilab places those in the kernel's frame)", o.Name, c.pf.Name)
 	}
 	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
 }

@@ -26,6 +26,11 @@ import (
 //     2.3 and sm_20 (a hand-written Ocelot test).
 //   - gpuocelot texture.ptx: .3d surface access needs PTX 3.0; the file
 //     declares 2.1.
+//   - ZLUDA test/operands.ptx: mov.u32 from a vector {0, %reg_16} (ptxas:
+//     "Argument vector size mismatch"); spirv_run/noreturn.ptx: .noreturn
+//     on a kernel (ptxas: "Parsing error near '.noreturn'").
+//   - gpuocelot TestEmulator.ptx: .address_size with .version 2.1 (ptxas:
+//     "Feature '.address_size directive' requires PTX ISA .version 2.3").
 //   - gpuocelot register-calling-convention.ptx: Ocelot's internal
 //     intrinsic-call syntax (a call whose target is a prototype label, and
 //     the same label defined twice).
@@ -48,8 +53,11 @@ var corpusInvalid = map[string]string{
 	"ZLUDA/ptx/src/test/spirv_fail/param_vector.ptx":                                     "ZLUDA/ptx/src/test/spirv_fail/param_vector.ptx:6:14: error: vector modifier .v2 must come before the type .b32",
 	"ZLUDA/ptx/src/test/spirv_fail/shared_ptr.ptx":                                       "ZLUDA/ptx/src/test/spirv_fail/shared_ptr.ptx:5:1: error: expected a directive at top level, found identifier 'extern'",
 	"ZLUDA/ptx/src/test/spirv_fail/shared_ptr2.ptx":                                      "ZLUDA/ptx/src/test/spirv_fail/shared_ptr2.ptx:11:14: error: array foobar2 has no size: only .extern arrays and arrays with an initializer may omit it",
-	"gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT.ptx":                       "gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT.ptx:1:1: error: missing .target directive",
-	"gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT_immediate.ptx":             "gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT_immediate.ptx:1:1: error: missing .target directive",
+	"ZLUDA/ptx/src/test/operands.ptx":                                                    "ZLUDA/ptx/src/test/operands.ptx:36:20: error: operand 2 of mov.u32: a vector operand of mov needs 2 or 4 registers that together are 32 bits wide",
+	"ZLUDA/ptx/src/test/spirv_run/noreturn.ptx":                                          "ZLUDA/ptx/src/test/spirv_run/noreturn.ptx:6:3: error: .noreturn applies only to .func functions",
+	"gpuocelot/ocelot/src/executive/test/TestEmulator.ptx":                               "gpuocelot/ocelot/src/executive/test/TestEmulator.ptx:6:2: error: .address_size requires PTX ISA 2.3 or later, but the module declares .version 2.1",
+	"gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT.ptx":                       "gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT.ptx:3:1: error: missing .target directive",
+	"gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT_immediate.ptx":             "gpuocelot/tests/ptx/optix/closest_hit_radiance_CPU_INPUT_immediate.ptx:3:1: error: missing .target directive",
 	"gpuocelot/tests/ptx/shifts/shifts.ptx":                                              "gpuocelot/tests/ptx/shifts/shifts.ptx:24:5: error: shf requires PTX ISA 3.1 or later, but the module declares .version 2.3",
 	"gpuocelot/tests/ptx/synthetic/register-calling-convention.ptx":                      "gpuocelot/tests/ptx/synthetic/register-calling-convention.ptx:37:19: error: call target must be a function or a register, found prototype _Z_intrinsic_ldwseq_global_f64",
 	"gpuocelot/tests/ptx/synthetic/texture.ptx":                                          "gpuocelot/tests/ptx/synthetic/texture.ptx:37:2: error: sust.3d requires PTX ISA 3.0 or later, but the module declares .version 2.1",

@@ -12,6 +12,13 @@
 // source line and a caret. Print turns a Module back into PTX text; printing,
 // parsing and printing again is a fixed point, which the corpus tests pin.
 //
+// What is valid is what NVIDIA's ptxas 13.0 accepts: the checker
+// (check.go) resolves names and matches operand forms and version/target
+// gates (isa_table.go), then checks every modifier, instruction type and
+// operand register type of the instructions orilab lowers against
+// modtable.go (mods.go), and the .version/.target pairing (targets.go).
+// internal/ptxasdiff measures the agreement with ptxas.
+//
 // Decisions where PTX compilers disagree or the ISA text is silent are
 // written down next to the code that makes them; search for "Decision:".
 package ptx

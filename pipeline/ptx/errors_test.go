@@ -73,7 +73,7 @@ func TestDiagnostics(t *testing.T) {
 			"k.ptx:4:1: error: unclosed '{': the file ends before its '}'\n{\n^"},
 		{"special register component", kernel("sm_80", "\tmov.u32 %r1, %laneid.x;"),
 			"k.ptx:10:15: error: special register %laneid has no component .x\n\tmov.u32 %r1, %laneid.x;\n\t             ^"},
-		{"PTX version too old", strings.Replace(kernel("sm_80", "\tactivemask.b32 %r1;"), ".version 7.8", ".version 6.0", 1),
+		{"PTX version too old", strings.Replace(kernel("sm_70", "\tactivemask.b32 %r1;"), ".version 7.8", ".version 6.0", 1),
 			"k.ptx:10:2: error: activemask requires PTX ISA 6.2 or later, but the module declares .version 6.0\n\tactivemask.b32 %r1;\n\t^"},
 	}
 	for _, c := range cases {

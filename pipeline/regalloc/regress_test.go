@@ -15,6 +15,7 @@ import (
 var regressions = []struct{ name, why string }{
 	{"guardret", "fuzz seed 26: the reaching-definitions verifier rejected the spill slots read after a guarded RET (its guarded epilogue forgot every slot)"},
 	{"coalspill", "fuzz seed 415: the verifier reported the coalescing of a copy between interfering values whose source the allocator spilled at once"},
+	{"partial16", "16-bit results defined only under a guard and read unguarded (by selp): the verifier demanded them where the guard failed, at every -O level"},
 }
 
 func TestRegressions(t *testing.T) {

@@ -50,4 +50,12 @@
 // fixed quantum, so a given IR and spec always produce the same result.
 // The clock (SR_CLOCKLO) is the number of warp-steps executed so far.
 // A step limit ends runs that do not terminate.
+//
+// # Provenance
+//
+// With Options.Provenance set, a run also records which PTX line produced
+// every register, predicate and memory word it writes (provenance.go):
+// copies pass their source's line on, so a word of an output buffer names
+// the statement that computed it. The hardware-truth conformance test uses
+// it to explain each difference from the H100's buffers.
 package sim

@@ -66,6 +66,14 @@ func (s *machine) f64(w *warp, f *frame, o *opnd, lane int) uint64 {
 	default:
 		v = s.get64(w, f, o, lane)
 	}
+	if v&^(1<<63) > 0x7ff0000000000000 {
+		// Decision: .neg and .abs do not touch a NaN operand of the f64
+		// unit. The H100 returned the NaN with its own sign from
+		// sub.f64 x, NaN (DADD x, -NaN: fuzz5550023, fuzz5550492),
+		// sub.f64 NaN, NaN (fuzz5550152, fuzz5550626) and neg.f64 NaN
+		// (DADD -RZ, -NaN: fuzz5550071, fuzz5550436).
+		return v
+	}
 	if o.abs {
 		v &^= 1 << 63
 	}
@@ -241,25 +249,25 @@ func execMUFU(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	var fn64 func(uint64) uint64
 	switch {
 	case d.has("RCP64H"):
-		fn64 = fp.Rcp64H
+		fn64 = fp.Rcp64HSFU
 	case d.has("RSQ64H"):
-		fn64 = fp.Rsq64H
+		fn64 = fp.Rsq64HSFU
 	case d.has("RCP"):
-		fn32 = fp.Rcp32Approx
+		fn32 = fp.RcpSFU32
 	case d.has("RSQ"):
-		fn32 = fp.Rsq32Approx
+		fn32 = fp.RsqSFU32
 	case d.has("SQRT"):
-		fn32 = fp.Sqrt32Approx
+		fn32 = fp.SqrtSFU32
 	case d.has("EX2"):
-		fn32 = fp.Ex2Approx32
+		fn32 = fp.Ex2SFU32
 	case d.has("LG2"):
 		fn32 = fp.Lg2Approx32
 	case d.has("SIN"):
-		fn32 = fp.SinApprox32
+		fn32 = fp.SinRadSFU32
 	case d.has("COS"):
-		fn32 = fp.CosApprox32
+		fn32 = fp.CosRadSFU32
 	case d.has("TANH"):
-		fn32 = fp.TanhApprox32
+		fn32 = fp.TanhSFU32
 	default:
 		return s.fault(w, f, d, mask, "unknown MUFU function %s", modsString(d))
 	}

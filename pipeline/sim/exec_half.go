@@ -111,10 +111,19 @@ func minmax16(a, b uint16, min, nan, bf bool) uint16 {
 func execHMNMX2(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	nan := d.has("NAN")
 	bf := d.has("BF16_V2")
+	ftz := d.has("FTZ") && !bf
 	p := s.pred(w, f, &d.src[2])
 	s.each(w, f, d, mask, func(lane int) {
 		a := s.h2(w, f, &d.src[0], lane)
 		b := s.h2(w, f, &d.src[1], lane)
+		if ftz {
+			// Decision: HMNMX2.FTZ flushes subnormal operands (to a zero
+			// of their sign) before comparing. The H100 wrote 0 for
+			// min.ftz.f16 of subnormals (fuzz5550399: 0x005e, fuzz5550460:
+			// 0x03ff, both as x, x).
+			a = flushH2(a)
+			b = flushH2(b)
+		}
 		min := p&(1<<lane) != 0
 		lo := minmax16(uint16(a), uint16(b), min, nan, bf)
 		hi := minmax16(uint16(a>>16), uint16(b>>16), min, nan, bf)
@@ -178,4 +187,9 @@ func execFCHK(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	s.setPred(w, f, &d.dst[0], eff, p)
 	advance(f, mask)
 	return nil
+}
+
+// flushH2 flushes each subnormal f16 half of x to a zero of its sign.
+func flushH2(x uint32) uint32 {
+	return uint32(fp.Flush16(uint16(x>>16)))<<16 | uint32(fp.Flush16(uint16(x)))
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// --timeout, a cancel key): a kernel that loops takes seconds to reach
 	// MaxWarpSteps. It is polled every ctxPollSteps warp-steps.
 	Context context.Context
+	// Provenance, when set, records which PTX line produced every value
+	// written (see Provenance); nil runs at full speed.
+	Provenance *Provenance
 }
 
 // ctxPollSteps is how often a run checks Options.Context: a power of two,
@@ -93,6 +96,7 @@ type machine struct {
 	tinsts   int64
 	cta      *cta
 	ctaID    [3]int
+	prov     *Provenance
 }
 
 type cta struct {
@@ -191,7 +195,10 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 	if len(l.Params) != len(k.fn.Params) {
 		return nil, fmt.Errorf("kernel %s takes %d parameters, the launch passes %d", kernel, len(k.fn.Params), len(l.Params))
 	}
-	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, ctx: opts.Context}
+	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, ctx: opts.Context, prov: opts.Provenance}
+	if s.prov != nil {
+		s.prov.init()
+	}
 	if s.maxSteps == 0 {
 		s.maxSteps = DefaultMaxWarpSteps
 	}
@@ -401,7 +408,13 @@ func (s *machine) step(w *warp) (bool, error) {
 		if d.uniformDst {
 			wrote = s.guardMask(w, f, d, mask)
 		}
-		if err := d.exec(s, w, f, d, mask); err != nil {
+		if s.prov != nil {
+			eff, pd := s.guardMask(w, f, d, mask), s.prov.before(s, w, f, d, mask)
+			if err := d.exec(s, w, f, d, mask); err != nil {
+				return false, err
+			}
+			s.prov.after(s, w, f, d, eff, pd)
+		} else if err := d.exec(s, w, f, d, mask); err != nil {
 			return false, err
 		}
 		if d.last {

@@ -45,6 +45,10 @@ type rdPre struct {
 	phys []rdVal
 	// errs are mismatches found in the function before allocation.
 	errs []RAMismatch
+	// undef lists the virtual values (classes) live at the entry: some
+	// path reads them before any definition, or past only a guarded one
+	// ("@%p0 MOV %a = ..." then an unguarded read of %a). Sorted.
+	undef []rdVal
 }
 
 // rdValOf returns the value of word w of register operand r before
@@ -437,6 +441,16 @@ func (p *rdPre) checkLiveness(report bool) map[rdVal]bool {
 				changed = true
 			}
 		}
+	}
+	if report && len(f.Blocks) > 0 {
+		seen := map[rdVal]bool{}
+		for i, v := range keys {
+			if v.virtual && liveIn[0].has(i) && !seen[p.canon(v)] {
+				seen[p.canon(v)] = true
+				p.undef = append(p.undef, p.canon(v))
+			}
+		}
+		rdSortVals(p.undef)
 	}
 	// Members of each multi-member class, for the interference check.
 	classes := map[rdVal][]rdVal{}

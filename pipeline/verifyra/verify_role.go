@@ -104,7 +104,7 @@ func (v *rdVerifier) move(s rdState, in *ori.Inst, to, from []int) {
 	}
 	for w, i := range to {
 		if in.Guarded() {
-			s[i] = rdMeetCell(s[i], cells[w])
+			s[i] = s.meetCells(s[i], cells[w])
 		} else {
 			s[i] = cells[w]
 		}
@@ -347,7 +347,7 @@ func (v *rdVerifier) remat(s rdState, in *ori.Inst) bool {
 	for _, d := range dw {
 		switch {
 		case in.Guarded() && d.ok:
-			s[d.loc] = rdMeetCell(s[d.loc], rdOnly(d.val))
+			s[d.loc] = s.meetCells(s[d.loc], rdOnly(d.val))
 		case d.ok:
 			s[d.loc] = rdOnly(d.val)
 		default:

@@ -52,6 +52,17 @@ func (v rdVal) less(o rdVal) bool {
 // ori.RegClass as kind.
 const rdSlotKind = uint8(ori.NumClasses)
 
+// rdUndefKind marks the pseudo-location "undefined", always at index
+// rdUndef of a state. It holds the values that no definition has reached
+// yet on the paths into the program point (under a condition when only a
+// guarded definition has): such a value is held by every location, since
+// the read it feeds sees an unspecified value before allocation and any
+// contents will do after it (see "Undefined values" in verify.go).
+const rdUndefKind = rdSlotKind + 1
+
+// rdUndef is the index of the "undefined" pseudo-location in a state.
+const rdUndef = 0
+
 // rdLoc is a physical location of one word: a register of some class, or
 // the local-memory word [R1+off] of the frame.
 type rdLoc struct {
@@ -68,6 +79,9 @@ func (l rdLoc) isSlot() bool { return l.kind == rdSlotKind }
 func (l rdLoc) own() rdVal { return rdVal{class: ori.RegClass(l.kind), n: l.n} }
 
 func (l rdLoc) String() string {
+	if l.kind == rdUndefKind {
+		return "(undefined)"
+	}
 	if l.isSlot() {
 		if l.n == 0 {
 			return "[R1]"
@@ -134,22 +148,15 @@ func (s rdState) clone() rdState {
 	return c
 }
 
-// find returns the fact for v, if any.
+// find returns the fact for v, if any. Facts are kept sorted by value
+// (every writer of a cell sorts or filters a sorted list), so this is a
+// binary search: the "undefined" cell can hold many values.
 func (c *rdCell) find(v rdVal) (rdFact, bool) {
-	for _, f := range c.facts {
-		if f.v == v {
-			return f, true
-		}
+	i := sort.Search(len(c.facts), func(i int) bool { return !c.facts[i].v.less(v) })
+	if i < len(c.facts) && c.facts[i].v == v {
+		return c.facts[i], true
 	}
 	return rdFact{}, false
-}
-
-// holds reports whether the cell holds v whenever need is true: under an
-// always-fact, or under exactly the condition the reading instruction
-// executes under.
-func (c *rdCell) holds(v rdVal, need rdCond) bool {
-	f, ok := c.find(v)
-	return ok && (!f.c.on || (need.on && f.c == need))
 }
 
 func rdSortFacts(fs []rdFact) {
@@ -253,16 +260,110 @@ func (c rdCell) equal(o rdCell) bool {
 }
 
 // rdMeetState joins the state a block already has with one arriving along
-// another edge. a may be nil (first arrival).
+// another edge. a may be nil (first arrival). A value still undefined on
+// one side is held by every location there, so a location that holds it
+// on the other side holds it on the join (a loop's first iteration, or a
+// value defined on only one arm of a branch and read after the join).
 func rdMeetState(a, b rdState) rdState {
 	if a == nil {
 		return b.clone()
 	}
 	out := make(rdState, len(a))
 	for i := range a {
-		out[i] = rdMeetCell(a[i], b[i])
+		ca, cb := a[i], b[i]
+		if i != rdUndef {
+			ca, cb = a.withUndef(i, cb), b.withUndef(i, ca)
+		}
+		out[i] = rdMeetCell(ca, cb)
 	}
 	return out
+}
+
+// rdJoinFacts combines two facts about the same value in one location
+// (one from the location, one from the "undefined" cell): held always if
+// either is unconditional or they are complementary, else under either
+// condition (keeping the first is sound).
+func rdJoinFacts(a rdFact, aok bool, b rdFact, bok bool) (rdFact, bool) {
+	switch {
+	case !aok:
+		return b, bok
+	case !bok:
+		return a, true
+	case !a.c.on || !b.c.on || a.c == b.c.not():
+		return rdFact{v: a.v}, true
+	}
+	return a, true
+}
+
+// fact returns what location i holds of v, counting v's being undefined.
+func (s rdState) fact(i int, v rdVal) (rdFact, bool) {
+	f, ok := s[i].find(v)
+	if i == rdUndef {
+		return f, ok
+	}
+	u, uok := s[rdUndef].find(v)
+	return rdJoinFacts(f, ok, u, uok)
+}
+
+// holdsAt reports whether location i holds v whenever need is true: under
+// an always-fact, or under exactly the condition the reading instruction
+// executes under; a value undefined there counts as held.
+func (s rdState) holdsAt(i int, v rdVal, need rdCond) bool {
+	f, ok := s.fact(i, v)
+	return ok && (!f.c.on || (need.on && f.c == need))
+}
+
+// withUndef returns cell i of s with the facts the "undefined" cell adds
+// for the values that cell i or other names (the values a join or a
+// definition compares). The cell is returned as it is when nothing is
+// undefined.
+func (s rdState) withUndef(i int, other rdCell) rdCell {
+	u := &s[rdUndef]
+	if len(u.facts) == 0 {
+		return s[i]
+	}
+	c := s[i]
+	var add []rdFact
+	changed := false
+	facts := make([]rdFact, 0, len(c.facts))
+	for _, f := range c.facts {
+		if uf, ok := u.find(f.v); ok {
+			j, _ := rdJoinFacts(f, true, uf, true)
+			changed = changed || j != f
+			f = j
+		}
+		facts = append(facts, f)
+	}
+	for _, f := range other.facts {
+		if _, ok := c.find(f.v); ok {
+			continue
+		}
+		if uf, ok := u.find(f.v); ok {
+			add = append(add, uf)
+		}
+	}
+	if !changed && len(add) == 0 {
+		return c
+	}
+	facts = append(facts, add...)
+	rdSortFacts(facts)
+	return rdCell{facts: facts, stale: c.stale, weak: c.weak}
+}
+
+// meetCells is the join of two cells of the same state (a guarded move
+// keeps what both its outcomes hold), counting undefined values as held.
+func (s rdState) meetCells(a, b rdCell) rdCell {
+	ia := s.withUndefCell(a, b)
+	ib := s.withUndefCell(b, a)
+	return rdMeetCell(ia, ib)
+}
+
+// withUndefCell is withUndef for a cell that is not (or no longer) in s:
+// it is put beside s's "undefined" cell (index rdUndef, 0) in a state of
+// two.
+func (s rdState) withUndefCell(c, other rdCell) rdCell {
+	tmp := rdState{s[rdUndef], c}
+	return tmp.withUndef(1, other)
 }
 
 func (s rdState) equal(o rdState) bool {
@@ -386,6 +487,8 @@ func (s rdState) restrictNot(v rdVal, g rdCond, skip map[int]bool) {
 // when g is false it keeps what it held. So it holds v always if it
 // already held v (always, or exactly when g is false), otherwise v only
 // under g; and every other value it held survives only under !g.
+//
+// old must already count v's being undefined (rdState.withUndef).
 func rdGuardedDef(old rdCell, v rdVal, g rdCond) rdCell {
 	var out rdCell
 	vc := g

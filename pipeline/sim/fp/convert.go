@@ -42,8 +42,18 @@ func F32toF64(a uint32, ftz bool) uint64 {
 }
 
 // F64toF32 rounds f64 to f32 (cvt.rnd.f32.f64). With ftz a subnormal f32
-// result is flushed. NaN gives CanonicalNaN32.
+// result is flushed. A NaN keeps its sign and the top 22 bits of its
+// payload and is quieted.
+//
+// Decision: payload kept, unlike every f32 arithmetic NaN. Evidence: the
+// H100 sweep of cvt.rn.f32.f64 (ops-h100.tgz) maps 0x7ff0400000000000 to
+// 0x7fc20000, 0xfff0400000000000 to 0xffc20000 and 0x7ff8000000000000 to
+// 0x7fc00000 (F2F.F32.F64 truncates the payload); cvt.rn.ftz.f32.f64 in
+// the fuzz programs does the same.
 func F64toF32(a uint64, rm Round, ftz bool) uint32 {
+	if isNaN64(a) {
+		return uint32(a>>63)<<31 | 0x7fc00000 | uint32(a&(1<<52-1)>>29)
+	}
 	if rm == RN {
 		return fin32(math.Float32bits(float32(f64(a))), ftz)
 	}
@@ -92,7 +102,18 @@ func F64toBF16(a uint64, rm Round) uint16 {
 }
 
 // toInt rounds x to an integer with rm and saturates it to a signed or
-// unsigned integer of width n. NaN gives 0.
+// unsigned integer of width n. NaN gives 0 when an f32 (or narrower)
+// value becomes a 32-bit (or narrower) integer, and 1<<(n-1) otherwise.
+//
+// Decision: the NaN result depends on the unit, as the H100 shows. The
+// sweeps of cvt.rzi.s32.f32 and cvt.rzi.u32.f32 (ops-h100.tgz; SASS
+// F2I.TRUNC.NTZ) give 0 for every NaN; cvt.rzi.s64.f64 and
+// cvt.rzi.u64.f64 (F2I.F64.S64/U64) give 0x8000000000000000 for every
+// NaN, including the unsigned form. The fuzz programs show the same for
+// f64 to 32 bits (cvt.rpi/rmi/rni.s32.f64 and .u32.f64: 0x80000000) and
+// for f32 to 64 bits (cvt.rpi.s64.f32, cvt.rmi.u64.f32, SASS
+// F2I.S64: 0x8000000000000000). Out-of-range values saturate in every
+// case (the sweeps agree), -inf to 0 for unsigned.
 func toInt(f format, x uint64, rm Round, signed bool, n int, ftz bool) uint64 {
 	if n < 1 || n > 64 {
 		panic("fp: integer width out of range")
@@ -112,7 +133,12 @@ func toInt(f format, x uint64, rm Round, signed bool, n int, ftz bool) uint64 {
 	}
 	var mag uint64
 	switch c {
-	case clsNaN, clsZero:
+	case clsNaN:
+		if f == fmt64 || n > 32 {
+			return 1 << uint(n-1)
+		}
+		return 0
+	case clsZero:
 		return 0
 	case clsInf:
 		mag = hi

@@ -24,6 +24,14 @@ func refCvt(src, dst tf, x uint64, rm Round, ftzIn, ftzOut bool) uint64 {
 			}
 			return v
 		}
+		if src.p == 53 && dst.p == 24 {
+			// f64 to f32 keeps the sign and the payload's top bits.
+			v := uint64(0x7fc00000) | src.frac(x)>>29
+			if src.sign(x) {
+				v |= 1 << 31
+			}
+			return v
+		}
 		return dst.expectNaN()
 	case src.isInf(x):
 		return dst.inf(src.sign(x))
@@ -148,6 +156,9 @@ func refToInt(t tf, x uint64, rm Round, signed bool, bits int, ftz bool) uint64 
 		x = t.ftzIn(x)
 	}
 	if t.isNaN(x) {
+		if t.p == 53 || bits > 32 {
+			return 1 << uint(bits-1)
+		}
 		return 0
 	}
 	lo, hi := big.NewInt(0), new(big.Int).Lsh(big.NewInt(1), uint(bits))
@@ -196,7 +207,7 @@ func TestToInt(t *testing.T) {
 		ftz    bool
 		want   uint64
 	}{
-		{nan, RN, true, 32, false, 0}, {nnan, RZ, false, 64, false, 0}, {nan, RP, true, 8, false, 0},
+		{nan, RN, true, 32, false, 0}, {nnan, RZ, false, 64, false, 1 << 63}, {nnan, RZ, false, 32, false, 0}, {nan, RP, true, 8, false, 0},
 		{negz, RN, true, 32, false, 0}, {negz, RM, false, 16, false, 0},
 		{f25, RN, true, 32, false, 2}, {f35, RN, true, 32, false, 4}, {fm25, RN, true, 8, false, 0xfe},
 		{f05, RN, true, 32, false, 0}, {fm05, RN, true, 32, false, 0}, {0x3fc00000, RN, true, 32, false, 2},

@@ -40,10 +40,12 @@ const (
 	CanonicalNaNBF16 uint16 = 0x7fff
 	// DefaultNaN64 is the NaN an f64 operation produces when none of its
 	// operands is a NaN (an invalid operation such as inf-inf or 0*inf).
+	//
+	// Decision: 0xfff8000000000000. The fuzz programs of ../shared/hwtruth
+	// confirm it: the H100 wrote 0xfff80000_00000000 for sqrt.rn.f64 of
+	// negative numbers, for div.rn.f64 x, x of zeros and for inf-inf
+	// (fuzz5550073, fuzz5550367, fuzz5550400).
 	DefaultNaN64 uint64 = 0xfff8000000000000
-	// CanonicalNaN64 is the NaN Min64/Max64 return when both operands are
-	// NaN (or, with nanProp, when either is).
-	CanonicalNaN64 uint64 = 0x7fffffffffffffff
 )
 
 // format describes an IEEE-style binary format: p significand bits
@@ -132,20 +134,35 @@ func nan1(f format, a uint64) uint64 {
 }
 
 // nan2 returns the NaN result of an operation with operands a, b: for
-// f64, the first NaN operand quieted; for the other formats the
-// canonical NaN.
+// f64, b quieted when b is a NaN, else a quieted (sign and payload kept);
+// for the other formats the canonical NaN.
+//
+// Decision: the later operand wins. Evidence: the H100 sweep of
+// add.f64 x, 0d7FF4000000000000 (ops-h100.tgz, add.f64.nan; SASS
+// DADD R, x, +SNAN) gives 0x7ffc000000000000, the quieted b, for every x,
+// also when x is itself a quiet or signalling NaN; mul.f64 x*x gives x
+// quieted with its sign. Neither the SSE rule (first operand) nor the
+// IEEE signalling-first rule fits. (The SASS operand modifiers .neg and
+// .abs leave a NaN as it is; the simulator's operand read sees to that.)
 func nan2(f format, a, b uint64) uint64 {
 	if f.propagate {
-		if f.isNaN(a) {
-			return a | f.quietBit()
-		}
 		if f.isNaN(b) {
 			return b | f.quietBit()
+		}
+		if f.isNaN(a) {
+			return a | f.quietBit()
 		}
 	}
 	return f.nan
 }
 
+// nan3 is nan2 for fma (a*b + c): b first, then a, then c.
+//
+// Decision: the product's operands before the addend, b before a. The
+// H100 returned b for fma.rn.f64 of three NaNs (fuzz5550070: a =
+// 0x7ff8.., b = 0xfff8.., c = 0x7ff8.. gave 0xfff8..) and a over c for
+// fma.rn.f64 0d7FF8000000000000, 0, NaN c (fuzz5551768). DADD and DMUL
+// (nan2) fit the same unit: b before a.
 func nan3(f format, a, b, c uint64) uint64 {
 	if f.propagate && !f.isNaN(a) && !f.isNaN(b) && f.isNaN(c) {
 		return c | f.quietBit()

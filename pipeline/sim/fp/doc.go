@@ -36,34 +36,28 @@
 //
 // # NaN results
 //
-// f32: every NaN an operation produces is the canonical 0x7fffffff (the
-// sign and payload of input NaNs are dropped). This comes from the CUDA
-// C++ Programming Guide ("Floating-Point Standard": "The result of a
-// single-precision floating-point operation involving one or more input
-// NaNs is the quiet NaN of bit pattern 0x7fffffff"), NVIDIA's SASS
-// reference for FADD/FFMA (fp32 canonicalises the NaN result) and MUFU
-// ("input NaNs and operations that would result in NaN generate NVIDIA
-// canonical NaN (0x7fff_ffff)"). The package exports it as
-// CanonicalNaN32.
+// f32: every NaN an arithmetic operation produces is the canonical
+// 0x7fffffff (the sign and payload of input NaNs are dropped). This comes
+// from the CUDA C++ Programming Guide ("Floating-Point Standard") and
+// NVIDIA's SASS reference, and the H100 agrees: the sweeps of
+// add.f32 x, 0f7FA00000 and min.f32 x, 0f7FC00000 in
+// ../shared/hwtruth/ops-h100.tgz match bit for bit. The package exports
+// it as CanonicalNaN32.
 //
-// f64 is different. The same SASS reference says "The chosen NaN
-// behavior for fp64 operations is different than that of fp32
-// operations. The chosen DFMA behavior is in the spirit of Intel's SSE
-// behavior", and the CUDA guide limits its 0x7fffffff statement to
-// single precision. CUDA's own double NaN constant (CUDART_NAN) is
-// 0xfff8000000000000, the SSE default NaN. So f64 operations return their
-// first NaN operand (in the order a, b, c) with the quiet bit set, sign
-// and payload kept. When no operand is a NaN (inf-inf, 0*inf, sqrt(-1),
-// 0/0), they return DefaultNaN64 = 0xfff8000000000000. This part is
-// inferred; no hardware result we have pins it down: the operand order
-// and the default NaN's sign are the SSE choices. Min64 and Max64 return
-// CanonicalNaN64 = 0x7fffffffffffffff when both operands are NaN.
+// f64 is different, and measured on the H100 (ops-h100.tgz and the
+// fuzz programs of fuzz-h100.tgz; core.go nan2 and nan3 give the
+// evidence): an operation returns a NaN operand, quieted, with its sign
+// and payload, taking b first, then a, then c (for fma); with no NaN
+// operand (inf-inf, 0*inf, sqrt(-1), 0/0) it returns DefaultNaN64 =
+// 0xfff8000000000000. Min64 and Max64 of two NaNs return b, quieted.
 //
-// f16 and bf16 results use 0x7fff, by analogy with f32 (unverified).
+// f16 and bf16 results use 0x7fff; Min16 and Max16 of two NaNs too.
 // Conversions follow the destination format's rule, except that a NaN
 // converted to f64 keeps its sign and payload, quieted
-// (0x7fffffff -> 0x7fffffffe0000000). A float-to-integer conversion
-// turns NaN into 0.
+// (0x7fffffff -> 0x7fffffffe0000000), and one converted from f64 to f32
+// keeps its sign and the payload's top bits (0x7ff0400000000000 ->
+// 0x7fc20000). A float-to-integer conversion turns NaN into 0 for f32 to
+// 32 bits and into 1<<(n-1) for f64 sources and 64-bit results.
 //
 // What the ZLUDA real-GPU expectations (../shared/corpus/ZLUDA/expect)
 // show: none of the 137 expected outputs is a NaN or an infinity, so
@@ -98,7 +92,7 @@
 // any NaN operand gives the canonical NaN.
 //
 // Float-to-integer conversion rounds with the given mode, then
-// saturates to the destination range. NaN gives 0 and -0 gives 0. The
+// saturates to the destination range. -0 gives 0; NaN as above. The
 // result is the two's-complement pattern masked to the destination
 // width.
 //
@@ -109,13 +103,48 @@
 // the compiler emits scaling code around MUFU. The exception is TANH,
 // which has no ftz form and keeps subnormals.
 //
-// Each function returns the correctly rounded f32 value of the exact
-// function (f64 subnormals are flushed for RCP64H/RSQ64H). That is
-// deterministic and within every PTX error bound: rcp 1 ulp, sqrt
-// 2^-23 relative, rsqrt 2^-22.9, ex2 2 ulp, lg2 2^-22.6 absolute, sin
-// and cos 2^-20.9 absolute, tanh 2^-11 relative. It is not what the
-// hardware returns bit for bit: MUFU uses table-driven approximations
-// that no public source describes, so no model can match them exactly.
+// The simulator executes the *SFU functions (mufu_sfu.go), which model
+// what an H100 returns, measured by the sweeps in
+// ../shared/hwtruth/ops-h100.tgz. TestMUFUHardware compares them with
+// every input of those sweeps and prints, per instruction, the inputs
+// that still differ and by how many ulps; its limits fail a regression.
+//
+//   - RCP, RSQ, SQRT and EX2 evaluate piecewise quadratics fitted to the
+//     exhaustive binade sweeps (mufu_tables.go, written by
+//     TestGenerateMUFUTables under -tags mufugen): 128 segments indexed by
+//     the top 7 fraction bits, floor(c0 + c1*u + c2*u*u - pop*ones) with
+//     u from the 16 low bits and ones the number of one bits among them.
+//     The hardware computes such a quadratic with truncated fixed-point
+//     products, which lose a little for each one bit of the multiplier
+//     (the misfits of a plain quadratic grow with the ones); pop, one
+//     weight per table, models their average, not the exact truncation.
+//     The fit misses 0.5 to 1.3% of each binade by one ulp, and more of
+//     the operands with few fraction bits (segment ends).
+//   - EX2 reads its operand as a fixed-point number with 23 fraction bits
+//     and complements the fraction of a negative one bit by bit (exact on
+//     the [-2,-1) binade against the [1,2) one).
+//   - RCP64H and RSQ64H are the f32 units applied to the 20-bit fraction,
+//     truncated to 20 bits: exact on the f64 sweep.
+//   - SIN and COS take the FMUL.RZ by 1/(2π) that SASS issues first, and
+//     truncate the turn to 25 fraction bits; the value is the correctly
+//     rounded function of that, which misses the unit's own error.
+//   - TANH returns the operand itself up to 0x3b80c000 and ±1 from 8, as
+//     the hardware does; in between it is the correctly rounded tanh,
+//     while the unit is only about 2^-11 accurate.
+//   - LG2 is still the correctly rounded log2 (Lg2Approx32). The H100's
+//     lg2 near 1 is a fixed-point value with 2^-36 resolution, exactly
+//     7377 + 11818*i units for x = 1 + i*2^-23 (i <= 1004), so the unit
+//     is a polynomial with a constant offset, not yet modelled.
+//   - EX2.F16 and TANH.F16 (Ex2SFU16, TanhSFU16) truncate the f32 unit's
+//     result to f16; the lowering does not emit them yet.
+//
+// The functions named *Approx32, Rcp64H and Rsq64H are the correctly
+// rounded references the models fall back on for special operands.
+// Each returns the correctly rounded f32 value of the exact function
+// (f64 subnormals are flushed for RCP64H/RSQ64H). That is deterministic
+// and within every PTX error bound: rcp 1 ulp, sqrt 2^-23 relative,
+// rsqrt 2^-22.9, ex2 2 ulp, lg2 2^-22.6 absolute, sin and cos 2^-20.9
+// absolute, tanh 2^-11 relative.
 //
 // The values come from float64 math followed by rounding to f32. For rcp
 // and sqrt this is exact (a correctly rounded float64 result, then a

@@ -141,19 +141,33 @@ func Max32(a, b uint32, nanProp bool) uint32 {
 	return uint32(minmax(fmt32, uint64(a), uint64(b), true, nanProp, uint64(CanonicalNaN32)))
 }
 
-// Min64 returns the smaller of a and b; see Min32. The NaN returned is
-// CanonicalNaN64.
+// Min64 returns the smaller of a and b; see Min32. When both are NaN it
+// returns b, quieted. With nanProp any NaN operand gives DefaultNaN64.
+//
+// Decision: b quieted, not a canonical NaN. ptxas compiles min.f64 and
+// max.f64 to DSETP.MIN/MAX, a SEL of each word and a LOP3 that sets the
+// quiet bit in the high word when the result is a NaN; the H100 wrote b
+// for max.f64 of a = 0x7ff8000000000000 and b = 0xfff8000000000000
+// (fuzz5550195). (min and max of one register with itself never reach
+// the unit: ptxas folds them to a copy, and so does the lowering.)
 func Min64(a, b uint64, nanProp bool) uint64 {
-	return minmax(fmt64, a, b, false, nanProp, CanonicalNaN64)
+	if isNaN64(a) && isNaN64(b) && !nanProp {
+		return b | fmt64.quietBit()
+	}
+	return minmax(fmt64, a, b, false, nanProp, DefaultNaN64)
 }
 
 // Max64 returns the larger of a and b; see Min64.
 func Max64(a, b uint64, nanProp bool) uint64 {
-	return minmax(fmt64, a, b, true, nanProp, CanonicalNaN64)
+	if isNaN64(a) && isNaN64(b) && !nanProp {
+		return b | fmt64.quietBit()
+	}
+	return minmax(fmt64, a, b, true, nanProp, DefaultNaN64)
 }
 
 // Min16 returns the smaller of two f16 values (HMNMX2, one lane); see
-// Min32. The NaN returned is CanonicalNaN16.
+// Min32. The NaN returned is CanonicalNaN16: the H100 wrote 0x7fff for
+// min.f16 of two 0xffff operands in different registers (fuzz5550312).
 func Min16(a, b uint16, nanProp bool) uint16 {
 	return uint16(minmax(fmt16, uint64(a), uint64(b), false, nanProp, uint64(CanonicalNaN16)))
 }

@@ -39,12 +39,13 @@ func TestMinMax(t *testing.T) {
 			t.Errorf("Max32(%#x, %#x, %v) = %#x, want %#x", c.a, c.b, c.nanProp, got, c.max)
 		}
 	}
-	if Min64(0x7ff8000000000000, 0xfff0000000000001, false) != CanonicalNaN64 ||
+	if Min64(0x7ff8000000000000, 0xfff0000000000001, false) != 0xfff8000000000001 ||
+		Max64(0xfff8000000000000, 0x7ff0000000000001, false) != 0x7ff8000000000001 ||
 		Max64(0x8000000000000000, 0, false) != 0 || Min64(0x8000000000000000, 0, false) != 1<<63 ||
 		Min64(0x7ff8000000000000, 0x3ff0000000000000, false) != 0x3ff0000000000000 {
 		t.Error("Min64/Max64")
 	}
-	if Min16(0x7e00, 0x7c01, false) != CanonicalNaN16 || Max16(0x8000, 0, false) != 0 || Min16(0x3c00, 0xfc00, true) != 0xfc00 {
+	if Min16(0xfd01, 0x7e00, false) != CanonicalNaN16 || Min16(0x7c01, 0x3c00, true) != CanonicalNaN16 || Max16(0x8000, 0, false) != 0 || Min16(0x3c00, 0xfc00, true) != 0xfc00 {
 		t.Error("Min16/Max16")
 	}
 	// Random non-NaN pairs against the host ordering.

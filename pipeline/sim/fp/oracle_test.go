@@ -69,13 +69,18 @@ func (t tf) ftzIn(x uint64) uint64 {
 }
 
 // expectNaN is the NaN the package promises for an operation whose
-// operands are ops: f64 returns the first NaN operand quieted, or
+// operands are ops: f64 returns a NaN operand quieted (b, a, c), or
 // DefaultNaN64; the others their canonical NaN.
 func (t tf) expectNaN(ops ...uint64) uint64 {
 	if t.p == 53 {
-		for _, o := range ops {
-			if t.isNaN(o) {
-				return o | 1<<51
+		// b, then a, then c.
+		order := []int{1, 0, 2}
+		if len(ops) == 1 {
+			order = []int{0}
+		}
+		for _, i := range order {
+			if i < len(ops) && t.isNaN(ops[i]) {
+				return ops[i] | 1<<51
 			}
 		}
 		return DefaultNaN64
