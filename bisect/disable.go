@@ -29,7 +29,11 @@ type DisableResult struct {
 	// Candidates are the optional phases that ran: the search space.
 	Candidates []string `json:"candidates"`
 	Executions int      `json:"executions"`
-	Replay     string   `json:"replay"`
+	// Hangs counts the executions that ended at the step limit (a
+	// candidate that loops): they count as failures, and each one costs
+	// the whole MaxWarpSteps, so a report says how many there were.
+	Hangs  int    `json:"hangs,omitempty"`
+	Replay string `json:"replay"`
 }
 
 // Disable finds a minimal set of optional phases whose disabling (with
@@ -51,7 +55,7 @@ func Disable(ctx context.Context, s *spec.Spec, opts Options) (*DisableResult, e
 	if err != nil {
 		return nil, err
 	}
-	defer func() { res.Executions = r.execs }()
+	defer func() { res.Executions, res.Hangs = r.execs, r.hangs }()
 	res.Oracle = r.oracle
 	var cands []int
 	for _, sn := range sess.Snapshots {
@@ -71,7 +75,7 @@ func Disable(ctx context.Context, s *spec.Spec, opts Options) (*DisableResult, e
 		for _, i := range set {
 			disable = append(disable, pipeline.PhaseTable[i].Name)
 		}
-		opts.progress("bisect: disabling %d phases (%d executions so far)", len(set), r.execs)
+		opts.progress("bisect: disabling %d phases (%s so far)", len(set), r.count())
 		var v verdict
 		switch {
 		case len(set) > 0:

@@ -9,6 +9,7 @@ import (
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
+	"orilab/pipeline/sim"
 	"orilab/pipeline/spec"
 )
 
@@ -47,6 +48,19 @@ type runner struct {
 	opts   Options
 	oracle string
 	execs  int
+	hangs  int // executions that ended at the step limit
+}
+
+// count says how many executions ran, and how many of them hung.
+func (r *runner) count() string {
+	s := fmt.Sprintf("%d executions", r.execs)
+	if r.execs == 1 {
+		s = "1 execution"
+	}
+	if r.hangs > 0 {
+		s += fmt.Sprintf(", %d hung at the step limit", r.hangs)
+	}
+	return s
 }
 
 // newRunner prepares the oracle. For a spec without expectations it
@@ -114,7 +128,13 @@ func (r *runner) check(m *ori.Module) (verdict, error) {
 // parameter's own allocation (nil for scalars and same_as parameters).
 func (r *runner) execute(m *ori.Module) ([][]byte, error) {
 	r.execs++
-	bufs, _, err := pipeline.ExecuteBuffers(m, r.spec, pipeline.RunOptions{MaxWarpSteps: r.opts.MaxWarpSteps})
+	// The context reaches the simulator: a candidate that loops would
+	// otherwise hold a --timeout or a cancel for the whole step limit.
+	bufs, _, err := pipeline.ExecuteBuffers(m, r.spec, pipeline.RunOptions{MaxWarpSteps: r.opts.MaxWarpSteps, Context: r.ctx})
+	if errors.Is(err, sim.ErrStepLimit) {
+		r.hangs++
+		r.opts.progress("bisect: a candidate hung at the step limit (%s so far)", r.count())
+	}
 	return bufs, err
 }
 

@@ -32,7 +32,11 @@ type KnobsResult struct {
 	// Knob is the -knob argument of good+Minimal (the failing setting).
 	Knob       string `json:"knob,omitempty"`
 	Executions int    `json:"executions"`
-	Replay     string `json:"replay"`
+	// Hangs counts the executions that ended at the step limit (a
+	// candidate that loops): they count as failures, and each one costs
+	// the whole MaxWarpSteps, so a report says how many there were.
+	Hangs  int    `json:"hangs,omitempty"`
+	Replay string `json:"replay"`
 }
 
 // knobItem is one knob setting: Value is "" with Unset for a knob the
@@ -135,7 +139,7 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 	if err != nil {
 		return nil, err
 	}
-	defer func() { res.Executions = r.execs }()
+	defer func() { res.Executions, res.Hangs = r.execs, r.hangs }()
 	res.Oracle = r.oracle
 	cache := map[string]bool{}
 	// fails reports whether the kernel fails (a wrong output, a fault, a
@@ -145,7 +149,7 @@ func Knobs(ctx context.Context, s *spec.Spec, opts Options, good, bad map[string
 		if f, ok := cache[key]; ok {
 			return f, nil
 		}
-		opts.progress("bisect: applying %d of %d knob differences (%d executions so far)", len(set), len(delta), r.execs)
+		opts.progress("bisect: applying %d of %d knob differences (%s so far)", len(set), len(delta), r.count())
 		var v verdict
 		switch {
 		case len(set) > 0:

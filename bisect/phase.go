@@ -42,6 +42,10 @@ type PhaseResult struct {
 	// Executions counts simulator runs, including the oracle's and the
 	// flakiness guard's.
 	Executions int `json:"executions"`
+	// Hangs counts the executions that ended at the step limit (a
+	// candidate that loops): they count as failures, and each one costs
+	// the whole MaxWarpSteps, so a report says how many there were.
+	Hangs int `json:"hangs,omitempty"`
 	// ActivePhases ran (changed or not); ChangedPhases changed the IR and
 	// form the search space.
 	ActivePhases  int    `json:"active_phases"`
@@ -139,7 +143,7 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 		if v, ok := memo[k]; ok {
 			return v, nil
 		}
-		opts.progress("bisect: executing after %s (%d executions so far)", name(k), r.execs)
+		opts.progress("bisect: executing after %s (%s so far)", name(k), r.count())
 		v, err := r.check(module(k))
 		if err != nil {
 			return v, err
@@ -147,7 +151,7 @@ func Phase(ctx context.Context, s *spec.Spec, opts Options) (*PhaseResult, error
 		memo[k] = v
 		return v, nil
 	}
-	defer func() { res.Executions = r.execs }()
+	defer func() { res.Executions, res.Hangs = r.execs, r.hangs }()
 	n := points
 	last, err := probe(n)
 	if err != nil {

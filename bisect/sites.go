@@ -41,6 +41,10 @@ type SitesResult struct {
 	Mismatches []spec.Result `json:"mismatches,omitempty"`
 	ExecError  string        `json:"exec_error,omitempty"`
 	Executions int           `json:"executions"`
+	// Hangs counts the executions that ended at the step limit (a
+	// candidate that loops): they count as failures, and each one costs
+	// the whole MaxWarpSteps, so a report says how many there were.
+	Hangs int `json:"hangs,omitempty"`
 	// Knob reproduces the failing configuration: -knob BisectSites=PHASE:N.
 	Knob   string `json:"knob,omitempty"`
 	Replay string `json:"replay"`
@@ -131,7 +135,12 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 		memo[k] = o
 		return o, nil
 	}
-	defer func() { res.Executions = execsOf(r) }()
+	defer func() {
+		res.Executions = execsOf(r)
+		if r != nil {
+			res.Hangs = r.hangs
+		}
+	}()
 	full, err := build(pipeline.SiteLimit{Phase: phase, Lo: 1, Hi: math.MaxInt32})
 	if err != nil {
 		return nil, err

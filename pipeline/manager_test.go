@@ -88,6 +88,9 @@ func TestDisablePhases(t *testing.T) {
 		// 104542, testdata/fuzzfindings/fixup-disabled-activemask).
 		"FixUpTexDepBarAndSync": "DisablePhases: FixUpTexDepBarAndSync is a required phase and cannot be disabled",
 		"NotAPhaseAtAllReally":  `DisablePhases: unknown phase "NotAPhaseAtAllReally" (orilab phases lists them)`,
+		// Two edits from NOP is a different name, not a typo of it (issue 22).
+		"Foo": `DisablePhases: unknown phase "Foo" (orilab phases lists them)`,
+		"all": `DisablePhases: unknown phase "all" (orilab phases lists them)`,
 	}
 	for name, want := range cases {
 		_, err := NewSession("iadd.ptx", src, Options{}, PhaseOptions{DisablePhases: []string{name}})

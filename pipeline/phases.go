@@ -94,7 +94,10 @@ func LookupPhase(name string) (int, error) {
 			best, bestD = p.Name, d
 		}
 	}
-	if bestD <= max(3, len(name)/3) {
+	// A suggestion must be closer than a rewrite of the name: "Foo" is 2
+	// edits from NOP, which is no typo of it. A third of the name's
+	// letters, at least one, allows the usual slips (OriBrnchOpt).
+	if bestD <= max(1, len(name)/3) {
 		return -1, fmt.Errorf("unknown phase %q (did you mean %q?)", name, best)
 	}
 	return -1, fmt.Errorf("unknown phase %q (orilab phases lists them)", name)

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -18,6 +19,9 @@ type RunOptions struct {
 	// After names the phase after which the IR is executed; "" runs the
 	// IR after the last phase, "lowering" the IR right after lowering.
 	After string
+	// Context, when set, stops an execution once it is done (see
+	// sim.Options.Context).
+	Context context.Context
 	// Provenance, when set, records which PTX line produced every value
 	// the run writes (sim.Provenance); it slows the run down.
 	Provenance *sim.Provenance
@@ -127,7 +131,7 @@ func ExecuteBuffers(m *ori.Module, s *spec.Spec, opts RunOptions) ([][]byte, *si
 		}
 	}
 	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
-	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps, Provenance: opts.Provenance})
+	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps, Context: opts.Context, Provenance: opts.Provenance})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -28,6 +28,10 @@ type BisectPane struct {
 	mode     string // of the bisection running or shown
 	progress string // the last progress line while running
 	last     *bisectMsg
+	// cancel stops the bisection in flight (c); the search then ends
+	// with the context's error within a few milliseconds, even in an
+	// execution that hangs.
+	cancel context.CancelFunc
 }
 
 // bisectRequestMsg asks the root to start a bisection in mode ("phase"
@@ -70,6 +74,9 @@ func (p *BisectPane) SetSize(w, h int) { p.w, p.h = w, h }
 // ShortHelp implements help.KeyMap.
 func (p *BisectPane) ShortHelp() []key.Binding {
 	k := p.c.Keys.Bisect
+	if p.running {
+		return []key.Binding{k.Cancel}
+	}
 	return []key.Binding{k.Phase, k.Disable, k.Jump}
 }
 
@@ -80,8 +87,8 @@ func (p *BisectPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 func (p *BisectPane) Running() bool { return p.running }
 
 // Start marks a bisection in mode as started; the root issues the command.
-func (p *BisectPane) Start(mode string) {
-	p.running, p.mode, p.progress, p.last = true, mode, "", nil
+func (p *BisectPane) Start(mode string, cancel context.CancelFunc) {
+	p.running, p.mode, p.progress, p.last, p.cancel = true, mode, "", nil, cancel
 }
 
 // Update implements component.
@@ -93,6 +100,10 @@ func (p *BisectPane) Update(msg tea.Msg) tea.Cmd {
 	case bisectMsg:
 		p.running = false
 		p.last = &msg
+		if p.cancel != nil {
+			p.cancel()
+			p.cancel = nil
+		}
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, k.Phase):
@@ -101,6 +112,12 @@ func (p *BisectPane) Update(msg tea.Msg) tea.Cmd {
 			return cmdOf(bisectRequestMsg{mode: "disable"})
 		case key.Matches(msg, k.Jump):
 			return p.jump()
+		case key.Matches(msg, k.Cancel):
+			if !p.running || p.cancel == nil {
+				return cmdOf(statusMsg("no bisection to cancel"))
+			}
+			p.cancel()
+			return cmdOf(statusMsg("cancelling the bisection..."))
 		}
 	}
 	return nil
@@ -137,7 +154,7 @@ func (p *BisectPane) View() string {
 	}
 	switch {
 	case p.running:
-		lines = append(lines, fmt.Sprintf("bisecting (%s mode)...", p.mode))
+		lines = append(lines, fmt.Sprintf("bisecting (%s mode)... c cancels", p.mode))
 		if p.progress != "" {
 			lines = append(lines, wrap(p.progress, p.w)...)
 		}
@@ -169,6 +186,7 @@ func (p *BisectPane) disableLines() []string {
 	r := b.disable
 	lines := wrap(fmt.Sprintf("%s: %s over %d optional phases that ran (%s)",
 		b.config(), plural(r.Executions, "execution"), len(r.Candidates), b.took.Round(time.Millisecond)), p.w)
+	lines = append(lines, hangLines(r.Hangs, p.w)...)
 	lines = append(lines, wrap("oracle: "+r.Oracle, p.w)...)
 	if !r.Found {
 		lines = append(lines, st.Pass.Render("NOTHING TO DISABLE"))
@@ -177,7 +195,7 @@ func (p *BisectPane) disableLines() []string {
 	lines = append(lines, st.Error.Render("DISABLE")+" "+strings.Join(r.Phases, " "))
 	lines = append(lines, wrap("disabling these makes the kernel pass; re-enabling any one of them makes it fail", p.w)...)
 	lines = append(lines, wrap("knob: "+r.Knob, p.w)...)
-	lines = append(lines, wrap("replay: "+r.Replay, p.w)...)
+	lines = append(lines, p.replayLines(r.Replay)...)
 	return lines
 }
 
@@ -189,6 +207,7 @@ func (p *BisectPane) resultLines() []string {
 	var lines []string
 	lines = append(lines, wrap(fmt.Sprintf("%s: %s, %d active phases, %d changed the IR (%s)",
 		cfg, plural(r.Executions, "execution"), r.ActivePhases, r.ChangedPhases, b.took.Round(time.Millisecond)), p.w)...)
+	lines = append(lines, hangLines(r.Hangs, p.w)...)
 	lines = append(lines, wrap("oracle: "+r.Oracle, p.w)...)
 	if !r.Found {
 		lines = append(lines, st.Pass.Render("NO CULPRIT"))
@@ -209,12 +228,35 @@ func (p *BisectPane) resultLines() []string {
 			lines = append(lines, wrap(l, p.w)...)
 		}
 	}
-	lines = append(lines, wrap("replay: "+r.Replay, p.w)...)
+	lines = append(lines, p.replayLines(r.Replay)...)
 	lines = append(lines, "")
 	for _, l := range strings.Split(strings.TrimRight(r.Diff, "\n"), "\n") {
 		lines = append(lines, expandTabs(l))
 	}
 	return lines
+}
+
+// replayLines shows a replay command on lines of their own, broken only
+// where a shell allows (a trailing backslash), so that it can be copied;
+// q prints it again below the shell prompt, outside the pane's border.
+func (p *BisectPane) replayLines(cmd string) []string {
+	cmd = p.c.W.replay(cmd)
+	out := []string{"replay:"}
+	for i, l := range wrap(cmd, max(p.w-2, 10)) {
+		if i > 0 {
+			out[len(out)-1] += " \\"
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// hangLines says how many executions hung at the step limit, if any.
+func hangLines(hangs, w int) []string {
+	if hangs == 0 {
+		return nil
+	}
+	return wrap(fmt.Sprintf("%s hung at the step limit (counted as failures)", plural(hangs, "execution")), w)
 }
 
 func plural(n int, what string) string {
@@ -232,7 +274,7 @@ func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 // NamedPhases replaces the pipeline, so it is refused. The search runs in
 // its own goroutine; the returned command waits for its next message, a
 // progress line or the result.
-func bisectCmd(w *Workbench, mode string) tea.Cmd {
+func bisectCmd(ctx context.Context, w *Workbench, mode string) tea.Cmd {
 	sp, opt, disabled := w.Spec, w.OptLevel, w.DisabledPhases()
 	req, reqErr := w.Request()
 	msgs := make(chan tea.Msg, 16)
@@ -265,9 +307,9 @@ func bisectCmd(w *Workbench, mode string) tea.Cmd {
 		}
 		res.disabled = disabled
 		if mode == "disable" {
-			res.disable, res.err = bisect.Disable(context.Background(), sp, opts)
+			res.disable, res.err = bisect.Disable(ctx, sp, opts)
 		} else {
-			res.phase, res.err = bisect.Phase(context.Background(), sp, opts)
+			res.phase, res.err = bisect.Phase(ctx, sp, opts)
 		}
 	}()
 	return wait

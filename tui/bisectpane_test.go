@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -42,8 +43,8 @@ func TestBisectPaneFindsPlantedPhase(t *testing.T) {
 		"CULPRIT #40 GeneralOptimizeMid",
 		"last passing IR: after ",
 		"fault: kernel block_sum: instruction #34 (STS)",
-		"replay: orilab bisect ",
-		"--mode phase",
+		"replay:",
+		"orilab bisect testdata/sample/sample.json -O 3 --mode phase",
 		"+++ after GeneralOptimizeMid",
 		"bisect: culprit #40 GeneralOptimizeMid (enter selects it)",
 	} {
@@ -138,13 +139,13 @@ func TestBisectProgressIsLive(t *testing.T) {
 	restore := pipeline.SetPhaseOverrideForTest("GeneralOptimizeMid", moveFirstStore)
 	defer restore()
 	m := sampleModelAt(t, 100, 30, 3)
-	cmd := bisectCmd(m.c.W, "phase")
+	cmd := bisectCmd(context.Background(), m.c.W, "phase")
 	var lines []string
 	for cmd != nil {
 		switch msg := cmd().(type) {
 		case bisectProgressMsg:
 			lines = append(lines, msg.line)
-			m.bisect.Start("phase")
+			m.bisect.Start("phase", nil)
 			m.bisect.Update(msg)
 			if v := m.bisect.View(); !strings.Contains(v, "bisecting (phase mode)...") || !strings.Contains(v, msg.line[:min(len(msg.line), 40)]) {
 				t.Errorf("progress not shown:\n%s", v)

@@ -73,6 +73,15 @@ func fit(s string, w int) string {
 	return s
 }
 
+// shift drops the first off cells of s (which may hold ANSI styling):
+// the horizontal scroll of a text pane.
+func shift(s string, off int) string {
+	if off <= 0 {
+		return s
+	}
+	return ansi.Cut(s, off, lipgloss.Width(s))
+}
+
 // block fills lines to exactly h lines of w cells.
 func block(lines []string, w, h int) string {
 	out := make([]string, h)

@@ -125,20 +125,32 @@ func (p *FaultPane) inject(i int) tea.Cmd {
 func (p *FaultPane) View() string {
 	st := p.c.Styles
 	w := p.c.W
-	lines := []string{st.Title.Render("bugspec ") + p.line + fmt.Sprintf("   seed %d", p.seed)}
+	pl := w.Plant
+	// The header names what the report below describes: the planted
+	// bugspec; an edited line or seed not planted yet shows under it.
+	head, seed := p.line, p.seed
+	if pl != nil {
+		head, seed = pl.Spec.String(), pl.Seed
+	}
+	lines := []string{st.Title.Render("bugspec ") + head + fmt.Sprintf("   seed %d", seed)}
 	if p.editing {
 		lines = append(lines, p.input.View())
+	} else if pl != nil && (p.line != head || p.seed != seed) {
+		lines = append(lines, fmt.Sprintf("next: %s   seed %d (i plants it)", p.line, p.seed))
 	}
 	lines = append(lines, st.Dim.Render("fields: register, predicate, offset/spill, remat, R2P/P2R, bit-spill"))
 	lines = append(lines, "")
-	pl := w.Plant
 	switch {
 	case pl == nil:
 		lines = append(lines, wrap("No fault planted. Select AllocateRegisters or a later phase in the timeline, then press i to corrupt the IR after it; e edits the bugspec line, s picks the next seed.", p.w)...)
 	case w.Compiling:
 		lines = append(lines, fmt.Sprintf("planting after %s (seed %d)...", pl.At, pl.Seed))
 	case w.Planted == nil || w.Planted.Report == nil:
-		lines = append(lines, fmt.Sprintf("planted after %s, seed %d: the compilation did not reach it", pl.At, pl.Seed))
+		why := "the compilation did not reach it"
+		if sn := w.Snap(pipelineIndex(pl.At)); sn != nil && sn.Status == pipeline.StatusDisabled {
+			why = "the phase is disabled (DisablePhases), so nothing was injected"
+		}
+		lines = append(lines, wrap(fmt.Sprintf("planted after %s, seed %d: %s", pl.At, pl.Seed, why), p.w)...)
 		if w.Err != "" {
 			lines = append(lines, wrap(w.Err, p.w)...)
 		}

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -31,7 +32,21 @@ type irRow struct {
 	kind        opKind
 	text        string // plain and unified modes
 	left, right string // side by side: before and after
-	key         string // lineKey of the row, to keep the cursor across phases
+	key         string // fn and lineKey of the row, to keep the cursor across phases
+	// fn is the function the row is in: instruction IDs are numbered per
+	// function, so #8 names one instruction in each function of a module.
+	fn string
+}
+
+// funcHeader returns the function a ".entry NAME" or ".func NAME" line
+// starts, or "".
+func funcHeader(line string) string {
+	for _, p := range []string{".entry ", ".func "} {
+		if strings.HasPrefix(line, p) {
+			return strings.TrimSpace(line[len(p):])
+		}
+	}
+	return ""
 }
 
 // IRView is the IR pane.
@@ -41,8 +56,11 @@ type IRView struct {
 	mode   irMode
 	cur    int // cursor row
 	off    int
+	left   int    // first column shown (left and right scroll)
 	follow string // the followed token ("" for none)
-	re     *regexp.Regexp
+	// followFn is the function the followed token is in.
+	followFn string
+	re       *regexp.Regexp
 	// search is the IR search input; query is the accepted search text
 	// (matched case-insensitively as a substring).
 	search    textinput.Model
@@ -50,6 +68,11 @@ type IRView struct {
 	query     string
 	rows      []irRow
 	nchange   int
+	nfuncs    int // functions in the rows
+	// picking is set while the function picker (p) is open; pick is its
+	// cursor.
+	picking bool
+	pick    int
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -71,15 +94,15 @@ func (v *IRView) Title() string { return "IR" }
 func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h; v.search.Width = max(w-2, 1) }
 
 // InputFocused implements inputFocused.
-func (v *IRView) InputFocused() bool { return v.searching }
+func (v *IRView) InputFocused() bool { return v.searching || v.picking }
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	if v.searching {
-		return []key.Binding{k.Input.Accept, k.Input.Cancel}
+	if v.searching || v.picking {
+		return []key.Binding{k.List.Down, k.Input.Accept, k.Input.Cancel}
 	}
-	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.Global.Run}
+	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.IR.PickFunc, k.Global.Run}
 }
 
 // FullHelp implements help.KeyMap.
@@ -125,7 +148,7 @@ func (v *IRView) Sync() {
 		return
 	}
 	curKey := ""
-	if v.cur < len(v.rows) {
+	if v.cur < len(v.rows) && after != nil {
 		curKey = v.rows[v.cur].key
 	}
 	v.shownAfter, v.shownBefore, v.shownMode, v.shownSel = after, before, v.mode, w.Sel
@@ -135,9 +158,13 @@ func (v *IRView) Sync() {
 		return
 	}
 	al := v.lines(after)
+	fn, oldFn := "", ""
 	if v.mode == modePlain {
 		for _, l := range al {
-			v.rows = append(v.rows, irRow{kind: opSame, text: l, key: lineKey(l)})
+			if f := funcHeader(l); f != "" {
+				fn = f
+			}
+			v.rows = append(v.rows, irRow{kind: opSame, text: l, key: fn + "\x00" + lineKey(l), fn: fn})
 		}
 	} else {
 		var ops []diffOp
@@ -151,22 +178,35 @@ func (v *IRView) Sync() {
 		}
 		v.nchange = changes(ops)
 		for _, o := range ops {
-			k := lineKey(o.New)
-			if o.Kind == opRemoved {
-				k = lineKey(o.Old)
+			if f := funcHeader(o.New); f != "" {
+				fn = f
 			}
+			if f := funcHeader(o.Old); f != "" {
+				oldFn = f
+			}
+			f, k := fn, lineKey(o.New)
+			if o.Kind == opRemoved {
+				f, k = oldFn, lineKey(o.Old)
+			}
+			k = f + "\x00" + k
 			switch {
 			case v.mode == modeSide:
-				v.rows = append(v.rows, irRow{kind: o.Kind, left: o.Old, right: o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: o.Kind, left: o.Old, right: o.New, key: k, fn: f})
 			case o.Kind == opSame:
-				v.rows = append(v.rows, irRow{kind: opSame, text: " " + o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: opSame, text: " " + o.New, key: k, fn: f})
 			case o.Kind == opChanged:
-				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k}, irRow{kind: opAdded, text: "+" + o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k, fn: f}, irRow{kind: opAdded, text: "+" + o.New, key: k, fn: f})
 			case o.Kind == opRemoved:
-				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k})
+				v.rows = append(v.rows, irRow{kind: opRemoved, text: "-" + o.Old, key: k, fn: f})
 			default:
-				v.rows = append(v.rows, irRow{kind: opAdded, text: "+" + o.New, key: k})
+				v.rows = append(v.rows, irRow{kind: opAdded, text: "+" + o.New, key: k, fn: f})
 			}
+		}
+	}
+	v.nfuncs = 0
+	for i, r := range v.rows {
+		if r.fn != "" && (i == 0 || v.rows[i-1].fn != r.fn) {
+			v.nfuncs++
 		}
 	}
 	// Keep the cursor on the same instruction when it still exists; from
@@ -245,6 +285,9 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := v.c.Keys
+	if v.picking {
+		return v.updatePicker(km)
+	}
 	if v.searching {
 		switch {
 		case key.Matches(km, k.Input.Accept):
@@ -267,7 +310,10 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(km, k.IR.Search):
+		// A new search starts empty, as in less and vi (> and < repeat
+		// the last one).
 		v.searching = true
+		v.search.SetValue("")
 		return v.search.Focus()
 	case key.Matches(km, k.IR.NextMatch), key.Matches(km, k.IR.PrevMatch):
 		if v.query == "" {
@@ -301,8 +347,28 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		if tok == "" {
 			return cmdOf(statusMsg("nothing to follow on this line"))
 		}
-		v.follow, v.re = tok, followRe(tok)
-		return cmdOf(statusMsg("following " + tok + " across phases (esc stops)"))
+		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
+		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.Source):
+		return cmdOf(statusMsg(v.sourceLine()))
+	case key.Matches(km, k.IR.PickFunc):
+		starts := v.funcStarts()
+		if len(starts) == 0 {
+			return cmdOf(statusMsg("no function in this phase's IR"))
+		}
+		v.picking, v.pick = true, 0
+		for i, s := range starts {
+			if s <= v.cur {
+				v.pick = i
+			}
+		}
+		return cmdOf(statusMsg(fmt.Sprintf("%d functions: enter goes to one, esc closes", len(starts))))
+	case key.Matches(km, k.IR.NextFunc), key.Matches(km, k.IR.PrevFunc):
+		dir := +1
+		if key.Matches(km, k.IR.PrevFunc) {
+			dir = -1
+		}
+		return cmdOf(statusMsg(v.jumpFunc(dir)))
 	case key.Matches(km, k.IR.NextHunk), key.Matches(km, k.IR.PrevHunk):
 		dir := +1
 		if key.Matches(km, k.IR.PrevHunk) {
@@ -315,9 +381,10 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(km, k.IR.Unfollow):
-		v.follow, v.re = "", nil
-		v.query = ""
-		v.search.SetValue("")
+		return cmdOf(statusMsg(v.Unfollow()))
+	}
+	if left, ok := k.List.hscroll(km.String(), v.left); ok {
+		v.left = left
 		return nil
 	}
 	if c, ok := k.List.move(km.String(), v.cur, len(v.rows), v.bodyHeight()); ok {
@@ -326,10 +393,168 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Unfollow stops following and searching, and says what it stopped.
+func (v *IRView) Unfollow() string {
+	what := "nothing to stop (esc stops a follow or a search)"
+	switch {
+	case v.follow != "" && v.query != "":
+		what = "stopped following " + v.follow + " and searching"
+	case v.follow != "":
+		what = "stopped following " + v.follow
+	case v.query != "":
+		what = fmt.Sprintf("stopped searching %q", v.query)
+	}
+	v.follow, v.followFn, v.re = "", "", nil
+	v.query = ""
+	v.search.SetValue("")
+	return what
+}
+
+// srcLine finds the PTX line an IR line names ("; line 190").
+var srcLine = regexp.MustCompile(`; line (\d+)\s*$`)
+
+// sourceLine says which PTX line the cursor's instruction came from, and
+// what that line says.
+func (v *IRView) sourceLine() string {
+	if v.cur >= len(v.rows) {
+		return "no line under the cursor"
+	}
+	r := v.rows[v.cur]
+	line := r.text
+	if v.mode == modeSide {
+		line = r.right
+		if line == "" {
+			line = r.left
+		}
+	}
+	m := srcLine.FindStringSubmatch(line)
+	if m == nil {
+		return "this line names no PTX line"
+	}
+	n, _ := strconv.Atoi(m[1])
+	src := v.c.W.Source
+	if n < 1 || n > len(src) {
+		return fmt.Sprintf("PTX line %s: not in %s", m[1], v.c.W.File)
+	}
+	return fmt.Sprintf("%s:%d: %s", v.c.W.File, n, strings.TrimSpace(src[n-1]))
+}
+
+// funcStarts returns the first row of each function.
+func (v *IRView) funcStarts() []int {
+	var starts []int
+	for i, r := range v.rows {
+		if r.fn != "" && (i == 0 || v.rows[i-1].fn != r.fn) {
+			starts = append(starts, i)
+		}
+	}
+	return starts
+}
+
+// updatePicker handles a key while the function picker is open.
+func (v *IRView) updatePicker(km tea.KeyMsg) tea.Cmd {
+	if km.Type == tea.KeyRunes && len(km.Runes) > 1 {
+		// Keys that arrived together (see Model.update): one at a time.
+		var cmds []tea.Cmd
+		for _, r := range km.Runes {
+			cmds = append(cmds, v.updatePicker(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return tea.Sequence(cmds...)
+	}
+	k := v.c.Keys
+	starts := v.funcStarts()
+	switch {
+	case key.Matches(km, k.Input.Cancel):
+		v.picking = false
+		return nil
+	case key.Matches(km, k.Input.Accept):
+		v.picking = false
+		if v.pick >= len(starts) {
+			return nil
+		}
+		v.cur = starts[v.pick]
+		v.off = v.cur
+		return cmdOf(statusMsg(fmt.Sprintf("function %d of %d: %s", v.pick+1, len(starts), v.rows[v.cur].fn)))
+	}
+	if c, ok := k.List.move(km.String(), v.pick, len(starts), max(v.h-2, 1)); ok {
+		v.pick = c
+	}
+	return nil
+}
+
+// pickerView is the function picker: every function of the phase's IR
+// with its size, the one under the picker's cursor marked.
+func (v *IRView) pickerView(head string) string {
+	st := v.c.Styles
+	starts := v.funcStarts()
+	lines := []string{st.Title.Render(fit(head, v.w)), st.Dim.Render(fit("functions (enter goes to one, esc closes):", v.w))}
+	bh := max(v.h-2, 1)
+	off := scrollTo(0, v.pick, bh)
+	for i := off; i < len(starts) && i < off+bh; i++ {
+		end := len(v.rows)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		n := 0
+		for _, r := range v.rows[starts[i]:end] {
+			if lineID(r.text) != "" || lineID(r.right) != "" || lineID(r.left) != "" {
+				n++
+			}
+		}
+		row := fmt.Sprintf(" %2d %s  (%s)", i+1, v.rows[starts[i]].fn, plural(n, "instruction"))
+		if i == v.pick {
+			row = ">" + row[1:]
+			row = st.Selected.Render(fit(row, v.w))
+		}
+		lines = append(lines, row)
+	}
+	return block(lines, v.w, v.h)
+}
+
+// jumpFunc moves the cursor to the first row of the next (dir +1) or
+// previous (-1) function, wrapping around, and says where it went.
+func (v *IRView) jumpFunc(dir int) string {
+	starts := v.funcStarts()
+	if len(starts) == 0 {
+		return "no function in this phase's IR"
+	}
+	cur := -1 // the function the cursor is in
+	for k, s := range starts {
+		if s <= v.cur {
+			cur = k
+		}
+	}
+	next := 0
+	switch {
+	case dir > 0:
+		next = (cur + 1) % len(starts)
+	case cur >= 0 && v.cur > starts[cur]:
+		next = cur // back to the start of this function
+	default:
+		next = (max(cur, 0) - 1 + len(starts)) % len(starts)
+	}
+	v.cur = starts[next]
+	v.off = v.cur
+	return fmt.Sprintf("function %d of %d: %s (} next, { previous)", next+1, len(starts), v.rows[v.cur].fn)
+}
+
+// CursorFunc returns the function the cursor row is in, or "".
+func (v *IRView) CursorFunc() string {
+	if v.cur < len(v.rows) {
+		return v.rows[v.cur].fn
+	}
+	return ""
+}
+
+// followed reports whether row r holds the followed token: in the
+// function it was picked in, since IDs and registers are per function.
+func (v *IRView) followed(r irRow, text string) bool {
+	return v.re != nil && r.fn == v.followFn && v.re.MatchString(text)
+}
+
 // Following returns the followed token, or "".
 func (v *IRView) Following() string { return v.follow }
 
-func (v *IRView) style(kind opKind, text string, cursor bool) string {
+func (v *IRView) style(r irRow, kind opKind, text string, cursor bool) string {
 	st := v.c.Styles
 	s := st.Same
 	switch kind {
@@ -340,7 +565,7 @@ func (v *IRView) style(kind opKind, text string, cursor bool) string {
 	case opChanged:
 		s = st.Changed
 	}
-	if v.re != nil && v.re.MatchString(text) {
+	if v.followed(r, text) {
 		s = st.Follow
 	}
 	if cursor {
@@ -366,14 +591,41 @@ func (v *IRView) View() string {
 	if v.follow != "" {
 		head += " f:" + v.follow
 	}
+	if v.left > 0 {
+		head += fmt.Sprintf(" →%d", v.left)
+	}
+	// The function the cursor is in comes first, where a narrow pane
+	// does not cut it: IDs repeat in every function.
+	if fn := v.CursorFunc(); fn != "" && v.nfuncs > 1 {
+		head = fn + " · " + head
+	}
+	if v.picking && s != nil {
+		return v.pickerView(head)
+	}
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
+	tabs := strings.NewReplacer("\t", "  ")
 	if s == nil {
+		if w.Compiling && w.Lowered == nil {
+			lines = append(lines, v.c.Styles.Dim.Render("compiling..."))
+			return block(lines, v.w, v.h)
+		}
+		if w.Err != "" && w.Lowered == nil {
+			// Nothing ran: the error (a lowering error, with its source
+			// line and caret) is the whole story, line by line.
+			lines = append(lines, v.c.Styles.Error.Render("no phase ran: the compile failed:"))
+			msg, rest, _ := strings.Cut(w.Err, "\n")
+			lines = append(lines, wrap(msg, v.w)...)
+			// The source line and the caret keep their columns.
+			for _, l := range strings.Split(rest, "\n") {
+				lines = append(lines, tabs.Replace(l))
+			}
+			return block(lines, v.w, v.h)
+		}
 		lines = append(lines, v.c.Styles.Dim.Render("this phase did not run in this compilation"))
 		return block(lines, v.w, v.h)
 	}
 	bh := v.bodyHeight()
 	v.off = scrollTo(v.off, v.cur, bh)
-	tabs := strings.NewReplacer("\t", "  ")
 	half := max((v.w-4)/2, 1)
 	for i := v.off; i < len(v.rows) && i < v.off+bh; i++ {
 		r := v.rows[i]
@@ -382,7 +634,7 @@ func (v *IRView) View() string {
 		switch {
 		case cursor:
 			gutter = ">"
-		case v.re != nil && (v.re.MatchString(r.text) || v.re.MatchString(r.left) || v.re.MatchString(r.right)):
+		case v.followed(r, r.text) || v.followed(r, r.left) || v.followed(r, r.right):
 			gutter = "*"
 		case v.matches(r):
 			gutter = "/"
@@ -397,18 +649,37 @@ func (v *IRView) View() string {
 			case opAdded:
 				rk = opAdded
 			}
-			left := v.style(lk, fit(tabs.Replace(r.left), half), cursor)
-			right := v.style(rk, fit(tabs.Replace(r.right), half), cursor)
+			// A marker column on each side, as in the unified diff, so
+			// that the changes show without colour (NO_COLOR) too.
+			left := v.style(r, lk, sideMark(lk)+fit(shift(tabs.Replace(r.left), v.left), half-1), cursor)
+			right := v.style(r, rk, sideMark(rk)+fit(shift(tabs.Replace(r.right), v.left), half-1), cursor)
 			lines = append(lines, gutter+left+" │ "+right)
 			continue
 		}
-		lines = append(lines, gutter+v.style(r.kind, fit(tabs.Replace(r.text), v.w-1), cursor))
+		text := tabs.Replace(r.text)
+		if v.left > 0 && v.mode != modePlain && text != "" {
+			text = text[:1] + shift(text[1:], v.left) // keep the - + column
+		} else {
+			text = shift(text, v.left)
+		}
+		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1), cursor))
 	}
 	if v.searching || v.query != "" {
 		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)
 		lines = append(lines, v.search.View())
 	}
 	return block(lines, v.w, v.h)
+}
+
+// sideMark is the marker of one side of a side-by-side row.
+func sideMark(k opKind) string {
+	switch k {
+	case opRemoved:
+		return "-"
+	case opAdded:
+		return "+"
+	}
+	return " "
 }
 
 // texts returns the displayed rows' text (plain and diff modes), for tests.
@@ -420,8 +691,8 @@ func (v *IRView) texts() []string {
 	return out
 }
 
-// nextChange returns the first changed row after (dir +1) or before (-1)
-// row from, skipping the rest of the change block from starts in, or -1.
+// nextChange returns the first row of the next (dir +1) or previous (-1)
+// change block from row from, skipping the block from is in, or -1.
 func (v *IRView) nextChange(from, dir int) int {
 	i := from + dir
 	for i >= 0 && i < len(v.rows) && from >= 0 && v.rows[i].kind != opSame && v.rows[from].kind != opSame {
@@ -429,6 +700,10 @@ func (v *IRView) nextChange(from, dir int) int {
 	}
 	for ; i >= 0 && i < len(v.rows); i += dir {
 		if v.rows[i].kind != opSame {
+			// Both ways land on a change block's first row.
+			for dir < 0 && i > 0 && v.rows[i-1].kind != opSame {
+				i--
+			}
 			return i
 		}
 	}

@@ -14,11 +14,13 @@ type GlobalKeys struct {
 // ListKeys move through a list (timeline, knobs) or scroll a text pane.
 type ListKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Left and Right scroll a text pane sideways (long SASS lines).
+	Left, Right key.Binding
 }
 
 // TimelineKeys are the timeline's own keys.
 type TimelineKeys struct {
-	Filter, Disable key.Binding
+	Filter, Disable, OnlyChanged key.Binding
 }
 
 // IRKeys are the IR pane's own keys.
@@ -26,8 +28,10 @@ type IRKeys struct {
 	Follow, FollowReg, Unfollow  key.Binding
 	NextHunk, PrevHunk           key.Binding
 	Search, NextMatch, PrevMatch key.Binding
+	NextFunc, PrevFunc, PickFunc key.Binding
+	Source                       key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
-	HunkPair, MatchPair key.Binding
+	HunkPair, MatchPair, FuncPair key.Binding
 }
 
 // KnobKeys are the knob pane's own keys.
@@ -37,7 +41,7 @@ type KnobKeys struct {
 
 // BisectKeys are the bisect pane's own keys.
 type BisectKeys struct {
-	Phase, Disable, Jump key.Binding
+	Phase, Disable, Jump, Cancel key.Binding
 }
 
 // FaultKeys are the fault pane's own keys.
@@ -88,36 +92,45 @@ func DefaultKeyMap() KeyMap {
 			PageDown: bind([]string{"pgdown", "ctrl+d", " "}, "pgdn", "page down"),
 			Top:      bind([]string{"home", "g"}, "g", "first"),
 			Bottom:   bind([]string{"end", "G"}, "G", "last"),
+			Left:     bind([]string{"left", "h"}, "←/h", "scroll left"),
+			Right:    bind([]string{"right", "l"}, "→/l", "scroll right"),
 		},
 		Timeline: TimelineKeys{
-			Filter:  bind([]string{"/"}, "/", "filter phases by name"),
-			Disable: bind([]string{"d"}, "d", "disable/enable phase"),
+			Filter:      bind([]string{"/"}, "/", "filter phases by name"),
+			Disable:     bind([]string{"d"}, "d", "disable/enable phase"),
+			OnlyChanged: bind([]string{"u"}, "u", "hide/show unchanged phases"),
 		},
 		IR: IRKeys{
-			Follow:    bind([]string{"f"}, "f", "follow cursor line's #ID"),
-			FollowReg: bind([]string{"F"}, "F", "follow register it defines"),
-			Unfollow:  bind([]string{"esc"}, "esc", "stop following/searching"),
+			Follow:    bind([]string{"f"}, "f", "follow the line's #ID"),
+			FollowReg: bind([]string{"F"}, "F", "follow the register it sets"),
+			Unfollow:  bind([]string{"esc"}, "esc", "stop follow/search"),
 			NextHunk:  bind([]string{"]"}, "]", "next changed line"),
 			PrevHunk:  bind([]string{"["}, "[", "previous changed line"),
 			Search:    bind([]string{"/"}, "/", "search the IR"),
 			NextMatch: bind([]string{">"}, ">", "next match"),
 			PrevMatch: bind([]string{"<"}, "<", "previous match"),
-			HunkPair:  bind([]string{"]", "["}, "] [", "next/previous changed line"),
-			MatchPair: bind([]string{">", "<"}, "> <", "next/previous match"),
+			NextFunc:  bind([]string{"}"}, "}", "next function"),
+			PickFunc:  bind([]string{"p"}, "p", "pick a function"),
+			Source:    bind([]string{"s"}, "s", "show the PTX line"),
+			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
+			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),
+			HunkPair:  bind([]string{"]", "["}, "] [", "next/prev. change"),
+			MatchPair: bind([]string{">", "<"}, "> <", "next/prev. match"),
 		},
 		Knobs: KnobKeys{
 			Filter: bind([]string{"/"}, "/", "search knobs"),
-			Edit:   bind([]string{"enter"}, "enter", "toggle bool / edit value"),
+			Edit:   bind([]string{"enter"}, "enter", "toggle or edit"),
 			Reset:  bind([]string{"x", "delete"}, "x", "reset to default"),
 		},
 		Bisect: BisectKeys{
-			Phase:   bind([]string{"b"}, "b", "bisect: culprit phase"),
-			Disable: bind([]string{"B"}, "B", "bisect: minimal disable set"),
+			Phase:   bind([]string{"b"}, "b", "find culprit phase"),
+			Disable: bind([]string{"B"}, "B", "find minimal disable set"),
 			Jump:    bind([]string{"enter"}, "enter", "select culprit/apply set"),
+			Cancel:  bind([]string{"c"}, "c", "cancel it"),
 		},
 		Fault: FaultKeys{
-			Inject: bind([]string{"i"}, "i", "inject after the selected phase"),
-			Edit:   bind([]string{"e"}, "e", "edit the bugspec line"),
+			Inject: bind([]string{"i"}, "i", "inject after this phase"),
+			Edit:   bind([]string{"e"}, "e", "edit bugspec"),
 			Reseed: bind([]string{"s"}, "s", "next seed"),
 			Clear:  bind([]string{"x"}, "x", "remove the fault"),
 		},
@@ -136,6 +149,21 @@ func DefaultKeyMap() KeyMap {
 
 func (l ListKeys) bindings() []key.Binding {
 	return []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom}
+}
+
+// hscrollStep is how far a left or right key scrolls a text pane.
+const hscrollStep = 8
+
+// hscroll applies a left or right key to a horizontal offset. It reports
+// whether msg was one.
+func (l ListKeys) hscroll(msg string, off int) (int, bool) {
+	switch {
+	case contains(l.Left, msg):
+		return max(off-hscrollStep, 0), true
+	case contains(l.Right, msg):
+		return off + hscrollStep, true
+	}
+	return off, false
 }
 
 // move applies a list key to a cursor over n rows with a page of size page.

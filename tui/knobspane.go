@@ -22,7 +22,10 @@ type KnobsPane struct {
 	searching bool
 	edit      textinput.Model
 	editing   bool
-	editErr   string // the exact knobs.ParseValue (or Validate) error
+	editErr   string // the exact Workbench.CheckKnob error of the edited text
+	// fresh is set while the edit field holds the value it opened with:
+	// the first character typed replaces it, as in a selected field.
+	fresh bool
 }
 
 // NewKnobsPane returns the knob pane over knobs.Default.
@@ -138,9 +141,19 @@ func (p *KnobsPane) Update(msg tea.Msg) tea.Cmd {
 			p.edit.Blur()
 			return nil
 		}
+		if p.fresh && km.Type == tea.KeyRunes && !km.Paste {
+			p.edit.SetValue("")
+		}
+		p.fresh = false
 		var cmd tea.Cmd
 		p.edit, cmd = p.edit.Update(msg)
+		// Checked as it is typed: the error shows before enter.
 		p.editErr = ""
+		if kn, ok := p.selected(); ok && p.edit.Value() != "" {
+			if err := p.c.W.CheckKnob(kn.Name, p.edit.Value(), false); err != nil {
+				p.editErr = err.Error()
+			}
+		}
 		return cmd
 	}
 	switch {
@@ -168,7 +181,7 @@ func (p *KnobsPane) Update(msg tea.Msg) tea.Cmd {
 				cur = v.String()
 			}
 		}
-		p.editing, p.editErr = true, ""
+		p.editing, p.editErr, p.fresh = true, "", true
 		p.edit.SetValue(cur)
 		p.edit.CursorEnd()
 		return p.edit.Focus()
@@ -192,20 +205,26 @@ func (p *KnobsPane) commit() tea.Cmd {
 		return nil
 	}
 	text := p.edit.Value()
-	v, err := knobs.ParseValue(kn.Type, text)
-	if err == nil && kn.Validate != nil {
-		err = kn.Validate(v)
-	}
-	if err != nil {
+	reset := strings.TrimSpace(text) == "" && kn.Type == knobs.TypeString
+	if err := p.c.W.CheckKnob(kn.Name, text, reset); err != nil {
 		p.editErr = err.Error()
 		return nil
 	}
 	p.editing, p.editErr = false, ""
 	p.edit.Blur()
-	if strings.TrimSpace(text) == "" && kn.Type == knobs.TypeString {
+	if reset {
 		return cmdOf(setKnobMsg{name: kn.Name, reset: true})
 	}
 	return cmdOf(setKnobMsg{name: kn.Name, value: text})
+}
+
+// longestName is the length of the longest knob name.
+func (p *KnobsPane) longestName() int {
+	n := 0
+	for _, k := range p.all {
+		n = max(n, len(k.Name))
+	}
+	return n
 }
 
 // detailLines is the number of lines under the list for the selected
@@ -225,7 +244,7 @@ func (p *KnobsPane) View() string {
 	}
 	lh := p.listHeight()
 	p.off = scrollTo(p.off, p.cur, lh)
-	nameW := min(max(p.w/2, 8), 24)
+	nameW := min(max(p.w/2, 8), p.longestName())
 	list := 0
 	for r := p.off; r < len(p.rows) && r < p.off+lh; r++ {
 		kn := p.all[p.rows[r]]

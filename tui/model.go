@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -108,8 +111,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			for _, r := range msg.Runes {
 				cmds = append(cmds, m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 			}
-			return tea.Batch(cmds...)
+			// In order: each key's feedback must land after the previous one's.
+			return tea.Sequence(cmds...)
 		}
+		// A key's feedback replaces the previous key's: a message left
+		// from an earlier key would describe a state that is gone.
+		m.status = ""
 		if cmd, ok := m.globalKey(msg); ok {
 			return cmd
 		}
@@ -147,6 +154,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case bisectMsg:
 		m.bisect.Update(msg)
 		switch {
+		case errors.Is(msg.err, context.Canceled):
+			m.status = fmt.Sprintf("bisect: cancelled after %s", msg.took.Round(time.Millisecond))
 		case msg.err != nil:
 			m.status = "bisect: " + msg.err.Error()
 		case msg.phase != nil && msg.phase.Found:
@@ -207,10 +216,13 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, g.ViewMode):
 		m.ir.CycleMode()
-		if m.right != paneIR {
-			m.right = paneIR
-			m.resize()
-		}
+		m.show(paneIR)
+		m.status = "IR view: " + m.ir.Mode().String()
+		return nil, true
+	case msg.String() == "esc" && m.focus == paneTimeline && (m.ir.Following() != "" || m.ir.query != ""):
+		// A follow is for stepping through phases in the timeline, so Esc
+		// there stops it as it does in the IR pane.
+		m.status = m.ir.Unfollow()
 		return nil, true
 	case key.Matches(msg, g.Run):
 		return m.startRun(), true
@@ -222,6 +234,17 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 	}
 	return nil, false
+}
+
+// show puts pane i on the right. A key that shows a pane also gives it
+// the keys, unless the timeline has them: the tab bar's brackets must name
+// the pane whose keys work and whose hints the footer shows.
+func (m *Model) show(i int) {
+	m.right = i
+	if m.focus != paneTimeline {
+		m.focus = i
+	}
+	m.resize()
 }
 
 func (m *Model) setFocus(i int) {
@@ -240,6 +263,7 @@ func (m *Model) jumpChanged(dir int) {
 	for i := w.Sel + dir; i >= 0 && i < len(pipeline.PhaseTable); i += dir {
 		if s := w.Snap(i); s != nil && s.Status == pipeline.StatusChanged {
 			m.timeline.Select(i)
+			m.status = fmt.Sprintf("#%d %s changed the IR", i, pipeline.PhaseTable[i].Name)
 			return
 		}
 	}
@@ -254,24 +278,14 @@ func (m *Model) jumpChanged(dir int) {
 // recompiles in the background. The selected phase stays.
 func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 	w := m.c.W
-	old, had := w.Knobs[msg.name]
+	if err := w.CheckKnob(msg.name, msg.value, msg.reset); err != nil {
+		m.status = err.Error()
+		return nil
+	}
 	if msg.reset {
 		delete(w.Knobs, msg.name)
 	} else {
 		w.Knobs[msg.name] = msg.value
-	}
-	req, err := w.Request()
-	if err == nil {
-		_, err = req.ResolveKnobs(w.PTX)
-	}
-	if err != nil {
-		if had {
-			w.Knobs[msg.name] = old
-		} else {
-			delete(w.Knobs, msg.name)
-		}
-		m.status = err.Error()
-		return nil
 	}
 	if msg.reset {
 		m.status = "reset " + msg.name + "; recompiling"
@@ -285,10 +299,7 @@ func (m *Model) setKnob(msg setKnobMsg) tea.Cmd {
 // compile or run in flight only to keep one heavy job at a time.
 func (m *Model) startBisect(mode string) tea.Cmd {
 	w := m.c.W
-	if m.right != paneBisect {
-		m.right = paneBisect
-		m.resize()
-	}
+	m.show(paneBisect)
 	if w.Spec == nil {
 		m.status = "no kernel spec to bisect (open a SPEC.json)"
 		return nil
@@ -297,17 +308,15 @@ func (m *Model) startBisect(mode string) tea.Cmd {
 		m.status = "busy; try again when the spinner stops"
 		return nil
 	}
-	m.bisect.Start(mode)
-	m.status = "bisecting (" + mode + " mode)..."
-	return tea.Batch(bisectCmd(w, mode), m.spin.Tick)
+	ctx, cancel := context.WithCancel(context.Background())
+	m.bisect.Start(mode, cancel)
+	m.status = "bisecting (" + mode + " mode)... c cancels"
+	return tea.Batch(bisectCmd(ctx, w, mode), m.spin.Tick)
 }
 
 func (m *Model) startRun() tea.Cmd {
 	w := m.c.W
-	if m.right != paneRun {
-		m.right = paneRun
-		m.resize()
-	}
+	m.show(paneRun)
 	if w.Spec == nil {
 		m.status = "no kernel spec to run (open a SPEC.json)"
 		return nil
@@ -324,8 +333,11 @@ func (m *Model) startRun() tea.Cmd {
 // the message and the short help (a long message takes both).
 const chromeLines = 4
 
+// timelineWidth is two fifths of the screen, from 30 columns up to what
+// the longest phase name needs.
 func (m *Model) timelineWidth() int {
-	return min(max(m.width*2/5, 30), 48)
+	fw, _ := m.c.Styles.Pane.GetFrameSize()
+	return min(max(m.width*2/5, 30), longestPhaseName()+timelineCols+fw)
 }
 
 func (m *Model) resize() {
@@ -358,6 +370,10 @@ func (m *Model) tabsView() string {
 		switch label := fmt.Sprintf("%d %s", i+1, p.Title()); {
 		case i == m.focus:
 			tabs = append(tabs, st.ActiveTab.Render("["+label+"]"))
+		case i == m.right:
+			// Parentheses mark the pane shown on the right while the
+			// timeline has the keys.
+			tabs = append(tabs, st.Tab.Render("("+label+")"))
 		default:
 			tabs = append(tabs, st.Tab.Render(" "+label+" "))
 		}
@@ -384,32 +400,86 @@ func (m *Model) bodyView() string {
 	return block(strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, left, right), "\n"), m.width, bodyH+fh)
 }
 
-// helpView is the '?' overlay: every binding, generated from the key map,
-// and the timeline's legend.
-func (m *Model) helpView() string {
+// helpSection is one heading of the help overlay and its keys.
+type helpSection struct {
+	title string
+	keys  []key.Binding
+	note  string // for a pane without keys of its own
+}
+
+// helpSections lists every binding under the pane it works in, generated
+// from the key map, so that a key listed twice (/ filters the timeline and
+// searches the IR) says where.
+func (m *Model) helpSections() []helpSection {
 	k := m.c.Keys
 	g := k.Global
-	top := [][]key.Binding{
-		{g.Quit, g.Help, g.NextPane, g.PrevPane, g.Panes, g.ViewMode, g.Run},
-		append(k.List.bindings(), g.NextChanged, g.PrevChanged),
+	// Pairs share an entry (help only) to keep the overlay inside 80x24.
+	pair := func(a, b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithHelp(a.Help().Key+" "+b.Help().Key, desc))
 	}
-	bottom := [][]key.Binding{
-		// A key pair shares one row (HunkPair, MatchPair) to keep the
-		// overlay inside 80x24.
-		{k.Timeline.Filter, k.Timeline.Disable, k.IR.HunkPair, k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.Search, k.IR.MatchPair},
-		{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset, k.Input.Accept, k.Input.Cancel, k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump},
+	l := k.List
+	return []helpSection{
+		{title: "everywhere", keys: []key.Binding{g.Quit, g.Help, pair(g.NextPane, g.PrevPane, "next/previous pane"), g.Panes,
+			pair(g.NextChanged, g.PrevChanged, "next/previous phase that changed IR"), g.ViewMode, g.Run}},
+		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"), pair(l.Left, l.Right, "scroll IR/SASS sideways"),
+			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel an input")}},
+		{title: "1 timeline", keys: []key.Binding{k.Timeline.Filter, k.Timeline.Disable, k.Timeline.OnlyChanged, k.IR.Unfollow}},
+		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair, k.IR.PickFunc, k.IR.Source}},
+		{title: "3 SASS", note: "the SASS of the selected phase's IR (list keys scroll)"},
+		{title: "4 knobs", keys: []key.Binding{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset}},
+		{title: "5 run", keys: []key.Binding{g.Run}},
+		{title: "6 bisect", keys: []key.Binding{k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump, k.Bisect.Cancel}},
+		{title: "7 fault", keys: []key.Binding{k.Fault.Inject, k.Fault.Edit, k.Fault.Reseed, k.Fault.Clear}},
 	}
-	h := m.help
-	h.ShowAll = true
+}
+
+// helpView is the '?' overlay: every binding under a heading per pane,
+// and the timeline's legend.
+func (m *Model) helpView() string {
+	st := m.c.Styles
+	const titleW = 11
+	w := max(m.width-2-titleW, 10)
+	lines := []string{st.Title.Render("Keys (? or esc closes)")}
+	for _, sec := range m.helpSections() {
+		var items []string
+		for _, b := range sec.keys {
+			h := b.Help()
+			items = append(items, h.Key+" "+h.Desc)
+		}
+		text := strings.Join(items, " · ")
+		if sec.note != "" {
+			text = sec.note
+		}
+		for i, l := range wrapItems(text, w) {
+			title := ""
+			if i == 0 {
+				title = sec.title
+			}
+			lines = append(lines, st.Title.Render(fmt.Sprintf("%-*s", titleW, title))+l)
+		}
+	}
 	legend := fmt.Sprintf("timeline: %s changed %s unchanged %s no-op %s disabled; columns: insts, pressure",
 		markChanged, markUnchanged, markNoOp, markDisabled)
-	lines := []string{m.c.Styles.Title.Render("Keys (? or esc closes)")}
-	lines = append(lines, strings.Split(h.FullHelpView(top), "\n")...)
-	lines = append(lines, "")
-	lines = append(lines, strings.Split(h.FullHelpView(bottom), "\n")...)
-	lines = append(lines, "")
 	lines = append(lines, wrap(legend, m.width-2)...)
-	return m.c.Styles.Help.Render(strings.Join(lines, "\n"))
+	return st.Help.Render(strings.Join(lines, "\n"))
+}
+
+// wrapItems wraps a " · "-separated list at its separators where it can.
+func wrapItems(text string, w int) []string {
+	var out []string
+	line := ""
+	for _, it := range strings.Split(text, " · ") {
+		switch {
+		case line == "":
+			line = it
+		case lipgloss.Width(line)+3+lipgloss.Width(it) <= w:
+			line += " · " + it
+		default:
+			out = append(out, line)
+			line = it
+		}
+	}
+	return append(out, wrap(line, w)...)
 }
 
 func (m *Model) statusView() string {
@@ -425,40 +495,40 @@ func (m *Model) statusView() string {
 		}
 		parts = append(parts, m.spin.View()+" "+what)
 	}
-	parts = append(parts, w.File, fmt.Sprintf("-O%d", w.OptLevel), fmt.Sprintf("phase %d/%d %s", w.Sel+1, len(pipeline.PhaseTable), p.Name))
+	// The file comes last: at 80 columns a long path is what gets cut,
+	// not the -O level or the phase. Phases are numbered as in the
+	// timeline (#0 to #158).
+	parts = append(parts, fmt.Sprintf("#%d/%d %s", w.Sel, len(pipeline.PhaseTable)-1, p.Name))
 	if s := w.Snap(w.Sel); s != nil {
 		parts = append(parts, s.Status.String())
 	}
+	parts = append(parts, fmt.Sprintf("-O%d", w.OptLevel), w.File)
 	return m.c.Styles.Status.Render(fit(strings.Join(parts, " │ "), m.width))
 }
 
-// message is what the message line says: a compile error, else why the
-// selected phase did not run, else the last status message.
+// message is what the message line says: a compile error, else the
+// feedback of the last key (or of the job that just ended), else why the
+// selected phase did not run.
 func (m *Model) message() string {
 	w := m.c.W
 	switch s := w.Snap(w.Sel); {
 	case w.Err != "":
 		return "compile error: " + w.Err
+	case m.status != "":
+		return m.status
 	case s != nil && (s.Status == pipeline.StatusNoOp || s.Status == pipeline.StatusDisabled):
 		return s.Status.String() + ": " + s.Reason
 	}
 	return m.status
 }
 
-// messageView is two lines: the message and the focused pane's short help,
-// or a message too long for one line, wrapped over both.
+// messageView is two lines: the message's first line and the focused
+// pane's short help, which a long message never pushes off. A compile
+// error is shown whole, with its source line and caret, in the IR pane.
 func (m *Model) messageView() string {
-	msg := strings.ReplaceAll(m.message(), "\n", " ")
-	var lines []string
-	if lipgloss.Width(msg) > m.width {
-		lines = wrap(msg, m.width)
-		if len(lines) > 2 {
-			lines = []string{lines[0], strings.Join(lines[1:], " ")}
-		}
-	} else {
-		b := append(m.panes[m.focus].ShortHelp(), m.c.Keys.Global.Help, m.c.Keys.Global.Quit)
-		lines = []string{msg, m.help.ShortHelpView(b)}
-	}
+	msg, _, _ := strings.Cut(m.message(), "\n")
+	b := append(m.panes[m.focus].ShortHelp(), m.c.Keys.Global.Help, m.c.Keys.Global.Quit)
+	lines := []string{msg, m.help.ShortHelpView(b)}
 	if m.c.W.Err != "" {
 		lines[0] = m.c.Styles.Error.Render(lines[0])
 	}

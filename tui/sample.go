@@ -43,6 +43,9 @@ func LoadSample(optLevel int) (*Workbench, func(), error) {
 		return nil, func() {}, err
 	}
 	w.File = "sample.ptx (built-in)"
+	// The temporary copy is gone once the workbench quits: replay
+	// commands name the repository's copy (run them from its root).
+	w.SpecName = filepath.Join("testdata", "sample", "sample.json")
 	return w, cleanup, nil
 }
 

@@ -20,6 +20,7 @@ type SASSPane struct {
 	c    *Common
 	w, h int
 	top  int // first line shown
+	left int // first column shown (left and right scroll)
 	// The rendering is cached per module: stepping through phases that
 	// did not change the IR reuses it.
 	shown *ori.Module
@@ -39,7 +40,7 @@ func (p *SASSPane) SetSize(w, h int) { p.w, p.h = w, h }
 // ShortHelp implements help.KeyMap.
 func (p *SASSPane) ShortHelp() []key.Binding {
 	l := p.c.Keys.List
-	return []key.Binding{l.Down, l.PageDown, l.Top, l.Bottom}
+	return []key.Binding{l.Down, l.PageDown, l.Right, l.Left, l.Bottom}
 }
 
 // FullHelp implements help.KeyMap.
@@ -131,6 +132,10 @@ func (p *SASSPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	p.sync()
+	if left, ok := p.c.Keys.List.hscroll(k.String(), p.left); ok {
+		p.left = left
+		return nil
+	}
 	body := max(p.h-1, 1)
 	if top, ok := p.c.Keys.List.move(k.String(), p.top, max(len(p.lines)-body+1, 1), body); ok {
 		p.top = top
@@ -149,7 +154,7 @@ func (p *SASSPane) View() string {
 	}
 	out := []string{fit(head, p.w)}
 	for i := p.top; i < len(p.lines) && len(out) < p.h; i++ {
-		out = append(out, fit(p.lines[i], p.w))
+		out = append(out, fit(shift(p.lines[i], p.left), p.w))
 	}
 	return block(out, p.w, p.h)
 }

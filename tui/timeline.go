@@ -21,6 +21,19 @@ const (
 	markNotRun    = " " // not in this compilation's plan (NamedPhases)
 )
 
+// timelineCols is the width of a timeline row less the phase name: marker,
+// gutter, index, instructions, pressure.
+const timelineCols = 13
+
+// longestPhaseName is the length of the longest phase name.
+func longestPhaseName() int {
+	n := 0
+	for _, p := range pipeline.PhaseTable {
+		n = max(n, len(p.Name))
+	}
+	return n
+}
+
 // Timeline is the list of all 159 phases.
 type Timeline struct {
 	c         *Common
@@ -29,6 +42,8 @@ type Timeline struct {
 	filtering bool  // the filter input has focus
 	rows      []int // phase indices that pass the filter
 	off       int
+	// onlyChanged hides the phases that did not change the IR (u).
+	onlyChanged bool
 }
 
 // NewTimeline returns the timeline pane.
@@ -53,7 +68,7 @@ func (t *Timeline) ShortHelp() []key.Binding {
 		return []key.Binding{t.c.Keys.Input.Accept, t.c.Keys.Input.Cancel}
 	}
 	k := t.c.Keys
-	return []key.Binding{k.List.Down, k.Global.NextChanged, k.Global.PrevChanged, k.Timeline.Filter, k.Timeline.Disable, k.Global.ViewMode, k.Global.Run}
+	return []key.Binding{k.List.Down, k.Global.NextChanged, k.Global.PrevChanged, k.Timeline.Filter, k.Timeline.OnlyChanged, k.Timeline.Disable, k.Global.ViewMode, k.Global.Run}
 }
 
 // FullHelp implements help.KeyMap.
@@ -66,6 +81,11 @@ func (t *Timeline) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(t.filter.Value()))
 	t.rows = t.rows[:0]
 	for i, p := range pipeline.PhaseTable {
+		if t.onlyChanged {
+			if s := t.c.W.Snap(i); s == nil || s.Status != pipeline.StatusChanged {
+				continue
+			}
+		}
 		if q == "" || strings.Contains(strings.ToLower(p.Name), q) {
 			t.rows = append(t.rows, i)
 		}
@@ -91,6 +111,7 @@ func (t *Timeline) Select(i int) {
 	t.c.W.Sel = i
 	if t.pos() < 0 {
 		t.filter.SetValue("")
+		t.onlyChanged = false
 		t.applyFilter()
 		t.c.W.Sel = i
 	}
@@ -106,6 +127,9 @@ func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := t.c.Keys
+	if t.onlyChanged {
+		t.applyFilter() // a recompile changes which phases changed
+	}
 	if t.filtering {
 		switch {
 		case key.Matches(km, k.Input.Accept):
@@ -130,6 +154,13 @@ func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 		return t.filter.Focus()
 	case key.Matches(km, k.Timeline.Disable):
 		return t.toggleDisabled()
+	case key.Matches(km, k.Timeline.OnlyChanged):
+		t.onlyChanged = !t.onlyChanged
+		t.applyFilter()
+		if t.onlyChanged {
+			return cmdOf(statusMsg(fmt.Sprintf("showing the %s that changed the IR (u shows all)", plural(len(t.rows), "phase"))))
+		}
+		return cmdOf(statusMsg("showing all phases"))
 	}
 	if r, ok := k.List.move(km.String(), max(t.pos(), 0), len(t.rows), t.listHeight()); ok {
 		t.c.W.Sel = t.rows[r]
@@ -182,6 +213,9 @@ func (t *Timeline) marker(s *pipeline.Snapshot) string {
 // View implements component.
 func (t *Timeline) View() string {
 	w := t.c.W
+	if t.onlyChanged {
+		t.applyFilter()
+	}
 	hi := 0
 	press := make([]int, len(pipeline.PhaseTable))
 	for i := range press {
@@ -194,6 +228,8 @@ func (t *Timeline) View() string {
 	var lines []string
 	if t.filtering || t.filter.Value() != "" {
 		lines = append(lines, t.filter.View())
+	} else if t.onlyChanged {
+		lines = append(lines, t.c.Styles.Dim.Render(fit("changed phases only (u)", t.w)))
 	} else {
 		label := "pressure "
 		lines = append(lines, t.c.Styles.Dim.Render(label)+sparkline(press, t.w-len(label)))
@@ -201,7 +237,7 @@ func (t *Timeline) View() string {
 	lh := t.listHeight()
 	cur := max(t.pos(), 0)
 	t.off = scrollTo(t.off, cur, lh)
-	nameW := max(t.w-13, 4) // marker, gutter, index, instructions, pressure
+	nameW := max(t.w-timelineCols, 4)
 	for r := t.off; r < len(t.rows) && r < t.off+lh; r++ {
 		i := t.rows[r]
 		s := w.Snap(i)

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -49,6 +50,12 @@ type Workbench struct {
 	// Planted is what the last compile's injection did (nil without a
 	// plant).
 	Planted *Planted
+	// Source is the PTX text, line by line: IR lines name their PTX
+	// line ("; line 190"), and the IR pane's s shows it.
+	Source []string
+	// SpecName is how replay commands name the spec: its path, or for
+	// the built-in sample the repository's copy ("" for Spec.File).
+	SpecName string
 	// Base is the compilation the workbench was opened with (orilab tui's
 	// -arch, --maxrregcount, ORILAB_KNOBS, -knobs-file and -knob); OptLevel,
 	// Arch, the Knobs overrides and Plant are applied on top of it.
@@ -76,6 +83,89 @@ func (w *Workbench) Request() (pipeline.Request, error) {
 		r.Fault = f
 	}
 	return r, nil
+}
+
+// CheckKnob reports whether setting knob name to value (reset: dropping
+// the override) leaves a compilation that can start: the value parses and
+// passes the knob's own check, the whole knob set resolves (command-line
+// knobs and the PTX's .pragma strings too), and every phase name in it
+// (DisablePhases, NamedPhases, DUMPIR) exists. The knob pane runs it on
+// every key typed, and nothing that fails it is stored.
+func (w *Workbench) CheckKnob(name, value string, reset bool) error {
+	if !reset {
+		if kn, ok := knobs.Default.Lookup(name); ok {
+			v, err := knobs.ParseValue(kn.Type, value)
+			if err == nil && kn.Validate != nil {
+				err = kn.Validate(v)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	saved := w.Knobs
+	w.Knobs = maps.Clone(saved)
+	defer func() { w.Knobs = saved }()
+	if reset {
+		delete(w.Knobs, name)
+	} else {
+		w.Knobs[name] = value
+	}
+	req, err := w.Request()
+	if err != nil {
+		return err
+	}
+	po, err := req.PhaseOptions(w.PTX, pipeline.SessionControl{})
+	if err != nil {
+		return err
+	}
+	// Decision: the names are checked here the way
+	// pipeline.NewSessionFrom checks them, so that a misspelt phase is
+	// refused as it is typed instead of by the next compile, which would
+	// leave the timeline on the previous compilation.
+	for _, n := range po.DisablePhases {
+		i, err := pipeline.LookupPhase(n)
+		if err != nil {
+			return fmt.Errorf("DisablePhases: %v", err)
+		}
+		if pipeline.PhaseTable[i].Required {
+			return fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", pipeline.PhaseTable[i].Name)
+		}
+	}
+	for _, n := range po.NamedPhases {
+		if _, err := pipeline.LookupPhase(n); err != nil {
+			return fmt.Errorf("NamedPhases: %v", err)
+		}
+	}
+	if po.DumpIR != "" {
+		if _, err := pipeline.LookupPhase(po.DumpIR); err != nil {
+			return fmt.Errorf("DUMPIR: %v", err)
+		}
+	}
+	return nil
+}
+
+// replay rewrites a replay command for the user: the built-in sample's
+// temporary spec becomes the repository's copy.
+func (w *Workbench) replay(cmd string) string {
+	if w.SpecName != "" && w.Spec != nil {
+		cmd = strings.ReplaceAll(cmd, w.Spec.File, w.SpecName)
+	}
+	return cmd
+}
+
+// LastReplay returns the replay command of the last bisection, or "".
+func (m *Model) LastReplay() string {
+	b := m.bisect.last
+	switch {
+	case b == nil:
+		return ""
+	case b.phase != nil:
+		return m.c.W.replay(b.phase.Replay)
+	case b.disable != nil:
+		return m.c.W.replay(b.disable.Replay)
+	}
+	return ""
 }
 
 // Plant is a bugspec injection to repeat in every compilation.
@@ -265,6 +355,7 @@ func Load(path string, src []byte, optLevel int) (*Workbench, error) {
 			return nil, err
 		}
 	}
+	w.Source = strings.Split(string(src), "\n")
 	pm, err := ptx.Parse(w.File, src)
 	if err != nil {
 		return nil, err

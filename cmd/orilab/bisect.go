@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"orilab/bisect"
@@ -26,27 +27,27 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "give up after `D` (for example 30s; 0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "end each execution after `N` warp-steps (default 50000000)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable|auto [--json] [--timeout D]")
-		fmt.Fprintln(stderr, "       orilab bisect SPEC.json [-O N] --mode sites [--phase PHASE] [--json]")
-		fmt.Fprintln(stderr, "       orilab bisect SPEC.json [-O N] --mode knobs --good 'SETTINGS' --bad 'SETTINGS' [--json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Finds what breaks a kernel. The oracle is the spec's expected values,")
-		fmt.Fprintln(stderr, "or, when it has none, the output of the IR right after lowering.")
-		fmt.Fprintln(stderr, "  phase    the first phase whose output executes differently (binary search)")
-		fmt.Fprintln(stderr, "  disable  a minimal set of phases whose disabling makes the kernel pass (ddmin)")
-		fmt.Fprintln(stderr, "  knobs    the minimal part of the difference between --good and --bad knob")
-		fmt.Fprintln(stderr, "           settings that makes the kernel fail (ddmin over the knobs that differ)")
-		fmt.Fprintln(stderr, "  sites    inside one phase (--phase, or the one phase mode finds), the single")
-		fmt.Fprintln(stderr, "           rewrite that breaks the kernel: every transforming phase numbers its")
-		fmt.Fprintln(stderr, "           rewrites and -knob BisectSites=PHASE:N applies only the first N")
-		fmt.Fprintln(stderr, "  auto     phase mode, then sites mode inside the culprit, as one summary")
-		fmt.Fprintln(stderr, "--bugspec LINE --at PHASE --seed S plants faults (as orilab inject does) in every")
-		fmt.Fprintln(stderr, "compilation, to rehearse a bisection whose answer is known.")
-		fmt.Fprintln(stderr, "Exit status: 0 found, 1 no culprit (the kernel passes), 2 error.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab bisect SPEC.json [-O N] [-knob ...] --mode phase|disable|auto [--json] [--timeout D]")
+		fmt.Fprintln(fs.Output(), "       orilab bisect SPEC.json [-O N] --mode sites [--phase PHASE] [--json]")
+		fmt.Fprintln(fs.Output(), "       orilab bisect SPEC.json [-O N] --mode knobs --good 'SETTINGS' --bad 'SETTINGS' [--json]")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "Finds what breaks a kernel. The oracle is the spec's expected values,")
+		fmt.Fprintln(fs.Output(), "or, when it has none, the output of the IR right after lowering.")
+		fmt.Fprintln(fs.Output(), "  phase    the first phase whose output executes differently (binary search)")
+		fmt.Fprintln(fs.Output(), "  disable  a minimal set of phases whose disabling makes the kernel pass (ddmin)")
+		fmt.Fprintln(fs.Output(), "  knobs    the minimal part of the difference between --good and --bad knob")
+		fmt.Fprintln(fs.Output(), "           settings that makes the kernel fail (ddmin over the knobs that differ)")
+		fmt.Fprintln(fs.Output(), "  sites    inside one phase (--phase, or the one phase mode finds), the single")
+		fmt.Fprintln(fs.Output(), "           rewrite that breaks the kernel: every transforming phase numbers its")
+		fmt.Fprintln(fs.Output(), "           rewrites and -knob BisectSites=PHASE:N applies only the first N")
+		fmt.Fprintln(fs.Output(), "  auto     phase mode, then sites mode inside the culprit, as one summary")
+		fmt.Fprintln(fs.Output(), "--bugspec LINE --at PHASE --seed S plants faults (as orilab inject does) in every")
+		fmt.Fprintln(fs.Output(), "compilation, to rehearse a bisection whose answer is known.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 found, 1 no culprit (the kernel passes), 2 error.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}
@@ -88,8 +89,11 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	opts := bisect.Options{Request: req, MaxWarpSteps: *maxSteps}
 	// clearProgress erases the progress line before anything else is printed.
 	clearProgress := func() {}
+	// lastProgress is where a search stood when --timeout ended it.
+	var lastProgress string
+	opts.Progress = func(line string) { lastProgress = line }
 	if isTerminal(stderr) {
-		opts.Progress = func(line string) { fmt.Fprintf(stderr, "\r\033[K%s", line) }
+		opts.Progress = func(line string) { lastProgress = line; fmt.Fprintf(stderr, "\r\033[K%s", line) }
 		clearProgress = func() { fmt.Fprint(stderr, "\r\033[K") }
 	}
 	ctx := context.Background()
@@ -115,7 +119,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		r, err := bisect.Knobs(ctx, s, opts, g, b)
 		clearProgress()
 		if err != nil {
-			return bisectError(stderr, err, *timeout)
+			return bisectError(stderr, err, *timeout, lastProgress)
 		}
 		report, found = r, r.Found
 		if !*asJSON {
@@ -128,7 +132,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 			pr, err = bisect.Phase(ctx, s, opts)
 			if err != nil {
 				clearProgress()
-				return bisectError(stderr, err, *timeout)
+				return bisectError(stderr, err, *timeout, lastProgress)
 			}
 			if !pr.Found {
 				clearProgress()
@@ -145,7 +149,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		r, err := bisect.Sites(ctx, s, opts, name)
 		clearProgress()
 		if err != nil {
-			return bisectError(stderr, err, *timeout)
+			return bisectError(stderr, err, *timeout, lastProgress)
 		}
 		report, found = struct {
 			Phase *bisect.PhaseResult `json:"phase,omitempty"`
@@ -158,7 +162,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		r, err := bisect.Phase(ctx, s, opts)
 		clearProgress()
 		if err != nil {
-			return bisectError(stderr, err, *timeout)
+			return bisectError(stderr, err, *timeout, lastProgress)
 		}
 		report, found = r, r.Found
 		if !*asJSON {
@@ -168,7 +172,7 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 		r, err := bisect.Disable(ctx, s, opts)
 		clearProgress()
 		if err != nil {
-			return bisectError(stderr, err, *timeout)
+			return bisectError(stderr, err, *timeout, lastProgress)
 		}
 		report, found = r, r.Found
 		if !*asJSON {
@@ -186,9 +190,12 @@ func runBisect(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func bisectError(stderr io.Writer, err error, timeout time.Duration) int {
+func bisectError(stderr io.Writer, err error, timeout time.Duration, last string) int {
 	if errors.Is(err, context.DeadlineExceeded) {
 		fmt.Fprintf(stderr, "orilab bisect: gave up after --timeout %s\n", timeout)
+		if last != "" {
+			fmt.Fprintf(stderr, "orilab bisect: it stood at: %s\n", strings.TrimPrefix(last, "bisect: "))
+		}
 		return exitError
 	}
 	fmt.Fprintf(stderr, "orilab bisect: %v\n", err)
@@ -207,7 +214,7 @@ func isTerminal(w io.Writer) bool {
 
 func printPhase(w io.Writer, r *bisect.PhaseResult) {
 	if !r.Found {
-		fmt.Fprintf(w, "%s: no culprit: %s (%d executions)\n", r.Spec, r.Reason, r.Executions)
+		fmt.Fprintf(w, "%s: no culprit: %s (%s)\n", r.Spec, r.Reason, executions(r.Executions, r.Hangs))
 		return
 	}
 	req := ""
@@ -216,7 +223,7 @@ func printPhase(w io.Writer, r *bisect.PhaseResult) {
 	}
 	fmt.Fprintf(w, "%s: culprit phase %d %s%s\n", r.Spec, r.Index, r.Name, req)
 	fmt.Fprintf(w, "  the output after %s still matches %s; after %s it does not\n", r.Previous, r.Oracle, r.Name)
-	fmt.Fprintf(w, "  %d executions over %d changing of %d active phases (confirmed, re-run twice)\n", r.Executions, r.ChangedPhases, r.ActivePhases)
+	fmt.Fprintf(w, "  %s over %d changing of %d active phases (confirmed, re-run twice)\n", executions(r.Executions, r.Hangs), r.ChangedPhases, r.ActivePhases)
 	if r.ExecError != "" {
 		fmt.Fprintf(w, "  execution fails after %s: %s\n", r.Name, r.ExecError)
 	}
@@ -231,10 +238,10 @@ func printPhase(w io.Writer, r *bisect.PhaseResult) {
 // that also carries the phase result.
 func printSites(w io.Writer, pr *bisect.PhaseResult, r *bisect.SitesResult, summary bool) {
 	if pr != nil {
-		fmt.Fprintf(w, "%s: culprit phase %d %s (%d executions; the output after %s still matches %s)\n", pr.Spec, pr.Index, pr.Name, pr.Executions, pr.Previous, pr.Oracle)
+		fmt.Fprintf(w, "%s: culprit phase %d %s (%s; the output after %s still matches %s)\n", pr.Spec, pr.Index, pr.Name, executions(pr.Executions, pr.Hangs), pr.Previous, pr.Oracle)
 	}
 	if !r.Found {
-		fmt.Fprintf(w, "%s: no single rewrite of %s: %s (%d executions)\n", r.Spec, r.Phase, r.Reason, r.Executions)
+		fmt.Fprintf(w, "%s: no single rewrite of %s: %s (%s)\n", r.Spec, r.Phase, r.Reason, executions(r.Executions, r.Hangs))
 		if pr != nil && summary {
 			fmt.Fprintf(w, "replay: %s\n\n", pr.Replay)
 			io.WriteString(w, pr.Diff)
@@ -246,7 +253,7 @@ func printSites(w io.Writer, pr *bisect.PhaseResult, r *bisect.SitesResult, summ
 		alone = "it breaks the kernel only together with earlier rewrites of the phase"
 	}
 	fmt.Fprintf(w, "%s: culprit rewrite %d of %d in %s: %s, instruction #%d of %s\n", r.Spec, r.Site.N, r.Sites, r.Phase, r.Site.What, r.Site.Inst, r.Site.Func)
-	fmt.Fprintf(w, "  %s; %d executions (confirmed, re-run twice)\n", alone, r.Executions)
+	fmt.Fprintf(w, "  %s; %s (confirmed, re-run twice)\n", alone, executions(r.Executions, r.Hangs))
 	if r.Before != "" || r.After != "" {
 		fmt.Fprintf(w, "  before: %s\n  after:  %s\n", orNone(r.Before), orNone(r.After))
 	}
@@ -273,20 +280,20 @@ func orNone(s string) string {
 
 func printDisable(w io.Writer, r *bisect.DisableResult) {
 	if !r.Found {
-		fmt.Fprintf(w, "%s: no set: %s (%d executions)\n", r.Spec, r.Reason, r.Executions)
+		fmt.Fprintf(w, "%s: no set: %s (%s)\n", r.Spec, r.Reason, executions(r.Executions, r.Hangs))
 		return
 	}
-	fmt.Fprintf(w, "%s: disabling %d of %d optional phases makes the kernel pass (%d executions)\n", r.Spec, len(r.Phases), len(r.Candidates), r.Executions)
+	fmt.Fprintf(w, "%s: disabling %d of %d optional phases makes the kernel pass (%s)\n", r.Spec, len(r.Phases), len(r.Candidates), executions(r.Executions, r.Hangs))
 	fmt.Fprintln(w, r.Knob)
 	fmt.Fprintf(w, "replay: %s\n", r.Replay)
 }
 
 func printKnobs(w io.Writer, r *bisect.KnobsResult) {
 	if !r.Found {
-		fmt.Fprintf(w, "%s: no knob difference: %s (%d executions)\n", r.Spec, r.Reason, r.Executions)
+		fmt.Fprintf(w, "%s: no knob difference: %s (%s)\n", r.Spec, r.Reason, executions(r.Executions, r.Hangs))
 		return
 	}
-	fmt.Fprintf(w, "%s: %d of %d knob differences make the kernel fail (%d executions)\n", r.Spec, len(r.Minimal), len(r.Delta), r.Executions)
+	fmt.Fprintf(w, "%s: %d of %d knob differences make the kernel fail (%s)\n", r.Spec, len(r.Minimal), len(r.Delta), executions(r.Executions, r.Hangs))
 	for _, m := range r.Minimal {
 		fmt.Fprintf(w, "  %s\n", m)
 	}
@@ -316,4 +323,17 @@ func splitLines(s string) []string {
 		s = s[i:]
 	}
 	return out
+}
+
+// executions says how many executions a search ran and how many of them
+// hung: a hang costs a whole --max-steps each and counts as a failure.
+func executions(n, hangs int) string {
+	s := fmt.Sprintf("%d executions", n)
+	if n == 1 {
+		s = "1 execution"
+	}
+	if hangs > 0 {
+		s += fmt.Sprintf(", %d of them hung at the step limit and counted as failures (--max-steps bounds each)", hangs)
+	}
+	return s
 }

@@ -57,12 +57,23 @@ func normalizeArgs(args []string) []string {
 // parseCommand parses a subcommand's arguments with parseArgs. ok false
 // means the command is over: exitOK after --help, exitError after a bad
 // flag (the flag package has printed why).
-func parseCommand(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+//
+// Asked for (--help), the usage goes to stdout like orilab --help's, so
+// that it pages; after a bad flag, stderr gets the flag package's one line
+// and a pointer to --help rather than the whole usage.
+func parseCommand(fs *flag.FlagSet, args []string, stdout io.Writer) (pos []string, code int, ok bool) {
+	usage, errOut := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	pos, err := parseArgs(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		usage()
+		fs.SetOutput(errOut)
 		return nil, exitOK, false
 	case err != nil:
+		fmt.Fprintf(errOut, "Run 'orilab %s --help' for usage.\n", fs.Name())
 		return nil, exitError, false
 	}
 	return pos, 0, true
@@ -96,27 +107,29 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	rf := addRequestFlags(fs, true, true)
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
+	pr := addPrintFlags(fs)
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
-		fmt.Fprintln(stderr, "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
-		fmt.Fprintln(stderr, "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
-		fmt.Fprintln(stderr, "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
-		fmt.Fprintln(stderr, "(orilab phases lists them and which ones are built). Errors read")
-		fmt.Fprintln(stderr, "FILE:LINE:COL: error: MESSAGE, then the source line and a caret; the exit")
-		fmt.Fprintln(stderr, "status is then 2. Knobs come from $ORILAB_KNOBS, -knobs-file, -knob and the")
-		fmt.Fprintln(stderr, "PTX's .pragma strings, in that priority (orilab knobs lists them): for")
-		fmt.Fprintln(stderr, "example -knob DisablePhases=OriBranchOpt+GvnCse or -knob DUMPIR=OriSanitize.")
-		fmt.Fprintln(stderr, "The output is SASS text in nvdisasm syntax (orilab writes no cubin), with each")
-		fmt.Fprintln(stderr, "instruction's control word in a trailing comment: [B<waits>:R<read bar>:W<write")
-		fmt.Fprintln(stderr, "bar>:<Y yield>:S<stall>]. -v prints the ptxas info lines (registers, stack frame,")
-		fmt.Fprintln(stderr, "spill stores and loads, smem, cmem[0]) to stderr.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
+		fmt.Fprintln(fs.Output(), "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
+		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
+		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME] [--html FILE]")
+		fmt.Fprintln(fs.Output(), "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
+		fmt.Fprintln(fs.Output(), "(orilab phases lists them and which ones are built). Errors read")
+		fmt.Fprintln(fs.Output(), "FILE:LINE:COL: error: MESSAGE, then the source line and a caret; the exit")
+		fmt.Fprintln(fs.Output(), "status is then 2. Knobs come from $ORILAB_KNOBS, -knobs-file, -knob and the")
+		fmt.Fprintln(fs.Output(), "PTX's .pragma strings, in that priority (orilab knobs lists them): for")
+		fmt.Fprintln(fs.Output(), "example -knob DisablePhases=OriBranchOpt+GvnCse or -knob DUMPIR=OriSanitize.")
+		fmt.Fprintln(fs.Output(), "The output is SASS text in nvdisasm syntax (orilab writes no cubin), with each")
+		fmt.Fprintln(fs.Output(), "instruction's control word in a trailing comment: [B<waits>:R<read bar>:W<write")
+		fmt.Fprintln(fs.Output(), "bar>:<Y yield>:S<stall>]. -v prints the ptxas info lines (registers, stack frame,")
+		fmt.Fprintln(fs.Output(), "spill stores and loads, smem, cmem[0]) to stderr.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}
@@ -168,6 +181,25 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	}
 	err = sess.RunAll()
 	reportPlanted(stderr, req.Fault, sess.Planted())
+	if pr.active() {
+		// What ran is printed even when a phase failed: the IR before
+		// the failure is what one wants to see then.
+		if perr := pr.write(stdout, sess.Lowered, sess.Snapshots); perr != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", perr)
+			return exitError
+		}
+	}
+	if pr.html != "" {
+		var page strings.Builder
+		if herr := pr.writeHTML(&page, file, sess.Lowered, sess.Snapshots); herr != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", herr)
+			return exitError
+		}
+		if herr := atomicfile.Write(pr.html, []byte(page.String())); herr != nil {
+			fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", pr.html, herr)
+			return exitError
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
@@ -198,8 +230,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	case "lowered":
 		return writeOut(*out, sess.Lowered.String(), stdout, stderr)
 	}
-	if po.DumpIR != "" && *out == "" {
-		// DUMPIR already wrote to stdout; SASS after it would bury it.
+	if (po.DumpIR != "" || pr.active()) && *out == "" {
+		// DUMPIR or --print-* already wrote to stdout; SASS after it
+		// would bury it.
 		return exitOK
 	}
 	text, err := sassText(sess)
@@ -256,6 +289,16 @@ func writeOut(path, text string, stdout, stderr io.Writer) int {
 func checkArchOpt(cmd, arch string, opt int, stderr io.Writer) bool {
 	if arch != "" && !smRe.MatchString(arch) {
 		fmt.Fprintf(stderr, "orilab %s: -arch %q: want sm_NN, for example sm_75\n", cmd, arch)
+		return false
+	}
+	// Decision: an explicit -arch below sm_75 is refused, as ptxas 13
+	// refuses it (ptxas 13.0.88: "Value 'sm_12' is not defined for option
+	// 'gpu-name'", and the same for sm_70),
+	// instead of being raised to sm_75 without a word. A module's own
+	// older .target is still raised: gpuocelot's sm_10/sm_20 files are
+	// the corpus.
+	if arch != "" && archNumber(arch) < 75 {
+		fmt.Fprintf(stderr, "orilab %s: -arch %s: orilab targets sm_75 and later (ptxas 13 has dropped older targets too)\n", cmd, arch)
 		return false
 	}
 	if opt < 0 || opt > 5 {

@@ -15,15 +15,15 @@ func runKnobs(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the knobs as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab knobs [PATTERN] [--json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Lists every knob orilab reads, with its type, default, what it does and which")
-		fmt.Fprintln(stderr, "phases or components read it. PATTERN filters names (case-insensitive substring).")
-		fmt.Fprintln(stderr, "Only knobs that code reads are registered; ptxas has about 1,300.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab knobs [PATTERN] [--json]")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "Lists every knob orilab reads, with its type, default, what it does and which")
+		fmt.Fprintln(fs.Output(), "phases or components read it. PATTERN filters names (case-insensitive substring).")
+		fmt.Fprintln(fs.Output(), "Only knobs that code reads are registered; ptxas has about 1,300.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}

@@ -39,6 +39,7 @@ var commands = []command{
 	{name: "fuzz", usage: "orilab fuzz [--seed S] [--count N] [--jobs J] [-O LEVELS] [--random-knobs]", summary: "differential testing with random PTX programs", run: runFuzz},
 	{name: "vs-ptxas", usage: "orilab vs-ptxas [-arch sm_XX] [-O N] [--runs N] FILE.ptx|DIR...", summary: "compare registers, spills, instructions and compile time with NVIDIA's ptxas", run: runVsPtxas},
 	{name: "merge", usage: "orilab merge DIR [--json]", summary: "combine the results of a sharded fuzz run or fault campaign", run: runMerge},
+	{name: "diff", usage: "orilab diff FILE.ptx [-O N] --a 'SETTINGS' --b 'SETTINGS' [--func NAME] [--all]", summary: "compile twice with two knob settings and compare the compilations phase by phase", run: runDiff},
 	{name: "tui", usage: "orilab tui [-O N] [FILE.ptx|SPEC.json]", summary: "the phase-by-phase workbench", run: runTUI},
 }
 
@@ -62,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "usage: %s\n\n%s.\n\nNot available yet: %s.\n", c.usage, c.summary, c.missing)
 				return exitOK
 			}
+			fmt.Fprintf(stderr, "orilab help: unknown command %q%s\nRun 'orilab help' for the list of commands.\n", args[1], suggestCommand(args[1]))
+			return exitError
 		}
 		usage(stdout)
 		return exitOK

@@ -284,8 +284,28 @@ func TestHelpListsCommands(t *testing.T) {
 			t.Errorf("help does not list %s", c.name)
 		}
 	}
-	if code, _, errs := runCLI(t, "compile", "--help"); code != 0 || !strings.Contains(errs, "usage: orilab compile") {
-		t.Errorf("compile --help: exit %d, stderr %q", code, errs)
+	// Asked for, a command's help goes to stdout, as orilab --help's does.
+	for _, c := range commands {
+		if c.run == nil {
+			continue
+		}
+		code, out, errs := runCLI(t, c.name, "--help")
+		if code != 0 || !strings.Contains(out, "usage: orilab "+c.name) || errs != "" {
+			t.Errorf("%s --help: exit %d, stdout %.60q, stderr %.60q", c.name, code, out, errs)
+		}
+	}
+	code, out, errs := runCLI(t, "help", "nosuch")
+	if code != 2 || out != "" || errs != "orilab help: unknown command \"nosuch\"\nRun 'orilab help' for the list of commands.\n" {
+		t.Errorf("help nosuch: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// An unknown flag gets one line and a pointer to --help, not the usage.
+func TestUnknownFlagIsShort(t *testing.T) {
+	code, out, errs := runCLI(t, "compile", "--nosuch", "x.ptx")
+	want := "flag provided but not defined: -nosuch\nRun 'orilab compile --help' for usage.\n"
+	if code != 2 || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errs, want)
 	}
 }
 
@@ -426,5 +446,16 @@ func TestBisectSitesPlanted(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// -arch below sm_75 is refused, as ptxas 13 refuses it, not raised.
+func TestArchBelowTuringRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "ok.ptx", kernelSrc("\tmov.u32 %r1, %tid.x;"))
+	code, out, errs := runCLI(t, "compile", "-arch", "sm_12", p)
+	want := "orilab compile: -arch sm_12: orilab targets sm_75 and later (ptxas 13 has dropped older targets too)\n"
+	if code != 2 || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errs, want)
 	}
 }

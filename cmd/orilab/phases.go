@@ -21,15 +21,15 @@ func runPhases(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the table as JSON")
 	verbose := fs.Bool("v", false, "print each phase's doc line under it")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab phases [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [-v] [--json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Lists ptxas's 159 phases in order with their category and whether each runs")
-		fmt.Fprintln(stderr, "at this -O level under the knobs given (ORILAB_KNOBS, -knobs-file, -knob), or")
-		fmt.Fprintln(stderr, "why not; -v adds each phase's doc line.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab phases [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [-v] [--json]")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "Lists ptxas's 159 phases in order with their category and whether each runs")
+		fmt.Fprintln(fs.Output(), "at this -O level under the knobs given (ORILAB_KNOBS, -knobs-file, -knob), or")
+		fmt.Fprintln(fs.Output(), "why not; -v adds each phase's doc line.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}

@@ -18,16 +18,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	maxSteps := fs.Int64("max-steps", 0, "end the run after `N` warp-steps (default 50000000)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab run SPEC.json [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [--after PHASE] [--max-steps N] [--json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Compiles the spec's PTX, executes the kernel in the simulator and checks the")
-		fmt.Fprintln(stderr, "expected buffers (see ../shared/KERNEL-SPEC.md). Exit status: 0 when every")
-		fmt.Fprintln(stderr, "buffer matches, 1 on a mismatch, 2 on any error (bad spec, PTX error,")
-		fmt.Fprintln(stderr, "simulator fault such as an out-of-bounds access).")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab run SPEC.json [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [--after PHASE] [--max-steps N] [--json]")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "Compiles the spec's PTX, executes the kernel in the simulator and checks the")
+		fmt.Fprintln(fs.Output(), "expected buffers (see ../shared/KERNEL-SPEC.md). Exit status: 0 when every")
+		fmt.Fprintln(fs.Output(), "buffer matches, 1 on a mismatch, 2 on any error (bad spec, PTX error,")
+		fmt.Fprintln(fs.Output(), "simulator fault such as an out-of-bounds access).")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}

@@ -19,14 +19,14 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	rf := addRequestFlags(fs, false, false)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [FILE.ptx | SPEC.json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "The phase-by-phase workbench. With no argument it opens a built-in sample")
-		fmt.Fprintln(stderr, "kernel (a shared-memory block reduction) and its spec. Press ? for the keys.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [FILE.ptx | SPEC.json]")
+		fmt.Fprintln(fs.Output())
+		fmt.Fprintln(fs.Output(), "The phase-by-phase workbench. With no argument it opens a built-in sample")
+		fmt.Fprintln(fs.Output(), "kernel (a shared-memory block reduction) and its spec. Press ? for the keys.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(fs, args)
+	pos, code, ok := parseCommand(fs, args, stdout)
 	if !ok {
 		return code
 	}
@@ -44,10 +44,15 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	p := tea.NewProgram(tui.New(w), tea.WithAltScreen())
+	m := tui.New(w)
+	p := tea.NewProgram(m, tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "orilab tui: %v\n", err)
 		return exitError
+	}
+	// Printed below the shell prompt, where it can be copied whole.
+	if r := m.LastReplay(); r != "" {
+		fmt.Fprintf(stdout, "replay of the last bisection: %s\n", r)
 	}
 	return exitOK
 }

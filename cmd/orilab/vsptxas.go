@@ -26,19 +26,19 @@ func runVsPtxas(args []string, stdout, stderr io.Writer) int {
 	orilab := flags.String("orilab", "", "the orilab `binary` to measure (default: this one)")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
 	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: orilab vs-ptxas [-arch sm_XX] [-O N] [--runs N] [--json] FILE.ptx|DIR...")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Compiles every PTX file (a DIR: every .ptx below it) with orilab and with")
-		fmt.Fprintln(stderr, "NVIDIA's ptxas at the same -arch and -O, and reports per kernel the registers,")
-		fmt.Fprintln(stderr, "spill bytes and static instructions of both (orilab/ptxas), per file the")
-		fmt.Fprintln(stderr, "whole-process compile time (median of alternated runs), and geometric means.")
-		fmt.Fprintln(stderr, "ptxas and cuobjdump come from ORILAB_PTXAS/ORILAB_CUOBJDUMP, ORILAB_NVTOOLS,")
-		fmt.Fprintln(stderr, "the directory .ci/run installs them into, or PATH.")
-		fmt.Fprintln(stderr, "Exit status: 0 done, 2 on errors (a missing tool, an unreadable file).")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(flags.Output(), "usage: orilab vs-ptxas [-arch sm_XX] [-O N] [--runs N] [--json] FILE.ptx|DIR...")
+		fmt.Fprintln(flags.Output())
+		fmt.Fprintln(flags.Output(), "Compiles every PTX file (a DIR: every .ptx below it) with orilab and with")
+		fmt.Fprintln(flags.Output(), "NVIDIA's ptxas at the same -arch and -O, and reports per kernel the registers,")
+		fmt.Fprintln(flags.Output(), "spill bytes and static instructions of both (orilab/ptxas), per file the")
+		fmt.Fprintln(flags.Output(), "whole-process compile time (median of alternated runs), and geometric means.")
+		fmt.Fprintln(flags.Output(), "ptxas and cuobjdump come from ORILAB_PTXAS/ORILAB_CUOBJDUMP, ORILAB_NVTOOLS,")
+		fmt.Fprintln(flags.Output(), "the directory .ci/run installs them into, or PATH.")
+		fmt.Fprintln(flags.Output(), "Exit status: 0 done, 2 on errors (a missing tool, an unreadable file).")
+		fmt.Fprintln(flags.Output())
 		flags.PrintDefaults()
 	}
-	pos, code, ok := parseCommand(flags, args)
+	pos, code, ok := parseCommand(flags, args, stdout)
 	if !ok {
 		return code
 	}

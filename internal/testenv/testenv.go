@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -40,4 +41,22 @@ func Shared(tb testing.TB) string {
 		tb.Fatalf("testenv: %s/corpus not found; check out the shared directory beside the repository or set ORILAB_SHARED", dir)
 	}
 	return dir
+}
+
+// Clang returns the path of clang-19. Without it the test is skipped, or
+// fails when ORILAB_REQUIRE_CLANG is set (CI sets it after installing
+// clang). The variable is read before the lookup, every time, so that go
+// test's cache keys a skipped result on it and does not replay a skip in a
+// run that requires clang.
+func Clang(tb testing.TB) string {
+	tb.Helper()
+	require := os.Getenv("ORILAB_REQUIRE_CLANG") != ""
+	path, err := exec.LookPath("clang-19")
+	if err != nil {
+		if require {
+			tb.Fatal("clang-19 not found but ORILAB_REQUIRE_CLANG is set")
+		}
+		tb.Skip("clang-19 not found: install clang-19 (apt-get install clang-19 llvm-19); .ci/run installs it")
+	}
+	return path
 }

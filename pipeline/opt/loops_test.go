@@ -415,10 +415,7 @@ func TestLoopPassesMeasureClang(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles with clang-19")
 	}
-	clang, err := exec.LookPath("clang-19")
-	if err != nil {
-		t.Skip("clang-19 is not installed")
-	}
+	clang := testenv.Clang(t)
 	cudaDir := filepath.Join(testenv.RepoRoot(t), "testdata", "cuda")
 	tmp := t.TempDir()
 	var b strings.Builder

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -25,10 +26,18 @@ type Options struct {
 	// LocalBytes is the per-thread local window (stack). Zero sizes it from
 	// the module: every function's frame, with room for call depth.
 	LocalBytes int
+	// Context, when set, ends the run early once it is done (a bisection's
+	// --timeout, a cancel key): a kernel that loops takes seconds to reach
+	// MaxWarpSteps. It is polled every ctxPollSteps warp-steps.
+	Context context.Context
 	// Provenance, when set, records which PTX line produced every value
 	// written (see Provenance); nil runs at full speed.
 	Provenance *Provenance
 }
+
+// ctxPollSteps is how often a run checks Options.Context: a power of two,
+// rare enough to cost nothing per step, and some 100 µs of simulation.
+const ctxPollSteps = 1 << 12
 
 // DefaultMaxWarpSteps is the step limit when Options.MaxWarpSteps is 0.
 const DefaultMaxWarpSteps = 50_000_000
@@ -83,6 +92,7 @@ type machine struct {
 	shared   int     // per-CTA shared bytes
 	steps    int64
 	maxSteps int64
+	ctx      context.Context // Options.Context
 	tinsts   int64
 	cta      *cta
 	ctaID    [3]int
@@ -185,7 +195,7 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 	if len(l.Params) != len(k.fn.Params) {
 		return nil, fmt.Errorf("kernel %s takes %d parameters, the launch passes %d", kernel, len(k.fn.Params), len(l.Params))
 	}
-	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, prov: opts.Provenance}
+	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, ctx: opts.Context, prov: opts.Provenance}
 	if s.prov != nil {
 		s.prov.init()
 	}
@@ -386,6 +396,9 @@ func (s *machine) step(w *warp) (bool, error) {
 			return false, s.fault(w, f, nil, mask, "the thread ran past the end of the function (no EXIT or RET)")
 		}
 		s.steps++
+		if s.ctx != nil && s.steps&(ctxPollSteps-1) == 0 && s.ctx.Err() != nil {
+			return false, fmt.Errorf("kernel %s stopped after %d warp-steps: %w", s.kernel.fn.Name, s.steps, s.ctx.Err())
+		}
 		if s.steps > s.maxSteps {
 			return false, fmt.Errorf("kernel %s did not finish within %d warp-steps (raise the limit with --max-steps): %w", s.kernel.fn.Name, s.maxSteps, ErrStepLimit)
 		}

@@ -48,7 +48,7 @@ tmux send-keys -t "$session" v
 expect "#1 ApplyNvOptRecipes [diff] no change"
 tmux send-keys -t "$session" '?'
 expect "Keys (? or esc closes)"
-expect "follow cursor line's #ID"
+expect "f follow the line's #ID"
 tmux send-keys -t "$session" '?'
 tmux send-keys -t "$session" r
 expect "out: PASS (4 elements)"
@@ -64,7 +64,7 @@ tmux send-keys -t "$session" 7
 expect "No fault planted."
 tmux send-keys -t "$session" 1 g
 for _ in $(seq 122); do tmux send-keys -t "$session" j; done
-expect "phase 123/159 AllocateRegisters"
+expect "#122/158 AllocateRegisters"
 tmux send-keys -t "$session" 7 i
 expect "Num forced bugs 1"
 expect "caught by the reaching-defs verifier"
