@@ -69,7 +69,18 @@ func Align(before, after []string) []Op {
 	}
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0
-	ra, rb, _ := dmp.DiffLinesToRunes(strings.Join(ka, "\n")+"\n", strings.Join(kb, "\n")+"\n")
+	// One "\n"-terminated line per key: an empty listing is no line at
+	// all (joining and appending "\n" made it one empty line, and the walk
+	// below then indexed past the end).
+	text := func(keys []string) string {
+		var b strings.Builder
+		for _, k := range keys {
+			b.WriteString(k)
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	ra, rb, _ := dmp.DiffLinesToRunes(text(ka), text(kb))
 	diffs := dmp.DiffMainRunes(ra, rb, false)
 	ops := make([]Op, 0, max(len(before), len(after)))
 	i, j := 0, 0

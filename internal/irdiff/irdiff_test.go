@@ -39,3 +39,21 @@ func TestAlignByID(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestAlignEmptySide: a listing compared with nothing is all added (or
+// all removed), not an index out of range.
+func TestAlignEmptySide(t *testing.T) {
+	lines := []string{"\t#1 MOV %r0 = 0x1 ;", "\t#2 EXIT ;"}
+	for _, c := range []struct {
+		before, after []string
+		kind          Kind
+	}{{nil, lines, Added}, {lines, nil, Removed}} {
+		ops := Align(c.before, c.after)
+		if len(ops) != 2 || ops[0].Kind != c.kind || ops[1].Kind != c.kind {
+			t.Errorf("Align(%d lines, %d lines) = %+v", len(c.before), len(c.after), ops)
+		}
+	}
+	if ops := Align(nil, nil); len(ops) != 0 {
+		t.Errorf("Align(nil, nil) = %+v", ops)
+	}
+}
