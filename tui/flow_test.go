@@ -79,9 +79,11 @@ func TestFlowDisablePhase(t *testing.T) {
 	waitFor(t, tm, "phases ran, ")
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
-	// The compile's summary is the message; the status bar says disabled,
-	// and the next key shows why.
-	waitFor(t, tm, "✗>  1 ApplyNvOptRecipes", "│ disabled", "compiled: ")
+	// The status bar says disabled, and the next key shows why. (Not the
+	// compile's summary: disabling a no-op phase gives the same summary as
+	// before, and when the recompile ends within one frame the renderer
+	// has no changed line to print.)
+	waitFor(t, tm, "✗>  1 ApplyNvOptRecipes", "│ disabled")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	waitFor(t, tm, "disabled: disabled by the DisablePhases knob")
 	m := quit(t, tm)
