@@ -283,7 +283,8 @@ type cmTrial struct {
 // instruction lists of the blocks in edited (each with its old list) and
 // rewrote the operands of instructions in place (rewritten: each with its
 // old copy; blockOf finds its block), without changing the CFG. s must
-// describe f as it was before the step; it is left as it is until commit.
+// describe f as it was before the step; until commit, the trial only
+// numbers the step's new words in it.
 func (s *cmPressureState) trial(edited map[*ori.Block][]*ori.Inst, rewritten map[*ori.Inst]*ori.Inst, blockOf func(*ori.Inst) *ori.Block) *cmTrial {
 	// The step's words: those of the instructions it added, deleted or
 	// rewrote (old and new operands).
