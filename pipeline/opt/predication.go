@@ -142,22 +142,23 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 		// candidate block made the phase quadratic in the function's size
 		// (a quarter of the compile time of large kernels).
 		var live *ori.LiveSets
+		var lay ifcvtLayout
 		stale := true
 		for i := 0; i < len(f.Blocks); i++ {
 			if stale {
 				if err := f.ComputeCFG(); err != nil {
 					return changed, err
 				}
-				live, stale = nil, false
+				live, lay, stale = nil, newIfcvtLayout(f), false
 			}
-			r := matchIfcvt(f, f.Blocks[i])
+			r := matchIfcvt(f, lay, f.Blocks[i])
 			if r == nil || refused[r.br.ID] {
 				continue
 			}
 			if live == nil {
 				live = ori.Liveness(f)
 			}
-			if !ifcvtProfitable(f, i, r, live, base, combined) {
+			if !ifcvtProfitable(f, r, live, base, combined) {
 				continue
 			}
 			if !c.Sites.Allow(f, r.br.ID, fmt.Sprintf("if-convert the %s ending in BB%d", r.shape, r.h.ID)) {
@@ -178,8 +179,29 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 	return changed, nil
 }
 
-// matchIfcvt returns the region whose header is h, or nil.
-func matchIfcvt(f *ori.Func, h *ori.Block) *ifcvtRegion {
+// ifcvtLayout is what matching reads of the whole function, computed once
+// per change of the function instead of once per candidate block (which
+// made matching quadratic in the number of blocks).
+type ifcvtLayout struct {
+	pos    map[*ori.Block]int
+	byID   map[int32]*ori.Block
+	hasPhi bool
+}
+
+func newIfcvtLayout(f *ori.Func) ifcvtLayout {
+	lay := ifcvtLayout{pos: make(map[*ori.Block]int, len(f.Blocks)), byID: make(map[int32]*ori.Block, len(f.Blocks)), hasPhi: ifcvtHasPhi(f)}
+	for i, b := range f.Blocks {
+		lay.pos[b] = i
+		if _, dup := lay.byID[b.ID]; !dup { // BlockByID answers the first
+			lay.byID[b.ID] = b
+		}
+	}
+	return lay
+}
+
+// matchIfcvt returns the region whose header is h, or nil. lay is f's
+// current layout.
+func matchIfcvt(f *ori.Func, lay ifcvtLayout, h *ori.Block) *ifcvtRegion {
 	n := len(h.Insts)
 	if n == 0 || len(h.Succs) != 2 {
 		return nil
@@ -189,15 +211,12 @@ func matchIfcvt(f *ori.Func, h *ori.Block) *ifcvtRegion {
 		len(br.Srcs) != 1 || br.Srcs[0].Kind != ori.OpdBlock {
 		return nil
 	}
-	pos := map[*ori.Block]int{}
-	for i, b := range f.Blocks {
-		pos[b] = i
-	}
+	pos := lay.pos
 	hi := pos[h]
 	if hi+1 >= len(f.Blocks) {
 		return nil
 	}
-	fb, tb := f.Blocks[hi+1], f.BlockByID(br.Srcs[0].Block)
+	fb, tb := f.Blocks[hi+1], lay.byID[br.Srcs[0].Block]
 	if tb == nil || tb == fb || tb == h || fb == h {
 		return nil
 	}
@@ -257,7 +276,7 @@ func matchIfcvt(f *ori.Func, h *ori.Block) *ifcvtRegion {
 			return nil
 		}
 	}
-	if ifcvtHasPhi(f) && !r.phisConvertible() {
+	if lay.hasPhi && !r.phisConvertible() {
 		return nil
 	}
 	return r
@@ -451,21 +470,40 @@ func ifcvtKills(f *ori.Func, seq []*ori.Inst, deadAtBranch, liveAfter func(cmWor
 	return kills
 }
 
-// ifcvtProfitable converts the region (whose header is block i) in a copy
-// of f and applies the size limits to what the conversion emits for each
-// arm, and the long-latency rule.
+// ifcvtProfitable converts the region in a copy of its blocks and applies
+// the size limits to what the conversion emits for each arm, and the
+// long-latency rule.
 //
-// live is f's liveness; the copy has the same blocks in the same order,
-// so the answers for r's header and merge block hold for the copy's.
-func ifcvtProfitable(f *ori.Func, i int, r *ifcvtRegion, live *ori.LiveSets, base, combined int) bool {
+// live is f's liveness, asked only about r's header and merge block. The
+// copy holds the region's blocks alone: cloning the whole function for
+// every candidate made the phase quadratic in the function's size. The
+// conversion reads nothing else of the function but the allocators, which
+// the copy shares the state of.
+func ifcvtProfitable(f *ori.Func, r *ifcvtRegion, live *ori.LiveSets, base, combined int) bool {
 	if r.shape == "diamond" && ifcvtLongLatency(r.fallBody) && ifcvtLongLatency(r.takenBody) {
 		return false
 	}
-	trial := f.Clone()
-	tr := matchIfcvt(trial, trial.Blocks[i])
-	if tr == nil {
-		return false
+	blocks := []*ori.Block{r.h}
+	for _, b := range []*ori.Block{r.fall, r.taken, r.merge} {
+		if b != nil && b != r.h {
+			blocks = append(blocks, b)
+		}
 	}
+	trial, cp := f.CloneBlocks(blocks)
+	tr := &ifcvtRegion{h: cp[r.h], merge: cp[r.merge], shape: r.shape}
+	tr.br = tr.h.Insts[len(tr.h.Insts)-1]
+	arm := func(b *ori.Block, body []*ori.Inst) (*ori.Block, []*ori.Inst) {
+		if b == nil {
+			return nil, nil
+		}
+		c := cp[b]
+		if n := len(b.Insts); r.exit != nil && n > 0 && b.Insts[n-1] == r.exit {
+			tr.exit = c.Insts[len(c.Insts)-1]
+		}
+		return c, c.Insts[:len(body)]
+	}
+	tr.fall, tr.fallBody = arm(r.fall, r.fallBody)
+	tr.taken, tr.takenBody = arm(r.taken, r.takenBody)
 	nf, nt := tr.apply(trial, r.liveness(live))
 	return nf <= base && nt <= base && nf+nt <= combined
 }

@@ -714,6 +714,12 @@ func deleteUnused(f *ori.Func, cands map[*ori.Inst]bool, undo *rematUndo, sites 
 	}
 }
 
+// rematCheckPressure, when set (by a test), sees the pressure of every
+// trial step as the incremental evaluation found it (with the words at the
+// peak after a kept step, nil after an undone one), to compare with
+// cmPressure's.
+var rematCheckPressure func(f *ori.Func, class ori.RegClass, peak, at int, hot map[cmWord]bool)
+
 // rematStep is one tentative rematerialization of a batch.
 type rematStep struct {
 	root   *ori.Inst
@@ -754,10 +760,17 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 		u    *ori.Block
 	}
 	refused := map[candidate]bool{} // sites refused: not proposed again
+	// Remat does not change the CFG: the trees hold for the whole phase.
+	doms := newCMDoms(f)
 	for _, class := range classes {
+		// ps describes f as it is; kept steps are committed into it, and
+		// only an undo outside a trial (a refused site) makes it stale.
+		var ps *cmPressureState
 		for cloned < cfg.budget {
-			doms := newCMDoms(f)
-			start, at, hot := cmPressure(f, class)
+			if ps == nil {
+				ps = newCMPressure(f, class)
+			}
+			start, at, hot := ps.peak, ps.at, ps.hot()
 			if class == ori.ClassR && start <= cfg.target {
 				break // the register target is met: more copies buy nothing
 			}
@@ -819,15 +832,25 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 							trees[d] = true
 						}
 						st.gone = deleteUnused(f, trees, st.undo, nil)
-						p, at, h := cmPressure(f, class)
+						tr := ps.trial(st.undo.blocks, st.undo.insts, func(in *ori.Inst) *ori.Block { return a.at[in].b })
+						p, at := tr.peak, tr.at
 						if p > cur[0] || p == cur[0] && at >= cur[1] {
+							if rematCheckPressure != nil {
+								rematCheckPressure(f, class, p, at, nil)
+							}
+							// The undo restores f exactly (the same
+							// instructions in the same blocks), so the
+							// analysis and the pressure still describe it.
 							st.undo.restore()
-							a = newCMAnalysis(f, doms)
 							continue
 						}
+						ps.commit(tr)
 						batch = append(batch, st)
 						cloned += st.clones
-						cur, hot = [2]int{p, at}, h
+						cur, hot = [2]int{p, at}, ps.hot()
+						if rematCheckPressure != nil {
+							rematCheckPressure(f, class, p, at, hot)
+						}
 						found = true
 						a = newCMAnalysis(f, doms)
 						if p < start {
@@ -841,6 +864,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 				}
 			}
 			if !dropped {
+				ps = nil
 				for i := len(batch) - 1; i >= 0; i-- {
 					batch[i].undo.restore()
 					cloned -= batch[i].clones
@@ -854,6 +878,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 						batch[j].undo.restore()
 						cloned -= batch[j].clones
 					}
+					ps = nil
 					refused[candidate{st.root, st.u}] = true
 					break
 				}

@@ -570,10 +570,10 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 // that number is reached, and the words live at those boundaries. The CFG
 // must be current.
 //
-// Remat and LICM call it after every trial step, so it is written for
-// speed: the words are numbered once, each instruction's words are
-// looked up once, and the two walks keep the live set as a member list
-// (cleared in time proportional to its size) rather than a map.
+// Remat judges its trial steps by this measure through cmPressureState,
+// which keeps it up to date incrementally (rematpressure.go); cmPressure
+// computes it from scratch and is the reference the state is tested
+// against.
 func cmPressure(f *ori.Func, c ori.RegClass) (peak, at int, hot map[cmWord]bool) {
 	live := ori.Liveness(f)
 	index := map[cmWord]int32{}

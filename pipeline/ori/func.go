@@ -272,6 +272,43 @@ func (f *Func) Clone() *Func {
 	return &c
 }
 
+// CloneBlocks returns a copy of f that holds copies of blocks only, in the
+// order given, and the map from each of those blocks to its copy. The copy
+// keeps f's ID, register and block allocators, so what a rewrite confined
+// to those blocks creates in it is numbered as it would be in f. Preds and
+// Succs name the copies of the given blocks and f's own blocks otherwise.
+// It is for trying a local rewrite out and measuring the result (an
+// if-conversion's size) at the cost of the blocks involved, not of the
+// whole function; it is not a function to compile.
+func (f *Func) CloneBlocks(blocks []*Block) (*Func, map[*Block]*Block) {
+	c := &Func{Name: f.Name, Entry: f.Entry, nextID: f.nextID, nextVReg: f.nextVReg, nextBlock: f.nextBlock}
+	idx := make(map[*Block]*Block, len(blocks))
+	for _, b := range blocks {
+		nb := &Block{ID: b.ID, Label: b.Label, NoUnroll: b.NoUnroll, Insts: make([]*Inst, len(b.Insts))}
+		for j, in := range b.Insts {
+			nb.Insts[j] = in.Clone()
+		}
+		c.Blocks = append(c.Blocks, nb)
+		idx[b] = nb
+	}
+	copyOf := func(b *Block) *Block {
+		if nb, ok := idx[b]; ok {
+			return nb
+		}
+		return b
+	}
+	for _, b := range blocks {
+		nb := idx[b]
+		for _, p := range b.Preds {
+			nb.Preds = append(nb.Preds, copyOf(p))
+		}
+		for _, s := range b.Succs {
+			nb.Succs = append(nb.Succs, copyOf(s))
+		}
+	}
+	return c, idx
+}
+
 // Clone returns a deep copy of the module.
 func (m *Module) Clone() *Module {
 	c := *m

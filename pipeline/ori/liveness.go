@@ -1,5 +1,7 @@
 package ori
 
+import "math/bits"
+
 // Liveness over register words, used for the register-pressure estimate of
 // snapshots, the DUMPIR header and later by the allocator's heuristics.
 //
@@ -140,14 +142,32 @@ func MaxPressure(f *Func) Pressure {
 			}
 		}
 	}
+	// The walk keeps the number of live words of each class up to date as
+	// words enter and leave the set, so that each instruction boundary
+	// costs its own operands, not a scan of every word of the function
+	// (that scan made snapshots quadratic in the kernel's size).
 	var p Pressure
-	count := func(s bitset) {
-		var c [NumClasses]int
-		for i := 0; i < n; i++ {
-			if s.has(i) {
-				c[x.keys[i].class]++
-			}
+	var c [NumClasses]int
+	var classMask [NumClasses]bitset
+	for k := range classMask {
+		classMask[k] = newBitset(n)
+	}
+	for i, k := range x.keys {
+		classMask[k.class].set(i)
+	}
+	set := func(s bitset, i int) {
+		if !s.has(i) {
+			s.set(i)
+			c[x.keys[i].class]++
 		}
+	}
+	clear := func(s bitset, i int) {
+		if s.has(i) {
+			s.clear(i)
+			c[x.keys[i].class]--
+		}
+	}
+	record := func() {
 		p.R = max(p.R, c[ClassR])
 		p.UR = max(p.UR, c[ClassUR])
 		p.P = max(p.P, c[ClassP])
@@ -155,24 +175,30 @@ func MaxPressure(f *Func) Pressure {
 	}
 	for bi := range f.Blocks {
 		cur := liveOut[bi].clone()
-		count(cur)
+		for k := range c {
+			c[k] = 0
+			for i, w := range cur {
+				c[k] += bits.OnesCount64(w & classMask[k][i])
+			}
+		}
+		record()
 		for ii := len(per[bi]) - 1; ii >= 0; ii-- {
 			u := per[bi][ii]
 			// Results are live right after the instruction even if nobody
 			// reads them: they occupy registers.
 			for _, d := range u.defs {
-				cur.set(d)
+				set(cur, d)
 			}
-			count(cur)
+			record()
 			if u.killing {
 				for _, d := range u.defs {
-					cur.clear(d)
+					clear(cur, d)
 				}
 			}
 			for _, s := range u.uses {
-				cur.set(s)
+				set(cur, s)
 			}
-			count(cur)
+			record()
 		}
 	}
 	return p

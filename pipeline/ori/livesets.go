@@ -27,9 +27,10 @@ import "sort"
 type LiveSets struct {
 	f         *Func
 	essential func(*Inst) bool // nil: ordinary liveness
-	index     map[wordKey]int
+	index     wordIndex
 	keys      []wordKey
 	pos       map[*Block]int
+	byID      map[int32]*Block // what BlockByID answers, without its scan
 	in, out   []bitset
 	// phiOut[i][p] holds the words read by block i's live phis at the end
 	// of its predecessor block p (a block index).
@@ -67,9 +68,12 @@ func StrongLiveness(f *Func, essential func(*Inst) bool) *LiveSets {
 
 func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	nb := len(f.Blocks)
-	l := &LiveSets{f: f, essential: essential, index: map[wordKey]int{}, pos: make(map[*Block]int, nb)}
+	l := &LiveSets{f: f, essential: essential, pos: make(map[*Block]int, nb), byID: make(map[int32]*Block, nb)}
 	for i, b := range f.Blocks {
 		l.pos[b] = i
+		if _, dup := l.byID[b.ID]; !dup { // BlockByID answers the first
+			l.byID[b.ID] = b
+		}
 	}
 	l.iw = make([][]instWords, nb)
 	for i, b := range f.Blocks {
@@ -196,7 +200,9 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 			if !ok || !r.Virtual {
 				continue
 			}
-			pb := l.f.BlockByID(in.Srcs[j+1].Block)
+			// A map, not BlockByID's scan of the blocks: that made
+			// indexing quadratic in the number of blocks in SSA form.
+			pb := l.byID[in.Srcs[j+1].Block]
 			pi, ok := l.pos[pb]
 			if pb == nil || !ok {
 				continue
@@ -236,12 +242,54 @@ func (l *LiveSets) outOf(bi int) bitset {
 
 func (l *LiveSets) key(r Reg, w int) int {
 	k := wordKey{r.Class, r.N, r.Off + uint8(w)}
-	if i, ok := l.index[k]; ok {
+	if i, ok := l.index.get(k); ok {
 		return i
 	}
-	l.index[k] = len(l.keys)
+	l.index.set(k, len(l.keys))
 	l.keys = append(l.keys, k)
 	return len(l.keys) - 1
+}
+
+// wordIndex maps register words to their bitset positions. Virtual
+// register numbers are small and dense (Func.NewVReg counts up), so the
+// words of registers of up to four words at offset 0 live in a slice per
+// class indexed by number and word; a map holds the rest. Hashing every
+// operand through a map was most of the cost of indexing a function.
+type wordIndex struct {
+	dense [NumClasses][]int32 // n<<2 | word: position + 1 (0: none)
+	other map[wordKey]int
+}
+
+// wordDenseLimit bounds the slices (a number above it goes to the map).
+const wordDenseLimit = 1 << 22
+
+func (x *wordIndex) get(k wordKey) (int, bool) {
+	if k.n >= 0 && k.n < wordDenseLimit && k.word < 4 && k.class < NumClasses {
+		d := x.dense[k.class]
+		if i := int(k.n)<<2 | int(k.word); i < len(d) && d[i] > 0 {
+			return int(d[i] - 1), true
+		}
+		return 0, false
+	}
+	i, ok := x.other[k]
+	return i, ok
+}
+
+func (x *wordIndex) set(k wordKey, v int) {
+	if k.n >= 0 && k.n < wordDenseLimit && k.word < 4 && k.class < NumClasses {
+		i := int(k.n)<<2 | int(k.word)
+		d := x.dense[k.class]
+		if i >= len(d) {
+			d = append(d, make([]int32, max(i+1-len(d), len(d)))...)
+			x.dense[k.class] = d
+		}
+		d[i] = int32(v + 1)
+		return
+	}
+	if x.other == nil {
+		x.other = map[wordKey]int{}
+	}
+	x.other[k] = v
 }
 
 // needed reports whether an instruction with words w must stay given the
@@ -345,7 +393,7 @@ func (l *LiveSets) has(s bitset, r Reg) bool {
 		return true
 	}
 	for w := 0; w < int(r.Words); w++ {
-		if i, ok := l.index[wordKey{r.Class, r.N, r.Off + uint8(w)}]; ok && s.has(i) {
+		if i, ok := l.index.get(wordKey{r.Class, r.N, r.Off + uint8(w)}); ok && s.has(i) {
 			return true
 		}
 	}
