@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"orilab/internal/atomicfile"
 	"orilab/pipeline/ptx"
 )
 
@@ -91,7 +92,7 @@ func Ptxas(ptxas, dir string, c Case) (Verdict, error) {
 	if !strings.HasSuffix(name, ".ptx") {
 		name += ".ptx"
 	}
-	if err := os.WriteFile(name, c.Src, 0o644); err != nil {
+	if err := atomicfile.Write(name, c.Src); err != nil {
 		return Verdict{}, err
 	}
 	defer os.Remove(name)
@@ -209,7 +210,7 @@ func cached(dir string, src []byte, run func() (Verdict, error)) (Verdict, error
 	}
 	if b, err := json.Marshal(v); err == nil {
 		_ = os.MkdirAll(dir, 0o755)
-		_ = os.WriteFile(name, b, 0o644)
+		_ = atomicfile.Write(name, b)
 	}
 	return v, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orilab/internal/atomicfile"
 	"orilab/pipeline/ori"
 )
 
@@ -27,7 +28,7 @@ func NvdisasmRaw(tool string, arch int, code []byte, base int) ([]string, error)
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "code.bin")
-	if err := os.WriteFile(bin, code, 0o644); err != nil {
+	if err := atomicfile.Write(bin, code); err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(tool, "-b", fmt.Sprintf("SM%d", arch), "-base", fmt.Sprintf("0x%x", base), bin)
@@ -164,7 +165,7 @@ var printerConventions = []struct {
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F)\.F32((?:\.[US]32)?)\.RN `), "$1$2 ", "I2F: .F32 and .RN are defaults"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F)\.F32`), "$1", "I2F: .F32 is the default"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?I2F(?:\.[A-Z0-9]+)*)\.S32`), "$1", "I2F: .S32 is the default"},
-	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2I(?:\.[US]32)?)\.F32`), "$1", "F2I: .F32 is the default"},
+	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2I(?:\.[US](?:32|64))?)\.F32`), "$1", "F2I: .F32 is the default"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2I)\.S32`), "$1", "F2I: .S32 is the default"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?F2F\.F32\.F64(?:\.FTZ)?)\.RN `), "$1 ", "F2F: .RN is the default"},
 	{regexp.MustCompile(`^((?:@!?P[0-6T] )?ATOMS?G?\.(?:E\.)?[A-Z]+)\.U32`), "$1", "ATOM: .U32 is the default"},

@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orilab/internal/atomicfile"
 	"orilab/internal/nvtools"
 )
 
@@ -110,7 +111,7 @@ func main() {
 	}
 	for i, p := range probes {
 		f := filepath.Join(tmp, fmt.Sprintf("probe%d.ptx", i))
-		check(os.WriteFile(f, []byte(p), 0o644))
+		check(atomicfile.Write(f, []byte(p)))
 		inputs = append(inputs, f)
 	}
 	sort.Strings(inputs)
@@ -141,7 +142,7 @@ func main() {
 		for _, s := range keep {
 			fmt.Fprintf(&b, "%04x %016x %016x %s\n", s.addr, s.lo, s.hi, s.text)
 		}
-		check(os.WriteFile(filepath.Join(*out, fmt.Sprintf("sm%d.txt", arch)), b.Bytes(), 0o644))
+		check(atomicfile.Write(filepath.Join(*out, fmt.Sprintf("sm%d.txt", arch)), b.Bytes()))
 		fmt.Printf("sm_%d: %d words, %d forms\n", arch, len(keep), len(seen))
 	}
 }
@@ -229,13 +230,12 @@ func srSweep(nvdisasm string) {
 		binary.LittleEndian.PutUint64(w[8:], 0x000e240000000000|uint64(i)<<8)
 		b.Write(w[:])
 	}
-	f, err := os.CreateTemp("", "orilab-sr")
+	dir, err := os.MkdirTemp("", "orilab-sr")
 	check(err)
-	defer os.Remove(f.Name())
-	_, err = f.Write(b.Bytes())
-	check(err)
-	f.Close()
-	out, err := exec.Command(nvdisasm, "-b", "SM90", f.Name()).Output()
+	defer os.RemoveAll(dir)
+	raw := filepath.Join(dir, "sr.bin")
+	check(atomicfile.Write(raw, b.Bytes()))
+	out, err := exec.Command(nvdisasm, "-b", "SM90", raw).Output()
 	check(err)
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	i := 0
