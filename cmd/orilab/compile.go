@@ -170,10 +170,11 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		return writeOut(*out, ptx.Print(m), stdout, stderr)
 	}
 	// Per-phase snapshots (a copy, a hash and a pressure estimate of the
-	// IR after every phase) only feed --stat and --trace; recording them
-	// for every compilation cost a quarter to a third of the compile time
-	// of large kernels.
-	po, err := req.PhaseOptions(m, pipeline.SessionControl{Snapshots: *stat != "" || *trace != ""})
+	// IR after every phase) only feed --stat, --trace, --print-after,
+	// --print-changed and --html; recording them for every compilation
+	// cost a quarter to a third of the compile time of large kernels.
+	snaps := *stat != "" || *trace != "" || pr.active() || pr.html != ""
+	po, err := req.PhaseOptions(m, pipeline.SessionControl{Snapshots: snaps})
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
