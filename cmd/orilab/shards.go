@@ -191,33 +191,13 @@ func mergeInject(files []string, asJSON bool, stdout, stderr io.Writer) int {
 		parts = append(parts, &r)
 	}
 	first := parts[0]
-	n := first.Shards
-	seen := make([]string, n)
+	set := make([]shard.Part, len(parts))
 	for i, p := range parts {
-		a, _ := json.Marshal(p.Campaign)
-		b, _ := json.Marshal(first.Campaign)
-		if string(a) != string(b) {
-			fmt.Fprintf(stderr, "orilab merge: %s and %s are shards of different campaigns\n", files[0], files[i])
-			return exitError
-		}
-		if p.Shards != n || p.Shard < 0 || p.Shard >= n {
-			fmt.Fprintf(stderr, "orilab merge: %s is shard %d of %d, %s of %d: one campaign, one N\n", files[i], p.Shard, p.Shards, files[0], n)
-			return exitError
-		}
-		if seen[p.Shard] != "" {
-			fmt.Fprintf(stderr, "orilab merge: shard %d/%d appears twice: %s and %s\n", p.Shard, n, seen[p.Shard], files[i])
-			return exitError
-		}
-		seen[p.Shard] = files[i]
+		key, _ := json.Marshal(p.Campaign)
+		set[i] = shard.Part{K: p.Shard, N: p.Shards, Campaign: string(key), Name: files[i]}
 	}
-	var missing []string
-	for k, s := range seen {
-		if s == "" {
-			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
-		}
-	}
-	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "orilab merge: missing shards %s: run them (a re-run overwrites only its own file), then merge again\n", strings.Join(missing, ", "))
+	if err := shard.CheckSet(set); err != nil {
+		fmt.Fprintf(stderr, "orilab merge: %v\n", err)
 		return exitError
 	}
 	rep := first.Report

@@ -123,3 +123,49 @@ func (s Shard) FileName(kind string) string {
 	}
 	return fmt.Sprintf("%s-shard-%d-of-%d.json", kind, s.K, s.N)
 }
+
+// Part is one results file as a merge sees it: which shard of how many
+// it says it is, the campaign it belongs to (any comparable description,
+// e.g. its key marshalled to JSON), and its name for messages.
+type Part struct {
+	K, N     int
+	Campaign string
+	Name     string
+}
+
+// CheckSet checks that parts are the N shards of one campaign, each once:
+// the same campaign and N everywhere, every K in 0..N-1 present, none
+// twice. Its errors name the files, and say how to repair a missing shard.
+func CheckSet(parts []Part) error {
+	if len(parts) == 0 {
+		return fmt.Errorf("no shard results to merge")
+	}
+	first := parts[0]
+	n := first.N
+	seen := make([]string, max(n, 0))
+	for _, p := range parts {
+		if p.Campaign != first.Campaign {
+			return fmt.Errorf("%s and %s are shards of different campaigns", first.Name, p.Name)
+		}
+		if p.N != n {
+			return fmt.Errorf("%s is shard %d of %d, %s of %d: one campaign, one N", p.Name, p.K, p.N, first.Name, n)
+		}
+		if p.K < 0 || p.K >= n {
+			return fmt.Errorf("%s: bad shard %d of %d", p.Name, p.K, n)
+		}
+		if seen[p.K] != "" {
+			return fmt.Errorf("shard %d/%d appears twice: %s and %s", p.K, n, seen[p.K], p.Name)
+		}
+		seen[p.K] = p.Name
+	}
+	var missing []string
+	for k, s := range seen {
+		if s == "" {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing shards %s: run them (a re-run overwrites only its own file), then merge again", strings.Join(missing, ", "))
+	}
+	return nil
+}

@@ -81,3 +81,28 @@ func TestShardsPartition(t *testing.T) {
 		t.Error("the zero Shard is not the whole campaign")
 	}
 }
+
+func TestCheckSet(t *testing.T) {
+	p := func(k, n int, c, name string) Part { return Part{K: k, N: n, Campaign: c, Name: name} }
+	cases := []struct {
+		parts []Part
+		want  string
+	}{
+		{[]Part{p(1, 2, "c", "b"), p(0, 2, "c", "a")}, ""},
+		{[]Part{p(0, 3, "c", "a"), p(2, 3, "c", "c")}, "missing shards 1/3: run them (a re-run overwrites only its own file), then merge again"},
+		{[]Part{p(0, 2, "c", "a"), p(0, 2, "c", "a2")}, "shard 0/2 appears twice: a and a2"},
+		{[]Part{p(0, 2, "c", "a"), p(1, 2, "d", "b")}, "a and b are shards of different campaigns"},
+		{[]Part{p(0, 2, "c", "a"), p(1, 3, "c", "b")}, "b is shard 1 of 3, a of 2: one campaign, one N"},
+		{[]Part{p(2, 2, "c", "a")}, "a: bad shard 2 of 2"},
+		{nil, "no shard results to merge"},
+	}
+	for _, c := range cases {
+		got := ""
+		if err := CheckSet(c.parts); err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("CheckSet(%v) = %q, want %q", c.parts, got, c.want)
+		}
+	}
+}

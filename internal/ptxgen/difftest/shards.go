@@ -1,11 +1,11 @@
 package difftest
 
 import (
+	"encoding/json"
 	"fmt"
-	"reflect"
 	"sort"
-	"strings"
 
+	"orilab/internal/shard"
 	"orilab/pipeline/knobs"
 )
 
@@ -78,34 +78,19 @@ func MergeShards(parts []*ShardResult, names []string) (*Summary, *Coverage, []s
 		return nil, nil, nil, fmt.Errorf("no fuzz shard results to merge")
 	}
 	first := parts[0]
-	n := first.Shards
-	seen := make([]string, n)
+	set := make([]shard.Part, len(parts))
 	for i, p := range parts {
 		if p.Format != ShardFormat {
 			return nil, nil, nil, fmt.Errorf("%s: format %q, want %q", names[i], p.Format, ShardFormat)
 		}
-		if !reflect.DeepEqual(p.Campaign, first.Campaign) {
-			return nil, nil, nil, fmt.Errorf("%s and %s are shards of different campaigns (%+v vs %+v)", names[0], names[i], first.Campaign, p.Campaign)
+		if p.Summary == nil {
+			return nil, nil, nil, fmt.Errorf("%s: no summary", names[i])
 		}
-		if p.Shards != n {
-			return nil, nil, nil, fmt.Errorf("%s is shard %d of %d, %s of %d: one campaign, one N", names[i], p.Shard, p.Shards, names[0], n)
-		}
-		if p.Shard < 0 || p.Shard >= n || p.Summary == nil {
-			return nil, nil, nil, fmt.Errorf("%s: bad shard %d of %d", names[i], p.Shard, n)
-		}
-		if seen[p.Shard] != "" {
-			return nil, nil, nil, fmt.Errorf("shard %d/%d appears twice: %s and %s", p.Shard, n, seen[p.Shard], names[i])
-		}
-		seen[p.Shard] = names[i]
+		key, _ := json.Marshal(p.Campaign)
+		set[i] = shard.Part{K: p.Shard, N: p.Shards, Campaign: string(key), Name: names[i]}
 	}
-	var missing []string
-	for k, s := range seen {
-		if s == "" {
-			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, nil, nil, fmt.Errorf("missing shards %s: run them (a re-run overwrites only its own file), then merge again", strings.Join(missing, ", "))
+	if err := shard.CheckSet(set); err != nil {
+		return nil, nil, nil, err
 	}
 	sum := &Summary{Seed: first.Campaign.Seed, Kinds: map[string]int{}, Signatures: map[string]int{}}
 	var cov *Coverage
