@@ -31,6 +31,8 @@
 //	sqrt/rsqrt/rcp/ex2/lg2/sin/cos/tanh .approx
 //	                         MUFU, with scaling around it for the forms
 //	                         without .ftz (MUFU flushes subnormals)
+//	ex2/tanh .approx.f16(x2) MUFU.EX2.F16 / MUFU.TANH.F16 per half, PRMT to
+//	                         pack a pair
 //
 // # Exactness of the IEEE sequences
 //
@@ -881,6 +883,9 @@ func lowerMufu(c *fn, in *ptx.Instr) error {
 		return err
 	}
 	t := lastType(in)
+	if (t == ".f16" || t == ".f16x2") && (in.Op == "ex2" || in.Op == "tanh") {
+		return c.lowerMufuF16(in, t)
+	}
 	if t != ".f32" {
 		return c.l.unsupported(in.OpPos, "%s%s", in.Op, t)
 	}
@@ -935,6 +940,39 @@ func lowerMufu(c *fn, in *ptx.Instr) error {
 		rs := c.flR32(ori.OpFADD, nil, r, flF32(math.Float32bits(-24)))
 		c.flOp(ori.OpSEL, nil, d, rs, r, ori.R(tiny))
 	}
+	return nil
+}
+
+// lowerMufuF16 lowers ex2.approx.f16 and tanh.approx.f16 (and their
+// .f16x2 forms) to MUFU.EX2.F16 / MUFU.TANH.F16, which read the low half
+// of their operand and write the result to the low half. A pair is two
+// MUFUs, the high half first moved down by a PRMT, and a PRMT that packs
+// the two results.
+//
+// Decision: ptxas 13.0 emits the same MUFU.<fn>.F16 pair but reads the
+// high half with the .H1 operand selector, which Ori has no operand form
+// for; the PRMT computes the same bits (cuobjdump of ex2.approx.f16x2 and
+// tanh.approx.f16x2 on sm_80: MUFU.EX2.F16 R7, R6; MUFU.EX2.F16 R8, R6.H1;
+// PRMT R7, R7, 0x5410, R8).
+func (c *fn) lowerMufuF16(in *ptx.Instr, t string) error {
+	fn := map[string]string{"ex2": "EX2", "tanh": "TANH"}[in.Op]
+	d, err := c.flDst(in, t)
+	if err != nil {
+		return err
+	}
+	a, err := c.src(in.Args[1], t)
+	if err != nil {
+		return err
+	}
+	mods := []string{fn, "F16"}
+	if t == ".f16" {
+		c.flOp(ori.OpMUFU, mods, d, a)
+		return nil
+	}
+	lo := c.flR32(ori.OpMUFU, mods, a)
+	hiIn := c.flR32(ori.OpPRMT, nil, a, ori.Imm(0x7632), flRZ)
+	hi := c.flR32(ori.OpMUFU, mods, hiIn)
+	c.flOp(ori.OpPRMT, nil, d, lo, ori.Imm(0x5410), hi)
 	return nil
 }
 

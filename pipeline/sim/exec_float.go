@@ -245,6 +245,23 @@ func execFSET(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 }
 
 func execMUFU(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	if d.has("F16") {
+		// MUFU.<EX2|TANH>.F16: the low half of the operand in, the
+		// result in the low half, the high half zero (SEMANTICS.md).
+		var fn16 func(uint16) uint16
+		switch {
+		case d.has("EX2"):
+			fn16 = fp.Ex2SFU16
+		case d.has("TANH"):
+			fn16 = fp.TanhSFU16
+		default:
+			return s.fault(w, f, d, mask, "unknown MUFU.F16 function %s", modsString(d))
+		}
+		s.each(w, f, d, mask, func(lane int) {
+			s.set(w, f, &d.dst[0], lane, 0, uint32(fn16(uint16(s.f32(w, f, &d.src[0], lane)))))
+		})
+		return nil
+	}
 	var fn32 func(uint32) uint32
 	var fn64 func(uint64) uint64
 	switch {
