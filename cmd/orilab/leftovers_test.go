@@ -26,3 +26,21 @@ func TestKnobOutOfRange(t *testing.T) {
 		t.Errorf("in-range knobs: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestMaxRegCountLowerBound: --maxrregcount below 24 is raised to 24 with
+// a warning, as ptxas 13 does, instead of failing allocation with "0 of
+// the usable registers R4-R1 are in use" (issue 22, defect 11).
+func TestMaxRegCountLowerBound(t *testing.T) {
+	src := "../../testdata/kernels/iadd.ptx"
+	code, want, _ := runCLI(t, "compile", "--maxrregcount", "24", src)
+	if code != 0 {
+		t.Fatalf("--maxrregcount 24: exit %d", code)
+	}
+	for _, n := range []string{"2", "23"} {
+		code, out, errs := runCLI(t, "compile", "--maxrregcount", n, src)
+		w := "orilab compile: warning: adjusting --maxrregcount " + n + " to the lower bound of 24 registers per thread (as ptxas does)\n"
+		if code != 0 || errs != w || out != want {
+			t.Errorf("--maxrregcount %s: exit %d, stderr %q (want %q); SASS same as with 24: %v", n, code, errs, w, out == want)
+		}
+	}
+}
