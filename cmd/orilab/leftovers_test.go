@@ -44,3 +44,22 @@ func TestMaxRegCountLowerBound(t *testing.T) {
 		}
 	}
 }
+
+// TestInjectVerifierOperandNumbers: the injection line and the post-RA
+// verifier name the same operand of the same fault (issue 22, defect 11:
+// the report said "operand 3", the verifier "operand 2"). In
+// "IMAD R8 = R13, c[0x0][0x0], R12" the corrupted R12 is operand 3,
+// counting the destination.
+func TestInjectVerifierOperandNumbers(t *testing.T) {
+	code, out, errs := runCLI(t, "inject", "../../testdata/sample/sample.json", "--bugspec", "1,0,0,0 0 0", "--seed", "3")
+	all := out + errs
+	for _, want := range []string{
+		"inst # 7 in operand 3 correct val 12 replaced with 10",
+		"-> #7 IMAD R8 = R13, c[0x0][0x0], R10 ; line 32",
+		"verify-ra block_sum BB0 #7: operand 3 reads R10,",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("inject (exit %d) lacks %q:\n%s", code, want, all)
+		}
+	}
+}
