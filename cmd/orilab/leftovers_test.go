@@ -63,3 +63,24 @@ func TestInjectVerifierOperandNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignListsEveryCategory: a campaign names every requested
+// category, the ones without candidates too, as a single injection does
+// (issue 22, defect 11: the campaign omitted them).
+func TestCampaignListsEveryCategory(t *testing.T) {
+	spec := "../../testdata/sample/sample.json"
+	_, single, serr := runCLI(t, "inject", spec, "--bugspec", "1,1,1,1 0 0", "--seed", "3")
+	for _, want := range []string{"offset/spill bugs: requested 1, injected 0 (no candidates)", "remat bugs: requested 1, injected 0 (no candidates)"} {
+		if !strings.Contains(single+serr, want) {
+			t.Fatalf("single injection lacks %q:\n%s%s", want, single, serr)
+		}
+	}
+	code, out, errs := runCLI(t, "inject", spec, "--bugspec", "1,1,1,1 0 0", "--seed", "3", "--trials", "4", "--jobs", "1")
+	want := "register bugs: requested 1 per trial, injected 4 in 4 trials\n" +
+		"predicate bugs: requested 1 per trial, injected 4 in 4 trials\n" +
+		"offset/spill bugs: requested 1 per trial, injected 0 in 4 trials (no candidates)\n" +
+		"remat bugs: requested 1 per trial, injected 0 in 4 trials (no candidates)\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("campaign: exit %d, stderr %q, stdout lacks\n%s\n%s", code, errs, want, out)
+	}
+}
