@@ -92,15 +92,15 @@ type Campaign struct {
 
 // Trial is the record of one trial.
 type Trial struct {
-	Trial   int      `json:"trial"`
-	Seed    int64    `json:"seed"`
-	Faults  []Fault  `json:"faults"`
-	Notes   []string `json:"notes,omitempty"`
+	Trial  int      `json:"trial"`
+	Seed   int64    `json:"seed"`
+	Faults []Fault  `json:"faults"`
+	Notes  []string `json:"notes,omitempty"`
 	// Categories are the injection's per-category counts (Report's), so
 	// that the campaign can say which categories found no candidates.
 	Categories []CategoryStat `json:"categories,omitempty"`
 	Outcome    Outcome        `json:"outcome"` // OutcomeNone when no fault could be injected
-	Detail  string   `json:"detail,omitempty"`
+	Detail     string         `json:"detail,omitempty"`
 }
 
 // Escape is a fault that got past every verifier.
