@@ -84,3 +84,15 @@ func TestCampaignListsEveryCategory(t *testing.T) {
 		t.Errorf("campaign: exit %d, stderr %q, stdout lacks\n%s\n%s", code, errs, want, out)
 	}
 }
+
+// TestKnobsListsRange: orilab knobs shows the range of a bounded knob.
+func TestKnobsListsRange(t *testing.T) {
+	code, out, _ := runCLI(t, "knobs", "LoopUnrollFactor")
+	if code != 0 || !strings.HasPrefix(out, "LoopUnrollFactor  int  default 0  range 0..\n") {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	code, out, _ = runCLI(t, "knobs", "SchedTexBatchTargetSelectRegisterTarget", "--json")
+	if code != 0 || !strings.Contains(out, `"range": "1.."`) {
+		t.Errorf("--json: exit %d, stdout %q", code, out)
+	}
+}
