@@ -92,12 +92,15 @@ type Campaign struct {
 
 // Trial is the record of one trial.
 type Trial struct {
-	Trial   int      `json:"trial"`
-	Seed    int64    `json:"seed"`
-	Faults  []Fault  `json:"faults"`
-	Notes   []string `json:"notes,omitempty"`
-	Outcome Outcome  `json:"outcome"` // OutcomeNone when no fault could be injected
-	Detail  string   `json:"detail,omitempty"`
+	Trial  int      `json:"trial"`
+	Seed   int64    `json:"seed"`
+	Faults []Fault  `json:"faults"`
+	Notes  []string `json:"notes,omitempty"`
+	// Categories are the injection's per-category counts (Report's), so
+	// that the campaign can say which categories found no candidates.
+	Categories []CategoryStat `json:"categories,omitempty"`
+	Outcome    Outcome        `json:"outcome"` // OutcomeNone when no fault could be injected
+	Detail     string         `json:"detail,omitempty"`
 }
 
 // Escape is a fault that got past every verifier.
@@ -259,7 +262,7 @@ func (c *Campaign) trial(t int) (Trial, error) {
 	if err != nil {
 		return tr, fmt.Errorf("faultinject: trial %d: %v", t, err)
 	}
-	tr.Faults, tr.Notes = rep.Faults, rep.Notes()
+	tr.Faults, tr.Notes, tr.Categories = rep.Faults, rep.Notes(), rep.Categories
 	if len(tr.Faults) == 0 {
 		return tr, nil
 	}
@@ -313,6 +316,74 @@ func (c *Campaign) replay(tr Trial, f Fault) string {
 	).Replace(tmpl)
 }
 
+// CategoryNotes returns one line per requested category, in field order,
+// with the faults injected over all trials, and, as Report.Notes says for
+// one injection, why a category got fewer faults than requested:
+//
+//	register bugs: requested 1 per trial, injected 4 in 4 trials
+//	offset/spill bugs: requested 1 per trial, injected 0 in 4 trials (no candidates)
+//	remat bugs: requested 2 per trial, injected 5 in 4 trials (fewer than requested in 3 trials; no candidates in 1)
+//
+// The matrix counts faults by kind, so without these lines a category
+// that found nothing to corrupt would not appear at all.
+func (r *Result) CategoryNotes() []string {
+	type tally struct{ injected, short, empty int }
+	var ts [NumCategories]tally
+	for _, tr := range r.Trials {
+		for _, s := range tr.Categories {
+			c, ok := categoryByName(s.Name)
+			if !ok {
+				continue
+			}
+			ts[c].injected += s.Injected
+			if s.Injected < s.Requested {
+				ts[c].short++
+				if s.Candidates == 0 {
+					ts[c].empty++
+				}
+			}
+		}
+	}
+	var ns []string
+	n := len(r.Trials)
+	for c := Category(0); c < NumCategories; c++ {
+		want := r.Spec.Count(c)
+		if want == 0 {
+			continue
+		}
+		t := ts[c]
+		l := fmt.Sprintf("%s bugs: requested %d per trial, injected %d in %s", c, want, t.injected, plural(n, "trial"))
+		switch {
+		case n > 0 && t.empty == n:
+			l += " (no candidates)"
+		case t.short > 0 && t.empty > 0:
+			l += fmt.Sprintf(" (fewer than requested in %s; no candidates in %d)", plural(t.short, "trial"), t.empty)
+		case t.short > 0:
+			l += fmt.Sprintf(" (fewer than requested in %s)", plural(t.short, "trial"))
+		}
+		ns = append(ns, l)
+	}
+	return ns
+}
+
+// categoryByName is the inverse of Category.String.
+func categoryByName(s string) (Category, bool) {
+	for c := Category(0); c < NumCategories; c++ {
+		if categoryNames[c] == s {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// plural writes "1 trial", "4 trials".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // Text renders the result for a terminal: the matrix, then each escaped
 // fault with its outcome, its report line and its replay command.
 func (r *Result) Text() string {
@@ -323,6 +394,9 @@ func (r *Result) Text() string {
 	}
 	b.WriteString("\n\n")
 	b.WriteString(r.Matrix.Table())
+	if ns := r.CategoryNotes(); len(ns) > 0 {
+		b.WriteString("\n" + strings.Join(ns, "\n") + "\n")
+	}
 	if len(r.Escapes) == 0 {
 		b.WriteString("\nno fault escaped the verifiers\n")
 		return b.String()

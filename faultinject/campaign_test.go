@@ -379,3 +379,29 @@ func TestCampaignShardsMerge(t *testing.T) {
 		t.Errorf("a shard twice: %v", err)
 	}
 }
+
+// TestCategoryNotes: every requested category gets a line, in field
+// order, saying why it got fewer faults than requested over the trials.
+func TestCategoryNotes(t *testing.T) {
+	spec, err := ParseSpec("2,1,1,0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := func(c Category, req, cands, inj int) CategoryStat {
+		return CategoryStat{Category: c, Name: c.String(), Requested: req, Candidates: cands, Injected: inj}
+	}
+	r := &Result{Spec: spec, Trials: []Trial{
+		{Categories: []CategoryStat{st(CatRegister, 2, 5, 2), st(CatPredicate, 1, 3, 1), st(CatSpill, 1, 0, 0), st(CatBitSpill, 1, 1, 1)}},
+		{Categories: []CategoryStat{st(CatRegister, 2, 1, 1), st(CatPredicate, 1, 0, 0), st(CatSpill, 1, 0, 0), st(CatBitSpill, 1, 1, 1)}},
+	}}
+	want := "register bugs: requested 2 per trial, injected 3 in 2 trials (fewer than requested in 1 trial)\n" +
+		"predicate bugs: requested 1 per trial, injected 1 in 2 trials (fewer than requested in 1 trial; no candidates in 1)\n" +
+		"offset/spill bugs: requested 1 per trial, injected 0 in 2 trials (no candidates)\n" +
+		"bit-spill bugs: requested 1 per trial, injected 2 in 2 trials"
+	if got := strings.Join(r.CategoryNotes(), "\n"); got != want {
+		t.Errorf("CategoryNotes:\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(r.Text(), "\n"+want+"\n") {
+		t.Errorf("Text lacks the category lines:\n%s", r.Text())
+	}
+}

@@ -32,8 +32,10 @@ type Fault struct {
 	// (kind 4) only.
 	Offset *int64 `json:"offset,omitempty"`
 	// Operand is the index of the corrupted operand: results first, then
-	// sources, in printed order; the guard counts as the last operand, as
-	// in ptxas's operand array.
+	// sources, in printed order, from 0; the guard counts as the last
+	// operand, as in ptxas's operand array. The post-RA verifier numbers
+	// the operands it names the same way (verifyra.OperandNumber), so a
+	// fault "in operand 3" is found as "operand 3 reads ...".
 	Operand  int   `json:"operand"`
 	Correct  int64 `json:"correct"`  // the operand's value before (see mutate.go for the encoding)
 	Replaced int64 `json:"replaced"` // and after

@@ -44,7 +44,7 @@ func addRequestFlags(fs *flag.FlagSet, withFault, clockSeed bool) *requestFlags 
 	fs.IntVar(&f.opt, "O", 3, "optimization `level` 0-4 (5 is accepted as 4)")
 	fs.IntVar(&f.opt, "opt-level", 3, "same as -O")
 	f.knobs.add(fs)
-	fs.IntVar(&f.maxrreg, "maxrregcount", 0, "use at most `N` R registers per thread (0: no limit below the hardware's 255); spills to local memory when needed")
+	fs.IntVar(&f.maxrreg, "maxrregcount", 0, "use at most `N` R registers per thread (0: no limit below the hardware's 255; below 24 raised to 24, as ptxas does); spills to local memory when needed")
 	fs.BoolVar(&f.verify, "verify", false, "run the IR verifier after every phase and name the phase that breaks an invariant")
 	if withFault {
 		fs.StringVar(&f.bug, "bugspec", "", "plant bugspec faults: a `LINE` \"C0,C1,C2,C3 C4 C5\" or a FILE holding one (see orilab inject)")
@@ -58,6 +58,9 @@ func addRequestFlags(fs *flag.FlagSet, withFault, clockSeed bool) *requestFlags 
 	return f
 }
 
+// minMaxRegCount is ptxas's lower bound on --maxrregcount (see request).
+const minMaxRegCount = 24
+
 // request checks the flags and returns the request, printing what is
 // wrong as "orilab CMD: ..." (ok false).
 func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, bool) {
@@ -70,6 +73,20 @@ func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, 
 	}
 	if f.maxrreg < 0 || f.maxrreg > 255 {
 		return fail("--maxrregcount %d: want 1 to 255 (0 for no limit)", f.maxrreg)
+	}
+	// Decision: ptxas 13.0 raises every --maxrregcount below 24 to 24, on
+	// every target from sm_75 to sm_120, kernels without calls included
+	// ("ptxas warning : For profile sm_80 adjusting per thread register
+	// count of 2 to lower bound of 24", measured with
+	// `ptxas -arch=sm_80 --maxrregcount 2 -v testdata/kernels/iadd.ptx`),
+	// and orilab's front doors do the same with the same warning: below 24
+	// the allocator would otherwise fail with a message about an empty or
+	// nearly empty register range ("0 of the usable registers R4-R1").
+	// The allocator itself still takes any limit (regalloc.Options.MaxRegs),
+	// so its tests can force spills with a handful of registers.
+	if f.maxrreg > 0 && f.maxrreg < minMaxRegCount {
+		fmt.Fprintf(stderr, "orilab %s: warning: adjusting --maxrregcount %d to the lower bound of %d registers per thread (as ptxas does)\n", cmd, f.maxrreg, minMaxRegCount)
+		f.maxrreg = minMaxRegCount
 	}
 	src, err := f.knobs.sources()
 	if err != nil {

@@ -39,6 +39,7 @@ func runKnobs(args []string, stdout, stderr io.Writer) int {
 		Name    string   `json:"name"`
 		Type    string   `json:"type"`
 		Default string   `json:"default"`
+		Range   string   `json:"range,omitempty"` // the values an int knob accepts, "0..", "1..16"
 		Doc     string   `json:"doc"`
 		Readers []string `json:"readers"`
 	}
@@ -47,7 +48,11 @@ func runKnobs(args []string, stdout, stderr io.Writer) int {
 		if pattern != "" && !strings.Contains(strings.ToLower(k.Name), pattern) {
 			continue
 		}
-		rows = append(rows, row{Name: k.Name, Type: k.Type.String(), Default: k.Default, Doc: k.Doc, Readers: k.Readers})
+		r := row{Name: k.Name, Type: k.Type.String(), Default: k.Default, Doc: k.Doc, Readers: k.Readers}
+		if k.Bounds != nil {
+			r.Range = k.Bounds.String()
+		}
+		rows = append(rows, r)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -63,6 +68,9 @@ func runKnobs(args []string, stdout, stderr io.Writer) int {
 		def := r.Default
 		if def == "" {
 			def = "(unset)"
+		}
+		if r.Range != "" {
+			def += "  range " + r.Range
 		}
 		fmt.Fprintf(stdout, "%s  %s  default %s\n    %s\n    read by: %s\n", r.Name, r.Type, def, r.Doc, strings.Join(r.Readers, ", "))
 	}

@@ -46,6 +46,9 @@
 //     ptxas's warning, and Error.Ptxas keeps its text.
 //   - Values must be entirely valid ("12abc" is not 12), and "=0" turns a
 //     bool knob off (see ParseValue).
+//   - An integer knob may declare Bounds (AtLeast, Between) where it is
+//     registered; a value outside them is an error naming the knob and the
+//     range, where ptxas stores whatever strtol returns.
 //   - DisablePhases is a list of whole phase names, not a substring search
 //     (see ParsePhaseList).
 //   - Names are plain text: ptxas stores them ROT13-encoded (000:72-90),

@@ -174,8 +174,8 @@ func (p *parser) parseAssign(t, origin string) (assignment, bool, *recordError) 
 	} else {
 		v, err = ParseNoValue(def.Type)
 	}
-	if err == nil && def.Validate != nil {
-		err = def.Validate(v)
+	if err == nil {
+		err = def.Check(v)
 	}
 	if err != nil {
 		return assignment{}, false, &recordError{record: t, err: err}

@@ -2,6 +2,7 @@ package knobs
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,44 @@ type Knob struct {
 	// syntax, say). Its error is reported against the source that set the
 	// value, like a parse error.
 	Validate func(Value) error
+	// Bounds, if set, is the inclusive range a TypeInt knob's value must
+	// lie in (AtLeast(0) for a count, say). A value outside it is an
+	// error naming the knob and the range, reported like a parse error:
+	// a negative unroll factor or budget would otherwise be read as
+	// "off" or clamped somewhere deep in a phase, and the engineer would
+	// never learn the setting did not mean what they typed.
+	Bounds *Range
+}
+
+// AtLeast returns the Bounds of a knob whose values are lo or more.
+func AtLeast(lo int32) *Range { return &Range{Lo: lo, Hi: math.MaxInt32} }
+
+// Between returns the Bounds of a knob whose values are lo..hi.
+func Between(lo, hi int32) *Range { return &Range{Lo: lo, Hi: hi} }
+
+// Check applies the knob's Bounds and Validate to a parsed value: what
+// the loader does after parsing, for callers that parse values themselves.
+func (k *Knob) Check(v Value) error {
+	if k.Bounds != nil {
+		if x := v.Int(); !k.Bounds.Contains(x) {
+			return fmt.Errorf("%s=%d is out of range: %s", k.Name, x, k.Bounds.describe())
+		}
+	}
+	if k.Validate != nil {
+		return k.Validate(v)
+	}
+	return nil
+}
+
+// describe says in words which values a Bounds range admits.
+func (r Range) describe() string {
+	switch {
+	case r.Hi == math.MaxInt32:
+		return fmt.Sprintf("must be at least %d", r.Lo)
+	case r.Lo == math.MinInt32:
+		return fmt.Sprintf("must be at most %d", r.Hi)
+	}
+	return fmt.Sprintf("must be in %d..%d", r.Lo, r.Hi)
 }
 
 // Registry is a table of knobs, the counterpart of ptxas's knob definition
@@ -72,16 +111,26 @@ func (r *Registry) Register(k Knob) {
 	if !k.Type.Valid() {
 		panic(fmt.Sprintf("knobs: Register(%q): invalid type %d", k.Name, k.Type))
 	}
+	if k.Bounds != nil && (k.Type != TypeInt || k.Bounds.Lo > k.Bounds.Hi) {
+		panic(fmt.Sprintf("knobs: Register(%q): Bounds %v on a %s knob", k.Name, *k.Bounds, k.Type))
+	}
 	if len(k.Readers) == 0 {
 		panic(fmt.Sprintf("knobs: Register(%q): no readers; register a knob only where code reads it", k.Name))
 	}
 	e := &entryDef{Knob: k, key: strings.ToLower(k.Name)}
 	e.Aliases = append([]string(nil), k.Aliases...)
 	e.Readers = append([]string(nil), k.Readers...)
+	if k.Bounds != nil {
+		b := *k.Bounds
+		e.Bounds = &b
+		if k.Default == "" && !b.Contains(0) {
+			panic(fmt.Sprintf("knobs: Register(%q): zero default outside Bounds %v", k.Name, b))
+		}
+	}
 	if k.Default != "" {
 		v, err := ParseValue(k.Type, k.Default)
-		if err == nil && k.Validate != nil {
-			err = k.Validate(v)
+		if err == nil {
+			err = k.Check(v)
 		}
 		if err != nil {
 			panic(fmt.Sprintf("knobs: Register(%q): default %q: %v", k.Name, k.Default, err))

@@ -142,3 +142,45 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestBounds: a value outside a knob's Bounds is an error naming the knob,
+// the value and the range, from every source; values inside it load.
+func TestBounds(t *testing.T) {
+	r := NewRegistry()
+	rd := []string{"test"}
+	r.Register(Knob{Name: "UnrollFactor", Type: TypeInt, Bounds: AtLeast(0), Readers: rd})
+	r.Register(Knob{Name: "BatchDepth", Type: TypeInt, Default: "8", Bounds: Between(1, 16), Readers: rd})
+	r.Register(Knob{Name: "Budget", Type: TypeInt, Default: "-1", Bounds: AtLeast(-1), Readers: rd})
+	for _, c := range []struct {
+		src  Sources
+		want string
+	}{
+		{Sources{CLI: []string{"UnrollFactor=-5"}}, "-knob UnrollFactor=-5: UnrollFactor=-5 is out of range: must be at least 0"},
+		{Sources{CLI: []string{"batchdepth=17"}}, "-knob batchdepth=17: BatchDepth=17 is out of range: must be in 1..16"},
+		{Sources{CLI: []string{"BatchDepth=0"}}, "BatchDepth=0 is out of range: must be in 1..16"},
+		{Sources{CLI: []string{"Budget=-2"}}, "Budget=-2 is out of range: must be at least -1"},
+		{Sources{Env: map[string]string{EnvKnobs: "UnrollFactor=-1"}}, "UnrollFactor=-1 is out of range: must be at least 0"},
+		{Sources{Pragmas: []string{"UnrollFactor=-1"}}, "UnrollFactor=-1 is out of range: must be at least 0"},
+	} {
+		_, _, err := Load(r, c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err %v, want %q", c.src, err, c.want)
+		}
+	}
+	s, _, err := Load(r, Sources{CLI: []string{"UnrollFactor=0~BatchDepth=16~Budget=-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Int("UnrollFactor") != 0 || s.Int("BatchDepth") != 16 || s.Int("Budget") != -1 {
+		t.Errorf("in-range values not kept: %d %d %d", s.Int("UnrollFactor"), s.Int("BatchDepth"), s.Int("Budget"))
+	}
+	mustPanic(t, "default out of bounds", "out of range", func() {
+		r.Register(Knob{Name: "X7", Type: TypeInt, Default: "0", Bounds: AtLeast(1), Readers: rd})
+	})
+	mustPanic(t, "zero default out of bounds", "zero default", func() {
+		r.Register(Knob{Name: "X8", Type: TypeInt, Bounds: AtLeast(1), Readers: rd})
+	})
+	mustPanic(t, "bounds on a float", "Bounds", func() {
+		r.Register(Knob{Name: "X9", Type: TypeFloat, Bounds: AtLeast(0), Readers: rd})
+	})
+}

@@ -69,7 +69,7 @@ import (
 )
 
 func init() {
-	knobs.Default.Register(knobs.Knob{Name: "BackCopyPropBudget", Type: knobs.TypeInt, Default: "-1",
+	knobs.Default.Register(knobs.Knob{Name: "BackCopyPropBudget", Type: knobs.TypeInt, Default: "-1", Bounds: knobs.AtLeast(-1),
 		Doc:     "Most backward copy propagations OriBackCopyPropagate performs in one function (-1: no limit, 0: none).",
 		Readers: []string{"OriBackCopyPropagate"}})
 }

@@ -103,9 +103,9 @@ import (
 func init() {
 	knobs.Default.Register(knobs.Knob{Name: "DisablePredication", Type: knobs.TypeBool,
 		Doc: "Switch off if-conversion (phase OriDoPredication).", Readers: []string{"OriDoPredication"}})
-	knobs.Default.Register(knobs.Knob{Name: "PredicationBaseLimit", Type: knobs.TypeInt, Default: "8",
+	knobs.Default.Register(knobs.Knob{Name: "PredicationBaseLimit", Type: knobs.TypeInt, Default: "8", Bounds: knobs.AtLeast(0),
 		Doc: "Most instructions in one arm of an if-converted region (orilab's name for ptxas's base_limit, which has no knob).", Readers: []string{"OriDoPredication"}})
-	knobs.Default.Register(knobs.Knob{Name: "PredicationCombinedLimit", Type: knobs.TypeInt, Default: "12",
+	knobs.Default.Register(knobs.Knob{Name: "PredicationCombinedLimit", Type: knobs.TypeInt, Default: "12", Bounds: knobs.AtLeast(0),
 		Doc: "Most instructions in both arms of an if-converted diamond (orilab's name for ptxas's combined_limit, which has no knob).", Readers: []string{"OriDoPredication"}})
 }
 

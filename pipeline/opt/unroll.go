@@ -99,9 +99,9 @@ import (
 func init() {
 	for _, k := range []knobs.Knob{
 		{Name: "LoopUnroll", Type: knobs.TypeBool, Default: "true", Doc: "Master enable for loop unrolling (knob 437)."},
-		{Name: "LoopUnrollFactor", Type: knobs.TypeInt, Default: "0", Doc: "Override the unroll factor (0 = heuristic; 1 = never unroll; a factor at least the trip count unrolls fully)."},
-		{Name: "UnrollBudget", Type: knobs.TypeInt, Default: "140", Doc: "Maximum instruction count of a partially unrolled loop, peeled iterations included."},
-		{Name: "UnrollFullInstLimit", Type: knobs.TypeInt, Default: "200", Doc: "Maximum instruction count of a fully unrolled loop (trip count times body size)."},
+		{Name: "LoopUnrollFactor", Type: knobs.TypeInt, Default: "0", Bounds: knobs.AtLeast(0), Doc: "Override the unroll factor (0 = heuristic; 1 = never unroll; a factor at least the trip count unrolls fully)."},
+		{Name: "UnrollBudget", Type: knobs.TypeInt, Default: "140", Bounds: knobs.AtLeast(0), Doc: "Maximum instruction count of a partially unrolled loop, peeled iterations included."},
+		{Name: "UnrollFullInstLimit", Type: knobs.TypeInt, Default: "200", Bounds: knobs.AtLeast(0), Doc: "Maximum instruction count of a fully unrolled loop (trip count times body size)."},
 	} {
 		k.Readers = []string{"OriLoopUnrolling", "OriStrengthReduce"}
 		knobs.Default.Register(k)

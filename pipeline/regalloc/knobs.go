@@ -27,9 +27,15 @@ func init() {
 	reg := func(name string, t knobs.Type, def, doc string) {
 		knobs.Default.Register(knobs.Knob{Name: name, Type: t, Default: def, Doc: doc, Readers: allocReaders})
 	}
-	reg(knobThreshold, knobs.TypeInt, "50",
+	// regInt registers an integer knob whose values must lie in bounds.
+	regInt := func(name, def string, bounds *knobs.Range, doc string) {
+		knobs.Default.Register(knobs.Knob{Name: name, Type: knobs.TypeInt, Default: def, Bounds: bounds, Doc: doc, Readers: allocReaders})
+	}
+	regInt(knobThreshold, "50", knobs.AtLeast(0),
 		"spill guidance discards a register as an eviction candidate when more live ranges than this conflict there")
-	reg(knobTrials, knobs.TypeInt, "2",
+	// Decision: 0 is accepted and read as 1 (below), not rejected: recorded
+	// fuzz findings (testdata/fuzzfindings/regtarget-*) replay with it.
+	regInt(knobTrials, "2", knobs.AtLeast(0),
 		"NOSPILL allocation trials before spilling, at least 1 (trial 0 in priority order, trial 1 in program order, alternating); -O0 makes 1 unless set")
 	reg(knobRemat, knobs.TypeInt, "1",
 		"rematerialize spilled values that are cheap to recompute (constants, constant-bank loads, stable special registers) instead of reloading them; 0 disables")

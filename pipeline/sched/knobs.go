@@ -12,6 +12,10 @@ func init() {
 	reg := func(name string, t knobs.Type, def, doc string) {
 		knobs.Default.Register(knobs.Knob{Name: name, Type: t, Default: def, Doc: doc, Readers: []string{reader}})
 	}
+	// regInt registers an integer knob whose values must lie in bounds.
+	regInt := func(name, def string, bounds *knobs.Range, doc string) {
+		knobs.Default.Register(knobs.Knob{Name: name, Type: knobs.TypeInt, Default: def, Bounds: bounds, Doc: doc, Readers: []string{reader}})
+	}
 	reg("ScheduleInstructions", knobs.TypeBool, "1",
 		"Enable gate of the instruction scheduler; off leaves every block in its input order.")
 	reg("ScheduleInstructionsReduceReg", knobs.TypeBool, "1",
@@ -21,13 +25,13 @@ func init() {
 	// is off unless asked for.
 	reg("ScheduleInstructionsDynBatch", knobs.TypeBool, "0",
 		"Run the DynBatch pass (batches of long-latency loads) after the ILP pass.")
-	reg("SchedReadAvailTarget", knobs.TypeInt, "4",
+	regInt("SchedReadAvailTarget", "4", knobs.AtLeast(0),
 		"Critical-path window: a ready instruction within this many cycles of the tallest one counts as critical.")
-	reg("SchedMaxRTarget", knobs.TypeInt, "0",
+	regInt("SchedMaxRTarget", "0", knobs.AtLeast(0),
 		"Target register count for the scheduler's budget; 0 leaves it to the register file (251 allocatable registers less 1/64).")
-	reg("SchedMaxRLiveOKslack", knobs.TypeInt, "3",
+	regInt("SchedMaxRLiveOKslack", "3", knobs.AtLeast(0),
 		"Registers kept free below the target: the budget is the target minus this slack.")
-	reg("SchedTexBatchTargetSelectRegisterTarget", knobs.TypeInt, "8",
+	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }
 

@@ -158,7 +158,19 @@ import (
 	"orilab/pipeline/ori"
 )
 
-// Operand numbers of RAMismatch that are not source operands.
+// OperandNumber is the number messages and RAMismatch.Operand give
+// source i of in: operands are counted as the Ori text writes them,
+// destinations first, from 0, so in "IMAD R8 = R13, c[0x0][0x0], R12" R12
+// is operand 3.
+//
+// Decision: this is the fault injector's numbering (faultinject's "in
+// operand N", which must count destinations to name a faulty result), so
+// that an injection report and the verifier's finding name the same
+// operand; ptxas's memcheck counts sources only ("src opr #"), but a
+// second convention in one report misleads more than it helps.
+func OperandNumber(in *ori.Inst, i int) int { return len(in.Dsts) + i }
+
+// Operand numbers of RAMismatch that are not an operand of the text.
 const (
 	OperandGuard    = -1 // the guard predicate
 	OperandImplicit = -2 // an implicit read: CALL arguments, RET results, R1
@@ -176,8 +188,9 @@ type RAMismatch struct {
 	// rematerialization mismatch, 10 definitions disappeared; 0 for
 	// orilab's own frame checks, which ptxas has no category for.
 	Code int
-	// Operand is the source index (from 0, as ptxas's "src opr #"), or
-	// OperandGuard, OperandImplicit, OperandNone.
+	// Operand is the operand number (see OperandNumber: destinations
+	// first, from 0, the numbering the fault injector's "in operand N"
+	// uses), or OperandGuard, OperandImplicit, OperandNone.
 	Operand int
 	Loc     string // location read: "R5", "[R1+0x8]"; "" when not a read
 	Want    string // value the read saw before allocation
@@ -686,7 +699,7 @@ func (v *rdVerifier) matched(s rdState, in, p *ori.Inst) {
 		cond = rdCond{on: true, p: v.pre.canon(rdValOf(p.Guard, 0)), neg: p.GuardNot}
 	}
 	for i := range p.Srcs {
-		v.readOperand(s, in, i, p.Srcs[i], in.Srcs[i], cond)
+		v.readOperand(s, in, OperandNumber(p, i), p.Srcs[i], in.Srcs[i], cond)
 	}
 	for _, x := range v.pre.implicitReads(p) {
 		label := "the implicit stack pointer"
@@ -730,22 +743,23 @@ func (v *rdVerifier) definedSomehow(s rdState, p *ori.Inst) {
 	s[rdUndef] = rdCell{facts: facts, stale: u.stale, weak: u.weak}
 }
 
-// readOperand checks source i: its register, or its address base.
-func (v *rdVerifier) readOperand(s rdState, in *ori.Inst, i int, po, qo ori.Operand, cond rdCond) {
+// readOperand checks the register, or the address base, of operand n
+// (numbered as OperandNumber says: destinations first).
+func (v *rdVerifier) readOperand(s rdState, in *ori.Inst, n int, po, qo ori.Operand, cond rdCond) {
 	pr, pok := rdOpReg(po)
 	qr, qok := rdOpReg(qo)
 	if po.Kind != qo.Kind || pok != qok {
-		v.failf(in, 6, "operand %d is %s after allocation, but %s before", i, qo, po)
+		v.failf(in, 6, "operand %d is %s after allocation, but %s before", n, qo, po)
 		return
 	}
 	if !pok {
 		return
 	}
-	label := fmt.Sprintf("operand %d", i)
+	label := fmt.Sprintf("operand %d", n)
 	if po.Kind != ori.OpdReg {
-		label = fmt.Sprintf("the address of operand %d", i)
+		label = fmt.Sprintf("the address of operand %d", n)
 	}
-	v.read(s, in, i, label, pr, qr, cond)
+	v.read(s, in, n, label, pr, qr, cond)
 }
 
 // checkReg validates that allocated register q can stand for original

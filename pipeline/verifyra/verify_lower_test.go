@@ -525,25 +525,25 @@ func TestVerifyLoweredBreaks(t *testing.T) {
 	const hint = "; rerun with -knob DUMPIR=AllocateRegisters to see the allocation"
 	check("correct", "")
 	check("wrong register",
-		"verify-ra k BB0 #11: operand 1 reads R129, which holds %r4, %r5, R4 (not %r0, the value it read before allocation)"+hint,
+		"verify-ra k BB0 #11: operand 2 reads R129, which holds %r4, %r5, R4 (not %r0, the value it read before allocation)"+hint,
 		"#11 IADD3 R128 = R129, R130, RZ", "#11 IADD3 R128 = R129, R129, RZ")
 	check("missing reload",
-		"verify-ra k BB0 #12: operand 1 reads R130, which holds %r0, %r1 (not %r2, the value it read before allocation)"+hint,
+		"verify-ra k BB0 #12: operand 2 reads R130, which holds %r0, %r1 (not %r2, the value it read before allocation)"+hint,
 		"\t#41 LDL R130 = [R1+0x8] ; refill\n", "")
 	check("clobbered live value",
-		"verify-ra k BB0 #12: operand 0 reads R129, which holds %r2, %r3 (not %r6, the value it read before allocation)"+hint,
+		"verify-ra k BB0 #12: operand 1 reads R129, which holds %r2, %r3 (not %r6, the value it read before allocation)"+hint,
 		"#41 LDL R130 = [R1+0x8] ; refill", "#41 LDL R129 = [R1+0x8] ; refill",
 		"#12 IMAD R128 = R129, R130, RZ", "#12 IMAD R128 = R129, R129, RZ")
 	check("stale spill slot",
-		"verify-ra k BB0 #10: operand 0 reads R129, which holds a stale copy of %r4: #9 redefined %r4 after the copy was made"+hint,
+		"verify-ra k BB0 #10: operand 1 reads R129, which holds a stale copy of %r4: #9 redefined %r4 after the copy was made"+hint,
 		"#34 STL [R1+0x10], R128 ; spill", "#34 STL [R1+0x3c], R128 ; spill")
 	check("correct remat", "",
 		"#25 LDL R129 = [R1] ; refill", "#25 S2R R129 = SR_TID.X ; remat #1")
 	check("wrong remat",
-		"verify-ra k BB0 #25: rematerialization problem: old instruction [1] new instruction [25]: operand 0 is SR_TID.Y, but SR_TID.X in the old one (and 1 more)"+hint,
+		"verify-ra k BB0 #25: rematerialization problem: old instruction [1] new instruction [25]: operand 1 is SR_TID.Y, but SR_TID.X in the old one (and 1 more)"+hint,
 		"#25 LDL R129 = [R1] ; refill", "#25 S2R R129 = SR_TID.Y ; remat #1")
 	check("clobber across CALL",
-		"verify-ra k BB0 #11: operand 1 reads R130, which held %r0 until the CALL #8 clobbered it"+hint,
+		"verify-ra k BB0 #11: operand 2 reads R130, which held %r0 until the CALL #8 clobbered it"+hint,
 		"\t#38 LDL R130 = [R1+0x4] ; refill\n", "",
 		"#7 MOV R4 = R128 ; line 24\n", "#7 MOV R4 = R128 ; line 24\n\t#38 LDL R130 = [R1+0x4] ; refill\n")
 	check("result register",

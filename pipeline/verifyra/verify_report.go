@@ -375,7 +375,9 @@ func rdOpNumber(op int) string {
 	return fmt.Sprint(op)
 }
 
-// Report renders the mismatches in ptxas's memcheck format: per mismatch
+// Report renders the mismatches in ptxas's memcheck format. Operand
+// numbers, "src opr #" included, are OperandNumber's (destinations
+// first), not ptxas's source index: see OperandNumber's Decision. Per mismatch
 // a 110-character '=' banner naming the instruction, the producers of the
 // operand before and after allocation, the additions and removals with
 // their classification, and the category message; then ptxas's totals.

@@ -295,7 +295,7 @@ func (v *rdVerifier) remat(s rdState, in *ori.Inst) bool {
 	}
 	for i := range o.Srcs {
 		if !rdSameNonReg(o.Srcs[i], in.Srcs[i]) {
-			return bad("operand %d is %s, but %s in the old one", i, in.Srcs[i], o.Srcs[i])
+			return bad("operand %d is %s, but %s in the old one", OperandNumber(o, i), in.Srcs[i], o.Srcs[i])
 		}
 		r, ok := rdOpReg(o.Srcs[i])
 		if !ok || r.IsZero() {
@@ -342,7 +342,7 @@ func (v *rdVerifier) remat(s rdState, in *ori.Inst) bool {
 	// The sources must hold what the origin read; a single definition
 	// makes "what it read" the same number here.
 	for i := range o.Srcs {
-		v.readOperand(s, in, i, o.Srcs[i], in.Srcs[i], rdCond{})
+		v.readOperand(s, in, OperandNumber(o, i), o.Srcs[i], in.Srcs[i], rdCond{})
 	}
 	for _, d := range dw {
 		switch {

@@ -117,15 +117,15 @@ func TestVerifyLoop(t *testing.T) {
 	clob := rdEdit(t, rdLoopAfter, "#7 IADD3 R6 = R6, -0x1, RZ", "#7 IADD3 R7 = R6, -0x1, RZ",
 		"#8 ISETP.NE.AND P0, PT = R6, RZ, PT", "#8 ISETP.NE.AND P0, PT = R7, RZ, PT")
 	re := rdExpect(t, before, rdFunc(t, rdKernel, clob),
-		"verify-ra k BB1 #6: operand 0 reads R7, which holds %r2, the value it read before allocation, on only some of the paths that reach it (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB1 #6: operand 1 reads R7, which holds %r2, the value it read before allocation, on only some of the paths that reach it (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	var msgs []string
 	for _, m := range re.Mismatches {
 		msgs = append(msgs, m.Msg)
 	}
 	wantMsgs := []string{
-		"operand 0 reads R7, which holds %r2, the value it read before allocation, on only some of the paths that reach it",
+		"operand 1 reads R7, which holds %r2, the value it read before allocation, on only some of the paths that reach it",
+		"operand 2 reads R6, which holds a stale copy of %r1: #7 redefined %r1 after the copy was made",
 		"operand 1 reads R6, which holds a stale copy of %r1: #7 redefined %r1 after the copy was made",
-		"operand 0 reads R6, which holds a stale copy of %r1: #7 redefined %r1 after the copy was made",
 		"operand 1 reads R7, which holds %r1 (not %r3, the value it read before allocation)",
 	}
 	if strings.Join(msgs, "\n") != strings.Join(wantMsgs, "\n") {
@@ -178,9 +178,9 @@ func TestVerifySpills(t *testing.T) {
 	// A missing reload: the refill is gone, R5 still holds %r1.
 	noReload := rdEdit(t, rdSpillAfter, "\t#22 LDL R5 = [R1] ; refill\n", "")
 	re := rdExpect(t, before, rdFunc(t, rdFrame8, noReload),
-		"verify-ra k BB0 #6: operand 1 reads R5, which holds %r1 (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 2 reads R5, which holds %r1 (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	m := re.Mismatches[0]
-	if m.Operand != 1 || m.Loc != "R5" || m.Want != "%r0" || m.Holds != "%r1" || m.Code != 6 {
+	if m.Operand != 2 || m.Loc != "R5" || m.Want != "%r0" || m.Holds != "%r1" || m.Code != 6 {
 		t.Errorf("mismatch fields %+v", m)
 	}
 
@@ -193,7 +193,7 @@ func TestVerifySpills(t *testing.T) {
 	// A refill of a slot nothing was spilled to.
 	empty := rdEdit(t, rdSpillAfter, "#21 STL [R1], R4 ; spill", "#21 STL [R1+0x4], R4 ; spill")
 	re = rdExpect(t, before, rdFunc(t, rdFrame8, empty),
-		"verify-ra k BB0 #6: operand 1 reads R5, which holds nothing (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 2 reads R5, which holds nothing (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	if re.Mismatches[0].Code != 2 {
 		t.Errorf("a read fed only by a refill of an empty slot is category %d, want 2", re.Mismatches[0].Code)
 	}
@@ -211,7 +211,7 @@ func TestVerifySpills(t *testing.T) {
 	early := rdEdit(t, rdSpillAfter, "\t#20 IADD3 R1 = R1, -0x8, RZ ;\n\t#2 S2R R4 = SR_TID.X ;\n\t#21 STL [R1], R4 ; spill\n",
 		"\t#2 S2R R4 = SR_TID.X ;\n\t#21 STL [R1], R4 ; spill\n\t#20 IADD3 R1 = R1, -0x8, RZ ;\n")
 	rdExpect(t, before, rdFunc(t, rdFrame8, early),
-		"verify-ra k BB0 #6: operand 1 reads R5, which holds nothing (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 2 reads R5, which holds nothing (not %r0, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// Malformed spill code is named as such.
 	badSpill := rdEdit(t, rdSpillAfter, "#21 STL [R1], R4 ; spill", "#21 STL [R6], R4 ; spill")
@@ -253,7 +253,7 @@ func TestVerifyRemat(t *testing.T) {
 
 	wrong := rdEdit(t, rdRematAfter, "#20 S2R R5 = SR_TID.X ; remat #2", "#20 S2R R5 = SR_TID.Y ; remat #2")
 	re := rdExpect(t, before, rdFunc(t, rdKernel, wrong),
-		"verify-ra k BB0 #20: rematerialization problem: old instruction [2] new instruction [20]: operand 0 is SR_TID.Y, but SR_TID.X in the old one (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #20: rematerialization problem: old instruction [2] new instruction [20]: operand 1 is SR_TID.Y, but SR_TID.X in the old one (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	if m := re.Mismatches[0]; m.Code != 7 || m.Origin != 2 {
 		t.Errorf("remat mismatch is code %d origin %d, want 7 and 2", m.Code, m.Origin)
 	}
@@ -342,7 +342,7 @@ func TestVerifyCall(t *testing.T) {
 	// %r0 kept in a register across the call instead of a spill slot.
 	noSpill := rdEdit(t, rdCallAfter, "\t#21 STL [R1], R5 ; spill\n", "", "\t#22 LDL R5 = [R1] ; refill\n", "")
 	rdExpect(t, before, rdFunc(t, rdFrame4, noSpill),
-		"verify-ra k BB0 #6: operand 1 reads R5, which held %r0 until the CALL #4 clobbered it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 2 reads R5, which held %r0 until the CALL #4 clobbered it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// The argument goes to the wrong register.
 	arg := rdEdit(t, rdCallAfter, "#3 MOV R4 = R5", "#3 MOV R8 = R5")
@@ -352,7 +352,7 @@ func TestVerifyCall(t *testing.T) {
 	// The result is read from a register the callee did not write.
 	res := rdEdit(t, rdCallAfter, "#6 IADD3 R4 = R4, R5, RZ", "#6 IADD3 R4 = R6, R5, RZ")
 	rdExpect(t, before, rdFunc(t, rdFrame4, res),
-		"verify-ra k BB0 #6: operand 0 reads R6, which holds R6 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 1 reads R6, which holds R6 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 }
 
 const rdFuncHead = ".func f\n.param x offset=0x4 size=0x4 align=0x4\n.ret r offset=0x4 size=0x4 align=0x4\n.shared 0x0\n.local 0x0\n"
@@ -434,17 +434,17 @@ func TestVerifyGuarded(t *testing.T) {
 	// The two halves of %r1 in different registers.
 	split := rdEdit(t, rdGuardAfter, "#5 @!P0 MOV R5 = 0x2", "#5 @!P0 MOV R6 = 0x2")
 	rdExpect(t, before, rdFunc(t, rdKernel, split),
-		"verify-ra k BB0 #6: operand 0 reads R5, which holds %r1, the value it read before allocation, only when %p0 (and R5 when !%p0), but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 1 reads R5, which holds %r1, the value it read before allocation, only when %p0 (and R5 when !%p0), but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// A guarded definition over a live value: when %p0 is true, R4 no
 	// longer holds %r0.
 	over := rdEdit(t, rdGuardAfter, "#4 @P0 MOV R5 = 0x1", "#4 @P0 MOV R4 = 0x1",
 		"#5 @!P0 MOV R5 = 0x2", "#5 @!P0 MOV R4 = 0x2")
 	rdExpect(t, before, rdFunc(t, rdKernel, over),
-		"verify-ra k BB0 #6: operand 0 reads R5, which holds R5 (not %r1, the value it read before allocation) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 1 reads R5, which holds R5 (not %r1, the value it read before allocation) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	over2 := rdEdit(t, rdGuardAfter, "#4 @P0 MOV R5 = 0x1", "#4 @P0 MOV R4 = 0x1")
 	rdExpect(t, before, rdFunc(t, rdKernel, over2),
-		"verify-ra k BB0 #6: operand 0 reads R5, which holds %r1, the value it read before allocation, only when !%p0 (and R5 when %p0), but the read is unguarded (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 1 reads R5, which holds %r1, the value it read before allocation, only when !%p0 (and R5 when %p0), but the read is unguarded (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// The guard itself must hold the original predicate.
 	guard := rdEdit(t, rdGuardAfter, "#7 @P0 MOV R4 = 0x3", "#7 @P1 MOV R4 = 0x3")
@@ -485,7 +485,7 @@ func TestVerifyCoalesce(t *testing.T) {
 	// lost %r1 is the one reported.
 	merged := rdEdit(t, after, "\t#3 MOV R5 = R4 ;\n", "", "#5 IADD3 R4 = R5, R4, RZ", "#5 IADD3 R4 = R4, R4, RZ")
 	rdExpect(t, before, rdFunc(t, rdKernel, merged),
-		"verify-ra k BB0 #5: operand 0 reads R4, which holds %r0 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #5: operand 1 reads R4, which holds %r0 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// Interfering values that share a register only while one of them is
 	// dead: %r1 is spilled right after the copy, so the redefinition of
@@ -523,7 +523,7 @@ func TestVerifyCoalesce(t *testing.T) {
 `, "#3 MOV %r1 = %r0", "#3 @!%p0 MOV %r1 = %r0"))
 	gAfter := rdEdit(t, spilled, "#2 S2R R4 = SR_TID.X ;\n", "#2 S2R R4 = SR_TID.X ;\n\t#10 ISETP.GE.AND P0, PT = R4, 0x4, PT ;\n\t#11 MOV R5 = RZ ;\n")
 	rdExpect(t, gBefore, rdFunc(t, ".entry k\n.shared 0x0\n.local 0x10\n", gAfter),
-		"verify-ra k BB0 #5: operand 0 reads R5, which holds %r1, the value it read before allocation, only when !%p0, but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #5: operand 1 reads R5, which holds %r1, the value it read before allocation, only when !%p0, but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// Instructions must keep their form and lose their virtual registers.
 	shape := rdEdit(t, after, "#4 IADD3 R4 = R4, 0x1, RZ", "#4 IMAD R4 = R4, 0x1, RZ")
@@ -531,7 +531,7 @@ func TestVerifyCoalesce(t *testing.T) {
 		"verify-ra k BB0 #4: is IMAD (1 result, 3 sources) after allocation, but IADD3 (1 result, 3 sources) before (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	virt := rdEdit(t, after, "#5 IADD3 R4 = R5, R4, RZ", "#5 IADD3 R4 = %r1, R4, RZ")
 	rdExpect(t, before, rdFunc(t, rdKernel, virt),
-		"verify-ra k BB0 #5: operand 0 is still the virtual register %r1 after allocation; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #5: operand 1 is still the virtual register %r1 after allocation; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	mis := rdEdit(t, after, "#8 STG.E [R6.64], R4", "#8 STG.E [R5.64], R4")
 	rdExpect(t, before, rdFunc(t, rdKernel, mis),
 		"verify-ra k BB0 #8: the address of operand 0 is R5.64, which is not aligned to 2 registers; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
@@ -604,12 +604,12 @@ BB2:
 	#8 EXIT ;
 `
 	re = rdExpect(t, rdFunc(t, rdKernel, join), rdFunc(t, rdFrame8, joinAfter),
-		"verify-ra k BB2 #7: operand 0 reads R4, which holds %r0, the value it read before allocation, on only some of the paths that reach it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB2 #7: operand 1 reads R4, which holds %r0, the value it read before allocation, on only some of the paths that reach it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	rep := re.Report()
 	for _, frag := range []string{
-		"Producers for operand # 0 of instruction [7] after register allocation:\n  [3] def opr # 0 for src opr # 0\n  [22] def opr # 0 for src opr # 0 (refill)\n",
-		"Additions\n  [3] def opr # 0 src opr # 0  POTENTIAL PROBLEM\n  [22] def opr # 0 src opr # 0 (refill)  BENIGN (explainable)\n",
-		"Removals\n  [2] def opr # 0 src opr # 0  BENIGN (explainable)\n",
+		"Producers for operand # 1 of instruction [7] after register allocation:\n  [3] def opr # 0 for src opr # 1\n  [22] def opr # 0 for src opr # 1 (refill)\n",
+		"Additions\n  [3] def opr # 0 src opr # 1  POTENTIAL PROBLEM\n  [22] def opr # 0 src opr # 1 (refill)  BENIGN (explainable)\n",
+		"Removals\n  [2] def opr # 0 src opr # 1  BENIGN (explainable)\n",
 		"Before register allocation this operand was fully defined, now an uninitialized value can reach it\n",
 		"TOTAL MISMATCH 1   MISMATCH ON OLD 0\n",
 	} {
@@ -642,10 +642,10 @@ func TestVerifyPredicateSpill(t *testing.T) {
 `
 	rdExpect(t, before, rdFunc(t, rdKernel, after), "")
 	rdExpect(t, before, rdFunc(t, rdKernel, rdEdit(t, after, "\t#21 ISETP.NE.U32.AND P0, PT = R5, RZ, PT ; refill\n", "")),
-		"verify-ra k BB0 #6: operand 2 reads P0, which holds %p0 (not %p1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 3 reads P0, which holds %p0 (not %p1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	// The holder is overwritten between the spill and the refill.
 	rdExpect(t, before, rdFunc(t, rdKernel, rdEdit(t, after, "#5 @P0 IADD3 R4 = R4, 0x1, RZ", "#5 @P0 IADD3 R5 = R4, 0x1, RZ")),
-		"verify-ra k BB0 #6: operand 0 reads R4, which holds %r0, the value it read before allocation, only when !%p0, but the read is unguarded (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #6: operand 1 reads R4, which holds %r0, the value it read before allocation, only when !%p0, but the read is unguarded (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	rdExpect(t, before, rdFunc(t, rdKernel, rdEdit(t, after, "#21 ISETP.NE.U32.AND P0, PT = R5, RZ, PT", "#21 ISETP.NE.AND P0, PT = R5, RZ, PT")),
 		"verify-ra k BB0 #21: predicate refill is ISETP.NE.AND P0, PT = R5, RZ, PT, not ISETP.NE.U32.AND Pp, PT = Rh, RZ, PT (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 }
@@ -674,7 +674,7 @@ func TestVerifyEssayExample(t *testing.T) {
 	head := ".entry k\n.shared 0x0\n.local 0x10\n"
 	rdExpect(t, before, rdFunc(t, head, after), "")
 	rdExpect(t, before, rdFunc(t, head, rdEdit(t, after, "#12 FADD R4 = R6, R5", "#12 FADD R4 = R5, R5")),
-		"verify-ra k BB0 #12: operand 0 reads R5, which holds %r9 (not %r7, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #12: operand 1 reads R5, which holds %r9 (not %r7, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 }
 
 // A .func that returns early under %p0: the epilogue before "@P0 RET" is
@@ -718,14 +718,14 @@ func TestVerifyGuardedReturn(t *testing.T) {
 	// too: the refill then reads a slot of the caller's frame.
 	moved := rdEdit(t, rdGuardRetAfter, "#22 @P0 IADD3 R1 = R1, 0x10, RZ", "#22 IADD3 R1 = R1, 0x10, RZ")
 	rdExpect(t, before, rdFunc(t, framed, moved),
-		"verify-ra f BB1 #6: operand 0 reads R5, which holds nothing (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra f BB1 #6: operand 1 reads R5, which holds nothing (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// The slot overwritten under the opposite guard: on the path that
 	// goes on (%p0 false) it no longer holds %r1.
 	clobbered := rdEdit(t, rdGuardRetAfter, "#3 ISETP.NE.AND P0, PT = R4, RZ, PT ;\n",
 		"#3 ISETP.NE.AND P0, PT = R4, RZ, PT ;\n\t#25 @!P0 STL [R1], RZ ;\n")
 	rdExpect(t, before, rdFunc(t, framed, clobbered),
-		"verify-ra f BB1 #6: operand 0 reads R5, which holds nothing (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra f BB1 #6: operand 1 reads R5, which holds nothing (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// A guarded branch says which way its guard went as well: the value
 	// kept only while %p0 is true reaches the branch target intact.

@@ -43,7 +43,7 @@ func TestVerifyUndefinedOnSomePaths(t *testing.T) {
 	wrong := rdEdit(t, rdUndefGuardAfter,
 		"#3 ISETP.GE.AND P0, PT = R4, 0x10, PT ;", "#3 ISETP.GE.AND P0, PT = R4, 0x10, PT ;\n\t#10 MOV R8 = 0x7 ;")
 	rdExpect(t, defined, rdFunc(t, rdKernel, wrong),
-		"verify-ra k BB0 #5: operand 0 reads R5, which holds %r1, the value it read before allocation, only when %p0 (and R5 when !%p0), but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #5: operand 1 reads R5, which holds %r1, the value it read before allocation, only when %p0 (and R5 when !%p0), but the read is unguarded; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 	right := rdEdit(t, wrong, "#10 MOV R8 = 0x7 ;", "#10 MOV R5 = 0x7 ;")
 	rdExpect(t, defined, rdFunc(t, rdKernel, right), "")
 
@@ -52,7 +52,7 @@ func TestVerifyUndefinedOnSomePaths(t *testing.T) {
 	guarded := rdFunc(t, rdKernel, rdEdit(t, rdUndefGuardBefore, "#5 IADD3", "#5 @%p0 IADD3"))
 	elsewhere := rdEdit(t, rdUndefGuardAfter, "#4 @P0 IADD3 R5", "#4 @P0 IADD3 R8", "#5 IADD3", "#5 @P0 IADD3")
 	rdExpect(t, guarded, rdFunc(t, rdKernel, elsewhere),
-		"verify-ra k BB0 #5: operand 0 reads R5, which holds R5 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB0 #5: operand 1 reads R5, which holds R5 (not %r1, the value it read before allocation); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 
 	// When the allocation changes the guarded definition itself (here
 	// its guard), that is reported, and the read it fed is not excused
@@ -131,5 +131,5 @@ BB3:
 	rdExpect(t, before, rdFunc(t, rdKernel, after), "")
 	clobber := rdEdit(t, after, "#6 IADD3 R6 = R4, 0x2, RZ", "#6 IADD3 R5 = R4, 0x2, RZ")
 	rdExpect(t, before, rdFunc(t, rdKernel, clobber),
-		"verify-ra k BB2 #7: operand 0 reads R5, which holds %r1, the value it read before allocation, on only some of the paths that reach it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+		"verify-ra k BB2 #7: operand 1 reads R5, which holds %r1, the value it read before allocation, on only some of the paths that reach it; rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
 }

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKnobOutOfRange: an integer knob set outside its range is refused
+// before any compilation, naming the knob and the range (issue 22,
+// defect 11: LoopUnrollFactor=-5 was accepted).
+func TestKnobOutOfRange(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "k.ptx", kernelSrc("ret;"))
+	for _, c := range []struct{ knob, want string }{
+		{"LoopUnrollFactor=-5", "-knob LoopUnrollFactor=-5: LoopUnrollFactor=-5 is out of range: must be at least 0"},
+		{"UnrollBudget=-1", "UnrollBudget=-1 is out of range: must be at least 0"},
+		{"BackCopyPropBudget=-2", "BackCopyPropBudget=-2 is out of range: must be at least -1"},
+		{"SchedTexBatchTargetSelectRegisterTarget=0", "SchedTexBatchTargetSelectRegisterTarget=0 is out of range: must be at least 1"},
+		{"RegAllocNumNonSpillTrials=-3", "RegAllocNumNonSpillTrials=-3 is out of range: must be at least 0"},
+	} {
+		code, _, errs := runCLI(t, "compile", "--emit", "ir", "-knob", c.knob, p)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("-knob %s: exit %d, stderr %q; want exit 2 and %q", c.knob, code, errs, c.want)
+		}
+	}
+	if code, _, errs := runCLI(t, "compile", "--emit", "ir", "-knob", "LoopUnrollFactor=0~BackCopyPropBudget=-1", p); code != 0 {
+		t.Errorf("in-range knobs: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestMaxRegCountLowerBound: --maxrregcount below 24 is raised to 24 with
+// a warning, as ptxas 13 does, instead of failing allocation with "0 of
+// the usable registers R4-R1 are in use" (issue 22, defect 11).
+func TestMaxRegCountLowerBound(t *testing.T) {
+	src := "../../testdata/kernels/iadd.ptx"
+	code, want, _ := runCLI(t, "compile", "--maxrregcount", "24", src)
+	if code != 0 {
+		t.Fatalf("--maxrregcount 24: exit %d", code)
+	}
+	for _, n := range []string{"2", "23"} {
+		code, out, errs := runCLI(t, "compile", "--maxrregcount", n, src)
+		w := "orilab compile: warning: adjusting --maxrregcount " + n + " to the lower bound of 24 registers per thread (as ptxas does)\n"
+		if code != 0 || errs != w || out != want {
+			t.Errorf("--maxrregcount %s: exit %d, stderr %q (want %q); SASS same as with 24: %v", n, code, errs, w, out == want)
+		}
+	}
+}
+
+// TestInjectVerifierOperandNumbers: the injection line and the post-RA
+// verifier name the same operand of the same fault (issue 22, defect 11:
+// the report said "operand 3", the verifier "operand 2"). In
+// "IMAD R8 = R13, c[0x0][0x0], R12" the corrupted R12 is operand 3,
+// counting the destination.
+func TestInjectVerifierOperandNumbers(t *testing.T) {
+	code, out, errs := runCLI(t, "inject", "../../testdata/sample/sample.json", "--bugspec", "1,0,0,0 0 0", "--seed", "3")
+	all := out + errs
+	for _, want := range []string{
+		"inst # 7 in operand 3 correct val 12 replaced with 10",
+		"-> #7 IMAD R8 = R13, c[0x0][0x0], R10 ; line 32",
+		"verify-ra block_sum BB0 #7: operand 3 reads R10,",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("inject (exit %d) lacks %q:\n%s", code, want, all)
+		}
+	}
+}
+
+// TestCampaignListsEveryCategory: a campaign names every requested
+// category, the ones without candidates too, as a single injection does
+// (issue 22, defect 11: the campaign omitted them).
+func TestCampaignListsEveryCategory(t *testing.T) {
+	spec := "../../testdata/sample/sample.json"
+	_, single, serr := runCLI(t, "inject", spec, "--bugspec", "1,1,1,1 0 0", "--seed", "3")
+	for _, want := range []string{"offset/spill bugs: requested 1, injected 0 (no candidates)", "remat bugs: requested 1, injected 0 (no candidates)"} {
+		if !strings.Contains(single+serr, want) {
+			t.Fatalf("single injection lacks %q:\n%s%s", want, single, serr)
+		}
+	}
+	code, out, errs := runCLI(t, "inject", spec, "--bugspec", "1,1,1,1 0 0", "--seed", "3", "--trials", "4", "--jobs", "1")
+	want := "register bugs: requested 1 per trial, injected 4 in 4 trials\n" +
+		"predicate bugs: requested 1 per trial, injected 4 in 4 trials\n" +
+		"offset/spill bugs: requested 1 per trial, injected 0 in 4 trials (no candidates)\n" +
+		"remat bugs: requested 1 per trial, injected 0 in 4 trials (no candidates)\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("campaign: exit %d, stderr %q, stdout lacks\n%s\n%s", code, errs, want, out)
+	}
+}
+
+// TestKnobsListsRange: orilab knobs shows the range of a bounded knob.
+func TestKnobsListsRange(t *testing.T) {
+	code, out, _ := runCLI(t, "knobs", "LoopUnrollFactor")
+	if code != 0 || !strings.HasPrefix(out, "LoopUnrollFactor  int  default 0  range 0..\n") {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	code, out, _ = runCLI(t, "knobs", "SchedTexBatchTargetSelectRegisterTarget", "--json")
+	if code != 0 || !strings.Contains(out, `"range": "1.."`) {
+		t.Errorf("--json: exit %d, stdout %q", code, out)
+	}
+}
