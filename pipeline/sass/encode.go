@@ -562,28 +562,20 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 		e.w.SetField(s.pos, 8, uint64(n))
 		return nil
 	case sTarget:
-		if o.Kind != ori.OpdBlock {
-			return fmt.Errorf("%s where the encoding holds a branch target", o)
+		rel, err := e.branchOffset(o)
+		if err != nil {
+			return err
 		}
-		t, ok := e.addr[o.Block]
-		if !ok {
-			return fmt.Errorf("branch to BB%d, which is not a block of the function", o.Block)
-		}
-		rel := int64(t-(e.pc+16)) / 4
 		if rel < -(1<<(s.n-1)) || rel >= 1<<(s.n-1) {
 			return fmt.Errorf("branch offset %d does not fit %d bits", rel, s.n)
 		}
 		e.w.SetField(s.pos, s.n, uint64(rel))
 		return nil
 	case sTarget90:
-		if o.Kind != ori.OpdBlock {
-			return fmt.Errorf("%s where the encoding holds a branch target", o)
+		rel, err := e.branchOffset(o)
+		if err != nil {
+			return err
 		}
-		t, ok := e.addr[o.Block]
-		if !ok {
-			return fmt.Errorf("branch to BB%d, which is not a block of the function", o.Block)
-		}
-		rel := int64(t-(e.pc+16)) / 4
 		if rel < -(1<<55) || rel >= 1<<55 {
 			return fmt.Errorf("branch offset %d does not fit", rel)
 		}
@@ -816,4 +808,17 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC
 	}
 	e.w.SetField(9, 3, uint64(form))
 	return nil
+}
+
+// branchOffset is the distance, in 4-byte units from the next
+// instruction, to the block a branch operand names.
+func (e *encoder) branchOffset(o ori.Operand) (int64, error) {
+	if o.Kind != ori.OpdBlock {
+		return 0, fmt.Errorf("%s where the encoding holds a branch target", o)
+	}
+	t, ok := e.addr[o.Block]
+	if !ok {
+		return 0, fmt.Errorf("branch to BB%d, which is not a block of the function", o.Block)
+	}
+	return int64(t-(e.pc+16)) / 4, nil
 }
