@@ -827,6 +827,9 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 	if c.l.moduleLocal(o.Name) {
 		return ori.Operand{}, c.l.unsupported(o.Pos, "the module-scope .local variable %s in device function %s (orilab places those in the kernel's frame)", o.Name, c.pf.Name)
 	}
+	if clusterSpecialRegs[o.Name] {
+		return ori.Operand{}, c.l.unsupported(o.Pos, "the special register %s (%s)", o.Name, hopperCluster)
+	}
 	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
 }
 
