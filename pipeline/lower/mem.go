@@ -933,10 +933,10 @@ func lowerIsspacep(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
-	hi := word(a, 1)
 	if c.l.out.AddressSize == 32 {
-		return c.l.unsupported(in.OpPos, "isspacep with 32-bit addresses")
+		return c.isspacep32(in, p, word(a, 0))
 	}
+	hi := word(a, 1)
 	// Windows are 4 GiB-aligned: an address is in a window when its high
 	// word equals the window base's high word.
 	inWin := func(off int64) ori.Reg {
@@ -956,6 +956,35 @@ func lowerIsspacep(c *fn, in *ptx.Instr) error {
 		l := inWin(cbLocalWin)
 		// p = !s && !l
 		c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(s), ori.R(l), ori.R(ori.PT), ori.Imm(int64(lut3(func(a, b, _ bool) bool { return !a && !b }))), ori.Imm(0))
+	default:
+		return c.l.unsupported(in.OpPos, "isspacep for this space")
+	}
+	return nil
+}
+
+// isspacep32 lowers isspacep for 32-bit generic addresses (a 64-bit
+// operand's high word is zero there: cvta adds a 32-bit window base).
+//
+// Decision: ptxas 13.0 no longer compiles 32-bit code, so the windows are
+// orilab's own (sim/mem.go windows): shared at 0xC000_0000, constant at
+// 0xD000_0000, local from 0xE000_0000 to the top of the space. An address
+// is shared in [shared base, constant base), local at or above the local
+// base, and global below the shared base; the constant window is none of
+// the three, as on 64-bit targets where it lies outside every window but
+// the global test (which there counts it as global, not having a bound).
+func (c *fn) isspacep32(in *ptx.Instr, p ori.Reg, lo ori.Operand) error {
+	setp := func(d ori.Reg, cmp string, win int64, in ori.Reg) {
+		c.emit(ori.OpISETP, []string{cmp, "U32", "AND"}, []ori.Operand{ori.R(d), ori.R(ori.PT)}, lo, ori.CBank(0, win), ori.R(in))
+	}
+	switch {
+	case in.HasMod(".shared") || in.HasMod(".shared::cta"):
+		q := c.newPred()
+		setp(q, "GE", cbSharedWin, ori.PT)
+		setp(p, "LT", cbConstWin, q)
+	case in.HasMod(".local"):
+		setp(p, "GE", cbLocalWin, ori.PT)
+	case in.HasMod(".global"):
+		setp(p, "LT", cbSharedWin, ori.PT)
 	default:
 		return c.l.unsupported(in.OpPos, "isspacep for this space")
 	}
