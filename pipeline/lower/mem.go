@@ -657,6 +657,28 @@ func lowerMov(c *fn, in *ptx.Instr) error {
 		c.pack(dr, parts, pieceBits)
 		return nil
 	}
+	// A vector register of sub-word elements (.v2.b16, .v4.u8) keeps
+	// each element in its own word: a scalar moved into it is split into
+	// elements, and moved out of it packed from them (mov.b32 %x, %v).
+	if pr, _, ok := c.reg(d); ok && d.Comp == "" && pr.vec > 0 && typeBytes(pr.typ) < 4 {
+		src, err := c.src(s, t)
+		if err != nil {
+			return err
+		}
+		eb := int(typeBytes(pr.typ)) * 8
+		for i := 0; i < pr.vec && i*eb < typeBits(t); i++ {
+			c.extractBits(dr.Word(i), src, i*eb, eb)
+		}
+		return nil
+	}
+	if pr, sr, ok := c.reg(s); ok && s.Comp == "" && pr.vec > 0 && typeBytes(pr.typ) < 4 && typeBits(t) == pr.vec*int(typeBytes(pr.typ))*8 && typeBits(t)%32 == 0 {
+		var parts []ori.Operand
+		for i := 0; i < pr.vec; i++ {
+			parts = append(parts, ori.R(sr.Word(i)))
+		}
+		c.pack(dr, parts, int(typeBytes(pr.typ))*8)
+		return nil
+	}
 	src, err := c.src(s, t)
 	if err != nil {
 		return err
