@@ -26,7 +26,7 @@ func init() {
 //
 //	ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 d, [a];
 //
-// to LDSM.16.{M88,MT88}.{1,2,4}, as ptxas 13.0 does (LDSM.16.MT88.4 for
+// to LDSM.16.{M88,MT88}[.2|.4], as ptxas 13.0 does (LDSM.16.MT88.4 for
 // ZLUDA's ldmatrix_trans).
 func lowerLdmatrix(c *fn, in *ptx.Instr) error {
 	n := 0
@@ -64,8 +64,13 @@ func lowerLdmatrix(c *fn, in *ptx.Instr) error {
 	if in.HasMod(".trans") {
 		layout = "MT88"
 	}
+	mods := []string{"16", layout}
+	if n > 1 {
+		// ptxas spells one matrix LDSM.16.M88, without a count.
+		mods = append(mods, fmt.Sprint(n))
+	}
 	t := c.newReg(n)
-	c.emit(ori.OpLDSM, []string{"16", layout, fmt.Sprint(n)}, []ori.Operand{ori.R(t)}, ref.op)
+	c.emit(ori.OpLDSM, mods, []ori.Operand{ori.R(t)}, ref.op)
 	for i, d := range dsts {
 		c.mov(d, ori.R(t.Word(i)), 1)
 	}
@@ -90,20 +95,13 @@ func mmaKey(shape, d, a, b, cc string) string { return shape + d + a + b + cc }
 // signedness of a and b, DMMA.884).
 var mmaShapes = func() map[string]mmaShape {
 	m := map[string]mmaShape{}
+	// ptxas 13.0 requires .dtype = .ctype for the m16n8 f16 shapes
+	// (".dtype must be '.f16' when .ctype is '.f16'").
 	for _, dc := range []string{".f16", ".f32"} {
-		for _, cc := range []string{".f16", ".f32"} {
-			acc := map[string]int{".f16": 2, ".f32": 4}
-			mods := func(k string) []string {
-				mm := []string{k, strings.ToUpper(dc[1:])}
-				if cc != dc {
-					// Mixed accumulators: ptxas names the C type too.
-					mm = append(mm, "C"+strings.ToUpper(cc[1:]))
-				}
-				return mm
-			}
-			m[mmaKey(".m16n8k16", dc, ".f16", ".f16", cc)] = mmaShape{ori.OpHMMA, mods("16816"), 4, 2, acc[cc], acc[dc], ".f16", cc}
-			m[mmaKey(".m16n8k8", dc, ".f16", ".f16", cc)] = mmaShape{ori.OpHMMA, mods("1688"), 2, 1, acc[cc], acc[dc], ".f16", cc}
-		}
+		acc := map[string]int{".f16": 2, ".f32": 4}[dc]
+		mods := func(k string) []string { return []string{k, strings.ToUpper(dc[1:])} }
+		m[mmaKey(".m16n8k16", dc, ".f16", ".f16", dc)] = mmaShape{ori.OpHMMA, mods("16816"), 4, 2, acc, acc, ".f16", dc}
+		m[mmaKey(".m16n8k8", dc, ".f16", ".f16", dc)] = mmaShape{ori.OpHMMA, mods("1688"), 2, 1, acc, acc, ".f16", dc}
 	}
 	m[mmaKey(".m16n8k16", ".f32", ".bf16", ".bf16", ".f32")] = mmaShape{ori.OpHMMA, []string{"16816", "F32", "BF16"}, 4, 2, 4, 4, ".bf16", ".f32"}
 	m[mmaKey(".m16n8k8", ".f32", ".bf16", ".bf16", ".f32")] = mmaShape{ori.OpHMMA, []string{"1688", "F32", "BF16"}, 2, 1, 4, 4, ".bf16", ".f32"}

@@ -169,12 +169,6 @@ func decodeMMA(d *dinst) mmaConfig {
 			cfg.a = mkTF32
 		}
 		cfg.b, cfg.c = cfg.a, cfg.d
-		switch {
-		case d.has("CF16"):
-			cfg.c = mkF16
-		case d.has("CF32"):
-			cfg.c = mkF32
-		}
 	}
 	return cfg
 }
