@@ -63,7 +63,7 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 	if len(in.Args) > 3 {
 		v, ok := in.Args[3].Int()
 		if !ok {
-			return c.l.unsupported(in.Args[3].Pos, "a register src-size in cp.async")
+			return c.cpAsyncDynamic(in, dst, src, size)
 		}
 		srcSize = v
 	}
@@ -87,6 +87,62 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 			}
 		default:
 			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
+		}
+		a := dst.op
+		a.Imm += off
+		c.emit(ori.OpSTS, nil, nil, a, ori.R(r))
+	}
+	return nil
+}
+
+// cpAsyncDynamic lowers cp.async whose fourth operand is a register:
+// src-size (a .u32: copy that many bytes, zero the rest up to cp-size) or
+// ignore-src (a predicate: when true, copy nothing and zero all).
+//
+// Each word is loaded whole when src-size covers it, and bytewise when
+// src-size ends inside it; every load is guarded by its predicate, so no
+// byte at or past src-size is read (Triton masks out-of-bounds tiles with
+// src-size 0). The predicates fold in the instruction's own guard.
+// Decision: a src-size above cp-size copies cp-size bytes (the manual
+// leaves it undefined).
+func (c *fn) cpAsyncDynamic(in *ptx.Instr, dst, src memRef, size int64) error {
+	var n ori.Operand
+	if r, reg, ok := c.reg(in.Args[3]); ok && r.pred {
+		t := c.newReg(1)
+		c.emit(ori.OpSEL, nil, []ori.Operand{ori.R(t)}, ori.R(ori.RZ), ori.Imm(size), ori.R(reg))
+		n = ori.R(t)
+	} else {
+		o, err := c.src(in.Args[3], ".u32")
+		if err != nil {
+			return err
+		}
+		n = c.asReg(word(o, 0))
+	}
+	guard := ori.Operand{Kind: ori.OpdReg, Reg: c.guard, Not: c.gNot}
+	setp := func(cmp string, k int64, with ori.Operand) ori.Reg {
+		p := c.newPred()
+		c.emitRaw(ori.OpISETP, []string{cmp, "U32", "AND"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, n, ori.Imm(k), with)
+		return p
+	}
+	load := func(d ori.Reg, mods []string, off int64, p ori.Reg) {
+		a := src.op
+		a.Imm += off
+		ld := c.emitRaw(ori.OpLDG, mods, []ori.Operand{ori.R(d)}, a)
+		ld.Guard = p
+	}
+	for off := int64(0); off < size; off += 4 {
+		r := c.newReg(1)
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
+		load(r, []string{"E"}, off, setp("GE", off+4, guard))
+		// src-size ends inside this word: bytes off..src-size-1.
+		part := setp("LT", off+4, guard)
+		for b := off; b < off+4; b++ {
+			pb := setp("GT", b, ori.R(part))
+			t := c.newReg(1)
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t)}, ori.R(ori.RZ))
+			load(t, []string{"E", "U8"}, b, pb)
+			c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(t)}, ori.R(t), ori.Imm(8*(b-off)), ori.R(ori.RZ))
+			c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, ori.R(r), ori.R(t), ori.R(ori.RZ), ori.Imm(0xfc), ori.R(ori.PT))
 		}
 		a := dst.op
 		a.Imm += off
