@@ -232,6 +232,18 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 		return memRef{op: ori.AbsMem(v), space: sp}, nil
 	}
 	if _, reg, ok := c.reg(base); ok {
+		if sp == ".param" {
+			if c.pf.Entry {
+				// A kernel parameter's address is its bank-0 offset
+				// (symAddr).
+				o := ori.CBank(0, off)
+				o.Reg, o.HasBase = reg.Word(0), true
+				return memRef{op: o, space: ".param"}, nil
+			}
+			// A .func parameter's address is that of its copy in the
+			// local frame (symAddr).
+			return memRef{op: ori.Mem(reg.Word(0), off), space: ".local"}, nil
+		}
 		if sp == ".const" {
 			// A .const address is an offset into bank 3: LDC with an index.
 			o := ori.CBank(constBank, off)
@@ -850,6 +862,17 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 		case vkLocal:
 			r := c.newReg(words)
 			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(r.Word(0))}, ori.R(ori.PReg(ori.ClassR, 1, 1)), ori.Imm(v.off+off), ori.R(ori.RZ))
+			c.extendTo(r, 1, ".u32")
+			return ori.R(r), nil
+		case vkKernelParm:
+			// Decision: the .param-space address of a kernel parameter
+			// is its byte offset in constant bank 0, where the driver
+			// puts it; ld.param through the address then reads
+			// c[0x0][Rx+off] with LDC (address). ptxas folds a constant
+			// one into c[0x0][0x16c] directly. Generic use (cvta.param)
+			// is refused there.
+			r := c.newReg(words)
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(v.off+off))
 			c.extendTo(r, 1, ".u32")
 			return ori.R(r), nil
 		}
