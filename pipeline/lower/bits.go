@@ -1313,8 +1313,7 @@ func lowerFns(c *fn, in *ptx.Instr) error {
 // and the .dsel merge. .sat and .min/.max compare the true value, so they
 // are lowered only for exact intermediates (with mixed-signedness
 // comparisons done exactly); the rest is reported unsupported rather than
-// guessed, as is vmad and the SIMD forms (vadd2, vmax4, ...), which are
-// not registered.
+// guessed, as is vmad. The SIMD forms (vadd2, vmax4, ...) are in simd.go.
 func lowerVideo(c *fn, in *ptx.Instr) error {
 	if len(in.Args) != 3 && len(in.Args) != 4 {
 		return c.l.errorf(in.OpPos, "%s needs 3 or 4 operands", in.Op)
