@@ -514,7 +514,7 @@ func TestTensorKernelsAreValidPTX(t *testing.T) {
 		srcs = append(srcs, mc.kernel())
 	}
 	for _, n := range []int{1, 2, 4} {
-		srcs = append(srcs, ldmatrixKernel(n, false), ldmatrixKernel(n, true))
+		srcs = append(srcs, ldmatrixKernel(n, false), ldmatrixKernel(n, true), stmatrixKernel(n, false), stmatrixKernel(n, true))
 	}
 	for i, src := range srcs {
 		p := filepath.Join(dir, fmt.Sprintf("k%d.ptx", i))
@@ -522,11 +522,113 @@ func TestTensorKernelsAreValidPTX(t *testing.T) {
 			t.Fatal(err)
 		}
 		arch := "sm_80"
-		if strings.Contains(src, ".target sm_75") {
-			arch = "sm_75"
+		for _, a := range []string{"sm_75", "sm_90"} {
+			if strings.Contains(src, ".target "+a) {
+				arch = a
+			}
 		}
 		if out, err := exec.Command(ptxas, "-arch", arch, "-o", p+".cubin", p).CombinedOutput(); err != nil {
 			t.Errorf("ptxas rejects:\n%s\n%v\n%s", src, err, out)
+		}
+	}
+}
+
+// stmatrixKernel: lane l stores its n words from in[l*n..] with stmatrix,
+// giving the address of shared row perm(l) = 7l mod 32, then copies
+// shared row l to out[l*16..].
+func stmatrixKernel(n int, trans bool) string {
+	tr := ""
+	if trans {
+		tr = ".trans"
+	}
+	var rl, ld []string
+	for i := 0; i < n; i++ {
+		rl = append(rl, fmt.Sprintf("%%x%d", i))
+		ld = append(ld, fmt.Sprintf("\tld.global.b32 %%x%d, [%%g+%d];\n", i, 4*i))
+	}
+	return fmt.Sprintf(`.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry mma_test(.param .u64 pg, .param .u64 po)
+{
+	.shared .align 16 .b8 sm[512];
+	.reg .b32 %%x<4>, %%t, %%s, %%u;
+	.reg .b64 %%g, %%o, %%off, %%v<2>;
+	mov.u32 %%t, %%tid.x;
+	ld.param.u64 %%g, [pg];
+	ld.param.u64 %%o, [po];
+	mul.wide.u32 %%off, %%t, %d;
+	add.u64 %%g, %%g, %%off;
+%s	mov.u32 %%s, sm;
+	mul.lo.u32 %%u, %%t, 7;
+	and.b32 %%u, %%u, 31;
+	mad.lo.u32 %%u, %%u, 16, %%s;
+	stmatrix.sync.aligned.m8n8.x%d%s.shared.b16 [%%u], {%s};
+	bar.sync 0;
+	mad.lo.u32 %%u, %%t, 16, %%s;
+	ld.shared.v2.b64 {%%v0, %%v1}, [%%u];
+	mul.wide.u32 %%off, %%t, 16;
+	add.u64 %%o, %%o, %%off;
+	st.global.v2.b64 [%%o], {%%v0, %%v1};
+	ret;
+}
+`, 4*n, strings.Join(ld, ""), n, tr, strings.Join(rl, ", "))
+}
+
+// TestStmatrix runs stmatrix x1/x2/x4, plain and .trans (sm_90): lane l's
+// word j holds (row l/4, columns 2(l%4), 2(l%4)+1) of matrix j, or with
+// .trans (rows 2(l%4), 2(l%4)+1 of column l/4), and lanes 8j..8j+7 give
+// the row addresses of matrix j. Shared rows no lane addresses stay 0.
+func TestStmatrix(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewSource(9))
+	for _, n := range []int{1, 2, 4} {
+		for _, trans := range []bool{false, true} {
+			t.Run(fmt.Sprintf("x%d_trans%v", n, trans), func(t *testing.T) {
+				words := make([][]uint32, 32)
+				var in []byte
+				for l := range words {
+					for j := 0; j < n; j++ {
+						w := r.Uint32()
+						words[l] = append(words[l], w)
+						in = append(in, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
+					}
+				}
+				var shared [32][8]uint16 // shared row s
+				for l := 0; l < 32; l++ {
+					g, q := l/4, l%4
+					for j := 0; j < n; j++ {
+						lo, hi := uint16(words[l][j]), uint16(words[l][j]>>16)
+						put := func(row, col int, v uint16) {
+							lane := 8*j + row // the lane giving row `row` of matrix j
+							shared[lane*7%32][col] = v
+						}
+						if trans {
+							put(2*q, g, lo)
+							put(2*q+1, g, hi)
+						} else {
+							put(g, 2*q, lo)
+							put(g, 2*q+1, hi)
+						}
+					}
+				}
+				want := make([][]uint32, 32)
+				for s := range shared {
+					for c := 0; c < 8; c += 2 {
+						want[s] = append(want[s], uint32(shared[s][c+1])<<16|uint32(shared[s][c]))
+					}
+				}
+				s := warpSpec(t, dir, "stm", stmatrixKernel(n, trans), [][]byte{in}, 32*4, want)
+				for _, level := range []int{0, 3} {
+					rep, err := RunSpec(s, RunOptions{Request: Request{OptLevel: level}})
+					if err != nil {
+						t.Fatalf("-O%d: %v", level, err)
+					}
+					if !rep.Pass {
+						t.Fatalf("-O%d:\n%s", level, spec.FormatResults(rep.Results))
+					}
+				}
+			})
 		}
 	}
 }

@@ -18,16 +18,19 @@ import (
 // allocator's coalescing remove where they can.
 
 func init() {
-	register(lowerLdmatrix, "ldmatrix")
+	register(lowerLdmatrix, "ldmatrix", "stmatrix")
 	register(lowerMma, "mma")
 }
 
 // lowerLdmatrix lowers
 //
 //	ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 d, [a];
+//	stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 [a], r;
 //
-// to LDSM.16.{M88,MT88}[.2|.4], as ptxas 13.0 does (LDSM.16.MT88.4 for
-// ZLUDA's ldmatrix_trans).
+// to LDSM/STSM.16.{M88,MT88}[.2|.4], as ptxas 13.0 does (LDSM.16.MT88.4
+// for ZLUDA's ldmatrix_trans, STSM.16.M88.4 on sm_90). The front end
+// admits stmatrix only on sm_90 and later; the m16n8 .b8 shapes (sm_100)
+// are not lowered.
 func lowerLdmatrix(c *fn, in *ptx.Instr) error {
 	n := 0
 	for _, m := range in.Mods {
@@ -40,25 +43,33 @@ func lowerLdmatrix(c *fn, in *ptx.Instr) error {
 			n = 4
 		case ".sync", ".aligned", ".m8n8", ".trans", ".shared", ".shared::cta", ".b16":
 		default:
-			return c.l.unsupported(in.OpPos, "ldmatrix%s", strings.Join(in.Mods, ""))
+			return c.l.unsupported(in.OpPos, "%s%s", in.Op, strings.Join(in.Mods, ""))
 		}
 	}
 	if n == 0 || !in.HasMod(".m8n8") || !in.HasMod(".b16") {
-		return c.l.unsupported(in.OpPos, "ldmatrix%s", strings.Join(in.Mods, ""))
+		return c.l.unsupported(in.OpPos, "%s%s", in.Op, strings.Join(in.Mods, ""))
 	}
+	st := in.Op == "stmatrix"
 	if len(in.Args) != 2 {
+		if st {
+			return c.l.errorf(in.OpPos, "stmatrix takes an address and a source")
+		}
 		return c.l.errorf(in.OpPos, "ldmatrix takes a destination and an address")
 	}
-	dsts, err := c.destRegs(in.Args[0], ".b32", n)
+	regArg, addrArg := in.Args[0], in.Args[1]
+	if st {
+		regArg, addrArg = in.Args[1], in.Args[0]
+	}
+	regs, err := c.destRegs(regArg, ".b32", n)
 	if err != nil {
 		return err
 	}
-	ref, err := c.address(in.Args[1], ".shared")
+	ref, err := c.address(addrArg, ".shared")
 	if err != nil {
 		return err
 	}
 	if ref.space != ".shared" || ref.op.Kind != ori.OpdMem {
-		return c.l.errorf(in.Args[1].Pos, "ldmatrix needs a .shared address")
+		return c.l.errorf(addrArg.Pos, "%s needs a .shared address", in.Op)
 	}
 	layout := "M88"
 	if in.HasMod(".trans") {
@@ -70,8 +81,15 @@ func lowerLdmatrix(c *fn, in *ptx.Instr) error {
 		mods = append(mods, fmt.Sprint(n))
 	}
 	t := c.newReg(n)
+	if st {
+		for i, r := range regs {
+			c.mov(t.Word(i), ori.R(r), 1)
+		}
+		c.emit(ori.OpSTSM, mods, nil, ref.op, ori.R(t))
+		return nil
+	}
 	c.emit(ori.OpLDSM, mods, []ori.Operand{ori.R(t)}, ref.op)
-	for i, d := range dsts {
+	for i, d := range regs {
 		c.mov(d, ori.R(t.Word(i)), 1)
 	}
 	return nil

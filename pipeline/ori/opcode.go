@@ -124,6 +124,7 @@ const (
 	OpMATCH
 	// Tensor cores (warp-wide: each lane holds a fragment).
 	OpLDSM
+	OpSTSM
 	OpHMMA
 	OpIMMA
 	OpDMMA
@@ -235,6 +236,7 @@ var opTable = [numOpcodes]opInfo{
 	OpREDUX:     {name: "REDUX", flags: FWarp, dsts: "R", srcs: "v"},
 	OpMATCH:     {name: "MATCH", flags: FWarp, dsts: "R P?", srcs: "v"},
 	OpLDSM:      {name: "LDSM", flags: FLoad | FWarp, dsts: "R", srcs: "M"},
+	OpSTSM:      {name: "STSM", flags: FStore | FWarp | fMem, dsts: "", srcs: "M v"},
 	OpHMMA:      {name: "HMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpIMMA:      {name: "IMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpDMMA:      {name: "DMMA", flags: FWarp, dsts: "R", srcs: "v v v"},

@@ -208,7 +208,7 @@ func Latency(arch int, in *ori.Inst) Info {
 		return variable(ClassSFU, PipeSFU)
 	case ori.OpF2F, ori.OpF2I, ori.OpI2F, ori.OpI2I, ori.OpFRND:
 		return variable(ClassConvert, PipeSFU)
-	case ori.OpLDS, ori.OpSTS, ori.OpLDSM:
+	case ori.OpLDS, ori.OpSTS, ori.OpLDSM, ori.OpSTSM:
 		return variable(ClassShared, PipeLSU)
 	case ori.OpATOMS, ori.OpSHFL, ori.OpREDUX, ori.OpMATCH:
 		return variable(ClassShared, PipeSMEM)

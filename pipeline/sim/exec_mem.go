@@ -97,7 +97,7 @@ func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, wha
 		}
 	}
 	switch d.op {
-	case ori.OpLDS, ori.OpSTS, ori.OpATOMS, ori.OpLDSM:
+	case ori.OpLDS, ori.OpSTS, ori.OpATOMS, ori.OpLDSM, ori.OpSTSM:
 		sp = spShared
 	case ori.OpLDL, ori.OpSTL:
 		sp = spLocal

@@ -37,6 +37,7 @@ import (
 
 func init() {
 	execTable[ori.OpLDSM] = execLDSM
+	execTable[ori.OpSTSM] = execSTSM
 	execTable[ori.OpHMMA] = execMMA
 	execTable[ori.OpIMMA] = execMMA
 	execTable[ori.OpDMMA] = execMMA
@@ -87,6 +88,49 @@ func execLDSM(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 				lo, hi = rows[j][g][2*t], rows[j][g][2*t+1]
 			}
 			s.set(w, f, &d.dst[0], lane, j, uint32(hi)<<16|uint32(lo))
+		}
+	}
+	advance(f, mask)
+	return nil
+}
+
+// execSTSM: STSM.16.<M88|MT88>.<1|2|4> [a], r, the inverse of LDSM: lane
+// l's word j holds the pair LDSM would have given it, and lanes 8j..8j+7
+// give the row addresses of matrix j.
+func execSTSM(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	if err := s.fullWarp(w, f, d, mask); err != nil {
+		return err
+	}
+	n := 1
+	switch {
+	case d.has("2"):
+		n = 2
+	case d.has("4"):
+		n = 4
+	}
+	var rows [4][8][8]uint16
+	trans := d.has("MT88")
+	for lane := 0; lane < warpSize; lane++ {
+		g, t := lane/4, lane%4
+		for j := 0; j < n; j++ {
+			v := s.get(w, f, &d.src[1], lane, j)
+			lo, hi := uint16(v), uint16(v>>16)
+			if trans {
+				rows[j][2*t][g], rows[j][2*t+1][g] = lo, hi
+			} else {
+				rows[j][g][2*t], rows[j][g][2*t+1] = lo, hi
+			}
+		}
+	}
+	for j := 0; j < n; j++ {
+		for r := 0; r < 8; r++ {
+			b, err := s.resolve(w, f, d, &d.src[0], 8*j+r, 16, "store")
+			if err != nil {
+				return err
+			}
+			for c := 0; c < 8; c++ {
+				putLE(b[2*c:], uint64(rows[j][r][c]), 2)
+			}
 		}
 	}
 	advance(f, mask)
