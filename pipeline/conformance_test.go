@@ -18,7 +18,6 @@ import (
 // list only shrinks.
 var zludaKnownFailures = map[string]string{}
 
-
 // TestZLUDAConformance runs every ZLUDA expectation (outputs recorded on
 // real NVIDIA GPUs) through the compiler and the simulator.
 func TestZLUDAConformance(t *testing.T) {
