@@ -16,14 +16,7 @@ import (
 // with the reason. Every other case must reproduce the real GPU's output
 // bit for bit. The test fails when a listed case starts passing, so the
 // list only shrinks.
-var zludaKnownFailures = map[string]string{
-	"ldmatrix_trans":                        "ldmatrix (tensor-core matrix load) is not implemented in the lowering",
-	"mma_m16n8k16_f32_bf16_bf16_f32":        "mma (tensor-core matrix multiply) is not implemented in the lowering",
-	"mma_m16n8k16_f32_bf16_bf16_f32_2x":     "mma (tensor-core matrix multiply) is not implemented in the lowering",
-	"mma_m16n8k16_f32_f16_f16_f32":          "mma (tensor-core matrix multiply) is not implemented in the lowering",
-	"mma_m16n8k32_s32_s8_s8_s32":            "mma (tensor-core matrix multiply) is not implemented in the lowering",
-	"mma_m16n8k32_s32_s8_s8_s32_interleave": "mma (tensor-core matrix multiply) is not implemented in the lowering",
-}
+var zludaKnownFailures = map[string]string{}
 
 // TestZLUDAConformance runs every ZLUDA expectation (outputs recorded on
 // real NVIDIA GPUs) through the compiler and the simulator.
@@ -75,4 +68,36 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// TestZLUDATensorCoresEveryLevel runs ZLUDA's tensor-core expectations
+// (ldmatrix and mma.sync, recorded on real GPUs) at every -O level:
+// TestZLUDAConformance runs them at -O0 only.
+func TestZLUDATensorCoresEveryLevel(t *testing.T) {
+	cases, err := zluda.Load(testenv.Shared(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if !strings.HasPrefix(c.Name, "mma_") && !strings.HasPrefix(c.Name, "ldmatrix") {
+			continue
+		}
+		if c.Spec == nil || c.Skip != "" {
+			t.Fatalf("%s has no runnable spec: %s", c.Name, c.Skip)
+		}
+		n++
+		for level := 0; level <= 3; level++ {
+			rep, err := RunSpec(c.Spec, RunOptions{Request: Request{OptLevel: level}})
+			switch {
+			case err != nil:
+				t.Errorf("%s -O%d: %v", c.Name, level, firstLine(err.Error()))
+			case !rep.Pass:
+				t.Errorf("%s -O%d:\n%s", c.Name, level, spec.FormatResults(rep.Results))
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("found %d tensor-core cases in the ZLUDA corpus, want 6", n)
+	}
 }

@@ -18,6 +18,9 @@
 //     (gen_partial.go): predicated partial definitions, registers defined
 //     only under a guard and then read, and 16-bit scalar arithmetic the
 //     b16 family lacks;
+//   - tensor-core statements (gen_mma.go): mma.sync of the f16, bf16,
+//     tf32 and s8/u8 shapes at the top level of kernels whose warps are
+//     whole and never exit early, also from a random stream of their own;
 //   - the launch and parameter contents of a program, as a kernel spec in
 //     memory (Program.Spec) or as a JSON file (Program.SpecJSON);
 //   - the structural reducer (shrink.go): statement deletion, which always

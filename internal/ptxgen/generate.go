@@ -24,6 +24,7 @@ var Avoidable = map[string]string{
 	"generic-shared-atomics": "atom and red through generic addresses of shared memory (cvta.shared)",
 	"predicated-expansions":  "guards on f32 div, sqrt and rcp, which the lowering expands into several blocks",
 	"partial-definitions":    "registers defined only under a guard and then read (the partial.* statements of gen_partial.go)",
+	"tensor-cores":           "mma.sync statements (the mma.* statements of gen_mma.go)",
 }
 
 // GenerateWith is Generate with options. Unknown Avoid names are ignored;
@@ -48,7 +49,8 @@ func GenerateWith(seed uint64, o Options) *Program {
 		p.Funcs = append(p.Funcs, g.deviceFunc(fr.fork(uint64(i)), i))
 	}
 	g.kernel(r.fork(4))
-	g.addPartials(r.fork(5)) // last: see gen_partial.go
+	g.addPartials(r.fork(5))    // after the body: see gen_partial.go
+	g.addTensorCores(r.fork(6)) // after the body: see gen_mma.go
 	return p
 }
 

@@ -14,7 +14,9 @@
 //     for test_ptx_warp!, where the second is a same_as alias of the first;
 //   - the input buffer holds input.bytes_hex_le; the output buffer is
 //     output.count elements of output.type, zeroed, and must equal
-//     output.bytes_hex_le bit for bit;
+//     output.bytes_hex_le bit for bit (a kernel listed in overrun, which
+//     stores past the buffer's end as the GPU tolerates, gets a larger
+//     buffer whose prefix is compared);
 //   - Rust element types map to spec element types (i8→s8, i16→s16,
 //     i32→s32, i64→s64; u8…u64, f16, bf16, f32, f64 keep their names).
 //

@@ -181,8 +181,12 @@ func TestBytesRoundTrip(t *testing.T) {
 			t.Errorf("%s: output not zeroed", c.Name)
 		}
 		recorded, _ := hex.DecodeString(x.Output.BytesHexLE)
-		if len(recorded) != len(bufs[out]) {
-			t.Errorf("%s: output buffer %d bytes, recorded %d", c.Name, len(bufs[out]), len(recorded))
+		if k := max(overrun[c.Name], 1); len(recorded)*k != len(bufs[out]) {
+			t.Errorf("%s: output buffer %d bytes, recorded %d (times %d)", c.Name, len(bufs[out]), len(recorded), k)
+		}
+		// An enlarged buffer (overrun) keeps the recording as its prefix.
+		if n := len(bufs[out]) - len(recorded); n > 0 {
+			recorded = append(recorded, make([]byte, n)...)
 		}
 		bufs[out] = recorded
 		if r := s.Check(bufs); !spec.AllPass(r) {

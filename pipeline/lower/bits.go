@@ -1310,11 +1310,10 @@ func lowerFns(c *fn, in *ptx.Instr) error {
 // vset, and vabsdiff with equal source types) or known only modulo 2^32
 // (vshl, vadd, vsub, mixed vabsdiff: the true value can need up to 65
 // bits). Everything that only needs tmp mod 2^32 is exact: no op2, .add,
-// and the .dsel merge. .sat and .min/.max compare the true value, so they
-// are lowered only for exact intermediates (with mixed-signedness
-// comparisons done exactly); the rest is reported unsupported rather than
-// guessed, as is vmad and the SIMD forms (vadd2, vmax4, ...), which are
-// not registered.
+// and the .dsel merge. .sat and .min/.max compare the true value: for
+// exact intermediates in 32 bits (with mixed-signedness comparisons done
+// exactly), for the others in 64 (videoWide). vmad is not lowered. The
+// SIMD forms (vadd2, vmax4, ...) are in simd.go.
 func lowerVideo(c *fn, in *ptx.Instr) error {
 	if len(in.Args) != 3 && len(in.Args) != 4 {
 		return c.l.errorf(in.OpPos, "%s needs 3 or 4 operands", in.Op)
@@ -1367,14 +1366,19 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
+	// vadd, vsub, vshl and mixed-type vabsdiff have intermediates that can
+	// need more than 32 bits; saturating or comparing them is done in 64.
+	wide := in.Op == "vadd" || in.Op == "vsub" || in.Op == "vshl" || in.Op == "vabsdiff" && aSigned != bSigned
+	if wide && (sat || op2 == ".min" || op2 == ".max") {
+		return c.videoWide(in, d, ta, tb, aSigned, bSigned, dSigned, sat, op2, dsel)
+	}
 	// Without c, tmp can be d itself: every step below reads ta and tb
 	// in the instruction that first writes tmp.
 	tmp := d
 	if len(in.Args) == 4 {
 		tmp = c.newReg(1)
 	}
-	exact := true      // tmp's true value fits in 32 bits
-	tSigned := aSigned // and has this signedness
+	tSigned := aSigned // tmp's signedness where it is exact
 	switch in.Op {
 	case "vshl", "vshr":
 		if bSigned {
@@ -1390,7 +1394,6 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 		}
 		if in.Op == "vshl" {
 			c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(tmp)}, ta, tb, bitsRZ())
-			exact = false
 		} else {
 			kind := "U32"
 			if aSigned {
@@ -1400,12 +1403,10 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 		}
 	case "vadd":
 		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(tmp)}, ta, tb, bitsRZ())
-		exact = false
 	case "vsub":
 		nb := tb
 		nb.Neg = true
 		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(tmp)}, ta, nb, bitsRZ())
-		exact = false
 	case "vabsdiff":
 		lt := c.bitsVideoLT(ta, aSigned, tb, bSigned)
 		fwd, rev := c.newReg(1), c.newReg(1)
@@ -1415,7 +1416,7 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(rev)}, tb, na, bitsRZ())
 		c.bitsSel(tmp, ori.R(rev), ori.R(fwd), lt)
 		// |ta - tb| < 2^32 when both have the same type.
-		exact, tSigned = aSigned == bSigned, false
+		tSigned = false
 	case "vmin", "vmax":
 		lt := c.bitsVideoLT(ta, aSigned, tb, bSigned)
 		if in.Op == "vmin" {
@@ -1439,10 +1440,8 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 		c.bitsSel(tmp, bitsImm(1), bitsRZ(), p)
 		tSigned = false
 	}
+	// Inexact intermediates with .sat, .min or .max went to videoWide.
 	if sat {
-		if !exact {
-			return c.l.unsupported(in.OpPos, "%s.sat: the saturated intermediate can exceed 32 bits and is not lowered", in.Op)
-		}
 		c.bitsVideoSat(tmp, tSigned, dSigned, dsel)
 		tSigned = dSigned
 	}
@@ -1458,9 +1457,6 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 	case op2 == ".add":
 		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(d)}, ori.R(tmp), cv, bitsRZ())
 	case op2 != "":
-		if !exact {
-			return c.l.unsupported(in.OpPos, "%s%s: the intermediate can exceed 32 bits and is not lowered", in.Op, op2)
-		}
 		// c has dtype's signedness; vset's c is unsigned.
 		cSigned := dSigned && !isSet
 		cr := c.bitsReg(cv)
@@ -1472,6 +1468,105 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 		}
 	case dsel != "":
 		c.emit(ori.OpPRMT, nil, []ori.Operand{ori.R(d)}, ori.R(tmp), bitsImm(bitsVideoMerge[dsel]), c.bitsReg(cv))
+	}
+	return nil
+}
+
+// videoWide lowers a scalar video instruction whose intermediate can
+// exceed 32 bits (vadd, vsub, vshl, vabsdiff of mixed types) and that
+// saturates it or compares it with c (.min/.max): the intermediate is
+// computed exactly in 64 bits (|ta ± tb| < 2^33; a signed ta shifted by
+// at most 32 stays within s64), clamped to the destination's range (or
+// its .dsel part), then combined with c, extended by the destination
+// type, exactly as well. vshl of an unsigned a can reach 2^64 - 2^32,
+// beyond s64, and is still refused.
+func (c *fn) videoWide(in *ptx.Instr, d ori.Reg, ta, tb ori.Operand, aSigned, bSigned, dSigned, sat bool, op2, dsel string) error {
+	if in.Op == "vshl" && !aSigned {
+		return c.l.unsupported(in.OpPos, "vshl.u32 source with .sat or %s: the shifted value can exceed 64 bits and is not lowered", op2)
+	}
+	ext := func(x ori.Operand, signed bool) ori.Operand {
+		r := c.newReg(2)
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, x)
+		if signed {
+			c.emit(ori.OpSHF, []string{"R", "S32", "HI"}, []ori.Operand{ori.R(r.Word(1))}, bitsRZ(), bitsImm(31), c.bitsReg(x))
+		} else {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, bitsRZ())
+		}
+		return ori.R(r)
+	}
+	A := ext(ta, aSigned)
+	T := c.newReg(2)
+	sub := func(x, y ori.Operand) {
+		p := c.newPred()
+		ny := word(y, 0)
+		ny.Neg = true
+		hi := word(y, 1)
+		hi.Not = true
+		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(T.Word(0)), ori.R(p)}, word(x, 0), ny, bitsRZ())
+		c.emit(ori.OpIADD3, []string{"X"}, []ori.Operand{ori.R(T.Word(1))}, word(x, 1), hi, bitsRZ(), ori.R(p), bitsNotPT)
+	}
+	switch in.Op {
+	case "vadd":
+		B := ext(tb, bSigned)
+		p := c.newPred()
+		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(T.Word(0)), ori.R(p)}, word(A, 0), word(B, 0), bitsRZ())
+		c.emit(ori.OpIADD3, []string{"X"}, []ori.Operand{ori.R(T.Word(1))}, word(A, 1), word(B, 1), bitsRZ(), ori.R(p), bitsNotPT)
+	case "vsub":
+		sub(A, ext(tb, bSigned))
+	case "vabsdiff":
+		sub(A, ext(tb, bSigned))
+		c.intAbs64(T, ori.R(T))
+	case "vshl":
+		if bSigned {
+			return c.l.errorf(in.OpPos, "vshl takes a .u32 shift amount")
+		}
+		n := c.newReg(1)
+		switch {
+		case in.HasMod(".wrap"):
+			c.bitsLop(n, nil, tb, bitsImm(31), bitsRZ(), func(x, y, _ bool) bool { return x && y })
+		case in.HasMod(".clamp"):
+			c.emit(ori.OpIMNMX, []string{"U32"}, []ori.Operand{ori.R(n)}, c.bitsReg(tb), bitsImm(32), ori.R(ori.PT))
+		default:
+			return c.l.errorf(in.OpPos, "vshl needs .clamp or .wrap")
+		}
+		s := c.bitsShl64(A, ori.R(n))
+		c.mov(T, s, 2)
+	}
+	if sat {
+		bits := uint(32)
+		switch dsel {
+		case ".b0", ".b1", ".b2", ".b3":
+			bits = 8
+		case ".h0", ".h1":
+			bits = 16
+		}
+		lo, hi := int64(0), int64(1)<<bits-1
+		if dSigned {
+			lo, hi = -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1
+		}
+		c.intMinMax64(T, ori.R(T), ori.Imm(lo), true, true)
+		c.intMinMax64(T, ori.R(T), ori.Imm(hi), false, true)
+	}
+	if len(in.Args) < 4 {
+		c.mov(d, word(ori.R(T), 0), 1)
+		return nil
+	}
+	cv, err := c.src(in.Args[3], ".u32")
+	if err != nil {
+		return err
+	}
+	cr := c.bitsReg(word(cv, 0))
+	switch {
+	case op2 == ".add":
+		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(d)}, word(ori.R(T), 0), cr, bitsRZ())
+	case op2 != "":
+		C := ext(cr, dSigned)
+		c.intMinMax64(T, ori.R(T), C, op2 == ".max", true)
+		c.mov(d, word(ori.R(T), 0), 1)
+	case dsel != "":
+		c.emit(ori.OpPRMT, nil, []ori.Operand{ori.R(d)}, word(ori.R(T), 0), bitsImm(bitsVideoMerge[dsel]), cr)
+	default:
+		c.mov(d, word(ori.R(T), 0), 1)
 	}
 	return nil
 }

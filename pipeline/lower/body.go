@@ -225,6 +225,9 @@ func (c *fn) instr(in *ptx.Instr) error {
 		}
 		c.guard, c.gNot = r.reg, in.Guard.Neg
 	}
+	if f := hopperFeature(in); f != "" {
+		return c.hopperUnsupported(in, f)
+	}
 	h := handlers[in.Op]
 	if h == nil {
 		return c.l.unsupported(in.OpPos, "the %s instruction is not implemented in the lowering", in.Op)

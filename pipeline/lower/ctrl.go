@@ -79,13 +79,25 @@ func lowerTrap(c *fn, in *ptx.Instr) error {
 	return nil
 }
 
+// abiWords is the number of argument registers parameter p takes: its
+// bytes in words, except that a vector .reg parameter keeps each element
+// in its own word as the register itself does (regWords), so .v4.u16
+// takes four words, not the two its bytes fill. Passing only two lost .z
+// and .w (ZLUDA's mma_m16n8k32 kernels pack bytes through such a call).
+func abiWords(p *ptx.VarDecl) int {
+	if p.Space == ".reg" && p.Vec > 0 {
+		return regWords(p.Type, p.Vec)
+	}
+	return int((declSize(p, p.Names[0]) + 3) / 4)
+}
+
 // abiLayout returns the first register of each parameter (or result)
 // under the calling convention: consecutive registers from R4, each value
 // aligned to its size in registers (pairs even, quads at multiples of 4).
 func abiLayout(ps []*ptx.VarDecl) (bases []int, words []int) {
 	next := firstABIParam
 	for _, p := range ps {
-		w := int((declSize(p, p.Names[0]) + 3) / 4)
+		w := abiWords(p)
 		if w == 0 {
 			w = 1
 		}

@@ -113,6 +113,7 @@ package lower
 // f32 widening).
 import (
 	"math"
+	"strings"
 
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
@@ -187,6 +188,9 @@ func cvtIsScalarFloat(t string) bool {
 func lowerCvt(c *fn, in *ptx.Instr) error {
 	if in.HasMod(".pack") {
 		return lowerCvtPack(c, in)
+	}
+	if ts := types(in); len(ts) == 2 && ts[0] == ".tf32" {
+		return c.cvtToTF32(in, ts[1])
 	}
 	m, bad := cvtParseMods(in)
 	if bad != "" {
@@ -1099,5 +1103,87 @@ func lowerCvtPack(c *fn, in *ptx.Instr) error {
 	ab := c.newReg(1)
 	c.emit(ori.OpIMAD, nil, []ori.Operand{ori.R(ab)}, ori.R(ma), ori.Imm(int64(1)<<uint(size)), ori.R(mb))
 	c.emit(ori.OpIMAD, nil, []ori.Operand{ori.R(d.Word(0))}, c.asReg(word(cv, 0)), ori.Imm(int64(1)<<uint(2*size)), ori.R(ab))
+	return nil
+}
+
+// cvtToTF32 lowers cvt.rna{.satfinite}.tf32.f32 and
+// cvt.{rn,rz}{.relu}.tf32.f32. A tf32 is an f32 bit pattern whose low 13
+// fraction bits are zero.
+//
+// .rna is the sequence ptxas 13.0 emits on sm_80 and sm_90: add half a
+// tf32 ulp to the magnitude bits when the operand is finite (a carry into
+// the exponent is the correct rounding, up to infinity), then clear the
+// low 13 bits. .satfinite then takes an infinite result one tf32 ulp down,
+// to the largest finite tf32 of its sign.
+//
+// Decision: a NaN keeps its sign and upper payload bits, so a NaN whose
+// payload lies only in the low 13 bits becomes an infinity (and with
+// .satfinite the largest finite value). That is what ptxas's code
+// computes; the manual says nothing about NaN operands of .rna.
+//
+// .rn and .rz (sm_90) become F2FP.TF32.F32.PACK_B as ptxas emits them.
+func (c *fn) cvtToTF32(in *ptx.Instr, at string) error {
+	if at != ".f32" {
+		return c.l.errorf(in.OpPos, "cvt to .tf32 takes an .f32 source")
+	}
+	if len(in.Args) != 2 {
+		return c.l.errorf(in.OpPos, "cvt.tf32.f32 takes two operands")
+	}
+	rnd, satfinite, relu := "", false, false
+	for _, m := range in.Mods {
+		switch m {
+		case ".rna", ".rn", ".rz":
+			rnd = m
+		case ".satfinite":
+			satfinite = true
+		case ".relu":
+			relu = true
+		case ".tf32", ".f32":
+		default:
+			return c.l.errorf(in.OpPos, "cvt.tf32.f32 does not take %s", m)
+		}
+	}
+	d, err := c.dst(in.Args[0], ".b32")
+	if err != nil {
+		return err
+	}
+	a, err := c.src(in.Args[1], ".f32")
+	if err != nil {
+		return err
+	}
+	a = c.bitsReg(word(a, 0))
+	switch {
+	case rnd == ".rna" && !relu:
+		up := c.newReg(1)
+		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(up)}, a, bitsImm(0x1000), bitsRZ())
+		notFinite := c.flSetp(ori.OpFSETP, []string{"GEU", "AND"}, c.flAbs(a, ".f32"), flF32(flInf32), flPT)
+		r := c.newReg(1)
+		c.bitsSel(r, a, ori.R(up), ori.R(notFinite))
+		if !satfinite {
+			c.bitsLop(d, nil, ori.R(r), bitsImm(0xffffe000), bitsRZ(), func(x, y, _ bool) bool { return x && y })
+			return nil
+		}
+		t := c.newReg(1)
+		c.bitsLop(t, nil, ori.R(r), bitsImm(0xffffe000), bitsRZ(), func(x, y, _ bool) bool { return x && y })
+		big := c.flSetp(ori.OpFSETP, []string{"GEU", "AND"}, c.flAbs(ori.R(t), ".f32"), flF32(flInf32), flPT)
+		down := c.newReg(1)
+		c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(down)}, ori.R(t), bitsImm(0xffffe000), bitsRZ())
+		c.bitsSel(d, ori.R(down), ori.R(t), ori.R(big))
+	case (rnd == ".rn" || rnd == ".rz") && !satfinite:
+		mods := []string{"TF32", "F32", "PACK_B"}
+		if rnd == ".rz" {
+			mods = append(mods, "RZ")
+		}
+		if relu {
+			mods = append(mods, "RELU")
+		}
+		c.emit(ori.OpF2FP, mods, []ori.Operand{ori.R(d)}, bitsRZ(), a)
+	case rnd == "":
+		return c.l.errorf(in.OpPos, "cvt.tf32.f32 needs .rna, .rn or .rz")
+	default:
+		// .rn/.rz with .satfinite need sm_100 (ptxas 13.0 refuses them
+		// for sm_90); .rna has no .relu form.
+		return c.l.unsupported(in.OpPos, "cvt%s.tf32.f32", strings.Join(in.Mods[:len(in.Mods)-2], ""))
+	}
 	return nil
 }

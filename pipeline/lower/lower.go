@@ -696,7 +696,7 @@ func (c *fn) params() error {
 	for _, p := range c.pf.Params {
 		n := p.Names[0]
 		size := declSize(p, n)
-		words := int((size + 3) / 4)
+		words := abiWords(p)
 		regNext = alignRegs(regNext, words)
 		slot := &paramSlot{size: size}
 		for w := 0; w < words; w++ {
@@ -727,7 +727,7 @@ func (c *fn) params() error {
 	for _, p := range c.pf.Rets {
 		n := p.Names[0]
 		size := declSize(p, n)
-		words := int((size + 3) / 4)
+		words := abiWords(p)
 		regNext = alignRegs(regNext, words)
 		slot := &paramSlot{size: size}
 		for w := 0; w < words; w++ {

@@ -63,7 +63,7 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 	if len(in.Args) > 3 {
 		v, ok := in.Args[3].Int()
 		if !ok {
-			return c.l.unsupported(in.Args[3].Pos, "a register src-size in cp.async")
+			return c.cpAsyncDynamic(in, dst, src, size)
 		}
 		srcSize = v
 	}
@@ -87,6 +87,62 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 			}
 		default:
 			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
+		}
+		a := dst.op
+		a.Imm += off
+		c.emit(ori.OpSTS, nil, nil, a, ori.R(r))
+	}
+	return nil
+}
+
+// cpAsyncDynamic lowers cp.async whose fourth operand is a register:
+// src-size (a .u32: copy that many bytes, zero the rest up to cp-size) or
+// ignore-src (a predicate: when true, copy nothing and zero all).
+//
+// Each word is loaded whole when src-size covers it, and bytewise when
+// src-size ends inside it; every load is guarded by its predicate, so no
+// byte at or past src-size is read (Triton masks out-of-bounds tiles with
+// src-size 0). The predicates fold in the instruction's own guard.
+// Decision: a src-size above cp-size copies cp-size bytes (the manual
+// leaves it undefined).
+func (c *fn) cpAsyncDynamic(in *ptx.Instr, dst, src memRef, size int64) error {
+	var n ori.Operand
+	if r, reg, ok := c.reg(in.Args[3]); ok && r.pred {
+		t := c.newReg(1)
+		c.emit(ori.OpSEL, nil, []ori.Operand{ori.R(t)}, ori.R(ori.RZ), ori.Imm(size), ori.R(reg))
+		n = ori.R(t)
+	} else {
+		o, err := c.src(in.Args[3], ".u32")
+		if err != nil {
+			return err
+		}
+		n = c.asReg(word(o, 0))
+	}
+	guard := ori.Operand{Kind: ori.OpdReg, Reg: c.guard, Not: c.gNot}
+	setp := func(cmp string, k int64, with ori.Operand) ori.Reg {
+		p := c.newPred()
+		c.emitRaw(ori.OpISETP, []string{cmp, "U32", "AND"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, n, ori.Imm(k), with)
+		return p
+	}
+	load := func(d ori.Reg, mods []string, off int64, p ori.Reg) {
+		a := src.op
+		a.Imm += off
+		ld := c.emitRaw(ori.OpLDG, mods, []ori.Operand{ori.R(d)}, a)
+		ld.Guard = p
+	}
+	for off := int64(0); off < size; off += 4 {
+		r := c.newReg(1)
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
+		load(r, []string{"E"}, off, setp("GE", off+4, guard))
+		// src-size ends inside this word: bytes off..src-size-1.
+		part := setp("LT", off+4, guard)
+		for b := off; b < off+4; b++ {
+			pb := setp("GT", b, ori.R(part))
+			t := c.newReg(1)
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t)}, ori.R(ori.RZ))
+			load(t, []string{"E", "U8"}, b, pb)
+			c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(t)}, ori.R(t), ori.Imm(8*(b-off)), ori.R(ori.RZ))
+			c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, ori.R(r), ori.R(t), ori.R(ori.RZ), ori.Imm(0xfc), ori.R(ori.PT))
 		}
 		a := dst.op
 		a.Imm += off
@@ -176,6 +232,18 @@ func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
 		return memRef{op: ori.AbsMem(v), space: sp}, nil
 	}
 	if _, reg, ok := c.reg(base); ok {
+		if sp == ".param" {
+			if c.pf.Entry {
+				// A kernel parameter's address is its bank-0 offset
+				// (symAddr).
+				o := ori.CBank(0, off)
+				o.Reg, o.HasBase = reg.Word(0), true
+				return memRef{op: o, space: ".param"}, nil
+			}
+			// A .func parameter's address is that of its copy in the
+			// local frame (symAddr).
+			return memRef{op: ori.Mem(reg.Word(0), off), space: ".local"}, nil
+		}
 		if sp == ".const" {
 			// A .const address is an offset into bank 3: LDC with an index.
 			o := ori.CBank(constBank, off)
@@ -657,6 +725,28 @@ func lowerMov(c *fn, in *ptx.Instr) error {
 		c.pack(dr, parts, pieceBits)
 		return nil
 	}
+	// A vector register of sub-word elements (.v2.b16, .v4.u8) keeps
+	// each element in its own word: a scalar moved into it is split into
+	// elements, and moved out of it packed from them (mov.b32 %x, %v).
+	if pr, _, ok := c.reg(d); ok && d.Comp == "" && pr.vec > 0 && typeBytes(pr.typ) < 4 {
+		src, err := c.src(s, t)
+		if err != nil {
+			return err
+		}
+		eb := int(typeBytes(pr.typ)) * 8
+		for i := 0; i < pr.vec && i*eb < typeBits(t); i++ {
+			c.extractBits(dr.Word(i), src, i*eb, eb)
+		}
+		return nil
+	}
+	if pr, sr, ok := c.reg(s); ok && s.Comp == "" && pr.vec > 0 && typeBytes(pr.typ) < 4 && typeBits(t) == pr.vec*int(typeBytes(pr.typ))*8 && typeBits(t)%32 == 0 {
+		var parts []ori.Operand
+		for i := 0; i < pr.vec; i++ {
+			parts = append(parts, ori.R(sr.Word(i)))
+		}
+		c.pack(dr, parts, int(typeBytes(pr.typ))*8)
+		return nil
+	}
 	src, err := c.src(s, t)
 	if err != nil {
 		return err
@@ -774,6 +864,17 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(r.Word(0))}, ori.R(ori.PReg(ori.ClassR, 1, 1)), ori.Imm(v.off+off), ori.R(ori.RZ))
 			c.extendTo(r, 1, ".u32")
 			return ori.R(r), nil
+		case vkKernelParm:
+			// Decision: the .param-space address of a kernel parameter
+			// is its byte offset in constant bank 0, where the driver
+			// puts it; ld.param through the address then reads
+			// c[0x0][Rx+off] with LDC (address). ptxas folds a constant
+			// one into c[0x0][0x16c] directly. Generic use (cvta.param)
+			// is refused there.
+			r := c.newReg(words)
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(v.off+off))
+			c.extendTo(r, 1, ".u32")
+			return ori.R(r), nil
 		}
 		if v.kind == vkFuncParm && v.slot != nil {
 			// The parameter lives in registers; its address is that of a
@@ -826,6 +927,9 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 	}
 	if c.l.moduleLocal(o.Name) {
 		return ori.Operand{}, c.l.unsupported(o.Pos, "the module-scope .local variable %s in device function %s (orilab places those in the kernel's frame)", o.Name, c.pf.Name)
+	}
+	if clusterSpecialRegs[o.Name] {
+		return ori.Operand{}, c.l.unsupported(o.Pos, "the special register %s (%s)", o.Name, hopperCluster)
 	}
 	return ori.Operand{}, c.l.errorf(o.Pos, "%s is not a register or variable", o.Name)
 }
@@ -930,10 +1034,10 @@ func lowerIsspacep(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
-	hi := word(a, 1)
 	if c.l.out.AddressSize == 32 {
-		return c.l.unsupported(in.OpPos, "isspacep with 32-bit addresses")
+		return c.isspacep32(in, p, word(a, 0))
 	}
+	hi := word(a, 1)
 	// Windows are 4 GiB-aligned: an address is in a window when its high
 	// word equals the window base's high word.
 	inWin := func(off int64) ori.Reg {
@@ -953,6 +1057,35 @@ func lowerIsspacep(c *fn, in *ptx.Instr) error {
 		l := inWin(cbLocalWin)
 		// p = !s && !l
 		c.emit(ori.OpPLOP3, []string{"LUT"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(s), ori.R(l), ori.R(ori.PT), ori.Imm(int64(lut3(func(a, b, _ bool) bool { return !a && !b }))), ori.Imm(0))
+	default:
+		return c.l.unsupported(in.OpPos, "isspacep for this space")
+	}
+	return nil
+}
+
+// isspacep32 lowers isspacep for 32-bit generic addresses (a 64-bit
+// operand's high word is zero there: cvta adds a 32-bit window base).
+//
+// Decision: ptxas 13.0 no longer compiles 32-bit code, so the windows are
+// orilab's own (sim/mem.go windows): shared at 0xC000_0000, constant at
+// 0xD000_0000, local from 0xE000_0000 to the top of the space. An address
+// is shared in [shared base, constant base), local at or above the local
+// base, and global below the shared base; the constant window is none of
+// the three, as on 64-bit targets where it lies outside every window but
+// the global test (which there counts it as global, not having a bound).
+func (c *fn) isspacep32(in *ptx.Instr, p ori.Reg, lo ori.Operand) error {
+	setp := func(d ori.Reg, cmp string, win int64, in ori.Reg) {
+		c.emit(ori.OpISETP, []string{cmp, "U32", "AND"}, []ori.Operand{ori.R(d), ori.R(ori.PT)}, lo, ori.CBank(0, win), ori.R(in))
+	}
+	switch {
+	case in.HasMod(".shared") || in.HasMod(".shared::cta"):
+		q := c.newPred()
+		setp(q, "GE", cbSharedWin, ori.PT)
+		setp(p, "LT", cbConstWin, q)
+	case in.HasMod(".local"):
+		setp(p, "GE", cbLocalWin, ori.PT)
+	case in.HasMod(".global"):
+		setp(p, "LT", cbSharedWin, ori.PT)
 	default:
 		return c.l.unsupported(in.OpPos, "isspacep for this space")
 	}

@@ -122,6 +122,12 @@ const (
 	OpVOTE
 	OpREDUX
 	OpMATCH
+	// Tensor cores (warp-wide: each lane holds a fragment).
+	OpLDSM
+	OpSTSM
+	OpHMMA
+	OpIMMA
+	OpDMMA
 	// Control.
 	OpBRA
 	OpBRX
@@ -229,6 +235,11 @@ var opTable = [numOpcodes]opInfo{
 	OpVOTE:      {name: "VOTE", flags: FWarp, dsts: "R P", srcs: "P"},
 	OpREDUX:     {name: "REDUX", flags: FWarp, dsts: "R", srcs: "v"},
 	OpMATCH:     {name: "MATCH", flags: FWarp, dsts: "R P?", srcs: "v"},
+	OpLDSM:      {name: "LDSM", flags: FLoad | FWarp, dsts: "R", srcs: "M"},
+	OpSTSM:      {name: "STSM", flags: FStore | FWarp | fMem, dsts: "", srcs: "M v"},
+	OpHMMA:      {name: "HMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	OpIMMA:      {name: "IMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	OpDMMA:      {name: "DMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 
 	OpBRA:  {name: "BRA", flags: FBranch | fCtl, dsts: "", srcs: "B"},
 	OpBRX:  {name: "BRX", flags: FIndirect | fCtl, dsts: "", srcs: "*"},

@@ -963,5 +963,29 @@ func validComponent(c string) bool {
 		".b0", ".b1", ".b2", ".b3", ".h0", ".h1":
 		return true
 	}
-	return false
+	return simdSelector(c)
+}
+
+// simdSelector reports whether c is a selector or mask of the SIMD video
+// instructions: .hxy (one or two half-words 0-3: .h10, .h32, the masks
+// .h0 .h1 .h10) or .bxyzw (one to four bytes 0-7: .b3210, .b7654, the
+// masks .b20, .b321 ...). Which of them an instruction takes is checked
+// where it is lowered.
+func simdSelector(c string) bool {
+	if len(c) < 3 || c[0] != '.' || c[1] != 'h' && c[1] != 'b' {
+		return false
+	}
+	digits, max := c[2:], byte('7')
+	if c[1] == 'h' {
+		max = '3'
+	}
+	if len(digits) > 4 || c[1] == 'h' && len(digits) > 2 {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > max {
+			return false
+		}
+	}
+	return true
 }

@@ -373,12 +373,13 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 			return fail("%s: %s takes %s", name, op, ok)
 		}
 		// The operand after the value is the cache policy of
-		// .L2::cache_hint (or the new value of .cas).
+		// .L2::cache_hint (or the new value of .cas, or the mbarrier of
+		// red.async).
 		n := 3
 		if in.Op == "red" {
 			n = 2
 		}
-		if op == ".cas" {
+		if op == ".cas" || in.HasMod(".mbarrier::complete_tx::bytes") {
 			n++
 		}
 		if len(in.Args) > n && !in.HasMod(".L2::cache_hint") {

@@ -208,7 +208,7 @@ func Latency(arch int, in *ori.Inst) Info {
 		return variable(ClassSFU, PipeSFU)
 	case ori.OpF2F, ori.OpF2I, ori.OpI2F, ori.OpI2I, ori.OpFRND:
 		return variable(ClassConvert, PipeSFU)
-	case ori.OpLDS, ori.OpSTS:
+	case ori.OpLDS, ori.OpSTS, ori.OpLDSM, ori.OpSTSM:
 		return variable(ClassShared, PipeLSU)
 	case ori.OpATOMS, ori.OpSHFL, ori.OpREDUX, ori.OpMATCH:
 		return variable(ClassShared, PipeSMEM)
@@ -225,6 +225,9 @@ func Latency(arch int, in *ori.Inst) Info {
 		return variable(ClassUniform, PipeUDP)
 	}
 	// Branches, calls, returns, BAR and the other control instructions.
+	// HMMA, IMMA and DMMA land here too: the latency table has no
+	// tensor-core class, and a variable latency waited on through a
+	// scoreboard is correct whatever the pipe's real depth.
 	// Without register results their latency orders nothing. With
 	// results (BAR.RED returns its reduction once the whole CTA has
 	// arrived), only a barrier can say when they land; the same holds for

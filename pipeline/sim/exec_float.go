@@ -480,6 +480,8 @@ func execF2FP(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 				conv = fmtE5M2.fromF32
 			}
 			s.set(w, f, &d.dst[0], lane, 0, uint32(conv(a))<<8|uint32(conv(b)))
+		case d.has("TF32"):
+			s.set(w, f, &d.dst[0], lane, 0, f32ToTF32(b, rm == fp.RZ, d.has("RELU")))
 		case d.has("BF16"):
 			s.set(w, f, &d.dst[0], lane, 0, uint32(fp.F32toBF16(a, rm))<<16|uint32(fp.F32toBF16(b, rm)))
 		case d.has("PACK_AB"):
@@ -526,4 +528,26 @@ func floatAtomicAdd(t string) atomOp {
 
 func errUnsupportedAtomic(d *dinst) error {
 	return fmt.Errorf("the simulator does not implement the atomic %s", d.in.Name())
+}
+
+// f32ToTF32 rounds the f32 bit pattern x to tf32 (the f32 format with the
+// low 13 fraction bits zero), to nearest even or toward zero, for
+// F2FP.TF32.F32.PACK_B (cvt.rn/.rz{.relu}.tf32.f32).
+//
+// Decision: a NaN gives the canonical NaN 0x7fffffff, and .relu takes
+// negative values (and -0) to +0, as F2FP's f16/bf16 forms do in this
+// simulator; no hardware measurement of the tf32 form exists here.
+func f32ToTF32(x uint32, rz, relu bool) uint32 {
+	if x&0x7fffffff > 0x7f800000 {
+		return 0x7fffffff
+	}
+	if relu && x>>31 != 0 {
+		return 0
+	}
+	if !rz {
+		// Adding 0xfff plus the kept lsb rounds half to even; a carry
+		// into the exponent is the correct result, up to infinity.
+		x += 0xfff + (x>>13)&1
+	}
+	return x &^ 0x1fff
 }

@@ -81,7 +81,10 @@ func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, wha
 	addr := s.address(w, f, o, lane)
 	sp := spGlobal
 	if d.op == ori.OpLD || d.op == ori.OpST || d.op == ori.OpATOM {
-		if addr >= s.constW && addr-s.constW < 1<<32 {
+		// In 32-bit mode the windows are adjacent 256 MiB ranges
+		// (windows in mem.go) and the local window follows the
+		// constant one, so the constant window ends where it starts.
+		if addr >= s.constW && addr-s.constW < 1<<32 && (s.mod.AddressSize == 64 || addr < s.localW) {
 			off := addr - s.constW
 			bank := s.bank[3]
 			if what != "load" {
@@ -94,7 +97,7 @@ func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, wha
 		}
 	}
 	switch d.op {
-	case ori.OpLDS, ori.OpSTS, ori.OpATOMS:
+	case ori.OpLDS, ori.OpSTS, ori.OpATOMS, ori.OpLDSM, ori.OpSTSM:
 		sp = spShared
 	case ori.OpLDL, ori.OpSTL:
 		sp = spLocal
