@@ -32,6 +32,9 @@ type Context struct {
 	// manager runs a pass; tests may leave it nil, and passes read knobs
 	// through Context.Int/Bool, which fall back to the defaults.
 	Knobs *knobs.Set
+	// Remarks, when set, collects the passes' remarks (remark.go): what
+	// a pass decided about each place it weighed and why it declined.
+	Remarks *[]Remark
 }
 
 // defaultKnobs is the knob set with every knob at its default, for
