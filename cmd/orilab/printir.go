@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"orilab/internal/abdiff"
 	"orilab/internal/irdiff"
 	"orilab/internal/suggest"
 	"orilab/pipeline"
@@ -109,15 +110,7 @@ func phaseList(flagName, list string) (map[int]bool, error) {
 
 // funcText returns the text of function fn in m (the whole module for
 // ""), and whether m has it.
-func funcText(m *ori.Module, fn string) (string, bool) {
-	if fn == "" {
-		return m.String(), true
-	}
-	if f := m.Func(fn); f != nil {
-		return f.String(), true
-	}
-	return "", false
-}
+func funcText(m *ori.Module, fn string) (string, bool) { return abdiff.FuncText(m, fn) }
 
 // checkFunc reports an unknown --func name, with the closest one.
 func (p *printIR) checkFunc(m *ori.Module) error {
