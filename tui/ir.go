@@ -73,6 +73,9 @@ type IRView struct {
 	// cursor.
 	picking bool
 	pick    int
+	// remarking is set while the remarks list (R) is open; it uses pick
+	// as its cursor.
+	remarking bool
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -94,12 +97,12 @@ func (v *IRView) Title() string { return "IR" }
 func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h; v.search.Width = max(w-2, 1) }
 
 // InputFocused implements inputFocused.
-func (v *IRView) InputFocused() bool { return v.searching || v.picking }
+func (v *IRView) InputFocused() bool { return v.searching || v.picking || v.remarking }
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	if v.searching || v.picking {
+	if v.searching || v.picking || v.remarking {
 		return []key.Binding{k.List.Down, k.Input.Accept, k.Input.Cancel}
 	}
 	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.IR.PickFunc, k.Global.Run}
@@ -287,6 +290,9 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	k := v.c.Keys
 	if v.picking {
 		return v.updatePicker(km)
+	}
+	if v.remarking {
+		return v.updateRemarks(km)
 	}
 	if v.searching {
 		switch {
@@ -601,6 +607,9 @@ func (v *IRView) View() string {
 	}
 	if v.picking && s != nil {
 		return v.pickerView(head)
+	}
+	if v.remarking && s != nil {
+		return v.remarksView(head)
 	}
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
 	tabs := strings.NewReplacer("\t", "  ")

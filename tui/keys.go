@@ -5,10 +5,12 @@ import "github.com/charmbracelet/bubbles/key"
 // GlobalKeys work in every pane (unless a text input has focus).
 type GlobalKeys struct {
 	Quit, Help, NextPane, PrevPane key.Binding
-	Pane                           [7]key.Binding // 1-7 jump to a pane
+	Pane                           [numPanes]key.Binding // 1-8 jump to a pane
 	Panes                          key.Binding    // Pane, as one line of help
 	NextChanged, PrevChanged       key.Binding
 	ViewMode, Run                  key.Binding
+	// Remarks lists the selected phase's remarks in the IR pane.
+	Remarks key.Binding
 }
 
 // ListKeys move through a list (timeline, knobs) or scroll a text pane.
@@ -49,6 +51,11 @@ type FaultKeys struct {
 	Inject, Edit, Reseed, Clear key.Binding
 }
 
+// ABKeys are the A/B pane's own keys.
+type ABKeys struct {
+	Edit, Jump, Cancel key.Binding
+}
+
 // InputKeys apply while a text input has focus.
 type InputKeys struct {
 	Accept, Cancel key.Binding
@@ -64,6 +71,7 @@ type KeyMap struct {
 	Knobs    KnobKeys
 	Bisect   BisectKeys
 	Fault    FaultKeys
+	AB       ABKeys
 	Input    InputKeys
 }
 
@@ -79,11 +87,12 @@ func DefaultKeyMap() KeyMap {
 			Help:        bind([]string{"?"}, "?", "help"),
 			NextPane:    bind([]string{"tab"}, "tab", "next pane"),
 			PrevPane:    bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
-			Panes:       bind([]string{"1", "2", "3", "4", "5", "6", "7"}, "1-7", "go to pane"),
+			Panes:       bind([]string{"1", "2", "3", "4", "5", "6", "7", "8"}, "1-8", "go to pane"),
 			NextChanged: bind([]string{"n"}, "n", "next phase that changed IR"),
 			PrevChanged: bind([]string{"N"}, "N", "prev. phase that changed IR"),
 			ViewMode:    bind([]string{"v"}, "v", "IR: plain/diff/side by side"),
 			Run:         bind([]string{"r"}, "r", "run spec on this phase's IR"),
+			Remarks:     bind([]string{"R"}, "R", "remarks: why a phase declined"),
 		},
 		List: ListKeys{
 			Up:       bind([]string{"up", "k"}, "↑/k", "up"),
@@ -134,12 +143,17 @@ func DefaultKeyMap() KeyMap {
 			Reseed: bind([]string{"s"}, "s", "next seed"),
 			Clear:  bind([]string{"x"}, "x", "remove the fault"),
 		},
+		AB: ABKeys{
+			Edit:   bind([]string{"e"}, "e", "set B's knobs and compare"),
+			Jump:   bind([]string{"enter"}, "enter", "select the row's phase"),
+			Cancel: bind([]string{"c"}, "c", "cancel it"),
+		},
 		Input: InputKeys{
 			Accept: bind([]string{"enter"}, "enter", "accept input"),
 			Cancel: bind([]string{"esc"}, "esc", "cancel input"),
 		},
 	}
-	names := []string{"timeline", "IR", "SASS", "knobs", "run", "bisect", "fault"}
+	names := []string{"timeline", "IR", "SASS", "knobs", "run", "bisect", "fault", "A/B"}
 	for i := range k.Global.Pane {
 		d := string(rune('1' + i))
 		k.Global.Pane[i] = bind([]string{d}, d, names[i])

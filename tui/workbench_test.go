@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"orilab/pipeline"
+)
+
+// These tests pin the capabilities issue 22 added to the workbench:
+// remarks, the A/B pane, the mouse, the campaign from the Fault pane and
+// the export.
+
+// fileModelAt opens path at -O level opt, compiled, at width x height.
+func fileModelAt(t *testing.T, path string, width, height, opt int) *Model {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Load(path, src, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(w)
+	send(m, tea.WindowSizeMsg{Width: width, Height: height})
+	m.Init()
+	send(m, compileNow(w))
+	if w.Err != "" {
+		t.Fatal(w.Err)
+	}
+	return m
+}
+
+func phaseIndex(t *testing.T, name string) int {
+	t.Helper()
+	i, err := pipeline.LookupPhase(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
+// Remarks: the timeline marks OriLoopUnrolling with r, the message line
+// gives the first declined remark with its rejection code, R lists them
+// and enter goes to the loop.
+func TestRemarksInWorkbench(t *testing.T) {
+	m := fileModelAt(t, "testdata/remarks.ptx", 140, 30, 3)
+	unroll := phaseIndex(t, "OriLoopUnrolling")
+	m.timeline.Select(unroll + 1)
+	if v := m.View(); !strings.Contains(v, "│○r 23 OriLoopUnrolling") && !strings.Contains(v, "│●r 23 OriLoopUnrolling") {
+		t.Errorf("the timeline does not mark the phase with remarks:\n%s", v)
+	}
+	typeKeys(m, "k")
+	want := `changed (R lists 2 remarks): loops: loop BB1 rejected, code 11: the PTX marks the loop .pragma "nounroll"`
+	if got := messageLine(m); got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	typeKeys(m, "R")
+	if m.focus != paneIR || !m.ir.remarking {
+		t.Fatalf("R: focus %d, remarks open %v", m.focus, m.ir.remarking)
+	}
+	v := paneText(m.View())
+	for _, s := range []string{
+		"remarks (enter goes to the place, esc closes):",
+		`> loops: loop BB1 rejected, code 11: the PTX marks the loop .pragma`,
+		"  loops: loop BB3 fully unrolled, 4 iterations (line 29)",
+	} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the remarks list lacks %q:\n%s", s, v)
+		}
+	}
+	typeKeys(m, "enter")
+	if r := cursorRow(m); !strings.HasPrefix(strings.TrimSpace(r.text), "BB1") {
+		t.Errorf("enter on the BB1 remark: cursor on %q", r.text)
+	}
+	if got := messageLine(m); got != "loops: loop BB1" {
+		t.Errorf("enter says %q", got)
+	}
+	m.timeline.Select(0)
+	typeKeys(m, "R")
+	if got := messageLine(m); !strings.HasPrefix(got, "#0 OriCheckInitialProgram made no remarks") || m.ir.remarking {
+		t.Errorf("R on a phase without remarks: %q, open %v", got, m.ir.remarking)
+	}
+}
+
+// A/B: e takes B's knobs, enter compiles B and compares it with the
+// compilation shown, phase by phase; the first phase where the IR parts
+// is selected with its A-to-B diff, and enter selects that phase.
+func TestABPane(t *testing.T) {
+	m := fileModelAt(t, "testdata/remarks.ptx", 100, 30, 3)
+	typeKeys(m, "8", "e")
+	for _, r := range "LoopUnroll=false" {
+		typeKeys(m, string(r))
+	}
+	typeKeys(m, "enter")
+	if m.ab.res == nil {
+		t.Fatalf("no comparison: message %q\n%s", messageLine(m), m.View())
+	}
+	unroll := phaseIndex(t, "OriLoopUnrolling")
+	v := paneText(m.View())
+	for _, s := range []string{
+		"B knobs: LoopUnroll=false",
+		"      phase                    A     B     A/B diff",
+		"> #23  OriLoopUnrolling         chg   same  12 lines",
+		"A to B after #23 OriLoopUnrolling (enter goes there):",
+		"-    #19 IADD3 %r3 = %r3, %r4, RZ ; line 29",
+	} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the A/B pane lacks %q:\n%s", s, v)
+		}
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "A/B: ") || !strings.Contains(got, "differ at the end") {
+		t.Errorf("message %q", got)
+	}
+	typeKeys(m, "enter")
+	if m.c.W.Sel != unroll || m.focus != paneIR {
+		t.Errorf("enter: selected %d, focus %d; want phase %d in the IR pane", m.c.W.Sel, m.focus, unroll)
+	}
+	// A setting that does not load is refused before compiling.
+	typeKeys(m, "8", "e", "ctrl+u")
+	for _, r := range "LoopUnrollFactor=-5" {
+		typeKeys(m, string(r))
+	}
+	typeKeys(m, "enter")
+	if got := messageLine(m); !strings.HasPrefix(got, "B knobs: ") || !strings.Contains(got, "out of range") || m.ab.Running() {
+		t.Errorf("a bad B knob: message %q, running %v", got, m.ab.Running())
+	}
+}
+
+// A/B: c cancels the B compilation in flight.
+func TestABCancel(t *testing.T) {
+	m := sampleModelAt(t, 100, 30, 3)
+	typeKeys(m, "8")
+	_, cmd := m.Update(abRequestMsg{settings: "LoopUnroll=false"})
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) == 0 {
+		t.Fatalf("the request returned %T, want a batch with the compile", cmd())
+	}
+	if v := m.View(); !strings.Contains(v, "compiling B... c cancels") {
+		t.Errorf("the pane does not say how to cancel:\n%s", v)
+	}
+	start := time.Now()
+	send(m, keyMsg("c"))
+	if got := messageLine(m); got != "cancelling the B compilation..." {
+		t.Errorf("c says %q", got)
+	}
+	wait := batch[0]
+	for {
+		msg := wait()
+		if p, ok := msg.(abProgressMsg); ok {
+			wait = p.next
+			continue
+		}
+		send(m, msg)
+		break
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("cancelling took %s", took)
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "A/B: cancelled after ") || m.busy() {
+		t.Errorf("after the cancel: message %q, busy %v", got, m.busy())
+	}
+}
+
+// Mouse: a click on a timeline row selects that phase, a click on a tab
+// goes to that pane, a click on an IR row puts the cursor there, and the
+// wheel scrolls the pane under the pointer.
+func TestMouse(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	click := func(x, y int) {
+		send(m, tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	}
+	wheel := func(x, y int, b tea.MouseButton) {
+		send(m, tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: b})
+	}
+	// Row 0 tabs, row 1 the border, row 2 the sparkline, row 3 phase 0.
+	click(5, 6)
+	if m.c.W.Sel != 3 || m.focus != paneTimeline {
+		t.Errorf("click on the 4th phase row: selected %d, focus %d", m.c.W.Sel, m.focus)
+	}
+	if v := m.View(); !strings.Contains(v, ">  3 AnalyzeControlF") {
+		t.Errorf("the clicked phase is not marked:\n%s", v)
+	}
+	wheel(5, 10, tea.MouseButtonWheelDown)
+	if m.c.W.Sel != 6 {
+		t.Errorf("a wheel notch down in the timeline: selected %d, want 6", m.c.W.Sel)
+	}
+	// The IR pane: row 2 is its header, row 3 its first line.
+	click(50, 5)
+	if m.focus != paneIR || m.ir.cur != 2 {
+		t.Errorf("click on the 3rd IR row: focus %d, cursor %d", m.focus, m.ir.cur)
+	}
+	wheel(50, 5, tea.MouseButtonWheelDown)
+	if m.ir.cur != 5 || m.c.W.Sel != 6 {
+		t.Errorf("a wheel notch in the IR pane: cursor %d (want 5), phase %d", m.ir.cur, m.c.W.Sel)
+	}
+	tabs := tabBar(m)
+	click(strings.Index(tabs, "8 A/B")+1, 0)
+	if m.focus != paneAB {
+		t.Errorf("click on the A/B tab: focus %d", m.focus)
+	}
+	click(strings.Index(tabBar(m), "1 Timeline")+1, 0)
+	if m.focus != paneTimeline {
+		t.Errorf("click on the Timeline tab: focus %d", m.focus)
+	}
+}
