@@ -6,7 +6,7 @@ import "github.com/charmbracelet/bubbles/key"
 type GlobalKeys struct {
 	Quit, Help, NextPane, PrevPane key.Binding
 	Pane                           [numPanes]key.Binding // 1-8 jump to a pane
-	Panes                          key.Binding    // Pane, as one line of help
+	Panes                          key.Binding           // Pane, as one line of help
 	NextChanged, PrevChanged       key.Binding
 	ViewMode, Run                  key.Binding
 	// Remarks lists the selected phase's remarks in the IR pane.
