@@ -76,6 +76,8 @@ type IRView struct {
 	// remarking is set while the remarks list (R) is open; it uses pick
 	// as its cursor.
 	remarking bool
+	// export is the w/W prompt (export.go).
+	export exportState
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -87,21 +89,30 @@ type IRView struct {
 
 // NewIRView returns the IR pane.
 func NewIRView(c *Common) *IRView {
-	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/")}
+	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/"), export: exportState{input: newInput("write to: ")}}
 }
 
 // Title implements component.
 func (v *IRView) Title() string { return "IR" }
 
 // SetSize implements component.
-func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h; v.search.Width = max(w-2, 1) }
+func (v *IRView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.search.Width = max(w-2, 1)
+	v.export.input.Width = max(w-12, 1)
+}
 
 // InputFocused implements inputFocused.
-func (v *IRView) InputFocused() bool { return v.searching || v.picking || v.remarking }
+func (v *IRView) InputFocused() bool {
+	return v.searching || v.picking || v.remarking || v.export.active
+}
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
+	if v.export.active {
+		return []key.Binding{k.Input.Accept, k.Input.Cancel}
+	}
 	if v.searching || v.picking || v.remarking {
 		return []key.Binding{k.List.Down, k.Input.Accept, k.Input.Cancel}
 	}
@@ -294,6 +305,9 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	if v.remarking {
 		return v.updateRemarks(km)
 	}
+	if v.export.active {
+		return v.updateExport(km)
+	}
 	if v.searching {
 		switch {
 		case key.Matches(km, k.Input.Accept):
@@ -355,6 +369,10 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
 		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.Write):
+		return v.startExport(false)
+	case key.Matches(km, k.IR.WriteAll):
+		return v.startExport(true)
 	case key.Matches(km, k.IR.Source):
 		return cmdOf(statusMsg(v.sourceLine()))
 	case key.Matches(km, k.IR.PickFunc):
@@ -673,7 +691,10 @@ func (v *IRView) View() string {
 		}
 		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1), cursor))
 	}
-	if v.searching || v.query != "" {
+	if v.export.active {
+		lines = append(lines[:min(len(lines), bh)], make([]string, bh-min(len(lines), bh))...)
+		lines = append(lines, v.export.input.View())
+	} else if v.searching || v.query != "" {
 		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)
 		lines = append(lines, v.search.View())
 	}

@@ -32,6 +32,8 @@ type IRKeys struct {
 	Search, NextMatch, PrevMatch key.Binding
 	NextFunc, PrevFunc, PickFunc key.Binding
 	Source                       key.Binding
+	// Write writes the IR or diff shown to a file, WriteAll every phase.
+	Write, WriteAll key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
 	HunkPair, MatchPair, FuncPair key.Binding
 }
@@ -121,6 +123,8 @@ func DefaultKeyMap() KeyMap {
 			NextFunc:  bind([]string{"}"}, "}", "next function"),
 			PickFunc:  bind([]string{"p"}, "p", "pick a function"),
 			Source:    bind([]string{"s"}, "s", "show the PTX line"),
+			Write:     bind([]string{"w"}, "w", "write IR/diff to a file"),
+			WriteAll:  bind([]string{"W"}, "W", "write every phase"),
 			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
 			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),
 			HunkPair:  bind([]string{"]", "["}, "] [", "next/prev. change"),
@@ -144,8 +148,8 @@ func DefaultKeyMap() KeyMap {
 			Clear:  bind([]string{"x"}, "x", "remove the fault"),
 		},
 		AB: ABKeys{
-			Edit:   bind([]string{"e"}, "e", "set B's knobs and compare"),
-			Jump:   bind([]string{"enter"}, "enter", "select the row's phase"),
+			Edit:   bind([]string{"e"}, "e", "B knobs, compare"),
+			Jump:   bind([]string{"enter"}, "enter", "go to the phase"),
 			Cancel: bind([]string{"c"}, "c", "cancel it"),
 		},
 		Input: InputKeys{

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,49 @@ func TestMouse(t *testing.T) {
 	click(strings.Index(tabBar(m), "1 Timeline")+1, 0)
 	if m.focus != paneTimeline {
 		t.Errorf("click on the Timeline tab: focus %d", m.focus)
+	}
+}
+
+// Export: w writes the IR (plain) or the diff (diff modes) of the
+// selected phase, W every phase that changed the cursor's function; the
+// file is the one named at the prompt.
+func TestExport(t *testing.T) {
+	m := fileModelAt(t, "testdata/twofuncs.ptx", 100, 30, 3)
+	dir := t.TempDir()
+	write := func(k, name string) string {
+		t.Helper()
+		typeKeys(m, k, "ctrl+u")
+		for _, r := range filepath.Join(dir, name) {
+			typeKeys(m, string(r))
+		}
+		typeKeys(m, "enter")
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("%s: %v (message %q)", k, err, messageLine(m))
+		}
+		return string(b)
+	}
+	typeKeys(m, "n", "2")
+	sel := m.c.W.Sel
+	name := pipeline.PhaseTable[sel].Name
+	if got := write("w", "plain.ir"); got != m.c.W.Snap(sel).Module.String() {
+		t.Errorf("w in plain mode wrote:\n%s", got)
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "wrote the IR after #13 GeneralOptimizeEarly (") {
+		t.Errorf("w says %q", got)
+	}
+	typeKeys(m, "v")
+	got := write("w", "phase.diff")
+	if !strings.HasPrefix(got, "--- before "+name+"\n+++ after "+name+"\n@@ ") {
+		t.Errorf("w in diff mode wrote:\n%s", got)
+	}
+	typeKeys(m, "p", "j", "enter") // the cursor in second
+	got = write("W", "all.ir")
+	if !strings.HasPrefix(got, "// *** IR of second after lowering ***\n") || !strings.Contains(got, "// *** IR of second after #13 GeneralOptimizeEarly (changed) ***\n") || strings.Contains(got, ".entry first") {
+		t.Errorf("W wrote:\n%s", got)
+	}
+	typeKeys(m, "w", "esc")
+	if got := messageLine(m); got != "nothing written" || m.ir.export.active {
+		t.Errorf("esc at the prompt: %q", got)
 	}
 }
