@@ -51,6 +51,8 @@ type BisectKeys struct {
 // FaultKeys are the fault pane's own keys.
 type FaultKeys struct {
 	Inject, Edit, Reseed, Clear key.Binding
+	// Campaign runs a campaign after the selected phase; Cancel stops it.
+	Campaign, Cancel key.Binding
 }
 
 // ABKeys are the A/B pane's own keys.
@@ -142,10 +144,12 @@ func DefaultKeyMap() KeyMap {
 			Cancel:  bind([]string{"c"}, "c", "cancel it"),
 		},
 		Fault: FaultKeys{
-			Inject: bind([]string{"i"}, "i", "inject after this phase"),
-			Edit:   bind([]string{"e"}, "e", "edit bugspec"),
-			Reseed: bind([]string{"s"}, "s", "next seed"),
-			Clear:  bind([]string{"x"}, "x", "remove the fault"),
+			Inject:   bind([]string{"i"}, "i", "inject after this phase"),
+			Edit:     bind([]string{"e"}, "e", "edit bugspec"),
+			Reseed:   bind([]string{"s"}, "s", "next seed"),
+			Clear:    bind([]string{"x"}, "x", "remove the fault"),
+			Campaign: bind([]string{"C"}, "C", "run a campaign"),
+			Cancel:   bind([]string{"c"}, "c", "cancel it"),
 		},
 		AB: ABKeys{
 			Edit:   bind([]string{"e"}, "e", "B knobs, compare"),

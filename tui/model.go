@@ -42,6 +42,7 @@ type Model struct {
 	run      *RunPane
 	bisect   *BisectPane
 	ab       *ABPane
+	fault    *FaultPane
 	focus    int // the pane that gets keys
 	right    int // the pane on the right
 	width    int
@@ -62,12 +63,13 @@ func New(w *Workbench) *Model {
 	m.run = NewRunPane(c)
 	m.bisect = NewBisectPane(c)
 	m.ab = NewABPane(c)
+	m.fault = NewFaultPane(c)
 	m.panes = [numPanes]component{
 		m.timeline, m.ir,
 		NewSASSPane(c),
 		m.knobs, m.run,
 		m.bisect,
-		NewFaultPane(c),
+		m.fault,
 		m.ab,
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Line))
@@ -85,7 +87,7 @@ func (m *Model) recompile() tea.Cmd {
 }
 
 func (m *Model) busy() bool {
-	return m.c.W.Compiling || m.run.Running() || m.bisect.Running() || m.ab.Running()
+	return m.c.W.Compiling || m.run.Running() || m.bisect.Running() || m.ab.Running() || m.fault.CampaignRunning()
 }
 
 // Update implements tea.Model. Routing order: a focused text input, then
@@ -178,6 +180,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case bisectRequestMsg:
 		return m.startBisect(msg.mode)
+	case campaignRequestMsg:
+		return m.startCampaign(msg)
+	case campaignProgressMsg:
+		m.fault.Update(msg)
+		return msg.next
+	case campaignMsg:
+		m.campaignDone(msg)
+		return nil
 	case abRequestMsg:
 		return m.startAB(msg.settings)
 	case abProgressMsg:
@@ -498,7 +508,7 @@ func (m *Model) helpSections() []helpSection {
 		{title: "4 knobs", keys: []key.Binding{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset}},
 		{title: "5 run", keys: []key.Binding{g.Run}},
 		{title: "6 bisect", keys: []key.Binding{k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump, k.Bisect.Cancel}},
-		{title: "7 fault", keys: []key.Binding{k.Fault.Inject, k.Fault.Edit, k.Fault.Reseed, k.Fault.Clear}},
+		{title: "7 fault", keys: []key.Binding{k.Fault.Inject, k.Fault.Edit, k.Fault.Reseed, k.Fault.Clear, k.Fault.Campaign, k.Fault.Cancel}},
 		{title: "8 A/B", keys: []key.Binding{k.AB.Edit, k.AB.Jump, k.AB.Cancel}},
 	}
 }
@@ -564,6 +574,8 @@ func (m *Model) statusView() string {
 			what = "bisecting"
 		} else if m.ab.Running() {
 			what = "compiling B"
+		} else if m.fault.CampaignRunning() {
+			what = "campaign"
 		}
 		parts = append(parts, m.spin.View()+" "+what)
 	}

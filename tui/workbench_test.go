@@ -254,3 +254,80 @@ func TestExport(t *testing.T) {
 		t.Errorf("esc at the prompt: %q", got)
 	}
 }
+
+// The Fault pane's C runs a campaign after the selected phase, with the
+// trial count shown while it runs, and shows the detection matrix.
+func TestCampaignFromFaultPane(t *testing.T) {
+	m := sampleModel(t, 100, 40)
+	m.timeline.Select(phaseIndex(t, "AllocateRegisters"))
+	typeKeys(m, "7")
+	start := time.Now()
+	_, cmd := m.Update(keyMsg("C"))
+	_, cmd = m.Update(cmd()) // the pane asks the root, which starts it
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) == 0 {
+		t.Fatalf("C returned %T, want a batch with the campaign", cmd())
+	}
+	if v := paneText(m.View()); !strings.Contains(v, "[....................] 0/50 trials... c cancels") {
+		t.Errorf("no progress while the campaign runs:\n%s", v)
+	}
+	progress := 0
+	wait := batch[0]
+	for {
+		msg := wait()
+		if p, ok := msg.(campaignProgressMsg); ok {
+			progress++
+			m.fault.Update(p)
+			wait = p.next
+			continue
+		}
+		send(m, msg)
+		break
+	}
+	t.Logf("50 trials in %s", time.Since(start))
+	if progress == 0 {
+		t.Error("no progress message")
+	}
+	v := paneText(m.View())
+	for _, s := range []string{"campaign after AllocateRegisters", "bugspec 1,0,0,0 0 0, campaign seed 1, 50 trials"} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the campaign report lacks %q:\n%s", s, v)
+		}
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "campaign: 50 trials in ") {
+		t.Errorf("message %q", got)
+	}
+	if m.busy() {
+		t.Error("busy after the campaign")
+	}
+}
+
+// c cancels a campaign in flight.
+func TestCampaignCancel(t *testing.T) {
+	m := sampleModel(t, 100, 40)
+	m.timeline.Select(phaseIndex(t, "AllocateRegisters"))
+	typeKeys(m, "7")
+	_, cmd := m.Update(keyMsg("C"))
+	_, cmd = m.Update(cmd())
+	wait := cmd().(tea.BatchMsg)[0]
+	start := time.Now()
+	send(m, keyMsg("c"))
+	if got := messageLine(m); got != "cancelling the campaign..." {
+		t.Errorf("c says %q", got)
+	}
+	for {
+		msg := wait()
+		if p, ok := msg.(campaignProgressMsg); ok {
+			wait = p.next
+			continue
+		}
+		send(m, msg)
+		break
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("cancelling took %s", took)
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "campaign: cancelled after ") || m.busy() {
+		t.Errorf("after the cancel: %q, busy %v", got, m.busy())
+	}
+}
