@@ -78,6 +78,11 @@ type IRView struct {
 	remarking bool
 	// export is the w/W prompt (export.go).
 	export exportState
+	// src shows the PTX column (S); gotoing is set while the : prompt
+	// for a PTX line is open (source.go).
+	src     bool
+	gotoing bool
+	gotoIn  textinput.Model
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -89,7 +94,7 @@ type IRView struct {
 
 // NewIRView returns the IR pane.
 func NewIRView(c *Common) *IRView {
-	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/"), export: exportState{input: newInput("write to: ")}}
+	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/"), export: exportState{input: newInput("write to: ")}, gotoIn: newInput("PTX line: ")}
 }
 
 // Title implements component.
@@ -100,17 +105,18 @@ func (v *IRView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.search.Width = max(w-2, 1)
 	v.export.input.Width = max(w-12, 1)
+	v.gotoIn.Width = max(w-12, 1)
 }
 
 // InputFocused implements inputFocused.
 func (v *IRView) InputFocused() bool {
-	return v.searching || v.picking || v.remarking || v.export.active
+	return v.searching || v.picking || v.remarking || v.export.active || v.gotoing
 }
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	if v.export.active {
+	if v.export.active || v.gotoing {
 		return []key.Binding{k.Input.Accept, k.Input.Cancel}
 	}
 	if v.searching || v.picking || v.remarking {
@@ -308,6 +314,9 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	if v.export.active {
 		return v.updateExport(km)
 	}
+	if v.gotoing {
+		return v.updateGoto(km)
+	}
 	if v.searching {
 		switch {
 		case key.Matches(km, k.Input.Accept):
@@ -369,6 +378,19 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
 		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.PTXColumn):
+		v.src = !v.src
+		switch {
+		case !v.src:
+			return cmdOf(statusMsg("PTX column hidden"))
+		case v.mode == modeSide:
+			return cmdOf(statusMsg("PTX column on: it shows in the plain and diff views (v)"))
+		}
+		return cmdOf(statusMsg("PTX column on: it follows the cursor; : goes to a PTX line"))
+	case key.Matches(km, k.IR.GotoPTX):
+		v.gotoing = true
+		v.gotoIn.SetValue("")
+		return tea.Batch(v.gotoIn.Focus(), cmdOf(statusMsg("PTX line number; enter goes to its first instruction")))
 	case key.Matches(km, k.IR.Write):
 		return v.startExport(false)
 	case key.Matches(km, k.IR.WriteAll):
@@ -689,11 +711,28 @@ func (v *IRView) View() string {
 		} else {
 			text = shift(text, v.left)
 		}
-		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1), cursor))
+		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1-v.srcWidth()), cursor))
 	}
-	if v.export.active {
+	if sw := v.srcWidth(); sw > 0 {
+		// The PTX column beside the IR rows, below the header.
+		body := lines[1:]
+		src := v.srcLines(v.cursorPTXLine(), sw-1, bh)
+		for i := range src {
+			l := strings.Repeat(" ", v.w-sw)
+			if i < len(body) {
+				l = body[i]
+			}
+			src[i] = l + "│" + src[i]
+		}
+		lines = append(lines[:1], src...)
+	}
+	if v.export.active || v.gotoing {
+		in := v.export.input
+		if v.gotoing {
+			in = v.gotoIn
+		}
 		lines = append(lines[:min(len(lines), bh)], make([]string, bh-min(len(lines), bh))...)
-		lines = append(lines, v.export.input.View())
+		lines = append(lines, in.View())
 	} else if v.searching || v.query != "" {
 		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)
 		lines = append(lines, v.search.View())

@@ -34,6 +34,9 @@ type IRKeys struct {
 	Source                       key.Binding
 	// Write writes the IR or diff shown to a file, WriteAll every phase.
 	Write, WriteAll key.Binding
+	// PTXColumn shows the PTX source beside the IR; GotoPTX goes from a
+	// PTX line to its first instruction.
+	PTXColumn, GotoPTX key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
 	HunkPair, MatchPair, FuncPair key.Binding
 }
@@ -126,6 +129,8 @@ func DefaultKeyMap() KeyMap {
 			PickFunc:  bind([]string{"p"}, "p", "pick a function"),
 			Source:    bind([]string{"s"}, "s", "show the PTX line"),
 			Write:     bind([]string{"w"}, "w", "write IR/diff to a file"),
+			PTXColumn: bind([]string{"S"}, "S", "PTX column"),
+			GotoPTX:   bind([]string{":"}, ":", "go to a PTX line"),
 			WriteAll:  bind([]string{"W"}, "W", "write every phase"),
 			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
 			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),

@@ -503,7 +503,7 @@ func (m *Model) helpSections() []helpSection {
 		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"), pair(l.Left, l.Right, "scroll sideways"),
 			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel input")}},
 		{title: "1 timeline", keys: []key.Binding{k.Timeline.Filter, k.Timeline.Disable, k.Timeline.OnlyChanged, k.IR.Unfollow}},
-		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair, k.IR.PickFunc, k.IR.Source, k.IR.Write, k.IR.WriteAll}},
+		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair, k.IR.PickFunc, k.IR.Source, k.IR.PTXColumn, k.IR.GotoPTX, k.IR.Write, k.IR.WriteAll}},
 		{title: "3 SASS", note: "the SASS of the selected phase's IR (list keys scroll)"},
 		{title: "4 knobs", keys: []key.Binding{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset}},
 		{title: "5 run", keys: []key.Binding{g.Run}},

@@ -331,3 +331,33 @@ func TestCampaignCancel(t *testing.T) {
 		t.Errorf("after the cancel: %q, busy %v", got, m.busy())
 	}
 }
+
+// S shows the PTX beside the IR, centred on the cursor's PTX line; :
+// goes from a PTX line to its first instruction.
+func TestPTXColumn(t *testing.T) {
+	m := fileModel(t, "testdata/twofuncs.ptx", 120, 30)
+	typeKeys(m, "2", "S", ":", "3", "4", "enter")
+	r := cursorRow(m)
+	if r.fn != "second" || rowLine(r) != 34 || !strings.Contains(r.text, "IMAD") {
+		t.Fatalf(": 34: cursor on %q in %q", r.text, r.fn)
+	}
+	if got := messageLine(m); got != "PTX line 34: #7 in second" {
+		t.Errorf(": 34 says %q", got)
+	}
+	v := paneText(m.View())
+	if !strings.Contains(v, "│>  34     mul.lo.s32") || !strings.Contains(v, "│   33     mov.u32") {
+		t.Errorf("the PTX column is not centred on line 34:\n%s", v)
+	}
+	typeKeys(m, "k")
+	if v := paneText(m.View()); !strings.Contains(v, "│>  33     mov.u32") {
+		t.Errorf("the PTX column does not follow the cursor:\n%s", v)
+	}
+	typeKeys(m, ":", "3", "0", "enter")
+	if got := messageLine(m); !strings.HasPrefix(got, "nothing from PTX line 30 in this phase's IR; the next line that has something is 31") {
+		t.Errorf(": 30 says %q", got)
+	}
+	typeKeys(m, "S")
+	if v := paneText(m.View()); strings.Contains(v, "│>  ") {
+		t.Errorf("S again does not hide the column:\n%s", v)
+	}
+}
