@@ -96,3 +96,29 @@ func TestKnobsListsRange(t *testing.T) {
 		t.Errorf("--json: exit %d, stdout %q", code, out)
 	}
 }
+
+// TestPragmaKnobErrorNamesPosition: a bad knob in a .pragma string is
+// reported at FILE:LINE:COL of its directive, at module scope and in a
+// function, as every other PTX error is (issue 22, defect 11).
+func TestPragmaKnobErrorNamesPosition(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "prag.ptx", `.version 7.0
+.target sm_75
+.address_size 64
+.pragma "LoopUnrollFactor=-5";
+
+.visible .entry k(.param .u64 out)
+{
+	.pragma "NoSuchKnob=3";
+	ret;
+}
+`)
+	code, _, errs := runCLI(t, "compile", p)
+	for _, want := range []string{
+		"orilab compile: " + p + `:4:1: .pragma "LoopUnrollFactor=-5": `,
+		p + `:8:2: .pragma "NoSuchKnob=3" in k: unknown knob "NoSuchKnob"`,
+	} {
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+		}
+	}
+}
