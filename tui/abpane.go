@@ -177,7 +177,7 @@ func (p *ABPane) View() string {
 	if p.fn != "" {
 		what = p.fn
 	}
-	lines := []string{st.Title.Render(fit("A/B: A is this compilation, B the same with other knobs", p.w))}
+	lines := []string{st.Title.Render(fit("A: this compilation · B: with the knobs below", p.w))}
 	if p.editing {
 		lines = append(lines, p.input.View())
 	} else {
@@ -193,6 +193,8 @@ func (p *ABPane) View() string {
 		if p.progress != "" {
 			lines = append(lines, p.progress)
 		}
+	case errors.Is(p.err, context.Canceled):
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("cancelled after %s; e then enter starts it again", p.took.Round(time.Millisecond))))
 	case p.err != nil:
 		lines = append(lines, st.Error.Render("ERROR"))
 		lines = append(lines, wrap(p.err.Error(), p.w)...)
@@ -213,7 +215,7 @@ func (p *ABPane) resultLines(what string) []string {
 		summary = fmt.Sprintf("%s, %s: %s differ after the last phase (%s)", what, p.took.Round(time.Millisecond), plural(r.FinalLines, "line"), r.Last)
 	}
 	lines := wrap(summary, p.w)
-	lines = append(lines, st.Dim.Render(fit("A, B: chg changed the IR, same left it, off disabled", p.w)))
+	lines = append(lines, st.Dim.Render(fit("chg: changed IR, same: kept it, off: disabled", p.w)))
 	if len(r.Rows) == 0 {
 		return append(lines, st.Dim.Render("A and B did the same thing in every phase"))
 	}
@@ -238,7 +240,7 @@ func (p *ABPane) resultLines(what string) []string {
 		lines = append(lines, text)
 	}
 	row := r.Rows[p.sel]
-	lines = append(lines, st.Dim.Render(fit(fmt.Sprintf("A to B after #%d %s (enter goes there):", row.Index, row.Name), p.w)))
+	lines = append(lines, st.Dim.Render(fit(fmt.Sprintf("A→B after #%d %s; enter goes there", row.Index, row.Name), p.w)))
 	if row.Lines == 0 {
 		return append(lines, st.Dim.Render("the IR is the same"))
 	}

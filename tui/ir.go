@@ -511,7 +511,7 @@ func (v *IRView) updatePicker(km tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(km, k.Input.Cancel):
 		v.picking = false
-		return nil
+		return cmdOf(statusMsg("function picker closed"))
 	case key.Matches(km, k.Input.Accept):
 		v.picking = false
 		if v.pick >= len(starts) {

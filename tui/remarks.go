@@ -75,7 +75,7 @@ func (v *IRView) updateRemarks(km tea.KeyMsg) tea.Cmd {
 	switch {
 	case contains(k.Input.Cancel, km.String()), contains(k.Global.Remarks, km.String()):
 		v.remarking = false
-		return nil
+		return cmdOf(statusMsg("remarks closed"))
 	case contains(k.Input.Accept, km.String()):
 		v.remarking = false
 		if v.pick >= len(rs) {

@@ -75,7 +75,11 @@ func TestRemarksInWorkbench(t *testing.T) {
 			t.Errorf("the remarks list lacks %q:\n%s", s, v)
 		}
 	}
-	typeKeys(m, "enter")
+	typeKeys(m, "esc")
+	if got := messageLine(m); got != "remarks closed" || m.ir.remarking {
+		t.Errorf("esc: message %q, open %v", got, m.ir.remarking)
+	}
+	typeKeys(m, "R", "enter")
 	if r := cursorRow(m); !strings.HasPrefix(strings.TrimSpace(r.text), "BB1") {
 		t.Errorf("enter on the BB1 remark: cursor on %q", r.text)
 	}
@@ -108,7 +112,7 @@ func TestABPane(t *testing.T) {
 		"B knobs: LoopUnroll=false",
 		"      phase                    A     B     A/B diff",
 		"> #23  OriLoopUnrolling         chg   same  12 lines",
-		"A to B after #23 OriLoopUnrolling (enter goes there):",
+		"A→B after #23 OriLoopUnrolling; enter goes there",
 		"-    #19 IADD3 %r3 = %r3, %r4, RZ ; line 29",
 	} {
 		if !strings.Contains(v, s) {
@@ -165,6 +169,9 @@ func TestABCancel(t *testing.T) {
 	}
 	if got := messageLine(m); !strings.HasPrefix(got, "A/B: cancelled after ") || m.busy() {
 		t.Errorf("after the cancel: message %q, busy %v", got, m.busy())
+	}
+	if v := paneText(m.View()); !strings.Contains(v, "; e then enter starts it again") || strings.Contains(v, "ERROR") {
+		t.Errorf("the pane after the cancel:\n%s", v)
 	}
 }
 

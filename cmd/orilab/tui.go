@@ -45,6 +45,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
+	tui.TuneGC()
 	m := tui.New(w)
 	opts := []tea.ProgramOption{tea.WithAltScreen()}
 	if *mouse {
