@@ -94,7 +94,7 @@ type IRView struct {
 
 // NewIRView returns the IR pane.
 func NewIRView(c *Common) *IRView {
-	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/"), export: exportState{input: newInput("write to: ")}, gotoIn: newInput("PTX line: ")}
+	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/"), export: exportState{input: newInput("write to: ")}, gotoIn: newInput("PTX line (enter goes to it): ")}
 }
 
 // Title implements component.
@@ -105,7 +105,7 @@ func (v *IRView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.search.Width = max(w-2, 1)
 	v.export.input.Width = max(w-12, 1)
-	v.gotoIn.Width = max(w-12, 1)
+	v.gotoIn.Width = max(w-30, 1)
 }
 
 // InputFocused implements inputFocused.
@@ -390,7 +390,9 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.IR.GotoPTX):
 		v.gotoing = true
 		v.gotoIn.SetValue("")
-		return tea.Batch(v.gotoIn.Focus(), cmdOf(statusMsg("PTX line number; enter goes to its first instruction")))
+		// The prompt says what to type: a status message from this key
+		// could land after the answer to a fast typist's enter.
+		return v.gotoIn.Focus()
 	case key.Matches(km, k.IR.Write):
 		return v.startExport(false)
 	case key.Matches(km, k.IR.WriteAll):
