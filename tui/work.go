@@ -235,8 +235,12 @@ type compiledMsg struct {
 type runMsg struct {
 	phase  int
 	report *pipeline.RunReport
-	err    error
-	took   time.Duration
+	// buffers are the parameters' buffers after the run (as
+	// pipeline.ExecuteBuffers returns them), for the elements around a
+	// mismatch.
+	buffers [][]byte
+	err     error
+	took    time.Duration
 }
 
 // compileCmd recompiles w.PTX with the current knobs. It copies what it
@@ -338,8 +342,14 @@ func runCmd(w *Workbench, i int) tea.Cmd {
 		if m == nil {
 			return runMsg{phase: i, err: fmt.Errorf("phase %d did not run in this compilation", i)}
 		}
-		rep, err := pipeline.Execute(m, sp, pipeline.RunOptions{})
-		return runMsg{phase: i, report: rep, err: err, took: time.Since(start)}
+		// pipeline.Execute, keeping the buffers.
+		bufs, st, err := pipeline.ExecuteBuffers(m, sp, pipeline.RunOptions{})
+		if err != nil {
+			return runMsg{phase: i, err: err, took: time.Since(start)}
+		}
+		results := sp.Check(bufs)
+		rep := &pipeline.RunReport{Spec: sp.Name, Kernel: sp.Kernel, Pass: spec.AllPass(results), Results: results, Stats: *st}
+		return runMsg{phase: i, report: rep, buffers: bufs, took: time.Since(start)}
 	}
 }
 

@@ -368,3 +368,25 @@ func TestPTXColumn(t *testing.T) {
 		t.Errorf("S again does not hide the column:\n%s", v)
 	}
 }
+
+// The Run pane shows the elements around the first mismatch, got against
+// want, the differing one marked.
+func TestRunShowsElementsAroundMismatch(t *testing.T) {
+	m := sampleModel(t, 100, 40)
+	// A wrong expectation for out[2] makes the run fail there.
+	m.c.W.Spec.Expect[0].Values[2] ^= 1
+	_, cmd := m.Update(keyMsg("r"))
+	send(m, runNow(t, cmd))
+	v := paneText(m.View())
+	for _, s := range []string{
+		"out: FAIL 1 of 4 elements differ; first: [2]",
+		"out around [2], got vs want:",
+		"  [0] got 1979177216   want 1979177216",
+		"≠ [2] got 3077691648   want 3077691649",
+		"  [3] got 523163904    want 523163904",
+	} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the Run pane lacks %q:\n%s", s, v)
+		}
+	}
+}
