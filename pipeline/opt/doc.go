@@ -10,6 +10,11 @@
 // Every pass must preserve the meaning of the IR as pipeline/ori/SEMANTICS.md
 // defines it; the semantic tests in package pipeline execute every kernel
 // spec after every phase and compare with -O0.
+//
+// A pass that weighs rewrites says what it decided, and why it declined,
+// through Context.Remark (remark.go); the phase manager keeps the remarks
+// in the phase's snapshot, for orilab compile --remarks and the
+// workbench.
 package opt
 
 import (
