@@ -11,6 +11,8 @@ type GlobalKeys struct {
 	ViewMode, Run                  key.Binding
 	// Remarks lists the selected phase's remarks in the IR pane.
 	Remarks key.Binding
+	// CancelCompile stops the compile in flight.
+	CancelCompile key.Binding
 }
 
 // ListKeys move through a list (timeline, knobs) or scroll a text pane.
@@ -90,16 +92,17 @@ func bind(keys []string, help, desc string) key.Binding {
 func DefaultKeyMap() KeyMap {
 	k := KeyMap{
 		Global: GlobalKeys{
-			Quit:        bind([]string{"q", "ctrl+c"}, "q", "quit"),
-			Help:        bind([]string{"?"}, "?", "help"),
-			NextPane:    bind([]string{"tab"}, "tab", "next pane"),
-			PrevPane:    bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
-			Panes:       bind([]string{"1", "2", "3", "4", "5", "6", "7", "8"}, "1-8", "go to pane"),
-			NextChanged: bind([]string{"n"}, "n", "next phase that changed IR"),
-			PrevChanged: bind([]string{"N"}, "N", "prev. phase that changed IR"),
-			ViewMode:    bind([]string{"v"}, "v", "IR: plain/diff/side by side"),
-			Run:         bind([]string{"r"}, "r", "run spec on this phase's IR"),
-			Remarks:     bind([]string{"R"}, "R", "remarks: why a phase declined"),
+			Quit:          bind([]string{"q", "ctrl+c"}, "q", "quit"),
+			Help:          bind([]string{"?"}, "?", "help"),
+			NextPane:      bind([]string{"tab"}, "tab", "next pane"),
+			PrevPane:      bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+			Panes:         bind([]string{"1", "2", "3", "4", "5", "6", "7", "8"}, "1-8", "go to pane"),
+			NextChanged:   bind([]string{"n"}, "n", "next phase that changed IR"),
+			PrevChanged:   bind([]string{"N"}, "N", "prev. phase that changed IR"),
+			ViewMode:      bind([]string{"v"}, "v", "IR: plain/diff/side by side"),
+			Run:           bind([]string{"r"}, "r", "run spec on this phase's IR"),
+			Remarks:       bind([]string{"R"}, "R", "remarks: why a phase declined"),
+			CancelCompile: bind([]string{"c"}, "c", "cancel a compile"),
 		},
 		List: ListKeys{
 			Up:       bind([]string{"up", "k"}, "↑/k", "up"),

@@ -134,11 +134,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.panes[m.focus].Update(msg)
+	case compileProgressMsg:
+		if msg.gen == w.Gen {
+			w.Done = msg.done
+		}
+		// A superseded compile's messages are read to its end too, so
+		// that its goroutine finishes.
+		return msg.next
 	case compiledMsg:
 		if w.apply(msg) {
-			if w.Err != "" {
+			switch {
+			case w.Cancelled:
+				m.status = fmt.Sprintf("compile cancelled after %s: the later phases did not run; changing a knob compiles again", plural(len(msg.snaps), "phase"))
+			case w.Err != "":
 				m.status = "compile error: " + w.Err
-			} else {
+			default:
 				m.status = compiledSummary(msg)
 			}
 		}
@@ -229,6 +239,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // globalKey handles the keys that work everywhere.
 func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	g := m.c.Keys.Global
+	w := m.c.W
 	switch {
 	case key.Matches(msg, g.Quit):
 		return tea.Quit, true
@@ -262,6 +273,13 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, g.Run):
 		return m.startRun(), true
+	case key.Matches(msg, g.CancelCompile) && w.Compiling:
+		// The panes' own c (bisect, campaign, B) cancel jobs that cannot
+		// run while a compile does, so c cancels the compile wherever
+		// the keys are.
+		w.cancel()
+		m.status = "cancelling the compile..."
+		return nil, true
 	case key.Matches(msg, g.Remarks):
 		// The list takes keys (j, enter, esc), so the IR pane gets them.
 		m.status = m.ir.openRemarks()
@@ -498,7 +516,7 @@ func (m *Model) helpSections() []helpSection {
 	l := k.List
 	return []helpSection{
 		{title: "everywhere", keys: []key.Binding{g.Quit, g.Help, pair(g.NextPane, g.PrevPane, "next/prev. pane"), g.Panes,
-			pair(g.NextChanged, g.PrevChanged, "next/prev. changed phase"), g.ViewMode, g.Run, g.Remarks,
+			pair(g.NextChanged, g.PrevChanged, "next/prev. changed phase"), g.ViewMode, g.Run, g.Remarks, g.CancelCompile,
 			key.NewBinding(key.WithHelp("mouse", "click a phase or tab, wheel scrolls"))}},
 		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"), pair(l.Left, l.Right, "scroll sideways"),
 			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel input")}},
@@ -567,7 +585,7 @@ func (m *Model) statusView() string {
 	p := pipeline.PhaseTable[w.Sel]
 	var parts []string
 	if m.busy() {
-		what := "compiling"
+		what := fmt.Sprintf("compiling %d/%d (c cancels)", m.c.W.Done, len(pipeline.PhaseTable))
 		if m.run.Running() {
 			what = "running"
 		} else if m.bisect.Running() {

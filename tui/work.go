@@ -2,12 +2,14 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,8 +42,13 @@ type Workbench struct {
 	Sel int
 	// Gen counts compilations; results of older ones are dropped.
 	Gen int
-	// Compiling is set while a compile command is in flight.
+	// Compiling is set while a compile command is in flight; Done counts
+	// the phases it has run.
 	Compiling bool
+	Done      int
+	// Cancelled is set when c stopped the last compile: the snapshots are
+	// of the phases that ran before it.
+	Cancelled bool
 	// Err is the last compile error ("" after a successful compile).
 	Err string
 	// cancel stops the compilation in flight (a newer one supersedes it).
@@ -243,11 +250,21 @@ type runMsg struct {
 	took    time.Duration
 }
 
+// compileProgressMsg is the phase count of the compile in flight (of
+// generation gen); next waits for the following message.
+type compileProgressMsg struct {
+	gen, done int
+	next      tea.Cmd
+}
+
 // compileCmd recompiles w.PTX with the current knobs. It copies what it
-// needs, so the command can run while Update goes on.
+// needs, so the command can run while Update goes on; the compile runs in
+// its own goroutine and the command waits for its next message, a phase
+// count or the result. A newer compile cancels this one (w.cancel), and so
+// does c (Model.cancelCompile).
 func compileCmd(w *Workbench) tea.Cmd {
 	w.Gen++
-	w.Compiling = true
+	w.Compiling, w.Done = true, 0
 	if w.cancel != nil {
 		w.cancel()
 	}
@@ -255,14 +272,38 @@ func compileCmd(w *Workbench) tea.Cmd {
 	w.cancel = cancel
 	gen, pm := w.Gen, w.PTX
 	req, err := w.Request()
-	return func() tea.Msg {
+	progress := make(chan compileProgressMsg, 1)
+	result := make(chan compiledMsg, 1)
+	var once sync.Once
+	run := func() {
 		start := time.Now()
 		if err != nil {
-			return compiledMsg{gen: gen, err: err}
+			result <- compiledMsg{gen: gen, err: err}
+			return
+		}
+		n := 0
+		req.Observer = func(*pipeline.Snapshot) {
+			n++
+			select { // only the latest count matters
+			case progress <- compileProgressMsg{gen: gen, done: n}:
+			default:
+			}
 		}
 		lowered, snaps, planted, err := compile(ctx, pm, req)
-		return compiledMsg{gen: gen, lowered: lowered, snaps: snaps, planted: planted, err: err, took: time.Since(start)}
+		result <- compiledMsg{gen: gen, lowered: lowered, snaps: snaps, planted: planted, err: err, took: time.Since(start)}
 	}
+	var wait tea.Cmd
+	wait = func() tea.Msg {
+		once.Do(func() { go run() })
+		select {
+		case p := <-progress:
+			p.next = wait
+			return p
+		case r := <-result:
+			return r
+		}
+	}
+	return wait
 }
 
 // compile runs the whole pipeline as req asks, with a snapshot per phase,
@@ -313,8 +354,11 @@ func (w *Workbench) apply(msg compiledMsg) bool {
 		w.cancel()
 		w.cancel = nil
 	}
-	w.Err = ""
-	if msg.err != nil {
+	w.Err, w.Cancelled = "", false
+	switch {
+	case errors.Is(msg.err, context.Canceled):
+		w.Cancelled = true
+	case msg.err != nil:
 		w.Err = msg.err.Error()
 	}
 	w.Planted = msg.planted

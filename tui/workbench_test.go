@@ -390,3 +390,49 @@ func TestRunShowsElementsAroundMismatch(t *testing.T) {
 		}
 	}
 }
+
+// A recompile shows its phase count in the status bar, and c cancels it:
+// the timeline then holds the phases that ran, and the message says so.
+func TestCompileProgressAndCancel(t *testing.T) {
+	w, err := Load("big.ptx", []byte(bigKernel(1000)), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(w)
+	send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	_, cmd := m.Update(setKnobMsg{name: "LoopUnroll", value: "false"})
+	wait := cmd().(tea.BatchMsg)[0]
+	msg := wait()
+	p, ok := msg.(compileProgressMsg)
+	if !ok {
+		t.Fatalf("the compile's first message is %T, want its progress", msg)
+	}
+	m.Update(p)
+	if v := m.View(); !strings.Contains(v, "compiling 1/159 (c cancels)") {
+		t.Errorf("no phase count in the status bar:\n%s", v)
+	}
+	start := time.Now()
+	send(m, keyMsg("c"))
+	if got := messageLine(m); got != "cancelling the compile..." {
+		t.Errorf("c says %q", got)
+	}
+	wait = p.next
+	for {
+		msg := wait()
+		if p, ok := msg.(compileProgressMsg); ok {
+			wait = p.next
+			continue
+		}
+		send(m, msg)
+		break
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("cancelling took %s", took)
+	}
+	if !w.Cancelled || w.Compiling || len(w.Snaps) == 0 || len(w.Snaps) >= 100 {
+		t.Errorf("after the cancel: cancelled %v, compiling %v, %d snapshots", w.Cancelled, w.Compiling, len(w.Snaps))
+	}
+	if got := messageLine(m); !strings.HasPrefix(got, "compile cancelled after ") {
+		t.Errorf("message %q", got)
+	}
+}
