@@ -24,6 +24,12 @@ type SitesResult struct {
 	Sites  int    `json:"sites"`
 	Found  bool   `json:"found"`
 	Reason string `json:"reason,omitempty"`
+	// NoneFails is set when the output fails even with none of the
+	// phase's rewrites applied. Alone, that points at an earlier phase;
+	// after phase mode named this phase (auto mode), it means the phase
+	// changes the IR in ways it does not count as rewrites, or a later
+	// phase fails on what it left, and front doors word it so.
+	NoneFails bool `json:"none_fails,omitempty"`
 	// Site is the culprit rewrite: with sites 1..N-1 the phase's output
 	// passes, with 1..N it fails.
 	Site opt.Site `json:"site"`
@@ -170,6 +176,7 @@ func Sites(ctx context.Context, s *spec.Spec, opts Options, phase string) (*Site
 		return nil, err
 	}
 	if !none.v.pass {
+		res.NoneFails = true
 		res.Reason = fmt.Sprintf("the output of %s fails even with none of its %d rewrites: an earlier phase is at fault (run --mode phase)", phase, n)
 		return res, nil
 	}

@@ -25,6 +25,9 @@ type PhaseContext struct {
 	// Sites counts this phase run's rewrites (see BisectSites); nil
 	// allows every rewrite and records nothing.
 	Sites *opt.Sites
+	// Remarks collects the remarks of this phase run's passes (the
+	// manager keeps them in the phase's snapshot).
+	Remarks *[]opt.Remark
 	// planning is set when PhasePlan asks what would run in the default
 	// pipeline, before anything ran.
 	planning bool

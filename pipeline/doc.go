@@ -21,13 +21,15 @@
 //   - plant.go: planting a fault after a phase and the post-RA verifiers
 //     that judge it (VerifyPostRA);
 //   - manager.go: the phase manager (Session), which runs the phases with
-//     a snapshot after each, names a phase that fails or panics
-//     (PhaseError) and runs the verifier after every phase on request;
+//     a snapshot after each (with the remarks of its passes), names a
+//     phase that fails or panics (PhaseError) and runs the verifier after
+//     every phase on request;
 //   - request.go: the one compilation request (Request) every front door
 //     builds: target, -O, the knobs resolved once from every source in
 //     ptxas's order (ORILAB_KNOBS, knobs file, -knob, .pragma),
 //     --maxrregcount, verify mode, a planted fault, observers;
-//   - knobs.go, sites.go, dumpir.go, report.go: .pragma knobs, BisectSites,
+//   - knobs.go, sites.go, dumpir.go, report.go: .pragma knobs (with their
+//     positions, for errors), BisectSites,
 //     DUMPIR and the per-phase statistics and trace;
 //   - compile.go and run.go: Compile, and RunSpec/Execute, which run a
 //     kernel spec on any phase's IR and check its buffers.

@@ -13,24 +13,49 @@ import (
 // The knob loader reads knob settings from them.
 func Pragmas(m *ptx.Module) (module []string, funcs map[string][]string) {
 	funcs = map[string][]string{}
-	unquote := func(d *ptx.Directive) []string {
-		var out []string
-		for _, a := range d.Args {
-			out = append(out, strings.Trim(a, `"`))
+	walkPragmas(m, func(fn, text string, _ ptx.Pos) {
+		if fn == "" {
+			module = append(module, text)
+		} else {
+			funcs[fn] = append(funcs[fn], text)
 		}
-		return out
+	})
+	return module, funcs
+}
+
+// PragmaPositions returns where each string Pragmas returns stands, as
+// "FILE:LINE:COL" of its .pragma directive, in the same order.
+func PragmaPositions(m *ptx.Module) (module []string, funcs map[string][]string) {
+	funcs = map[string][]string{}
+	walkPragmas(m, func(fn, _ string, p ptx.Pos) {
+		pos := fmt.Sprintf("%s:%s", m.File, p)
+		if fn == "" {
+			module = append(module, pos)
+		} else {
+			funcs[fn] = append(funcs[fn], pos)
+		}
+	})
+	return module, funcs
+}
+
+// walkPragmas calls visit for every string of every .pragma directive of
+// m, in source order, with its function ("" at module scope).
+func walkPragmas(m *ptx.Module, visit func(fn, text string, pos ptx.Pos)) {
+	each := func(fn string, d *ptx.Directive) {
+		if d.Name != ".pragma" {
+			return
+		}
+		for _, a := range d.Args {
+			visit(fn, strings.Trim(a, `"`), d.Pos)
+		}
 	}
 	for _, it := range m.Items {
 		switch x := it.(type) {
 		case *ptx.Directive:
-			if x.Name == ".pragma" {
-				module = append(module, unquote(x)...)
-			}
+			each("", x)
 		case *ptx.Func:
 			for _, d := range x.Dirs {
-				if d.Name == ".pragma" {
-					funcs[x.Name] = append(funcs[x.Name], unquote(d)...)
-				}
+				each(x.Name, d)
 			}
 			if x.Body != nil {
 				var walk func(b *ptx.Block)
@@ -38,9 +63,7 @@ func Pragmas(m *ptx.Module) (module []string, funcs map[string][]string) {
 					for _, s := range b.Stmts {
 						switch y := s.(type) {
 						case *ptx.Directive:
-							if y.Name == ".pragma" {
-								funcs[x.Name] = append(funcs[x.Name], unquote(y)...)
-							}
+							each(x.Name, y)
 						case *ptx.Block:
 							walk(y)
 						}
@@ -50,7 +73,6 @@ func Pragmas(m *ptx.Module) (module []string, funcs map[string][]string) {
 			}
 		}
 	}
-	return module, funcs
 }
 
 // ApplyKnobs sets the phase-manager options that knobs control:

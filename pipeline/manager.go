@@ -60,6 +60,10 @@ type Snapshot struct {
 	// recorded).
 	Sites    []opt.Site
 	NumSites int
+	// Remarks are what the phase's passes decided and why they declined
+	// (opt.Remark), in the order they were made; a phase that ran and
+	// changed nothing says why here when its pass weighs rewrites.
+	Remarks []opt.Remark
 }
 
 // Options configures a compilation.
@@ -328,6 +332,7 @@ func (s *Session) step(i int) error {
 		}
 		pc.Module = work
 		pc.Sites = s.sitesFor(p.Name)
+		pc.Remarks = &snap.Remarks
 		// ReadMemStats stops the world; the plain compile path (no
 		// snapshots) does not report memory and skips it.
 		var ms runtime.MemStats

@@ -13,7 +13,7 @@ import (
 func mid(p opt.Pass) PhaseFunc {
 	f := PhaseFunc{
 		Run: func(c *PhaseContext) error {
-			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module, Sites: c.Sites, Knobs: c.Knobs}
+			oc := &opt.Context{OptLevel: c.OptLevel, Arch: c.Arch, Module: c.Module, Sites: c.Sites, Knobs: c.Knobs, Remarks: c.Remarks}
 			for _, f := range c.Module.Funcs {
 				if _, err := p.Run(f, oc); err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)

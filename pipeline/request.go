@@ -28,7 +28,7 @@ type Request struct {
 	// Knobs are the knob sources outside the PTX: the environment
 	// (ORILAB_KNOBS), a knobs file and the -knob arguments (KnobSources
 	// fills them from flags). Start adds the module's .pragma strings;
-	// Pragmas and FuncPragmas set here are ignored.
+	// Pragmas, FuncPragmas and their positions set here are ignored.
 	Knobs knobs.Sources
 	// DisablePhases are disabled on top of the DisablePhases knob
 	// (bisection's searches set them).
@@ -106,8 +106,10 @@ func (r Request) WithKnobs(cli ...string) Request {
 func (r *Request) ResolveKnobs(m *ptx.Module) (*knobs.Set, error) {
 	src := r.Knobs
 	src.Pragmas, src.FuncPragmas = nil, nil
+	src.PragmaPos, src.FuncPragmaPos = nil, nil
 	if m != nil {
 		src.Pragmas, src.FuncPragmas = Pragmas(m)
+		src.PragmaPos, src.FuncPragmaPos = PragmaPositions(m)
 	}
 	set, warns, err := knobs.Load(knobs.Default, src)
 	if err != nil {

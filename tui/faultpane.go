@@ -25,6 +25,9 @@ type FaultPane struct {
 	seed    int64
 	editing bool
 	input   textinput.Model
+	// camp is the campaign running or last run (campaign.go); nil shows
+	// the planted fault's report.
+	camp *campaignState
 }
 
 // NewFaultPane returns the fault pane with one register fault, seed 1.
@@ -44,7 +47,10 @@ func (p *FaultPane) InputFocused() bool { return p.editing }
 // ShortHelp implements help.KeyMap.
 func (p *FaultPane) ShortHelp() []key.Binding {
 	f := p.c.Keys.Fault
-	return []key.Binding{f.Inject, f.Edit, f.Reseed, f.Clear}
+	if p.camp != nil && p.camp.running {
+		return []key.Binding{f.Cancel}
+	}
+	return []key.Binding{f.Inject, f.Campaign, f.Edit, f.Reseed, f.Clear}
 }
 
 // FullHelp implements help.KeyMap.
@@ -56,6 +62,12 @@ type plantMsg struct{ plant *Plant }
 
 // Update implements component.
 func (p *FaultPane) Update(msg tea.Msg) tea.Cmd {
+	if pm, ok := msg.(campaignProgressMsg); ok {
+		if p.camp != nil {
+			p.camp.done, p.camp.total = pm.done, pm.total
+		}
+		return nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -86,7 +98,18 @@ func (p *FaultPane) Update(msg tea.Msg) tea.Cmd {
 		p.input.SetValue(p.line)
 		p.input.CursorEnd()
 		return p.input.Focus()
+	case key.Matches(k, f.Cancel):
+		if p.camp == nil || !p.camp.running || p.camp.cancel == nil {
+			return cmdOf(statusMsg("no campaign to cancel"))
+		}
+		p.camp.cancel()
+		return cmdOf(statusMsg("cancelling the campaign..."))
+	case p.camp != nil && p.camp.running:
+		return cmdOf(statusMsg("a campaign is running: c cancels it"))
+	case key.Matches(k, f.Campaign):
+		return p.campaign(p.c.W.Sel)
 	case key.Matches(k, f.Inject):
+		p.camp = nil
 		return p.inject(p.c.W.Sel)
 	case key.Matches(k, f.Reseed):
 		p.seed++
@@ -121,6 +144,19 @@ func (p *FaultPane) inject(i int) tea.Cmd {
 	return cmdOf(plantMsg{plant: &Plant{Spec: sp, Seed: p.seed, At: pipeline.PhaseTable[i].Name}})
 }
 
+// campaign asks for a campaign of the current bugspec after phase i.
+func (p *FaultPane) campaign(i int) tea.Cmd {
+	ra, _ := pipeline.LookupPhase("AllocateRegisters")
+	if i < ra {
+		return cmdOf(statusMsg(fmt.Sprintf("select #%d AllocateRegisters or a later phase: bugspec faults corrupt post-allocation code", ra)))
+	}
+	sp, err := faultinject.ParseSpec(p.line)
+	if err != nil {
+		return cmdOf(statusMsg(err.Error()))
+	}
+	return cmdOf(campaignRequestMsg{spec: sp, seed: p.seed, at: i})
+}
+
 // View implements component.
 func (p *FaultPane) View() string {
 	st := p.c.Styles
@@ -140,9 +176,12 @@ func (p *FaultPane) View() string {
 	}
 	lines = append(lines, st.Dim.Render("fields: register, predicate, offset/spill, remat, R2P/P2R, bit-spill"))
 	lines = append(lines, "")
+	if p.camp != nil {
+		return block(append(lines, p.campaignLines()...), p.w, p.h)
+	}
 	switch {
 	case pl == nil:
-		lines = append(lines, wrap("No fault planted. Select AllocateRegisters or a later phase in the timeline, then press i to corrupt the IR after it; e edits the bugspec line, s picks the next seed.", p.w)...)
+		lines = append(lines, wrap(fmt.Sprintf("No fault planted. Select AllocateRegisters or a later phase in the timeline, then press i to corrupt the IR after it, or C to run a campaign of %d trials; e edits the bugspec line, s picks the next seed.", campaignTrials), p.w)...)
 	case w.Compiling:
 		lines = append(lines, fmt.Sprintf("planting after %s (seed %d)...", pl.At, pl.Seed))
 	case w.Planted == nil || w.Planted.Report == nil:

@@ -73,6 +73,16 @@ type IRView struct {
 	// cursor.
 	picking bool
 	pick    int
+	// remarking is set while the remarks list (R) is open; it uses pick
+	// as its cursor.
+	remarking bool
+	// export is the w/W prompt (export.go).
+	export exportState
+	// src shows the PTX column (S); gotoing is set while the : prompt
+	// for a PTX line is open (source.go).
+	src     bool
+	gotoing bool
+	gotoIn  textinput.Model
 	// what rows were computed for
 	shownAfter, shownBefore *ori.Module
 	shownMode               irMode
@@ -84,22 +94,32 @@ type IRView struct {
 
 // NewIRView returns the IR pane.
 func NewIRView(c *Common) *IRView {
-	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/")}
+	return &IRView{c: c, text: map[*ori.Module][]string{}, shownSel: -1, search: newInput("/"), export: exportState{input: newInput("write to: ")}, gotoIn: newInput("PTX line (enter goes to it): ")}
 }
 
 // Title implements component.
 func (v *IRView) Title() string { return "IR" }
 
 // SetSize implements component.
-func (v *IRView) SetSize(w, h int) { v.w, v.h = w, h; v.search.Width = max(w-2, 1) }
+func (v *IRView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.search.Width = max(w-2, 1)
+	v.export.input.Width = max(w-12, 1)
+	v.gotoIn.Width = max(w-30, 1)
+}
 
 // InputFocused implements inputFocused.
-func (v *IRView) InputFocused() bool { return v.searching || v.picking }
+func (v *IRView) InputFocused() bool {
+	return v.searching || v.picking || v.remarking || v.export.active || v.gotoing
+}
 
 // ShortHelp implements help.KeyMap.
 func (v *IRView) ShortHelp() []key.Binding {
 	k := v.c.Keys
-	if v.searching || v.picking {
+	if v.export.active || v.gotoing {
+		return []key.Binding{k.Input.Accept, k.Input.Cancel}
+	}
+	if v.searching || v.picking || v.remarking {
 		return []key.Binding{k.List.Down, k.Input.Accept, k.Input.Cancel}
 	}
 	return []key.Binding{k.List.Down, k.Global.ViewMode, k.IR.NextHunk, k.IR.Follow, k.IR.Search, k.IR.PickFunc, k.Global.Run}
@@ -288,6 +308,15 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 	if v.picking {
 		return v.updatePicker(km)
 	}
+	if v.remarking {
+		return v.updateRemarks(km)
+	}
+	if v.export.active {
+		return v.updateExport(km)
+	}
+	if v.gotoing {
+		return v.updateGoto(km)
+	}
 	if v.searching {
 		switch {
 		case key.Matches(km, k.Input.Accept):
@@ -349,6 +378,25 @@ func (v *IRView) Update(msg tea.Msg) tea.Cmd {
 		}
 		v.follow, v.followFn, v.re = tok, r.fn, followRe(tok)
 		return cmdOf(statusMsg("following " + tok + " in " + r.fn + " across phases (esc stops)"))
+	case key.Matches(km, k.IR.PTXColumn):
+		v.src = !v.src
+		switch {
+		case !v.src:
+			return cmdOf(statusMsg("PTX column hidden"))
+		case v.mode == modeSide:
+			return cmdOf(statusMsg("PTX column on: it shows in the plain and diff views (v)"))
+		}
+		return cmdOf(statusMsg("PTX column on: it follows the cursor; : goes to a PTX line"))
+	case key.Matches(km, k.IR.GotoPTX):
+		v.gotoing = true
+		v.gotoIn.SetValue("")
+		// The prompt says what to type: a status message from this key
+		// could land after the answer to a fast typist's enter.
+		return v.gotoIn.Focus()
+	case key.Matches(km, k.IR.Write):
+		return v.startExport(false)
+	case key.Matches(km, k.IR.WriteAll):
+		return v.startExport(true)
 	case key.Matches(km, k.IR.Source):
 		return cmdOf(statusMsg(v.sourceLine()))
 	case key.Matches(km, k.IR.PickFunc):
@@ -465,7 +513,7 @@ func (v *IRView) updatePicker(km tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(km, k.Input.Cancel):
 		v.picking = false
-		return nil
+		return cmdOf(statusMsg("function picker closed"))
 	case key.Matches(km, k.Input.Accept):
 		v.picking = false
 		if v.pick >= len(starts) {
@@ -602,6 +650,9 @@ func (v *IRView) View() string {
 	if v.picking && s != nil {
 		return v.pickerView(head)
 	}
+	if v.remarking && s != nil {
+		return v.remarksView(head)
+	}
 	lines := []string{v.c.Styles.Title.Render(fit(head, v.w))}
 	tabs := strings.NewReplacer("\t", "  ")
 	if s == nil {
@@ -662,9 +713,29 @@ func (v *IRView) View() string {
 		} else {
 			text = shift(text, v.left)
 		}
-		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1), cursor))
+		lines = append(lines, gutter+v.style(r, r.kind, fit(text, v.w-1-v.srcWidth()), cursor))
 	}
-	if v.searching || v.query != "" {
+	if sw := v.srcWidth(); sw > 0 {
+		// The PTX column beside the IR rows, below the header.
+		body := lines[1:]
+		src := v.srcLines(v.cursorPTXLine(), sw-1, bh)
+		for i := range src {
+			l := strings.Repeat(" ", v.w-sw)
+			if i < len(body) {
+				l = body[i]
+			}
+			src[i] = l + "│" + src[i]
+		}
+		lines = append(lines[:1], src...)
+	}
+	if v.export.active || v.gotoing {
+		in := v.export.input
+		if v.gotoing {
+			in = v.gotoIn
+		}
+		lines = append(lines[:min(len(lines), bh)], make([]string, bh-min(len(lines), bh))...)
+		lines = append(lines, in.View())
+	} else if v.searching || v.query != "" {
 		lines = append(lines[:min(len(lines), 1+bh)], make([]string, 1+bh-min(len(lines), 1+bh))...)
 		lines = append(lines, v.search.View())
 	}

@@ -5,10 +5,14 @@ import "github.com/charmbracelet/bubbles/key"
 // GlobalKeys work in every pane (unless a text input has focus).
 type GlobalKeys struct {
 	Quit, Help, NextPane, PrevPane key.Binding
-	Pane                           [7]key.Binding // 1-7 jump to a pane
-	Panes                          key.Binding    // Pane, as one line of help
+	Pane                           [numPanes]key.Binding // 1-8 jump to a pane
+	Panes                          key.Binding           // Pane, as one line of help
 	NextChanged, PrevChanged       key.Binding
 	ViewMode, Run                  key.Binding
+	// Remarks lists the selected phase's remarks in the IR pane.
+	Remarks key.Binding
+	// CancelCompile stops the compile in flight.
+	CancelCompile key.Binding
 }
 
 // ListKeys move through a list (timeline, knobs) or scroll a text pane.
@@ -30,6 +34,11 @@ type IRKeys struct {
 	Search, NextMatch, PrevMatch key.Binding
 	NextFunc, PrevFunc, PickFunc key.Binding
 	Source                       key.Binding
+	// Write writes the IR or diff shown to a file, WriteAll every phase.
+	Write, WriteAll key.Binding
+	// PTXColumn shows the PTX source beside the IR; GotoPTX goes from a
+	// PTX line to its first instruction.
+	PTXColumn, GotoPTX key.Binding
 	// HunkPair and MatchPair describe ]/[ and >/< on one help row.
 	HunkPair, MatchPair, FuncPair key.Binding
 }
@@ -47,6 +56,13 @@ type BisectKeys struct {
 // FaultKeys are the fault pane's own keys.
 type FaultKeys struct {
 	Inject, Edit, Reseed, Clear key.Binding
+	// Campaign runs a campaign after the selected phase; Cancel stops it.
+	Campaign, Cancel key.Binding
+}
+
+// ABKeys are the A/B pane's own keys.
+type ABKeys struct {
+	Edit, Jump, Cancel key.Binding
 }
 
 // InputKeys apply while a text input has focus.
@@ -64,6 +80,7 @@ type KeyMap struct {
 	Knobs    KnobKeys
 	Bisect   BisectKeys
 	Fault    FaultKeys
+	AB       ABKeys
 	Input    InputKeys
 }
 
@@ -75,15 +92,17 @@ func bind(keys []string, help, desc string) key.Binding {
 func DefaultKeyMap() KeyMap {
 	k := KeyMap{
 		Global: GlobalKeys{
-			Quit:        bind([]string{"q", "ctrl+c"}, "q", "quit"),
-			Help:        bind([]string{"?"}, "?", "help"),
-			NextPane:    bind([]string{"tab"}, "tab", "next pane"),
-			PrevPane:    bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
-			Panes:       bind([]string{"1", "2", "3", "4", "5", "6", "7"}, "1-7", "go to pane"),
-			NextChanged: bind([]string{"n"}, "n", "next phase that changed IR"),
-			PrevChanged: bind([]string{"N"}, "N", "prev. phase that changed IR"),
-			ViewMode:    bind([]string{"v"}, "v", "IR: plain/diff/side by side"),
-			Run:         bind([]string{"r"}, "r", "run spec on this phase's IR"),
+			Quit:          bind([]string{"q", "ctrl+c"}, "q", "quit"),
+			Help:          bind([]string{"?"}, "?", "help"),
+			NextPane:      bind([]string{"tab"}, "tab", "next pane"),
+			PrevPane:      bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+			Panes:         bind([]string{"1", "2", "3", "4", "5", "6", "7", "8"}, "1-8", "go to pane"),
+			NextChanged:   bind([]string{"n"}, "n", "next phase that changed IR"),
+			PrevChanged:   bind([]string{"N"}, "N", "prev. phase that changed IR"),
+			ViewMode:      bind([]string{"v"}, "v", "IR: plain/diff/side by side"),
+			Run:           bind([]string{"r"}, "r", "run spec on this phase's IR"),
+			Remarks:       bind([]string{"R"}, "R", "remarks: why a phase declined"),
+			CancelCompile: bind([]string{"c"}, "c", "cancel a compile"),
 		},
 		List: ListKeys{
 			Up:       bind([]string{"up", "k"}, "↑/k", "up"),
@@ -112,6 +131,10 @@ func DefaultKeyMap() KeyMap {
 			NextFunc:  bind([]string{"}"}, "}", "next function"),
 			PickFunc:  bind([]string{"p"}, "p", "pick a function"),
 			Source:    bind([]string{"s"}, "s", "show the PTX line"),
+			Write:     bind([]string{"w"}, "w", "write IR/diff to a file"),
+			PTXColumn: bind([]string{"S"}, "S", "PTX column"),
+			GotoPTX:   bind([]string{":"}, ":", "go to a PTX line"),
+			WriteAll:  bind([]string{"W"}, "W", "write every phase"),
 			PrevFunc:  bind([]string{"{"}, "{", "previous function"),
 			FuncPair:  bind([]string{"}", "{"}, "} {", "next/prev. function"),
 			HunkPair:  bind([]string{"]", "["}, "] [", "next/prev. change"),
@@ -129,17 +152,24 @@ func DefaultKeyMap() KeyMap {
 			Cancel:  bind([]string{"c"}, "c", "cancel it"),
 		},
 		Fault: FaultKeys{
-			Inject: bind([]string{"i"}, "i", "inject after this phase"),
-			Edit:   bind([]string{"e"}, "e", "edit bugspec"),
-			Reseed: bind([]string{"s"}, "s", "next seed"),
-			Clear:  bind([]string{"x"}, "x", "remove the fault"),
+			Inject:   bind([]string{"i"}, "i", "inject after this phase"),
+			Edit:     bind([]string{"e"}, "e", "edit bugspec"),
+			Reseed:   bind([]string{"s"}, "s", "next seed"),
+			Clear:    bind([]string{"x"}, "x", "remove the fault"),
+			Campaign: bind([]string{"C"}, "C", "run a campaign"),
+			Cancel:   bind([]string{"c"}, "c", "cancel it"),
+		},
+		AB: ABKeys{
+			Edit:   bind([]string{"e"}, "e", "B knobs, compare"),
+			Jump:   bind([]string{"enter"}, "enter", "go to the phase"),
+			Cancel: bind([]string{"c"}, "c", "cancel it"),
 		},
 		Input: InputKeys{
 			Accept: bind([]string{"enter"}, "enter", "accept input"),
 			Cancel: bind([]string{"esc"}, "esc", "cancel input"),
 		},
 	}
-	names := []string{"timeline", "IR", "SASS", "knobs", "run", "bisect", "fault"}
+	names := []string{"timeline", "IR", "SASS", "knobs", "run", "bisect", "fault", "A/B"}
 	for i := range k.Global.Pane {
 		d := string(rune('1' + i))
 		k.Global.Pane[i] = bind([]string{d}, d, names[i])

@@ -25,6 +25,7 @@ const (
 	paneRun
 	paneBisect
 	paneFault
+	paneAB
 	numPanes
 )
 
@@ -40,6 +41,8 @@ type Model struct {
 	knobs    *KnobsPane
 	run      *RunPane
 	bisect   *BisectPane
+	ab       *ABPane
+	fault    *FaultPane
 	focus    int // the pane that gets keys
 	right    int // the pane on the right
 	width    int
@@ -59,12 +62,15 @@ func New(w *Workbench) *Model {
 	m.knobs = NewKnobsPane(c)
 	m.run = NewRunPane(c)
 	m.bisect = NewBisectPane(c)
+	m.ab = NewABPane(c)
+	m.fault = NewFaultPane(c)
 	m.panes = [numPanes]component{
 		m.timeline, m.ir,
 		NewSASSPane(c),
 		m.knobs, m.run,
 		m.bisect,
-		NewFaultPane(c),
+		m.fault,
+		m.ab,
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Line))
 	m.resize()
@@ -80,7 +86,9 @@ func (m *Model) recompile() tea.Cmd {
 	return tea.Batch(compileCmd(m.c.W), m.spin.Tick)
 }
 
-func (m *Model) busy() bool { return m.c.W.Compiling || m.run.Running() || m.bisect.Running() }
+func (m *Model) busy() bool {
+	return m.c.W.Compiling || m.run.Running() || m.bisect.Running() || m.ab.Running() || m.fault.CampaignRunning()
+}
 
 // Update implements tea.Model. Routing order: a focused text input, then
 // global keys, then domain messages, then the focused pane.
@@ -97,6 +105,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
 		return nil
+	case tea.MouseMsg:
+		return m.mouse(msg)
 	case tea.KeyMsg:
 		if msg.String() == "ctrl+c" {
 			return tea.Quit
@@ -124,11 +134,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.panes[m.focus].Update(msg)
+	case compileProgressMsg:
+		if msg.gen == w.Gen {
+			w.Done = msg.done
+		}
+		// A superseded compile's messages are read to its end too, so
+		// that its goroutine finishes.
+		return msg.next
 	case compiledMsg:
 		if w.apply(msg) {
-			if w.Err != "" {
+			switch {
+			case w.Cancelled:
+				m.status = fmt.Sprintf("compile cancelled after %s: the later phases did not run; changing a knob compiles again", plural(len(msg.snaps), "phase"))
+			case w.Err != "":
 				m.status = "compile error: " + w.Err
-			} else {
+			default:
 				m.status = compiledSummary(msg)
 			}
 		}
@@ -170,6 +190,32 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case bisectRequestMsg:
 		return m.startBisect(msg.mode)
+	case campaignRequestMsg:
+		return m.startCampaign(msg)
+	case campaignProgressMsg:
+		m.fault.Update(msg)
+		return msg.next
+	case campaignMsg:
+		m.campaignDone(msg)
+		return nil
+	case abRequestMsg:
+		return m.startAB(msg.settings)
+	case abProgressMsg:
+		m.ab.Update(msg)
+		return msg.next
+	case abMsg:
+		m.ab.Update(msg)
+		switch {
+		case errors.Is(msg.err, context.Canceled):
+			m.status = fmt.Sprintf("A/B: cancelled after %s", msg.took.Round(time.Millisecond))
+		case msg.err != nil:
+			m.status = "A/B: " + msg.err.Error()
+		case msg.res.FinalLines == 0:
+			m.status = fmt.Sprintf("A/B: %s where A and B part; the final IR is the same", plural(len(msg.res.Rows), "phase"))
+		default:
+			m.status = fmt.Sprintf("A/B: %s where A and B part; %s differ at the end", plural(len(msg.res.Rows), "phase"), plural(msg.res.FinalLines, "line"))
+		}
+		return nil
 	case jumpPhaseMsg:
 		m.timeline.Select(msg.index)
 		m.ir.SetMode(modeDiff)
@@ -193,6 +239,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // globalKey handles the keys that work everywhere.
 func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	g := m.c.Keys.Global
+	w := m.c.W
 	switch {
 	case key.Matches(msg, g.Quit):
 		return tea.Quit, true
@@ -226,6 +273,20 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, g.Run):
 		return m.startRun(), true
+	case key.Matches(msg, g.CancelCompile) && w.Compiling:
+		// The panes' own c (bisect, campaign, B) cancel jobs that cannot
+		// run while a compile does, so c cancels the compile wherever
+		// the keys are.
+		w.cancel()
+		m.status = "cancelling the compile..."
+		return nil, true
+	case key.Matches(msg, g.Remarks):
+		// The list takes keys (j, enter, esc), so the IR pane gets them.
+		m.status = m.ir.openRemarks()
+		if m.ir.remarking {
+			m.setFocus(paneIR)
+		}
+		return nil, true
 	}
 	for i, b := range g.Pane {
 		if key.Matches(msg, b) {
@@ -314,6 +375,39 @@ func (m *Model) startBisect(mode string) tea.Cmd {
 	return tea.Batch(bisectCmd(ctx, w, mode), m.spin.Tick)
 }
 
+// startAB compiles B (the workbench's compilation with settings on top)
+// in the background and compares it with A, the compilation shown. The
+// settings are checked first, as the knob pane checks a value.
+func (m *Model) startAB(settings string) tea.Cmd {
+	w := m.c.W
+	m.show(paneAB)
+	if settings == "" {
+		m.status = "no B knobs: e, then NAME=VALUE (records separated by ~)"
+		return nil
+	}
+	if m.busy() || len(w.Snaps) == 0 {
+		m.status = "busy; try again when the spinner stops"
+		return nil
+	}
+	req, err := w.Request()
+	if err == nil {
+		b := req.WithKnobs(settings)
+		_, err = b.PhaseOptions(w.PTX, pipeline.SessionControl{})
+	}
+	if err != nil {
+		m.status = "B knobs: " + err.Error()
+		return nil
+	}
+	fn := ""
+	if m.ir.nfuncs > 1 {
+		fn = m.ir.CursorFunc()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.ab.Start(settings, fn, cancel)
+	m.status = "compiling B (" + settings + ")... c cancels"
+	return tea.Batch(abCmd(ctx, w, settings, fn), m.spin.Tick)
+}
+
 func (m *Model) startRun() tea.Cmd {
 	w := m.c.W
 	m.show(paneRun)
@@ -358,6 +452,11 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
+	if m.showHelp {
+		// The overlay takes everything below the tab bar: at 80x24 every
+		// binding fits only without the status and help lines.
+		return m.tabsView() + "\n" + block(strings.Split(m.helpView(), "\n"), m.width, m.height-1)
+	}
 	parts := []string{m.tabsView(), m.bodyView(), m.statusView(), m.messageView()}
 	return strings.Join(parts, "\n")
 }
@@ -392,9 +491,6 @@ func (m *Model) paneBox(i int, content string) string {
 func (m *Model) bodyView() string {
 	_, fh := m.c.Styles.Pane.GetFrameSize()
 	bodyH := max(m.height-chromeLines-fh, 1)
-	if m.showHelp {
-		return block(strings.Split(m.helpView(), "\n"), m.width, bodyH+fh)
-	}
 	left := m.paneBox(paneTimeline, m.timeline.View())
 	right := m.paneBox(m.right, m.panes[m.right].View())
 	return block(strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, left, right), "\n"), m.width, bodyH+fh)
@@ -419,17 +515,19 @@ func (m *Model) helpSections() []helpSection {
 	}
 	l := k.List
 	return []helpSection{
-		{title: "everywhere", keys: []key.Binding{g.Quit, g.Help, pair(g.NextPane, g.PrevPane, "next/previous pane"), g.Panes,
-			pair(g.NextChanged, g.PrevChanged, "next/previous phase that changed IR"), g.ViewMode, g.Run}},
-		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"), pair(l.Left, l.Right, "scroll IR/SASS sideways"),
-			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel an input")}},
+		{title: "everywhere", keys: []key.Binding{g.Quit, g.Help, pair(g.NextPane, g.PrevPane, "next/prev. pane"), g.Panes,
+			pair(g.NextChanged, g.PrevChanged, "next/prev. changed phase"), g.ViewMode, g.Run, g.Remarks, g.CancelCompile,
+			key.NewBinding(key.WithHelp("mouse", "click a phase or tab, wheel scrolls"))}},
+		{title: "lists", keys: []key.Binding{pair(l.Up, l.Down, "move"), pair(l.PageUp, l.PageDown, "page"), pair(l.Top, l.Bottom, "first/last"), pair(l.Left, l.Right, "scroll sideways"),
+			pair(k.Input.Accept, k.Input.Cancel, "accept/cancel input")}},
 		{title: "1 timeline", keys: []key.Binding{k.Timeline.Filter, k.Timeline.Disable, k.Timeline.OnlyChanged, k.IR.Unfollow}},
-		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair, k.IR.PickFunc, k.IR.Source}},
+		{title: "2 IR", keys: []key.Binding{k.IR.Follow, k.IR.FollowReg, k.IR.Unfollow, k.IR.HunkPair, k.IR.Search, k.IR.MatchPair, k.IR.FuncPair, k.IR.PickFunc, k.IR.Source, k.IR.PTXColumn, k.IR.GotoPTX, k.IR.Write, k.IR.WriteAll}},
 		{title: "3 SASS", note: "the SASS of the selected phase's IR (list keys scroll)"},
 		{title: "4 knobs", keys: []key.Binding{k.Knobs.Filter, k.Knobs.Edit, k.Knobs.Reset}},
 		{title: "5 run", keys: []key.Binding{g.Run}},
 		{title: "6 bisect", keys: []key.Binding{k.Bisect.Phase, k.Bisect.Disable, k.Bisect.Jump, k.Bisect.Cancel}},
-		{title: "7 fault", keys: []key.Binding{k.Fault.Inject, k.Fault.Edit, k.Fault.Reseed, k.Fault.Clear}},
+		{title: "7 fault", keys: []key.Binding{k.Fault.Inject, k.Fault.Edit, k.Fault.Reseed, k.Fault.Clear, k.Fault.Campaign, k.Fault.Cancel}},
+		{title: "8 A/B", keys: []key.Binding{k.AB.Edit, k.AB.Jump, k.AB.Cancel}},
 	}
 }
 
@@ -458,8 +556,8 @@ func (m *Model) helpView() string {
 			lines = append(lines, st.Title.Render(fmt.Sprintf("%-*s", titleW, title))+l)
 		}
 	}
-	legend := fmt.Sprintf("timeline: %s changed %s unchanged %s no-op %s disabled; columns: insts, pressure",
-		markChanged, markUnchanged, markNoOp, markDisabled)
+	legend := fmt.Sprintf("timeline: %s changed %s unchanged %s no-op %s disabled %s remarks; insts, pressure",
+		markChanged, markUnchanged, markNoOp, markDisabled, markRemarks)
 	lines = append(lines, wrap(legend, m.width-2)...)
 	return st.Help.Render(strings.Join(lines, "\n"))
 }
@@ -487,11 +585,15 @@ func (m *Model) statusView() string {
 	p := pipeline.PhaseTable[w.Sel]
 	var parts []string
 	if m.busy() {
-		what := "compiling"
+		what := fmt.Sprintf("compiling %d/%d (c cancels)", m.c.W.Done, len(pipeline.PhaseTable))
 		if m.run.Running() {
 			what = "running"
 		} else if m.bisect.Running() {
 			what = "bisecting"
+		} else if m.ab.Running() {
+			what = "compiling B"
+		} else if m.fault.CampaignRunning() {
+			what = "campaign"
 		}
 		parts = append(parts, m.spin.View()+" "+what)
 	}
@@ -518,6 +620,8 @@ func (m *Model) message() string {
 		return m.status
 	case s != nil && (s.Status == pipeline.StatusNoOp || s.Status == pipeline.StatusDisabled):
 		return s.Status.String() + ": " + s.Reason
+	case s != nil && len(s.Remarks) > 0:
+		return remarkSummary(s)
 	}
 	return m.status
 }

@@ -452,6 +452,10 @@ func TestPanesAndResize(t *testing.T) {
 	if !strings.Contains(m.View(), "No fault planted.") {
 		t.Errorf("fault pane:\n%s", m.View())
 	}
+	typeKeys(m, "8")
+	if !strings.Contains(m.View(), "not compared yet: e, type B's knobs") {
+		t.Errorf("A/B pane:\n%s", m.View())
+	}
 	typeKeys(m, "tab")
 	if m.focus != paneTimeline {
 		t.Errorf("tab from the last pane: focus %d", m.focus)

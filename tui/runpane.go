@@ -55,6 +55,48 @@ func (p *RunPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// aroundRadius is how many elements on each side of the first mismatch
+// the pane shows.
+const aroundRadius = 3
+
+// aroundLines shows, for each buffer that failed, the elements around
+// its first mismatch, got against want, the differing ones marked: a
+// result off by one place reads as such.
+func (p *RunPane) aroundLines(r *runMsg) []string {
+	sp := p.c.W.Spec
+	var lines []string
+	for k, res := range r.report.Results {
+		if res.Pass || len(res.First) == 0 || k >= len(sp.Expect) {
+			continue
+		}
+		e := sp.Expect[k]
+		o := sp.Owner(e.ParamIndex)
+		if o < 0 || o >= len(r.buffers) {
+			continue
+		}
+		els := e.Around(r.buffers[o], res.First[0].Index, aroundRadius)
+		if len(els) == 0 {
+			continue
+		}
+		lines = append(lines, "", fmt.Sprintf("%s around [%d], got vs want:", res.Param, res.First[0].Index))
+		for _, el := range els {
+			mark := "  "
+			switch {
+			case el.Ignored:
+				mark = "~ "
+			case !el.Match:
+				mark = "≠ "
+			}
+			line := fmt.Sprintf("%s[%d] got %-12s want %s", mark, el.Index, el.Got, el.Want)
+			if !el.Match && !el.Ignored {
+				line = p.c.Styles.Error.Render(line)
+			}
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
 // View implements component.
 func (p *RunPane) View() string {
 	st := p.c.Styles
@@ -88,6 +130,7 @@ func (p *RunPane) View() string {
 			for _, l := range strings.Split(strings.TrimRight(spec.FormatResults(r.report.Results), "\n"), "\n") {
 				lines = append(lines, wrap(l, p.w)...)
 			}
+			lines = append(lines, p.aroundLines(r)...)
 		}
 	default:
 		lines = append(lines, st.Dim.Render("not run yet"))

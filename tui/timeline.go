@@ -242,12 +242,17 @@ func (t *Timeline) View() string {
 		i := t.rows[r]
 		s := w.Snap(i)
 		insts, spark := "   -", " "
+		gutter := " "
 		if s != nil {
 			insts = fmt.Sprintf("%4d", s.Insts)
 			spark = string(sparkChar(s.Pressure, hi))
+			if len(s.Remarks) > 0 {
+				// The gutter, unless the selection takes it: the message
+				// line then summarises the remarks.
+				gutter = markRemarks
+			}
 		}
 		body := fmt.Sprintf("%3d %s %s %s", i, fit(pipeline.PhaseTable[i].Name, nameW), insts, spark)
-		gutter := " "
 		if i == w.Sel {
 			gutter = ">"
 			body = t.c.Styles.Selected.Render(body)

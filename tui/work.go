@@ -2,10 +2,14 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -38,8 +42,13 @@ type Workbench struct {
 	Sel int
 	// Gen counts compilations; results of older ones are dropped.
 	Gen int
-	// Compiling is set while a compile command is in flight.
+	// Compiling is set while a compile command is in flight; Done counts
+	// the phases it has run.
 	Compiling bool
+	Done      int
+	// Cancelled is set when c stopped the last compile: the snapshots are
+	// of the phases that ran before it.
+	Cancelled bool
 	// Err is the last compile error ("" after a successful compile).
 	Err string
 	// cancel stops the compilation in flight (a newer one supersedes it).
@@ -233,15 +242,29 @@ type compiledMsg struct {
 type runMsg struct {
 	phase  int
 	report *pipeline.RunReport
-	err    error
-	took   time.Duration
+	// buffers are the parameters' buffers after the run (as
+	// pipeline.ExecuteBuffers returns them), for the elements around a
+	// mismatch.
+	buffers [][]byte
+	err     error
+	took    time.Duration
+}
+
+// compileProgressMsg is the phase count of the compile in flight (of
+// generation gen); next waits for the following message.
+type compileProgressMsg struct {
+	gen, done int
+	next      tea.Cmd
 }
 
 // compileCmd recompiles w.PTX with the current knobs. It copies what it
-// needs, so the command can run while Update goes on.
+// needs, so the command can run while Update goes on; the compile runs in
+// its own goroutine and the command waits for its next message, a phase
+// count or the result. A newer compile cancels this one (w.cancel), and so
+// does c (Model.cancelCompile).
 func compileCmd(w *Workbench) tea.Cmd {
 	w.Gen++
-	w.Compiling = true
+	w.Compiling, w.Done = true, 0
 	if w.cancel != nil {
 		w.cancel()
 	}
@@ -249,14 +272,38 @@ func compileCmd(w *Workbench) tea.Cmd {
 	w.cancel = cancel
 	gen, pm := w.Gen, w.PTX
 	req, err := w.Request()
-	return func() tea.Msg {
+	progress := make(chan compileProgressMsg, 1)
+	result := make(chan compiledMsg, 1)
+	var once sync.Once
+	run := func() {
 		start := time.Now()
 		if err != nil {
-			return compiledMsg{gen: gen, err: err}
+			result <- compiledMsg{gen: gen, err: err}
+			return
+		}
+		n := 0
+		req.Observer = func(*pipeline.Snapshot) {
+			n++
+			select { // only the latest count matters
+			case progress <- compileProgressMsg{gen: gen, done: n}:
+			default:
+			}
 		}
 		lowered, snaps, planted, err := compile(ctx, pm, req)
-		return compiledMsg{gen: gen, lowered: lowered, snaps: snaps, planted: planted, err: err, took: time.Since(start)}
+		result <- compiledMsg{gen: gen, lowered: lowered, snaps: snaps, planted: planted, err: err, took: time.Since(start)}
 	}
+	var wait tea.Cmd
+	wait = func() tea.Msg {
+		once.Do(func() { go run() })
+		select {
+		case p := <-progress:
+			p.next = wait
+			return p
+		case r := <-result:
+			return r
+		}
+	}
+	return wait
 }
 
 // compile runs the whole pipeline as req asks, with a snapshot per phase,
@@ -307,8 +354,11 @@ func (w *Workbench) apply(msg compiledMsg) bool {
 		w.cancel()
 		w.cancel = nil
 	}
-	w.Err = ""
-	if msg.err != nil {
+	w.Err, w.Cancelled = "", false
+	switch {
+	case errors.Is(msg.err, context.Canceled):
+		w.Cancelled = true
+	case msg.err != nil:
 		w.Err = msg.err.Error()
 	}
 	w.Planted = msg.planted
@@ -336,8 +386,14 @@ func runCmd(w *Workbench, i int) tea.Cmd {
 		if m == nil {
 			return runMsg{phase: i, err: fmt.Errorf("phase %d did not run in this compilation", i)}
 		}
-		rep, err := pipeline.Execute(m, sp, pipeline.RunOptions{})
-		return runMsg{phase: i, report: rep, err: err, took: time.Since(start)}
+		// pipeline.Execute, keeping the buffers.
+		bufs, st, err := pipeline.ExecuteBuffers(m, sp, pipeline.RunOptions{})
+		if err != nil {
+			return runMsg{phase: i, err: err, took: time.Since(start)}
+		}
+		results := sp.Check(bufs)
+		rep := &pipeline.RunReport{Spec: sp.Name, Kernel: sp.Kernel, Pass: spec.AllPass(results), Results: results, Stats: *st}
+		return runMsg{phase: i, report: rep, buffers: bufs, took: time.Since(start)}
 	}
 }
 
@@ -362,4 +418,28 @@ func Load(path string, src []byte, optLevel int) (*Workbench, error) {
 	}
 	w.PTX = pm
 	return w, nil
+}
+
+// GCPercent is the garbage collector's target the workbench runs with.
+//
+// Decision: 400 instead of Go's 100. The workbench keeps every phase's
+// IR (on mcx_core.ptx, 4,268 instructions, the snapshots are the live
+// heap), and a key's View allocates strings: at GOGC=100 a collection
+// started every few keys and its mark assists stalled the key that
+// started it. Measured with TestKeyFeedbackLatency on mcx_core at 220x60
+// on a 2-core machine under load (load average 17-23): the worst key took
+// 240 ms at 100 and 62 ms at 400, with medians unchanged (under 35 ms).
+// The cost is memory: the heap may grow to five times the live data
+// before a collection.
+const GCPercent = 400
+
+// TuneGC sets the garbage collector's target for the workbench (see
+// GCPercent) unless GOGC is set, and returns the previous setting.
+func TuneGC() int {
+	if os.Getenv("GOGC") != "" {
+		p := debug.SetGCPercent(-1) // read the user's setting back
+		debug.SetGCPercent(p)
+		return p
+	}
+	return debug.SetGCPercent(GCPercent)
 }

@@ -241,7 +241,14 @@ func printSites(w io.Writer, pr *bisect.PhaseResult, r *bisect.SitesResult, summ
 		fmt.Fprintf(w, "%s: culprit phase %d %s (%s; the output after %s still matches %s)\n", pr.Spec, pr.Index, pr.Name, executions(pr.Executions, pr.Hangs), pr.Previous, pr.Oracle)
 	}
 	if !r.Found {
-		fmt.Fprintf(w, "%s: no single rewrite of %s: %s (%s)\n", r.Spec, r.Phase, r.Reason, executions(r.Executions, r.Hangs))
+		reason := r.Reason
+		if pr != nil && pr.Found && r.NoneFails {
+			// Phase mode has just shown that the IR before this phase
+			// passes, so "an earlier phase is at fault" would contradict
+			// the line above.
+			reason = fmt.Sprintf("the output fails even with none of its %d rewrites, yet the IR after %s passes: the phase also changes the IR in ways it does not count as rewrites, or a later phase fails on what it leaves", r.Sites, pr.Previous)
+		}
+		fmt.Fprintf(w, "%s: no single rewrite of %s: %s (%s)\n", r.Spec, r.Phase, reason, executions(r.Executions, r.Hangs))
 		if pr != nil && summary {
 			fmt.Fprintf(w, "replay: %s\n\n", pr.Replay)
 			io.WriteString(w, pr.Diff)

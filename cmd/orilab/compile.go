@@ -114,6 +114,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
 		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
 		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME] [--html FILE]")
+		fmt.Fprintln(fs.Output(), "                      [--remarks[=PHASE+...]]")
 		fmt.Fprintln(fs.Output(), "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
 		fmt.Fprintln(fs.Output())
 		fmt.Fprintln(fs.Output(), "Parses and checks a PTX module, lowers it to Ori and runs ptxas's 159 phases")
@@ -152,6 +153,10 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: --emit %q: want sass, ir, lowered or ptx\n", *emit)
 		return exitError
 	}
+	if _, err := phaseList("--remarks", string(pr.remarks)); err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
 	file := pos[0]
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -173,7 +178,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	// IR after every phase) only feed --stat, --trace, --print-after,
 	// --print-changed and --html; recording them for every compilation
 	// cost a quarter to a third of the compile time of large kernels.
-	snaps := *stat != "" || *trace != "" || pr.active() || pr.html != ""
+	snaps := *stat != "" || *trace != "" || pr.active() || pr.html != "" || pr.remarks != ""
 	po, err := req.PhaseOptions(m, pipeline.SessionControl{Snapshots: snaps})
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
@@ -191,6 +196,12 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		// the failure is what one wants to see then.
 		if perr := pr.write(stdout, sess.Lowered, sess.Snapshots); perr != nil {
 			fmt.Fprintf(stderr, "orilab compile: %v\n", perr)
+			return exitError
+		}
+	}
+	if pr.remarks != "" {
+		if _, rerr := pr.writeRemarks(stderr, file, sess.Lowered, sess.Snapshots); rerr != nil {
+			fmt.Fprintf(stderr, "orilab compile: %v\n", rerr)
 			return exitError
 		}
 	}

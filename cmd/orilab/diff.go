@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"orilab/internal/abdiff"
 	"orilab/internal/irdiff"
 	"orilab/pipeline"
 	"orilab/pipeline/ptx"
@@ -63,7 +64,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	pr := &printIR{fn: *fn}
-	var snaps [2]map[int]*pipeline.Snapshot
+	var snaps [2][]*pipeline.Snapshot
 	for i, settings := range []string{*a, *b} {
 		r := req
 		if settings != "" {
@@ -79,78 +80,34 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "orilab diff: compilation %c (%q): %v\n", 'A'+i, settings, err)
 			return exitError
 		}
-		snaps[i] = map[int]*pipeline.Snapshot{}
-		for _, s := range sess.Snapshots {
-			snaps[i][s.Index] = s
-		}
+		snaps[i] = sess.Snapshots
 	}
 	what := "the module"
 	if *fn != "" {
 		what = *fn
 	}
 	fmt.Fprintf(stdout, "A: %s\nB: %s\n%s at -O%d, %s:\n", orNone(*a), orNone(*b), file, req.OptLevel, what)
-	status := func(s *pipeline.Snapshot) string {
-		if s == nil {
-			return "not run"
-		}
-		return s.Status.String()
-	}
-	prevDiff, first, lastA, lastB, lastName := 0, -1, "", "", ""
-	for i, p := range pipeline.PhaseTable {
-		sa, sb := snaps[0][i], snaps[1][i]
-		if sa == nil && sb == nil {
-			continue
-		}
-		ta, tb := lastA, lastB
-		if sa != nil {
-			ta, _ = funcText(sa.Module, *fn)
-		}
-		if sb != nil {
-			tb, _ = funcText(sb.Module, *fn)
-		}
-		lastA, lastB, lastName = ta, tb, p.Name
-		d := diffLines(ta, tb)
-		if status(sa) == status(sb) && d == prevDiff {
-			continue
-		}
+	res := abdiff.Compare(snaps[0], snaps[1], *fn)
+	for k, r := range res.Rows {
 		note := "same IR"
-		if d > 0 {
-			note = plural(d, "line") + " differ"
+		if r.Lines > 0 {
+			note = plural(r.Lines, "line") + " differ"
 		}
-		fmt.Fprintf(stdout, "  #%-3d %-32s A %-10s B %-10s %s\n", i, p.Name, status(sa), status(sb), note)
-		if d != prevDiff && d > 0 && (first < 0 || *all) {
-			if first < 0 {
-				first = i
-			}
-			fmt.Fprintf(stdout, "\n%s", indent(irdiff.Unified(ta, tb, "A after "+p.Name, "B after "+p.Name, 3), "    "))
+		fmt.Fprintf(stdout, "  #%-3d %-32s A %-10s B %-10s %s\n", r.Index, r.Name, r.StatusA, r.StatusB, note)
+		if r.Grew && r.Lines > 0 && (k == res.First || *all) {
+			fmt.Fprintf(stdout, "\n%s", indent(irdiff.Unified(r.A, r.B, "A after "+r.Name, "B after "+r.Name, 3), "    "))
 			fmt.Fprintln(stdout)
 		}
-		prevDiff = d
 	}
-	if prevDiff == 0 {
-		fmt.Fprintf(stdout, "after the last phase (%s): the IR is the same\n", lastName)
+	if res.FinalLines == 0 {
+		fmt.Fprintf(stdout, "after the last phase (%s): the IR is the same\n", res.Last)
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "after the last phase (%s): %s differ\n", lastName, plural(prevDiff, "line"))
-	if !*all || first < 0 {
-		fmt.Fprintf(stdout, "\n%s", irdiff.Unified(lastA, lastB, "A", "B", 3))
+	fmt.Fprintf(stdout, "after the last phase (%s): %s differ\n", res.Last, plural(res.FinalLines, "line"))
+	if !*all || res.First < 0 {
+		fmt.Fprintf(stdout, "\n%s", irdiff.Unified(res.FinalA, res.FinalB, "A", "B", 3))
 	}
 	return exitMismatch
-}
-
-// diffLines counts the lines an aligned diff of a and b marks as changed,
-// removed or added (a changed line counts once).
-func diffLines(a, b string) int {
-	if a == b {
-		return 0
-	}
-	n := 0
-	for _, o := range irdiff.Align(irdiff.Lines(a), irdiff.Lines(b)) {
-		if o.Kind != irdiff.Same {
-			n++
-		}
-	}
-	return n
 }
 
 func plural(n int, what string) string {

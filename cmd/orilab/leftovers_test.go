@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"orilab/bisect"
 )
 
 // TestKnobOutOfRange: an integer knob set outside its range is refused
@@ -94,5 +96,53 @@ func TestKnobsListsRange(t *testing.T) {
 	code, out, _ = runCLI(t, "knobs", "SchedTexBatchTargetSelectRegisterTarget", "--json")
 	if code != 0 || !strings.Contains(out, `"range": "1.."`) {
 		t.Errorf("--json: exit %d, stdout %q", code, out)
+	}
+}
+
+// TestPragmaKnobErrorNamesPosition: a bad knob in a .pragma string is
+// reported at FILE:LINE:COL of its directive, at module scope and in a
+// function, as every other PTX error is (issue 22, defect 11).
+func TestPragmaKnobErrorNamesPosition(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "prag.ptx", `.version 7.0
+.target sm_75
+.address_size 64
+.pragma "LoopUnrollFactor=-5";
+
+.visible .entry k(.param .u64 out)
+{
+	.pragma "NoSuchKnob=3";
+	ret;
+}
+`)
+	code, _, errs := runCLI(t, "compile", p)
+	for _, want := range []string{
+		"orilab compile: " + p + `:4:1: .pragma "LoopUnrollFactor=-5": `,
+		p + `:8:2: .pragma "NoSuchKnob=3" in k: unknown knob "NoSuchKnob"`,
+	} {
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+		}
+	}
+}
+
+// TestAutoSitesNoContradiction: when the site search finds the output
+// failing with none of the culprit's rewrites, auto mode must not say
+// "an earlier phase is at fault" right under phase mode's finding that
+// the IR before the phase passes (issue 22, defect 11). Sites mode alone
+// keeps the advice.
+func TestAutoSitesNoContradiction(t *testing.T) {
+	pr := &bisect.PhaseResult{Spec: "k", Found: true, Index: 30, Name: "GeneralOptimize", Previous: "OriLoopUnrolling", Oracle: "the spec", Executions: 9, Replay: "orilab bisect k"}
+	r := &bisect.SitesResult{Spec: "k", Phase: "GeneralOptimize", Sites: 4, NoneFails: true, Executions: 3,
+		Reason: "the output of GeneralOptimize fails even with none of its 4 rewrites: an earlier phase is at fault (run --mode phase)"}
+	var auto strings.Builder
+	printSites(&auto, pr, r, true)
+	want := "k: no single rewrite of GeneralOptimize: the output fails even with none of its 4 rewrites, yet the IR after OriLoopUnrolling passes: the phase also changes the IR in ways it does not count as rewrites, or a later phase fails on what it leaves (3 executions)\n"
+	if !strings.Contains(auto.String(), want) || strings.Contains(auto.String(), "earlier phase") {
+		t.Errorf("auto mode:\n%s\nwant the line\n%s", auto.String(), want)
+	}
+	var sites strings.Builder
+	printSites(&sites, nil, r, false)
+	if !strings.Contains(sites.String(), "an earlier phase is at fault (run --mode phase)") {
+		t.Errorf("sites mode lost its advice:\n%s", sites.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"orilab/internal/abdiff"
 	"orilab/internal/irdiff"
 	"orilab/internal/suggest"
 	"orilab/pipeline"
@@ -22,7 +23,31 @@ type printIR struct {
 	changed changedFlag // --print-changed: "", "full" or "diff"
 	fn      string      // --func: one function's IR only
 	html    string      // --html: the page of every phase that changed the IR
+	remarks remarksFlag // --remarks: "" (none), "all" or phases
 }
+
+// remarksFlag is --remarks, which takes an optional value: --remarks
+// prints every phase's remarks, --remarks=LIST those of the phases named.
+type remarksFlag string
+
+func (r *remarksFlag) String() string { return string(*r) }
+
+func (r *remarksFlag) Set(v string) error {
+	switch v {
+	case "true":
+		*r = "all"
+	case "false":
+		*r = ""
+	case "":
+		return fmt.Errorf("want --remarks or --remarks=PHASE[+PHASE...]")
+	default:
+		*r = remarksFlag(v)
+	}
+	return nil
+}
+
+// IsBoolFlag lets --remarks stand without a value.
+func (r *remarksFlag) IsBoolFlag() bool { return true }
 
 // changedFlag is --print-changed, which takes an optional value:
 // --print-changed prints the IR after each phase that changed it,
@@ -53,6 +78,7 @@ func addPrintFlags(fs *flag.FlagSet) *printIR {
 	fs.StringVar(&p.after, "print-after", "", "print the IR after each phase of `LIST` ('+' or ','-separated names, or all) to stdout")
 	fs.Var(&p.changed, "print-changed", "print the IR after each phase that changed it; =diff prints a unified diff against the IR before it")
 	fs.StringVar(&p.fn, "func", "", "with --print-after, --print-changed or --html: only function `NAME`")
+	fs.Var(&p.remarks, "remarks", "print to stderr what the passes decided and why they declined (a loop not unrolled, with its rejection code); =LIST only for those phases ('+'-separated)")
 	fs.StringVar(&p.html, "html", "", "write `FILE`: one HTML page with the IR after lowering and after every phase that changed it, side by side, changes highlighted")
 	return p
 }
@@ -62,14 +88,20 @@ func (p *printIR) active() bool { return p.after != "" || p.changed != "" }
 
 // phases returns the phase indices --print-after names (nil for all).
 func (p *printIR) phases() (map[int]bool, error) {
-	if p.after == "" || strings.EqualFold(p.after, "all") {
+	return phaseList("--print-after", p.after)
+}
+
+// phaseList returns the phase indices a '+' or ','-separated list
+// names, nil for "" or all.
+func phaseList(flagName, list string) (map[int]bool, error) {
+	if list == "" || strings.EqualFold(list, "all") {
 		return nil, nil
 	}
 	set := map[int]bool{}
-	for _, n := range strings.FieldsFunc(p.after, func(r rune) bool { return r == '+' || r == ',' }) {
+	for _, n := range strings.FieldsFunc(list, func(r rune) bool { return r == '+' || r == ',' }) {
 		i, err := pipeline.LookupPhase(strings.TrimSpace(n))
 		if err != nil {
-			return nil, fmt.Errorf("--print-after: %v", err)
+			return nil, fmt.Errorf("%s: %v", flagName, err)
 		}
 		set[i] = true
 	}
@@ -78,15 +110,7 @@ func (p *printIR) phases() (map[int]bool, error) {
 
 // funcText returns the text of function fn in m (the whole module for
 // ""), and whether m has it.
-func funcText(m *ori.Module, fn string) (string, bool) {
-	if fn == "" {
-		return m.String(), true
-	}
-	if f := m.Func(fn); f != nil {
-		return f.String(), true
-	}
-	return "", false
-}
+func funcText(m *ori.Module, fn string) (string, bool) { return abdiff.FuncText(m, fn) }
 
 // checkFunc reports an unknown --func name, with the closest one.
 func (p *printIR) checkFunc(m *ori.Module) error {
@@ -158,6 +182,38 @@ func (p *printIR) write(w io.Writer, lowered *ori.Module, snaps []*pipeline.Snap
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// writeRemarks prints the remarks of the phases --remarks names (of
+// --func's function only, when given) as compiler diagnostics:
+// "FILE:LINE: remark: #23 OriLoopUnrolling: FUNC: loop BB3 rejected,
+// code 11: ...". It returns how many it printed.
+func (p *printIR) writeRemarks(w io.Writer, file string, lowered *ori.Module, snaps []*pipeline.Snapshot) (int, error) {
+	only, err := phaseList("--remarks", string(p.remarks))
+	if err != nil {
+		return 0, err
+	}
+	if err := p.checkFunc(lowered); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range snaps {
+		if only != nil && !only[s.Index] {
+			continue
+		}
+		for _, r := range s.Remarks {
+			if p.fn != "" && r.Func != p.fn {
+				continue
+			}
+			where := file
+			if r.Line > 0 {
+				where = fmt.Sprintf("%s:%d", file, r.Line)
+			}
+			fmt.Fprintf(w, "%s: remark: #%d %s: %s\n", where, s.Index, s.Name, r)
+			n++
+		}
+	}
+	return n, nil
 }
 
 // writeHTML writes one self-contained HTML page with the IR (of one

@@ -113,3 +113,31 @@ func TestHTMLExport(t *testing.T) {
 		t.Error("the page has the other function")
 	}
 }
+
+// TestRemarks: --remarks prints, as FILE:LINE diagnostics, why
+// OriLoopUnrolling left a loop alone (its rejection code) and what it did
+// with the other; =LIST keeps only the phases named, and a bad name is
+// refused before compiling.
+func TestRemarks(t *testing.T) {
+	const file = "testdata/remarks.ptx"
+	want := file + `:23: remark: #23 OriLoopUnrolling: loops: loop BB1 rejected, code 11: the PTX marks the loop .pragma "nounroll"
+` + file + `:29: remark: #23 OriLoopUnrolling: loops: loop BB3 fully unrolled, 4 iterations
+`
+	code, out, errs := runCLI(t, "compile", "--remarks", file)
+	if code != 0 || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, errs, want)
+	}
+	if !strings.Contains(out, "EXIT") {
+		t.Errorf("--remarks lost the SASS on stdout:\n%s", out)
+	}
+	if _, _, errs := runCLI(t, "compile", "--remarks=OriLoopUnrolling", "--func", "loops", file); errs != want {
+		t.Errorf("--remarks=OriLoopUnrolling --func loops: stderr:\n%s", errs)
+	}
+	if _, _, errs := runCLI(t, "compile", "--remarks=GeneralOptimizeEarly", file); errs != "" {
+		t.Errorf("--remarks=GeneralOptimizeEarly printed the unroller's remarks:\n%s", errs)
+	}
+	code, _, errs = runCLI(t, "compile", "--remarks=Foo", file)
+	if code != 2 || errs != "orilab compile: --remarks: unknown phase \"Foo\" (orilab phases lists them)\n" {
+		t.Errorf("--remarks=Foo: exit %d, stderr %q", code, errs)
+	}
+}

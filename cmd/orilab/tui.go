@@ -18,8 +18,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	rf := addRequestFlags(fs, false, false)
+	mouse := fs.Bool("mouse", true, "click a phase or a tab, scroll with the wheel; -mouse=false leaves the mouse to the terminal (to select text)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [FILE.ptx | SPEC.json]")
+		fmt.Fprintln(fs.Output(), "usage: orilab tui [-O N] [-arch sm_XX] [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [--verify] [-mouse=false] [FILE.ptx | SPEC.json]")
 		fmt.Fprintln(fs.Output())
 		fmt.Fprintln(fs.Output(), "The phase-by-phase workbench. With no argument it opens a built-in sample")
 		fmt.Fprintln(fs.Output(), "kernel (a shared-memory block reduction) and its spec. Press ? for the keys.")
@@ -44,8 +45,13 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
+	tui.TuneGC()
 	m := tui.New(w)
-	p := tea.NewProgram(m, tea.WithAltScreen())
+	opts := []tea.ProgramOption{tea.WithAltScreen()}
+	if *mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	p := tea.NewProgram(m, opts...)
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "orilab tui: %v\n", err)
 		return exitError

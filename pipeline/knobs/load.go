@@ -84,6 +84,12 @@ type Sources struct {
 	// FuncPragmas are the .pragma strings inside each function, keyed by
 	// function name; they apply only in that function's Set.
 	FuncPragmas map[string][]string
+	// PragmaPos and FuncPragmaPos, when set, run parallel to Pragmas and
+	// FuncPragmas: where each string stands in the PTX, as "FILE:LINE:COL",
+	// so that an error in a .pragma knob names its place as every other
+	// PTX error does.
+	PragmaPos     []string
+	FuncPragmaPos map[string][]string
 	// Context is where the returned Set is evaluated; Set.ForFunction and
 	// Set.ForInstr give the Set for other places.
 	Context Context
@@ -257,21 +263,21 @@ func (l Loader) Load(src Sources) (*Set, []Warning, error) {
 	// 4. .pragma strings, unless DisablePragmaKnobs is set by now. ptxas
 	// applies them per function at compile time (000:416); module-scope
 	// ones apply to every function, so they go into the base layer.
-	pragmas := knobPragmas(src.Pragmas)
+	pragmas := knobPragmas(src.Pragmas, src.PragmaPos)
 	n := len(pragmas)
-	for _, ps := range src.FuncPragmas {
-		n += len(knobPragmas(ps))
+	for fn, ps := range src.FuncPragmas {
+		n += len(knobPragmas(ps, src.FuncPragmaPos[fn]))
 	}
 	if n > 0 && lay.pragmasDisabled() {
 		p.warns = append(p.warns, Warning{Msg: fmt.Sprintf(
 			"%d .pragma knob string(s) ignored: %s is set", n, KnobDisablePragmaKnobs)})
 	} else {
 		for _, ps := range pragmas {
-			p.run(lay, ps, 1, false, "", pragmaLabel(ps, ""))
+			p.run(lay, ps.text, 1, false, "", pragmaLabel(ps, ""))
 		}
 		for _, fn := range slices.Sorted(maps.Keys(src.FuncPragmas)) {
-			for _, s := range knobPragmas(src.FuncPragmas[fn]) {
-				p.run(lay, s, 1, false, fn, pragmaLabel(s, fn))
+			for _, s := range knobPragmas(src.FuncPragmas[fn], src.FuncPragmaPos[fn]) {
+				p.run(lay, s.text, 1, false, fn, pragmaLabel(s, fn))
 			}
 		}
 	}
@@ -284,8 +290,11 @@ func (l Loader) Load(src Sources) (*Set, []Warning, error) {
 	return lay.view(src.Context), p.warns, nil
 }
 
-func pragmaLabel(s, fn string) func(record) (string, bool) {
-	src := ".pragma " + strconv.Quote(s)
+func pragmaLabel(s pragma, fn string) func(record) (string, bool) {
+	src := ".pragma " + strconv.Quote(s.text)
+	if s.pos != "" {
+		src = s.pos + ": " + src
+	}
 	if fn != "" {
 		src += " in " + fn
 	}
@@ -456,11 +465,20 @@ func IsPTXPragma(s string) bool {
 	return ptxPragmas[strings.TrimSuffix(w, ";")]
 }
 
-func knobPragmas(ps []string) []string {
-	var out []string
-	for _, s := range ps {
+// pragma is one .pragma string and where it stands ("" when unknown).
+type pragma struct{ text, pos string }
+
+// knobPragmas returns the strings of ps that are knob settings, with
+// their positions from pos (parallel to ps; it may be nil).
+func knobPragmas(ps, pos []string) []pragma {
+	var out []pragma
+	for i, s := range ps {
 		if !IsPTXPragma(s) && strings.TrimSpace(s) != "" {
-			out = append(out, s)
+			p := pragma{text: s}
+			if i < len(pos) {
+				p.pos = pos[i]
+			}
+			out = append(out, p)
 		}
 	}
 	return out

@@ -10,6 +10,11 @@
 // Every pass must preserve the meaning of the IR as pipeline/ori/SEMANTICS.md
 // defines it; the semantic tests in package pipeline execute every kernel
 // spec after every phase and compare with -O0.
+//
+// A pass that weighs rewrites says what it decided, and why it declined,
+// through Context.Remark (remark.go); the phase manager keeps the remarks
+// in the phase's snapshot, for orilab compile --remarks and the
+// workbench.
 package opt
 
 import (
@@ -32,6 +37,9 @@ type Context struct {
 	// manager runs a pass; tests may leave it nil, and passes read knobs
 	// through Context.Int/Bool, which fall back to the defaults.
 	Knobs *knobs.Set
+	// Remarks, when set, collects the passes' remarks (remark.go): what
+	// a pass decided about each place it weighed and why it declined.
+	Remarks *[]Remark
 }
 
 // defaultKnobs is the knob set with every knob at its default, for

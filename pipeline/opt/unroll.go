@@ -85,9 +85,11 @@ package opt
 //
 // Known limits (Decisions): no runtime trip counts (the wiki's
 // UnrollVariableBounds path needs a remainder loop), no unrolling of
-// outer loops, no register-pressure check (UnrollPregThreshold), and the
-// PTX nounroll pragma (rejection 11 in ptxas) is not honoured: the
-// lowering does not record it, and ori.Block has no place for it yet.
+// outer loops, and no register-pressure check (UnrollPregThreshold).
+//
+// Every decision, unrolled or rejected with its code, is reported as a
+// remark (opt.Remark): "loop BB3 rejected, code 11: the PTX marks the
+// loop .pragma "nounroll"".
 
 import (
 	"fmt"
@@ -146,6 +148,31 @@ func (d unrollDecision) String() string {
 	return fmt.Sprintf("BB%d: unrolled by %d, %d iterations (%d peeled)", d.Header, d.Factor, d.Trip, d.Trip%d.Factor)
 }
 
+// remark is the decision as a remark: "loop BB3 rejected, code 11:
+// the PTX marks the loop .pragma "nounroll"" or "loop BB3 fully
+// unrolled, 4 iterations".
+func (d unrollDecision) remark() Remark {
+	r := Remark{Where: fmt.Sprintf("loop BB%d", d.Header), Code: d.Code, Message: d.Reason}
+	switch {
+	case d.Code != 0:
+	case d.Full:
+		r.Applied, r.Message = true, fmt.Sprintf("fully unrolled, %d iterations", d.Trip)
+	default:
+		r.Applied, r.Message = true, fmt.Sprintf("unrolled by %d, %d iterations (%d peeled)", d.Factor, d.Trip, d.Trip%d.Factor)
+	}
+	return r
+}
+
+// blockLine is the PTX line of b's first instruction that has one.
+func blockLine(b *ori.Block) int32 {
+	for _, in := range b.Insts {
+		if in.Line != 0 {
+			return in.Line
+		}
+	}
+	return 0
+}
+
 // unrollLoop is the analysis of one candidate loop.
 type unrollLoop struct {
 	l      *Loop
@@ -199,6 +226,9 @@ func unrollLoops(f *ori.Func, c *Context) ([]unrollDecision, error) {
 			}
 		}
 		out = append(out, d)
+		r := d.remark()
+		r.Line = blockLine(l.Header)
+		c.Remark(f, r)
 	}
 }
 

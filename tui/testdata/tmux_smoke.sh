@@ -68,6 +68,23 @@ expect "#122/158 AllocateRegisters"
 tmux send-keys -t "$session" 7 i
 expect "Num forced bugs 1"
 expect "caught by the reaching-defs verifier"
+# A campaign from the Fault pane, then remarks and an A/B comparison.
+tmux send-keys -t "$session" x
+expect "No fault planted."
+tmux send-keys -t "$session" C
+expect "bugspec 1,0,0,0 0 0, campaign seed 1, 50 trials"
+tmux send-keys -t "$session" 1 g
+for _ in $(seq 23); do tmux send-keys -t "$session" j; done
+expect "#23/158 OriLoopUnrolling"
+expect "(R lists 2 remarks): block_sum: loop BB"
+tmux send-keys -t "$session" R
+expect "remarks (enter goes to the place, esc closes):"
+tmux send-keys -t "$session" Escape
+sleep 0.3
+tmux send-keys -t "$session" 8 e
+expect "B knobs: "
+tmux send-keys -t "$session" "DisablePhases=OriBranchOpt" Enter
+expect "A→B after #15 OriBranchOpt"
 tmux send-keys -t "$session" q
 expect "orilab-exited-0"
 echo "tmux_smoke: PASS"
