@@ -309,7 +309,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			addr[b.ID] = pc
 			pc += 16 * len(b.Insts)
 		}
-		texts, err := sass.InstTexts(c.f, base)
+		texts, err := sass.InstTexts(c.f, arch, base)
 		if err != nil {
 			t.Errorf("%s: %v", c.f.Name, err)
 			continue
@@ -388,9 +388,9 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			st.decMismatched["does not decode: "+insts[i].Name()]++
 			continue
 		}
-		dt, err := sass.InstTextRaw(d)
+		dt, err := sass.InstTextRaw(d, arch)
 		if err == nil {
-			dt = sass.NvdisasmStyle(sass.Normalize(dt), arch, d.Ctrl.Yield)
+			dt = sass.Normalize(dt)
 		}
 		if err == nil && dt == g {
 			st.decMatched++
