@@ -195,10 +195,15 @@ var formTable = []*form{
 		mods: []group{gFTZ, gRnd, gSAT}, tmpl: []fix{{84, 3, 4}}},
 	{op: ori.OpFFMA, opc: 0x023, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{gFTZ, gRnd, gSAT}},
-	// sm_90 adds fields (nvdisasm: FMNMX.IS_A Rd, PT, ...) orilab has
-	// not measured.
-	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
-		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0xff}}},
+	// ptxas leaves bits 64-71 (source C, which FMNMX lacks) 0; sm_75-89
+	// ignore them, sm_90 reads a nonzero value there as another form
+	// (nvdisasm: FMNMX.IS_A Rd, PT, ...), so the field is fixed at 0.
+	{op: ori.OpFMNMX, opc: 0x009, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0}}},
+	// FSET writes 1.0 or 0.0 (nvdisasm: FSET.BF); measured on ptxas's
+	// FSET.BF.GT.AND word, modifiers as FSETP's.
+	{op: ori.OpFSET, key: []string{"BF"}, opc: 0x00a, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFCmp, gFTZ, gBool}},
 	{op: ori.OpFSEL, opc: 0x008, alu: true, dsts: []slot{dR}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}, pAcc}},
 	{op: ori.OpFSETP, opc: 0x00b, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
@@ -305,8 +310,12 @@ var formTable = []*form{
 		mods: []group{{pos: 79, n: 1, names: names(0, "ALL", 1, "ANY")}, {pos: 73, n: 1, names: names(0, "", 1, "U64")}}},
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
 		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
+	// Bits 77-78 hold the barrier operation (measured: 0 SYNC, 2 RED,
+	// whose reduction sits at 74-75 and predicate at 87-90); orilab's
+	// BAR.RED has a result register where SASS needs a second
+	// instruction (B2R.RESULT), so only SYNC is a form here.
 	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}},
+		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
 	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{pfix(87)}},
 	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
 	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).
