@@ -101,8 +101,10 @@
 // RZ; Ori's IMAD.SHL holds the shift count, the listing the
 // multiplier), IMAD.MOV and IMAD.IADD, IADD3 leaves out PT carry-outs,
 // VOTE an RZ result, an absolute address 0 is [RZ] (and LDC's
-// c[0x0][RZ]), ATOM.E.CAS's 64-bit address has no .64, and sm_90's
-// WARPSYNC with a full mask is WARPSYNC.ALL.
+// c[0x0][RZ]), ATOM.E.CAS's 64-bit address has no .64, sm_90's
+// WARPSYNC with a full mask is WARPSYNC.ALL, and on sm_75 a weak LDG or
+// STG names .SYS and prints its address register without .64
+// (LDG.E.SYS R4, [R2+0x10]).
 //
 // Pseudo instructions (MOV.PHI and the pseudo opcodes) and virtual
 // registers have no SASS form: they are errors naming the function,

@@ -112,6 +112,20 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 				c.Mods = slices.Insert(slices.Delete(c.Mods, 1+n, 2+n), 1, size)
 			}
 		}
+		if (c.Op == ori.OpLDG || c.Op == ori.OpSTG) && arch > 0 && arch < 80 {
+			// sm_75: nvdisasm names a weak global access's scope (.SYS)
+			// and prints its 64-bit address register without .64
+			// (measured on ptxas's words: LDG.E.SYS R2, [R2];
+			// STG.E.64.SYS [R2], R4).
+			if !slices.Contains(c.Mods, "STRONG") && !slices.Contains(c.Mods, "CONSTANT") {
+				c.Mods = append(c.Mods, "SYS")
+			}
+			for k, o := range c.Srcs {
+				if o.Kind == ori.OpdMem && o.HasBase {
+					c.Srcs[k].Reg.Words = 1
+				}
+			}
+		}
 	case ori.OpMEMBAR:
 		if len(c.Mods) == 1 {
 			switch c.Mods[0] {

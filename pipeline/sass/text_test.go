@@ -220,6 +220,10 @@ func TestSpell(t *testing.T) {
 		{80, "IMAD R5 = R4, 0x1, R6", "IMAD.IADD R5, R4, 0x1, R6 ;"},
 		{80, "WARPSYNC -0x1", "WARPSYNC 0xffffffff ;"},
 		{90, "WARPSYNC -0x1", "WARPSYNC.ALL ;"},
+		{75, "LDG.E R2 = [R2.64]", "LDG.E.SYS R2, [R2] ;"},
+		{75, "STG.E.64 [R2.64+0x8], R4.64", "STG.E.64.SYS [R2+0x8], R4 ;"},
+		{75, "LDG.E.STRONG.GPU R2 = [R2.64]", "LDG.E.STRONG.GPU R2, [R2] ;"},
+		{80, "LDG.E R2 = [R2.64]", "LDG.E R2, [R2.64] ;"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.in+" ;\n")
