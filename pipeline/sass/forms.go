@@ -273,12 +273,14 @@ var formTable = []*form{
 	// Memory. Global and generic accesses on sm_80 and later take the
 	// form with a memory descriptor register (opcode 0x98x); orilab's IR
 	// names none, so the field holds URZ (see doc.go, "Encoding").
+	// Ori writes the size after the ordering (LDG.E.CONSTANT.64, as the
+	// lowering appends it); the printer puts it first, as nvdisasm does.
 	{op: ori.OpLDG, opc: 0x981, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
-		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, pfix(81), {84, 3, 1}, {90, 2, 3}}},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, pfix(81), {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpLD, opc: 0x980, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpSTG, opc: 0x986, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
-		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType}},
