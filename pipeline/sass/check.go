@@ -127,12 +127,15 @@ var (
 	callTgt   = regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`)
 	descURZ   = regexp.MustCompile(`desc\[URZ\]`)
 	spaceSemi = regexp.MustCompile(` ?([;,])`)
+	bankSpace = regexp.MustCompile(`(c\[0x[0-9a-f]+\]) \[`)
 )
 
 // Normalize maps an instruction text from either side to the form the
 // comparison uses:
 //   - runs of spaces become one, and no space precedes "," or ";" (the
-//     guard column, and nvdisasm's "BRA 0x10;" against "EXIT ;");
+//     guard column, and nvdisasm's "BRA 0x10;" against "EXIT ;"), nor
+//     the offset of a constant (nvdisasm's HFMA2 on sm_86 and sm_89
+//     prints c[0x0] [0x170]);
 //   - a branch target `(0x50) becomes 0x50 (nvdisasm's raw form);
 //   - a relative call's target becomes `(CALLEE): orilab encodes it as a
 //     relocation whose field is 0 until the cubin is linked;
@@ -141,6 +144,7 @@ var (
 //     encoder writes URZ there (doc.go, "Encoding") and this is dropped.
 func Normalize(s string) string {
 	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+	s = bankSpace.ReplaceAllString(s, "$1[")
 	s = labelRef.ReplaceAllString(s, "$1")
 	s = descURZ.ReplaceAllString(s, "")
 	s = spaceSemi.ReplaceAllString(s, "$1")

@@ -223,6 +223,7 @@ func TestNormalize(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"@P0  EXIT ;", "@P0 EXIT ;"},
 		{"BRA 0x10;", "BRA 0x10 ;"},
+		{"HFMA2 R10, R11, c[0x0] [0x170], R10 ;", "HFMA2 R10, R11, c[0x0][0x170], R10 ;"},
 		{"@!P1  BRA `(0x50) ;", "@!P1 BRA 0x50 ;"},
 		{"DSETP.GTU.AND P0, PT, |R2|, +INF , PT ;", "DSETP.GTU.AND P0, PT, |R2|, +INF, PT ;"},
 		{"CALL.REL.NOINC 0x30 ;", "CALL.REL.NOINC `(CALLEE) ;"},

@@ -61,6 +61,11 @@ var (
 	gICmp  = group{pos: 76, n: 3, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "T")}
 	gFCmp  = group{pos: 76, n: 4, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
 		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "T")}
+	// DSETP's comparison: 0 and 15 are MIN and MAX, not F and T
+	// (measured: nvdisasm over every value of bits 76-79 of ptxas's
+	// DSETP.MAX.AND word), so an Ori DSETP.F or .T has no encoding.
+	gDCmp = group{pos: 76, n: 4, names: names(0, "MIN", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
+		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "MAX")}
 	gU32 = group{pos: 73, n: 1, names: names(0, "U32", 1, "")}
 	gX   = group{pos: 74, n: 1, names: names(0, "", 1, "X")}
 	// gMemType: the access size of loads and stores.
@@ -219,6 +224,13 @@ var formTable = []*form{
 	{op: ori.OpFRND, opc: 0x113, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 3}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	// F2FP packs two f32 values into f16x2 or bf16x2, A into the high
+	// half (measured on ptxas's F2FP.BF16.PACK_AB and F2FP.PACK_AB
+	// words: bit 76 set for BF16; bit 77 SATFINITE and bit 78 MERGE_C
+	// are other forms; C, unused, holds RZ).
+	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
+		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
+		fix: []fix{{77, 1, 0}, {79, 2, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},
@@ -261,7 +273,7 @@ var formTable = []*form{
 	{op: ori.OpDSETP, opc: 0x02a, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sBC, mod: mNeg | mAbs, words: 2, f64hi: true}, pAcc},
-		mods: []group{gFCmp, gBool}},
+		mods: []group{gDCmp, gBool}},
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
@@ -331,11 +343,15 @@ var formTable = []*form{
 
 	// Control.
 	// Bits 32-33 are BRA's mode (.CONV, .DIV with a UR operand when bit
-	// 91 is set); the offset, in 4-byte units, starts at 34.
-	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}}, tmpl: []fix{pfix(87)},
-		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
-	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}}, tmpl: []fix{pfix(87)},
-		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
+	// 91 is set); the offset, in 4-byte units, starts at 34. Bits 87-90
+	// are a branch condition, PT here (nvdisasm: BRA P1, target is
+	// another form); no value of them or of bits 82-104 names a uniform
+	// predicate, so an @UP guard has no BRA word (measured with
+	// nvdisasm on ptxas's BRA word).
+	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
+	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},

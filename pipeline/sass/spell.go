@@ -149,6 +149,17 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		}
 	case ori.OpIMAD:
 		spellIMAD(c)
+	case ori.OpF2FP:
+		// sm_89 and later name the source type of a plain pack
+		// (F2FP.BF16.F32.PACK_AB, F2FP.F16.F32.PACK_AB).
+		if arch >= 89 && !slices.Contains(c.Mods, "F32") {
+			switch {
+			case len(c.Mods) > 0 && c.Mods[0] == "PACK_AB":
+				c.Mods = append([]string{"F16", "F32"}, c.Mods...)
+			case len(c.Mods) > 1 && c.Mods[0] == "BF16" && c.Mods[1] == "PACK_AB":
+				c.Mods = slices.Insert(c.Mods, 1, "F32")
+			}
+		}
 	case ori.OpWARPSYNC:
 		// sm_90 has WARPSYNC.ALL, which the encoder uses for the full
 		// mask (forms.go, sAllLanes).

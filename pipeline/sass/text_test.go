@@ -224,6 +224,9 @@ func TestSpell(t *testing.T) {
 		{75, "STG.E.64 [R2.64+0x8], R4.64", "STG.E.64.SYS [R2+0x8], R4 ;"},
 		{75, "LDG.E.STRONG.GPU R2 = [R2.64]", "LDG.E.STRONG.GPU R2, [R2] ;"},
 		{80, "LDG.E R2 = [R2.64]", "LDG.E R2, [R2.64] ;"},
+		{80, "F2FP.BF16.PACK_AB R4 = R5, R0", "F2FP.BF16.PACK_AB R4, R5, R0 ;"},
+		{90, "F2FP.BF16.PACK_AB R4 = R5, R0", "F2FP.BF16.F32.PACK_AB R4, R5, R0 ;"},
+		{89, "F2FP.PACK_AB R4 = R5, R0", "F2FP.F16.F32.PACK_AB R4, R5, R0 ;"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.in+" ;\n")
