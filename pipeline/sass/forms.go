@@ -230,7 +230,7 @@ var formTable = []*form{
 	// are other forms; C, unused, holds RZ).
 	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
-		fix: []fix{{77, 1, 0}, {79, 2, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+		fix:  []fix{{77, 1, 0}, {79, 2, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},
