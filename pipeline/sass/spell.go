@@ -219,7 +219,7 @@ func floatImm(in *ori.Inst) bool {
 // f32 values (their forms decode them as ori.ImmF32, forms.go).
 var floatImmOps = map[ori.Opcode]bool{
 	ori.OpFADD: true, ori.OpFMUL: true, ori.OpFFMA: true, ori.OpFSETP: true,
-	ori.OpFMNMX: true, ori.OpFSEL: true, ori.OpFSET: true, ori.OpMUFU: true,
+	ori.OpFMNMX: true, ori.OpFSEL: true, ori.OpFSET: true, ori.OpMUFU: true, ori.OpF2FP: true,
 }
 
 // signedImmOps are the opcodes whose immediates nvdisasm prints signed
