@@ -256,8 +256,10 @@ var (
 
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
 // text must equal orilab's; it only rises. The test logs the numbers and
-// which mnemonics differ.
-var nvdisasmFloor = map[int]float64{80: 80, 90: 80}
+// which mnemonics differ. The rest are instructions the encoder refuses
+// (sampled run: 98.3% at -O3, 99.0% at -O0 on both targets); every
+// instruction it encodes must print as nvdisasm prints its word.
+var nvdisasmFloor = map[int]float64{80: 98, 90: 98}
 
 // TestNvdisasmEncoding encodes every compiled function, disassembles the
 // words with nvdisasm -b SMxx and compares the texts.
@@ -274,6 +276,9 @@ func TestNvdisasmEncoding(t *testing.T) {
 				for _, e := range append(st.examples, st.decExamples...) {
 					t.Log(e)
 				}
+			}
+			if st.matched != st.encoded {
+				t.Errorf("sm_%d -O%d: nvdisasm prints %d of orilab's encoded instructions differently", arch, level, st.encoded-st.matched)
 			}
 			if st.decMatched != st.encoded {
 				t.Errorf("sm_%d -O%d: the decoder disagrees with nvdisasm on %d words", arch, level, st.encoded-st.decMatched)
