@@ -186,6 +186,7 @@ func TestLegalize(t *testing.T) {
 		{"LOP3.LUT R4 = R5, R6, 0xff, 0xd8, !PT", "LOP3.LUT R4, R5, 0xff, R6, 0xb8, !PT ;"},
 		{"SEL R4 = 0x1, 0x0, P0", "SEL R4, RZ, 0x1, !P0 ;"},
 		{"LDG.E.CONSTANT.64 R4.64 = [R2.64]", "LDG.E.64.CONSTANT R4, [R2.64] ;"},
+		{"ATOMG.E.CAS.U32.STRONG.GPU R9 = [R4.64+0xc], R2, R3", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4+0xc], R2, R3 ;"},
 		{"STG.E.STRONG.GPU.64 [R2.64], R4.64", "STG.E.64.STRONG.GPU [R2.64], R4 ;"},
 		{"SEL R4 = 0x0, 0x7ff00000, P0", "SEL R4, RZ, 0x7ff00000, P0 ;"},
 		{"FSETP.GT.AND P0, PT = 0f00000000, R5, PT", "FSETP.GT.AND P0, PT, RZ, R5, PT ;"},

@@ -306,6 +306,11 @@ var formTable = []*form{
 	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81},
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	// ATOMG.E.CAS: ATOM.E.CAS's fields under its own opcode, without a
+	// memory descriptor (measured on sm_80-sm_90).
+	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81},
+		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gAtom, gAtomT}},
 

@@ -86,7 +86,7 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) > i+1 && c.Mods[i+1] == "U32" {
 			drop(i + 1)
 		}
-		if c.Op == ori.OpATOM && len(c.Mods) > 1 && c.Mods[0] == "E" && c.Mods[1] == "CAS" {
+		if c.Op != ori.OpATOMS && len(c.Mods) > 1 && c.Mods[0] == "E" && c.Mods[1] == "CAS" {
 			for k, o := range c.Srcs {
 				if o.Kind == ori.OpdMem && o.HasBase {
 					c.Srcs[k].Reg.Words = 1

@@ -206,6 +206,7 @@ func TestSpell(t *testing.T) {
 		{80, "LDG.E.STRONG.GPU.64 R4.64 = [R2.64]", "LDG.E.64.STRONG.GPU R4, [R2.64] ;"},
 		{80, "ATOMG.E.ADD.U32.STRONG.GPU R6 = [R2.64], R4", "ATOMG.E.ADD.STRONG.GPU PT, R6, [R2.64], R4 ;"},
 		{80, "LDS R9 = [0x0]", "LDS R9, [RZ] ;"},
+		{80, "ATOMG.E.CAS.U32.STRONG.GPU R9 = [R4.64+0xc], R2, R3", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4+0xc], R2, R3 ;"},
 		{80, "LDC R5 = c[0x0][0x0]", "LDC R5, c[0x0][RZ] ;"},
 		{80, "MOV R5 = -0x1", "MOV R5, 0xffffffff ;"},
 		{80, "SEL R5 = RZ, -0x40, P0", "SEL R5, RZ, 0xffffffc0, P0 ;"},

@@ -104,6 +104,8 @@ B:
 C:
 	add.u32 %r9, %r3, %r4; add.u32 %r9, %r9, %r5; add.u32 %r9, %r9, %r6; add.u32 %r9, %r9, %h4; add.u32 %r9, %r9, %h5;
 	st.global.u32 [%rd1], %r9; st.global.f32 [%rd1+4], %f3; st.global.f32 [%rd1+8], %f4;
+	atom.global.cas.b32 %r10, [%rd1+12], %r2, %r9;
+	st.global.u32 [%rd1+16], %r10;
 	ret;
 }
 `}
