@@ -256,8 +256,10 @@ var (
 
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
 // text must equal orilab's; it only rises. The test logs the numbers and
-// which mnemonics differ.
-var nvdisasmFloor = map[int]float64{80: 80, 90: 80}
+// which mnemonics differ. The rest are instructions the encoder refuses
+// (sampled run: 98.3% at -O3, 99.0% at -O0 on both targets); every
+// instruction it encodes must print as nvdisasm prints its word.
+var nvdisasmFloor = map[int]float64{80: 98, 90: 98}
 
 // TestNvdisasmEncoding encodes every compiled function, disassembles the
 // words with nvdisasm -b SMxx and compares the texts.
@@ -269,11 +271,14 @@ func TestNvdisasmEncoding(t *testing.T) {
 			st := nvdisasmCompare(t, tool, compileFor(t, files, arch, level), arch)
 			pct := 100 * float64(st.matched) / float64(max(st.total, 1))
 			t.Logf("sm_%d -O%d: nvdisasm's text equals orilab's for %d of %d instructions (%.1f%%); %d refused by the encoder; the decoder agrees with nvdisasm on %d of %d encoded\nrefused:%s\nmismatched:%s\ndecoder mismatched:%s",
-				arch, level, st.matched, st.total, pct, st.total-st.encoded, st.decMatched, st.encoded, topCounts(st.refused, 15), topCounts(st.mismatched, 25), topCounts(st.decMismatched, 25))
+				arch, level, st.matched, st.total, pct, st.total-st.encoded, st.decMatched, st.encoded, topCounts(st.refused, 60), topCounts(st.mismatched, 25), topCounts(st.decMismatched, 25))
 			if testing.Verbose() {
 				for _, e := range append(st.examples, st.decExamples...) {
 					t.Log(e)
 				}
+			}
+			if st.matched != st.encoded {
+				t.Errorf("sm_%d -O%d: nvdisasm prints %d of orilab's encoded instructions differently", arch, level, st.encoded-st.matched)
 			}
 			if st.decMatched != st.encoded {
 				t.Errorf("sm_%d -O%d: the decoder disagrees with nvdisasm on %d words", arch, level, st.encoded-st.decMatched)
@@ -309,7 +314,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			addr[b.ID] = pc
 			pc += 16 * len(b.Insts)
 		}
-		texts, err := sass.InstTexts(c.f, base)
+		texts, err := sass.InstTexts(c.f, arch, base)
 		if err != nil {
 			t.Errorf("%s: %v", c.f.Name, err)
 			continue
@@ -388,9 +393,9 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			st.decMismatched["does not decode: "+insts[i].Name()]++
 			continue
 		}
-		dt, err := sass.InstTextRaw(d)
+		dt, err := sass.InstTextRaw(d, arch)
 		if err == nil {
-			dt = sass.NvdisasmStyle(sass.Normalize(dt), arch, d.Ctrl.Yield)
+			dt = sass.Normalize(dt)
 		}
 		if err == nil && dt == g {
 			st.decMatched++

@@ -18,7 +18,7 @@ package lower
 // The memory-order and scope qualifiers follow as modifiers: .relaxed
 // (the default) -> STRONG, .acquire -> ACQUIRE, .release -> RELEASE,
 // .acq_rel -> ACQ_REL, then .cta -> CTA, .gpu (the default) and .cluster
-// -> GPU, .sys -> SYS. The L2 cache-policy operand is a performance hint
+// -> GPU, .sys -> SYS, except on ATOMS, which has none. The L2 cache-policy operand is a performance hint
 // with no effect on results (PTX says so) and is dropped.
 //
 // Semantics: the atomic opcodes as SEMANTICS.md defines them, made
@@ -201,6 +201,14 @@ func (c *fn) atomic(in *ptx.Instr, red bool) error {
 	mods := func(lead ...string) []string {
 		m := append(lead, op)
 		m = append(m, tmods...)
+		if sp == ".shared" {
+			// Decision: ATOMS has no ordering or scope field (ptxas
+			// 13.0 writes ATOMS.ADD for atom.shared.add whatever its
+			// .sem and .scope, and orilab's ATOMS form measured from
+			// its words has none); shared memory is only visible to
+			// the CTA, and the simulator orders every atomic anyway.
+			return m
+		}
 		return append(m, atomOrder(in)...)
 	}
 	srcs := append([]ori.Operand{ref.op}, vals...)

@@ -364,12 +364,14 @@ func lowerSet(c *fn, in *ptx.Instr) error {
 		c.emitRaw(ori.OpI2F, []string{"F32", "S32", "RN"}, []ori.Operand{ori.R(d)}, ori.R(d))
 		return nil
 	}
-	if st == ".f32" && (dt == ".f32" || one == 0xffffffff) {
-		var mods []string
-		if dt == ".f32" {
-			mods = append(mods, "BF")
-		}
-		mods = append(mods, m.cmp)
+	if st == ".f32" && dt == ".f32" {
+		// Decision: FSET only for an .f32 result. From sm_70 on FSET
+		// always writes 1.0/0.0 (nvdisasm prints FSET.BF, and no bit of
+		// the word turns it into the 0/-1 form of earlier targets:
+		// measured by flipping bits 64-104 of ptxas's FSET.BF.GT.AND
+		// word), so a 0/-1 result is FSETP and SEL, as ptxas 13.0
+		// compiles set.gt.u32.f32.
+		mods := []string{"BF", m.cmp}
 		if m.ftz {
 			mods = append(mods, "FTZ")
 		}

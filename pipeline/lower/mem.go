@@ -218,7 +218,33 @@ type memRef struct {
 
 // address resolves the address operand of a memory instruction in the
 // given space.
+//
+// Decision: with .address_size 32 a global or generic access takes its
+// 32-bit address zero-extended into a register pair (MOV lo = a, MOV
+// hi = RZ). From sm_70 on, LD/ST/LDG/STG/ATOM/RED address memory through
+// the 64-bit .E form (the encoder refuses a 32-bit base there, and
+// ptxas 13.0 rejects .address_size 32 outright: "32-Bit compilation is
+// no longer supported", so there is no newer ptxas output to follow);
+// zero extension keeps every 32-bit address, generic windows included
+// (ori/SEMANTICS.md), where it was, so the simulator's results do not
+// change.
 func (c *fn) address(o *ptx.Operand, sp string) (memRef, error) {
+	m, err := c.address32(o, sp)
+	if err != nil || c.l.out.AddressSize != 32 || (m.space != "" && m.space != ".global") {
+		return m, err
+	}
+	if m.op.Kind == ori.OpdMem && m.op.HasBase && m.op.Reg.Words == 1 && !m.op.Reg.IsZero() {
+		r := c.newReg(2)
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.R(m.op.Reg))
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.R(ori.RZ))
+		m.op.Reg = r
+	}
+	return m, nil
+}
+
+// address32 resolves an address as the module's address size has it (a
+// 32-bit register for 32-bit global and generic addresses).
+func (c *fn) address32(o *ptx.Operand, sp string) (memRef, error) {
 	if o.Kind != ptx.OpAddr {
 		return memRef{}, c.l.errorf(o.Pos, "expected an address")
 	}

@@ -74,7 +74,7 @@ BB1:
 			got = append(got, Normalize(m[1]))
 		}
 	}
-	want, err := InstTexts(f, 0)
+	want, err := InstTexts(f, arch, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,11 @@
 //     (word.go); see "Encoding" below;
 //   - LegalizeFunc and Legalize (legalize.go): the operand swaps that
 //     make commuting instructions encodable;
-//   - NvdisasmRaw, InstTexts, Normalize and NvdisasmStyle (check.go):
-//     comparing words with NVIDIA's nvdisasm, and the list of spellings
-//     where orilab's printer and nvdisasm still differ;
+//   - NvdisasmRaw, InstTexts and Normalize (check.go): comparing words
+//     with NVIDIA's nvdisasm (the normalization keeps only spacing and
+//     label names apart, TestNormalize);
+//   - spell (spell.go): nvdisasm's spelling of an Ori instruction,
+//     which the printer uses;
 //   - WriteCubin (cubin.go): the ELF file around the words;
 //   - the operand syntax (operand.go): registers, immediates, constant
 //     banks, addresses, special registers, branch targets;
@@ -72,10 +74,14 @@
 // the base of a memory address, where a 64-bit base prints [R2.64]. Ori's
 // "!R" on an R or UR register (bitwise not) prints as ~R; on predicates
 // "!P" stays. -R, |R| and .reuse print as in SASS. Integer immediates
-// print in hex as Ori stores them (signed: -0x1); f32 and f64 immediates
-// print in decimal with up to 20 significant digits (1, 0.5,
-// 0.15915493667125701904, 1.175494350822287508e-38) and +INF, -INF,
-// +QNAN, -QNAN, +SNAN, -SNAN. Constant banks print c[0x0][0x160] or
+// print in hex as 32-bit words (0xffffffff), signed only in IADD3, IMAD,
+// ISETP and IMNMX (-0x1), as nvdisasm prints them; the 32-bit immediates
+// of f32 arithmetic and of conversions from f32 print as f32 values.
+// f32 and f64 immediates print in decimal with up to 20 significant
+// digits (1, 0.5, 0.15915493667125701904, 1.175494350822287508e-38),
+// from 1e16 up with 21 digits in exponent form
+// (1.84467440737095516160e+19), and +INF, -INF, +QNAN, -QNAN, +SNAN,
+// -SNAN. Constant banks print c[0x0][0x160] or
 // c[0x0][R2+0x10], memory [R2.64+0x10], [R1+-0x8] (Decision: nvdisasm's
 // "+-" for negative offsets), [0x10].
 //
@@ -85,6 +91,20 @@
 // predicate result SASS always prints (PT when Ori has none). BSSY and
 // BSYNC name their convergence barrier B0-B15 (Ori keeps its number as
 // an immediate). BRX prints its register, then its targets.
+//
+// Mnemonics print as nvdisasm 13.5 prints the same word (spell.go):
+// default modifiers are left out (I2F.F32.S32.RN R4, R4 is I2F R4, R4;
+// F2I's S32 and F32, F2F.F32.F64's RN, ATOM's U32, FCHK's DIVIDE,
+// FRND's RN), FRND's RM/RP/RZ are FLOOR/CEIL/TRUNC, F2F's FTZ and a
+// load's or store's size come first (LDG.E.64.STRONG.GPU), MEMBAR names
+// .SC, IMAD prints its aliases IMAD.SHL (a power-of-two multiplier and
+// RZ; Ori's IMAD.SHL holds the shift count, the listing the
+// multiplier), IMAD.MOV and IMAD.IADD, IADD3 leaves out PT carry-outs,
+// VOTE an RZ result, an absolute address 0 is [RZ] (and LDC's
+// c[0x0][RZ]), ATOM.E.CAS's 64-bit address has no .64, sm_90's
+// WARPSYNC with a full mask is WARPSYNC.ALL, and on sm_75 a weak LDG or
+// STG names .SYS and prints its address register without .64
+// (LDG.E.SYS R4, [R2+0x10]).
 //
 // Pseudo instructions (MOV.PHI and the pseudo opcodes) and virtual
 // registers have no SASS form: they are errors naming the function,

@@ -184,6 +184,13 @@ func TestLegalize(t *testing.T) {
 		{"FMUL R4 = 0f3F800000, R5", "FMUL R4, R5, 1 ;"},
 		{"LOP3.LUT R4 = 0xff, R5, R6, 0xe0, !PT", "LOP3.LUT R4, R5, 0xff, R6, 0xc8, !PT ;"},
 		{"LOP3.LUT R4 = R5, R6, 0xff, 0xd8, !PT", "LOP3.LUT R4, R5, 0xff, R6, 0xb8, !PT ;"},
+		{"SEL R4 = 0x1, 0x0, P0", "SEL R4, RZ, 0x1, !P0 ;"},
+		{"LDG.E.CONSTANT.64 R4.64 = [R2.64]", "LDG.E.64.CONSTANT R4, [R2.64] ;"},
+		{"ATOMG.E.CAS.U32.STRONG.GPU R9 = [R4.64+0xc], R2, R3", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4+0xc], R2, R3 ;"},
+		{"STG.E.STRONG.GPU.64 [R2.64], R4.64", "STG.E.64.STRONG.GPU [R2.64], R4 ;"},
+		{"SEL R4 = 0x0, 0x7ff00000, P0", "SEL R4, RZ, 0x7ff00000, P0 ;"},
+		{"FSETP.GT.AND P0, PT = 0f00000000, R5, PT", "FSETP.GT.AND P0, PT, RZ, R5, PT ;"},
+		{"LOP3.LUT R4 = 0x0, 0xff, R5, 0xc0, !PT", "LOP3.LUT R4, RZ, 0xff, R5, 0xc0, !PT ;"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.in+" ;\n")
@@ -217,6 +224,7 @@ func TestNormalize(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"@P0  EXIT ;", "@P0 EXIT ;"},
 		{"BRA 0x10;", "BRA 0x10 ;"},
+		{"HFMA2 R10, R11, c[0x0] [0x170], R10 ;", "HFMA2 R10, R11, c[0x0][0x170], R10 ;"},
 		{"@!P1  BRA `(0x50) ;", "@!P1 BRA 0x50 ;"},
 		{"DSETP.GTU.AND P0, PT, |R2|, +INF , PT ;", "DSETP.GTU.AND P0, PT, |R2|, +INF, PT ;"},
 		{"CALL.REL.NOINC 0x30 ;", "CALL.REL.NOINC `(CALLEE) ;"},

@@ -61,6 +61,11 @@ var (
 	gICmp  = group{pos: 76, n: 3, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "T")}
 	gFCmp  = group{pos: 76, n: 4, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
 		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "T")}
+	// DSETP's comparison: 0 and 15 are MIN and MAX, not F and T
+	// (measured: nvdisasm over every value of bits 76-79 of ptxas's
+	// DSETP.MAX.AND word), so an Ori DSETP.F or .T has no encoding.
+	gDCmp = group{pos: 76, n: 4, names: names(0, "MIN", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
+		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "MAX")}
 	gU32 = group{pos: 73, n: 1, names: names(0, "U32", 1, "")}
 	gX   = group{pos: 74, n: 1, names: names(0, "", 1, "X")}
 	// gMemType: the access size of loads and stores.
@@ -195,10 +200,15 @@ var formTable = []*form{
 		mods: []group{gFTZ, gRnd, gSAT}, tmpl: []fix{{84, 3, 4}}},
 	{op: ori.OpFFMA, opc: 0x023, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{gFTZ, gRnd, gSAT}},
-	// sm_90 adds fields (nvdisasm: FMNMX.IS_A Rd, PT, ...) orilab has
-	// not measured.
-	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
-		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0xff}}},
+	// ptxas leaves bits 64-71 (source C, which FMNMX lacks) 0; sm_75-89
+	// ignore them, sm_90 reads a nonzero value there as another form
+	// (nvdisasm: FMNMX.IS_A Rd, PT, ...), so the field is fixed at 0.
+	{op: ori.OpFMNMX, opc: 0x009, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0}}},
+	// FSET writes 1.0 or 0.0 (nvdisasm: FSET.BF); measured on ptxas's
+	// FSET.BF.GT.AND word, modifiers as FSETP's.
+	{op: ori.OpFSET, key: []string{"BF"}, opc: 0x00a, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFCmp, gFTZ, gBool}},
 	{op: ori.OpFSEL, opc: 0x008, alu: true, dsts: []slot{dR}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}, pAcc}},
 	{op: ori.OpFSETP, opc: 0x00b, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
@@ -214,6 +224,13 @@ var formTable = []*form{
 	{op: ori.OpFRND, opc: 0x113, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 3}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	// F2FP packs two f32 values into f16x2 or bf16x2, A into the high
+	// half (measured on ptxas's F2FP.BF16.PACK_AB and F2FP.PACK_AB
+	// words: bit 76 set for BF16; bit 77 SATFINITE and bit 78 MERGE_C
+	// are other forms; C, unused, holds RZ).
+	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
+		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
+		fix:  []fix{{77, 1, 0}, {79, 2, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},
@@ -256,7 +273,7 @@ var formTable = []*form{
 	{op: ori.OpDSETP, opc: 0x02a, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sBC, mod: mNeg | mAbs, words: 2, f64hi: true}, pAcc},
-		mods: []group{gFCmp, gBool}},
+		mods: []group{gDCmp, gBool}},
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
@@ -268,12 +285,14 @@ var formTable = []*form{
 	// Memory. Global and generic accesses on sm_80 and later take the
 	// form with a memory descriptor register (opcode 0x98x); orilab's IR
 	// names none, so the field holds URZ (see doc.go, "Encoding").
+	// Ori writes the size after the ordering (LDG.E.CONSTANT.64, as the
+	// lowering appends it); the printer puts it first, as nvdisasm does.
 	{op: ori.OpLDG, opc: 0x981, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
-		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, pfix(81), {84, 3, 1}, {90, 2, 3}}},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, pfix(81), {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpLD, opc: 0x980, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpSTG, opc: 0x986, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
-		mods: []group{gE, gMemType, gOrder}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType}},
@@ -285,6 +304,11 @@ var formTable = []*form{
 	{op: ori.OpATOM, opc: 0x98a, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
 	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81},
+		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	// ATOMG.E.CAS: ATOM.E.CAS's fields under its own opcode, without a
+	// memory descriptor (measured on sm_80-sm_90).
+	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81},
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
@@ -305,8 +329,12 @@ var formTable = []*form{
 		mods: []group{{pos: 79, n: 1, names: names(0, "ALL", 1, "ANY")}, {pos: 73, n: 1, names: names(0, "", 1, "U64")}}},
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
 		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
+	// Bits 77-78 hold the barrier operation (measured: 0 SYNC, 2 RED,
+	// whose reduction sits at 74-75 and predicate at 87-90); orilab's
+	// BAR.RED has a result register where SASS needs a second
+	// instruction (B2R.RESULT), so only SYNC is a form here.
 	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}},
+		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
 	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{pfix(87)}},
 	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
 	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).
@@ -320,11 +348,15 @@ var formTable = []*form{
 
 	// Control.
 	// Bits 32-33 are BRA's mode (.CONV, .DIV with a UR operand when bit
-	// 91 is set); the offset, in 4-byte units, starts at 34.
-	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}}, tmpl: []fix{pfix(87)},
-		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
-	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}}, tmpl: []fix{pfix(87)},
-		fix: []fix{{32, 2, 0}, {91, 1, 0}}},
+	// 91 is set); the offset, in 4-byte units, starts at 34. Bits 87-90
+	// are a branch condition, PT here (nvdisasm: BRA P1, target is
+	// another form); no value of them or of bits 82-104 names a uniform
+	// predicate, so an @UP guard has no BRA word (measured with
+	// nvdisasm on ptxas's BRA word).
+	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
+	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},

@@ -56,6 +56,23 @@ func Legalize(in *ori.Inst, arch int) bool {
 	if isFileReg(s[0], uni) {
 		return legalizeC(in, uni)
 	}
+	if zeroRZ[in.Op] {
+		// A zero immediate reads as the zero register: integer 0 and
+		// f32 +0.0 are both the all-zero word. In A it makes the
+		// instruction legal as it stands; in B it gives the swaps
+		// below a register to move into A (SEL R, 0x1, 0x0, P).
+		for j := 0; j < 2; j++ {
+			if isZeroImm(s[j]) {
+				s[j] = ori.R(zeroReg(uni))
+				if j == 0 {
+					legalizeC(in, uni)
+					return true
+				}
+				Legalize(in, arch)
+				return true
+			}
+		}
+	}
 	swap01 := func() { s[0], s[1] = s[1], s[0] }
 	switch in.Op {
 	case ori.OpIADD3, ori.OpUIADD3:
@@ -162,4 +179,27 @@ func permuteLUT(lut uint8, i, j int) uint8 {
 		}
 	}
 	return out
+}
+
+// zeroRZ lists the ALU operations whose sources A and B take any 32-bit
+// register value, so that an immediate 0 there may become RZ (URZ).
+var zeroRZ = map[ori.Opcode]bool{
+	ori.OpIADD3: true, ori.OpUIADD3: true, ori.OpIMAD: true, ori.OpUIMAD: true,
+	ori.OpLOP3: true, ori.OpULOP3: true, ori.OpSEL: true, ori.OpUSEL: true, ori.OpFSEL: true,
+	ori.OpISETP: true, ori.OpUISETP: true, ori.OpFSETP: true, ori.OpIMNMX: true, ori.OpFMNMX: true,
+	ori.OpFADD: true, ori.OpFMUL: true, ori.OpFFMA: true, ori.OpSHF: true, ori.OpSGXT: true,
+	ori.OpPRMT: true, ori.OpLEA: true,
+}
+
+// isZeroImm reports whether o is an integer or f32 immediate 0 (+0.0,
+// not -0.0: the word of -0.0 is not zero).
+func isZeroImm(o ori.Operand) bool {
+	return o.Kind == ori.OpdImm && o.FKind != ori.ImmF64 && uint32(o.Imm) == 0 && !o.Neg && !o.Abs && !o.Not
+}
+
+func zeroReg(uniform bool) ori.Reg {
+	if uniform {
+		return ori.URZ
+	}
+	return ori.RZ
 }

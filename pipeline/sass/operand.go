@@ -42,9 +42,10 @@ func offset(v int64) string {
 	return "+" + hexInt(v)
 }
 
-// floatText prints a floating-point immediate in decimal: the shortest
-// form with at most 20 significant digits (the exact value of most f32
-// constants), trailing zeros dropped, and nvdisasm's names for
+// floatText prints a floating-point immediate in decimal as nvdisasm
+// does: the shortest form with at most 20 significant digits (the exact
+// value of most f32 constants), trailing zeros dropped, values of 1e16
+// and above in exponent form with 21 digits, and nvdisasm's names for
 // infinities and NaNs.
 func floatText(f float64, quiet bool) string {
 	switch {
@@ -64,6 +65,12 @@ func floatText(f float64, quiet bool) string {
 	}
 	s := strconv.FormatFloat(f, 'g', 20, 64)
 	mant, exp, hasExp := strings.Cut(s, "e")
+	if hasExp && exp[0] == '+' || !hasExp && len(strings.TrimLeft(mant, "-")) >= 17 && !strings.Contains(mant, ".") {
+		// nvdisasm writes values of 1e16 and above with 21 significant
+		// digits in exponent form, zeros kept
+		// (1.84467440737095516160e+19).
+		return strconv.FormatFloat(f, 'e', 20, 64)
+	}
 	if strings.Contains(mant, ".") {
 		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
 	}

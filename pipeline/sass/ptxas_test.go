@@ -15,7 +15,7 @@ import (
 // ptxasFloor is, per target, how many of ptxas's words in
 // testdata/ptxas orilab's decoder must turn into nvdisasm's text; it only
 // rises. The rest are opcodes and forms orilab does not emit.
-var ptxasFloor = map[int]int{75: 173, 80: 200, 86: 198, 89: 198, 90: 184}
+var ptxasFloor = map[int]int{75: 173, 80: 300, 86: 299, 89: 299, 90: 287}
 
 // TestDecodePtxasWords decodes the words ptxas 13.0.88 wrote for the
 // testdata kernels (collected by internal/gen) and compares orilab's text
@@ -52,12 +52,18 @@ func TestDecodePtxasWords(t *testing.T) {
 				continue
 			}
 			known++
-			got, err := InstTextRaw(d)
+			got, err := InstTextRaw(d, arch)
 			if err != nil {
 				t.Errorf("sm_%d %s: %v", arch, want, err)
 				continue
 			}
-			got = NvdisasmStyle(Normalize(got), arch, d.Ctrl.Yield)
+			got = Normalize(got)
+			if d.Ctrl.Yield {
+				// A yielding instruction's reuse flags have no effect
+				// and nvdisasm does not print them (orilab's scheduler
+				// sets none there).
+				got = strings.ReplaceAll(got, ".reuse", "")
+			}
 			if got == want {
 				matched++
 			} else {
@@ -74,6 +80,9 @@ func TestDecodePtxasWords(t *testing.T) {
 			arch, matched, total, known-matched, total-known, strings.Join(un, " "))
 		if testing.Verbose() {
 			t.Log(strings.Join(diffs, ""))
+		}
+		if known != matched {
+			t.Errorf("sm_%d: %d of ptxas's words decode to another text than nvdisasm's", arch, known-matched)
 		}
 		if matched < ptxasFloor[arch] {
 			t.Errorf("sm_%d: %d matched, below the floor %d", arch, matched, ptxasFloor[arch])

@@ -20,6 +20,7 @@ const ctrlColumn = 56
 type printer struct {
 	b      strings.Builder
 	nlabel int
+	arch   int
 }
 
 // Text renders the allocated module m as SASS text for SM arch (0: the
@@ -28,7 +29,7 @@ func Text(m *ori.Module, arch int) (string, error) {
 	if arch == 0 {
 		arch = m.Arch
 	}
-	p := &printer{}
+	p := &printer{arch: arch}
 	flags := "EF_CUDA_TEXMODE_UNIFIED"
 	if m.AddressSize != 32 {
 		flags += " EF_CUDA_64BIT_ADDRESS"
@@ -44,12 +45,11 @@ func Text(m *ori.Module, arch int) (string, error) {
 	return p.b.String(), nil
 }
 
-// FuncText renders one allocated function as SASS text, its labels
-// numbered from .L_x_0. arch is accepted for the per-target formatting
-// differences ptxas has; orilab's targets (sm_75 and later) share one.
+// FuncText renders one allocated function as SASS text for SM arch, its
+// labels numbered from .L_x_0 (arch selects nvdisasm's per-target
+// spellings, spell.go).
 func FuncText(f *ori.Func, arch int) (string, error) {
-	_ = arch
-	p := &printer{}
+	p := &printer{arch: arch}
 	if err := p.function(f); err != nil {
 		return "", err
 	}
@@ -92,7 +92,7 @@ func (p *printer) function(f *ori.Func) error {
 			w.WriteString(l + ":\n")
 		}
 		for _, in := range b.Insts {
-			text, err := instText(in, labels)
+			text, err := instText(in, labels, p.arch)
 			if err != nil {
 				return fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
 			}
@@ -119,9 +119,9 @@ func (p *printer) function(f *ori.Func) error {
 	return nil
 }
 
-// instText prints the mnemonic and operands of one instruction, ending
-// with " ;".
-func instText(in *ori.Inst, labels map[int32]string) (string, error) {
+// instText prints the mnemonic and operands of one instruction in
+// nvdisasm's spelling for SM arch (spell.go), ending with " ;".
+func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if in.IsPseudo() {
 		return "", fmt.Errorf("%s is a pseudo instruction with no SASS form; it must be expanded before emission", in.Name())
 	}
@@ -130,6 +130,7 @@ func instText(in *ori.Inst, labels map[int32]string) (string, error) {
 			return "", fmt.Errorf("operand %s is a virtual register; SASS text needs allocated code", o)
 		}
 	}
+	in = spell(in, arch)
 	ops := make([]ori.Operand, 0, len(in.Dsts)+len(in.Srcs))
 	dsts := in.Dsts
 	switch in.Op {

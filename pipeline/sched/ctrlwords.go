@@ -51,7 +51,7 @@ package sched
 //     last instruction of a block whose successor holds a BAR.
 //  5. Reuse flags (assignReuse), where consecutive ALU/FMA/FP64
 //     instructions of a block read the same register in the same source
-//     slot (the operand reuse cache, 002:1114-1148 and 001:24163).
+//     slot and the first does not yield (the operand reuse cache, 002:1114-1148 and 001:24163).
 //
 // The result satisfies the model in hazard.go by construction; the pass
 // manager runs CheckHazards after it anyway.
@@ -569,6 +569,13 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 		if hasWord(xw.dsts, w) {
 			return fmt.Sprintf("#%d writes %s itself", x.ID, w)
 		}
+	}
+	if x.Ctrl.Yield {
+		// A yield lets the scheduler switch warps, which empties the
+		// operand reuse cache: the flag would do nothing, and nvdisasm
+		// does not print it (measured over every stall and yield with
+		// -b SM80), so SASS text and words would disagree.
+		return fmt.Sprintf("#%d yields, which empties the reuse cache", x.ID)
 	}
 	return ""
 }

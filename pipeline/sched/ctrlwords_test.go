@@ -70,22 +70,25 @@ func TestAssignControlWords(t *testing.T) {
 	// reuses 0 once #7 has waited on it; the store takes 1 for its
 	// sources because 0 is still pending from the loop. Stalls cover
 	// MOV (4), IMAD (5) and IADD3/ISETP/FADD/FMUL (4); the last
-	// instruction of a block waits out what is still in flight.
+	// instruction of a block waits out what is still in flight. #7,
+	// #14 and #15 read a register their successor reads in the same
+	// slot, but they yield, so they get no reuse flag
+	// (TestReuseNotOnYield).
 	want := `#1 [B------:R-:W-:-:S01] MOV R1 = c[0x0][0x28] ;
 #2 [B------:R-:W-:-:S01] MOV R4 = c[0x0][0x160] ;
 #3 [B------:R-:W-:-:S01] MOV R5 = c[0x0][0x164] ;
 #4 [B------:R-:W0:-:S03] S2R R8 = SR_TID.X ;
 #5 [B------:R-:W1:-:S01] LDG.E R6 = [R4.64] ;
 #6 [B------:R-:W-:Y:S04] MOV R7 = RZ ;
-#7 [B01----:R-:W-:Y:S05] IMAD R9 = R6, R8.reuse, R7 ;
+#7 [B01----:R-:W-:Y:S05] IMAD R9 = R6, R8, R7 ;
 #8 [B------:R-:W-:-:S01] IADD3 R7 = R9, R8, RZ ;
 #9 [B------:R-:W0:-:S03] LDG.E R6 = [R4.64+0x4] ;
 #10 [B------:R-:W-:Y:S04] ISETP.LT.AND P0, PT = R7, 0x100, PT ;
 #11 [B------:R-:W-:Y:S01] @P0 BRA BB1 ;
 #12 [B------:R1:W-:-:S01] STG.E [R4.64+0x8], R7 ;
 #13 [B-1----:R-:W-:Y:S04] IADD3 R7 = R7, 0x1, RZ ;
-#14 [B------:R-:W-:Y:S04] FADD R10 = R7.reuse, R7 ;
-#15 [B------:R-:W-:Y:S04] FMUL R11 = R7.reuse, R10 ;
+#14 [B------:R-:W-:Y:S04] FADD R10 = R7, R7 ;
+#15 [B------:R-:W-:Y:S04] FMUL R11 = R7, R10 ;
 #16 [B------:R-:W-:-:S01] FMUL R12 = R7, R11 ;
 #17 [B------:R-:W-:Y:S03] EXIT ;
 `
@@ -99,6 +102,41 @@ func TestAssignControlWords(t *testing.T) {
 	g := parse(t, f.String())
 	if body(g) != body(f) {
 		t.Errorf("round trip changed the control words:\n%s", body(g))
+	}
+}
+
+// TestReuseNotOnYield: consecutive FMA-pipe instructions reading R7 as
+// source A share it through the reuse cache, except after an
+// instruction that yields: a yield empties the cache, and nvdisasm does
+// not print such a flag.
+func TestReuseNotOnYield(t *testing.T) {
+	f := parse(t, `.entry r
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 FADD R10 = R7, R8 ;
+	#2 FADD R11 = R7, R9 ;
+	#3 FADD R12 = R7, R11 ;
+	#4 FADD R13 = R7, R12 ;
+	#5 EXIT ;
+}
+`)
+	if err := sched.AssignControlWords(f, 75); err != nil {
+		t.Fatal(err)
+	}
+	want := `#1 [B------:R-:W-:-:S01] FADD R10 = R7.reuse, R8 ;
+#2 [B------:R-:W-:Y:S04] FADD R11 = R7, R9 ;
+#3 [B------:R-:W-:Y:S04] FADD R12 = R7, R11 ;
+#4 [B------:R-:W-:-:S01] FADD R13 = R7, R12 ;
+#5 [B------:R-:W-:Y:S03] EXIT ;
+`
+	if got := body(f); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	inst(t, f, 2).Srcs[0].Reuse = true
+	if err := sched.CheckHazards(f, 75); err == nil || err.Error() != "hazard r BB0 #2: reuse flag on source 0 (R7): #2 yields, which empties the reuse cache" {
+		t.Errorf("got %v", err)
 	}
 }
 

@@ -166,7 +166,8 @@ BB0:
 	if err := sched.AssignControlWords(f, 75); err != nil {
 		t.Fatal(err)
 	}
-	want := `#1 [B------:R-:W-:Y:S04] FADD R7 = R7, R8.reuse ;
+	// #1 yields (stall 4), so it gets no reuse flag at all.
+	want := `#1 [B------:R-:W-:Y:S04] FADD R7 = R7, R8 ;
 #2 [B------:R-:W-:-:S01] FADD R9 = R7, R8 ;
 #3 [B------:R-:W-:Y:S03] EXIT ;
 `

@@ -72,6 +72,42 @@ var probes = []string{`
 	atom.global.add.u32 %r1, [%rd1+32], %r2; red.global.max.s32 [%rd1+36], %r1;
 	ret;
 }
+`, `
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry probe_forms(.param .u64 out, .param .u32 n, .param .f32 f, .param .b32 h)
+{
+	.reg .u32 %r<24>; .reg .u64 %rd<4>; .reg .f32 %f<8>; .reg .b32 %h<6>; .reg .b16 %s<4>; .reg .pred %p<4>;
+	ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [n]; ld.param.f32 %f1, [f]; ld.param.b32 %h1, [h];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r2, %tid.x; cvt.rn.f32.u32 %f2, %r2;
+	set.lt.u32.f32 %r3, %f1, %f2; set.lt.f32.f32 %f3, %f1, %f2;
+	add.rn.f16x2 %h2, %h1, %h1; mul.rn.f16x2 %h3, %h2, %h1; fma.rn.f16x2 %h4, %h3, %h1, %h2;
+	cvt.rn.f16.f32 %s1, %f1; cvt.f32.f16 %f4, %s1; cvt.rn.bf16x2.f32 %h5, %f1, %f2;
+	setp.lt.u32 %p1, %r2, 16;
+	bar.red.popc.u32 %r4, 0, %p1; bar.red.and.pred %p2, 0, %p1;
+	selp.u32 %r5, 1, 0, %p2;
+	mov.u32 %r6, 0; mov.u32 %r7, 0;
+LOOP:
+	add.u32 %r6, %r6, %r2; add.u32 %r7, %r7, 1;
+	setp.lt.u32 %p3, %r7, %r1;
+	@%p3 bra.uni LOOP;
+	and.b32 %r8, %r2, 1;
+	ts: .branchtargets A, B;
+	brx.idx %r8, ts;
+A:
+	add.u32 %r6, %r6, 3;
+	bra.uni C;
+B:
+	add.u32 %r6, %r6, 5;
+C:
+	add.u32 %r9, %r3, %r4; add.u32 %r9, %r9, %r5; add.u32 %r9, %r9, %r6; add.u32 %r9, %r9, %h4; add.u32 %r9, %r9, %h5;
+	st.global.u32 [%rd1], %r9; st.global.f32 [%rd1+4], %f3; st.global.f32 [%rd1+8], %f4;
+	atom.global.cas.b32 %r10, [%rd1+12], %r2, %r9;
+	st.global.u32 [%rd1+16], %r10;
+	ret;
+}
 `}
 
 var (
