@@ -63,10 +63,7 @@ func compileFor(t *testing.T, files []string, arch, level int) []compiled {
 			continue // not a kernel orilab compiles: the acceptance counts only those that do
 		}
 		for _, f := range res.Final.Funcs {
-			// The legalization phase is not wired yet (issue 24): its
-			// operand-order part runs here, before both the text and the
-			// encoding, as it will in the phase table.
-			sass.LegalizeFunc(f, arch)
+			// PostFixForMercTargets has legalized the operands.
 			out = append(out, compiled{file: p, f: f})
 		}
 	}
@@ -373,6 +370,11 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 		}
 		st.encoded++
 		w, g := sass.Normalize(want[i]), sass.Normalize(got[i])
+		if arch < 90 {
+			// The descriptor is in the word on sm_80 too (ptxas writes
+			// UR4 there), but nvdisasm prints desc[URx] only from sm_90.
+			w = descOperand.ReplaceAllString(w, "")
+		}
 		if w == g {
 			st.matched++
 		} else {
@@ -404,4 +406,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 	return st
 }
 
-var badAddr = regexp.MustCompile(`at address 0x([0-9a-f]+)`)
+var (
+	badAddr     = regexp.MustCompile(`at address 0x([0-9a-f]+)`)
+	descOperand = regexp.MustCompile(`desc\[UR[0-9]+\]`)
+)

@@ -120,11 +120,12 @@ func guardText(in *ori.Inst) string {
 }
 
 var (
-	spaces    = regexp.MustCompile(`\s+`)
-	labelRef  = regexp.MustCompile("`\\((0x[0-9a-f]+)\\)")
-	callTgt   = regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`)
-	descURZ   = regexp.MustCompile(`desc\[URZ\]`)
-	spaceSemi = regexp.MustCompile(` ?([;,])`)
+	spaces      = regexp.MustCompile(`\s+`)
+	labelRef    = regexp.MustCompile("`\\((0x[0-9a-f]+)\\)")
+	callTgt     = regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`)
+	descURZ     = regexp.MustCompile(`desc\[URZ\]`)
+	descOperand = regexp.MustCompile(`desc\[UR[0-9]+\]`)
+	spaceSemi   = regexp.MustCompile(` ?([;,])`)
 )
 
 // Normalize maps an instruction text from either side to the form the
@@ -134,9 +135,9 @@ var (
 //   - a branch target `(0x50) becomes 0x50 (nvdisasm's raw form);
 //   - a relative call's target becomes `(CALLEE): orilab encodes it as a
 //     relocation whose field is 0 until the cubin is linked;
-//   - desc[URZ]: on sm_90 nvdisasm prints the memory descriptor of
-//     global accesses; orilab's IR has no descriptor operand yet, so the
-//     encoder writes URZ there (doc.go, "Encoding") and this is dropped.
+//   - desc[URZ]: a word whose descriptor field holds URZ names no
+//     descriptor (orilab's encoder never writes one), and nvdisasm's
+//     desc[URZ] is dropped.
 func Normalize(s string) string {
 	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
 	s = labelRef.ReplaceAllString(s, "$1")
@@ -224,6 +225,10 @@ func NvdisasmStyle(s string, arch int, yield bool) string {
 	}
 	if arch >= 90 {
 		s = strings.Replace(s, "WARPSYNC 0xffffffff ", "WARPSYNC.ALL ", 1)
+	} else {
+		// The memory descriptor is in the word before sm_90 too (ptxas
+		// writes UR4 there), but nvdisasm prints it only from sm_90.
+		s = descOperand.ReplaceAllString(s, "")
 	}
 	return s
 }

@@ -19,9 +19,8 @@ func parseFunc(t *testing.T, body string) *ori.Func {
 
 // TestEncodePtxasWords: instructions ptxas 13.0.88 wrote for a small
 // kernel (nvdisasm -hex of its cubin), written in Ori with the same
-// control words, encode to ptxas's words. Where orilab's word differs
-// by design the expected word says so: global accesses carry URZ as
-// their memory descriptor (ptxas: UR4, loaded from c[0x0][0x118]).
+// control words, encode to ptxas's words, the memory descriptor UR4 of
+// the global accesses included (ptxas loads it from c[0x0][0x118]).
 func TestEncodePtxasWords(t *testing.T) {
 	f := parseFunc(t, `BB0:
 	#1 [B------:R-:W-:-:S02] MOV R1 = c[0x0][0x28] ;
@@ -29,9 +28,9 @@ func TestEncodePtxasWords(t *testing.T) {
 	#3 [B0-----:R-:W-:Y:S13] ISETP.GE.U32.AND P0, PT = R2, c[0x0][0x168], PT ;
 	#4 [B------:R-:W-:-:S05] @P0 EXIT ;
 	#5 [B------:R-:W-:Y:S05] IMAD.WIDE.U32 R2.64 = R2, R3, c[0x0][0x160] ;
-	#6 [B------:R-:W2:-:S02] LDG.E R0 = [R2.64+0x10] ;
+	#6 [B------:R-:W2:-:S02] LDG.E R0 = desc[UR4][R2.64+0x10] ;
 	#7 [B--2---:R-:W-:Y:S05] FFMA R5 = R0, R0, 0f3F800000 ;
-	#8 [B------:R-:W-:-:S01] STG.E [R2.64], R5 ;
+	#8 [B------:R-:W-:-:S01] STG.E desc[UR4][R2.64], R5 ;
 	#9 [B------:R-:W-:-:S05] EXIT ;
 BB1:
 	#10 [B------:R-:W-:Y:S00] BRA BB1 ;
@@ -43,9 +42,9 @@ BB1:
 			{0x00005a0002007a0c, 0x001fda0003f06070},
 			{0x000000000000094d, 0x000fea0003800000},
 			{0x0000580002027625, 0x000fca00078e0003},
-			{0x0000103f02007981, 0x000ea4000c1e1900}, // ptxas: 0x0000100402007981 (UR4)
+			{0x0000100402007981, 0x000ea4000c1e1900},
 			{0x3f80000000057423, 0x004fca0000000000},
-			{0x0000000502007986, 0x000fe2000c10193f}, // ptxas: ...1904 (UR4)
+			{0x0000000502007986, 0x000fe2000c101904},
 			{0x000000000000794d, 0x000fea0003800000},
 			{0xfffffff000007947, 0x000fc0000383ffff},
 		},
