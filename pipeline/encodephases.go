@@ -32,17 +32,53 @@ func needsEncoding(c *PhaseContext) string {
 	return ""
 }
 
-// encodeModule encodes every function of m in module order.
+// encodeModule encodes the kernels of m and the functions they call, in
+// module order; a function no kernel reaches gets no code (nil), as
+// ptxas leaves it out of the cubin.
 func encodeModule(m *ori.Module, arch int) ([]*sass.Code, error) {
-	var out []*sass.Code
-	for _, f := range m.Funcs {
+	live := reachable(m)
+	out := make([]*sass.Code, len(m.Funcs))
+	for i, f := range m.Funcs {
+		if !live[f.Name] {
+			continue
+		}
 		code, err := sass.EncodeFunc(f, arch)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, code)
+		out[i] = code
 	}
 	return out, nil
+}
+
+// reachable names the kernels of m and every function they call,
+// directly or not.
+func reachable(m *ori.Module) map[string]bool {
+	live := map[string]bool{}
+	var work []*ori.Func
+	for _, f := range m.Funcs {
+		if f.Entry {
+			live[f.Name] = true
+			work = append(work, f)
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				for _, o := range in.Srcs {
+					if o.Kind == ori.OpdSym && !live[o.Name] {
+						if g := m.Func(o.Name); g != nil {
+							live[o.Name] = true
+							work = append(work, g)
+						}
+					}
+				}
+			}
+		}
+	}
+	return live
 }
 
 // mercEncodeAndDecode encodes the module and decodes every word back:
@@ -54,6 +90,9 @@ func mercEncodeAndDecode(c *PhaseContext) error {
 		return nil
 	}
 	for i, f := range c.Module.Funcs {
+		if codes[i] == nil {
+			continue
+		}
 		if err := RoundTrip(f, codes[i], c.Arch); err != nil {
 			return err
 		}
@@ -117,7 +156,7 @@ func formatCodeList(c *PhaseContext) error {
 	if c.Backend.EncodeErr != nil || c.Backend.Code == nil {
 		return nil
 	}
-	cub, err := sass.WriteCubin(c.Arch, CubinFuncs(c.Module, c.Arch, c.Backend))
+	cub, err := sass.WriteCubin(c.Arch, CubinFuncs(c.Module, c.Arch, c.Backend), CubinGlobals(c.Module))
 	if err != nil {
 		c.Backend.EncodeErr = err
 		return nil
@@ -126,7 +165,7 @@ func formatCodeList(c *PhaseContext) error {
 	return nil
 }
 
-// CubinFuncs describes m's functions for the cubin writer: the words of
+// CubinFuncs describes m's encoded functions for the cubin writer: the words of
 // b.Code, the register count the allocator reported (the one -v prints),
 // the kernel parameters relative to the parameter area, the frame and
 // shared sizes.
@@ -137,19 +176,59 @@ func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
 	}
 	var out []sass.CubinFunc
 	for i, f := range m.Funcs {
+		if b.Code[i] == nil {
+			continue // no kernel calls it
+		}
 		u := sass.UsageOf(f, arch)
 		if st := b.RAStats[f.Name]; st != nil {
 			// The fix-ups after allocation (mercfixup.go) may name a
 			// register above the allocator's count.
 			u.Regs = max(u.Regs, st.Regs)
 		}
-		cf := sass.CubinFunc{Name: f.Name, Entry: f.Entry, Code: b.Code[i], Regs: u.Regs, Frame: int(f.LocalBytes), Shared: int(f.SharedBytes)}
+		cf := sass.CubinFunc{Name: f.Name, Entry: f.Entry, Code: b.Code[i], Regs: u.Regs, Frame: int(f.LocalBytes), Shared: int(f.SharedBytes),
+			ReqNtid: f.ReqNtid, MaxNtid: f.MaxNtid, Barriers: barriers(f)}
 		if f.Entry {
 			for _, p := range f.Params {
 				cf.Params = append(cf.Params, sass.CubinParam{Offset: int(p.Offset - base), Size: int(p.Size)})
 			}
 		}
 		out = append(out, cf)
+	}
+	return out
+}
+
+// barriers is the number of named barriers f uses: the highest constant
+// barrier number of its BAR instructions plus one, or 16 when one takes
+// its number from a register (ptxas counts all then).
+func barriers(f *ori.Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op != ori.OpBAR || len(in.Srcs) == 0 {
+				continue
+			}
+			switch o := in.Srcs[0]; o.Kind {
+			case ori.OpdImm:
+				n = max(n, int(o.Imm)+1)
+			case ori.OpdReg:
+				n = 16
+			}
+		}
+	}
+	return n
+}
+
+// CubinGlobals describes m's .global and .const variables for the cubin
+// writer (module-scope .shared variables live in each kernel's window).
+func CubinGlobals(m *ori.Module) []sass.CubinGlobal {
+	var out []sass.CubinGlobal
+	for _, g := range m.Globals {
+		switch g.Space {
+		case ori.SpaceGlobal:
+			out = append(out, sass.CubinGlobal{Name: g.Name, Size: int(g.Size), Align: int(g.Align), Init: g.Init, AddrSlot: int(g.AddrSlot)})
+		case ori.SpaceConst:
+			out = append(out, sass.CubinGlobal{Name: g.Name, Const: true, Size: int(g.Size), Align: int(g.Align), Init: g.Init, Offset: int(g.Offset)})
+		}
 	}
 	return out
 }
