@@ -46,7 +46,8 @@ func fn(run func(c *PhaseContext) error) PhaseFunc { return PhaseFunc{Run: run} 
 
 // Backend is what the back-end phases of one compilation leave behind for
 // reports: the IR right before allocation (the post-RA verifier's
-// reference, and the fault injector's), the allocator's statistics per
+// reference, and the fault injector's; PostFixForMercTargets applies its
+// rewrites to it as well, so that it stays comparable), the allocator's statistics per
 // function, the SASS text once DumpNVuCodeText has run, and the words and
 // cubin of the encoding phases.
 type Backend struct {

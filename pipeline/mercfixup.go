@@ -82,13 +82,64 @@ func postFixForMercTargets(c *PhaseContext) error {
 	}
 	desc, haveDesc := freeURPair(c.Module)
 	for _, f := range c.Module.Funcs {
-		sass.LegalizeFunc(f, c.Arch)
-		if haveDesc {
-			addDescriptor(f, c.Arch, desc)
+		m := newMirror(c.Backend, f)
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if sass.Legalize(in, c.Arch) {
+					if p := m.byID[in.ID]; p != nil {
+						sass.Legalize(p, c.Arch)
+					}
+				}
+			}
 		}
-		materializeImms(f, c.Arch)
+		if haveDesc {
+			addDescriptor(f, c.Arch, desc, m)
+		}
+		materializeImms(f, c.Arch, m)
 	}
 	return nil
+}
+
+// mirror applies the fix-ups to the function's copy from before
+// allocation (Backend.PreRA), instruction by instruction (matched by ID),
+// with virtual registers where the allocated code got physical ones: the
+// post-allocation verifiers compare the two and would otherwise take a
+// legalized operand for a wrong one.
+type mirror struct {
+	pre   *ori.Func
+	byID  map[int32]*ori.Inst
+	block map[int32]*ori.Block
+}
+
+func newMirror(b *Backend, f *ori.Func) *mirror {
+	m := &mirror{byID: map[int32]*ori.Inst{}, block: map[int32]*ori.Block{}}
+	if b == nil || b.PreRA == nil {
+		return m
+	}
+	if m.pre = b.PreRA.Func(f.Name); m.pre == nil {
+		return m
+	}
+	for _, blk := range m.pre.Blocks {
+		for _, in := range blk.Insts {
+			m.byID[in.ID] = in
+			m.block[in.ID] = blk
+		}
+	}
+	return m
+}
+
+// insertBefore puts ins before the instruction with ID at in the copy.
+func (m *mirror) insertBefore(at int32, ins ...*ori.Inst) {
+	blk := m.block[at]
+	if blk == nil {
+		return
+	}
+	for k, x := range blk.Insts {
+		if x.ID == at {
+			blk.Insts = append(blk.Insts[:k], append(ins, blk.Insts[k:]...)...)
+			return
+		}
+	}
 }
 
 // checkEncodable says whether orilab encodes SM arch.
@@ -139,7 +190,7 @@ func freeURPair(m *ori.Module) (ori.Reg, bool) {
 
 // addDescriptor names desc in every access of f that takes a descriptor
 // and loads it at f's entry.
-func addDescriptor(f *ori.Func, arch int, desc ori.Reg) {
+func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 	if len(f.Blocks) == 0 {
 		return
 	}
@@ -168,12 +219,18 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg) {
 	if len(entry.Insts) > 0 {
 		ld.Line = entry.Insts[0].Line
 	}
+	if m.pre != nil && len(m.pre.Blocks) > 0 {
+		pl := ld.Clone()
+		pl.Dsts = []ori.Operand{ori.R(m.pre.NewVReg(ori.ClassUR, 2))}
+		pb := m.pre.Blocks[0]
+		pb.Insts = append([]*ori.Inst{pl}, pb.Insts...)
+	}
 	entry.Insts = append([]*ori.Inst{ld}, entry.Insts...)
 }
 
 // materializeImms moves one immediate or constant-bank source into dead
 // registers where that makes an instruction encodable.
-func materializeImms(f *ori.Func, arch int) {
+func materializeImms(f *ori.Func, arch int, m *mirror) {
 	live := physLiveness(f)
 	for bi, b := range f.Blocks {
 		var out []*ori.Inst
@@ -181,6 +238,12 @@ func materializeImms(f *ori.Func, arch int) {
 		for k, in := range b.Insts {
 			if j, words, ok := operandToMove(in, arch); ok {
 				if r, ok := scratchReg(f, in, after[k], words); ok {
+					p := m.byID[in.ID]
+					var v ori.Reg
+					var pmovs []*ori.Inst
+					if p != nil {
+						v = m.pre.NewVReg(ori.ClassR, words)
+					}
 					for w := 0; w < words; w++ {
 						mv := ori.NewInst(ori.OpMOV)
 						mv.ID = f.NewID()
@@ -188,8 +251,17 @@ func materializeImms(f *ori.Func, arch int) {
 						mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
 						mv.Line = in.Line
 						out = append(out, mv)
+						if p != nil {
+							pm := mv.Clone()
+							pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
+							pmovs = append(pmovs, pm)
+						}
 					}
 					in.Srcs[j] = ori.R(r)
+					if p != nil {
+						p.Srcs[j] = ori.R(v)
+						m.insertBefore(p.ID, pmovs...)
+					}
 				}
 			}
 			out = append(out, in)

@@ -55,7 +55,7 @@ BB0:
 			t.Fatal(err)
 		}
 	}
-	c := &PhaseContext{Module: m, Arch: 80, Backend: &Backend{PreRA: m.Clone()}}
+	c := &PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}
 	if err := postFixForMercTargets(c); err != nil {
 		t.Fatal(err)
 	}
