@@ -23,7 +23,7 @@ package sass
 //
 // What ptxas writes and this writer does not: .debug_frame and its
 // relocations, .nv.rel.action, .note.nv.tkinfo, .nv.callgraph, the
-// cuinfo note and .nv.compat below sm_90 (on sm_90 cuobjdump 13.5
+// cuinfo note and .nv.compat below sm_90 (on sm_90 nvdisasm 13.5
 // rejects a cubin without them, so they are written there),
 // EIATTR_CRS_STACK_SIZE, EIATTR_SW_WAR and the attributes cuobjdump 13.5
 // does not name. The CUDA driver has not loaded its output yet (no GPU
@@ -267,10 +267,13 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 	if arch >= 90 {
 		// sm_90: cuobjdump and nvdisasm 13.5 reject a cubin without the
 		// compatibility section, which the cuinfo note points to.
-		meta = []*section{meta[0], meta[1], meta[2], meta[3],
-			{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90, align: 4, data: cuinfo(arch), infoSection: ".nv.compat"},
-			meta[4],
-			{name: ".nv.compat", typ: shtCUDACompat, align: 4, data: compat90}}
+		// Decision: the note goes to section index 6, where ptxas's
+		// layout has it: cuobjdump 13.5 -elf calls the file "Invalid
+		// ELF" when it sits anywhere else (measured by moving it in
+		// orilab's and ptxas's cubins; nvdisasm does not care).
+		meta = append(meta,
+			&section{name: ".nv.compat", typ: shtCUDACompat, align: 4, data: compat90},
+			&section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90, align: 4, data: cuinfo(arch), infoSection: ".nv.compat"})
 	}
 	var consts, texts, nobits []*section
 	var locals, globalSyms []symbol

@@ -148,19 +148,13 @@ func TestCubinCallsAndGlobals(t *testing.T) {
 				t.Errorf("sm_%d: nvdisasm does not print %q:\n%s", arch, want, out)
 			}
 		}
-		if arch >= 90 {
-			// cuobjdump 13.5 -elf calls orilab's sm_90 cubins "Invalid
-			// ELF" (nvdisasm and cuobjdump -sass read them); see the
-			// pipeline's cubin test.
-			continue
-		}
 		cuobjdump := nvtools.Require(t, nvtools.Cuobjdump)
 		out, err = exec.Command(cuobjdump, "-elf", path).CombinedOutput()
 		if err != nil {
 			t.Fatalf("cuobjdump -elf: %v\n%s", err, out)
 		}
 		for _, want := range []string{
-			".nv.global", ".nv.constant4", ".nv.constant3", "gv    R_CUDA_64", "$k$helper",
+			".nv.global", ".nv.constant4", ".nv.constant3", "gv    R_CUDA_64", "$k$helper", "toolkit=",
 			"EIATTR_REQNTID", "0x40 0x1 0x1", "EIATTR_NUM_BARRIERS", "function: $k$helper(",
 			"0x00000007 0x00000009",
 		} {
