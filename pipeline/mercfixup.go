@@ -249,7 +249,12 @@ func materializeImms(f *ori.Func, arch int, m *mirror) {
 						mv.ID = f.NewID()
 						mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
 						mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
-						mv.Line = in.Line
+						// Decision: no PTX line, as the constant it
+						// replaces had none; the simulator's provenance
+						// then treats the register as that constant (a
+						// SEL of constants is the predicate's doing:
+						// TestProvenanceNamesStatement).
+						mv.Line = 0
 						out = append(out, mv)
 						if p != nil {
 							pm := mv.Clone()
