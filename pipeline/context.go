@@ -7,6 +7,7 @@ import (
 	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
+	"orilab/pipeline/sass"
 )
 
 // PhaseContext is what a phase sees when it runs or decides it has
@@ -48,12 +49,22 @@ func fn(run func(c *PhaseContext) error) PhaseFunc { return PhaseFunc{Run: run} 
 
 // Backend is what the back-end phases of one compilation leave behind for
 // reports: the IR right before allocation (the post-RA verifier's
-// reference, and the fault injector's), the allocator's statistics per
-// function, and the SASS text once DumpNVuCodeText has run.
+// reference, and the fault injector's; PostFixForMercTargets applies its
+// rewrites to it as well, so that it stays comparable), the allocator's statistics per
+// function, the SASS text once DumpNVuCodeText has run, and the words and
+// cubin of the encoding phases.
 type Backend struct {
 	PreRA   *ori.Module
 	RAStats map[string]*regalloc.Stats
 	SASS    string
+	// Code is each function's encoding (MercGenerateSassUCode), in
+	// module order, and Cubin the ELF file around it (FormatCodeList);
+	// both nil when EncodeErr says why the code has no encoding.
+	Code  []*sass.Code
+	Cubin []byte
+	// EncodeErr is the encoder's refusal (naming the instruction) or the
+	// cubin writer's; the SASS text is still printed then.
+	EncodeErr error
 }
 
 // knobSet returns the compilation's knobs, loading the defaults once when

@@ -10,8 +10,11 @@
 //     of a phase (PhaseFunc);
 //   - the phases' code owned here: checks.go (validation, CFG analysis),
 //     midend.go (running a pipeline/opt pass over every function),
-//     expand.go (ConvertUnsupportedOps, LateExpansionUnsupportedOps) and
-//     backend.go (scheduling, allocation, control words, SASS text);
+//     expand.go (ConvertUnsupportedOps, LateExpansionUnsupportedOps),
+//     backend.go (scheduling, allocation, control words, SASS text),
+//     mercfixup.go (PostFixForMercTargets: operand legalization and the
+//     memory descriptor before encoding) and encodephases.go (the
+//     encode/decode round trip, the words and the cubin);
 //   - phasetable.go: the one phase table, PhaseTable. Each row holds the
 //     phase's index, name, category, O-level gate, whether it is
 //     required, its doc line and its code or the reason it is a no-op;

@@ -63,10 +63,7 @@ func compileFor(t *testing.T, files []string, arch, level int) []compiled {
 			continue // not a kernel orilab compiles: the acceptance counts only those that do
 		}
 		for _, f := range res.Final.Funcs {
-			// The legalization phase is not wired yet (issue 24): its
-			// operand-order part runs here, before both the text and the
-			// encoding, as it will in the phase table.
-			sass.LegalizeFunc(f, arch)
+			// PostFixForMercTargets has legalized the operands.
 			out = append(out, compiled{file: p, f: f})
 		}
 	}

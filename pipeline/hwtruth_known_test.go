@@ -40,7 +40,6 @@ var hwResidual = map[string]string{
 	"O0 fuzz5551626": "f32-nan-pattern",
 	"O0 fuzz5551637": "unattributed",
 	"O0 fuzz5551687": "approx,unattributed",
-	"O0 fuzz5551797": "mul.rm.f64",
 	"O0 fuzz5551842": "bfi.b64,shl.b64",
 	"O3 fuzz5550054": "mad.lo.u32",
 	"O3 fuzz5550209": "approx,bfi.b64,cvt.u16.u32,mul.wide.s16,selp.u32",
@@ -66,6 +65,5 @@ var hwResidual = map[string]string{
 	"O3 fuzz5551626": "f32-nan-pattern",
 	"O3 fuzz5551637": "unattributed",
 	"O3 fuzz5551687": "approx,unattributed",
-	"O3 fuzz5551797": "mul.rm.f64",
 	"O3 fuzz5551842": "bfi.b64,shl.b64",
 }

@@ -103,14 +103,16 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	parseOnly := fs.Bool("parse-only", false, "stop after parsing and semantic checks; print nothing on success")
 	emit := fs.String("emit", "sass", "what to print: sass (the default: SASS text after the last phase), ir (the Ori IR after the last phase), lowered (the Ori right after lowering) or ptx (the checked module in canonical form)")
-	out := fs.String("o", "", "write the output to `FILE` instead of standard output (- for standard output; a regular file is replaced atomically, a device or FIFO such as /dev/null is written in place)")
+	out := fs.String("o", "", "write the output to `FILE` instead of standard output (- for standard output; a regular file is replaced atomically, a device or FIFO such as /dev/null is written in place); a FILE ending in .cubin gets the cubin unless --emit or --output-format says otherwise")
+	format := fs.String("output-format", "", "what to write: cubin (the ELF file the CUDA driver loads; needs -o), or sass, ir, lowered, ptx as --emit (default: cubin for -o FILE.cubin, else --emit's)")
 	rf := addRequestFlags(fs, true, true)
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
 	pr := addPrintFlags(fs)
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [-O N] [-arch sm_XX]")
+		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [--output-format cubin|sass|ir|lowered|ptx]")
+		fmt.Fprintln(fs.Output(), "                      [-O N] [-arch sm_XX]")
 		fmt.Fprintln(fs.Output(), "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
 		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
 		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME] [--html FILE]")
@@ -123,10 +125,13 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "status is then 2. Knobs come from $ORILAB_KNOBS, -knobs-file, -knob and the")
 		fmt.Fprintln(fs.Output(), "PTX's .pragma strings, in that priority (orilab knobs lists them): for")
 		fmt.Fprintln(fs.Output(), "example -knob DisablePhases=OriBranchOpt+GvnCse or -knob DUMPIR=OriSanitize.")
-		fmt.Fprintln(fs.Output(), "The output is SASS text in nvdisasm syntax (orilab writes no cubin), with each")
-		fmt.Fprintln(fs.Output(), "instruction's control word in a trailing comment: [B<waits>:R<read bar>:W<write")
-		fmt.Fprintln(fs.Output(), "bar>:<Y yield>:S<stall>]. -v prints the ptxas info lines (registers, stack frame,")
-		fmt.Fprintln(fs.Output(), "spill stores and loads, smem, cmem[0]) to stderr.")
+		fmt.Fprintln(fs.Output(), "The output is SASS text in nvdisasm syntax, with each instruction's control")
+		fmt.Fprintln(fs.Output(), "word in a trailing comment: [B<waits>:R<read bar>:W<write bar>:<Y yield>:S<stall>];")
+		fmt.Fprintln(fs.Output(), "-o FILE.cubin (or --output-format cubin) writes the cubin instead, an ELF file")
+		fmt.Fprintln(fs.Output(), "for sm_75, sm_80, sm_86, sm_89 or sm_90 that cuobjdump and the CUDA driver read;")
+		fmt.Fprintln(fs.Output(), "an instruction orilab cannot encode yet is then an error naming it. -v prints")
+		fmt.Fprintln(fs.Output(), "the ptxas info lines (registers, stack frame, spill stores and loads, smem,")
+		fmt.Fprintln(fs.Output(), "cmem[0]) to stderr.")
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
@@ -157,6 +162,14 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
+	emitSet := false
+	fs.Visit(func(f *flag.Flag) { emitSet = emitSet || f.Name == "emit" })
+	kind, err := outputFormat(*format, *emit, emitSet, *out)
+	if err != nil {
+		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
+		return exitError
+	}
+	*emit = kind
 	file := pos[0]
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -241,6 +254,8 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	switch *emit {
+	case "cubin":
+		return writeCubin(*out, sess, stderr)
 	case "ir":
 		return writeOut(*out, sess.Module().String(), stdout, stderr)
 	case "lowered":
@@ -280,7 +295,10 @@ func writeResources(w io.Writer, sess *pipeline.Session) error {
 	if b := sess.Backend(); b != nil {
 		for i := range us {
 			if st := b.RAStats[us[i].Name]; st != nil {
-				us[i].Regs = st.Regs
+				// The encoding fix-ups after allocation may name a
+				// register above the allocator's count
+				// (pipeline.CubinFuncs counts the same way).
+				us[i].Regs = max(us[i].Regs, st.Regs)
 			}
 		}
 	}
@@ -342,4 +360,47 @@ func reportPlanted(w io.Writer, f *pipeline.Fault, pl *pipeline.Planted) {
 	if pl.Caught == nil {
 		fmt.Fprintln(w, "no verifier catches the fault at the injection point")
 	}
+}
+
+// outputFormat decides what compile writes: --output-format, else --emit
+// when given, else cubin for an -o FILE ending in .cubin, else --emit's
+// default.
+func outputFormat(format, emit string, emitSet bool, out string) (string, error) {
+	switch format {
+	case "":
+		if !emitSet && strings.HasSuffix(out, ".cubin") {
+			return "cubin", nil
+		}
+		return emit, nil
+	case "cubin", "sass", "ir", "lowered", "ptx":
+	default:
+		return "", fmt.Errorf("--output-format %q: want cubin, sass, ir, lowered or ptx", format)
+	}
+	if emitSet && emit != format {
+		return "", fmt.Errorf("--emit %s and --output-format %s disagree: give one", emit, format)
+	}
+	if format == "cubin" && (out == "" || out == "-") {
+		return "", fmt.Errorf("a cubin is binary: write it to a file with -o FILE")
+	}
+	return format, nil
+}
+
+// writeCubin writes the cubin FormatCodeList built, or says why there is
+// none: an instruction the encoder refuses, a target without encoding
+// tables, or a pipeline that stopped before the encoding phases.
+func writeCubin(path string, sess *pipeline.Session, stderr io.Writer) int {
+	b := sess.Backend()
+	switch {
+	case b != nil && b.EncodeErr != nil:
+		fmt.Fprintf(stderr, "orilab compile: no cubin: %v\n", b.EncodeErr)
+		return exitError
+	case b == nil || b.Cubin == nil:
+		fmt.Fprintf(stderr, "orilab compile: no cubin: the encoding phases did not run for sm_%d (orilab encodes sm_75, sm_80, sm_86, sm_89 and sm_90 after register allocation; see orilab phases)\n", sess.Module().Arch)
+		return exitError
+	}
+	if err := atomicfile.Write(path, b.Cubin); err != nil {
+		fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", path, err)
+		return exitError
+	}
+	return exitOK
 }

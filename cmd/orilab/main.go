@@ -29,8 +29,9 @@ type command struct {
 }
 
 var commands = []command{
-	{name: "compile", usage: "orilab compile [--parse-only] [--emit ptx|ir] [-o OUT] FILE.ptx", summary: "parse, check and compile a PTX module", run: runCompile},
+	{name: "compile", usage: "orilab compile [--parse-only] [--emit ptx|ir] [--output-format cubin|...] [-o OUT] FILE.ptx", summary: "parse, check and compile a PTX module", run: runCompile},
 	{name: "run", usage: "orilab run SPEC.json [-arch sm_XX] [--after PHASE] [--max-steps N] [--json]", summary: "execute a kernel spec and compare its buffers", run: runRun},
+	{name: "gpu", usage: "orilab gpu run SPEC.json [-O N] [-arch sm_XX] [--json]", summary: "run a kernel spec on the GPU: simulator, orilab's cubin and the driver's JIT compared", run: runGPU},
 	{name: "phases", usage: "orilab phases [-O N] [-arch sm_XX] [--json]", summary: "list the 159 phases and whether each runs", run: runPhases},
 	{name: "knobs", usage: "orilab knobs [PATTERN] [--json]", summary: "list every knob with its type, default and readers", run: runKnobs},
 	{name: "bisect", usage: "orilab bisect SPEC.json --mode phase|disable|knobs|sites|auto ...", summary: "find the phase, phase set or knob difference behind a miscompile", run: runBisect},

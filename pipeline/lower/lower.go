@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -440,9 +441,31 @@ type paramSlot struct {
 	size  int64
 }
 
+// ntid reads a .reqntid or .maxntid list (checked by ptx.Check: one to
+// three positive integers); missing dimensions are 1.
+func ntid(args []string) [3]int {
+	n := [3]int{1, 1, 1}
+	for i, a := range args {
+		if i < 3 {
+			if v, err := strconv.ParseInt(a, 0, 64); err == nil {
+				n[i] = int(v)
+			}
+		}
+	}
+	return n
+}
+
 func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}}
 	c.guard = ori.PT
+	for _, d := range pf.Dirs {
+		switch d.Name {
+		case ".reqntid":
+			c.f.ReqNtid = ntid(d.Args)
+		case ".maxntid":
+			c.f.MaxNtid = ntid(d.Args)
+		}
+	}
 	c.pushScope()
 	entry := c.f.NewBlock("")
 	c.cur = entry

@@ -79,9 +79,14 @@ type Func struct {
 	// LocalBytes is the per-thread local frame: .local variables, then
 	// spill slots.
 	LocalBytes int64
-	nextID     int32
-	nextVReg   [NumClasses]int32
-	nextBlock  int32
+	// ReqNtid and MaxNtid are a kernel's .reqntid and .maxntid (x, y, z;
+	// zero when absent): the cubin's EIATTR_REQNTID and
+	// EIATTR_MAX_THREADS. They do not change the code, and Ori's text
+	// form does not carry them.
+	ReqNtid, MaxNtid [3]int
+	nextID           int32
+	nextVReg         [NumClasses]int32
+	nextBlock        int32
 	// cache holds the dominator trees between passes (see dom.go).
 	cache analysisCache
 }

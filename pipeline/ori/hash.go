@@ -29,13 +29,16 @@ func Hash(m *Module) uint64 {
 	}
 	opd := func(o Operand) {
 		flags := uint64(o.Kind) | uint64(o.FKind)<<8 | uint64(uint32(o.Bank))<<32
-		for i, b := range []bool{o.HasBase, o.Neg, o.Abs, o.Not, o.Reuse} {
+		for i, b := range []bool{o.HasBase, o.Neg, o.Abs, o.Not, o.Reuse, o.HasDesc} {
 			if b {
 				flags |= 1 << (16 + i)
 			}
 		}
 		u64(flags)
 		reg(o.Reg)
+		if o.HasDesc {
+			reg(o.Desc)
+		}
 		u64(uint64(o.Imm))
 		u64(uint64(uint32(o.Block)))
 		str(o.Name)

@@ -45,6 +45,12 @@ type Operand struct {
 	Bank    int32     // OpdCBank: constant bank
 	Block   int32     // OpdBlock: target block ID
 	Name    string    // OpdSR: register name; OpdSym: symbol
+	// HasDesc and Desc: OpdMem of a global or generic access on sm_80
+	// and later names its memory descriptor, a uniform register pair
+	// (desc[UR4][R2.64]) that the encoding phases load from constant
+	// bank 0 (pipeline/descriptor.go). The simulator does not read it.
+	HasDesc bool
+	Desc    Reg
 }
 
 // R returns a register operand.
@@ -151,6 +157,12 @@ func (o Operand) String() string {
 		}
 		b.WriteByte(']')
 	case OpdMem:
+		if o.HasDesc {
+			// Always a pair: printed by its first register, as SASS does.
+			d := o.Desc
+			d.Words = 1
+			b.WriteString("desc[" + d.String() + "]")
+		}
 		b.WriteByte('[')
 		if o.HasBase {
 			b.WriteString(o.Reg.String())

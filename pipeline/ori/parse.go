@@ -614,6 +614,22 @@ func ParseOperand(s string) (Operand, error) {
 		}
 		o.Bank = int32(bank)
 		return o, nil
+	case strings.HasPrefix(s, "desc[") && strings.HasSuffix(s, "]"):
+		j := strings.Index(s, "][")
+		if j < 0 {
+			return o, fmt.Errorf("bad memory descriptor operand %q: want desc[URn][address]", s)
+		}
+		d, err := parseReg(s[5:j])
+		if err != nil || d.Class != ClassUR {
+			return o, fmt.Errorf("bad memory descriptor in %q: want a uniform register", s)
+		}
+		o, err = parseAddr(s[j+2:len(s)-1], OpdMem)
+		if err != nil {
+			return o, fmt.Errorf("%v in %q", err, s)
+		}
+		d.Words = 2 // a descriptor is a uniform pair; desc[UR4] names it by its first register
+		o.HasDesc, o.Desc = true, d
+		return o, nil
 	case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
 		o, err := parseAddr(s[1:len(s)-1], OpdMem)
 		if err != nil {

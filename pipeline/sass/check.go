@@ -139,9 +139,9 @@ var (
 //   - a branch target `(0x50) becomes 0x50 (nvdisasm's raw form);
 //   - a relative call's target becomes `(CALLEE): orilab encodes it as a
 //     relocation whose field is 0 until the cubin is linked;
-//   - desc[URZ]: on sm_90 nvdisasm prints the memory descriptor of
-//     global accesses; orilab's IR has no descriptor operand yet, so the
-//     encoder writes URZ there (doc.go, "Encoding") and this is dropped.
+//   - desc[URZ]: a word whose descriptor field holds URZ names no
+//     descriptor (orilab's encoder never writes one), and nvdisasm's
+//     desc[URZ] is dropped.
 func Normalize(s string) string {
 	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
 	s = bankSpace.ReplaceAllString(s, "$1[")

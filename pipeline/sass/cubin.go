@@ -1,22 +1,39 @@
 package sass
 
 // The cubin writer: an ELF64 file in the layout ptxas 13.0 writes, with
-// the sections and .nv.info attributes the CUDA tools read. Layout facts
-// are measured from ptxas's own cubins (readelf -S -s, cuobjdump -elf,
-// and the raw bytes of .nv.info sections); TestCubin reads the result
-// with cuobjdump -elf and nvdisasm.
+// the sections, symbols, relocations, program headers and .nv.info
+// attributes the CUDA tools read. Layout facts are measured from ptxas's
+// own cubins (readelf -S -s -l -r, cuobjdump -elf, and the raw bytes of
+// .nv.info and .rel sections); TestCubin and the pipeline's cubin test
+// read the result with cuobjdump -elf and nvdisasm.
 //
-// What ptxas writes and this writer does not (yet): program headers,
-// .nv.callgraph, .nv.compat, the .note.nv.tkinfo/.note.nv.cuinfo notes,
-// .debug_frame, EIATTR_MAX_THREADS and the other optional attributes,
-// global variables (.nv.global, .nv.constant3) and relocations: a
-// function with calls is refused. The CUDA driver has not loaded its
-// output yet (no GPU run in this session).
+// Calls: as ptxas does in whole-program mode, each kernel's .text section
+// holds the kernel followed by every .func it reaches (local FUNC symbols
+// $KERNEL$FUNC), and the CALL.REL.NOINC words get the relative offset
+// of their callee there (ptxas's sm_80 CALL of a callee 0xc0 bytes past
+// the next instruction is 0x000000c000007944; sm_90 splits the offset
+// in 4-byte units as its BRA does). No relocation is left for the linker.
+//
+// Globals: .global variables are NOBITS in .nv.global (.nv.global.init
+// when initialized), their 64-bit addresses sit in .nv.constant4 at the
+// slot the lowering chose, filled by R_CUDA_64 relocations (type 2;
+// .rel.nv.constant4 on sm_75-sm_89, .rela.nv.constant4 with addend 0 on
+// sm_90, as ptxas 13.0 writes them); .const variables are the data of
+// .nv.constant3 at their offsets.
+//
+// What ptxas writes and this writer does not: .debug_frame and its
+// relocations, .nv.rel.action, .note.nv.tkinfo, .nv.callgraph, the
+// cuinfo note and .nv.compat below sm_90 (on sm_90 nvdisasm 13.5
+// rejects a cubin without them, so they are written there),
+// EIATTR_CRS_STACK_SIZE, EIATTR_SW_WAR and the attributes cuobjdump 13.5
+// does not name. The CUDA driver has not loaded its output yet (no GPU
+// was lent to the session that wrote it).
 
 import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"sort"
 )
 
 // CubinFunc is one function for the cubin.
@@ -30,31 +47,60 @@ type CubinFunc struct {
 	// start of the parameter area and size.
 	Params []CubinParam
 	Shared int // bytes of .shared memory (.nv.shared.NAME)
+	// ReqNtid and MaxNtid are .reqntid and .maxntid (zero: absent).
+	ReqNtid, MaxNtid [3]int
+	// Barriers is the number of named barriers the kernel uses
+	// (EIATTR_NUM_BARRIERS; 0 writes none).
+	Barriers int
 }
 
 // CubinParam is one kernel parameter.
 type CubinParam struct{ Offset, Size int }
 
+// CubinGlobal is a module-scope variable.
+type CubinGlobal struct {
+	Name  string
+	Const bool // .const (constant bank 3), else .global
+	Size  int  // bytes
+	Align int  // bytes
+	Init  []byte
+	// Offset is a .const variable's offset in bank 3; AddrSlot the
+	// offset in bank 4 where a .global variable's address goes.
+	Offset, AddrSlot int
+}
+
 // ELF and CUDA constants (measured from ptxas 13.0.88 cubins).
 const (
-	emCUDA       = 190
-	elfOSABICUDA = 0x41 // EI_OSABI of ptxas's cubins
-	elfABIVer    = 8    // EI_ABIVERSION
-	shtProgbits  = 1
-	shtSymtab    = 2
-	shtStrtab    = 3
-	shtNobits    = 8
-	shtCUDAInfo  = 0x70000000 // .nv.info sections
-	shfWrite     = 0x1
-	shfAlloc     = 0x2
-	shfExec      = 0x4
-	shfInfoLink  = 0x40
-	stoCUDAEntry = 0x10
+	emCUDA          = 190
+	elfOSABICUDA    = 0x41 // EI_OSABI of ptxas's cubins
+	elfABIVer       = 8    // EI_ABIVERSION
+	shtProgbits     = 1
+	shtSymtab       = 2
+	shtStrtab       = 3
+	shtNobits       = 8
+	shtRel          = 9
+	shtRela         = 4
+	shtNote         = 7
+	shtCUDACompat   = 0x70000086 // .nv.compat
+	shfCUInfo90     = 0x1000040  // .note.nv.cuinfo on sm_90 (info links .nv.compat)
+	shtCUDAInfo     = 0x70000000 // .nv.info sections
+	shtCUDACallgrph = 0x70000001 // .nv.callgraph
+	shfWrite        = 0x1
+	shfAlloc        = 0x2
+	shfExec         = 0x4
+	shfInfoLink     = 0x40
+	stoCUDAEntry    = 0x10
+	rCUDA64         = 2 // R_CUDA_64: a 64-bit absolute address
+	ptPhdr          = 6
+	ptLoad          = 1
 
+	eifmtBVAL = 2 // an 8-bit value
 	eifmtHVAL = 3 // a 16-bit value
 	eifmtSVAL = 4 // a sized payload
 
+	eiattrMaxThreads     = 0x05
 	eiattrParamCBank     = 0x0a
+	eiattrReqNtid        = 0x10
 	eiattrFrameSize      = 0x11
 	eiattrMinStackSize   = 0x12
 	eiattrKParamInfo     = 0x17
@@ -63,6 +109,7 @@ const (
 	eiattrExitOffsets    = 0x1c
 	eiattrRegCount       = 0x2f
 	eiattrCUDAAPIVersion = 0x37
+	eiattrNumBarriers    = 0x4c
 )
 
 // CubinFlags returns e_flags for SM arch with 64-bit addresses: the SM
@@ -81,6 +128,10 @@ type section struct {
 	// infoSym, infoSection, linkSection name the symbol or section that
 	// sh_info and sh_link point to; they are resolved after layout.
 	infoSym, infoSection, linkSection string
+	// infoHigh goes into sh_info's bits 24-31: a .text section's
+	// register count below sm_90 (ptxas: 0xc000008 for 12 registers and
+	// symbol 8; nvdisasm prints it as SHI_REGISTERS).
+	infoHigh uint32
 }
 
 type symbol struct {
@@ -88,74 +139,314 @@ type symbol struct {
 	info  uint8 // bind<<4 | type
 	other uint8
 	shndx string // section name
+	value uint64
 	size  uint64
 }
 
-// WriteCubin returns the cubin of funcs for SM arch.
-func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
+// cuinfo is the .note.nv.cuinfo note: owner "NVIDIA Corp", type 1000,
+// note version 2, the virtual SM (orilab names the real one) and the
+// toolkit version 13.0 (0x82), as ptxas 13.0.88 writes it.
+func cuinfo(arch int) []byte {
+	b := u32(12, 8, 1000)
+	b = append(b, "NVIDIA Corp\x00"...)
+	var d [8]byte
+	binary.LittleEndian.PutUint16(d[0:], 2)
+	binary.LittleEndian.PutUint16(d[2:], uint16(arch))
+	binary.LittleEndian.PutUint32(d[4:], 0x82)
+	return append(b, d[:]...)
+}
+
+// compat90 is ptxas 13.0.88's .nv.compat for sm_90, byte for byte:
+// EICOMPAT attributes ACCELERATOR_TARGET 0, ISA_CLASS 1,
+// INST_TCGEN05_MMA 5, an attribute 0x07 (0x101) cuobjdump does not
+// name, INST_TENSORMAP_V1 0, ENABLE_OPPORTUNISTIC_FINALIZATION 1,
+// CAN_FASTPATH_FINALIZE 0 0. Decision: copied as measured; orilab has no
+// model of what the driver does with them.
+var compat90 = []byte{
+	2, 0x09, 0, 0,
+	2, 0x02, 1, 0,
+	2, 0x05, 5, 0,
+	3, 0x07, 1, 1,
+	2, 0x03, 0, 0,
+	2, 0x06, 1, 0,
+	4, 0x0b, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+}
+
+// reach returns the functions kernel k calls, directly or not, in the
+// order first called.
+func reach(k *CubinFunc, byName map[string]*CubinFunc) ([]*CubinFunc, error) {
+	var out []*CubinFunc
+	seen := map[string]bool{k.Name: true}
+	var visit func(f *CubinFunc) error
+	visit = func(f *CubinFunc) error {
+		for _, r := range f.Code.Relocs {
+			if seen[r.Sym] {
+				continue
+			}
+			g := byName[r.Sym]
+			if g == nil {
+				return fmt.Errorf("sass: %s calls %s, which is not a function of the module", f.Name, r.Sym)
+			}
+			if g.Entry {
+				return fmt.Errorf("sass: %s calls the kernel %s", f.Name, r.Sym)
+			}
+			seen[r.Sym] = true
+			out = append(out, g)
+			if err := visit(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, visit(k)
+}
+
+// setCallTarget writes the byte offset rel from the instruction after a
+// CALL to its callee into the CALL's word: in 4-byte units at bit 34
+// (sm_75-sm_89), or split as sm_90's branches (bits 16-23 and 34-81).
+func setCallTarget(w *Word, arch, rel int) {
+	units := uint64(int64(rel) / 4)
+	if arch >= 90 {
+		w.SetField(16, 8, units)
+		w.SetField(34, 48, uint64(int64(rel)/4>>8))
+		return
+	}
+	w.SetField(34, 48, units)
+}
+
+// linkedText lays kernel k and the functions it reaches out in one
+// section, resolving the calls; it returns the bytes and each function's
+// start.
+func linkedText(k *CubinFunc, callees []*CubinFunc, arch int) ([]byte, map[string]int) {
+	all := append([]*CubinFunc{k}, callees...)
+	start := map[string]int{}
+	var words []Word
+	for _, f := range all {
+		start[f.Name] = 16 * len(words)
+		words = append(words, f.Code.Words...)
+	}
+	for _, f := range all {
+		for _, r := range f.Code.Relocs {
+			at := start[f.Name] + r.Offset
+			setCallTarget(&words[at/16], arch, start[r.Sym]-(at+16))
+		}
+	}
+	b := make([]byte, 0, 16*len(words))
+	for _, w := range words {
+		b = append(b, w.Bytes()...)
+	}
+	return b, start
+}
+
+// exitOffsets lists the EXIT words of a kernel's own code.
+func exitOffsets(c *Code) []uint32 {
+	var exits []uint32
+	for i, w := range c.Words {
+		if w.Field(0, 12) == 0x94d {
+			exits = append(exits, uint32(16*i))
+		}
+	}
+	return exits
+}
+
+// WriteCubin returns the cubin of funcs and globals for SM arch.
+func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, error) {
 	if err := checkArch(arch); err != nil {
 		return nil, err
 	}
-	secs := []*section{{name: ""}, {name: ".shstrtab", typ: shtStrtab, align: 1}, {name: ".strtab", typ: shtStrtab, align: 1},
-		{name: ".symtab", typ: shtSymtab, align: 8, entsize: 24, linkSection: ".strtab"}}
-	var syms []symbol // locals first, then globals
-	var globals []symbol
-	info := &bytes.Buffer{}
-	secs = append(secs, &section{name: ".nv.info", typ: shtCUDAInfo, align: 4, linkSection: ".symtab"})
-	for _, f := range funcs {
-		if len(f.Code.Relocs) > 0 {
-			return nil, fmt.Errorf("sass: %s calls %s: the cubin writer does not write relocations yet", f.Name, f.Code.Relocs[0].Sym)
+	byName := map[string]*CubinFunc{}
+	for i := range funcs {
+		byName[funcs[i].Name] = &funcs[i]
+	}
+	// Sections in ptxas's order: tables and .nv.info first, then the
+	// loaded PROGBITS (constant banks, code), then the NOBITS ones, so
+	// that one LOAD segment covers each group.
+	meta := []*section{{name: ""}, {name: ".shstrtab", typ: shtStrtab, align: 1}, {name: ".strtab", typ: shtStrtab, align: 1},
+		{name: ".symtab", typ: shtSymtab, align: 8, entsize: 24, linkSection: ".strtab"},
+		{name: ".nv.info", typ: shtCUDAInfo, align: 4, linkSection: ".symtab"}}
+	if arch >= 90 {
+		// sm_90: cuobjdump and nvdisasm 13.5 reject a cubin without the
+		// compatibility section, which the cuinfo note points to.
+		// Decision: the note goes to section index 6, where ptxas's
+		// layout has it: cuobjdump 13.5 -elf calls the file "Invalid
+		// ELF" when it sits anywhere else (measured by moving it in
+		// orilab's and ptxas's cubins; nvdisasm does not care).
+		meta = append(meta,
+			&section{name: ".nv.compat", typ: shtCUDACompat, align: 4, data: compat90},
+			&section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90, align: 4, data: cuinfo(arch), infoSection: ".nv.compat"})
+	}
+	var consts, texts, nobits []*section
+	var locals, globalSyms []symbol
+	// Module data.
+	var gvars, cvars []CubinGlobal
+	for _, g := range globals {
+		if g.Const {
+			cvars = append(cvars, g)
+		} else {
+			gvars = append(gvars, g)
 		}
-		text := ".text." + f.Name
-		secs = append(secs, &section{name: text, typ: shtProgbits, flags: shfAlloc | shfExec, data: f.Code.Bytes(),
-			align: 128, linkSection: ".symtab", infoSym: f.Name})
-		syms = append(syms, symbol{name: text, info: 3, shndx: text})
-		other := uint8(0)
-		if f.Entry {
-			other = stoCUDAEntry
+	}
+	var rels []byte
+	type relTo struct {
+		off int
+		sym string
+	}
+	var c4rels []relTo
+	if len(gvars) > 0 {
+		// .nv.global (and .nv.global.init for initialized variables).
+		place := func(name string, vars []CubinGlobal, init bool) {
+			if len(vars) == 0 {
+				return
+			}
+			off, align := 0, 1
+			var data []byte
+			for _, g := range vars {
+				a := max(g.Align, 1)
+				off = (off + a - 1) / a * a
+				align = max(align, a)
+				if init {
+					for len(data) < off {
+						data = append(data, 0)
+					}
+					d := make([]byte, g.Size)
+					copy(d, g.Init)
+					data = append(data, d...)
+				}
+				locals = append(locals, symbol{name: g.Name, info: 1, shndx: name, value: uint64(off), size: uint64(g.Size)})
+				off += g.Size
+				c4rels = append(c4rels, relTo{g.AddrSlot, g.Name})
+			}
+			sec := &section{name: name, typ: shtNobits, flags: shfWrite | shfAlloc, size: off, align: uint64(align)}
+			if init {
+				sec.typ, sec.data = shtProgbits, data
+				consts = append(consts, sec)
+			} else {
+				nobits = append(nobits, sec)
+			}
+			locals = append(locals, symbol{name: name, info: 3, shndx: name})
 		}
-		globals = append(globals, symbol{name: f.Name, info: 1<<4 | 2, other: other, shndx: text, size: uint64(16 * len(f.Code.Words))})
-		if f.Shared > 0 {
-			secs = append(secs, &section{name: ".nv.shared." + f.Name, typ: shtNobits, flags: shfWrite | shfAlloc, size: f.Shared, align: 16})
+		var plain, inited []CubinGlobal
+		for _, g := range gvars {
+			if len(g.Init) > 0 {
+				inited = append(inited, g)
+			} else {
+				plain = append(plain, g)
+			}
 		}
-		if !f.Entry {
+		place(".nv.global.init", inited, true)
+		place(".nv.global", plain, false)
+		size := 0
+		for _, r := range c4rels {
+			size = max(size, r.off+8)
+		}
+		consts = append(consts, &section{name: ".nv.constant4", typ: shtProgbits, flags: shfAlloc, data: make([]byte, size), align: 8})
+		locals = append(locals, symbol{name: ".nv.constant4", info: 3, shndx: ".nv.constant4"})
+	}
+	if len(cvars) > 0 {
+		var data []byte
+		for _, g := range cvars {
+			for len(data) < g.Offset+g.Size {
+				data = append(data, 0)
+			}
+			copy(data[g.Offset:], g.Init)
+			locals = append(locals, symbol{name: g.Name, info: 1, shndx: ".nv.constant3", value: uint64(g.Offset), size: uint64(g.Size)})
+		}
+		consts = append(consts, &section{name: ".nv.constant3", typ: shtProgbits, flags: shfAlloc, data: data, align: 4})
+		locals = append(locals, symbol{name: ".nv.constant3", info: 3, shndx: ".nv.constant3"})
+	}
+	// Kernels, each with the functions it calls in its own .text.
+	type kernelText struct {
+		k       *CubinFunc
+		callees []*CubinFunc
+		start   map[string]int
+	}
+	var kts []kernelText
+	for i := range funcs {
+		k := &funcs[i]
+		if !k.Entry {
 			continue
 		}
-		c0 := ".nv.constant0." + f.Name
+		callees, err := reach(k, byName)
+		if err != nil {
+			return nil, err
+		}
+		data, start := linkedText(k, callees, arch)
+		text := ".text." + k.Name
+		ts := &section{name: text, typ: shtProgbits, flags: shfAlloc | shfExec, data: data,
+			align: 128, linkSection: ".symtab", infoSym: k.Name}
+		if arch < 90 {
+			ts.infoHigh = uint32(k.Regs)
+		}
+		texts = append(texts, ts)
+		locals = append(locals, symbol{name: text, info: 3, shndx: text})
+		for _, g := range callees {
+			locals = append(locals, symbol{name: "$" + k.Name + "$" + g.Name, info: 2, shndx: text,
+				value: uint64(start[g.Name]), size: uint64(16 * len(g.Code.Words))})
+		}
+		globalSyms = append(globalSyms, symbol{name: k.Name, info: 1<<4 | 2, other: stoCUDAEntry, shndx: text, size: uint64(16 * len(k.Code.Words))})
+		if k.Shared > 0 {
+			sh := ".nv.shared." + k.Name
+			nobits = append([]*section{{name: sh, typ: shtNobits, flags: shfWrite | shfAlloc | shfInfoLink, size: k.Shared, align: 16, infoSection: text}}, nobits...)
+			locals = append(locals, symbol{name: sh, info: 3, shndx: sh})
+		}
 		psize := 0
-		for _, p := range f.Params {
+		for _, p := range k.Params {
 			psize = max(psize, p.Offset+p.Size)
 		}
-		secs = append(secs, &section{name: c0, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: make([]byte, int(paramBase(arch))+psize),
+		c0 := ".nv.constant0." + k.Name
+		consts = append(consts, &section{name: c0, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: make([]byte, int(paramBase(arch))+psize),
 			align: 4, infoSection: text})
-		syms = append(syms, symbol{name: c0, info: 3, shndx: c0})
-		secs = append(secs, &section{name: ".nv.info." + f.Name, typ: shtCUDAInfo, flags: shfInfoLink, align: 4,
+		locals = append(locals, symbol{name: c0, info: 3, shndx: c0})
+		meta = append(meta, &section{name: ".nv.info." + k.Name, typ: shtCUDAInfo, flags: shfInfoLink, align: 4,
 			linkSection: ".symtab", infoSection: text})
+		kts = append(kts, kernelText{k, callees, start})
 	}
-	syms = append(syms, globals...)
+	if len(kts) == 0 {
+		return nil, fmt.Errorf("sass: the module has no kernel: a cubin without an .entry loads nothing")
+	}
+	relSec := &section{name: ".rel.nv.constant4", typ: shtRel, flags: shfInfoLink, align: 8, entsize: 16,
+		linkSection: ".symtab", infoSection: ".nv.constant4"}
+	if arch >= 90 {
+		relSec.name, relSec.typ, relSec.entsize = ".rela.nv.constant4", shtRela, 24
+	}
+	if len(c4rels) > 0 {
+		meta = append(meta, relSec)
+	}
+	syms := append(locals, globalSyms...)
 	symIndex := map[string]int{}
 	for i, s := range syms {
 		symIndex[s.name] = i + 1
+	}
+	secs := append(append(append(meta, consts...), texts...), nobits...)
+	if arch >= 90 {
+		// ptxas 13.0's sm_90 order: code, then NOBITS, then the banks.
+		secs = append(append(append(meta, texts...), nobits...), consts...)
 	}
 	secIndex := map[string]int{}
 	for i, s := range secs {
 		secIndex[s.name] = i
 	}
-	// .nv.info: per function register count, frame and stack size.
-	for _, f := range funcs {
-		for _, a := range []struct {
-			attr byte
-			v    int
-		}{{eiattrRegCount, f.Regs}, {eiattrFrameSize, f.Frame}, {eiattrMinStackSize, f.Frame}} {
-			sval(info, a.attr, u32(uint32(symIndex[f.Name]), uint32(a.v)))
+	// .nv.info: register count of every kernel, frame and stack size of
+	// every function as laid out in a kernel's text.
+	info := &bytes.Buffer{}
+	for _, kt := range kts {
+		sval(info, eiattrRegCount, u32(uint32(symIndex[kt.k.Name]), uint32(kt.k.Regs)))
+	}
+	for _, kt := range kts {
+		for _, g := range kt.callees {
+			sval(info, eiattrFrameSize, u32(uint32(symIndex["$"+kt.k.Name+"$"+g.Name]), uint32(g.Frame)))
 		}
+		stack := kt.k.Frame
+		for _, g := range kt.callees {
+			stack += g.Frame // a bound: every callee's frame on top of the kernel's
+		}
+		sval(info, eiattrFrameSize, u32(uint32(symIndex[kt.k.Name]), uint32(kt.k.Frame)))
+		sval(info, eiattrMinStackSize, u32(uint32(symIndex[kt.k.Name]), uint32(stack)))
 	}
 	secByName(secs, ".nv.info").data = info.Bytes()
-	// .nv.info.NAME: the kernel's parameters and exits.
-	for _, f := range funcs {
-		if !f.Entry {
-			continue
-		}
+	// .nv.info.NAME: the kernel's parameters, exits and launch bounds.
+	for _, kt := range kts {
+		f := kt.k
 		b := &bytes.Buffer{}
 		sval(b, eiattrCUDAAPIVersion, u32(0x82))
 		psize := 0
@@ -169,14 +460,17 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 			sval(b, eiattrKParamInfo, pl[:])
 		}
 		hval(b, eiattrMaxRegCount, 0xff)
-		var exits []uint32
-		for i, w := range f.Code.Words {
-			if w.Field(0, 12) == 0x94d {
-				exits = append(exits, uint32(16*i))
-			}
+		if f.Barriers > 0 {
+			b.Write([]byte{eifmtBVAL, eiattrNumBarriers, byte(f.Barriers), 0})
 		}
-		if len(exits) > 0 {
+		if exits := exitOffsets(f.Code); len(exits) > 0 {
 			sval(b, eiattrExitOffsets, u32(exits...))
+		}
+		if f.MaxNtid != [3]int{} {
+			sval(b, eiattrMaxThreads, u32(uint32(f.MaxNtid[0]), uint32(f.MaxNtid[1]), uint32(f.MaxNtid[2])))
+		}
+		if f.ReqNtid != [3]int{} {
+			sval(b, eiattrReqNtid, u32(uint32(f.ReqNtid[0]), uint32(f.ReqNtid[1]), uint32(f.ReqNtid[2])))
 		}
 		hval(b, eiattrCBankParamSize, uint16(psize))
 		var pc [8]byte
@@ -186,6 +480,15 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 		sval(b, eiattrParamCBank, pc[:])
 		secByName(secs, ".nv.info."+f.Name).data = b.Bytes()
 	}
+	// Relocations of the global addresses in bank 4.
+	sort.Slice(c4rels, func(i, j int) bool { return c4rels[i].off < c4rels[j].off })
+	for _, r := range c4rels {
+		e := make([]byte, relSec.entsize) // a RELA's addend stays 0
+		binary.LittleEndian.PutUint64(e[0:], uint64(r.off))
+		binary.LittleEndian.PutUint64(e[8:], uint64(symIndex[r.sym])<<32|rCUDA64)
+		rels = append(rels, e...)
+	}
+	relSec.data = rels
 	// String tables and the symbol table.
 	shstr, shoff := strtab(secNames(secs))
 	var names []string
@@ -202,6 +505,7 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 		binary.LittleEndian.PutUint32(e, uint32(stroff[s.name]))
 		e[4], e[5] = s.info, s.other
 		binary.LittleEndian.PutUint16(e[6:], uint16(secIndex[s.shndx]))
+		binary.LittleEndian.PutUint64(e[8:], s.value)
 		binary.LittleEndian.PutUint64(e[16:], s.size)
 		if s.info>>4 == 0 {
 			nlocal = i + 2
@@ -217,10 +521,13 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 		case s.infoSection != "":
 			s.info = uint32(secIndex[s.infoSection])
 		case s.infoSym != "":
-			s.info = uint32(symIndex[s.infoSym])
+			s.info = uint32(symIndex[s.infoSym]) | s.infoHigh<<24
 		}
 	}
-	// Layout: header, section contents in order, section headers.
+	// Layout: header, section contents in order, section headers, then
+	// the program headers (PHDR; LOAD of the constant banks and code;
+	// LOAD of the NOBITS memory, RW; LOAD of the program headers), as
+	// ptxas places them.
 	out := make([]byte, 64)
 	offs := make([]int, len(secs))
 	for i, s := range secs {
@@ -238,6 +545,7 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 		out = append(out, 0)
 	}
 	shdr := len(out)
+	nobitsSize := 0
 	for i, s := range secs {
 		var h [64]byte
 		if i > 0 {
@@ -245,6 +553,7 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 			if s.typ == shtNobits {
 				size = uint64(s.size)
 				offs[i] = shdr
+				nobitsSize += s.size
 			}
 			binary.LittleEndian.PutUint32(h[0:], uint32(shoff[s.name]))
 			binary.LittleEndian.PutUint32(h[4:], s.typ)
@@ -258,14 +567,65 @@ func WriteCubin(arch int, funcs []CubinFunc) ([]byte, error) {
 		}
 		out = append(out, h[:]...)
 	}
+	span := func(group []*section) (int, int) {
+		lo, hi := -1, 0
+		for _, sec := range group {
+			o := offs[secIndex[sec.name]]
+			if lo < 0 || o < lo {
+				lo = o
+			}
+			hi = max(hi, o+len(sec.data))
+		}
+		return lo, hi - lo
+	}
+	phoff := len(out)
+	type phdr struct {
+		typ, flags    uint32
+		off, fsz, msz int
+	}
+	var phs []phdr
+	nobitsLoad := phdr{ptLoad, 6, shdr, 0, nobitsSize}
+	if arch >= 90 {
+		// ptxas 13.0 on sm_90: PHDR and a LOAD of it (R), the code (R E),
+		// the NOBITS memory (RW), the constant banks (R).
+		to, tn := span(texts)
+		co, cn := span(consts)
+		phs = []phdr{{ptPhdr, 4, phoff, 0, 0}, {ptLoad, 4, phoff, 0, 0}, {ptLoad, 5, to, tn, tn}, nobitsLoad, {ptLoad, 4, co, cn, cn}}
+	} else {
+		// sm_75-sm_89: PHDR, the banks and the code (R E), the NOBITS
+		// memory (RW) when there is any, a LOAD of the PHDR (R E).
+		lo, n := span(append(append([]*section(nil), consts...), texts...))
+		phs = []phdr{{ptPhdr, 5, phoff, 0, 0}, {ptLoad, 5, lo, n, n}}
+		if nobitsSize > 0 {
+			phs = append(phs, nobitsLoad)
+		}
+		phs = append(phs, phdr{ptLoad, 5, phoff, 0, 0})
+	}
+	for i := range phs {
+		if phs[i].off == phoff && phs[i].fsz == 0 && phs[i].flags != 6 {
+			phs[i].fsz, phs[i].msz = 56*len(phs), 56*len(phs)
+		}
+	}
+	for _, p := range phs {
+		var h [56]byte
+		binary.LittleEndian.PutUint32(h[0:], p.typ)
+		binary.LittleEndian.PutUint32(h[4:], p.flags)
+		binary.LittleEndian.PutUint64(h[8:], uint64(p.off))
+		binary.LittleEndian.PutUint64(h[32:], uint64(p.fsz))
+		binary.LittleEndian.PutUint64(h[40:], uint64(p.msz))
+		binary.LittleEndian.PutUint64(h[48:], 8)
+		out = append(out, h[:]...)
+	}
 	copy(out, []byte{0x7f, 'E', 'L', 'F', 2, 1, 1, elfOSABICUDA, elfABIVer})
 	binary.LittleEndian.PutUint16(out[16:], 2) // ET_EXEC
 	binary.LittleEndian.PutUint16(out[18:], emCUDA)
 	binary.LittleEndian.PutUint32(out[20:], 1)
+	binary.LittleEndian.PutUint64(out[32:], uint64(phoff))
 	binary.LittleEndian.PutUint64(out[40:], uint64(shdr))
 	binary.LittleEndian.PutUint32(out[48:], CubinFlags(arch))
 	binary.LittleEndian.PutUint16(out[52:], 64)
 	binary.LittleEndian.PutUint16(out[54:], 56)
+	binary.LittleEndian.PutUint16(out[56:], uint16(len(phs)))
 	binary.LittleEndian.PutUint16(out[58:], 64)
 	binary.LittleEndian.PutUint16(out[60:], uint16(len(secs)))
 	binary.LittleEndian.PutUint16(out[62:], 1) // .shstrtab

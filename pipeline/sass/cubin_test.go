@@ -22,9 +22,9 @@ func TestCubin(t *testing.T) {
 	#4 [B------:R-:W-:-:S05] @P0 EXIT ;
 	#5 [B------:R-:W-:-:S02] MOV R3 = 0x4 ;
 	#6 [B------:R-:W-:Y:S05] IMAD.WIDE.U32 R2.64 = R2, R3, c[0x0][0x160] ;
-	#7 [B------:R-:W2:-:S02] LDG.E R0 = [R2.64+0x10] ;
+	#7 [B------:R-:W2:-:S02] LDG.E R0 = desc[UR4][R2.64+0x10] ;
 	#8 [B--2---:R-:W-:Y:S05] FFMA R5 = R0, R0, 0f3F800000 ;
-	#9 [B------:R-:W-:-:S01] STG.E [R2.64], R5 ;
+	#9 [B------:R-:W-:-:S01] STG.E desc[UR4][R2.64], R5 ;
 	#10 [B------:R-:W-:-:S05] EXIT ;
 BB1:
 	#11 [B------:R-:W-:Y:S00] BRA BB1 ;
@@ -36,7 +36,7 @@ BB1:
 		t.Fatal(err)
 	}
 	cubin, err := WriteCubin(arch, []CubinFunc{{Name: f.Name, Entry: true, Code: code, Regs: 10,
-		Params: []CubinParam{{0, 8}, {8, 8}, {16, 4}}}})
+		Params: []CubinParam{{0, 8}, {8, 8}, {16, 4}}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +89,77 @@ BB1:
 		}
 		if got[i] != w {
 			t.Errorf("/*%04x*/ nvdisasm %q, orilab %q", 16*i, got[i], w)
+		}
+	}
+}
+
+// TestCubinCallsAndGlobals: a kernel that calls a function and reads a
+// .global and a .const variable. The callee is laid out in the kernel's
+// .text after it, the CALL reaches it (nvdisasm names the target
+// $k$helper and decodes the offset to the callee's address), the
+// global's address slot in bank 4 gets an R_CUDA_64 relocation, the
+// .const data sits in bank 3, and the launch bounds and barrier count
+// are attributes. (The callee ends in EXIT: RET has no encoding yet.)
+func TestCubinCallsAndGlobals(t *testing.T) {
+	for _, arch := range []int{80, 90} {
+		k := parseFunc(t, `BB0:
+	#1 [B------:R-:W-:-:S02] MOV R1 = c[0x0][0x28] ;
+	#2 [B------:R-:W-:-:S02] MOV R2 = c[0x4][0x0] ;
+	#3 [B------:R-:W-:-:S02] MOV R3 = c[0x3][0x4] ;
+	#4 [B------:R-:W-:Y:S05] CALL.REL.NOINC `+"`helper`"+` ;
+	#5 [B------:R-:W-:-:S05] BAR.SYNC 0x0 ;
+	#6 [B------:R-:W-:-:S05] EXIT ;
+`)
+		h := parseFunc(t, `BB0:
+	#1 [B------:R-:W-:-:S02] MOV R4 = 0x1 ;
+	#2 [B------:R-:W-:-:S05] EXIT ;
+`)
+		k.Name, h.Name, h.Entry = "k", "helper", false
+		kc, err := EncodeFunc(k, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hc, err := EncodeFunc(h, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cubin, err := WriteCubin(arch, []CubinFunc{
+			{Name: "k", Entry: true, Code: kc, Regs: 8, Params: []CubinParam{{0, 8}}, ReqNtid: [3]int{64, 1, 1}, Barriers: 1},
+			{Name: "helper", Code: hc, Regs: 5},
+		}, []CubinGlobal{
+			{Name: "gv", Size: 16, Align: 4, AddrSlot: 0},
+			{Name: "cv", Const: true, Size: 8, Align: 4, Init: []byte{7, 0, 0, 0, 9, 0, 0, 0}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "k.cubin")
+		if err := os.WriteFile(path, cubin, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		nvdisasm := nvtools.Require(t, nvtools.Nvdisasm)
+		out, err := exec.Command(nvdisasm, "-c", path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("sm_%d nvdisasm: %v\n%s", arch, err, out)
+		}
+		for _, want := range []string{"CALL.REL.NOINC `($k$helper)", "$k$helper:", "/*0060*/                   MOV R4, 0x1"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("sm_%d: nvdisasm does not print %q:\n%s", arch, want, out)
+			}
+		}
+		cuobjdump := nvtools.Require(t, nvtools.Cuobjdump)
+		out, err = exec.Command(cuobjdump, "-elf", path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("cuobjdump -elf: %v\n%s", err, out)
+		}
+		for _, want := range []string{
+			".nv.global", ".nv.constant4", ".nv.constant3", "gv    R_CUDA_64", "$k$helper", "toolkit=",
+			"EIATTR_REQNTID", "0x40 0x1 0x1", "EIATTR_NUM_BARRIERS", "function: $k$helper(",
+			"0x00000007 0x00000009",
+		} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("sm_%d: cuobjdump -elf does not list %q:\n%s", arch, want, out)
+			}
 		}
 	}
 }

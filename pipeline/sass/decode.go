@@ -57,6 +57,16 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 	in.Guard = ori.PReg(ori.ClassP, int(w.Field(bitsGuard, 3)), 1)
 	in.GuardNot = w.Bit(15)
 	in.Ctrl = decodeCtrl(w)
+	if pos := fm.descPos(); pos != 0 {
+		// The memory descriptor: a uniform register pair, URZ for none.
+		if n := int(w.Field(pos, 6)); n != 63 {
+			for i := range in.Srcs {
+				if in.Srcs[i].Kind == ori.OpdMem {
+					in.Srcs[i].HasDesc, in.Srcs[i].Desc = true, ori.PReg(ori.ClassUR, n, 2)
+				}
+			}
+		}
+	}
 	if in.HasMod("E") {
 		// A .E address is 64-bit: its base is a register pair.
 		for i := range in.Srcs {

@@ -11,7 +11,10 @@
 //     one table of forms (form.go, forms.go) and the control word
 //     (word.go); see "Encoding" below;
 //   - LegalizeFunc and Legalize (legalize.go): the operand swaps that
-//     make commuting instructions encodable;
+//     make commuting instructions encodable (pipeline's
+//     PostFixForMercTargets runs them, with the fix-ups that need new
+//     instructions); TakesDesc (form.go): whether an access names a
+//     memory descriptor;
 //   - NvdisasmRaw, InstTexts and Normalize (check.go): comparing words
 //     with NVIDIA's nvdisasm (the normalization keeps only spacing and
 //     label names apart, TestNormalize);
@@ -146,13 +149,15 @@
 // modifier with no bits, an offset out of range). It never drops an
 // operand or a modifier.
 //
-// Decision: orilab's IR names no memory descriptor for global and
-// generic accesses, which on sm_80 and later always take one (the
-// desc[URx] nvdisasm prints on sm_90; ptxas loads it from
-// c[0x0][0x118] on sm_80, c[0x0][0x208] on sm_90). The encoder writes
-// URZ there: nvdisasm's text then matches orilab's on sm_80 and, apart
-// from desc[URZ], on sm_90. Running such code needs the lowering to load
-// the descriptor and name it.
+// The memory descriptor: global and generic accesses on sm_80 and later
+// name a uniform register pair (desc[UR4][R2.64]: ori.Operand's HasDesc
+// and Desc) that the phase PostFixForMercTargets loads with ULDC.64 from
+// c[0x0][0x118] (sm_80-sm_89) or c[0x0][0x208] (sm_90), as ptxas does.
+// The encoder writes it into the form's descriptor field (bits 32-37 of
+// loads, 64-69 of stores and atomics; URZ means none) and refuses an
+// access without one, which could not run on a GPU. The printer shows
+// desc[URx] from sm_90 only, as nvdisasm does (spell.go), although
+// ptxas's sm_80 words carry UR4 there too (measured).
 //
 // Decision: IMAD.SHL d = a, k, c is orilab's spelling of a shift; the word
 // is IMAD with the multiplier 1<<k (what nvdisasm prints), and it decodes

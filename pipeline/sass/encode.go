@@ -94,6 +94,7 @@ func checkArch(arch int) error {
 
 type encoder struct {
 	wide  bool // the instruction addresses memory with 64 bits (.E)
+	desc  int  // the form's memory-descriptor field (descPos), 0 for none
 	arch  int
 	pc    int
 	addr  map[int32]int
@@ -153,6 +154,7 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 	}
 	notX := fm.notX != "" && in.HasMod(fm.notX)
 	e.wide = in.HasMod("E")
+	e.desc = fm.descPos()
 	if len(in.Dsts) > len(fm.dsts) {
 		return Word{}, fmt.Errorf("%d results; the encoding has %d", len(in.Dsts), len(fm.dsts))
 	}
@@ -518,6 +520,24 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 				return fmt.Errorf("%s: a .E address needs a 64-bit register pair", o)
 			}
 			return fmt.Errorf("%s: a 64-bit base needs .E", o)
+		}
+		// The memory descriptor: a word without one (URZ) cannot run on
+		// the GPU, so its absence is refused rather than encoded.
+		switch {
+		case o.HasDesc && e.desc == 0:
+			return fmt.Errorf("%s: this form has no memory descriptor field", o)
+		case !o.HasDesc && e.desc != 0:
+			return fmt.Errorf("%s: a global or generic access on sm_%d needs a memory descriptor desc[URx] (the phase PostFixForMercTargets loads it)", o, e.arch)
+		case o.HasDesc:
+			d := ori.R(o.Desc)
+			n, err := reg(d, ori.ClassUR)
+			if err != nil {
+				return fmt.Errorf("memory descriptor: %v", err)
+			}
+			if o.Desc.Words != 2 || n == 63 {
+				return fmt.Errorf("memory descriptor %s: want a uniform register pair", o.Desc)
+			}
+			e.w.SetField(e.desc, 6, n)
 		}
 		e.w.SetField(24, 8, base)
 		e.w.SetField(40, 24, uint64(o.Imm))

@@ -19,9 +19,8 @@ func parseFunc(t *testing.T, body string) *ori.Func {
 
 // TestEncodePtxasWords: instructions ptxas 13.0.88 wrote for a small
 // kernel (nvdisasm -hex of its cubin), written in Ori with the same
-// control words, encode to ptxas's words. Where orilab's word differs
-// by design the expected word says so: global accesses carry URZ as
-// their memory descriptor (ptxas: UR4, loaded from c[0x0][0x118]).
+// control words, encode to ptxas's words, the memory descriptor UR4 of
+// the global accesses included (ptxas loads it from c[0x0][0x118]).
 func TestEncodePtxasWords(t *testing.T) {
 	f := parseFunc(t, `BB0:
 	#1 [B------:R-:W-:-:S02] MOV R1 = c[0x0][0x28] ;
@@ -29,9 +28,9 @@ func TestEncodePtxasWords(t *testing.T) {
 	#3 [B0-----:R-:W-:Y:S13] ISETP.GE.U32.AND P0, PT = R2, c[0x0][0x168], PT ;
 	#4 [B------:R-:W-:-:S05] @P0 EXIT ;
 	#5 [B------:R-:W-:Y:S05] IMAD.WIDE.U32 R2.64 = R2, R3, c[0x0][0x160] ;
-	#6 [B------:R-:W2:-:S02] LDG.E R0 = [R2.64+0x10] ;
+	#6 [B------:R-:W2:-:S02] LDG.E R0 = desc[UR4][R2.64+0x10] ;
 	#7 [B--2---:R-:W-:Y:S05] FFMA R5 = R0, R0, 0f3F800000 ;
-	#8 [B------:R-:W-:-:S01] STG.E [R2.64], R5 ;
+	#8 [B------:R-:W-:-:S01] STG.E desc[UR4][R2.64], R5 ;
 	#9 [B------:R-:W-:-:S05] EXIT ;
 BB1:
 	#10 [B------:R-:W-:Y:S00] BRA BB1 ;
@@ -43,9 +42,9 @@ BB1:
 			{0x00005a0002007a0c, 0x001fda0003f06070},
 			{0x000000000000094d, 0x000fea0003800000},
 			{0x0000580002027625, 0x000fca00078e0003},
-			{0x0000103f02007981, 0x000ea4000c1e1900}, // ptxas: 0x0000100402007981 (UR4)
+			{0x0000100402007981, 0x000ea4000c1e1900},
 			{0x3f80000000057423, 0x004fca0000000000},
-			{0x0000000502007986, 0x000fe2000c10193f}, // ptxas: ...1904 (UR4)
+			{0x0000000502007986, 0x000fe2000c101904},
 			{0x000000000000794d, 0x000fea0003800000},
 			{0xfffffff000007947, 0x000fc0000383ffff},
 		},
@@ -185,9 +184,9 @@ func TestLegalize(t *testing.T) {
 		{"LOP3.LUT R4 = 0xff, R5, R6, 0xe0, !PT", "LOP3.LUT R4, R5, 0xff, R6, 0xc8, !PT ;"},
 		{"LOP3.LUT R4 = R5, R6, 0xff, 0xd8, !PT", "LOP3.LUT R4, R5, 0xff, R6, 0xb8, !PT ;"},
 		{"SEL R4 = 0x1, 0x0, P0", "SEL R4, RZ, 0x1, !P0 ;"},
-		{"LDG.E.CONSTANT.64 R4.64 = [R2.64]", "LDG.E.64.CONSTANT R4, [R2.64] ;"},
+		{"LDG.E.CONSTANT.64 R4.64 = desc[UR4][R2.64]", "LDG.E.64.CONSTANT R4, [R2.64] ;"},
 		{"ATOMG.E.CAS.U32.STRONG.GPU R9 = [R4.64+0xc], R2, R3", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4+0xc], R2, R3 ;"},
-		{"STG.E.STRONG.GPU.64 [R2.64], R4.64", "STG.E.64.STRONG.GPU [R2.64], R4 ;"},
+		{"STG.E.STRONG.GPU.64 desc[UR4][R2.64], R4.64", "STG.E.64.STRONG.GPU [R2.64], R4 ;"},
 		{"SEL R4 = 0x0, 0x7ff00000, P0", "SEL R4, RZ, 0x7ff00000, P0 ;"},
 		{"FSETP.GT.AND P0, PT = 0f00000000, R5, PT", "FSETP.GT.AND P0, PT, RZ, R5, PT ;"},
 		{"LOP3.LUT R4 = 0x0, 0xff, R5, 0xc0, !PT", "LOP3.LUT R4, RZ, 0xff, R5, 0xc0, !PT ;"},

@@ -142,3 +142,35 @@ func names(kv ...any) map[uint64]string {
 	}
 	return m
 }
+
+// descPos is the bit position of the form's memory-descriptor field (a
+// uniform register, 6 bits), 0 when it has none. Global and generic
+// accesses on sm_80 and later have one at 32 (loads) or 64 (stores,
+// atomics); the form table writes URZ there (tmpl) for words without a
+// descriptor, which is how the forms mark it.
+func (fm *form) descPos() int {
+	switch fm.op {
+	case ori.OpLDG, ori.OpLD, ori.OpSTG, ori.OpST, ori.OpATOMG, ori.OpATOM, ori.OpRED:
+	default:
+		return 0
+	}
+	for _, f := range fm.tmpl {
+		if f.n == 6 && f.v == 63 && (f.pos == 32 || f.pos == 64) {
+			return f.pos
+		}
+	}
+	return 0
+}
+
+// TakesDesc reports whether in, encoded for SM arch, is a global or
+// generic access whose word names a memory descriptor (desc[URx]): every
+// form that could hold it has the field.
+func TakesDesc(in *ori.Inst, arch int) bool {
+	cands := candidates(in, arch)
+	for _, fm := range cands {
+		if fm.descPos() == 0 {
+			return false
+		}
+	}
+	return len(cands) > 0
+}

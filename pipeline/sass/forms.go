@@ -283,8 +283,9 @@ var formTable = []*form{
 		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}}},
 
 	// Memory. Global and generic accesses on sm_80 and later take the
-	// form with a memory descriptor register (opcode 0x98x); orilab's IR
-	// names none, so the field holds URZ (see doc.go, "Encoding").
+	// form with a memory descriptor register (opcode 0x98x); tmpl's URZ
+	// in that field marks it (form.descPos), and the encoder writes the
+	// operand's descriptor there (see doc.go, "Encoding").
 	// Ori writes the size after the ordering (LDG.E.CONSTANT.64, as the
 	// lowering appends it); the printer puts it first, as nvdisasm does.
 	{op: ori.OpLDG, opc: 0x981, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},

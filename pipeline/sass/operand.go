@@ -127,10 +127,14 @@ func operandText(o ori.Operand, labels map[int32]string) (string, error) {
 		}
 		return fmt.Sprintf("c[0x%x][%s]", o.Bank, hexInt(o.Imm)), nil
 	case ori.OpdMem:
-		if o.HasBase {
-			return "[" + regName(o.Reg, true) + offset(o.Imm) + "]", nil
+		desc := ""
+		if o.HasDesc {
+			desc = "desc[" + regName(o.Desc, false) + "]"
 		}
-		return "[" + hexInt(o.Imm) + "]", nil
+		if o.HasBase {
+			return desc + "[" + regName(o.Reg, true) + offset(o.Imm) + "]", nil
+		}
+		return desc + "[" + hexInt(o.Imm) + "]", nil
 	case ori.OpdSR:
 		return o.Name, nil
 	case ori.OpdBlock:

@@ -20,6 +20,17 @@ import (
 func spell(in *ori.Inst, arch int) *ori.Inst {
 	c := in.Clone()
 	c.Mods = slices.Clone(in.Mods)
+	if arch < 90 {
+		// The memory descriptor is in the word before sm_90 too (ptxas
+		// writes UR4 there), but nvdisasm prints desc[URx] only from
+		// sm_90 (measured with nvdisasm 13.5 on ptxas's sm_80 words).
+		for i := range c.Srcs {
+			c.Srcs[i].HasDesc = false
+		}
+		for i := range c.Dsts {
+			c.Dsts[i].HasDesc = false
+		}
+	}
 	fimm := floatImm(in)
 	drop := func(i int) { c.Mods = slices.Delete(c.Mods, i, i+1) }
 	switch c.Op {

@@ -103,6 +103,10 @@ func usesOf(in *ori.Inst) use {
 				u.srcs = wordsOf(u.srcs, o.Reg)
 				note(o.Reg)
 			}
+			if o.HasDesc {
+				u.srcs = wordsOf(u.srcs, o.Desc)
+				note(o.Desc)
+			}
 		}
 	}
 	for _, o := range in.Dsts {

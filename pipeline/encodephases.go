@@ -1,0 +1,234 @@
+package pipeline
+
+// The encoding phases at the end of the table: the encode/decode round
+// trip (MercEncodeAndDecode, 142), the words (MercGenerateSassUCode, 147)
+// and the cubin (FormatCodeList, 153). The operand fix-ups they depend on
+// run earlier, at PostFixForMercTargets (129, mercfixup.go).
+//
+// Decision: an instruction the encoder refuses (an opcode or operand form
+// orilab has no word for yet) does not fail the compilation: the phase
+// records the refusal, which names the instruction, in Backend.EncodeErr,
+// the later encoding phases do nothing, and the SASS text is printed as
+// before. Whoever asks for the binary (orilab compile -o k.cubin) gets
+// the refusal as the error. A word that does not decode back to the same
+// word is a compiler bug and fails the phase.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/ori"
+	"orilab/pipeline/sass"
+)
+
+// needsEncoding makes an encoding phase a no-op, with a reason, where
+// there is nothing it can encode.
+func needsEncoding(c *PhaseContext) string {
+	if why := needsAllocation(c); why != "" {
+		return why
+	}
+	if err := checkEncodable(c.Arch); err != nil && !c.planning {
+		return fmt.Sprintf("orilab has no encoding tables for sm_%d (it encodes sm_75, sm_80, sm_86, sm_89 and sm_90)", c.Arch)
+	}
+	return ""
+}
+
+// encodeModule encodes the kernels of m and the functions they call, in
+// module order; a function no kernel reaches gets no code (nil), as
+// ptxas leaves it out of the cubin.
+func encodeModule(m *ori.Module, arch int) ([]*sass.Code, error) {
+	live := reachable(m)
+	out := make([]*sass.Code, len(m.Funcs))
+	for i, f := range m.Funcs {
+		if !live[f.Name] {
+			continue
+		}
+		code, err := sass.EncodeFunc(f, arch)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = code
+	}
+	return out, nil
+}
+
+// reachable names the kernels of m and every function they call,
+// directly or not.
+func reachable(m *ori.Module) map[string]bool {
+	live := map[string]bool{}
+	var work []*ori.Func
+	for _, f := range m.Funcs {
+		if f.Entry {
+			live[f.Name] = true
+			work = append(work, f)
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				for _, o := range in.Srcs {
+					if o.Kind == ori.OpdSym && !live[o.Name] {
+						if g := m.Func(o.Name); g != nil {
+							live[o.Name] = true
+							work = append(work, g)
+						}
+					}
+				}
+			}
+		}
+	}
+	return live
+}
+
+// mercEncodeAndDecode encodes the module and decodes every word back:
+// the decoded instruction must encode to the same word.
+func mercEncodeAndDecode(c *PhaseContext) error {
+	codes, err := encodeModule(c.Module, c.Arch)
+	if err != nil {
+		c.Backend.EncodeErr = err
+		return nil
+	}
+	for i, f := range c.Module.Funcs {
+		if codes[i] == nil {
+			continue
+		}
+		if err := RoundTrip(f, codes[i], c.Arch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RoundTrip decodes each word of f's encoding code and re-encodes the
+// result at the same address; it returns an error naming the first
+// instruction whose word does not come back.
+func RoundTrip(f *ori.Func, code *sass.Code, arch int) error {
+	addr := map[int32]int{}
+	blocks := map[int]int32{}
+	var insts []*ori.Inst
+	pc := 0
+	for _, b := range f.Blocks {
+		addr[b.ID] = pc
+		if _, ok := blocks[pc]; !ok {
+			blocks[pc] = b.ID
+		}
+		pc += 16 * len(b.Insts)
+		insts = append(insts, b.Insts...)
+	}
+	syms := map[int]string{}
+	for _, r := range code.Relocs {
+		syms[r.Offset] = r.Sym
+	}
+	for i, w := range code.Words {
+		pc := 16 * i
+		d, err := sass.Decode(w, arch, sass.DecodeContext{PC: pc, Blocks: blocks, Syms: syms})
+		if err != nil {
+			return fmt.Errorf("%s #%d %s: its word %v does not decode: %v", f.Name, insts[i].ID, insts[i].Name(), w, err)
+		}
+		w2, err := sass.Encode(d, arch, pc, addr)
+		if err != nil {
+			return fmt.Errorf("%s #%d %s: its word %v decodes as %s, which does not encode: %v", f.Name, insts[i].ID, insts[i].Name(), w, d.Name(), err)
+		}
+		if w2 != w {
+			return fmt.Errorf("%s #%d %s: its word %v decodes as %s, which encodes as %v", f.Name, insts[i].ID, insts[i].Name(), w, d.Name(), w2)
+		}
+	}
+	return nil
+}
+
+// mercGenerateSassUCode encodes the final instructions.
+func mercGenerateSassUCode(c *PhaseContext) error {
+	if c.Backend.EncodeErr != nil {
+		return nil
+	}
+	codes, err := encodeModule(c.Module, c.Arch)
+	if err != nil {
+		c.Backend.EncodeErr = err
+		return nil
+	}
+	c.Backend.Code = codes
+	return nil
+}
+
+// formatCodeList writes the cubin around the words.
+func formatCodeList(c *PhaseContext) error {
+	if c.Backend.EncodeErr != nil || c.Backend.Code == nil {
+		return nil
+	}
+	cub, err := sass.WriteCubin(c.Arch, CubinFuncs(c.Module, c.Arch, c.Backend), CubinGlobals(c.Module))
+	if err != nil {
+		c.Backend.EncodeErr = err
+		return nil
+	}
+	c.Backend.Cubin = cub
+	return nil
+}
+
+// CubinFuncs describes m's encoded functions for the cubin writer: the words of
+// b.Code, the register count the allocator reported (the one -v prints),
+// the kernel parameters relative to the parameter area, the frame and
+// shared sizes.
+func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
+	base := int64(0x160)
+	if arch >= 90 {
+		base = 0x210
+	}
+	var out []sass.CubinFunc
+	for i, f := range m.Funcs {
+		if b.Code[i] == nil {
+			continue // no kernel calls it
+		}
+		u := sass.UsageOf(f, arch)
+		if st := b.RAStats[f.Name]; st != nil {
+			// The fix-ups after allocation (mercfixup.go) may name a
+			// register above the allocator's count.
+			u.Regs = max(u.Regs, st.Regs)
+		}
+		cf := sass.CubinFunc{Name: f.Name, Entry: f.Entry, Code: b.Code[i], Regs: u.Regs, Frame: int(f.LocalBytes), Shared: int(f.SharedBytes),
+			ReqNtid: f.ReqNtid, MaxNtid: f.MaxNtid, Barriers: barriers(f)}
+		if f.Entry {
+			for _, p := range f.Params {
+				cf.Params = append(cf.Params, sass.CubinParam{Offset: int(p.Offset - base), Size: int(p.Size)})
+			}
+		}
+		out = append(out, cf)
+	}
+	return out
+}
+
+// barriers is the number of named barriers f uses: the highest constant
+// barrier number of its BAR instructions plus one, or 16 when one takes
+// its number from a register (ptxas counts all then).
+func barriers(f *ori.Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op != ori.OpBAR || len(in.Srcs) == 0 {
+				continue
+			}
+			switch o := in.Srcs[0]; o.Kind {
+			case ori.OpdImm:
+				n = max(n, int(o.Imm)+1)
+			case ori.OpdReg:
+				n = 16
+			}
+		}
+	}
+	return n
+}
+
+// CubinGlobals describes m's .global and .const variables for the cubin
+// writer (module-scope .shared variables live in each kernel's window).
+func CubinGlobals(m *ori.Module) []sass.CubinGlobal {
+	var out []sass.CubinGlobal
+	for _, g := range m.Globals {
+		switch g.Space {
+		case ori.SpaceGlobal:
+			out = append(out, sass.CubinGlobal{Name: g.Name, Size: int(g.Size), Align: int(g.Align), Init: g.Init, AddrSlot: int(g.AddrSlot)})
+		case ori.SpaceConst:
+			out = append(out, sass.CubinGlobal{Name: g.Name, Const: true, Size: int(g.Size), Align: int(g.Align), Init: g.Init, Offset: int(g.Offset)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,493 @@
+package pipeline
+
+// PostFixForMercTargets (129): the operand legalization that makes every
+// instruction the pipeline emits encodable, at the last position where
+// it can still add instructions under the control-word passes (131, 139)
+// that schedule their latencies.
+//
+// It does three things, per function, on the allocated code:
+//
+//  1. the operand swaps of sass.Legalize (commuting sources, flipping
+//     ISETP/FSETP comparisons, negating SEL's predicate, permuting
+//     LOP3's truth table): no new instruction, same meaning;
+//  2. the memory descriptor: on sm_80 and later every global and generic
+//     access names a uniform register pair holding the descriptor that
+//     ptxas loads with ULDC.64 from c[0x0][0x118] (sm_80-sm_89) or
+//     c[0x0][0x208] (sm_90); measured on ptxas 13.0.88's cubins, where
+//     the field holds UR4 on sm_80 too although nvdisasm prints desc[UR4]
+//     only from sm_90. One pair that no function of the module uses is
+//     chosen (UR4 when free, as ptxas), each function with such an access
+//     loads it once at its entry, and the accesses name it;
+//  3. immediates and constants in register-only positions (an immediate
+//     or c[][] in ALU source A, two where the word holds one: SEL 0x1,
+//     FSETP 1.0, FCHK 1.0, LOP3 and DFMA with two constants, IMAD
+//     c[0x0][0x0] in A): the encoder is asked whether the instruction
+//     encodes, and when it does not but does with one such source
+//     replaced by a register (a pair for the f64 operations), MOVs of
+//     its words into registers dead at that point go right before it.
+//
+// Example (sm_80, after allocation):
+//
+//	FSETP.GT.AND P0, PT = 0f3F800000, R2, PT
+//	LDG.E R3 = [R4.64]
+//
+// becomes
+//
+//	ULDC.64 UR4 = c[0x0][0x118]           (entry block, first)
+//	MOV R0 = 0f3F800000
+//	FSETP.GT.AND P0, PT = R0, R2, PT
+//	LDG.E R3 = desc[UR4][R4.64]
+//
+// The simulator executes the result unchanged: MOV and ULDC are ordinary
+// instructions, and it does not read the descriptor.
+//
+// Decision: the wiki puts ptxas's operand legalization dispatcher
+// (sub_13AF3D0) inside the encoding walk, "after all six Ori-level
+// legalization passes" and before the per-instruction encoders
+// (001:18441, 18551-18565), and describes PostFixForMercTargets as the
+// fix-up "for Mercury encoding requirements" (001:9380). orilab runs it
+// here, at 129, because what it inserts needs registers (so after
+// allocation) and control words (so before 131/139), which the encoding
+// walk at 141-147 is too late for.
+//
+// Known limits: the scratch register of (3) is found by a liveness of
+// physical R registers in which CALL reads every register and, outside
+// kernels, RET does too (the caller's registers are unknown here), so
+// a .func, or a kernel where every register is live, keeps its immediate
+// and the encoder refuses it with an error naming the instruction. A
+// constant with a register index (c[0x0][R2]) is not moved. A module whose
+// functions use every uniform pair gets no descriptor, and the encoder
+// refuses its global accesses.
+
+import (
+	"fmt"
+
+	"orilab/pipeline/ori"
+	"orilab/pipeline/sass"
+	"orilab/pipeline/sim/fp"
+)
+
+// descOffset is the constant-bank-0 offset of the memory descriptor.
+func descOffset(arch int) int64 {
+	if arch >= 90 {
+		return 0x208
+	}
+	return 0x118
+}
+
+// postFixForMercTargets runs the three fix-ups over every function.
+func postFixForMercTargets(c *PhaseContext) error {
+	if err := checkEncodable(c.Arch); err != nil {
+		return nil // no encoding tables for this target: nothing to fix for
+	}
+	desc, haveDesc := freeURPair(c.Module)
+	for _, f := range c.Module.Funcs {
+		m := newMirror(c.Backend, f)
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if sass.Legalize(in, c.Arch) {
+					if p := m.byID[in.ID]; p != nil {
+						sass.Legalize(p, c.Arch)
+					}
+				}
+			}
+		}
+		if haveDesc {
+			addDescriptor(f, c.Arch, desc, m)
+		}
+		materializeImms(f, c.Arch, m)
+	}
+	return nil
+}
+
+// mirror applies the fix-ups to the function's copy from before
+// allocation (Backend.PreRA), instruction by instruction (matched by ID),
+// with virtual registers where the allocated code got physical ones: the
+// post-allocation verifiers compare the two and would otherwise take a
+// legalized operand for a wrong one.
+type mirror struct {
+	pre   *ori.Func
+	byID  map[int32]*ori.Inst
+	block map[int32]*ori.Block
+}
+
+func newMirror(b *Backend, f *ori.Func) *mirror {
+	m := &mirror{byID: map[int32]*ori.Inst{}, block: map[int32]*ori.Block{}}
+	if b == nil || b.PreRA == nil {
+		return m
+	}
+	if m.pre = b.PreRA.Func(f.Name); m.pre == nil {
+		return m
+	}
+	for _, blk := range m.pre.Blocks {
+		for _, in := range blk.Insts {
+			m.byID[in.ID] = in
+			m.block[in.ID] = blk
+		}
+	}
+	return m
+}
+
+// insertBefore puts ins before the instruction with ID at in the copy.
+func (m *mirror) insertBefore(at int32, ins ...*ori.Inst) {
+	blk := m.block[at]
+	if blk == nil {
+		return
+	}
+	for k, x := range blk.Insts {
+		if x.ID == at {
+			blk.Insts = append(blk.Insts[:k], append(ins, blk.Insts[k:]...)...)
+			return
+		}
+	}
+}
+
+// checkEncodable says whether orilab encodes SM arch.
+func checkEncodable(arch int) error {
+	for _, a := range sass.Archs {
+		if a == arch {
+			return nil
+		}
+	}
+	return fmt.Errorf("no encoding for sm_%d", arch)
+}
+
+// freeURPair returns the lowest even uniform pair from UR4 up that no
+// function of m touches.
+func freeURPair(m *ori.Module) (ori.Reg, bool) {
+	var used [64]bool
+	mark := func(r ori.Reg) {
+		if r.Class != ori.ClassUR || r.Virtual || r.IsZero() {
+			return
+		}
+		for w := 0; w < max(int(r.Words), 1); w++ {
+			if n := int(r.N) + w; n < 64 {
+				used[n] = true
+			}
+		}
+	}
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
+					if o.Kind == ori.OpdReg || o.HasBase {
+						mark(o.Reg)
+					}
+					if o.HasDesc {
+						mark(o.Desc)
+					}
+				}
+			}
+		}
+	}
+	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
+		if !used[n] && !used[n+1] {
+			return ori.PReg(ori.ClassUR, n, 2), true
+		}
+	}
+	return ori.Reg{}, false
+}
+
+// addDescriptor names desc in every access of f that takes a descriptor
+// and loads it at f's entry.
+func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
+	if len(f.Blocks) == 0 {
+		return
+	}
+	n := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if !sass.TakesDesc(in, arch) {
+				continue
+			}
+			for i := range in.Srcs {
+				if in.Srcs[i].Kind == ori.OpdMem && !in.Srcs[i].HasDesc {
+					in.Srcs[i].HasDesc, in.Srcs[i].Desc = true, desc
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	ld := ori.NewInst(ori.OpULDC, "64")
+	ld.ID = f.NewID()
+	ld.Dsts = []ori.Operand{ori.R(desc)}
+	ld.Srcs = []ori.Operand{ori.CBank(0, descOffset(arch))}
+	entry := f.Blocks[0]
+	if len(entry.Insts) > 0 {
+		ld.Line = entry.Insts[0].Line
+	}
+	if m.pre != nil && len(m.pre.Blocks) > 0 {
+		pl := ld.Clone()
+		pl.Dsts = []ori.Operand{ori.R(m.pre.NewVReg(ori.ClassUR, 2))}
+		pb := m.pre.Blocks[0]
+		pb.Insts = append([]*ori.Inst{pl}, pb.Insts...)
+	}
+	entry.Insts = append([]*ori.Inst{ld}, entry.Insts...)
+}
+
+// materializeImms moves one immediate or constant-bank source into dead
+// registers where that makes an instruction encodable.
+func materializeImms(f *ori.Func, arch int, m *mirror) {
+	live := physLiveness(f)
+	for bi, b := range f.Blocks {
+		var out []*ori.Inst
+		after := live.afterEach(bi, b)
+		for k, in := range b.Insts {
+			if j, words, ok := operandToMove(in, arch); ok {
+				if r, ok := scratchReg(f, in, after[k], words); ok {
+					p := m.byID[in.ID]
+					var v ori.Reg
+					var pmovs []*ori.Inst
+					if p != nil {
+						v = m.pre.NewVReg(ori.ClassR, words)
+					}
+					for w := 0; w < words; w++ {
+						mv := ori.NewInst(ori.OpMOV)
+						mv.ID = f.NewID()
+						mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
+						mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
+						// Decision: no PTX line, as the constant it
+						// replaces had none; the simulator's provenance
+						// then treats the register as that constant (a
+						// SEL of constants is the predicate's doing:
+						// TestProvenanceNamesStatement).
+						mv.Line = 0
+						out = append(out, mv)
+						if p != nil {
+							pm := mv.Clone()
+							pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
+							pmovs = append(pmovs, pm)
+						}
+					}
+					in.Srcs[j] = ori.R(r)
+					if p != nil {
+						p.Srcs[j] = ori.R(v)
+						m.insertBefore(p.ID, pmovs...)
+					}
+				}
+			}
+			out = append(out, in)
+		}
+		b.Insts = out
+	}
+}
+
+// f64Ops read their floating-point sources as register pairs.
+var f64Ops = map[ori.Opcode]bool{ori.OpDADD: true, ori.OpDMUL: true, ori.OpDFMA: true, ori.OpDSETP: true}
+
+// wordOf returns word w of a words-wide immediate or constant-bank
+// operand, as a 32-bit MOV source.
+func wordOf(o ori.Operand, w, words int) ori.Operand {
+	if o.Kind == ori.OpdCBank {
+		o.Imm += int64(4 * w)
+		return o
+	}
+	if words == 2 {
+		// The f64 value the simulator reads from the immediate: an f32
+		// immediate is converted, an integer one is the bits.
+		bits := uint64(o.Imm)
+		if o.FKind == ori.ImmF32 {
+			bits = fp.F32toF64(uint32(o.Imm), false)
+		}
+		return ori.Imm(int64(int32(uint32(bits >> (32 * w)))))
+	}
+	o.Imm = int64(uint32(o.Imm))
+	if o.FKind == ori.ImmInt {
+		o.Imm = int64(int32(o.Imm))
+	}
+	return o
+}
+
+// operandToMove returns the source of in (and its width in registers)
+// whose immediate or constant, moved into registers, makes in
+// encodable; false when in encodes already or no single source helps.
+func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
+	if in.IsPseudo() || encodes(in, arch) {
+		return 0, 0, false
+	}
+	words := 1
+	if f64Ops[in.Op] {
+		words = 2
+	}
+	for j, o := range in.Srcs {
+		if o.Kind != ori.OpdImm && o.Kind != ori.OpdCBank || o.Kind == ori.OpdCBank && o.HasBase {
+			continue
+		}
+		if words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))) {
+			continue
+		}
+		try := in.Clone()
+		try.Srcs[j] = ori.R(ori.PReg(ori.ClassR, 0, words))
+		if encodes(try, arch) {
+			return j, words, true
+		}
+	}
+	return 0, 0, false
+}
+
+// encodes reports whether the encoder takes in as it stands (branch
+// targets resolved to address 0: only the operand forms matter here).
+func encodes(in *ori.Inst, arch int) bool {
+	addr := map[int32]int{}
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdBlock {
+			addr[o.Block] = 0
+		}
+	}
+	_, err := sass.Encode(in, arch, 0, addr)
+	return err == nil
+}
+
+// scratchReg returns the lowest aligned run of words R registers that
+// are not live after in, not read or written by in and not R1 (the
+// stack pointer); outside kernels only registers f already writes.
+func scratchReg(f *ori.Func, in *ori.Inst, liveAfter regSet, words int) (ori.Reg, bool) {
+	busy := liveAfter
+	busy.addInst(in, true)
+	busy.add(1)
+	var written regSet
+	if !f.Entry {
+		for _, b := range f.Blocks {
+			for _, x := range b.Insts {
+				for _, o := range x.Dsts {
+					if o.Kind == ori.OpdReg {
+						written.addReg(o.Reg)
+					}
+				}
+			}
+		}
+	}
+	free := func(n int) bool { return !busy.has(n) && (f.Entry || written.has(n)) }
+	for n := 0; n+words <= ori.ClassR.Limit(); n += words {
+		ok := true
+		for w := 0; w < words; w++ {
+			ok = ok && free(n+w)
+		}
+		if ok {
+			return ori.PReg(ori.ClassR, n, words), true
+		}
+	}
+	return ori.Reg{}, false
+}
+
+// regSet is a set of physical R registers.
+type regSet [4]uint64
+
+func (s *regSet) add(n int)     { s[n/64] |= 1 << (n % 64) }
+func (s *regSet) del(n int)     { s[n/64] &^= 1 << (n % 64) }
+func (s regSet) has(n int) bool { return s[n/64]>>(n%64)&1 != 0 }
+
+func (s *regSet) union(o regSet) bool {
+	changed := false
+	for i := range s {
+		if s[i]|o[i] != s[i] {
+			s[i] |= o[i]
+			changed = true
+		}
+	}
+	return changed
+}
+
+func (s *regSet) addReg(r ori.Reg) {
+	if r.Class != ori.ClassR || r.Virtual || r.IsZero() {
+		return
+	}
+	for w := 0; w < max(int(r.Words), 1); w++ {
+		if n := int(r.N) + w; n < ori.ClassR.Limit() {
+			s.add(n)
+		}
+	}
+}
+
+// addInst adds the R registers in reads (and, with dsts, writes).
+func (s *regSet) addInst(in *ori.Inst, dsts bool) {
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdReg || o.HasBase {
+			s.addReg(o.Reg)
+		}
+	}
+	if dsts {
+		for _, o := range in.Dsts {
+			if o.Kind == ori.OpdReg || o.HasBase {
+				s.addReg(o.Reg)
+			}
+		}
+	}
+}
+
+// all is every R register.
+var all = regSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+
+// physLive is the liveness of physical R registers at block ends.
+type physLive struct {
+	f     *ori.Func
+	out   []regSet
+	entry bool
+}
+
+// transfer steps live backwards over in.
+func (l *physLive) transfer(live regSet, in *ori.Inst) regSet {
+	switch {
+	case in.Op == ori.OpCALL, in.Op == ori.OpRET && !l.entry:
+		return all // conservative: the callee or caller may read anything
+	case in.Op == ori.OpEXIT, in.Op == ori.OpRET:
+		live = regSet{}
+	}
+	if !in.Guarded() {
+		for _, o := range in.Dsts {
+			if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.Virtual && !o.Reg.IsZero() {
+				for w := 0; w < max(int(o.Reg.Words), 1); w++ {
+					live.del(int(o.Reg.N) + w)
+				}
+			}
+		}
+	}
+	live.addInst(in, false)
+	return live
+}
+
+// physLiveness solves the backward dataflow over f's blocks.
+func physLiveness(f *ori.Func) *physLive {
+	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry}
+	index := map[*ori.Block]int{}
+	for i, b := range f.Blocks {
+		index[b] = i
+	}
+	in := make([]regSet, len(f.Blocks))
+	for changed := true; changed; {
+		changed = false
+		for i := len(f.Blocks) - 1; i >= 0; i-- {
+			b := f.Blocks[i]
+			var out regSet
+			for _, s := range b.Succs {
+				out.union(in[index[s]])
+			}
+			if len(b.Succs) == 0 && !f.Entry {
+				out = all // falling off a .func: the caller's registers
+			}
+			l.out[i] = out
+			live := out
+			for k := len(b.Insts) - 1; k >= 0; k-- {
+				live = l.transfer(live, b.Insts[k])
+			}
+			if in[i].union(live) {
+				changed = true
+			}
+		}
+	}
+	return l
+}
+
+// afterEach returns the live set right after each instruction of block bi.
+func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
+	out := make([]regSet, len(b.Insts))
+	live := l.out[bi]
+	for k := len(b.Insts) - 1; k >= 0; k-- {
+		out[k] = live
+		live = l.transfer(live, b.Insts[k])
+	}
+	return out
+}

@@ -1,0 +1,149 @@
+package pipeline
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orilab/internal/testenv"
+	"orilab/pipeline/ori"
+	"orilab/pipeline/spec"
+)
+
+// TestPostFixForMercTargetsIR: allocated IR in, legalized IR out.
+// FSETP's immediate in source A is swapped with R2 (GT becomes LT), the
+// LOP3 with two constants gets R2 into A and one constant into R0 (dead
+// there), FCHK's immediate in A goes into R0, and the global load and
+// store name the descriptor pair UR4 (UR0-UR3 unused, as ptxas), loaded
+// first. The ORI text parses back (the descriptor's syntax).
+func TestPostFixForMercTargetsIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 LDG.E R2 = [R4.64] ;
+	#3 FSETP.GT.AND P0, PT = 0f3F800000, R2, PT ;
+	#4 LOP3.LUT R3 = 0x5, R2, 0x3, 0xfe, !PT ;
+	#5 STG.E [R4.64], R3 ;
+	#10 FCHK.DIVIDE P1 = 0f3F800000, R2 ;
+	#6 EXIT ;
+}
+`
+	want := `	#11 ULDC.64 UR4.64 = c[0x0][0x118]
+	#1 MOV R1 = c[0x0][0x28]
+	#2 LDG.E R2 = desc[UR4][R4.64]
+	#3 FSETP.LT.AND P0, PT = R2, 0f3F800000, PT
+	#12 MOV R0 = 0x3
+	#4 LOP3.LUT R3 = R2, 0x5, R0, 0xfe, !PT
+	#5 STG.E desc[UR4][R4.64], R3
+	#13 MOV R0 = 0f3F800000
+	#10 FCHK.DIVIDE P1 = R0, R2
+	#6 EXIT
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Funcs {
+		if err := f.ComputeCFG(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}
+	if err := postFixForMercTargets(c); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range m.Funcs[0].Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	if _, err := encodeModule(m, 80); err != nil {
+		t.Errorf("the legalized code does not encode: %v", err)
+	}
+	back, err := ori.ParseModule("k.ori", []byte(m.String()))
+	if err != nil {
+		t.Fatalf("the legalized IR does not parse back: %v", err)
+	}
+	if back.String() != m.String() {
+		t.Errorf("the legalized IR prints differently after parsing:\n%s", back)
+	}
+}
+
+// TestLegalizedCodeRuns: every testdata kernel spec, at -O0 and -O3 for
+// sm_80 and sm_90, computes the same buffers right before
+// PostFixForMercTargets and after the last phase, and the final code
+// passes its spec. The fix-ups must have inserted instructions somewhere
+// (descriptor loads at least), or the comparison proves nothing.
+func TestLegalizedCodeRuns(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "*.json"))
+	before, err := LookupPhase("PostFixForMercTargets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inserted := 0
+	for _, arch := range []int{80, 90} {
+		for _, level := range []int{0, 3} {
+			for _, file := range files {
+				name := strings.TrimSuffix(filepath.Base(file), ".json")
+				if _, failing := kernelErrors[name]; failing {
+					continue
+				}
+				s, err := spec.Load(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.CompileOnly {
+					continue
+				}
+				req := Request{Arch: arch, OptLevel: level}
+				src, err := os.ReadFile(s.PTXPath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sess, err := req.StartFile(s.PTXPath, src, SessionControl{})
+				if err != nil {
+					t.Fatalf("%s sm_%d -O%d: %v", name, arch, level, err)
+				}
+				if err := sess.RunTo(before - 1); err != nil {
+					t.Fatalf("%s sm_%d -O%d: %v", name, arch, level, err)
+				}
+				pre := sess.Module().Clone()
+				if err := sess.RunTo(len(PhaseTable) - 1); err != nil {
+					t.Fatalf("%s sm_%d -O%d: %v", name, arch, level, err)
+				}
+				post := sess.Module()
+				inserted += post.Funcs[0].NumInsts() - pre.Funcs[0].NumInsts()
+				b1, _, err := ExecuteBuffers(pre, s, RunOptions{})
+				if err != nil {
+					t.Fatalf("%s sm_%d -O%d before the fix-ups: %v", name, arch, level, err)
+				}
+				rep, err := Execute(post, s, RunOptions{})
+				if err != nil {
+					t.Fatalf("%s sm_%d -O%d after the fix-ups: %v", name, arch, level, err)
+				}
+				if !rep.Pass {
+					t.Errorf("%s sm_%d -O%d: the legalized code fails its spec:\n%s", name, arch, level, spec.FormatResults(rep.Results))
+				}
+				b2, _, _ := ExecuteBuffers(post, s, RunOptions{})
+				for i := range b1 {
+					if !bytes.Equal(b1[i], b2[i]) {
+						t.Errorf("%s sm_%d -O%d: buffer %d differs before and after the fix-ups", name, arch, level, i)
+					}
+				}
+			}
+		}
+	}
+	if inserted == 0 {
+		t.Error("the fix-ups inserted no instruction in any kernel: the comparison is vacuous")
+	}
+	t.Logf("%d instructions inserted over all kernels, levels and targets", inserted)
+}
