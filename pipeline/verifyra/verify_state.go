@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"orilab/pipeline/ori"
 )
@@ -308,15 +309,37 @@ func rdMeetState(a, b rdState) rdState {
 	if a == nil {
 		return b.clone()
 	}
-	out := make(rdState, len(a))
+	// out is allocated at the first cell that differs from a's: at most
+	// joins nothing changes, and then the join is a itself.
+	var out rdState
 	for i := range a {
 		ca, cb := a[i], b[i]
 		if i != rdUndef {
 			ca, cb = a.withUndef(i, cb), b.withUndef(i, ca)
 		}
-		out[i] = rdMeetCell(ca, cb)
+		c := rdMeetCell(ca, cb)
+		if out == nil {
+			if c.same(a[i]) {
+				continue
+			}
+			out = make(rdState, len(a))
+			copy(out, a[:i])
+		}
+		out[i] = c
+	}
+	if out == nil {
+		return a
 	}
 	return out
+}
+
+// same reports whether c and o are the same cell: the same slices, not
+// just equal contents.
+func (c rdCell) same(o rdCell) bool {
+	return len(c.facts) == len(o.facts) && len(c.stale) == len(o.stale) && len(c.weak) == len(o.weak) &&
+		unsafe.SliceData(c.facts) == unsafe.SliceData(o.facts) &&
+		unsafe.SliceData(c.stale) == unsafe.SliceData(o.stale) &&
+		unsafe.SliceData(c.weak) == unsafe.SliceData(o.weak)
 }
 
 // rdJoinFacts combines two facts about the same value in one location
