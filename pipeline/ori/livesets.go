@@ -40,6 +40,8 @@ type LiveSets struct {
 	// again on every sweep (liveness was 40% of the compile time of large
 	// kernels).
 	iw [][]instWords
+	// arena backs the defs and uses slices of iw (see wordsOf).
+	arena []int32
 }
 
 // instWords are the virtual register words one instruction touches, as
@@ -95,31 +97,89 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 		l.solveGenKill()
 		return l
 	}
-	for changed := true; changed; {
-		changed = false
-		for bi := nb - 1; bi >= 0; bi-- {
-			b := f.Blocks[bi]
-			out := l.outOf(bi)
-			l.out[bi] = out
-			in, phis := l.transfer(bi, b, out, nil)
-			l.phiOut[bi] = phis
-			if !in.equal(l.in[bi]) {
-				l.in[bi] = in
-				changed = true
-			}
-			// Phi reads feed the predecessors' live-out; a change there
-			// is caught because every block's out is recomputed from its
-			// successors' phiOut on the next sweep, and in only grows.
-			for p, s := range phis {
-				cur := l.out[p].clone()
-				cur.or(s)
-				if !cur.equal(l.out[p]) {
-					changed = true
-				}
+	// Strong liveness is monotone too (a larger live-out set can only make
+	// more instructions needed), so a worklist from empty sets reaches
+	// the same least fixed point as sweeping until nothing changes: a
+	// block is redone only when a successor's live-in set or phi reads
+	// changed.
+	preds := l.predIndex()
+	work := make([]int32, 0, nb)
+	queued := make([]bool, nb)
+	for bi := 0; bi < nb; bi++ { // popped from the end: last block first
+		work = append(work, int32(bi))
+		queued[bi] = true
+	}
+	for len(work) > 0 {
+		bi := int(work[len(work)-1])
+		work = work[:len(work)-1]
+		queued[bi] = false
+		out := l.outOf(bi)
+		l.out[bi] = out
+		in, phis := l.transfer(bi, f.Blocks[bi], out, nil)
+		changed := !phiReadsEqual(phis, l.phiOut[bi])
+		l.phiOut[bi] = phis
+		if !in.equal(l.in[bi]) {
+			l.in[bi] = in
+			changed = true
+		}
+		if !changed {
+			continue
+		}
+		for _, p := range preds[bi] {
+			if !queued[p] {
+				queued[p] = true
+				work = append(work, p)
 			}
 		}
 	}
 	return l
+}
+
+// predIndex lists, for every block index, the indices of the blocks in f
+// that have it as a successor (once per edge).
+func (l *LiveSets) predIndex() [][]int32 {
+	preds := make([][]int32, len(l.f.Blocks))
+	for bi, b := range l.f.Blocks {
+		for _, s := range b.Succs {
+			if si, ok := l.pos[s]; ok {
+				preds[si] = append(preds[si], int32(bi))
+			}
+		}
+	}
+	return preds
+}
+
+// phiReadsEqual reports whether two blocks' phi reads per predecessor are
+// the same (a missing entry reads nothing).
+func phiReadsEqual(a, b map[int]bitset) bool {
+	same := func(s, o bitset) bool {
+		for i := range s {
+			var x uint64
+			if i < len(o) {
+				x = o[i]
+			}
+			if s[i] != x {
+				return false
+			}
+		}
+		for i := len(s); i < len(o); i++ {
+			if o[i] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for p, s := range a {
+		if !same(s, b[p]) {
+			return false
+		}
+	}
+	for p, s := range b {
+		if !same(s, a[p]) {
+			return false
+		}
+	}
+	return true
 }
 
 // solveGenKill is ordinary liveness: every instruction is needed, so each
@@ -159,18 +219,55 @@ func (l *LiveSets) solveGenKill() {
 		}
 		gen[bi], kill[bi] = g, k
 	}
-	for changed := true; changed; {
-		changed = false
-		for bi := nb - 1; bi >= 0; bi-- {
-			out := l.outOf(bi)
-			l.out[bi] = out
-			in := out.clone()
-			for i := range in {
-				in[i] = gen[bi][i] | in[i]&^kill[bi][i]
+	// A worklist instead of sweeps until nothing changes: the equations
+	// are monotone, so from empty sets any order reaches the same least
+	// fixed point, and a block is redone only when a successor's live-in
+	// set grew. The sets are updated in place.
+	succs := make([][]int32, nb)
+	for bi, b := range l.f.Blocks {
+		for _, s := range b.Succs {
+			if si, ok := l.pos[s]; ok {
+				succs[bi] = append(succs[bi], int32(si))
 			}
-			if !in.equal(l.in[bi]) {
-				l.in[bi] = in
-				changed = true
+		}
+	}
+	preds := l.predIndex()
+	work := make([]int32, 0, nb)
+	queued := make([]bool, nb)
+	for bi := 0; bi < nb; bi++ { // popped from the end: last block first
+		work = append(work, int32(bi))
+		queued[bi] = true
+	}
+	for len(work) > 0 {
+		bi := int(work[len(work)-1])
+		work = work[:len(work)-1]
+		queued[bi] = false
+		out := l.out[bi]
+		clear(out)
+		for _, si := range succs[bi] {
+			out.or(l.in[si])
+			if ps := l.phiOut[si]; ps != nil {
+				if r, ok := ps[bi]; ok {
+					out.or(r)
+				}
+			}
+		}
+		in, g, k := l.in[bi], gen[bi], kill[bi]
+		grew := false
+		for i := range in {
+			x := g[i] | out[i]&^k[i]
+			if x != in[i] {
+				in[i] = x
+				grew = true
+			}
+		}
+		if !grew {
+			continue
+		}
+		for _, p := range preds[bi] {
+			if !queued[p] {
+				queued[p] = true
+				work = append(work, p)
 			}
 		}
 	}
@@ -179,22 +276,36 @@ func (l *LiveSets) solveGenKill() {
 // wordsOf indexes the virtual register words of in, adding new ones.
 func (l *LiveSets) wordsOf(in *Inst) instWords {
 	w := instWords{kill: !in.Guarded(), phi: in.IsPhi()}
+	// The word lists are cut from one growing slice (l.arena) instead of
+	// two small allocations per instruction; a slice cut before the
+	// arena grew keeps pointing at the old, unchanged array.
+	start := len(l.arena)
+	cut := func() []int32 {
+		if len(l.arena) == start {
+			return nil
+		}
+		s := l.arena[start:len(l.arena):len(l.arena)]
+		start = len(l.arena)
+		return s
+	}
 	for _, o := range in.Dsts {
 		if o.Kind == OpdReg && o.Reg.Virtual {
 			for k := 0; k < int(o.Reg.Words); k++ {
-				w.defs = append(w.defs, int32(l.key(o.Reg, k)))
+				l.arena = append(l.arena, int32(l.key(o.Reg, k)))
 			}
 		}
 	}
+	w.defs = cut()
 	use := func(r Reg) {
 		if r.Virtual {
 			for k := 0; k < int(r.Words); k++ {
-				w.uses = append(w.uses, int32(l.key(r, k)))
+				l.arena = append(l.arena, int32(l.key(r, k)))
 			}
 		}
 	}
 	if w.phi {
 		use(in.Guard)
+		w.uses = cut()
 		for j := 0; j+1 < len(in.Srcs); j += 2 {
 			r, ok := in.Srcs[j].usesReg()
 			if !ok || !r.Virtual {
@@ -218,6 +329,7 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 			use(r)
 		}
 	})
+	w.uses = cut()
 	return w
 }
 
