@@ -353,7 +353,7 @@ func (l *LiveSets) outOf(bi int) bitset {
 }
 
 func (l *LiveSets) key(r Reg, w int) int {
-	k := wordKey{r.Class, r.N, r.Off + uint8(w)}
+	k := wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}
 	if i, ok := l.index.get(k); ok {
 		return i
 	}
@@ -505,7 +505,7 @@ func (l *LiveSets) has(s bitset, r Reg) bool {
 		return true
 	}
 	for w := 0; w < int(r.Words); w++ {
-		if i, ok := l.index.get(wordKey{r.Class, r.N, r.Off + uint8(w)}); ok && s.has(i) {
+		if i, ok := l.index.get(wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}); ok && s.has(i) {
 			return true
 		}
 	}

@@ -344,10 +344,14 @@ func (v *verifier) ssa() {
 }
 
 // wordKey identifies one 32-bit word of a virtual register.
+//
+// The fields are ordered, and padded by a named always-zero field, so that
+// the struct is eight bytes of plain memory, which maps hash as one word.
 type wordKey struct {
-	class RegClass
 	n     int32
+	class RegClass
 	word  uint8
+	pad   uint16 // always 0
 }
 
 // UndefinedReads returns the virtual register words that some path from
@@ -380,7 +384,7 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 	index := map[wordKey]int{}
 	var keys []wordKey
 	key := func(r Reg, w int) int {
-		k := wordKey{r.Class, r.N, r.Off + uint8(w)}
+		k := wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}
 		if i, ok := index[k]; ok {
 			return i
 		}

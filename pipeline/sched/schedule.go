@@ -178,7 +178,7 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		for _, b := range f.Blocks {
 			out := map[word]bool{}
 			for _, r := range ls.LiveOutWords(b) {
-				out[word{r.Class, true, r.N<<2 | int32(r.Off)}] = true
+				out[word{n: r.N<<2 | int32(r.Off), class: r.Class, virt: true}] = true
 			}
 			live[b] = out
 		}

@@ -19,11 +19,15 @@ import (
 // pre-allocation code already names. Physical values are named by
 // themselves: "R4" is whatever R4 holds at that point of the original
 // program.
+//
+// The fields are ordered, and padded by a named always-zero field, so that
+// the struct is eight bytes of plain memory, which maps hash as one word.
 type rdVal struct {
+	n       int32 // virtual register number, or physical register number of the word
 	class   ori.RegClass
 	virtual bool
-	n       int32 // virtual register number, or physical register number of the word
 	word    uint8 // virtual only: the word of the register
+	pad     uint8 // always 0
 }
 
 func (v rdVal) String() string {
