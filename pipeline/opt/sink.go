@@ -67,6 +67,9 @@ package opt
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"sort"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -218,6 +221,10 @@ type cmAnalysis struct {
 	dom    *ori.DomTree
 	pdom   *ori.DomTree
 	live   *ori.LiveSets // nil until liveBefore needs it
+	// liveStale holds the words whose liveness live no longer describes
+	// (the words of instructions moved since it was computed); the
+	// liveness of every other word is unchanged by such a move.
+	liveStale map[cmWord]bool
 	at     map[*ori.Inst]cmSite
 	bpos   map[*ori.Block]int // layout index
 	order  map[*ori.Inst]int  // position in a layout-order walk of all instructions
@@ -238,12 +245,19 @@ func newCMDoms(f *ori.Func) cmDoms {
 // newCMAnalysis analyses f, whose CFG must be current and described by
 // d. Liveness is computed on first use.
 func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
+	total := 0
+	for _, b := range f.Blocks {
+		total += len(b.Insts)
+	}
+	// Sized up front: the analysis is rebuilt after every change, and
+	// growing the maps instruction by instruction was most of its cost.
 	a := &cmAnalysis{
 		f: f, dom: d.dom, pdom: d.pdom,
-		at: map[*ori.Inst]cmSite{}, bpos: map[*ori.Block]int{}, order: map[*ori.Inst]int{},
-		defs: map[cmWord][]*ori.Inst{}, uses: map[cmWord][]*ori.Inst{}, phiUse: map[cmWord]bool{},
-		width: map[cmReg]int{},
+		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)), order: make(map[*ori.Inst]int, total),
+		defs: make(map[cmWord][]*ori.Inst, total), uses: make(map[cmWord][]*ori.Inst, total), phiUse: map[cmWord]bool{},
+		width: make(map[cmReg]int, total),
 	}
+	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
 	note := func(r ori.Reg) {
 		if r.Virtual {
@@ -267,18 +281,22 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 					}
 				}
 			} else {
-				seen := map[cmWord]bool{}
+				seen = seen[:0]
 				cmReads(in, func(r ori.Reg) {
 					if !r.Virtual {
 						return
 					}
 					note(r)
+				word:
 					for w := 0; w < int(r.Words); w++ {
 						k := cmWordOf(r, w)
-						if !seen[k] {
-							seen[k] = true
-							a.uses[k] = append(a.uses[k], in)
+						for _, x := range seen {
+							if x == k {
+								continue word
+							}
 						}
+						seen = append(seen, k)
+						a.uses[k] = append(a.uses[k], in)
 					}
 				})
 			}
@@ -294,6 +312,84 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 		}
 	}
 	return a
+}
+
+// moved updates the analysis after in moved from site from to block u
+// (already done in the blocks' instruction lists), instead of rebuilding
+// it: only the sites and layout order of the instructions between the two
+// places change, and in's place in the definition and use lists of its
+// words. Liveness is dropped, to be recomputed on first use, as a rebuilt
+// analysis would. The result equals newCMAnalysis of the edited function
+// (TestSinkIncrementalAnalysis).
+func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
+	lo, hi := from.bi, a.bpos[u]
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	n := 0
+	for _, b := range a.f.Blocks[:lo] {
+		n += len(b.Insts)
+	}
+	for bi := lo; bi <= hi; bi++ {
+		b := a.f.Blocks[bi]
+		for i, x := range b.Insts {
+			a.at[x] = cmSite{b, bi, i}
+			a.order[x] = n
+			n++
+		}
+	}
+	place := func(list []*ori.Inst) []*ori.Inst {
+		out := make([]*ori.Inst, 0, len(list))
+		k := 0
+		for _, x := range list {
+			if x == in {
+				k++
+			} else {
+				out = append(out, x)
+			}
+		}
+		at := sort.Search(len(out), func(i int) bool { return a.order[out[i]] > a.order[in] })
+		for ; k > 0; k-- {
+			out = slices.Insert(out, at, in)
+		}
+		return out
+	}
+	stale := func(k cmWord) {
+		if a.live != nil {
+			if a.liveStale == nil {
+				a.liveStale = map[cmWord]bool{}
+			}
+			a.liveStale[k] = true
+		}
+	}
+	if !in.IsPhi() {
+		var seen []cmWord
+		cmReads(in, func(r ori.Reg) {
+			if !r.Virtual {
+				return
+			}
+			for w := 0; w < int(r.Words); w++ {
+				k := cmWordOf(r, w)
+				if !slices.Contains(seen, k) {
+					seen = append(seen, k)
+					a.uses[k] = place(a.uses[k])
+					stale(k)
+				}
+			}
+		})
+	}
+	var done []cmWord
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual {
+			for w := 0; w < int(o.Reg.Words); w++ {
+				if k := cmWordOf(o.Reg, w); !slices.Contains(done, k) {
+					done = append(done, k)
+					a.defs[k] = place(a.defs[k])
+					stale(k)
+				}
+			}
+		}
+	}
 }
 
 // soleDef returns the instruction that is the only definition of w, or
@@ -333,8 +429,8 @@ func (a *cmAnalysis) liveBefore(b *ori.Block, i int, w cmWord) bool {
 			}
 		}
 	}
-	if a.live == nil {
-		a.live = ori.Liveness(a.f)
+	if a.live == nil || a.liveStale[w] {
+		a.live, a.liveStale = ori.Liveness(a.f), nil
 	}
 	return a.live.LiveOut(b, w.reg())
 }
@@ -527,6 +623,10 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 	return u, p
 }
 
+// sinkCheckAnalysis, when set (by a test), sees the analysis sinkCode
+// updated after every move beside one built from scratch.
+var sinkCheckAnalysis func(updated, fresh *cmAnalysis)
+
 // sinkCode sinks what it can in f and returns how many instructions moved.
 func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 	moved := 0
@@ -562,7 +662,12 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 			s.b.Insts = append(s.b.Insts[:s.i], s.b.Insts[s.i+1:]...)
 			u.Insts = append(u.Insts[:p], append([]*ori.Inst{in}, u.Insts[p:]...)...)
 			n++
-			a = newCMAnalysis(f, doms)
+			// Updated in place: rebuilding the analysis after every move
+			// made sinking quadratic in the function's size.
+			a.moved(in, s, u)
+			if sinkCheckAnalysis != nil {
+				sinkCheckAnalysis(a, newCMAnalysis(f, doms))
+			}
 		}
 		moved += n
 		if n == 0 {
@@ -697,4 +802,60 @@ func cmPressure(f *ori.Func, c ori.RegClass) (peak, at int, hot map[cmWord]bool)
 		}
 	})
 	return peak, at, hot
+}
+
+// CheckSinkAnalysisForTest makes sinking compare the analysis it updates
+// after every move with one built from scratch, and panic when they
+// differ; the phase then fails with the message. It returns how many moves
+// were checked so far, and a function that switches the check off. It is
+// for tests only and not safe for use while other compilations run.
+func CheckSinkAnalysisForTest() (checked func() int, restore func()) {
+	n := 0
+	sinkCheckAnalysis = func(u, f *cmAnalysis) {
+		n++
+		if d := cmAnalysisDiff(u, f); d != "" {
+			panic(fmt.Sprintf("sink: incrementally updated analysis of %s differs from a fresh one: %s", u.f.Name, d))
+		}
+	}
+	return func() int { return n }, func() { sinkCheckAnalysis = nil }
+}
+
+// cmAnalysisDiff names the first difference between two analyses of the
+// same function, or returns "".
+func cmAnalysisDiff(u, f *cmAnalysis) string {
+	if u.live != nil {
+		fresh := ori.Liveness(f.f)
+		for _, b := range f.f.Blocks {
+			for w := range f.width {
+				for i := 0; i < f.width[w]; i++ {
+					k := cmWord{n: w.n, class: w.class, w: uint8(i)}
+					if !u.liveStale[k] && u.live.LiveOut(b, k.reg()) != fresh.LiveOut(b, k.reg()) {
+						return fmt.Sprintf("liveness of %s out of BB%d", k.reg(), b.ID)
+					}
+				}
+			}
+		}
+	}
+	if !maps.Equal(u.at, f.at) {
+		return "instruction sites"
+	}
+	if !maps.Equal(u.bpos, f.bpos) {
+		return "block positions"
+	}
+	if !maps.Equal(u.order, f.order) {
+		return "layout order"
+	}
+	if !maps.EqualFunc(u.defs, f.defs, slices.Equal) {
+		return "definitions"
+	}
+	if !maps.EqualFunc(u.uses, f.uses, slices.Equal) {
+		return "uses"
+	}
+	if !maps.Equal(u.phiUse, f.phiUse) {
+		return "phi uses"
+	}
+	if !maps.Equal(u.width, f.width) {
+		return "register widths"
+	}
+	return ""
 }
