@@ -217,21 +217,21 @@ type cmSite struct {
 // definitions and reads of every virtual register word, dominators,
 // post-dominators and liveness. It is rebuilt after every change.
 type cmAnalysis struct {
-	f      *ori.Func
-	dom    *ori.DomTree
-	pdom   *ori.DomTree
-	live   *ori.LiveSets // nil until liveBefore needs it
+	f    *ori.Func
+	dom  *ori.DomTree
+	pdom *ori.DomTree
+	live *ori.LiveSets // nil until liveBefore needs it
 	// liveStale holds the words whose liveness live no longer describes
 	// (the words of instructions moved since it was computed); the
 	// liveness of every other word is unchanged by such a move.
 	liveStale map[cmWord]bool
-	at     map[*ori.Inst]cmSite
-	bpos   map[*ori.Block]int // layout index
-	order  map[*ori.Inst]int  // position in a layout-order walk of all instructions
-	defs   map[cmWord][]*ori.Inst
-	uses   map[cmWord][]*ori.Inst // reads other than by MOV.PHI, in layout order
-	phiUse map[cmWord]bool
-	width  map[cmReg]int // words of each virtual register (the widest access)
+	at        map[*ori.Inst]cmSite
+	bpos      map[*ori.Block]int // layout index
+	order     map[*ori.Inst]int  // position in a layout-order walk of all instructions
+	defs      map[cmWord][]*ori.Inst
+	uses      map[cmWord][]*ori.Inst // reads other than by MOV.PHI, in layout order
+	phiUse    map[cmWord]bool
+	width     map[cmReg]int // words of each virtual register (the widest access)
 }
 
 // cmDoms are the dominator and post-dominator trees of a function whose
