@@ -215,7 +215,8 @@ type cmSite struct {
 
 // cmAnalysis is the code-motion view of a function: positions, the
 // definitions and reads of every virtual register word, dominators,
-// post-dominators and liveness. It is rebuilt after every change.
+// post-dominators and liveness. Remat rebuilds it after every kept step;
+// sinking updates it in place after every move (moved).
 type cmAnalysis struct {
 	f    *ori.Func
 	dom  *ori.DomTree
