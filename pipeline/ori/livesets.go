@@ -1,6 +1,9 @@
 package ori
 
-import "sort"
+import (
+	"math/bits"
+	"sort"
+)
 
 // Live sets of virtual register words, for optimizer passes.
 //
@@ -528,8 +531,11 @@ func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.pos[b]]) 
 
 func (l *LiveSets) words(s bitset) []Reg {
 	var out []Reg
-	for i, k := range l.keys {
-		if s.has(i) {
+	for wi, x := range s { // the set bits only, not every indexed word
+		for x != 0 {
+			i := wi*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			k := l.keys[i]
 			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
 		}
 	}
