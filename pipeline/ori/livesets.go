@@ -444,7 +444,11 @@ func (l *LiveSets) blockWords(bi int, b *Block, fresh bool) []instWords {
 // instruction with the set live after it (which it must not keep) and
 // whether it is needed.
 func (l *LiveSets) transfer(bi int, b *Block, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
-	ws := l.blockWords(bi, b, visit != nil)
+	return l.transferWords(bi, b, l.blockWords(bi, b, visit != nil), out, visit)
+}
+
+// transferWords is transfer over the indexed words ws of b's instructions.
+func (l *LiveSets) transferWords(bi int, b *Block, ws []instWords, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
 	cur := out.clone()
 	if need := newBitset(len(l.keys)); len(need) > len(cur) {
 		// New words (an uncached block): widen, they are not live out.
@@ -494,6 +498,24 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 		return
 	}
 	l.transfer(bi, b, l.out[bi], func(in *Inst, after bitset, needed bool) {
+		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
+	})
+}
+
+// WalkUnchanged is Walk for a block whose instructions have not been
+// edited since the liveness was computed: it reuses their indexed words
+// instead of indexing the block again.
+func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) {
+	bi, ok := l.pos[b]
+	if !ok {
+		return
+	}
+	ws := l.iw[bi]
+	if len(ws) != len(b.Insts) {
+		l.Walk(b, fn) // edited after all: index it afresh
+		return
+	}
+	l.transferWords(bi, b, ws, l.out[bi], func(in *Inst, after bitset, needed bool) {
 		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
 	})
 }
