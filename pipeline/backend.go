@@ -44,7 +44,8 @@ func scheduleInstructions(c *PhaseContext) error { return schedule(c, false) }
 func postSchedule(c *PhaseContext) error { return schedule(c, true) }
 
 func schedule(c *PhaseContext, postRA bool) error {
-	opts := sched.Options{Arch: c.Arch, OptLevel: c.OptLevel, PostRA: postRA, Knobs: c.knobSet()}
+	// The pipeline keeps no scheduling statistics, so it skips measuring them.
+	opts := sched.Options{Arch: c.Arch, OptLevel: c.OptLevel, PostRA: postRA, Knobs: c.knobSet(), NoMeasure: true}
 	for _, f := range c.Module.Funcs {
 		if _, err := sched.Schedule(f, opts); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)

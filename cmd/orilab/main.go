@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -45,7 +46,27 @@ var commands = []command{
 }
 
 func main() {
+	tuneGC(os.Args[1:], os.Getenv("GOGC"))
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// compileGCPercent is the garbage collector's target for orilab compile.
+//
+// Decision: a compile is a short process whose live heap stays small while
+// it allocates a lot, so at Go's default (100) the collector ran most of
+// the time the heap doubled from a few megabytes, about a fifth of the CPU
+// time of a large file. At 400, mcx_core.ptx took 0.41 s of CPU instead of
+// 0.50 s and peaked at 65 MB instead of 40 MB; GOGC=off was no faster (the
+// page faults of a 220 MB heap cost what collection saved). An explicit
+// GOGC in the environment wins.
+const compileGCPercent = 400
+
+// tuneGC sets the collector's target for the command in args, unless the
+// environment's GOGC (gogc) already chose one.
+func tuneGC(args []string, gogc string) {
+	if len(args) > 0 && args[0] == "compile" && gogc == "" {
+		debug.SetGCPercent(compileGCPercent)
+	}
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -458,5 +459,28 @@ func TestArchBelowTuringRefused(t *testing.T) {
 	want := "orilab compile: -arch sm_12: orilab targets sm_75 and later (ptxas 13 has dropped older targets too)\n"
 	if code != 2 || out != "" || errs != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errs, want)
+	}
+}
+
+// TestTuneGC checks that orilab compile raises the collector's target and
+// that other commands, or an explicit GOGC, leave it alone.
+func TestTuneGC(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(orig)
+	for _, c := range []struct {
+		args []string
+		gogc string
+		want int
+	}{
+		{[]string{"compile", "k.ptx"}, "", compileGCPercent},
+		{[]string{"compile", "k.ptx"}, "100", 100},
+		{[]string{"fuzz"}, "", 100},
+		{nil, "", 100},
+	} {
+		debug.SetGCPercent(100)
+		tuneGC(c.args, c.gogc)
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("tuneGC(%q, GOGC=%q): GC percent %d, want %d", c.args, c.gogc, got, c.want)
+		}
 	}
 }

@@ -25,8 +25,9 @@ func runVsPtxas(args []string, stdout, stderr io.Writer) int {
 	runs := flags.Int("runs", 5, "timed runs per compiler and file (`N`; medians, alternated)")
 	orilab := flags.String("orilab", "", "the orilab `binary` to measure (default: this one)")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
+	cpu := flags.Bool("cpu", false, "time each compile by the CPU time (user+system) its process used, not the wall clock (for a loaded machine)")
 	flags.Usage = func() {
-		fmt.Fprintln(flags.Output(), "usage: orilab vs-ptxas [-arch sm_XX] [-O N] [--runs N] [--json] FILE.ptx|DIR...")
+		fmt.Fprintln(flags.Output(), "usage: orilab vs-ptxas [-arch sm_XX] [-O N] [--runs N] [--cpu] [--orilab BIN] [--json] FILE.ptx|DIR...")
 		fmt.Fprintln(flags.Output())
 		fmt.Fprintln(flags.Output(), "Compiles every PTX file (a DIR: every .ptx below it) with orilab and with")
 		fmt.Fprintln(flags.Output(), "NVIDIA's ptxas at the same -arch and -O, and reports per kernel the registers,")
@@ -58,7 +59,7 @@ func runVsPtxas(args []string, stdout, stderr io.Writer) int {
 	if *runs < 1 {
 		return fail("--runs %d: want 1 or more", *runs)
 	}
-	o := vsptxas.Options{Arch: *arch, OptLevel: *opt, Runs: *runs, Orilab: *orilab}
+	o := vsptxas.Options{Arch: *arch, OptLevel: *opt, Runs: *runs, Orilab: *orilab, CPU: *cpu}
 	if o.Orilab == "" {
 		exe, err := os.Executable()
 		if err != nil {

@@ -3,7 +3,10 @@
 // -arch and -O level, and reports per kernel the registers, the spill
 // bytes and the static instruction count, and per file the compile time
 // of the whole process (orilab's binary against ptxas's, runs alternated,
-// medians), with geometric means of the ratios over the whole set.
+// medians), with geometric means of the ratios over the whole set. The
+// time is the wall clock, or with Options.CPU (--cpu) the CPU time, user
+// plus system, of each compiler process, which a loaded machine distorts
+// far less.
 //
 // Both compilers are run as programs: orilab as `orilab compile -v`, whose
 // SASS text and ptxas-style resource lines are parsed, and ptxas as

@@ -24,6 +24,10 @@ type Options struct {
 	Arch      string // "sm_80"
 	OptLevel  int
 	Runs      int // timed runs per compiler and file (medians); 0 means 5
+	// CPU times each run by the CPU time (user plus system) the compiler
+	// process used instead of the wall-clock time: on a loaded machine the
+	// wall clock mostly measures the wait for a core.
+	CPU bool
 	// Timeout bounds one compilation (0: 2 minutes).
 	Timeout time.Duration
 	// Progress, when set, is called after each file.
@@ -173,18 +177,25 @@ func compareFile(ctx context.Context, path, tmp string, o Options) (*File, error
 		f.Kernels = append(f.Kernels, Kernel{Name: n, Orilab: oriFig[n], Ptxas: ptxFig[n]})
 	}
 	var ot, pt []float64
-	for i := 0; i < o.Runs; i++ {
+	timed := func(argv []string) (float64, error) {
 		t0 := time.Now()
-		if _, err := run(ctx, o.Timeout, ori); err != nil {
+		cpu, err := runCPU(ctx, o.Timeout, argv)
+		wall := time.Since(t0)
+		if o.CPU {
+			wall = cpu
+		}
+		return float64(wall.Microseconds()) / 1000, err
+	}
+	for i := 0; i < o.Runs; i++ {
+		ms, err := timed(ori)
+		if err != nil {
 			return nil, fmt.Errorf("orilab on %s failed on a timed run: %v", path, err)
 		}
-		t1 := time.Now()
-		if _, err := run(ctx, o.Timeout, ptx); err != nil {
+		ot = append(ot, ms)
+		if ms, err = timed(ptx); err != nil {
 			return nil, fmt.Errorf("ptxas on %s failed on a timed run: %v", path, err)
 		}
-		t2 := time.Now()
-		ot = append(ot, float64(t1.Sub(t0).Microseconds())/1000)
-		pt = append(pt, float64(t2.Sub(t1).Microseconds())/1000)
+		pt = append(pt, ms)
 	}
 	f.OrilabMs, f.PtxasMs = median(ot), median(pt)
 	return f, nil
@@ -195,6 +206,22 @@ func fig(m map[string]*Figures, name string) *Figures {
 		m[name] = &Figures{}
 	}
 	return m[name]
+}
+
+// runCPU runs argv, discarding its output, and returns the CPU time (user
+// plus system) the process used.
+func runCPU(ctx context.Context, timeout time.Duration, argv []string) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		err = fmt.Errorf("timed out after %v", timeout)
+	}
+	if cmd.ProcessState == nil {
+		return 0, err
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), err
 }
 
 func run(ctx context.Context, timeout time.Duration, argv []string) (string, error) {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"orilab/internal/nvtools"
 	"orilab/internal/testenv"
@@ -81,5 +82,41 @@ func TestCompareOnTwoKernels(t *testing.T) {
 	}
 	if txt := rep.Text(); !strings.Contains(txt, "block_sum") || !strings.Contains(txt, "registers: geomean orilab/ptxas") {
 		t.Errorf("report:\n%s", txt)
+	}
+	cpu, err := Compare(context.Background(), files[:1], Options{Orilab: bin, Ptxas: ptxas, Cuobjdump: cuobjdump, Arch: "sm_80", OptLevel: 3, Runs: 1, CPU: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := cpu.Files[0]; f.OrilabMs <= 0 || f.PtxasMs <= 0 {
+		t.Errorf("--cpu: times %v %v", f.OrilabMs, f.PtxasMs)
+	}
+}
+
+// TestRunCPU checks the CPU-time measurement of --cpu: a process that
+// sleeps uses next to no CPU time however long it takes, one that spins
+// uses some, and neither uses more than the wall clock saw.
+func TestRunCPU(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	t0 := time.Now()
+	sleep, err := runCPU(context.Background(), time.Minute, []string{sh, "-c", "sleep 0.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wall := time.Since(t0); sleep > 50*time.Millisecond || wall < 300*time.Millisecond {
+		t.Errorf("sleep 0.3: %v CPU in %v", sleep, wall)
+	}
+	t0 = time.Now()
+	spin, err := runCPU(context.Background(), time.Minute, []string{sh, "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wall := time.Since(t0); spin <= 0 || spin > wall {
+		t.Errorf("spinning: %v CPU in %v", spin, wall)
+	}
+	if _, err := runCPU(context.Background(), time.Minute, []string{sh, "-c", "exit 3"}); err == nil {
+		t.Error("exit 3: no error")
 	}
 }

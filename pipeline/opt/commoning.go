@@ -118,20 +118,23 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 }
 
 // wordKey identifies one 32-bit register word for value numbering.
+//
+// Laid out as eight bytes of plain memory (see cmWord) for fast hashing.
 type cseWord struct {
+	n       int32
 	class   ori.RegClass
 	virtual bool
-	n       int32
 	word    uint8
+	pad     uint8 // always 0
 }
 
 func cseWords(r ori.Reg) []cseWord {
 	ws := make([]cseWord, 0, r.Words)
 	for i := 0; i < int(r.Words); i++ {
 		if r.Virtual {
-			ws = append(ws, cseWord{r.Class, true, r.N, r.Off + uint8(i)})
+			ws = append(ws, cseWord{n: r.N, class: r.Class, virtual: true, word: r.Off + uint8(i)})
 		} else {
-			ws = append(ws, cseWord{r.Class, false, r.N + int32(i), 0})
+			ws = append(ws, cseWord{n: r.N + int32(i), class: r.Class})
 		}
 	}
 	return ws

@@ -98,13 +98,16 @@ var CopyProp = Pass{
 }
 
 // wkey is one word of a virtual register.
+//
+// Laid out as eight bytes of plain memory (see cmWord) for fast hashing.
 type wkey struct {
-	class ori.RegClass
 	n     int32
+	class ori.RegClass
 	w     uint8
+	pad   uint16 // always 0
 }
 
-func wordKey(r ori.Reg, i int) wkey { return wkey{r.Class, r.N, r.Off + uint8(i)} }
+func wordKey(r ori.Reg, i int) wkey { return wkey{n: r.N, class: r.Class, w: r.Off + uint8(i)} }
 
 // cpEntry is one copied word: dst <- src.
 type cpEntry struct {

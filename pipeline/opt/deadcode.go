@@ -124,7 +124,9 @@ func deadCode(f *ori.Func, sites *Sites) (removed, narrowed int, err error) {
 				i  int
 			}
 			var narrow []slot
-			live.Walk(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, needed bool) {
+			// Each block is edited only after its own walk, so the words
+			// the liveness indexed still describe the blocks it walks.
+			live.WalkUnchanged(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, needed bool) {
 				if !needed {
 					dead[in] = true
 					return

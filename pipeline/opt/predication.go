@@ -95,6 +95,7 @@ package opt
 
 import (
 	"fmt"
+	"strings"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -141,7 +142,18 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 		// conversion changed the function: recomputing them for every
 		// candidate block made the phase quadratic in the function's size
 		// (a quarter of the compile time of large kernels).
+		//
+		// Nor is the liveness recomputed after every conversion. A
+		// conversion changes the live ranges only of the words its blocks'
+		// instructions read or write: for any other word the region's
+		// blocks were a passage, before and after, so its liveness
+		// everywhere else is what it was. The words and blocks of each
+		// conversion are marked dirty, and the liveness is recomputed only
+		// for a region that has a dirty block or an instruction with a
+		// dirty word (every question a conversion asks is about the words
+		// of its own instructions, at its own header and merge block).
 		var live *ori.LiveSets
+		var dirty ifcvtDirty
 		var lay ifcvtLayout
 		stale := true
 		for i := 0; i < len(f.Blocks); i++ {
@@ -149,14 +161,16 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 				if err := f.ComputeCFG(); err != nil {
 					return changed, err
 				}
-				live, lay, stale = nil, newIfcvtLayout(f), false
+				lay, stale = newIfcvtLayout(f), false
 			}
 			r := matchIfcvt(f, lay, f.Blocks[i])
 			if r == nil || refused[r.br.ID] {
 				continue
 			}
-			if live == nil {
-				live = ori.Liveness(f)
+			if live == nil || dirty.touches(r) {
+				live, dirty = ori.Liveness(f), ifcvtDirty{}
+			} else if predicationCheckLiveness != nil {
+				predicationCheckLiveness(f, r, live, &dirty)
 			}
 			if !ifcvtProfitable(f, r, live, base, combined) {
 				continue
@@ -165,7 +179,9 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 				refused[r.br.ID] = true
 				continue
 			}
+			dirty.mark(r)
 			r.apply(f, r.liveness(live))
+			dirty.mark(r)
 			converted, stale = true, true
 		}
 		if err := f.ComputeCFG(); err != nil {
@@ -177,6 +193,113 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 		changed = true
 	}
 	return changed, nil
+}
+
+// ifcvtDirty records what the conversions since the last liveness
+// computation changed: their blocks, and the words their blocks'
+// instructions read or write.
+type ifcvtDirty struct {
+	blocks map[*ori.Block]bool
+	words  map[cmWord]bool
+}
+
+// regionBlocks lists r's blocks: header, arms and merge block.
+func (r *ifcvtRegion) regionBlocks() []*ori.Block {
+	var out []*ori.Block
+	for _, b := range []*ori.Block{r.h, r.fall, r.taken, r.merge} {
+		if b != nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// ifcvtWords calls fn for every virtual register word that an instruction
+// of b reads or writes (phi sources included).
+func ifcvtWords(b *ori.Block, fn func(cmWord)) {
+	each := func(r ori.Reg) {
+		if r.Virtual {
+			for w := 0; w < int(r.Words); w++ {
+				fn(cmWordOf(r, w))
+			}
+		}
+	}
+	for _, in := range b.Insts {
+		cmReads(in, each)
+		for _, o := range in.Dsts {
+			if o.Kind == ori.OpdReg {
+				each(o.Reg)
+			}
+		}
+	}
+}
+
+// mark records r's blocks and words as changed (called before and after
+// the conversion, so that both the old and the new instructions count).
+func (d *ifcvtDirty) mark(r *ifcvtRegion) {
+	if d.blocks == nil {
+		d.blocks, d.words = map[*ori.Block]bool{}, map[cmWord]bool{}
+	}
+	for _, b := range r.regionBlocks() {
+		d.blocks[b] = true
+		ifcvtWords(b, func(w cmWord) { d.words[w] = true })
+	}
+}
+
+// touches reports whether r has a changed block or an instruction with a
+// changed word, so that the liveness must be recomputed for it.
+func (d *ifcvtDirty) touches(r *ifcvtRegion) bool {
+	if d.blocks == nil {
+		return false
+	}
+	hit := false
+	for _, b := range r.regionBlocks() {
+		hit = hit || d.blocks[b]
+		ifcvtWords(b, func(w cmWord) { hit = hit || d.words[w] })
+	}
+	return hit
+}
+
+// predicationCheckLiveness, when set (by a test), sees every region that
+// if-conversion judges with liveness computed before earlier conversions,
+// with that liveness and what changed since.
+var predicationCheckLiveness func(f *ori.Func, r *ifcvtRegion, live *ori.LiveSets, d *ifcvtDirty)
+
+// CheckPredicationLivenessForTest makes if-conversion check the rule it
+// keeps liveness by, whenever it judges a region with liveness kept from
+// before earlier conversions: at every block no conversion changed, the
+// words live in and out that no conversion touched must be those of a
+// liveness computed afresh (so must the answers to the region's own
+// questions); it panics when they differ. It returns how many regions
+// were checked, and a function that switches the check off. It is for
+// tests only and not safe for use while other compilations run.
+func CheckPredicationLivenessForTest() (checked func() int, restore func()) {
+	n := 0
+	predicationCheckLiveness = func(f *ori.Func, r *ifcvtRegion, live *ori.LiveSets, d *ifcvtDirty) {
+		n++
+		fresh := ori.Liveness(f)
+		clean := func(ws []ori.Reg) string {
+			var out []string
+			for _, x := range ws {
+				if !d.words[cmWordOf(x, 0)] {
+					out = append(out, x.String())
+				}
+			}
+			return strings.Join(out, " ")
+		}
+		for _, b := range f.Blocks {
+			if d.blocks[b] {
+				continue
+			}
+			if a, c := clean(live.LiveInWords(b)), clean(fresh.LiveInWords(b)); a != c {
+				panic(fmt.Sprintf("predication: kept liveness into BB%d of %s is [%s], afresh [%s]", b.ID, f.Name, a, c))
+			}
+			if a, c := clean(live.LiveOutWords(b)), clean(fresh.LiveOutWords(b)); a != c {
+				panic(fmt.Sprintf("predication: kept liveness out of BB%d of %s is [%s], afresh [%s]", b.ID, f.Name, a, c))
+			}
+		}
+	}
+	return func() int { return n }, func() { predicationCheckLiveness = nil }
 }
 
 // ifcvtLayout is what matching reads of the whole function, computed once

@@ -852,11 +852,14 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 							rematCheckPressure(f, class, p, at, hot)
 						}
 						found = true
-						a = newCMAnalysis(f, doms)
 						if p < start {
 							dropped = true
 							break roots
 						}
+						// Rebuilt only when the walk goes on: a step that
+						// drops the peak ends the batch, and the next
+						// batch analyses f afresh anyway.
+						a = newCMAnalysis(f, doms)
 					}
 				}
 				if !found {

@@ -67,6 +67,9 @@ package opt
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"sort"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -87,21 +90,29 @@ var SinkCode = Pass{
 const cmMaxRounds = 8
 
 // cmWord is one 32-bit word of a virtual register.
+//
+// The fields are ordered, and padded by a named always-zero field, so that
+// the struct is eight bytes of plain memory: maps keyed by it then hash it
+// as one 64-bit word instead of field by field (struct-keyed map hashing
+// was a tenth of the compile time of large kernels).
 type cmWord struct {
-	class ori.RegClass
 	n     int32
+	class ori.RegClass
 	w     uint8
+	pad   uint16 // always 0
 }
 
 // cmReg names a virtual register as a whole.
+// It is laid out like cmWord, for the same reason.
 type cmReg struct {
-	class ori.RegClass
 	n     int32
+	class ori.RegClass
+	pad   [3]uint8 // always 0
 }
 
-func cmWordOf(r ori.Reg, i int) cmWord { return cmWord{r.Class, r.N, r.Off + uint8(i)} }
+func cmWordOf(r ori.Reg, i int) cmWord { return cmWord{n: r.N, class: r.Class, w: r.Off + uint8(i)} }
 
-func cmRegOf(r ori.Reg) cmReg { return cmReg{r.Class, r.N} }
+func cmRegOf(r ori.Reg) cmReg { return cmReg{n: r.N, class: r.Class} }
 
 func (w cmWord) reg() ori.Reg {
 	return ori.Reg{Class: w.class, Virtual: true, N: w.n, Off: w.w, Words: 1}
@@ -204,19 +215,24 @@ type cmSite struct {
 
 // cmAnalysis is the code-motion view of a function: positions, the
 // definitions and reads of every virtual register word, dominators,
-// post-dominators and liveness. It is rebuilt after every change.
+// post-dominators and liveness. Remat rebuilds it after every kept step;
+// sinking updates it in place after every move (moved).
 type cmAnalysis struct {
-	f      *ori.Func
-	dom    *ori.DomTree
-	pdom   *ori.DomTree
-	live   *ori.LiveSets // nil until liveBefore needs it
-	at     map[*ori.Inst]cmSite
-	bpos   map[*ori.Block]int // layout index
-	order  map[*ori.Inst]int  // position in a layout-order walk of all instructions
-	defs   map[cmWord][]*ori.Inst
-	uses   map[cmWord][]*ori.Inst // reads other than by MOV.PHI, in layout order
-	phiUse map[cmWord]bool
-	width  map[cmReg]int // words of each virtual register (the widest access)
+	f    *ori.Func
+	dom  *ori.DomTree
+	pdom *ori.DomTree
+	live *ori.LiveSets // nil until liveBefore needs it
+	// liveStale holds the words whose liveness live no longer describes
+	// (the words of instructions moved since it was computed); the
+	// liveness of every other word is unchanged by such a move.
+	liveStale map[cmWord]bool
+	at        map[*ori.Inst]cmSite
+	bpos      map[*ori.Block]int // layout index
+	order     map[*ori.Inst]int  // position in a layout-order walk of all instructions
+	defs      map[cmWord][]*ori.Inst
+	uses      map[cmWord][]*ori.Inst // reads other than by MOV.PHI, in layout order
+	phiUse    map[cmWord]bool
+	width     map[cmReg]int // words of each virtual register (the widest access)
 }
 
 // cmDoms are the dominator and post-dominator trees of a function whose
@@ -230,12 +246,19 @@ func newCMDoms(f *ori.Func) cmDoms {
 // newCMAnalysis analyses f, whose CFG must be current and described by
 // d. Liveness is computed on first use.
 func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
+	total := 0
+	for _, b := range f.Blocks {
+		total += len(b.Insts)
+	}
+	// Sized up front: the analysis is rebuilt after every change, and
+	// growing the maps instruction by instruction was most of its cost.
 	a := &cmAnalysis{
 		f: f, dom: d.dom, pdom: d.pdom,
-		at: map[*ori.Inst]cmSite{}, bpos: map[*ori.Block]int{}, order: map[*ori.Inst]int{},
-		defs: map[cmWord][]*ori.Inst{}, uses: map[cmWord][]*ori.Inst{}, phiUse: map[cmWord]bool{},
-		width: map[cmReg]int{},
+		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)), order: make(map[*ori.Inst]int, total),
+		defs: make(map[cmWord][]*ori.Inst, total), uses: make(map[cmWord][]*ori.Inst, total), phiUse: map[cmWord]bool{},
+		width: make(map[cmReg]int, total),
 	}
+	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
 	note := func(r ori.Reg) {
 		if r.Virtual {
@@ -259,18 +282,22 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 					}
 				}
 			} else {
-				seen := map[cmWord]bool{}
+				seen = seen[:0]
 				cmReads(in, func(r ori.Reg) {
 					if !r.Virtual {
 						return
 					}
 					note(r)
+				word:
 					for w := 0; w < int(r.Words); w++ {
 						k := cmWordOf(r, w)
-						if !seen[k] {
-							seen[k] = true
-							a.uses[k] = append(a.uses[k], in)
+						for _, x := range seen {
+							if x == k {
+								continue word
+							}
 						}
+						seen = append(seen, k)
+						a.uses[k] = append(a.uses[k], in)
 					}
 				})
 			}
@@ -286,6 +313,84 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 		}
 	}
 	return a
+}
+
+// moved updates the analysis after in moved from site from to block u
+// (already done in the blocks' instruction lists), instead of rebuilding
+// it: only the sites and layout order of the instructions between the two
+// places change, and in's place in the definition and use lists of its
+// words. Liveness is dropped, to be recomputed on first use, as a rebuilt
+// analysis would. The result equals newCMAnalysis of the edited function
+// (TestSinkIncrementalAnalysis).
+func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
+	lo, hi := from.bi, a.bpos[u]
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	n := 0
+	for _, b := range a.f.Blocks[:lo] {
+		n += len(b.Insts)
+	}
+	for bi := lo; bi <= hi; bi++ {
+		b := a.f.Blocks[bi]
+		for i, x := range b.Insts {
+			a.at[x] = cmSite{b, bi, i}
+			a.order[x] = n
+			n++
+		}
+	}
+	place := func(list []*ori.Inst) []*ori.Inst {
+		out := make([]*ori.Inst, 0, len(list))
+		k := 0
+		for _, x := range list {
+			if x == in {
+				k++
+			} else {
+				out = append(out, x)
+			}
+		}
+		at := sort.Search(len(out), func(i int) bool { return a.order[out[i]] > a.order[in] })
+		for ; k > 0; k-- {
+			out = slices.Insert(out, at, in)
+		}
+		return out
+	}
+	stale := func(k cmWord) {
+		if a.live != nil {
+			if a.liveStale == nil {
+				a.liveStale = map[cmWord]bool{}
+			}
+			a.liveStale[k] = true
+		}
+	}
+	if !in.IsPhi() {
+		var seen []cmWord
+		cmReads(in, func(r ori.Reg) {
+			if !r.Virtual {
+				return
+			}
+			for w := 0; w < int(r.Words); w++ {
+				k := cmWordOf(r, w)
+				if !slices.Contains(seen, k) {
+					seen = append(seen, k)
+					a.uses[k] = place(a.uses[k])
+					stale(k)
+				}
+			}
+		})
+	}
+	var done []cmWord
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual {
+			for w := 0; w < int(o.Reg.Words); w++ {
+				if k := cmWordOf(o.Reg, w); !slices.Contains(done, k) {
+					done = append(done, k)
+					a.defs[k] = place(a.defs[k])
+					stale(k)
+				}
+			}
+		}
+	}
 }
 
 // soleDef returns the instruction that is the only definition of w, or
@@ -325,8 +430,8 @@ func (a *cmAnalysis) liveBefore(b *ori.Block, i int, w cmWord) bool {
 			}
 		}
 	}
-	if a.live == nil {
-		a.live = ori.Liveness(a.f)
+	if a.live == nil || a.liveStale[w] {
+		a.live, a.liveStale = ori.Liveness(a.f), nil
 	}
 	return a.live.LiveOut(b, w.reg())
 }
@@ -519,6 +624,10 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 	return u, p
 }
 
+// sinkCheckAnalysis, when set (by a test), sees the analysis sinkCode
+// updated after every move beside one built from scratch.
+var sinkCheckAnalysis func(updated, fresh *cmAnalysis)
+
 // sinkCode sinks what it can in f and returns how many instructions moved.
 func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 	moved := 0
@@ -554,7 +663,12 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 			s.b.Insts = append(s.b.Insts[:s.i], s.b.Insts[s.i+1:]...)
 			u.Insts = append(u.Insts[:p], append([]*ori.Inst{in}, u.Insts[p:]...)...)
 			n++
-			a = newCMAnalysis(f, doms)
+			// Updated in place: rebuilding the analysis after every move
+			// made sinking quadratic in the function's size.
+			a.moved(in, s, u)
+			if sinkCheckAnalysis != nil {
+				sinkCheckAnalysis(a, newCMAnalysis(f, doms))
+			}
 		}
 		moved += n
 		if n == 0 {
@@ -689,4 +803,60 @@ func cmPressure(f *ori.Func, c ori.RegClass) (peak, at int, hot map[cmWord]bool)
 		}
 	})
 	return peak, at, hot
+}
+
+// CheckSinkAnalysisForTest makes sinking compare the analysis it updates
+// after every move with one built from scratch, and panic when they
+// differ; the phase then fails with the message. It returns how many moves
+// were checked so far, and a function that switches the check off. It is
+// for tests only and not safe for use while other compilations run.
+func CheckSinkAnalysisForTest() (checked func() int, restore func()) {
+	n := 0
+	sinkCheckAnalysis = func(u, f *cmAnalysis) {
+		n++
+		if d := cmAnalysisDiff(u, f); d != "" {
+			panic(fmt.Sprintf("sink: incrementally updated analysis of %s differs from a fresh one: %s", u.f.Name, d))
+		}
+	}
+	return func() int { return n }, func() { sinkCheckAnalysis = nil }
+}
+
+// cmAnalysisDiff names the first difference between two analyses of the
+// same function, or returns "".
+func cmAnalysisDiff(u, f *cmAnalysis) string {
+	if u.live != nil {
+		fresh := ori.Liveness(f.f)
+		for _, b := range f.f.Blocks {
+			for w := range f.width {
+				for i := 0; i < f.width[w]; i++ {
+					k := cmWord{n: w.n, class: w.class, w: uint8(i)}
+					if !u.liveStale[k] && u.live.LiveOut(b, k.reg()) != fresh.LiveOut(b, k.reg()) {
+						return fmt.Sprintf("liveness of %s out of BB%d", k.reg(), b.ID)
+					}
+				}
+			}
+		}
+	}
+	if !maps.Equal(u.at, f.at) {
+		return "instruction sites"
+	}
+	if !maps.Equal(u.bpos, f.bpos) {
+		return "block positions"
+	}
+	if !maps.Equal(u.order, f.order) {
+		return "layout order"
+	}
+	if !maps.EqualFunc(u.defs, f.defs, slices.Equal) {
+		return "definitions"
+	}
+	if !maps.EqualFunc(u.uses, f.uses, slices.Equal) {
+		return "uses"
+	}
+	if !maps.Equal(u.phiUse, f.phiUse) {
+		return "phi uses"
+	}
+	if !maps.Equal(u.width, f.width) {
+		return "register widths"
+	}
+	return ""
 }

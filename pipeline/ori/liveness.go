@@ -12,10 +12,13 @@ import "math/bits"
 // with one bitset per block.
 
 // wordID numbers register words for bitsets.
+//
+// Laid out as eight bytes of plain memory (see wordKey) for fast hashing.
 type wordID struct {
+	n       int32
 	class   RegClass
 	virtual bool
-	n       int32
+	pad     uint16 // always 0
 }
 
 type liveIndex struct {
@@ -24,7 +27,7 @@ type liveIndex struct {
 }
 
 func (x *liveIndex) id(r Reg, w int) int {
-	k := wordID{r.Class, r.Virtual, r.N}
+	k := wordID{n: r.N, class: r.Class, virtual: r.Virtual}
 	if r.Virtual {
 		k.n = r.N<<2 | int32(r.Off) + int32(w)
 	} else {

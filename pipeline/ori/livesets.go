@@ -1,6 +1,9 @@
 package ori
 
-import "sort"
+import (
+	"math/bits"
+	"sort"
+)
 
 // Live sets of virtual register words, for optimizer passes.
 //
@@ -40,6 +43,8 @@ type LiveSets struct {
 	// again on every sweep (liveness was 40% of the compile time of large
 	// kernels).
 	iw [][]instWords
+	// arena backs the defs and uses slices of iw (see wordsOf).
+	arena []int32
 }
 
 // instWords are the virtual register words one instruction touches, as
@@ -95,31 +100,89 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 		l.solveGenKill()
 		return l
 	}
-	for changed := true; changed; {
-		changed = false
-		for bi := nb - 1; bi >= 0; bi-- {
-			b := f.Blocks[bi]
-			out := l.outOf(bi)
-			l.out[bi] = out
-			in, phis := l.transfer(bi, b, out, nil)
-			l.phiOut[bi] = phis
-			if !in.equal(l.in[bi]) {
-				l.in[bi] = in
-				changed = true
-			}
-			// Phi reads feed the predecessors' live-out; a change there
-			// is caught because every block's out is recomputed from its
-			// successors' phiOut on the next sweep, and in only grows.
-			for p, s := range phis {
-				cur := l.out[p].clone()
-				cur.or(s)
-				if !cur.equal(l.out[p]) {
-					changed = true
-				}
+	// Strong liveness is monotone too (a larger live-out set can only make
+	// more instructions needed), so a worklist from empty sets reaches
+	// the same least fixed point as sweeping until nothing changes: a
+	// block is redone only when a successor's live-in set or phi reads
+	// changed.
+	preds := l.predIndex()
+	work := make([]int32, 0, nb)
+	queued := make([]bool, nb)
+	for bi := 0; bi < nb; bi++ { // popped from the end: last block first
+		work = append(work, int32(bi))
+		queued[bi] = true
+	}
+	for len(work) > 0 {
+		bi := int(work[len(work)-1])
+		work = work[:len(work)-1]
+		queued[bi] = false
+		out := l.outOf(bi)
+		l.out[bi] = out
+		in, phis := l.transfer(bi, f.Blocks[bi], out, nil)
+		changed := !phiReadsEqual(phis, l.phiOut[bi])
+		l.phiOut[bi] = phis
+		if !in.equal(l.in[bi]) {
+			l.in[bi] = in
+			changed = true
+		}
+		if !changed {
+			continue
+		}
+		for _, p := range preds[bi] {
+			if !queued[p] {
+				queued[p] = true
+				work = append(work, p)
 			}
 		}
 	}
 	return l
+}
+
+// predIndex lists, for every block index, the indices of the blocks in f
+// that have it as a successor (once per edge).
+func (l *LiveSets) predIndex() [][]int32 {
+	preds := make([][]int32, len(l.f.Blocks))
+	for bi, b := range l.f.Blocks {
+		for _, s := range b.Succs {
+			if si, ok := l.pos[s]; ok {
+				preds[si] = append(preds[si], int32(bi))
+			}
+		}
+	}
+	return preds
+}
+
+// phiReadsEqual reports whether two blocks' phi reads per predecessor are
+// the same (a missing entry reads nothing).
+func phiReadsEqual(a, b map[int]bitset) bool {
+	same := func(s, o bitset) bool {
+		for i := range s {
+			var x uint64
+			if i < len(o) {
+				x = o[i]
+			}
+			if s[i] != x {
+				return false
+			}
+		}
+		for i := len(s); i < len(o); i++ {
+			if o[i] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for p, s := range a {
+		if !same(s, b[p]) {
+			return false
+		}
+	}
+	for p, s := range b {
+		if !same(s, a[p]) {
+			return false
+		}
+	}
+	return true
 }
 
 // solveGenKill is ordinary liveness: every instruction is needed, so each
@@ -159,18 +222,55 @@ func (l *LiveSets) solveGenKill() {
 		}
 		gen[bi], kill[bi] = g, k
 	}
-	for changed := true; changed; {
-		changed = false
-		for bi := nb - 1; bi >= 0; bi-- {
-			out := l.outOf(bi)
-			l.out[bi] = out
-			in := out.clone()
-			for i := range in {
-				in[i] = gen[bi][i] | in[i]&^kill[bi][i]
+	// A worklist instead of sweeps until nothing changes: the equations
+	// are monotone, so from empty sets any order reaches the same least
+	// fixed point, and a block is redone only when a successor's live-in
+	// set grew. The sets are updated in place.
+	succs := make([][]int32, nb)
+	for bi, b := range l.f.Blocks {
+		for _, s := range b.Succs {
+			if si, ok := l.pos[s]; ok {
+				succs[bi] = append(succs[bi], int32(si))
 			}
-			if !in.equal(l.in[bi]) {
-				l.in[bi] = in
-				changed = true
+		}
+	}
+	preds := l.predIndex()
+	work := make([]int32, 0, nb)
+	queued := make([]bool, nb)
+	for bi := 0; bi < nb; bi++ { // popped from the end: last block first
+		work = append(work, int32(bi))
+		queued[bi] = true
+	}
+	for len(work) > 0 {
+		bi := int(work[len(work)-1])
+		work = work[:len(work)-1]
+		queued[bi] = false
+		out := l.out[bi]
+		clear(out)
+		for _, si := range succs[bi] {
+			out.or(l.in[si])
+			if ps := l.phiOut[si]; ps != nil {
+				if r, ok := ps[bi]; ok {
+					out.or(r)
+				}
+			}
+		}
+		in, g, k := l.in[bi], gen[bi], kill[bi]
+		grew := false
+		for i := range in {
+			x := g[i] | out[i]&^k[i]
+			if x != in[i] {
+				in[i] = x
+				grew = true
+			}
+		}
+		if !grew {
+			continue
+		}
+		for _, p := range preds[bi] {
+			if !queued[p] {
+				queued[p] = true
+				work = append(work, p)
 			}
 		}
 	}
@@ -179,22 +279,36 @@ func (l *LiveSets) solveGenKill() {
 // wordsOf indexes the virtual register words of in, adding new ones.
 func (l *LiveSets) wordsOf(in *Inst) instWords {
 	w := instWords{kill: !in.Guarded(), phi: in.IsPhi()}
+	// The word lists are cut from one growing slice (l.arena) instead of
+	// two small allocations per instruction; a slice cut before the
+	// arena grew keeps pointing at the old, unchanged array.
+	start := len(l.arena)
+	cut := func() []int32 {
+		if len(l.arena) == start {
+			return nil
+		}
+		s := l.arena[start:len(l.arena):len(l.arena)]
+		start = len(l.arena)
+		return s
+	}
 	for _, o := range in.Dsts {
 		if o.Kind == OpdReg && o.Reg.Virtual {
 			for k := 0; k < int(o.Reg.Words); k++ {
-				w.defs = append(w.defs, int32(l.key(o.Reg, k)))
+				l.arena = append(l.arena, int32(l.key(o.Reg, k)))
 			}
 		}
 	}
+	w.defs = cut()
 	use := func(r Reg) {
 		if r.Virtual {
 			for k := 0; k < int(r.Words); k++ {
-				w.uses = append(w.uses, int32(l.key(r, k)))
+				l.arena = append(l.arena, int32(l.key(r, k)))
 			}
 		}
 	}
 	if w.phi {
 		use(in.Guard)
+		w.uses = cut()
 		for j := 0; j+1 < len(in.Srcs); j += 2 {
 			r, ok := in.Srcs[j].usesReg()
 			if !ok || !r.Virtual {
@@ -218,6 +332,7 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 			use(r)
 		}
 	})
+	w.uses = cut()
 	return w
 }
 
@@ -241,7 +356,7 @@ func (l *LiveSets) outOf(bi int) bitset {
 }
 
 func (l *LiveSets) key(r Reg, w int) int {
-	k := wordKey{r.Class, r.N, r.Off + uint8(w)}
+	k := wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}
 	if i, ok := l.index.get(k); ok {
 		return i
 	}
@@ -329,7 +444,11 @@ func (l *LiveSets) blockWords(bi int, b *Block, fresh bool) []instWords {
 // instruction with the set live after it (which it must not keep) and
 // whether it is needed.
 func (l *LiveSets) transfer(bi int, b *Block, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
-	ws := l.blockWords(bi, b, visit != nil)
+	return l.transferWords(bi, b, l.blockWords(bi, b, visit != nil), out, visit)
+}
+
+// transferWords is transfer over the indexed words ws of b's instructions.
+func (l *LiveSets) transferWords(bi int, b *Block, ws []instWords, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
 	cur := out.clone()
 	if need := newBitset(len(l.keys)); len(need) > len(cur) {
 		// New words (an uncached block): widen, they are not live out.
@@ -383,6 +502,24 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 	})
 }
 
+// WalkUnchanged is Walk for a block whose instructions have not been
+// edited since the liveness was computed: it reuses their indexed words
+// instead of indexing the block again.
+func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) {
+	bi, ok := l.pos[b]
+	if !ok {
+		return
+	}
+	ws := l.iw[bi]
+	if len(ws) != len(b.Insts) {
+		l.Walk(b, fn) // edited after all: index it afresh
+		return
+	}
+	l.transferWords(bi, b, ws, l.out[bi], func(in *Inst, after bitset, needed bool) {
+		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
+	})
+}
+
 // has reports whether any word of r is in s; physical non-zero registers
 // are conservatively live, zero registers never.
 func (l *LiveSets) has(s bitset, r Reg) bool {
@@ -393,7 +530,7 @@ func (l *LiveSets) has(s bitset, r Reg) bool {
 		return true
 	}
 	for w := 0; w < int(r.Words); w++ {
-		if i, ok := l.index.get(wordKey{r.Class, r.N, r.Off + uint8(w)}); ok && s.has(i) {
+		if i, ok := l.index.get(wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}); ok && s.has(i) {
 			return true
 		}
 	}
@@ -416,8 +553,11 @@ func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.pos[b]]) 
 
 func (l *LiveSets) words(s bitset) []Reg {
 	var out []Reg
-	for i, k := range l.keys {
-		if s.has(i) {
+	for wi, x := range s { // the set bits only, not every indexed word
+		for x != 0 {
+			i := wi*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			k := l.keys[i]
 			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
 		}
 	}

@@ -69,4 +69,31 @@ BB2:
 	if got := fmt.Sprint(dead); got != "[2]" {
 		t.Errorf("faint instructions = %s, want [2]", got)
 	}
+	// WalkUnchanged reuses the indexed words and must report the same:
+	// each instruction's need and which words are live after it.
+	walk := func(w func(*Block, func(*Inst, func(Reg) bool, bool))) string {
+		out := ""
+		for _, b := range f.Blocks {
+			w(b, func(in *Inst, after func(Reg) bool, needed bool) {
+				out += fmt.Sprintf("#%d %v", in.ID, needed)
+				for _, r := range []Reg{VReg(ClassR, 0, 1), VReg(ClassR, 1, 2), VReg(ClassR, 3, 1), VReg(ClassR, 9, 1)} {
+					out += fmt.Sprintf(" %v", after(r))
+				}
+				out += "; "
+			})
+		}
+		return out
+	}
+	// Per instruction, last to first: needed, then whether %r0, the %r1
+	// pair, %r3 and %r9 are live after it. #2 writes only the dead word 0
+	// of %r1, and #4 starts %r9's life.
+	want := "#4 true true true false true; #3 true true true false false; #2 false true false false false; #1 true true false false false; " +
+		"#8 true false true true true; #7 true false true true true; #6 true false true true true; #5 true false true false true; " +
+		"#10 true false false false false; #9 true false false false false; "
+	if got := walk(s.Walk); got != want {
+		t.Errorf("Walk: %s\nwant  %s", got, want)
+	}
+	if got := walk(s.WalkUnchanged); got != want {
+		t.Errorf("WalkUnchanged: %s\nwant           %s", got, want)
+	}
 }

@@ -21,10 +21,14 @@ import (
 )
 
 // word is one register word.
+//
+// The fields are ordered, and padded by a named always-zero field, so that
+// the struct is eight bytes of plain memory, which maps hash as one word.
 type word struct {
+	n     int32 // physical: the register number; virtual: N<<2 | word index
 	class ori.RegClass
 	virt  bool
-	n     int32 // physical: the register number; virtual: N<<2 | word index
+	pad   uint16 // always 0
 }
 
 func (w word) String() string {
@@ -46,9 +50,9 @@ func wordsOf(dst []word, r ori.Reg) []word {
 	}
 	for i := 0; i < n; i++ {
 		if r.Virtual {
-			dst = append(dst, word{r.Class, true, r.N<<2 | int32(r.Off) + int32(i)})
+			dst = append(dst, word{n: r.N<<2 | int32(r.Off) + int32(i), class: r.Class, virt: true})
 		} else {
-			dst = append(dst, word{r.Class, false, r.N + int32(i)})
+			dst = append(dst, word{n: r.N + int32(i), class: r.Class})
 		}
 	}
 	return dst
@@ -74,7 +78,7 @@ func predMask(o ori.Operand) uint32 {
 func predWords(dst []word, mask uint32) []word {
 	for i := int32(0); i < 7; i++ {
 		if mask&(1<<i) != 0 {
-			dst = append(dst, word{ori.ClassP, false, i})
+			dst = append(dst, word{n: i, class: ori.ClassP})
 		}
 	}
 	return dst

@@ -285,3 +285,39 @@ func TestKnobsRegistered(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMeasure checks that skipping the statistics' measurement (what the
+// compile pipeline does) schedules every corpus kernel exactly as a
+// measured run does, and leaves only the measured figures zero.
+func TestNoMeasure(t *testing.T) {
+	ks := corpus(t, 20)
+	measured := 0
+	for _, k := range ks {
+		a, b := k.preRA.Clone(), k.preRA.Clone()
+		for i := range a.Funcs {
+			sa, err := sched.Schedule(a.Funcs[i], sched.Options{Arch: 75, OptLevel: 3})
+			if err != nil {
+				t.Fatalf("%s: %v", k.name, err)
+			}
+			sb, err := sched.Schedule(b.Funcs[i], sched.Options{Arch: 75, OptLevel: 3, NoMeasure: true})
+			if err != nil {
+				t.Fatalf("%s: %v", k.name, err)
+			}
+			if x, y := a.Funcs[i].String(), b.Funcs[i].String(); x != y {
+				t.Errorf("%s: NoMeasure scheduled differently:\n%s\nmeasured:\n%s", k.name, y, x)
+			}
+			if sb.CyclesBefore != 0 || sb.CyclesAfter != 0 || sb.PressureBefore != 0 || sb.PressureAfter != 0 {
+				t.Errorf("%s: NoMeasure reported figures: %+v", k.name, sb)
+			}
+			if sa.Moved != sb.Moved || sa.Blocks != sb.Blocks || sa.Insts != sb.Insts || !reflect.DeepEqual(sa.Passes, sb.Passes) {
+				t.Errorf("%s: stats differ: measured %+v, not measured %+v", k.name, sa, sb)
+			}
+			if sa.CyclesBefore > 0 {
+				measured++
+			}
+		}
+	}
+	if measured == 0 {
+		t.Error("no kernel had measured cycles: the comparison checks nothing")
+	}
+}

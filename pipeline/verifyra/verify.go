@@ -479,7 +479,31 @@ func (v *rdVerifier) run() bool {
 	for i, b := range f.Blocks {
 		pos[b] = i
 	}
-	in := make([]rdState, len(f.Blocks))
+	// The sweeps visit every block in order until nothing changes, but
+	// each sweep redoes only work whose inputs changed: a block's out
+	// state is recomputed only when its in state was replaced (inVer
+	// counts the replacements), and the join along an edge is skipped
+	// when neither end's state was replaced since that join last left
+	// the successor's state as it was. Block transfer, edgeState and
+	// rdMeetState are functions of those states alone, so the skipped
+	// work would recompute exactly what it did before, and the fixed
+	// point (and its order of sweeps, which matters because the join is
+	// not monotone, see rdMaxSweeps) is the one the plain sweeps reach.
+	// Without this, every sweep re-ran every block and every join: most
+	// of the verifier's time on large functions.
+	n := len(f.Blocks)
+	in := make([]rdState, n)
+	inVer := make([]int, n)
+	outs := make([]rdState, n)
+	outVer := make([]int, n)
+	type edgeMemo struct{ pred, succ int } // versions of in[pred] (that out was computed from) and in[succ] at a join that changed nothing; -1: none
+	memo := make([][]edgeMemo, n)
+	for bi, b := range f.Blocks {
+		memo[bi] = make([]edgeMemo, len(b.Succs))
+		for k := range memo[bi] {
+			memo[bi][k] = edgeMemo{-1, -1}
+		}
+	}
 	in[0] = v.entryState()
 	sweeps := 0
 	for changed := true; changed; {
@@ -491,17 +515,28 @@ func (v *rdVerifier) run() bool {
 			if in[bi] == nil {
 				continue
 			}
-			out := v.block(b, in[bi])
-			for _, s := range b.Succs {
+			if outs[bi] == nil || outVer[bi] != inVer[bi] {
+				outs[bi], outVer[bi] = v.block(b, in[bi]), inVer[bi]
+			}
+			out := outs[bi]
+			for k, s := range b.Succs {
 				si, ok := pos[s]
 				if !ok {
+					continue
+				}
+				m := &memo[bi][k]
+				if m.pred == outVer[bi] && m.succ == inVer[si] {
 					continue
 				}
 				next := rdMeetState(in[si], v.edgeState(b, bi, s, out))
 				if !next.equal(in[si]) {
 					in[si] = next
+					inVer[si]++
 					changed = true
+					*m = edgeMemo{-1, -1}
+					continue
 				}
+				*m = edgeMemo{outVer[bi], inVer[si]}
 			}
 		}
 	}

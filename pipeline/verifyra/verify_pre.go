@@ -390,14 +390,28 @@ func (p *rdPre) checkLiveness(report bool) map[rdVal]bool {
 	for _, v := range p.phys {
 		key(v)
 	}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
+	// Every instruction's reads and writes are indexed once; the fixed
+	// point then works on per-block summaries (the values read before
+	// being overwritten, gen, and the values overwritten unguarded, kill)
+	// with a worklist. Liveness is monotone, so this reaches the same
+	// least fixed point as re-walking every instruction on every sweep,
+	// which the verifier did before (a fifth of its time).
+	type instVals struct {
+		uses, defs []int32
+		kill       bool
+	}
+	iv := make([][]instVals, len(f.Blocks))
+	for bi, b := range f.Blocks {
+		iv[bi] = make([]instVals, len(b.Insts))
+		for i, in := range b.Insts {
+			x := instVals{kill: !in.Guarded()}
 			for _, v := range p.rdUses(in) {
-				key(v)
+				x.uses = append(x.uses, int32(key(v)))
 			}
 			for _, v := range p.rdDefs(in) {
-				key(v)
+				x.defs = append(x.defs, int32(key(v)))
 			}
+			iv[bi][i] = x
 		}
 	}
 	n := len(keys)
@@ -409,14 +423,14 @@ func (p *rdPre) checkLiveness(report bool) map[rdVal]bool {
 	for i := range liveIn {
 		liveIn[i] = rdNewBits(n)
 	}
-	step := func(in *ori.Inst, live rdBits) {
-		if !in.Guarded() {
-			for _, v := range p.rdDefs(in) {
-				live.clear(index[v])
+	step := func(x *instVals, live rdBits) {
+		if x.kill {
+			for _, d := range x.defs {
+				live.clear(int(d))
 			}
 		}
-		for _, v := range p.rdUses(in) {
-			live.set(index[v])
+		for _, u := range x.uses {
+			live.set(int(u))
 		}
 	}
 	liveOut := func(bi int) rdBits {
@@ -428,17 +442,56 @@ func (p *rdPre) checkLiveness(report bool) map[rdVal]bool {
 		}
 		return out
 	}
-	for changed := true; changed; {
-		changed = false
-		for bi := len(f.Blocks) - 1; bi >= 0; bi-- {
-			live := liveOut(bi)
-			insts := f.Blocks[bi].Insts
-			for i := len(insts) - 1; i >= 0; i-- {
-				step(insts[i], live)
+	gen := make([]rdBits, len(f.Blocks))
+	kill := make([]rdBits, len(f.Blocks))
+	preds := make([][]int32, len(f.Blocks))
+	for bi, b := range f.Blocks {
+		g, k := rdNewBits(n), rdNewBits(n)
+		for i := len(iv[bi]) - 1; i >= 0; i-- {
+			x := &iv[bi][i]
+			if x.kill {
+				for _, d := range x.defs {
+					k.set(int(d))
+					g.clear(int(d))
+				}
 			}
-			if !live.equal(liveIn[bi]) {
-				liveIn[bi] = live
-				changed = true
+			for _, u := range x.uses {
+				g.set(int(u))
+			}
+		}
+		gen[bi], kill[bi] = g, k
+		for _, s := range b.Succs {
+			if si, ok := pos[s]; ok {
+				preds[si] = append(preds[si], int32(bi))
+			}
+		}
+	}
+	work := make([]int32, 0, len(f.Blocks))
+	queued := make([]bool, len(f.Blocks))
+	for bi := range f.Blocks { // popped from the end: last block first
+		work = append(work, int32(bi))
+		queued[bi] = true
+	}
+	for len(work) > 0 {
+		bi := int(work[len(work)-1])
+		work = work[:len(work)-1]
+		queued[bi] = false
+		out := liveOut(bi)
+		in, g, k := liveIn[bi], gen[bi], kill[bi]
+		grew := false
+		for i := range in {
+			if x := g[i] | out[i]&^k[i]; x != in[i] {
+				in[i] = x
+				grew = true
+			}
+		}
+		if !grew {
+			continue
+		}
+		for _, pb := range preds[bi] {
+			if !queued[pb] {
+				queued[pb] = true
+				work = append(work, pb)
 			}
 		}
 	}
@@ -498,7 +551,7 @@ func (p *rdPre) checkLiveness(report bool) map[rdVal]bool {
 					}
 				}
 			}
-			step(in, live)
+			step(&iv[bi][i], live)
 		}
 		for i := len(hits) - 1; i >= 0 && report; i-- {
 			h := hits[i]

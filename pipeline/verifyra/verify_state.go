@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"orilab/pipeline/ori"
 )
@@ -18,11 +19,15 @@ import (
 // pre-allocation code already names. Physical values are named by
 // themselves: "R4" is whatever R4 holds at that point of the original
 // program.
+//
+// The fields are ordered, and padded by a named always-zero field, so that
+// the struct is eight bytes of plain memory, which maps hash as one word.
 type rdVal struct {
+	n       int32 // virtual register number, or physical register number of the word
 	class   ori.RegClass
 	virtual bool
-	n       int32 // virtual register number, or physical register number of the word
 	word    uint8 // virtual only: the word of the register
+	pad     uint8 // always 0
 }
 
 func (v rdVal) String() string {
@@ -192,16 +197,18 @@ func rdMeetCond(a, b rdCond) (rdCond, bool) {
 
 // rdMeetCell is the join of the paths: facts present on both (with
 // intersected conditions); everything present on only one side becomes
-// "weak" (held on some paths), and stale records are united.
+// "weak" (held on some paths), and stale records are united, keeping for
+// each value the earliest-numbered redefinition (the first one of a, then
+// b, among equals).
 func rdMeetCell(a, b rdCell) rdCell {
+	if a.equal(b) && a.normal() {
+		// The common case at a join: both paths agree. The join is then a
+		// itself (the cells are copied on write, so sharing is safe).
+		return a
+	}
 	var out rdCell
-	weak := map[rdVal]bool{}
-	for _, w := range a.weak {
-		weak[w] = true
-	}
-	for _, w := range b.weak {
-		weak[w] = true
-	}
+	weak := make([]rdVal, 0, len(a.weak)+len(b.weak))
+	weak = append(append(weak, a.weak...), b.weak...)
 	for _, fa := range a.facts {
 		fb, ok := b.find(fa.v)
 		if ok {
@@ -210,31 +217,69 @@ func rdMeetCell(a, b rdCell) rdCell {
 				continue
 			}
 		}
-		weak[fa.v] = true
+		weak = append(weak, fa.v)
 	}
 	for _, fb := range b.facts {
 		if _, ok := a.find(fb.v); !ok {
-			weak[fb.v] = true
+			weak = append(weak, fb.v)
 		}
 	}
-	for _, f := range out.facts {
-		delete(weak, f.v)
-	}
-	for w := range weak {
-		out.weak = append(out.weak, w)
-	}
-	rdSortVals(out.weak)
-	stale := map[rdVal]rdStale{}
-	for _, s := range append(append([]rdStale(nil), a.stale...), b.stale...) {
-		if o, ok := stale[s.v]; !ok || s.by < o.by {
-			stale[s.v] = s
+	if len(weak) > 0 {
+		rdSortVals(weak)
+		for i, w := range weak {
+			if i > 0 && w == weak[i-1] {
+				continue
+			}
+			if _, held := out.find(w); held {
+				continue
+			}
+			out.weak = append(out.weak, w)
 		}
 	}
-	for _, s := range stale {
-		out.stale = append(out.stale, s)
+	if n := len(a.stale) + len(b.stale); n > 0 {
+		all := make([]rdStale, 0, n)
+		all = append(append(all, a.stale...), b.stale...)
+		sort.SliceStable(all, func(i, j int) bool { return all[i].v.less(all[j].v) })
+		for i := 0; i < len(all); {
+			best := i
+			j := i + 1
+			for ; j < len(all) && all[j].v == all[i].v; j++ {
+				if all[j].by < all[best].by {
+					best = j
+				}
+			}
+			out.stale = append(out.stale, all[best])
+			i = j
+		}
 	}
-	rdSortStale(out.stale)
 	return out
+}
+
+// normal reports whether the cell is in the form rdMeetCell gives a join:
+// facts sorted by value without repeats, weak sorted, without repeats and
+// without a value the facts hold, and stale sorted by value without
+// repeats. Then the join of the cell with
+// an equal one is the cell itself.
+func (c rdCell) normal() bool {
+	for i := 1; i < len(c.facts); i++ {
+		if !c.facts[i-1].v.less(c.facts[i].v) {
+			return false
+		}
+	}
+	for i, w := range c.weak {
+		if i > 0 && !c.weak[i-1].less(w) {
+			return false
+		}
+		if _, held := c.find(w); held {
+			return false
+		}
+	}
+	for i := 1; i < len(c.stale); i++ {
+		if !c.stale[i-1].v.less(c.stale[i].v) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c rdCell) equal(o rdCell) bool {
@@ -268,15 +313,37 @@ func rdMeetState(a, b rdState) rdState {
 	if a == nil {
 		return b.clone()
 	}
-	out := make(rdState, len(a))
+	// out is allocated at the first cell that differs from a's: at most
+	// joins nothing changes, and then the join is a itself.
+	var out rdState
 	for i := range a {
 		ca, cb := a[i], b[i]
 		if i != rdUndef {
 			ca, cb = a.withUndef(i, cb), b.withUndef(i, ca)
 		}
-		out[i] = rdMeetCell(ca, cb)
+		c := rdMeetCell(ca, cb)
+		if out == nil {
+			if c.same(a[i]) {
+				continue
+			}
+			out = make(rdState, len(a))
+			copy(out, a[:i])
+		}
+		out[i] = c
+	}
+	if out == nil {
+		return a
 	}
 	return out
+}
+
+// same reports whether c and o are the same cell: the same slices, not
+// just equal contents.
+func (c rdCell) same(o rdCell) bool {
+	return len(c.facts) == len(o.facts) && len(c.stale) == len(o.stale) && len(c.weak) == len(o.weak) &&
+		unsafe.SliceData(c.facts) == unsafe.SliceData(o.facts) &&
+		unsafe.SliceData(c.stale) == unsafe.SliceData(o.stale) &&
+		unsafe.SliceData(c.weak) == unsafe.SliceData(o.weak)
 }
 
 // rdJoinFacts combines two facts about the same value in one location

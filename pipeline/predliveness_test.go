@@ -1,0 +1,40 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"orilab/internal/testenv"
+	"orilab/pipeline/opt"
+)
+
+// TestPredicationKeptLiveness compiles kernels where if-conversion
+// converts many regions and checks, for every region judged with
+// liveness kept from before earlier conversions, each answer it can use
+// against liveness computed afresh (a difference panics inside the phase
+// and fails the compile).
+func TestPredicationKeptLiveness(t *testing.T) {
+	shared := testenv.Shared(t)
+	files := []string{"sdk2.2/MonteCarlo_SM13.ptx"}
+	if !testing.Short() {
+		files = append(files, "unstructured/mcx_core.ptx", "sdk2.2/dxtc.ptx", "rodinia/hwt.ptx")
+	}
+	checked, restore := opt.CheckPredicationLivenessForTest()
+	defer restore()
+	for _, rel := range files {
+		file := filepath.Join(shared, "corpus/gpuocelot/tests/ptx", rel)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := checked()
+		if _, err := CompileWith(file, src, Options{}, PhaseOptions{OptLevel: 3, NoSnapshots: true}); err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		t.Logf("%s: %d regions checked", rel, checked()-before)
+	}
+	if checked() == 0 {
+		t.Error("no region was judged with kept liveness: the test checks nothing")
+	}
+}
