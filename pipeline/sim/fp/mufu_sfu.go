@@ -33,6 +33,61 @@ func (t *sfuTable) eval(m uint32) uint32 {
 	return uint32(math.Floor(p))
 }
 
+// sfuDatapath is one binade of a MUFU function computed the way the
+// H100's interpolator computes it, bit for bit (mufu_tables.go holds the
+// coefficients, solved from the binade sweeps by TestGenerateMUFUTables).
+// The 23-bit fraction m splits into a 7-bit segment index and the low 16
+// bits x; segment i holds integers C0, C1, C2 and the result is
+//
+//	Y = (C0 + 2*C1*x + C2*sfuSquare(x)) >> 16
+//
+// C1 counts 2^-15 of Y per step of x, C2 2^-16 per unit of the truncated
+// square, C0 2^-16. This is the multifunction interpolator of Oberman and
+// Siu (ARITH 2005) with its truncated squarer; the H100's reciprocal
+// sweep fixes the details: no truncation of the two products shows in
+// the data, and the squarer drops every partial product below 2^17.
+type sfuDatapath struct {
+	seg [128]sfuCoef
+}
+
+// sfuCoef is one segment of an sfuDatapath.
+type sfuCoef struct {
+	c0     int64
+	c1, c2 int32
+}
+
+// sfuSquare is the interpolator's truncated squarer: x*x for a 16-bit x
+// from the folded partial-product array (x_i*x_j for i < j once, at
+// weight 2^(i+j+1); x_i at 2^(2i)), keeping only the partial products of
+// weight 2^17 and above, divided by 2^16. A complete square (or one
+// truncated at 2^16) misses the H100's reciprocal on thousands of inputs
+// of the [1,2) sweep; this one reproduces all 2^23.
+func sfuSquare(x uint32) int64 {
+	var s int64
+	for i := 0; i < 16; i++ {
+		if x>>i&1 == 0 {
+			continue
+		}
+		if 2*i >= 17 {
+			s += 1 << (2 * i)
+		}
+		for j := max(i+1, 16-i); j < 16; j++ {
+			if x>>j&1 != 0 {
+				s += 1 << (i + j + 1)
+			}
+		}
+	}
+	return s >> 16
+}
+
+// eval returns Y for the 23-bit fraction m.
+func (t *sfuDatapath) eval(m uint32) uint32 {
+	c := &t.seg[m>>16]
+	x := m & 0xffff
+	p := c.c0 + 2*int64(c.c1)*int64(x) + int64(c.c2)*sfuSquare(x)
+	return uint32(p >> 16)
+}
+
 // sfuNormal splits a normal f32 into its unbiased exponent and 23-bit
 // fraction.
 func sfuNormal(x uint32) (e int, m uint32) {
@@ -62,9 +117,10 @@ func sfuPack(sign uint32, y uint32, e int) uint32 {
 	return sign | uint32(be)<<23 | (y - 1<<23)
 }
 
-// RcpSFU32 models MUFU.RCP (rcp.approx.ftz.f32) with the table fitted to
-// the H100 (sfuRcp): the result depends only on the fraction of the
-// operand, and the exponent is negated. Special values as Rcp32Approx.
+// RcpSFU32 models MUFU.RCP (rcp.approx.ftz.f32) with the H100's
+// interpolator (sfuRcp, exact on all 2^23 fractions): the result depends
+// only on the fraction of the operand, and the exponent is negated.
+// Special values as Rcp32Approx.
 func RcpSFU32(a uint32) uint32 {
 	x, _, c, _ := mufuArg(a)
 	if c != clsFinite {
