@@ -34,7 +34,7 @@ func TestRsq64HNegativeIsDefaultNaN(t *testing.T) {
 func TestSfuSquare(t *testing.T) {
 	for x := uint32(0); x < 1<<16; x++ {
 		full := int64(x) * int64(x)
-		s := sfuSquare(x)
+		s := sfuSquare(x, 16, 17)
 		if s<<16 > full || full-s<<16 >= 17<<16 {
 			t.Fatalf("sfuSquare(%#x) = %d, want less than 17 below %d", x, s, full>>16)
 		}
@@ -43,7 +43,7 @@ func TestSfuSquare(t *testing.T) {
 		x    uint32
 		want int64
 	}{{1 << 8, 0}, {1 << 9, 4}, {0x8000, 0x4000}, {0x1234, 330}, {0xffff, 0xffee}} {
-		if got := sfuSquare(c.x); got != c.want {
+		if got := sfuSquare(c.x, 16, 17); got != c.want {
 			t.Errorf("sfuSquare(%#x) = %d, want %d", c.x, got, c.want)
 		}
 	}
