@@ -120,7 +120,8 @@
 //     interval, and a solution exists for every segment. All structured
 //     sweeps of rcp, rsqrt, sqrt and ex2 (f32, ftz or not, and the f64
 //     RCP64H/RSQ64H forms) match on every input. rsqrt of an even power
-//     of two is exact (1.0 at 1), not interpolated.
+//     of two is exact (1.0 at 1), not interpolated. The same datapath
+//     gives LG2 (below).
 //   - EX2 reads its operand as a fixed-point number with 23 fraction bits
 //     and complements the fraction of a negative one bit by bit (exact on
 //     the [-2,-1) binade against the [1,2) one).
@@ -132,10 +133,10 @@
 //   - TANH returns the operand itself up to 0x3b80c000 and ±1 from 8, as
 //     the hardware does; in between it is the correctly rounded tanh,
 //     while the unit is only about 2^-11 accurate.
-//   - LG2 is still the correctly rounded log2 (Lg2Approx32). The H100's
-//     lg2 near 1 is a fixed-point value with 2^-36 resolution, exactly
-//     7377 + 11818*i units for x = 1 + i*2^-23 (i <= 1004), so the unit
-//     is a polynomial with a constant offset, not yet modelled.
+//   - LG2 (Lg2SFU32) uses the same datapath for log2(1 + f) as a
+//     fixed-point number with 36 fraction bits (64 segments), adds the
+//     exponent and truncates to f32; lg2(1) is 0. Exact on both lg2
+//     sweeps.
 //   - EX2.F16 and TANH.F16 (Ex2SFU16, TanhSFU16) truncate the f32 unit's
 //     result to f16; the lowering does not emit them yet.
 //

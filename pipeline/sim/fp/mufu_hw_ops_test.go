@@ -44,7 +44,7 @@ func ex2Seq(x uint32) uint32 {
 
 func lg2Seq(x uint32) uint32 {
 	tiny := absLT(x, minNormal32)
-	r := Lg2Approx32(sel(tiny, Mul32(x, f32c(0x1p24), RN, false), x))
+	r := Lg2SFU32(sel(tiny, Mul32(x, f32c(0x1p24), RN, false), x))
 	return sel(tiny, Add32(r, f32c(-24), RN, false), r)
 }
 
@@ -77,8 +77,8 @@ func hwOps() []hwOp {
 	return []hwOp{
 		{name: "ex2.approx.f32", in: 4, out: 4, f32: ex2Seq, limit: hwLimit{0, 0}},
 		{name: "ex2.approx.ftz.f32", in: 4, out: 4, f32: Ex2SFU32, limit: hwLimit{0, 0}},
-		{name: "lg2.approx.f32", in: 4, out: 4, f32: lg2Seq, limit: hwLimit{65589, 559}},
-		{name: "lg2.approx.ftz.f32", in: 4, out: 4, f32: Lg2Approx32, limit: hwLimit{65367, 559}},
+		{name: "lg2.approx.f32", in: 4, out: 4, f32: lg2Seq, limit: hwLimit{0, 0}},
+		{name: "lg2.approx.ftz.f32", in: 4, out: 4, f32: Lg2SFU32, limit: hwLimit{0, 0}},
 		{name: "rsqrt.approx.f32", in: 4, out: 4, f32: func(x uint32) uint32 { return scaledMufu(RsqSFU32, x, 12, false) }, limit: hwLimit{0, 0}},
 		{name: "rcp.approx.f32", in: 4, out: 4, f32: func(x uint32) uint32 { return scaledMufu(RcpSFU32, x, 24, true) }, limit: hwLimit{0, 0}},
 		{name: "rcp.approx.ftz.f32", in: 4, out: 4, f32: RcpSFU32, limit: hwLimit{0, 0}},
@@ -97,7 +97,7 @@ func hwBinades() []binadeSweep {
 	return []binadeSweep{
 		{name: "ex2.approx.ftz.f32_1to2", base: 0x3f800000, fn: Ex2SFU32, limit: hwLimit{0, 0}},
 		{name: "ex2.approx.ftz.f32_m2tom1", base: 0xbf800000, fn: Ex2SFU32, limit: hwLimit{0, 0}},
-		{name: "lg2.approx.ftz.f32_1to2", base: 0x3f800000, fn: Lg2Approx32, limit: hwLimit{5509878, 6114246}},
+		{name: "lg2.approx.ftz.f32_1to2", base: 0x3f800000, fn: Lg2SFU32, limit: hwLimit{0, 0}},
 		{name: "rcp.approx.ftz.f32_1to2", base: 0x3f800000, fn: RcpSFU32, limit: hwLimit{0, 0}},
 		{name: "sqrt.approx.ftz.f32_1to2", base: 0x3f800000, fn: SqrtSFU32, limit: hwLimit{0, 0}},
 		{name: "sqrt.approx.ftz.f32_2to4", base: 0x40000000, fn: SqrtSFU32, limit: hwLimit{0, 0}},

@@ -1,6 +1,9 @@
 package fp
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // sfuDatapath is one binade of a MUFU function computed the way the
 // H100's interpolator computes it, bit for bit (mufu_tables.go holds the
@@ -26,7 +29,7 @@ type sfuDatapath struct {
 }
 
 func init() {
-	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2} {
+	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2} {
 		t.square = make([]int64, 1<<t.bits)
 		for x := range t.square {
 			t.square[x] = sfuSquare(uint32(x), t.bits, t.sq)
@@ -71,6 +74,11 @@ func sfuSquare(x uint32, n, k uint) int64 {
 
 // eval returns Y for the 23-bit fraction m.
 func (t *sfuDatapath) eval(m uint32) uint32 {
+	return uint32(t.evalWide(m))
+}
+
+// evalWide is eval for tables whose Y exceeds 32 bits (sfuLg2).
+func (t *sfuDatapath) evalWide(m uint32) int64 {
 	c := &t.seg[m>>t.bits]
 	x := m & (1<<t.bits - 1)
 	h := max(t.k1, t.k2)
@@ -81,7 +89,7 @@ func (t *sfuDatapath) eval(m uint32) uint32 {
 		sq = sfuSquare(x, t.bits, t.sq)
 	}
 	p := c.c0 + int64(c.c1)*int64(x)<<(h-t.k1) + int64(c.c2)*sq<<(h-t.k2)
-	return uint32(p >> h)
+	return p >> h
 }
 
 // sfuNormal splits a normal f32 into its unbiased exponent and 23-bit
@@ -207,6 +215,48 @@ func Ex2SFU32(a uint32) uint32 {
 		}
 	}
 	return sfuPack(0, sfuEx2.eval(f), i-23)
+}
+
+// Lg2SFU32 models MUFU.LG2 (lg2.approx.ftz.f32). The unit computes
+// log2(1 + f) as a fixed-point number with 36 fraction bits (sfuLg2,
+// solved from the [1,2) sweep on which it matches every input: the
+// output is that number truncated to f32), adds the exponent and
+// truncates the sum to f32 (toward zero). Decision: lg2(1) is 0, where
+// the table's first segment gives 7377*2^-36; other powers of two are
+// not special: lg2(2^-126) is 0xc2fbffff on the H100, -126 + 7377*2^-36
+// truncated, while positive powers truncate to their exponent.
+// Special values as Lg2Approx32.
+func Lg2SFU32(a uint32) uint32 {
+	x, _, c, neg := mufuArg(a)
+	if c != clsFinite || neg {
+		return Lg2Approx32(a)
+	}
+	e, m := sfuNormal(x)
+	if e == 0 && m == 0 {
+		return 0
+	}
+	v := int64(e)<<36 + sfuLg2.evalWide(m)
+	sign := uint32(0)
+	if v < 0 {
+		sign, v = 0x80000000, -v
+	}
+	return sign | truncToF32(uint64(v), -36)
+}
+
+// truncToF32 returns v * 2^exp truncated to f32 (v < 2^60, exp such that
+// the result is normal or zero).
+func truncToF32(v uint64, exp int) uint32 {
+	if v == 0 {
+		return 0
+	}
+	n := 63 - bits.LeadingZeros64(v) // v's top bit
+	var frac uint64
+	if n > 23 {
+		frac = v >> (n - 23)
+	} else {
+		frac = v << (23 - n)
+	}
+	return uint32(n+exp+127)<<23 | uint32(frac)&0x7fffff
 }
 
 // Rcp64HSFU models MUFU.RCP64H: the f32 reciprocal unit (sfuRcp) applied

@@ -63,3 +63,19 @@ func TestRcpSFUMatchesH100(t *testing.T) {
 		}
 	}
 }
+
+// TestLg2SFUMatchesH100 pins MUFU.LG2 results the H100 gave
+// (ops-h100.tgz): lg2(1) is 0, lg2(1 + 2^-23) is the table's fixed-point
+// value, and a negative power of two is not exact.
+func TestLg2SFUMatchesH100(t *testing.T) {
+	for _, c := range []struct{ in, want uint32 }{
+		{0x3f800000, 0x00000000},
+		{0x3f800001, 0x3495f600}, // binade/lg2.approx.ftz.f32_1to2
+		{0x00800000, 0xc2fbffff}, // mufu-lg2.approx.ftz.f32.bin
+		{0x40000000, 0x3f800000},
+	} {
+		if got := Lg2SFU32(c.in); got != c.want {
+			t.Errorf("Lg2SFU32(%#x) = %#x, want %#x", c.in, got, c.want)
+		}
+	}
+}
