@@ -121,8 +121,8 @@
 //   - MUFU.<RCP|RSQ|SQRT|EX2|LG2|SIN|COS>: f32 approximations that treat
 //     a subnormal operand as zero of the same sign and flush a subnormal
 //     result to zero, like the hardware (sim/fp/mufu_sfu.go: RcpSFU32,
-//     RsqSFU32, SqrtSFU32, Ex2SFU32, SinRadSFU32, CosRadSFU32; mufu.go:
-//     Lg2Approx32). MUFU.SIN and MUFU.COS take the angle in radians: the
+//     RsqSFU32, SqrtSFU32, Ex2SFU32, Lg2SFU32, SinRadSFU32,
+//     CosRadSFU32). MUFU.SIN and MUFU.COS take the angle in radians: the
 //     FMUL.RZ by 1/2pi that real SASS issues first is part of them in the
 //     simulator. MUFU.TANH keeps subnormals (TanhSFU32). Special values: rcp(+-0) = +-inf,
 //     rcp(+-inf) = +-0, rsq(+-0) = +-inf, rsq(+inf) = +0, sqrt(+-0) =

@@ -278,7 +278,7 @@ func execMUFU(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	case d.has("EX2"):
 		fn32 = fp.Ex2SFU32
 	case d.has("LG2"):
-		fn32 = fp.Lg2Approx32
+		fn32 = fp.Lg2SFU32
 	case d.has("SIN"):
 		fn32 = fp.SinRadSFU32
 	case d.has("COS"):

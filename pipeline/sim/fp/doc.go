@@ -109,17 +109,19 @@
 // every input of those sweeps and prints, per instruction, the inputs
 // that still differ and by how many ulps; its limits fail a regression.
 //
-//   - RCP, RSQ, SQRT and EX2 evaluate piecewise quadratics fitted to the
-//     exhaustive binade sweeps (mufu_tables.go, written by
-//     TestGenerateMUFUTables under -tags mufugen): 128 segments indexed by
-//     the top 7 fraction bits, floor(c0 + c1*u + c2*u*u - pop*ones) with
-//     u from the 16 low bits and ones the number of one bits among them.
-//     The hardware computes such a quadratic with truncated fixed-point
-//     products, which lose a little for each one bit of the multiplier
-//     (the misfits of a plain quadratic grow with the ones); pop, one
-//     weight per table, models their average, not the exact truncation.
-//     The fit misses 0.5 to 1.3% of each binade by one ulp, and more of
-//     the operands with few fraction bits (segment ends).
+//   - RCP, RSQ, SQRT and EX2 compute what the H100's interpolator
+//     computes, bit for bit (sfuDatapath): the fraction's top bits pick a
+//     segment (128 for RCP, 64 for the others), and the low bits x give
+//     (C0 + C1*x + C2*sq(x)) >> h in integers, where sq is a truncated
+//     squarer that drops the partial products below a fixed weight. The
+//     coefficients (mufu_tables.go) are solved exactly from the
+//     exhaustive binade sweeps by TestGenerateMUFUTables (-tags mufugen):
+//     every one of the 2^23 inputs of each sweep constrains C0 to an
+//     interval, and a solution exists for every segment. All structured
+//     sweeps of rcp, rsqrt, sqrt and ex2 (f32, ftz or not, and the f64
+//     RCP64H/RSQ64H forms) match on every input. rsqrt of an even power
+//     of two is exact (1.0 at 1), not interpolated. The same datapath
+//     gives LG2 (below).
 //   - EX2 reads its operand as a fixed-point number with 23 fraction bits
 //     and complements the fraction of a negative one bit by bit (exact on
 //     the [-2,-1) binade against the [1,2) one).
@@ -131,10 +133,10 @@
 //   - TANH returns the operand itself up to 0x3b80c000 and ±1 from 8, as
 //     the hardware does; in between it is the correctly rounded tanh,
 //     while the unit is only about 2^-11 accurate.
-//   - LG2 is still the correctly rounded log2 (Lg2Approx32). The H100's
-//     lg2 near 1 is a fixed-point value with 2^-36 resolution, exactly
-//     7377 + 11818*i units for x = 1 + i*2^-23 (i <= 1004), so the unit
-//     is a polynomial with a constant offset, not yet modelled.
+//   - LG2 (Lg2SFU32) uses the same datapath for log2(1 + f) as a
+//     fixed-point number with 36 fraction bits (64 segments), adds the
+//     exponent and truncates to f32; lg2(1) is 0. Exact on both lg2
+//     sweeps.
 //   - EX2.F16 and TANH.F16 (Ex2SFU16, TanhSFU16) truncate the f32 unit's
 //     result to f16; the lowering does not emit them yet.
 //

@@ -5,32 +5,91 @@ import (
 	"math/bits"
 )
 
-// sfuTable is a piecewise quadratic fitted to one binade of a MUFU
-// function (mufu_tables.go): seg[i] serves the fractions m whose top 7
-// bits are i.
-type sfuTable struct {
-	seg [128][3]float64
-	// pop is subtracted once per one bit in the low 16 bits of m. The
-	// unit's truncated partial products lose about that much for each
-	// one bit of the multiplier (TestGenerateMUFUTables measures it).
-	pop float64
+// sfuDatapath is one binade of a MUFU function computed the way the
+// H100's interpolator computes it, bit for bit (mufu_tables.go holds the
+// coefficients, solved from the binade sweeps by TestGenerateMUFUTables).
+// The 23-bit fraction m splits into a segment index (its top 23-bits
+// bits) and the low bits x; segment i holds integers C0, C1, C2 and the
+// result is, with h = max(k1, k2),
+//
+//	Y = (C0 + C1*x*2^(h-k1) + C2*sfuSquare(x, bits, sq)*2^(h-k2)) >> h
+//
+// C1 counts 2^-k1 of Y per step of x, C2 2^-k2 per unit of the truncated
+// square, C0 2^-h. This is the multifunction interpolator of Oberman and
+// Siu (ARITH 2005) with its truncated squarer; the H100's sweeps fix the
+// details: no truncation of the two products shows in the data, and the
+// squarer drops the partial products below 2^sq. RCP has 128 segments
+// (bits 16, sq 17); RSQ, SQRT and EX2 have 64 (bits 17, sq 19).
+type sfuDatapath struct {
+	bits   uint // width of x
+	sq     uint // the squarer keeps partial products of weight 2^sq and up
+	k1, k2 uint // resolution of C1 and C2
+	seg    []sfuCoef
+	square []int64 // sfuSquare(x, bits, sq) for every x, set by init
 }
 
-// sfuU maps the low 16 bits of a 23-bit fraction onto [-1, 1).
-func sfuU(m uint32) float64 {
-	return float64(int32(m&0xffff)-0x8000) * 0x1p-15
+func init() {
+	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2} {
+		t.square = make([]int64, 1<<t.bits)
+		for x := range t.square {
+			t.square[x] = sfuSquare(uint32(x), t.bits, t.sq)
+		}
+	}
 }
 
-// eval returns floor(c0 + c1*u + c2*u*u - pop*ones(u)) for the 23-bit
-// fraction m. The conversions keep Go from fusing the operations, so
-// that the result is the same on every platform.
-func (t *sfuTable) eval(m uint32) uint32 {
-	c := &t.seg[m>>16]
-	u := sfuU(m)
-	q := float64(u * u)
-	p := float64(c[0]+float64(c[1]*u)) + float64(c[2]*q)
-	p -= float64(t.pop * float64(bits.OnesCount32(m&0xffff)))
-	return uint32(math.Floor(p))
+// sfuCoef is one segment of an sfuDatapath.
+type sfuCoef struct {
+	c0     int64
+	c1, c2 int32
+}
+
+// sfuSquare is the interpolator's truncated squarer: x*x for an n-bit x
+// from the folded partial-product array (x_i*x_j for i < j once, at
+// weight 2^(i+j+1); x_i at 2^(2i)), keeping only the partial products of
+// weight 2^k and above, divided by 2^16 (k >= 16). A complete square
+// misses the H100's reciprocal on thousands of inputs of the [1,2)
+// sweep; this one reproduces all 2^23.
+func sfuSquare(x uint32, n, k uint) int64 {
+	var s int64
+	for i := uint(0); i < n; i++ {
+		if x>>i&1 == 0 {
+			continue
+		}
+		if 2*i >= k {
+			s += 1 << (2 * i)
+		}
+		// x_i*x_j (j > i) sits at 2^(i+j+1): kept from j = k-1-i up.
+		j := i + 1
+		if i+j < k {
+			j = k - 1 - i
+		}
+		for ; j < n; j++ {
+			if x>>j&1 != 0 {
+				s += 1 << (i + j + 1)
+			}
+		}
+	}
+	return s >> 16
+}
+
+// eval returns Y for the 23-bit fraction m.
+func (t *sfuDatapath) eval(m uint32) uint32 {
+	return uint32(t.evalWide(m))
+}
+
+// evalWide is eval for tables whose Y exceeds 32 bits (sfuLg2).
+func (t *sfuDatapath) evalWide(m uint32) int64 {
+	c := &t.seg[m>>t.bits]
+	x := m & (1<<t.bits - 1)
+	h := max(t.k1, t.k2)
+	var sq int64
+	if t.square != nil {
+		sq = t.square[x]
+	} else { // a table being solved (TestGenerateMUFUTables)
+		sq = sfuSquare(x, t.bits, t.sq)
+	}
+	p := c.c0 + int64(c.c1)*int64(x)<<(h-t.k1) + int64(c.c2)*sq<<(h-t.k2)
+	return p >> h
 }
 
 // sfuNormal splits a normal f32 into its unbiased exponent and 23-bit
@@ -62,9 +121,10 @@ func sfuPack(sign uint32, y uint32, e int) uint32 {
 	return sign | uint32(be)<<23 | (y - 1<<23)
 }
 
-// RcpSFU32 models MUFU.RCP (rcp.approx.ftz.f32) with the table fitted to
-// the H100 (sfuRcp): the result depends only on the fraction of the
-// operand, and the exponent is negated. Special values as Rcp32Approx.
+// RcpSFU32 models MUFU.RCP (rcp.approx.ftz.f32) with the H100's
+// interpolator (sfuRcp, exact on all 2^23 fractions): the result depends
+// only on the fraction of the operand, and the exponent is negated.
+// Special values as Rcp32Approx.
 func RcpSFU32(a uint32) uint32 {
 	x, _, c, _ := mufuArg(a)
 	if c != clsFinite {
@@ -74,20 +134,31 @@ func RcpSFU32(a uint32) uint32 {
 	return sfuPack(x&0x80000000, sfuRcp.eval(m), -e-24)
 }
 
-// RsqSFU32 models MUFU.RSQ (rsqrt.approx.ftz.f32) with two fitted
+// RsqSFU32 models MUFU.RSQ (rsqrt.approx.ftz.f32) with two interpolator
 // tables, for even and odd exponents (sfuRsqEven on [1,2), sfuRsqOdd on
-// [2,4)). Special values as Rsq32Approx.
+// [2,4); rsqY). Special values as Rsq32Approx.
 func RsqSFU32(a uint32) uint32 {
 	x, _, c, neg := mufuArg(a)
 	if c != clsFinite || neg {
 		return Rsq32Approx(a)
 	}
 	e, m := sfuNormal(x)
-	t := &sfuRsqEven
+	return sfuPack(0, rsqY(e, m), -(e-e&1)/2-24)
+}
+
+// rsqY is MUFU.RSQ's result for 2^e * (1 + m*2^-23) in units of 2^-24
+// (times 2^-(e-e&1)/2). Decision: an even power of two gives its exact
+// root, 1.0: the H100 returns 0x3f800000 for rsqrt(1) where the [1,2)
+// table's first segment gives 0x3f7fffff, and that segment reproduces
+// every other input of the sweep. The interpolator is bypassed there.
+func rsqY(e int, m uint32) uint32 {
 	if e&1 != 0 {
-		t, e = &sfuRsqOdd, e-1
+		return sfuRsqOdd.eval(m)
 	}
-	return sfuPack(0, t.eval(m), -e/2-24)
+	if m == 0 {
+		return 1 << 24
+	}
+	return sfuRsqEven.eval(m)
 }
 
 // SqrtSFU32 models MUFU.SQRT (sqrt.approx.ftz.f32) like RsqSFU32
@@ -112,7 +183,7 @@ func SqrtSFU32(a uint32) uint32 {
 // subtracted from 1, which is 2^-23 less. The H100 shows it: on [-2,-1)
 // each of the 2^23 outputs except that of -1 equals the [1,2) output of
 // the complemented fraction times 2^-3, and ex2 of negative operands
-// above -2^-23 is exactly 1. The fraction indexes the table fitted on
+// above -2^-23 is exactly 1. The fraction indexes the table solved on
 // [1,2) (sfuEx2 holds 2^(1+f) * 2^22), the integer part is the exponent.
 // Special values as Ex2Approx32.
 func Ex2SFU32(a uint32) uint32 {
@@ -144,6 +215,48 @@ func Ex2SFU32(a uint32) uint32 {
 		}
 	}
 	return sfuPack(0, sfuEx2.eval(f), i-23)
+}
+
+// Lg2SFU32 models MUFU.LG2 (lg2.approx.ftz.f32). The unit computes
+// log2(1 + f) as a fixed-point number with 36 fraction bits (sfuLg2,
+// solved from the [1,2) sweep on which it matches every input: the
+// output is that number truncated to f32), adds the exponent and
+// truncates the sum to f32 (toward zero). Decision: lg2(1) is 0, where
+// the table's first segment gives 7377*2^-36; other powers of two are
+// not special: lg2(2^-126) is 0xc2fbffff on the H100, -126 + 7377*2^-36
+// truncated, while positive powers truncate to their exponent.
+// Special values as Lg2Approx32.
+func Lg2SFU32(a uint32) uint32 {
+	x, _, c, neg := mufuArg(a)
+	if c != clsFinite || neg {
+		return Lg2Approx32(a)
+	}
+	e, m := sfuNormal(x)
+	if e == 0 && m == 0 {
+		return 0
+	}
+	v := int64(e)<<36 + sfuLg2.evalWide(m)
+	sign := uint32(0)
+	if v < 0 {
+		sign, v = 0x80000000, -v
+	}
+	return sign | truncToF32(uint64(v), -36)
+}
+
+// truncToF32 returns v * 2^exp truncated to f32 (v < 2^60, exp such that
+// the result is normal or zero).
+func truncToF32(v uint64, exp int) uint32 {
+	if v == 0 {
+		return 0
+	}
+	n := 63 - bits.LeadingZeros64(v) // v's top bit
+	var frac uint64
+	if n > 23 {
+		frac = v >> (n - 23)
+	} else {
+		frac = v << (23 - n)
+	}
+	return uint32(n+exp+127)<<23 | uint32(frac)&0x7fffff
 }
 
 // Rcp64HSFU models MUFU.RCP64H: the f32 reciprocal unit (sfuRcp) applied
@@ -180,12 +293,8 @@ func Rsq64HSFU(a uint64) uint64 {
 		return Rsq64H(a)
 	}
 	e := int(hi>>20&0x7ff) - 1023
-	t := &sfuRsqEven
-	if e&1 != 0 {
-		t, e = &sfuRsqOdd, e-1
-	}
-	y := t.eval(uint32(hi&0xfffff) << 3)
-	return sfuHigh(0, float64(y)*math.Ldexp(1, -e/2-24))
+	y := rsqY(e, uint32(hi&0xfffff)<<3)
+	return sfuHigh(0, float64(y)*math.Ldexp(1, -(e-e&1)/2-24))
 }
 
 // sfuHigh returns sign | v with v's fraction truncated to 20 bits, or a
