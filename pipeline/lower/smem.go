@@ -8,7 +8,7 @@ import "orilab/pipeline/ptx"
 // the module-scope .shared variables they name, each in declaration order
 // and aligned. Module-scope variables no reachable code names cost
 // nothing; .extern .shared arrays (dynamic shared memory) are not static,
-// but a kernel that names one is charged the static part rounded up to 16. The order and the rules were measured with ptxas 13.0.88 -v:
+// but in a module that declares one the static part is rounded up to 16. The order and the rules were measured with ptxas 13.0.88 -v:
 // tile[100] (align 8) and odd[6] (align 2) give 106 bytes, a kernel's own
 // [12] with tile gives 116 (own first), and a kernel's own unused [64]
 // is still charged.
@@ -27,11 +27,14 @@ func SharedUsage(m *ptx.Module) map[string]int64 {
 	}
 	var module []svar
 	moduleByName := map[string]int{}
+	dynamic := false // the module declares dynamic shared memory
+	isDynamic := func(v svar) bool { return isExtern(v.decl) && len(v.name.Dims) > 0 && v.name.Dims[0] < 0 }
 	for _, it := range m.Items {
 		if v, ok := it.(*ptx.VarDecl); ok && v.Space == ".shared" {
 			for _, n := range v.Names {
 				moduleByName[n.Name] = len(module)
 				module = append(module, svar{v, n})
+				dynamic = dynamic || isDynamic(svar{v, n})
 			}
 		}
 	}
@@ -121,10 +124,8 @@ func SharedUsage(m *ptx.Module) map[string]int64 {
 			}
 		}
 		var size int64
-		dynamic := false
 		add := func(v svar) {
-			if isExtern(v.decl) && len(v.name.Dims) > 0 && v.name.Dims[0] < 0 {
-				dynamic = true
+			if isDynamic(v) {
 				return
 			}
 			size = alignUp(size, declAlign(v.decl)) + declSize(v.decl, v.name)
@@ -147,8 +148,12 @@ func SharedUsage(m *ptx.Module) map[string]int64 {
 			}
 		}
 		// Dynamic shared memory starts 16-aligned after the static part,
-		// and ptxas charges the padding: ZLUDA's shared_unify_local (an
-		// 8-byte variable and an extern array) reports 16 bytes.
+		// and ptxas charges the padding to every kernel of a module that
+		// declares an .extern .shared array, named or not: ZLUDA's
+		// shared_unify_local (8 bytes) and scanLargeArray's uniformAdd (4
+		// bytes, the extern array named only by other kernels) report 16,
+		// a kernel with 6 bytes reports 6 without the declaration and 16
+		// with it, and one with none reports none either way.
 		if dynamic {
 			size = alignUp(size, 16)
 		}
