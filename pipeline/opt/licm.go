@@ -202,6 +202,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	// recomputed the liveness for every question found no difference.)
 	var lf *LoopForest
 	var live *ori.LiveSets
+	extra := newLICMExtra(f)
 	liveness := func() *ori.LiveSets {
 		if live == nil {
 			live = ori.Liveness(f)
@@ -231,7 +232,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 		}
 		// hoistLoop changes f (and inserts a preheader) only when it
 		// moves something.
-		if n := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness); n > 0 {
+		if n := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra); n > 0 {
 			total += n
 			lf = nil
 		}
@@ -327,7 +328,8 @@ type licmLoop struct {
 
 // hoistLoop hoists the invariants of l and returns how many it moved.
 // liveness returns the current liveness of f, computed on first use.
-func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets) int {
+// extra holds the register words earlier hoists of this run keep live.
+func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra) int {
 	for _, b := range l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op.Has(ori.FBarrier) || in.Op == ori.OpBRX {
@@ -384,7 +386,9 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			}
 		}
 	}
-	// Hoist in order, skipping instructions whose in-loop sources stayed.
+	// Hoist in order, skipping instructions whose in-loop sources stayed
+	// and those whose results do not fit the register budget.
+	press := newLICMPressure(c, l, s.live, extra)
 	var pre *ori.Block
 	hoisted := map[*ori.Inst]bool{}
 	var moved []*ori.Inst
@@ -396,6 +400,9 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			break
 		}
 		if !s.sourcesHoisted(in, hoisted) {
+			continue
+		}
+		if !press.admit(in) {
 			continue
 		}
 		if !c.Sites.Allow(f, in.ID, "hoist a loop-invariant instruction") {
@@ -427,6 +434,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		b.Insts = kept
 	}
 	loopAppend(pre, moved...)
+	press.commit(l, pre, extra)
 	return len(moved)
 }
 
