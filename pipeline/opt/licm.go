@@ -88,8 +88,12 @@ package opt
 // optimization level stored at +2104 (40905-40929). We read it as the
 // latter: LICM runs at -O3 and above.
 //
-// Known limits: no register-pressure model (the budget stands in for it);
-// instructions are not hoisted out of inner loops in one step (only via
+// Register pressure: an instruction is hoisted only while the words its
+// result keeps live across the loop fit under HoistMaxRegCount, and
+// nothing the loop keeps live is hoisted out of a loop with a CALL
+// (licmpressure.go).
+//
+// Known limits: instructions are not hoisted out of inner loops in one step (only via
 // the inner loop's preheader); no speculation of faulting loads; partial
 // redundancy (an invariant computed in only some iterations' paths whose
 // result is live into the header) is left alone.
