@@ -24,14 +24,17 @@ package opt
 // has been hoisted too, and a source whose last reader in the loop is the
 // hoisted instruction is not charged twice.
 //
-// Decision (the limit): HoistMaxRegCount, default 64 R words, the same
-// figure as RematMaxRegCount's aggressive-remat threshold, and never more
-// than the 255 registers an sm_75-sm_90 thread can address (so LICM never
-// hoists constants into more registers than the target has). Over the
-// shared corpus and testdata at sm_80 -O3 (orilab vs-ptxas) the default
-// removed the spills of inverseCNDKernel and left the other kernels'
-// instruction counts unchanged or lower; the figures are in the commit
-// that introduced it. Only the R class is counted: LICM runs before
+// Decision (the limit): HoistMaxRegCount, default 32 R words, and never
+// more than the 255 registers an sm_75-sm_90 thread can address (so LICM
+// never hoists constants into more registers than the target has).
+// Measured with `orilab vs-ptxas --runs 1 /work/shared/corpus testdata`
+// (sm_80 -O3, 376 kernels compiled by both) and ORILAB_KNOBS setting the
+// limit: without a limit inverseCNDKernel used 255 registers and spilled
+// 332 bytes; with 64 it used 88 and the register geomean orilab/ptxas was
+// 0.963 (49 kernels above 1.25x ptxas); with 32, 56 registers, geomean
+// 0.947 and 39 kernels above 1.25x. The static instruction geomean was
+// the same for both (0.931); ptxas itself uses 30 registers there, loading
+// the constants inside the loop. Only the R class is counted: LICM runs before
 // ConvertToUniformReg, when every data value is still an R register.
 //
 // In a loop that contains a CALL the room is zero (licmHasCall): only
@@ -58,7 +61,7 @@ func init() {
 	knobs.Default.Register(knobs.Knob{
 		Name:    "HoistMaxRegCount",
 		Type:    knobs.TypeInt,
-		Default: "64",
+		Default: "32",
 		Bounds:  knobs.AtLeast(0),
 		Doc:     "Register-pressure limit of loop-invariant hoisting: R words live in a loop after hoisting (0 = only the target's 255 registers).",
 		Readers: licmPositions,
