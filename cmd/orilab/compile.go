@@ -12,6 +12,7 @@ import (
 	"orilab/faultinject"
 	"orilab/internal/atomicfile"
 	"orilab/pipeline"
+	"orilab/pipeline/lower"
 	"orilab/pipeline/ptx"
 	"orilab/pipeline/sass"
 )
@@ -36,13 +37,17 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 var smRe = regexp.MustCompile(`^sm_[0-9]+[af]?$`)
 
-// normalizeArgs turns the glued ptxas spellings "-O3" and "-arch=sm_80"
-// style arguments into forms the flag package reads.
+// normalizeArgs turns the glued ptxas spellings "-O3", "-m64" and
+// "-arch=sm_80" style arguments into forms the flag package reads.
 func normalizeArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for _, a := range args {
 		if len(a) == 3 && a[:2] == "-O" && a[2] >= '0' && a[2] <= '9' {
 			out = append(out, "-O", a[2:])
+			continue
+		}
+		if len(a) > 2 && a[:2] == "-m" && a[2] >= '0' && a[2] <= '9' {
+			out = append(out, "-machine", a[2:])
 			continue
 		}
 		out = append(out, a)
@@ -110,6 +115,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
 	pr := addPrintFlags(fs)
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
+	pf := addPtxasFlags(fs, verbose, out)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [--output-format cubin|sass|ir|lowered|ptx]")
 		fmt.Fprintln(fs.Output(), "                      [-O N] [-arch sm_XX]")
@@ -131,7 +137,10 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "for sm_75, sm_80, sm_86, sm_89 or sm_90 that cuobjdump and the CUDA driver read;")
 		fmt.Fprintln(fs.Output(), "an instruction orilab cannot encode yet is then an error naming it. -v prints")
 		fmt.Fprintln(fs.Output(), "the ptxas info lines (registers, stack frame, spill stores and loads, smem,")
-		fmt.Fprintln(fs.Output(), "cmem[0]) to stderr.")
+		fmt.Fprintln(fs.Output(), "cmem[0]) to stderr. ptxas's common options are taken too (--verbose,")
+		fmt.Fprintln(fs.Output(), "--output-file, -c, -lineinfo, -g, -m64, --fmad, --def-load-cache,")
+		fmt.Fprintln(fs.Output(), "--warn-on-spills, -Werror, --version, -arch=compute_XX), each honoured or")
+		fmt.Fprintln(fs.Output(), "refused with its reason (see below).")
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
@@ -139,8 +148,15 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	if pf.version {
+		io.WriteString(stdout, ptxasVersion)
+		return exitOK
+	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "orilab compile: want exactly one PTX file, got %d arguments\n", len(pos))
+		return exitError
+	}
+	if !pf.check(rf, stderr) {
 		return exitError
 	}
 	req, ok := rf.request("compile", stderr)
@@ -247,8 +263,11 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	if pf.spills(resourceUsage(sess, m), stderr) {
+		return exitError
+	}
 	if *verbose {
-		if err := writeResources(stderr, sess); err != nil {
+		if err := writeResources(stderr, sess, m); err != nil {
 			fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 			return exitError
 		}
@@ -287,13 +306,22 @@ func sassText(sess *pipeline.Session) (string, error) {
 	return text, nil
 }
 
-// writeResources prints ptxas's -v lines: the allocator's register count
-// per function, and the frame and spill bytes of the final code.
-func writeResources(w io.Writer, sess *pipeline.Session) error {
+// writeResources prints ptxas's -v lines for the compilation of src.
+func writeResources(w io.Writer, sess *pipeline.Session, src *ptx.Module) error {
+	m := sess.Module()
+	return sass.Resources(w, m.Arch, sass.GlobalBytes(m), resourceUsage(sess, src))
+}
+
+// resourceUsage is what the -v lines say about each function: the
+// allocator's register count, the frame and spill bytes of the final
+// code, and the shared memory ptxas would charge (lower.SharedUsage).
+func resourceUsage(sess *pipeline.Session, src *ptx.Module) []sass.Usage {
 	m := sess.Module()
 	us := sass.ModuleUsage(m, m.Arch)
-	if b := sess.Backend(); b != nil {
-		for i := range us {
+	smem := lower.SharedUsage(src)
+	b := sess.Backend()
+	for i := range us {
+		if b != nil {
 			if st := b.RAStats[us[i].Name]; st != nil {
 				// The encoding fix-ups after allocation may name a
 				// register above the allocator's count
@@ -301,8 +329,11 @@ func writeResources(w io.Writer, sess *pipeline.Session) error {
 				us[i].Regs = max(us[i].Regs, st.Regs)
 			}
 		}
+		if n, ok := smem[us[i].Name]; ok {
+			us[i].Smem = n
+		}
 	}
-	return sass.Resources(w, m.Arch, sass.GlobalBytes(m), us)
+	return us
 }
 
 // writeOut writes text to the -o file (by atomicfile's rules: a regular

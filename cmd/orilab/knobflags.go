@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"orilab/faultinject"
@@ -25,6 +26,9 @@ type requestFlags struct {
 	knobs   knobFlags
 	maxrreg int
 	verify  bool
+	// werror (compile's -Werror) turns the warnings request prints into
+	// errors.
+	werror bool
 	// The fault flags, for the commands that plant one (compile,
 	// bisect); bug is "" without them.
 	fault     bool
@@ -68,11 +72,36 @@ func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, 
 		fmt.Fprintf(stderr, "orilab %s: "+format+"\n", append([]any{cmd}, a...)...)
 		return pipeline.Request{}, false
 	}
+	// warn prints a warning, or under -Werror the same text as an error
+	// (and the request fails).
+	warn := func(format string, a ...any) bool {
+		if f.werror {
+			fail("error: "+format+" (-Werror)", a...)
+			return false
+		}
+		fmt.Fprintf(stderr, "orilab %s: warning: "+format+"\n", append([]any{cmd}, a...)...)
+		return true
+	}
+	// Decision: -arch compute_XX is taken as sm_XX, as ptxas 13.0.88 takes
+	// it (`ptxas -arch=compute_80 iadd.ptx` writes the sm_80 cubin without
+	// a word).
+	if v, ok := strings.CutPrefix(f.arch, "compute_"); ok {
+		f.arch = "sm_" + v
+	}
 	if !checkArchOpt(cmd, f.arch, f.opt, stderr) {
 		return pipeline.Request{}, false
 	}
-	if f.maxrreg < 0 || f.maxrreg > 255 {
+	if f.maxrreg < 0 {
 		return fail("--maxrregcount %d: want 1 to 255 (0 for no limit)", f.maxrreg)
+	}
+	// Decision: above 255, as ptxas 13.0.88: "ptxas warning : Too big
+	// maxrregcount value specified 300, will be ignored", and the limit
+	// is the hardware's 255.
+	if f.maxrreg > 255 {
+		if !warn("--maxrregcount %d is above the 255 registers a thread has; ignored (as ptxas does)", f.maxrreg) {
+			return pipeline.Request{}, false
+		}
+		f.maxrreg = 0
 	}
 	// Decision: ptxas 13.0 raises every --maxrregcount below 24 to 24, on
 	// every target from sm_75 to sm_120, kernels without calls included
@@ -85,7 +114,9 @@ func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, 
 	// The allocator itself still takes any limit (regalloc.Options.MaxRegs),
 	// so its tests can force spills with a handful of registers.
 	if f.maxrreg > 0 && f.maxrreg < minMaxRegCount {
-		fmt.Fprintf(stderr, "orilab %s: warning: adjusting --maxrregcount %d to the lower bound of %d registers per thread (as ptxas does)\n", cmd, f.maxrreg, minMaxRegCount)
+		if !warn("adjusting --maxrregcount %d to the lower bound of %d registers per thread (as ptxas does)", f.maxrreg, minMaxRegCount) {
+			return pipeline.Request{}, false
+		}
 		f.maxrreg = minMaxRegCount
 	}
 	src, err := f.knobs.sources()

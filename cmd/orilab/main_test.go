@@ -161,16 +161,17 @@ func TestCompileSASS(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "        /*0000*/                   MOV R1, c[0x0][0x28] ;") || !strings.Contains(out, "        /*0010*/                   EXIT ;") {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
-	want := "ptxas info    : Compiling entry function 'k' for 'sm_80'\n" +
+	want := "ptxas info    : 0 bytes gmem\n" +
+		"ptxas info    : Compiling entry function 'k' for 'sm_80'\n" +
 		"ptxas info    : Function properties for k\n" +
 		"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n" +
-		"ptxas info    : Used 4 registers, 0 bytes smem, 360 bytes cmem[0]\n"
+		"ptxas info    : Used 4 registers, used 0 barriers, 360 bytes cmem[0]\n"
 	if errs != want {
 		t.Errorf("-v:\n%s\nwant\n%s", errs, want)
 	}
-	code, _, errs = runCLI(t, "compile", "--maxrregcount", "300", p)
-	if code != 2 || errs != "orilab compile: --maxrregcount 300: want 1 to 255 (0 for no limit)\n" {
-		t.Errorf("--maxrregcount 300: exit %d, stderr %q", code, errs)
+	code, _, errs = runCLI(t, "compile", "--maxrregcount", "-1", p)
+	if code != 2 || errs != "orilab compile: --maxrregcount -1: want 1 to 255 (0 for no limit)\n" {
+		t.Errorf("--maxrregcount -1: exit %d, stderr %q", code, errs)
 	}
 	// Without the allocator there are no physical registers: no SASS.
 	p2 := writeFile(t, dir, "reg.ptx", kernelSrc("\tmov.u32 %r1, %tid.x;"))

@@ -88,8 +88,12 @@ package opt
 // optimization level stored at +2104 (40905-40929). We read it as the
 // latter: LICM runs at -O3 and above.
 //
-// Known limits: no register-pressure model (the budget stands in for it);
-// instructions are not hoisted out of inner loops in one step (only via
+// Register pressure: an instruction is hoisted only while the words its
+// result keeps live across the loop fit under HoistMaxRegCount, and
+// nothing the loop keeps live is hoisted out of a loop with a CALL
+// (licmpressure.go).
+//
+// Known limits: instructions are not hoisted out of inner loops in one step (only via
 // the inner loop's preheader); no speculation of faulting loads; partial
 // redundancy (an invariant computed in only some iterations' paths whose
 // result is live into the header) is left alone.
@@ -202,6 +206,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	// recomputed the liveness for every question found no difference.)
 	var lf *LoopForest
 	var live *ori.LiveSets
+	extra := newLICMExtra(f)
 	liveness := func() *ori.LiveSets {
 		if live == nil {
 			live = ori.Liveness(f)
@@ -231,7 +236,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 		}
 		// hoistLoop changes f (and inserts a preheader) only when it
 		// moves something.
-		if n := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness); n > 0 {
+		if n := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra); n > 0 {
 			total += n
 			lf = nil
 		}
@@ -327,7 +332,8 @@ type licmLoop struct {
 
 // hoistLoop hoists the invariants of l and returns how many it moved.
 // liveness returns the current liveness of f, computed on first use.
-func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets) int {
+// extra holds the register words earlier hoists of this run keep live.
+func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra) int {
 	for _, b := range l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op.Has(ori.FBarrier) || in.Op == ori.OpBRX {
@@ -384,7 +390,9 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			}
 		}
 	}
-	// Hoist in order, skipping instructions whose in-loop sources stayed.
+	// Hoist in order, skipping instructions whose in-loop sources stayed
+	// and those whose results do not fit the register budget.
+	press := newLICMPressure(c, l, s.live, extra)
 	var pre *ori.Block
 	hoisted := map[*ori.Inst]bool{}
 	var moved []*ori.Inst
@@ -396,6 +404,9 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			break
 		}
 		if !s.sourcesHoisted(in, hoisted) {
+			continue
+		}
+		if !press.admit(in) {
 			continue
 		}
 		if !c.Sites.Allow(f, in.ID, "hoist a loop-invariant instruction") {
@@ -427,6 +438,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		b.Insts = kept
 	}
 	loopAppend(pre, moved...)
+	press.commit(l, pre, extra)
 	return len(moved)
 }
 

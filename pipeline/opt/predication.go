@@ -444,6 +444,15 @@ func ifcvtPredicable(in *ori.Inst, g ori.Reg) bool {
 	if in.Guarded() && !in.Guard.IsZero() && in.Guard.Class != ori.ClassP {
 		return false
 	}
+	// The operations the lowering keeps whole (IDIV, DDIV, DSQRT) become
+	// 16 to 170 instructions once expanded (unrollSize), the 64-bit IDIV
+	// and DDIV with a loop inside, and a guard does not skip the
+	// expansion: converted, both arms' divisions ran for every thread.
+	// hwtruth fuzz5551930 issued 8,776 warp-instructions at -O3 against
+	// 1,872 at -O0 (TestDynamicCountO3NotAboveO0).
+	if unrollSize(in) > 1 {
+		return false
+	}
 	for _, o := range in.Dsts {
 		if o.Kind != ori.OpdReg || !o.Reg.Virtual && !o.Reg.IsZero() || o.Reg.Overlaps(g) {
 			return false

@@ -169,7 +169,7 @@ var opTable = [numOpcodes]opInfo{
 	OpIABS:    {name: "IABS", dsts: "R", srcs: "v"},
 	OpLOP3:    {name: "LOP3", dsts: "R P?", srcs: "v v v i P"},
 	OpSHF:     {name: "SHF", dsts: "R", srcs: "v v v"},
-	OpLEA:     {name: "LEA", dsts: "R P?", srcs: "v v v? i P?"},
+	OpLEA:     {name: "LEA", dsts: "R P?", srcs: "v v v v? P?"}, // a, b, s or .HI: a, b, c, s
 	OpPOPC:    {name: "POPC", dsts: "R", srcs: "v"},
 	OpFLO:     {name: "FLO", dsts: "R P?", srcs: "v"},
 	OpBREV:    {name: "BREV", dsts: "R", srcs: "v"},

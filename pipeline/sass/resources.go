@@ -26,6 +26,9 @@ type Usage struct {
 	Smem int64
 	// Cmem is the constant bank 0 bytes: up to the end of the parameters.
 	Cmem int64
+	// Barriers is the number of named barriers the function and what it
+	// calls use (BarriersUsed).
+	Barriers int
 }
 
 // paramBase is where kernel parameters start in constant bank 0
@@ -100,7 +103,73 @@ func UsageOf(f *ori.Func, arch int) Usage {
 	return Usage{
 		Name: f.Name, Entry: f.Entry, Regs: UsedRegs(f), Frame: f.LocalBytes,
 		SpillStores: st, SpillLoads: ld, Smem: f.SharedBytes, Cmem: cmem,
+		Barriers: ownBarriers(f),
 	}
+}
+
+// ownBarriers is the number of barriers f's own BAR instructions need:
+// the highest constant barrier ID plus one, or all 16 when an ID is in a
+// register. Decision: ptxas 13.0.88's "used N barriers" counts the same
+// way: bar.sync 0 and bar.sync 5, 64 report 6, bar.red.popc with ID 2
+// reports 3, and bar.sync %r with %r loaded from memory reports 16
+// (`ptxas -arch=sm_80 -v`).
+func ownBarriers(f *ori.Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op != ori.OpBAR || len(in.Srcs) == 0 {
+				continue
+			}
+			switch o := in.Srcs[0]; o.Kind {
+			case ori.OpdImm:
+				n = max(n, int(o.Imm)+1)
+			case ori.OpdReg:
+				n = 16
+			}
+		}
+	}
+	return min(n, 16)
+}
+
+// BarriersUsed returns, per function of m, the barriers it and every
+// function it calls (transitively) use.
+func BarriersUsed(m *ori.Module) map[string]int {
+	own := map[string]int{}
+	calls := map[string][]string{}
+	for _, f := range m.Funcs {
+		own[f.Name] = ownBarriers(f)
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if in.Op != ori.OpCALL {
+					continue
+				}
+				for _, o := range in.Srcs {
+					if o.Kind == ori.OpdSym {
+						calls[f.Name] = append(calls[f.Name], o.Name)
+					}
+				}
+			}
+		}
+	}
+	out := map[string]int{}
+	for _, f := range m.Funcs {
+		seen := map[string]bool{f.Name: true}
+		work := []string{f.Name}
+		n := 0
+		for len(work) > 0 {
+			g := work[len(work)-1]
+			work = work[:len(work)-1]
+			n = max(n, own[g])
+			for _, c := range calls[g] {
+				if !seen[c] {
+					seen[c] = true
+					work = append(work, c)
+				}
+			}
+		}
+		out[f.Name] = n
+	}
+	return out
 }
 
 // ModuleUsage derives the report of every function of m.
@@ -108,9 +177,11 @@ func ModuleUsage(m *ori.Module, arch int) []Usage {
 	if arch == 0 {
 		arch = m.Arch
 	}
+	bars := BarriersUsed(m)
 	out := make([]Usage, len(m.Funcs))
 	for i, f := range m.Funcs {
 		out[i] = UsageOf(f, arch)
+		out[i].Barriers = bars[f.Name]
 	}
 	return out
 }
@@ -128,13 +199,19 @@ func GlobalBytes(m *ori.Module) int64 {
 }
 
 // Resources writes the ptxas -v report for funcs, in order, for target
-// sm_<arch>; gmem > 0 adds the module's "bytes gmem" line first.
+// sm_<arch>, after the module's "bytes gmem" line.
+//
+// Decision: the lines have ptxas 13.0.88's shape: the gmem line always
+// (ptxas prints "0 bytes gmem" too), "used N barriers" after the
+// registers, and the smem part only when a kernel has static shared
+// memory ("Used 12 registers, used 0 barriers, 380 bytes cmem[0]").
+// ptxas's trailing "Compile time = N ms" line is left out: it is a
+// measurement, not a property of the code, and would make the report
+// differ from run to run.
 func Resources(w io.Writer, arch int, gmem int64, funcs []Usage) error {
 	const info = "ptxas info    : "
-	if gmem > 0 {
-		if _, err := fmt.Fprintf(w, "%s%d bytes gmem\n", info, gmem); err != nil {
-			return err
-		}
+	if _, err := fmt.Fprintf(w, "%s%d bytes gmem\n", info, gmem); err != nil {
+		return err
 	}
 	for _, r := range funcs {
 		var err error
@@ -146,7 +223,11 @@ func Resources(w io.Writer, arch int, gmem int64, funcs []Usage) error {
 				info, r.Name, r.Frame, r.SpillStores, r.SpillLoads)
 		}
 		if err == nil && r.Entry {
-			_, err = fmt.Fprintf(w, "%sUsed %d registers, %d bytes smem, %d bytes cmem[0]\n", info, r.Regs, r.Smem, r.Cmem)
+			smem := ""
+			if r.Smem > 0 {
+				smem = fmt.Sprintf("%d bytes smem, ", r.Smem)
+			}
+			_, err = fmt.Fprintf(w, "%sUsed %d registers, used %d barriers, %s%d bytes cmem[0]\n", info, r.Regs, r.Barriers, smem, r.Cmem)
 		}
 		if err != nil {
 			return err

@@ -32,7 +32,7 @@ ptxas info    : Function properties for helper
 ptxas info    : Compiling entry function 'k' for 'sm_86'
 ptxas info    : Function properties for k
     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-ptxas info    : Used 8 registers, 256 bytes smem, 360 bytes cmem[0]
+ptxas info    : Used 8 registers, used 0 barriers, 256 bytes smem, 360 bytes cmem[0]
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -44,13 +44,64 @@ ptxas info    : Used 8 registers, 256 bytes smem, 360 bytes cmem[0]
 	if err := Resources(&b, 90, 0, []Usage{u}); err != nil {
 		t.Fatal(err)
 	}
-	want = `ptxas info    : Compiling entry function 'vecadd' for 'sm_90'
+	want = `ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'vecadd' for 'sm_90'
 ptxas info    : Function properties for vecadd
     32 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads
-ptxas info    : Used 24 registers, 0 bytes smem, 372 bytes cmem[0]
+ptxas info    : Used 24 registers, used 0 barriers, 372 bytes cmem[0]
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestBarriersUsed checks ptxas's "used N barriers" rule: the highest
+// constant ID plus one, 16 for an ID in a register, and a kernel counts
+// the barriers of the functions it calls.
+func TestBarriersUsed(t *testing.T) {
+	m, err := ori.ParseModule("bar.ori", []byte(`.module sm_80 address_size=64
+.func leaf
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 BAR.SYNC 0x5, 0x40 ;
+	#2 RET.REL.NODEC R20 ;
+}
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 BAR.SYNC 0x0 ;
+	#2 CALL.REL.NOINC `+"`leaf`"+` ;
+	#3 EXIT ;
+}
+.entry r
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 BAR.SYNC R4 ;
+	#2 EXIT ;
+}
+.entry none
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 EXIT ;
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := BarriersUsed(m)
+	want := map[string]int{"leaf": 6, "k": 6, "r": 16, "none": 0}
+	for name, n := range want {
+		if got[name] != n {
+			t.Errorf("%s: %d barriers, want %d", name, got[name], n)
+		}
 	}
 }
 

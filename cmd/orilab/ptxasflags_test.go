@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPtxasFlags checks each ptxas option orilab compile takes: honoured
+// (the output says so) or refused with its reason, exactly.
+func TestPtxasFlags(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "k.ptx", kernelSrc("\tmov.u32 %r1, %tid.x;", "\tbar.sync 1;"))
+	_, base, _ := runCLI(t, "compile", p)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		// errs is the exact stderr; same says stdout is the default SASS.
+		errs string
+		same bool
+	}{
+		{"version", []string{"--version"}, 0, "", false},
+		// At -O0 the barrier stays (at -O3 OriRemoveRedundantBarriers
+		// deletes it: nothing in the kernel touches memory).
+		{"verbose", []string{"--verbose", "-O0", p}, 0, "ptxas info    : 0 bytes gmem\n" +
+			"ptxas info    : Compiling entry function 'k' for 'sm_80'\n" +
+			"ptxas info    : Function properties for k\n" +
+			"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n" +
+			"ptxas info    : Used 5 registers, used 2 barriers, 360 bytes cmem[0]\n", false},
+		{"c", []string{"-c", p}, 0, "", true},
+		{"lineinfo", []string{"-lineinfo", p}, 0, "", true},
+		{"m64", []string{"-m64", p}, 0, "", true},
+		{"m32", []string{"-m32", p}, 2, "orilab compile: --machine 32: only 64-bit addresses exist (ptxas 13: \"Value '32' is not defined for option 'machine'\")\n", false},
+		{"fmad false", []string{"--fmad=false", p}, 0, "", true},
+		{"fmad bogus", []string{"--fmad", "bogus", p}, 2, "orilab compile: --fmad \"bogus\": expected true or false\n", false},
+		{"def-load-cache ca", []string{"--def-load-cache=ca", p}, 0, "", true},
+		{"def-load-cache cg", []string{"--def-load-cache", "cg", p}, 2, "orilab compile: --def-load-cache cg: orilab lowers every load with the default cache operator (ca); it does not model cg\n", false},
+		{"def-load-cache xx", []string{"--def-load-cache=xx", p}, 2, "orilab compile: --def-load-cache \"xx\": want ca, cg, cs, lu or cv\n", false},
+		{"expensive", []string{"--allow-expensive-optimizations=false", p}, 0, "", true},
+		{"compute arch", []string{"-arch=compute_80", p}, 0, "", true},
+		{"g with O3", []string{"-g", "-O3", p}, 2, "orilab compile: -g with -O3: optimized debugging is not supported (as in ptxas); leave -O out or use -O0\n", false},
+		{"maxrregcount 300", []string{"--maxrregcount", "300", p}, 0, "orilab compile: warning: --maxrregcount 300 is above the 255 registers a thread has; ignored (as ptxas does)\n", true},
+		{"maxrregcount 300 Werror", []string{"--maxrregcount", "300", "-Werror", p}, 2, "orilab compile: error: --maxrregcount 300 is above the 255 registers a thread has; ignored (as ptxas does) (-Werror)\n", false},
+		{"maxrregcount 2 Werror", []string{"-Werror", "--maxrregcount=2", p}, 2, "orilab compile: error: adjusting --maxrregcount 2 to the lower bound of 24 registers per thread (as ptxas does) (-Werror)\n", false},
+		{"warn-on-spills, none", []string{"--warn-on-spills", "-Werror", p}, 0, "", true},
+	}
+	for _, c := range cases {
+		code, out, errs := runCLI(t, append([]string{"compile"}, c.args...)...)
+		if code != c.code || errs != c.errs {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", c.name, code, errs, c.code, c.errs)
+		}
+		if c.same && out != base {
+			t.Errorf("%s: the SASS differs from the default's:\n%s", c.name, out)
+		}
+	}
+	// --version prints the release it models.
+	if _, out, _ := runCLI(t, "compile", "--version"); !strings.Contains(out, "V13.0.88") {
+		t.Errorf("--version: %q", out)
+	}
+	// --output-file is -o.
+	o := filepath.Join(dir, "k.sass")
+	if code, _, errs := runCLI(t, "compile", "--output-file", o, p); code != 0 {
+		t.Fatalf("--output-file: exit %d, %s", code, errs)
+	}
+	if b, err := os.ReadFile(o); err != nil || string(b) != base {
+		t.Errorf("--output-file wrote %q (%v)", b, err)
+	}
+	// -g compiles at -O0, as -O0 does.
+	_, g, _ := runCLI(t, "compile", "-g", p)
+	_, o0, _ := runCLI(t, "compile", "-O0", p)
+	if g != o0 {
+		t.Errorf("-g:\n%s\nwant the -O0 SASS:\n%s", g, o0)
+	}
+}
+
+// TestWarnOnSpills forces spills and checks --warn-on-spills' line, and
+// that -Werror turns it into an error.
+func TestWarnOnSpills(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "pipeline", "regalloc", "testdata", "pressure.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := writeFile(t, dir, "pressure.ptx", string(src))
+	code, _, errs := runCLI(t, "compile", "--maxrregcount", "24", "--warn-on-spills", p)
+	if code != 0 || !strings.HasPrefix(errs, "orilab compile: warning: registers are spilled to local memory in function 'pressure', ") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "compile", "--maxrregcount", "24", "--warn-on-spills", "-Werror", p)
+	if code != 2 || !strings.HasPrefix(errs, "orilab compile: error: registers are spilled to local memory in function 'pressure', ") {
+		t.Errorf("-Werror: exit %d, stderr %q", code, errs)
+	}
+}
