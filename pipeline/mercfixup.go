@@ -81,6 +81,14 @@ func postFixForMercTargets(c *PhaseContext) error {
 		return nil // no encoding tables for this target: nothing to fix for
 	}
 	desc, haveDesc := freeURPair(c.Module)
+	if c.Backend != nil && c.Backend.PreRA != nil {
+		// The mirror edits the copy from before allocation, which a
+		// forked session shares with its parent (Session.Fork copies
+		// Backend, not the module it points to): a fault campaign's
+		// clean run would otherwise legalize its target's copy and the
+		// verifier would compare unlegalized code with legalized.
+		c.Backend.PreRA = c.Backend.PreRA.Clone()
+	}
 	for _, f := range c.Module.Funcs {
 		m := newMirror(c.Backend, f)
 		for _, b := range f.Blocks {
