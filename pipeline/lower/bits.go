@@ -552,6 +552,11 @@ func lowerShift(c *fn, in *ptx.Instr) error {
 		return err
 	}
 	left := in.Op == "shl"
+	if c.ptxasShlFolded(in) {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d.Word(0))}, word(a, 0))
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d.Word(1))}, word(a, 1))
+		return nil
+	}
 	if bits == 64 {
 		n = bitsClampImm(n, 64)
 		lo, hi := c.bitsReg(word(a, 0)), c.bitsReg(word(a, 1))

@@ -752,6 +752,9 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	if err != nil {
 		return err
 	}
+	if c.ptxasFoldAbsNeg(in, t, d) {
+		return nil
+	}
 	neg, ftz := in.Op == "neg", in.HasMod(".ftz")
 	kind := flKind(t)
 	if !flIsBF(t) && (in.Guard == nil || ftz) {
@@ -825,10 +828,24 @@ func lowerCopysign(c *fn, in *ptx.Instr) error {
 
 // lowerTestp: FSETP/DSETP on |a| (no .FTZ: subnormals are subnormal).
 // Zeros count as normal numbers.
+//
+// Decision: a guarded testp runs unguarded, as ptxas 13.0 compiles it:
+// its SASS for "@%p1 testp.normal.f32 %p1, %f3" (and for every property,
+// .f32 and .f64, @p and @!p, and a destination other than the guard) is
+// the ISETP chain without the guard, so the destination gets the test's
+// result also where the guard is false; a guarded setp keeps its guard.
+// Evidence on the H100 (hwtruth): fuzz5550054, whose fn0 has "@%p1
+// testp.normal.f32 %p1, %f3" with %p1 false on even arguments, out[21]
+// (thread 0, word 21), a hash with "selp.u32 1, 0, %p1" as its
+// second-to-last term: 0xaa14c43d, where the guard gives 0xaa14c41e (31
+// less: %p1 false); fuzz5551097 ("@%p2 testp.number.f32 %p2, %f2") out[698]
+// 0xcf016f9d, guarded 0xcf016f5f (2*31 less). PTX's manual says a guard
+// applies to every instruction; ptxas and the hardware decide here.
 func lowerTestp(c *fn, in *ptx.Instr) error {
 	if err := c.flCheck(in, 2); err != nil {
 		return err
 	}
+	c.guard, c.gNot = ori.PT, false
 	t := lastType(in)
 	if t != ".f32" && t != ".f64" {
 		return c.l.unsupported(in.OpPos, "testp%s", t)

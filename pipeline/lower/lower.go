@@ -384,6 +384,9 @@ type fn struct {
 	// usesStack is set when the function addresses its local frame
 	// through R1.
 	usesStack bool
+	// defs maps each PTX register name to the instructions that name it
+	// first (ptxasfold.go; built on first use).
+	defs map[string][]*ptx.Instr
 	// retRegs and retSlots are the function's results: a PTX register
 	// for a .reg result, a word slot for a .param result.
 	retRegs  []*preg
