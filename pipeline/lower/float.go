@@ -521,6 +521,25 @@ func lowerFloatArith(c *fn, in *ptx.Instr) error {
 	return c.l.unsupported(in.OpPos, "floating-point %s", in.Op)
 }
 
+// flImmSecond puts an immediate operand of a commutative add or multiply
+// second, where SASS encodes it.
+//
+// Decision: as ptxas 13.0 does, which matters for NaNs: the f64 units
+// return the second operand's NaN first ("b, then a"), so in
+// "add.rz.f64 %fd1, 0d7FF8000000000000, %fd1" the constant wins when
+// %fd1 is a NaN too. ptxas -arch=sm_90 compiles that add to "DADD.RZ R2,
+// R8, +QNAN" (and a mul by a NaN constant to DMUL with the constant
+// second). Evidence: fuzz5551797 (hwtruth), out[2685] (thread 67, word
+// 5), the high word of that sum of the default NaN 0xfff8000000000000 (a
+// square root of a negative) and the constant: the H100 wrote 0x7ff80000
+// (the constant), the operand order of the PTX gives 0xfff80000.
+func flImmSecond(a, b ori.Operand) (ori.Operand, ori.Operand) {
+	if a.Kind == ori.OpdImm && b.Kind != ori.OpdImm {
+		return b, a
+	}
+	return a, b
+}
+
 func (c *fn) flAddMul(in *ptx.Instr, t string) error {
 	if err := c.flCheck(in, 3); err != nil {
 		return err
@@ -538,6 +557,7 @@ func (c *fn) flAddMul(in *ptx.Instr, t string) error {
 	if in.Op == "sub" {
 		b = c.flNeg(b, t)
 	}
+	a, b = flImmSecond(a, b)
 	add := in.Op != "mul"
 	switch flKind(t) {
 	case 32:
@@ -597,6 +617,7 @@ func (c *fn) flFma(in *ptx.Instr, t string) error {
 		}
 		c.flOp(ori.OpFFMA, flMods(ftz, rnd, sat), d, s[0], s[1], s[2])
 	case 64:
+		s[0], s[1] = flImmSecond(s[0], s[1])
 		c.flOp(ori.OpDFMA, flMods(false, rnd, false), d, s[0], s[1], s[2])
 	default:
 		if rnd != "" && rnd != "RN" {

@@ -3,10 +3,10 @@ package lower
 // Results that ptxas 13.0 computes at compile time, differently from the
 // instruction the PTX names. The H100 runs ptxas's code, so orilab
 // computes what ptxas's folding gives wherever the hardware data shows
-// it (issue 18: the fuzz programs recorded on an H100). Each fold needs
-// the value's one definition, so it applies only to a register written
-// by exactly one unguarded instruction of the function, which is what
-// ptxas's SSA-based folding needs too.
+// it (issue 18: the fuzz programs recorded on an H100). ptxas decides
+// from a value's definitions in SSA form, so each rule here asks that
+// every definition reaching the use qualifies (ptxreach.go), and that no
+// path leaves the register undefined.
 
 import (
 	"strconv"
@@ -15,47 +15,6 @@ import (
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
-
-// soleDef returns the instruction that writes PTX register name, when
-// exactly one instruction of the function names it as (part of) its
-// first operand and that instruction is unguarded. Anything else that
-// names it first (a store's address base, a second definition) makes it
-// nil: the answer errs towards "not known".
-func (c *fn) soleDef(name string) *ptx.Instr {
-	if c.defs == nil {
-		c.defs = map[string][]*ptx.Instr{}
-		var walk func(b *ptx.Block)
-		walk = func(b *ptx.Block) {
-			for _, s := range b.Stmts {
-				switch s := s.(type) {
-				case *ptx.Block:
-					walk(s)
-				case *ptx.Instr:
-					if len(s.Args) == 0 {
-						continue
-					}
-					a := s.Args[0]
-					if a.Kind == ptx.OpName {
-						c.defs[a.Name] = append(c.defs[a.Name], s)
-					}
-					for _, e := range a.Elems {
-						if e.Kind == ptx.OpName {
-							c.defs[e.Name] = append(c.defs[e.Name], s)
-						}
-					}
-				}
-			}
-		}
-		if c.pf.Body != nil {
-			walk(c.pf.Body)
-		}
-	}
-	ds := c.defs[name]
-	if len(ds) != 1 || ds[0].Guard != nil {
-		return nil
-	}
-	return ds[0]
-}
 
 // ptxasShlFolded reports whether "shl.b64 d, a, n" is one that ptxas 13.0
 // folds to d = a: n an immediate of 64 or more, and a the product of a
@@ -71,7 +30,10 @@ func (c *fn) soleDef(name string) *ptx.Instr {
 // mul.wide.s32 and for mul.lo.u64 by an immediate; 0 when the
 // multiplier is a register). Evidence: fuzz5550794 (hwtruth), out[1282]
 // (thread 32, word 2), the low word of %rd17: the H100 wrote 0x0000ffff,
-// the value of %rd16, where PTX's rule gives 0.
+// the value of %rd16, where PTX's rule gives 0; fuzz5551842, "shl.b64
+// %rd17, %rd16, 69" where the definition of %rd16 that reaches it is
+// "mul.lo.u64 %rd16, 0x8, %rd16" (others do not), out[2]: 0x00000010
+// (%rd16), where PTX's rule gives 0.
 func (c *fn) ptxasShlFolded(in *ptx.Instr) bool {
 	if in.Op != "shl" || len(in.Args) != 3 || lastType(in) != ".b64" || in.Args[1].Kind != ptx.OpName || in.Args[1].Neg {
 		return false
@@ -80,30 +42,40 @@ func (c *fn) ptxasShlFolded(in *ptx.Instr) bool {
 	if !ok || n < 64 {
 		return false
 	}
-	def := c.soleDef(in.Args[1].Name)
-	if def == nil || def.Op != "mul" || len(def.Args) != 3 {
-		return false
-	}
-	switch t := lastType(def); {
-	case def.HasMod(".wide") && (t == ".u32" || t == ".s32"):
-	case def.HasMod(".lo") && (t == ".u64" || t == ".s64"):
-	default:
-		return false
-	}
-	return def.Args[1].Kind == ptx.OpInt || def.Args[2].Kind == ptx.OpInt
+	return c.allReachingDefs(in, in.Args[1].Name, func(def *ptx.Instr) bool {
+		if def.Guard != nil || def.Op != "mul" || len(def.Args) != 3 {
+			return false
+		}
+		switch t := lastType(def); {
+		case def.HasMod(".wide") && (t == ".u32" || t == ".s32"):
+		case def.HasMod(".lo") && (t == ".u64" || t == ".s64"):
+		default:
+			return false
+		}
+		return def.Args[1].Kind == ptx.OpInt || def.Args[2].Kind == ptx.OpInt
+	})
 }
 
 // ptxasNaNConst returns the bits of the NaN constant that operand a
-// holds when it is one, for a float type of 32 or 64 bits: a float
-// literal written by its bits (0f..., 0d...), or a register whose only
-// definition moves one in (mov.f32 %f2, 0f7FC00000).
-func (c *fn) ptxasNaNConst(a *ptx.Operand, bits int) (uint64, bool) {
+// holds at in when it is one, for a float type of 32 or 64 bits: a float
+// literal written by its bits (0f..., 0d...), or a register whose every
+// reaching definition moves that literal in (mov.f32 %f2, 0f7FC00000).
+func (c *fn) ptxasNaNConst(in *ptx.Instr, a *ptx.Operand, bits int) (uint64, bool) {
 	if a.Kind == ptx.OpName && !a.Neg {
-		def := c.soleDef(a.Name)
-		if def == nil || def.Op != "mov" || len(def.Args) != 2 {
+		var lit *ptx.Operand
+		same := c.allReachingDefs(in, a.Name, func(def *ptx.Instr) bool {
+			if def.Guard != nil || def.Op != "mov" || len(def.Args) != 2 || def.Args[1].Kind != ptx.OpFloat {
+				return false
+			}
+			if lit == nil {
+				lit = def.Args[1]
+			}
+			return def.Args[1].Text == lit.Text
+		})
+		if !same {
 			return 0, false
 		}
-		a = def.Args[1]
+		a = lit
 	}
 	var v uint64
 	switch {
@@ -154,7 +126,7 @@ func (c *fn) ptxasAbsNegNaN(in *ptx.Instr, t string) (uint64, bool) {
 	if flIsBF(t) || (bits != 32 && bits != 64) || len(in.Args) != 2 {
 		return 0, false
 	}
-	v, ok := c.ptxasNaNConst(in.Args[1], bits)
+	v, ok := c.ptxasNaNConst(in, in.Args[1], bits)
 	if !ok {
 		return 0, false
 	}
@@ -187,4 +159,81 @@ func (c *fn) ptxasFoldAbsNeg(in *ptx.Instr, t string, d ori.Reg) bool {
 	c.flOp(ori.OpMOV, nil, d.Word(0), flImm32(uint32(v)))
 	c.flOp(ori.OpMOV, nil, d.Word(1), flImm32(uint32(v>>32)))
 	return true
+}
+
+// ptxasCvtTypes are the type modifiers of cvt.
+var ptxasCvtTypes = map[string]bool{
+	".u8": true, ".u16": true, ".u32": true, ".u64": true,
+	".s8": true, ".s16": true, ".s32": true, ".s64": true,
+	".f16": true, ".bf16": true, ".f32": true, ".f64": true,
+	".f16x2": true, ".bf16x2": true, ".tf32": true,
+	".e4m3x2": true, ".e5m2x2": true, ".e2m1x2": true, ".e2m3x2": true, ".e3m2x2": true, ".ue8m0x2": true,
+}
+
+// ptxasHalfResult returns ".f16" or ".bf16" when instruction def writes
+// a scalar half-precision result, "" otherwise. Only the instructions
+// whose ptxas code was checked count (ptxasByteStore).
+func ptxasHalfResult(def *ptx.Instr) string {
+	t := lastType(def)
+	switch def.Op {
+	case "add", "sub", "mul", "fma", "min", "max", "neg", "abs", "ex2":
+	case "cvt":
+		t = ""
+		for _, m := range def.Mods {
+			if ptxasCvtTypes[m] {
+				t = m // the destination type comes first
+				break
+			}
+		}
+	default:
+		return ""
+	}
+	if t == ".f16" || t == ".bf16" {
+		return t
+	}
+	return ""
+}
+
+// ptxasByteStore returns the value an 8-bit store (type t) of operand e
+// writes, given its lowered value val: when every definition of the
+// register that reaches the store computes a scalar f16 (or bf16), ptxas
+// stores the value converted to an 8-bit integer, not its low byte.
+//
+// Decision: as ptxas 13.0 compiles it. Its SASS for "add.f16 %rs2, ...;
+// st.global.u8 [%rd1], %rs2" is F2I.U8.F16.TRUNC.NTZ and then STG.E.U8
+// (F2I.S8 for st.s8, F2I.U8.BF16 for a bf16 value; the same for sub,
+// mul, fma, min, max, neg, abs, ex2.approx, cvt.rn.f16.f32, for
+// st.shared, st.local, generic st and each element of st.v2.u8). It
+// stores the low byte where a reaching definition is an integer one
+// (an extra "@%p add.u16 %rs2, %rs2, 1"), for mov.b16, selp.b16 and
+// ld.b16, and for a 32-bit register (add.f16x2). PTX's manual says the
+// store writes the low 8 bits. Evidence on the H100 (hwtruth):
+// fuzz5551637, "max.ftz.f16 %rs2, %rs2, %rs1; ...; st.global.u8
+// [%rd12+58], %rs2" with %rs2 = 0x4b6a (14.83): byte 2 of out[38] is 0x0e
+// (14), where the low byte gives 0x6a.
+func (c *fn) ptxasByteStore(in *ptx.Instr, e *ptx.Operand, t string, val ori.Operand) ori.Operand {
+	if e.Kind != ptx.OpName || e.Neg || val.Kind != ori.OpdReg {
+		return val
+	}
+	if r := c.lookupReg(e.Name); r == nil || r.pred || r.reg.Words != 1 {
+		return val
+	}
+	half := ""
+	ok := c.allReachingDefs(in, e.Name, func(def *ptx.Instr) bool {
+		h := ptxasHalfResult(def)
+		if half == "" {
+			half = h
+		}
+		return h != "" && h == half
+	})
+	if !ok {
+		return val
+	}
+	dt := ".u8"
+	if t == ".s8" {
+		dt = ".s8"
+	}
+	d := c.newReg(1)
+	c.cvtFloatInt(d, dt, half, val, cvtMods{irnd: "RZ"})
+	return ori.R(d)
 }
