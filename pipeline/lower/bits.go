@@ -552,6 +552,11 @@ func lowerShift(c *fn, in *ptx.Instr) error {
 		return err
 	}
 	left := in.Op == "shl"
+	if c.ptxasShlFolded(in) {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d.Word(0))}, word(a, 0))
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d.Word(1))}, word(a, 1))
+		return nil
+	}
 	if bits == 64 {
 		n = bitsClampImm(n, 64)
 		lo, hi := c.bitsReg(word(a, 0)), c.bitsReg(word(a, 1))
@@ -1217,8 +1222,9 @@ func lowerDot(c *fn, in *ptx.Instr) error {
 //
 // The k-th lowest set bit of z is at the largest t in 0..31 with
 // popc(z & ((1 << t) - 1)) < k, found by a five-step binary search; the
-// answer is base ± t when popc(z) >= k, else 0xffffffff. base must be <= 31
-// (PTX leaves larger values undefined).
+// answer is base ± t when popc(z) >= k, else 0xffffffff; an offset of
+// INT_MIN gives 0 (see the Decision below). base must be <= 31 (PTX
+// leaves larger values undefined).
 func lowerFns(c *fn, in *ptx.Instr) error {
 	if err := c.bitsArgs(in, 4); err != nil {
 		return err
@@ -1292,7 +1298,20 @@ func lowerFns(c *fn, in *ptx.Instr) error {
 	nt.Neg = true
 	c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(rd)}, nt, base, bitsRZ())
 	c.bitsSel(r, ori.R(rd), ori.R(ru), neg)
-	c.bitsSel(d, ori.R(r), ori.Imm(-1), found)
+	res := c.newReg(1)
+	c.bitsSel(res, ori.R(r), ori.Imm(-1), found)
+	// Decision: an offset of INT_MIN gives 0, as ptxas 13.0 computes
+	// it: its sequence negates the offset to a count k (INT_MIN stays
+	// INT_MIN), narrows the position with unsigned popcount compares
+	// (all true: position 31 of the reversed mask, bit 0) and checks
+	// "found" with a signed compare (popc < INT_MIN is false), so it
+	// returns bit 0 for any mask and base; the unsigned count above
+	// would never be found (0xffffffff). Evidence on the H100 (hwtruth):
+	// fuzz5551567, "fns.b32 %r17, 0x5A89E074, %r68, %r20" with %r20 =
+	// 0x80000000: out[1970] (thread 49, base 17), out[2650] (base 2) and
+	// out[5090] (base 31) are 0.
+	isMin := c.bitsCmp("EQ", false, off, bitsImm(0x80000000))
+	c.bitsSel(d, bitsRZ(), ori.R(res), isMin)
 	return nil
 }
 

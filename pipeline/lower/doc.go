@@ -16,6 +16,13 @@
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.
 //
+// Where ptxas 13.0 computes a result at compile time differently from the
+// instruction's run-time rule, and the H100 shows ptxas's result, the
+// lowering computes ptxas's (ptxasfold.go: a shift folded into a
+// multiplier, abs/neg of a NaN constant, an 8-bit store of an f16
+// value); those rules look at every definition of a register that
+// reaches the use, which ptxreach.go finds on the PTX statements.
+//
 // Anything it cannot translate is an error "FILE:LINE:COL: error:
 // unsupported: ...", never a silent skip.
 package lower

@@ -521,6 +521,25 @@ func lowerFloatArith(c *fn, in *ptx.Instr) error {
 	return c.l.unsupported(in.OpPos, "floating-point %s", in.Op)
 }
 
+// flImmSecond puts an immediate operand of a commutative add or multiply
+// second, where SASS encodes it.
+//
+// Decision: as ptxas 13.0 does, which matters for NaNs: the f64 units
+// return the second operand's NaN first ("b, then a"), so in
+// "add.rz.f64 %fd1, 0d7FF8000000000000, %fd1" the constant wins when
+// %fd1 is a NaN too. ptxas -arch=sm_90 compiles that add to "DADD.RZ R2,
+// R8, +QNAN" (and a mul by a NaN constant to DMUL with the constant
+// second). Evidence: fuzz5551797 (hwtruth), out[2685] (thread 67, word
+// 5), the high word of that sum of the default NaN 0xfff8000000000000 (a
+// square root of a negative) and the constant: the H100 wrote 0x7ff80000
+// (the constant), the operand order of the PTX gives 0xfff80000.
+func flImmSecond(a, b ori.Operand) (ori.Operand, ori.Operand) {
+	if a.Kind == ori.OpdImm && b.Kind != ori.OpdImm {
+		return b, a
+	}
+	return a, b
+}
+
 func (c *fn) flAddMul(in *ptx.Instr, t string) error {
 	if err := c.flCheck(in, 3); err != nil {
 		return err
@@ -538,6 +557,7 @@ func (c *fn) flAddMul(in *ptx.Instr, t string) error {
 	if in.Op == "sub" {
 		b = c.flNeg(b, t)
 	}
+	a, b = flImmSecond(a, b)
 	add := in.Op != "mul"
 	switch flKind(t) {
 	case 32:
@@ -597,6 +617,7 @@ func (c *fn) flFma(in *ptx.Instr, t string) error {
 		}
 		c.flOp(ori.OpFFMA, flMods(ftz, rnd, sat), d, s[0], s[1], s[2])
 	case 64:
+		s[0], s[1] = flImmSecond(s[0], s[1])
 		c.flOp(ori.OpDFMA, flMods(false, rnd, false), d, s[0], s[1], s[2])
 	default:
 		if rnd != "" && rnd != "RN" {
@@ -752,6 +773,9 @@ func (c *fn) flAbsNeg(in *ptx.Instr, t string) error {
 	if err != nil {
 		return err
 	}
+	if c.ptxasFoldAbsNeg(in, t, d) {
+		return nil
+	}
 	neg, ftz := in.Op == "neg", in.HasMod(".ftz")
 	kind := flKind(t)
 	if !flIsBF(t) && (in.Guard == nil || ftz) {
@@ -825,10 +849,24 @@ func lowerCopysign(c *fn, in *ptx.Instr) error {
 
 // lowerTestp: FSETP/DSETP on |a| (no .FTZ: subnormals are subnormal).
 // Zeros count as normal numbers.
+//
+// Decision: a guarded testp runs unguarded, as ptxas 13.0 compiles it:
+// its SASS for "@%p1 testp.normal.f32 %p1, %f3" (and for every property,
+// .f32 and .f64, @p and @!p, and a destination other than the guard) is
+// the ISETP chain without the guard, so the destination gets the test's
+// result also where the guard is false; a guarded setp keeps its guard.
+// Evidence on the H100 (hwtruth): fuzz5550054, whose fn0 has "@%p1
+// testp.normal.f32 %p1, %f3" with %p1 false on even arguments, out[21]
+// (thread 0, word 21), a hash with "selp.u32 1, 0, %p1" as its
+// second-to-last term: 0xaa14c43d, where the guard gives 0xaa14c41e (31
+// less: %p1 false); fuzz5551097 ("@%p2 testp.number.f32 %p2, %f2") out[698]
+// 0xcf016f9d, guarded 0xcf016f5f (2*31 less). PTX's manual says a guard
+// applies to every instruction; ptxas and the hardware decide here.
 func lowerTestp(c *fn, in *ptx.Instr) error {
 	if err := c.flCheck(in, 2); err != nil {
 		return err
 	}
+	c.guard, c.gNot = ori.PT, false
 	t := lastType(in)
 	if t != ".f32" && t != ".f64" {
 		return c.l.unsupported(in.OpPos, "testp%s", t)

@@ -385,6 +385,9 @@ type fn struct {
 	// usesStack is set when the function addresses its local frame
 	// through R1.
 	usesStack bool
+	// pflow is the control flow of the PTX statements, for reaching
+	// definitions (ptxreach.go; built on first use).
+	pflow *ptxFlow
 	// retRegs and retSlots are the function's results: a PTX register
 	// for a .reg result, a word slot for a .param result.
 	retRegs  []*preg

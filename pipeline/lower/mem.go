@@ -548,6 +548,17 @@ func lowerSt(c *fn, in *ptx.Instr) error {
 		}
 		vals = []ori.Operand{o}
 	}
+	if typeBits(t) == 8 {
+		elems := []*ptx.Operand{v}
+		if v.Kind == ptx.OpVec {
+			elems = v.Elems
+		}
+		for i, e := range elems {
+			if i < len(vals) {
+				vals[i] = c.ptxasByteStore(in, e, t, vals[i])
+			}
+		}
+	}
 	eb := typeBytes(t)
 	if ref.slot != nil {
 		for i, val := range vals {

@@ -27,9 +27,18 @@
 // compilers produce is the immediate post-dominator. The set of threads
 // that execute one instruction together is what the warp collectives see:
 // SHFL, VOTE, REDUX, MATCH and activemask operate over exactly those
-// threads. A shuffle that reads a lane outside that set reads that lane's
-// current register value (PTX leaves it undefined; we make it
-// deterministic).
+// threads. The H100 does not always reconverge there (issue 18, three
+// recorded programs): in fuzz5551189 ptxas brackets a brx.idx that splits
+// the warp by lane parity with BSSY B1 and BSYNC B1 and reads activemask
+// right after the BSYNC, yet the H100 gives 0x55555555 to the even lanes
+// and 0xaaaaaaaa to the odd ones; in fuzz5550705 (a call on one side) and
+// fuzz5551241 (loops) likewise. In each, the path of the threads the
+// BSYNC waits for executes YIELD (a loop, a callee's entry); our reading
+// is that the waiting threads were released there (the forward-progress
+// rule of independent thread scheduling), which depends on timing that
+// this model, without scheduler timing, cannot reproduce. A shuffle that
+// reads a lane outside that set reads that lane's current register value
+// (PTX leaves it undefined; we make it deterministic).
 //
 // Function calls keep a per-warp stack of frames. CALL pushes a frame for
 // the threads that execute it; the other threads of the caller wait until

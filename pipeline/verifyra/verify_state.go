@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"orilab/pipeline/ori"
 )
@@ -304,46 +303,233 @@ func (c rdCell) equal(o rdCell) bool {
 	return true
 }
 
-// rdMeetState joins the state a block already has with one arriving along
-// another edge. a may be nil (first arrival). A value still undefined on
-// one side is held by every location there, so a location that holds it
-// on the other side holds it on the join (a loop's first iteration, or a
-// value defined on only one arm of a branch and read after the join).
+// The lattice of the fixed point. The iteration in verify.go keeps one
+// state per block entry and replaces it by rdMeetState(old, arriving)
+// until nothing changes. It terminates because that meet only moves a
+// state down a lattice of finite height, whatever the transfer
+// functions do (they need not be monotone: a rule such as "a copy makes
+// the destination hold what the source location holds" compares cells,
+// and a fixed point reached by descending meets is still a post-fixed
+// point, so the result is sound).
+//
+// An element is, per value v, the condition U(v) under which v is
+// undefined (the cell at rdUndef), and per location i and value v the
+// condition E(i,v) of an explicit fact. Conditions form the flat lattice
+// "never" < "when p", "when !p", "when q", ... < "always" (rdMeetCond).
+// What location i is known to hold of v is the disjunction
+// D(i,v) = E(i,v) or U(v), and the order is implication: a state is
+// below another when each of its U(v) is below and each of its D(i,v)
+// implies the other's. The meet of D_a and D_b is the disjunction of the
+// four pairwise flat meets of their members; the state keeps of it what
+// U' (the meet of the U) does not already say and, when two different
+// literals remain, one of them (rdPickCond), which still implies both
+// sides. Every disjunct of the result implies a disjunct of the old
+// state, so the result never rises.
+//
+// For the comparison that stops the iteration to see every descent and
+// nothing else, the representation is canonical (rdCanonCell): an
+// explicit fact that U(v) implies is left out, and one complementary to
+// U(v) becomes "always". Then two states are equal exactly when they
+// mean the same, each change is a strict descent, and a chain of
+// descents is at most 2 steps per (location, value) pair and per value of
+// U long.
+//
+// The message-only parts of a cell (stale and weak records, which never
+// make a read pass) only grow at a merge: their union is kept, and a
+// stale record keeps the earliest redefinition. Product with a finite
+// ascending set, the whole order still has finite height.
+//
+// An earlier version joined two states by materializing undefined
+// values into locations (a location held v explicitly or through U
+// depending on which edge arrived first) and dropped weak records that a
+// later merge made facts again: the representation of one meaning
+// alternated and the iteration cycled (fuzz seeds 26121646 and 26121665
+// at -O2, a value undefined "when !%p7" in a loop header).
+
+// rdMeetState joins the state a block already has (a, nil when none
+// arrived yet) with one arriving along another edge, as described above.
+// A value still undefined on one side is held by every location there,
+// so a location that holds it on the other side holds it on the join (a
+// loop's first iteration, or a value defined on only one arm of a branch
+// and read after the join).
 func rdMeetState(a, b rdState) rdState {
 	if a == nil {
-		return b.clone()
-	}
-	// out is allocated at the first cell that differs from a's: at most
-	// joins nothing changes, and then the join is a itself.
-	var out rdState
-	for i := range a {
-		ca, cb := a[i], b[i]
-		if i != rdUndef {
-			ca, cb = a.withUndef(i, cb), b.withUndef(i, ca)
-		}
-		c := rdMeetCell(ca, cb)
-		if out == nil {
-			if c.same(a[i]) {
-				continue
+		out := b.clone()
+		for i := range out {
+			if i != rdUndef {
+				out[i] = rdCanonCell(out[i], &out[rdUndef])
 			}
-			out = make(rdState, len(a))
-			copy(out, a[:i])
 		}
-		out[i] = c
+		return out
 	}
-	if out == nil {
-		return a
+	out := make(rdState, len(a))
+	ua, ub := &a[rdUndef], &b[rdUndef]
+	out[rdUndef] = rdLatticeMeet(*ua, *ub, nil, nil, nil)
+	for i := range a {
+		if i != rdUndef {
+			out[i] = rdLatticeMeet(a[i], b[i], ua, ub, &out[rdUndef])
+		}
 	}
 	return out
 }
 
-// same reports whether c and o are the same cell: the same slices, not
-// just equal contents.
-func (c rdCell) same(o rdCell) bool {
-	return len(c.facts) == len(o.facts) && len(c.stale) == len(o.stale) && len(c.weak) == len(o.weak) &&
-		unsafe.SliceData(c.facts) == unsafe.SliceData(o.facts) &&
-		unsafe.SliceData(c.stale) == unsafe.SliceData(o.stale) &&
-		unsafe.SliceData(c.weak) == unsafe.SliceData(o.weak)
+// rdLatticeMeet meets cell a of one state with cell b of another; ua and
+// ub are the states' "undefined" cells and u the met one (all nil when a
+// and b are the "undefined" cells themselves).
+func rdLatticeMeet(a, b rdCell, ua, ub, u *rdCell) rdCell {
+	var out rdCell
+	// The values to decide: those with an explicit fact on either side
+	// that the side's "undefined" cell does not imply (an implied one
+	// says nothing more, and counting it would make the weak records
+	// depend on the representation).
+	vals := map[rdVal]bool{}
+	for _, side := range []struct{ c, u *rdCell }{{&a, ua}, {&b, ub}} {
+		for _, f := range side.c.facts {
+			if side.u != nil {
+				if uf, ok := side.u.find(f.v); ok && (!uf.c.on || uf.c == f.c) {
+					continue
+				}
+			}
+			vals[f.v] = true
+		}
+	}
+	// disj returns the disjuncts of D(v) on one side; a literal and its
+	// negation are "always".
+	disj := func(c *rdCell, uc *rdCell, v rdVal) []rdCond {
+		var ds []rdCond
+		if f, ok := c.find(v); ok {
+			ds = append(ds, f.c)
+		}
+		if uc != nil {
+			if f, ok := uc.find(v); ok {
+				if len(ds) == 1 && ds[0] == f.c.not() {
+					return []rdCond{{}}
+				}
+				ds = append(ds, f.c)
+			}
+		}
+		return ds
+	}
+	weak := map[rdVal]bool{}
+	for v := range vals {
+		var terms []rdCond
+		for _, x := range disj(&a, ua, v) {
+			for _, y := range disj(&b, ub, v) {
+				if c, ok := rdMeetCond(x, y); ok {
+					terms = append(terms, c)
+				}
+			}
+		}
+		var uf rdFact
+		uok := false
+		if u != nil {
+			uf, uok = u.find(v)
+		}
+		c, ok := rdPickCond(terms, uf.c, uok)
+		if ok {
+			out.facts = append(out.facts, rdFact{v: v, c: c})
+		} else if !uok {
+			weak[v] = true // held on one side (or under conditions that do not meet)
+		}
+	}
+	for _, w := range a.weak {
+		weak[w] = true
+	}
+	for _, w := range b.weak {
+		weak[w] = true
+	}
+	for w := range weak {
+		out.weak = append(out.weak, w)
+	}
+	rdSortFacts(out.facts)
+	rdSortVals(out.weak)
+	out.stale = rdUnionStale(a.stale, b.stale)
+	return out
+}
+
+// rdPickCond reduces the disjunction of terms, less what the "undefined"
+// condition uc (when uok) already says, to the one condition of an
+// explicit fact (ok false: no fact is needed or known). "always" and a
+// complementary pair give "always"; of two different literals it keeps
+// the least (rdCondLess), so that the result depends on the meaning only.
+func rdPickCond(terms []rdCond, uc rdCond, uok bool) (rdCond, bool) {
+	var pick rdCond
+	have := false
+	for _, t := range terms {
+		if uok && (!uc.on || uc == t) {
+			continue // U(v) implies it
+		}
+		if !t.on {
+			return rdCond{}, true
+		}
+		for _, o := range terms {
+			if o == t.not() {
+				return rdCond{}, true
+			}
+		}
+		if uok && uc == t.not() {
+			return rdCond{}, true
+		}
+		if !have || rdCondLess(t, pick) {
+			pick, have = t, true
+		}
+	}
+	return pick, have
+}
+
+// rdCondLess orders literals (for a deterministic choice).
+func rdCondLess(a, b rdCond) bool {
+	if a.p != b.p {
+		return a.p.less(b.p)
+	}
+	return !a.neg && b.neg
+}
+
+// rdCanonCell is c in the canonical form of a state whose "undefined"
+// cell is u: explicit facts that u implies are left out, and one that is
+// complementary to u's holds always.
+func rdCanonCell(c rdCell, u *rdCell) rdCell {
+	if len(u.facts) == 0 || len(c.facts) == 0 {
+		return c
+	}
+	var facts []rdFact
+	changed := false
+	for _, f := range c.facts {
+		uf, ok := u.find(f.v)
+		if !ok {
+			facts = append(facts, f)
+			continue
+		}
+		cond, keep := rdPickCond([]rdCond{f.c}, uf.c, true)
+		changed = changed || !keep || cond != f.c
+		if keep {
+			facts = append(facts, rdFact{v: f.v, c: cond})
+		}
+	}
+	if !changed {
+		return c
+	}
+	return rdCell{facts: facts, stale: c.stale, weak: c.weak}
+}
+
+// rdUnionStale unites stale records, keeping the earliest redefinition
+// of each value.
+func rdUnionStale(a, b []rdStale) []rdStale {
+	if len(b) == 0 {
+		return a
+	}
+	stale := map[rdVal]rdStale{}
+	for _, s := range append(append([]rdStale(nil), a...), b...) {
+		if o, ok := stale[s.v]; !ok || s.by < o.by || (s.by == o.by && !s.call && o.call) {
+			stale[s.v] = s
+		}
+	}
+	out := make([]rdStale, 0, len(stale))
+	for _, s := range stale {
+		out = append(out, s)
+	}
+	rdSortStale(out)
+	return out
 }
 
 // rdJoinFacts combines two facts about the same value in one location
@@ -377,7 +563,13 @@ func (s rdState) fact(i int, v rdVal) (rdFact, bool) {
 // executes under; a value undefined there counts as held.
 func (s rdState) holdsAt(i int, v rdVal, need rdCond) bool {
 	f, ok := s.fact(i, v)
-	return ok && (!f.c.on || (need.on && f.c == need))
+	if ok && (!f.c.on || (need.on && f.c == need)) {
+		return true
+	}
+	// fact keeps one of two different conditions; the other (v's being
+	// undefined) may be the one the read needs.
+	u, uok := s[rdUndef].find(v)
+	return need.on && uok && u.c == need
 }
 
 // withUndef returns cell i of s with the facts the "undefined" cell adds

@@ -1,0 +1,170 @@
+package lower
+
+// Reaching definitions over a function's PTX statements, for the places
+// where the lowering follows what ptxas 13.0 derives from a value's
+// definitions (ptxasfold.go): ptxas works on SSA form, so what it folds
+// depends on every definition that can reach a use, not only on the last
+// one in the text.
+
+import "orilab/pipeline/ptx"
+
+// ptxFlow is the control flow of a function's statements, flattened
+// (nested { } blocks inline, in order).
+type ptxFlow struct {
+	stmts []ptx.Stmt
+	at    map[*ptx.Instr]int
+	preds [][]int
+}
+
+// flow returns the function's flow graph, built on first use.
+func (c *fn) flow() *ptxFlow {
+	if c.pflow != nil {
+		return c.pflow
+	}
+	g := &ptxFlow{at: map[*ptx.Instr]int{}}
+	var walk func(b *ptx.Block)
+	walk = func(b *ptx.Block) {
+		for _, s := range b.Stmts {
+			if nb, ok := s.(*ptx.Block); ok {
+				walk(nb)
+				continue
+			}
+			if in, ok := s.(*ptx.Instr); ok {
+				g.at[in] = len(g.stmts)
+			}
+			g.stmts = append(g.stmts, s)
+		}
+	}
+	if c.pf.Body != nil {
+		walk(c.pf.Body)
+	}
+	labels := map[string]int{}
+	targets := map[string][]string{}
+	for i, s := range g.stmts {
+		switch s := s.(type) {
+		case *ptx.Label:
+			labels[s.Name] = i
+		case *ptx.Directive:
+			if s.Label != "" {
+				labels[s.Label] = i
+				if s.Name == ".branchtargets" {
+					targets[s.Label] = s.Args
+				}
+			}
+		}
+	}
+	g.preds = make([][]int, len(g.stmts))
+	edge := func(from, to int) {
+		if to >= 0 && to < len(g.stmts) {
+			g.preds[to] = append(g.preds[to], from)
+		}
+	}
+	for i, s := range g.stmts {
+		in, ok := s.(*ptx.Instr)
+		if !ok {
+			edge(i, i+1)
+			continue
+		}
+		falls := in.Guard != nil
+		switch in.Op {
+		case "bra":
+			if len(in.Args) > 0 {
+				if t, ok := labels[in.Args[0].Name]; ok {
+					edge(i, t)
+				}
+			}
+		case "brx":
+			if len(in.Args) > 1 {
+				for _, l := range targets[in.Args[1].Name] {
+					if t, ok := labels[l]; ok {
+						edge(i, t)
+					}
+				}
+			}
+		case "ret", "exit", "trap":
+		default:
+			falls = true
+		}
+		if falls {
+			edge(i, i+1)
+		}
+	}
+	c.pflow = g
+	return g
+}
+
+// ptxDefines reports whether in writes the PTX register name: its first
+// operand names it (alone, or in a vector, pair or call result list).
+func ptxDefines(in *ptx.Instr, name string) bool {
+	if len(in.Args) == 0 || in.Op == "bra" || in.Op == "brx" {
+		return false
+	}
+	a := in.Args[0]
+	switch a.Kind {
+	case ptx.OpName:
+		return a.Name == name
+	case ptx.OpVec, ptx.OpPair, ptx.OpList:
+		for _, e := range a.Elems {
+			if e.Kind == ptx.OpName && e.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reachingDefs returns the instructions whose definition of register
+// name can reach use (read before use executes). complete is false when
+// some path from the function's entry reaches use without a definition,
+// or use is not in the function's body.
+func (c *fn) reachingDefs(use *ptx.Instr, name string) (defs []*ptx.Instr, complete bool) {
+	g := c.flow()
+	u, ok := g.at[use]
+	if !ok {
+		return nil, false
+	}
+	complete = true
+	seen := make([]bool, len(g.stmts))
+	var stack []int
+	push := func(i int) {
+		if i == 0 {
+			complete = false // the entry: nothing defined the register
+		}
+		for _, p := range g.preds[i] {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	push(u)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		in, ok := g.stmts[i].(*ptx.Instr)
+		if ok && ptxDefines(in, name) {
+			defs = append(defs, in)
+			if in.Guard == nil {
+				continue // an unguarded definition ends the path
+			}
+		}
+		push(i)
+	}
+	return defs, complete
+}
+
+// allReachingDefs reports whether use's register name has at least one
+// reaching definition, every path from the entry defines it, and every
+// definition satisfies ok.
+func (c *fn) allReachingDefs(use *ptx.Instr, name string, ok func(*ptx.Instr) bool) bool {
+	defs, complete := c.reachingDefs(use, name)
+	if !complete || len(defs) == 0 {
+		return false
+	}
+	for _, d := range defs {
+		if !ok(d) {
+			return false
+		}
+	}
+	return true
+}
