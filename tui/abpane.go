@@ -40,6 +40,13 @@ type ABPane struct {
 	took     time.Duration
 	sel      int // selected row
 	diffOff  int // scroll of the diff below the rows
+	// gen is the workbench's compilation (Workbench.Gen) that was A when
+	// the comparison started: a later one (new knobs, -O level, plant)
+	// makes the result stale.
+	gen int
+	// want is the B settings last accepted with enter; it differs from
+	// settings when the root refused them (a bad value, busy).
+	want string
 }
 
 // abProgressMsg is a progress line of the B compilation in flight.
@@ -83,6 +90,8 @@ func (p *ABPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Input.Accept, k.Input.Cancel}
 	case p.running:
 		return []key.Binding{k.AB.Cancel}
+	case p.stale() != "":
+		return []key.Binding{k.AB.Edit, bind(k.AB.Jump.Keys(), k.AB.Jump.Help().Key, "recompare")}
 	}
 	return []key.Binding{k.AB.Edit, k.List.Down, k.AB.Jump}
 }
@@ -93,7 +102,22 @@ func (p *ABPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp
 // Start marks a comparison with settings as started.
 func (p *ABPane) Start(settings, fn string, cancel context.CancelFunc) {
 	p.running, p.settings, p.fn, p.cancel = true, settings, fn, cancel
+	p.gen, p.want = p.c.W.Gen, settings
 	p.progress, p.res, p.err, p.sel, p.diffOff = "", nil, nil, 0, 0
+}
+
+// stale says why the comparison shown no longer describes A and B, or
+// "" while it does.
+func (p *ABPane) stale() string {
+	switch {
+	case p.res == nil || p.running:
+		return ""
+	case p.c.W.Gen != p.gen:
+		return "stale: A was recompiled (knobs changed) since this comparison; enter recompares"
+	case p.want != p.settings:
+		return "stale: B's knobs changed since this comparison; enter recompares"
+	}
+	return ""
 }
 
 // Update implements component.
@@ -120,7 +144,8 @@ func (p *ABPane) Update(msg tea.Msg) tea.Cmd {
 			case key.Matches(msg, k.Input.Accept):
 				p.editing = false
 				p.input.Blur()
-				return cmdOf(abRequestMsg{settings: strings.TrimSpace(p.input.Value())})
+				p.want = strings.TrimSpace(p.input.Value())
+				return cmdOf(abRequestMsg{settings: p.want})
 			case key.Matches(msg, k.Input.Cancel):
 				p.editing = false
 				p.input.Blur()
@@ -142,13 +167,15 @@ func (p *ABPane) Update(msg tea.Msg) tea.Cmd {
 			}
 			p.cancel()
 			return cmdOf(statusMsg("cancelling the B compilation..."))
+		case key.Matches(msg, k.AB.Jump) && p.stale() != "":
+			return cmdOf(abRequestMsg{settings: p.want})
 		case key.Matches(msg, k.AB.Jump):
 			if p.res == nil || p.sel >= len(p.res.Rows) {
 				return cmdOf(statusMsg("no A/B row to go to: e then enter compares"))
 			}
 			return cmdOf(jumpPhaseMsg{index: p.res.Rows[p.sel].Index})
 		}
-		if p.res != nil {
+		if p.res != nil && p.stale() == "" {
 			if r, ok := k.List.move(msg.String(), p.sel, len(p.res.Rows), max(p.rowsHeight(), 1)); ok {
 				if r != p.sel {
 					p.diffOff = 0
@@ -181,7 +208,7 @@ func (p *ABPane) View() string {
 	if p.editing {
 		lines = append(lines, p.input.View())
 	} else {
-		b := p.settings
+		b := p.want // the settings last typed, compared or not (see stale)
 		if b == "" {
 			b = "(not set: e sets them)"
 		}
@@ -200,6 +227,12 @@ func (p *ABPane) View() string {
 		lines = append(lines, wrap(p.err.Error(), p.w)...)
 	case p.res == nil:
 		lines = append(lines, st.Dim.Render("not compared yet: e, type B's knobs (DisablePhases=OriBranchOpt), enter"))
+	case p.stale() != "":
+		// The old rows and diff are not shown: they would read as
+		// the difference between what A and B are now.
+		for _, l := range wrap(p.stale(), p.w) {
+			lines = append(lines, st.Error.Render(l))
+		}
 	default:
 		lines = append(lines, p.resultLines(what)...)
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,6 +135,54 @@ func TestABPane(t *testing.T) {
 	typeKeys(m, "enter")
 	if got := messageLine(m); !strings.HasPrefix(got, "B knobs: ") || !strings.Contains(got, "out of range") || m.ab.Running() {
 		t.Errorf("a bad B knob: message %q, running %v", got, m.ab.Running())
+	}
+}
+
+// A/B: once A is recompiled with other knobs, or B's knobs are edited,
+// the comparison shown says it is stale instead of passing an old diff
+// off as current, and enter compares again.
+func TestABStale(t *testing.T) {
+	m := fileModelAt(t, "testdata/remarks.ptx", 80, 24, 3)
+	typeKeys(m, "8", "e")
+	for _, r := range "LoopUnroll=false" {
+		typeKeys(m, string(r))
+	}
+	typeKeys(m, "enter")
+	if m.ab.res == nil {
+		t.Fatalf("no comparison: message %q\n%s", messageLine(m), m.View())
+	}
+	const row = "> #23  OriLoopUnrolling"
+	if v := paneText(m.View()); !strings.Contains(v, row) || strings.Contains(v, "stale") {
+		t.Fatalf("the fresh comparison:\n%s", v)
+	}
+	// A's knobs change: A now does not unroll either.
+	w := m.c.W
+	w.Knobs["LoopUnroll"] = "false"
+	if err := w.CompileNow(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	v := paneText(m.View())
+	for _, s := range []string{"stale: A was recompiled (knobs changed)", "enter recompares"} {
+		if !strings.Contains(v, s) {
+			t.Errorf("after A's knobs changed the pane lacks %q:\n%s", s, v)
+		}
+	}
+	if strings.Contains(v, row) || strings.Contains(v, "A→B after") {
+		t.Errorf("the old rows are still shown as current:\n%s", v)
+	}
+	typeKeys(m, "enter")
+	v = paneText(m.View())
+	if strings.Contains(v, "stale") || !strings.Contains(v, "A and B did the same thing in every phase") {
+		t.Errorf("enter did not recompare:\n%s", v)
+	}
+	// B's knobs change but are refused: the result is of the old ones.
+	typeKeys(m, "e", "ctrl+u")
+	for _, r := range "LoopUnrollFactor=-5" {
+		typeKeys(m, string(r))
+	}
+	typeKeys(m, "enter")
+	if v := paneText(m.View()); !strings.Contains(v, "stale: B's knobs changed") {
+		t.Errorf("after B's knobs changed:\n%s", v)
 	}
 }
 
