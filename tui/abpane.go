@@ -14,6 +14,7 @@ import (
 	"orilab/internal/abdiff"
 	"orilab/internal/irdiff"
 	"orilab/pipeline"
+	"orilab/pipeline/ptx"
 )
 
 // ABPane compares the workbench's compilation (A) with a second one of
@@ -166,7 +167,7 @@ func (p *ABPane) Update(msg tea.Msg) tea.Cmd {
 				return cmdOf(statusMsg("no A/B compilation to cancel"))
 			}
 			p.cancel()
-			return cmdOf(statusMsg("cancelling the B compilation..."))
+			return cmdOf(statusMsg("cancelling the A/B comparison..."))
 		case key.Matches(msg, k.AB.Jump) && p.stale() != "":
 			return cmdOf(abRequestMsg{settings: p.want})
 		case key.Matches(msg, k.AB.Jump):
@@ -216,7 +217,11 @@ func (p *ABPane) View() string {
 	}
 	switch {
 	case p.running:
-		lines = append(lines, "compiling B... c cancels")
+		what := "compiling B"
+		if strings.HasPrefix(p.progress, "comparing") {
+			what = "comparing A and B"
+		}
+		lines = append(lines, what+"... c cancels")
 		if p.progress != "" {
 			lines = append(lines, p.progress)
 		}
@@ -325,33 +330,50 @@ func abCmd(ctx context.Context, w *Workbench, settings, fn string) tea.Cmd {
 	}
 	go func() {
 		start := time.Now()
-		res := abMsg{}
-		defer func() { res.took = time.Since(start); msgs <- res }()
-		if reqErr != nil {
-			res.err = reqErr
-			return
-		}
-		b := req.WithKnobs(settings)
-		n := 0
-		b.Observer = func(s *pipeline.Snapshot) {
-			n++
-			// Dropped rather than stall the compile when the UI is behind.
+		res := abRun(ctx, a, req, reqErr, pm, settings, fn, func(line string) {
+			// Dropped rather than stall the work when the UI is behind.
 			select {
-			case msgs <- fmt.Sprintf("B: %d of %d phases (#%d %s)", n, len(pipeline.PhaseTable), s.Index, s.Name):
+			case msgs <- line:
 			default:
 			}
-		}
-		_, snaps, _, err := compile(ctx, pm, b)
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				res.err = context.Canceled
-			} else {
-				res.err = fmt.Errorf("compilation B (%s): %v", settings, err)
-			}
-			return
-		}
-		c := abdiff.Compare(a, snaps, fn)
-		res.res = &c
+		})
+		res.took = time.Since(start)
+		msgs <- res
 	}()
 	return wait
+}
+
+// abRun compiles B and compares it with A's snapshots a, reporting
+// progress lines. ctx stops both steps: the compilation between phases,
+// the comparison between the phases it compares.
+func abRun(ctx context.Context, a []*pipeline.Snapshot, req pipeline.Request, reqErr error, pm *ptx.Module,
+	settings, fn string, progress func(string)) (res abMsg) {
+	if reqErr != nil {
+		res.err = reqErr
+		return res
+	}
+	b := req.WithKnobs(settings)
+	n := 0
+	b.Observer = func(s *pipeline.Snapshot) {
+		n++
+		progress(fmt.Sprintf("B: %d of %d phases (#%d %s)", n, len(pipeline.PhaseTable), s.Index, s.Name))
+	}
+	_, snaps, _, err := compile(ctx, pm, b)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			res.err = context.Canceled
+		} else {
+			res.err = fmt.Errorf("compilation B (%s): %v", settings, err)
+		}
+		return res
+	}
+	c, err := abdiff.CompareContext(ctx, a, snaps, fn, func(i int) {
+		progress(fmt.Sprintf("comparing A and B: #%d %s", i, pipeline.PhaseTable[i].Name))
+	})
+	if err != nil {
+		res.err = context.Canceled
+		return res
+	}
+	res.res = &c
+	return res
 }

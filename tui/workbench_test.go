@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,7 +201,7 @@ func TestABCancel(t *testing.T) {
 	}
 	start := time.Now()
 	send(m, keyMsg("c"))
-	if got := messageLine(m); got != "cancelling the B compilation..." {
+	if got := messageLine(m); got != "cancelling the A/B comparison..." {
 		t.Errorf("c says %q", got)
 	}
 	wait := batch[0]
@@ -221,6 +222,29 @@ func TestABCancel(t *testing.T) {
 	}
 	if v := paneText(m.View()); !strings.Contains(v, "; e then enter starts it again") || strings.Contains(v, "ERROR") {
 		t.Errorf("the pane after the cancel:\n%s", v)
+	}
+}
+
+// A/B: c also stops the comparison step after B compiled (on a large
+// module it takes seconds): abRun returns the cancel between phases and
+// no result.
+func TestABCancelDuringComparison(t *testing.T) {
+	m := fileModelAt(t, "testdata/remarks.ptx", 100, 30, 3)
+	w := m.c.W
+	req, err := w.Request()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	compared := 0
+	res := abRun(ctx, w.Snaps, req, err, w.PTX, "LoopUnroll=false", "", func(line string) {
+		if strings.HasPrefix(line, "comparing A and B: ") {
+			compared++
+			if compared == 3 {
+				cancel()
+			}
+		}
+	})
+	if !errors.Is(res.err, context.Canceled) || res.res != nil || compared != 3 {
+		t.Errorf("cancel during the comparison: err %v, result %v, %d phases compared; want context.Canceled, no result, 3", res.err, res.res != nil, compared)
 	}
 }
 
