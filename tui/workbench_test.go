@@ -382,6 +382,39 @@ func TestCampaignFromFaultPane(t *testing.T) {
 	}
 }
 
+// At 80x24 the campaign's detection matrix fits the 46-column right pane
+// whole: every outcome column and the verifier share, with legends
+// (orilab inject's 98-column table was cut after "hazard").
+func TestCampaignMatrixFitsAt80(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	m.timeline.Select(phaseIndex(t, "AllocateRegisters"))
+	typeKeys(m, "7")
+	_, cmd := m.Update(keyMsg("C"))
+	_, cmd = m.Update(cmd())
+	wait := cmd().(tea.BatchMsg)[0]
+	for {
+		msg := wait()
+		if p, ok := msg.(campaignProgressMsg); ok {
+			wait = p.next
+			continue
+		}
+		send(m, msg)
+		break
+	}
+	v := paneText(m.View())
+	for _, s := range []string{
+		"kind str rdf haz mis mem hng msk crs tot ver%",
+		"1      0  50   0   0   0   0   0   0  50  100",
+		"all    0  50   0   0   0   0   0   0  50  100",
+		"kinds: 1 r-ur register",
+		"verifiers: str structural, rdf",
+	} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the Fault pane at 80x24 lacks %q:\n%s", s, v)
+		}
+	}
+}
+
 // c cancels a campaign in flight.
 func TestCampaignCancel(t *testing.T) {
 	m := sampleModel(t, 100, 40)
