@@ -14,7 +14,8 @@ import (
 // where that table was cut after "hazard". This one has three-letter
 // outcome columns and kind numbers, with legends under it, so it fits in
 // 45 columns while the counts have at most three digits (a campaign from
-// the pane has campaignTrials of them).
+// the pane has campaignTrials of them). A pane wide enough for the full
+// table (220 columns) shows that one, as orilab inject prints it.
 
 // matrixCols are the outcome columns, in the order of Matrix.Table.
 var matrixCols = []struct {
@@ -90,4 +91,16 @@ func compactMatrix(m *faultinject.Matrix) string {
 		b.WriteString("kinds: " + strings.Join(kinds, ", ") + "\n")
 	}
 	return b.String()
+}
+
+// matrixWidth is the width of the widest matrix line of a campaign
+// report (its lines aligned with runs of spaces), 0 for none.
+func matrixWidth(report string) int {
+	w := 0
+	for _, l := range strings.Split(report, "\n") {
+		if strings.HasPrefix(l, "kind ") || (strings.Contains(l, "  ") && !strings.HasPrefix(l, " ")) {
+			w = max(w, len(l))
+		}
+	}
+	return w
 }

@@ -413,6 +413,11 @@ func TestCampaignMatrixFitsAt80(t *testing.T) {
 			t.Errorf("the Fault pane at 80x24 lacks %q:\n%s", s, v)
 		}
 	}
+	// Where the pane is wide enough, orilab inject's own table shows.
+	send(m, tea.WindowSizeMsg{Width: 220, Height: 60})
+	if v := paneText(m.View()); !strings.Contains(v, "kind             struct  rdefs  hazard  mismatch  memfault  hang  masked  crash  total  verifier%") || strings.Contains(v, "verifiers: str structural") {
+		t.Errorf("the Fault pane at 220x60:\n%s", v)
+	}
 }
 
 // c cancels a campaign in flight.
