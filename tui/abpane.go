@@ -14,6 +14,7 @@ import (
 	"orilab/internal/abdiff"
 	"orilab/internal/irdiff"
 	"orilab/pipeline"
+	"orilab/pipeline/ptx"
 )
 
 // ABPane compares the workbench's compilation (A) with a second one of
@@ -40,6 +41,13 @@ type ABPane struct {
 	took     time.Duration
 	sel      int // selected row
 	diffOff  int // scroll of the diff below the rows
+	// gen is the workbench's compilation (Workbench.Gen) that was A when
+	// the comparison started: a later one (new knobs, -O level, plant)
+	// makes the result stale.
+	gen int
+	// want is the B settings last accepted with enter; it differs from
+	// settings when the root refused them (a bad value, busy).
+	want string
 }
 
 // abProgressMsg is a progress line of the B compilation in flight.
@@ -83,6 +91,8 @@ func (p *ABPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Input.Accept, k.Input.Cancel}
 	case p.running:
 		return []key.Binding{k.AB.Cancel}
+	case p.stale() != "":
+		return []key.Binding{k.AB.Edit, bind(k.AB.Jump.Keys(), k.AB.Jump.Help().Key, "recompare")}
 	}
 	return []key.Binding{k.AB.Edit, k.List.Down, k.AB.Jump}
 }
@@ -93,7 +103,22 @@ func (p *ABPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp
 // Start marks a comparison with settings as started.
 func (p *ABPane) Start(settings, fn string, cancel context.CancelFunc) {
 	p.running, p.settings, p.fn, p.cancel = true, settings, fn, cancel
+	p.gen, p.want = p.c.W.Gen, settings
 	p.progress, p.res, p.err, p.sel, p.diffOff = "", nil, nil, 0, 0
+}
+
+// stale says why the comparison shown no longer describes A and B, or
+// "" while it does.
+func (p *ABPane) stale() string {
+	switch {
+	case p.res == nil || p.running:
+		return ""
+	case p.c.W.Gen != p.gen:
+		return "stale: A was recompiled (knobs changed) since this comparison; enter recompares"
+	case p.want != p.settings:
+		return "stale: B's knobs changed since this comparison; enter recompares"
+	}
+	return ""
 }
 
 // Update implements component.
@@ -120,7 +145,8 @@ func (p *ABPane) Update(msg tea.Msg) tea.Cmd {
 			case key.Matches(msg, k.Input.Accept):
 				p.editing = false
 				p.input.Blur()
-				return cmdOf(abRequestMsg{settings: strings.TrimSpace(p.input.Value())})
+				p.want = strings.TrimSpace(p.input.Value())
+				return cmdOf(abRequestMsg{settings: p.want})
 			case key.Matches(msg, k.Input.Cancel):
 				p.editing = false
 				p.input.Blur()
@@ -141,14 +167,16 @@ func (p *ABPane) Update(msg tea.Msg) tea.Cmd {
 				return cmdOf(statusMsg("no A/B compilation to cancel"))
 			}
 			p.cancel()
-			return cmdOf(statusMsg("cancelling the B compilation..."))
+			return cmdOf(statusMsg("cancelling the A/B comparison..."))
+		case key.Matches(msg, k.AB.Jump) && p.stale() != "":
+			return cmdOf(abRequestMsg{settings: p.want})
 		case key.Matches(msg, k.AB.Jump):
 			if p.res == nil || p.sel >= len(p.res.Rows) {
 				return cmdOf(statusMsg("no A/B row to go to: e then enter compares"))
 			}
 			return cmdOf(jumpPhaseMsg{index: p.res.Rows[p.sel].Index})
 		}
-		if p.res != nil {
+		if p.res != nil && p.stale() == "" {
 			if r, ok := k.List.move(msg.String(), p.sel, len(p.res.Rows), max(p.rowsHeight(), 1)); ok {
 				if r != p.sel {
 					p.diffOff = 0
@@ -181,7 +209,7 @@ func (p *ABPane) View() string {
 	if p.editing {
 		lines = append(lines, p.input.View())
 	} else {
-		b := p.settings
+		b := p.want // the settings last typed, compared or not (see stale)
 		if b == "" {
 			b = "(not set: e sets them)"
 		}
@@ -189,7 +217,11 @@ func (p *ABPane) View() string {
 	}
 	switch {
 	case p.running:
-		lines = append(lines, "compiling B... c cancels")
+		what := "compiling B"
+		if strings.HasPrefix(p.progress, "comparing") {
+			what = "comparing A and B"
+		}
+		lines = append(lines, what+"... c cancels")
 		if p.progress != "" {
 			lines = append(lines, p.progress)
 		}
@@ -200,6 +232,12 @@ func (p *ABPane) View() string {
 		lines = append(lines, wrap(p.err.Error(), p.w)...)
 	case p.res == nil:
 		lines = append(lines, st.Dim.Render("not compared yet: e, type B's knobs (DisablePhases=OriBranchOpt), enter"))
+	case p.stale() != "":
+		// The old rows and diff are not shown: they would read as
+		// the difference between what A and B are now.
+		for _, l := range wrap(p.stale(), p.w) {
+			lines = append(lines, st.Error.Render(l))
+		}
 	default:
 		lines = append(lines, p.resultLines(what)...)
 	}
@@ -292,33 +330,50 @@ func abCmd(ctx context.Context, w *Workbench, settings, fn string) tea.Cmd {
 	}
 	go func() {
 		start := time.Now()
-		res := abMsg{}
-		defer func() { res.took = time.Since(start); msgs <- res }()
-		if reqErr != nil {
-			res.err = reqErr
-			return
-		}
-		b := req.WithKnobs(settings)
-		n := 0
-		b.Observer = func(s *pipeline.Snapshot) {
-			n++
-			// Dropped rather than stall the compile when the UI is behind.
+		res := abRun(ctx, a, req, reqErr, pm, settings, fn, func(line string) {
+			// Dropped rather than stall the work when the UI is behind.
 			select {
-			case msgs <- fmt.Sprintf("B: %d of %d phases (#%d %s)", n, len(pipeline.PhaseTable), s.Index, s.Name):
+			case msgs <- line:
 			default:
 			}
-		}
-		_, snaps, _, err := compile(ctx, pm, b)
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				res.err = context.Canceled
-			} else {
-				res.err = fmt.Errorf("compilation B (%s): %v", settings, err)
-			}
-			return
-		}
-		c := abdiff.Compare(a, snaps, fn)
-		res.res = &c
+		})
+		res.took = time.Since(start)
+		msgs <- res
 	}()
 	return wait
+}
+
+// abRun compiles B and compares it with A's snapshots a, reporting
+// progress lines. ctx stops both steps: the compilation between phases,
+// the comparison between the phases it compares.
+func abRun(ctx context.Context, a []*pipeline.Snapshot, req pipeline.Request, reqErr error, pm *ptx.Module,
+	settings, fn string, progress func(string)) (res abMsg) {
+	if reqErr != nil {
+		res.err = reqErr
+		return res
+	}
+	b := req.WithKnobs(settings)
+	n := 0
+	b.Observer = func(s *pipeline.Snapshot) {
+		n++
+		progress(fmt.Sprintf("B: %d of %d phases (#%d %s)", n, len(pipeline.PhaseTable), s.Index, s.Name))
+	}
+	_, snaps, _, err := compile(ctx, pm, b)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			res.err = context.Canceled
+		} else {
+			res.err = fmt.Errorf("compilation B (%s): %v", settings, err)
+		}
+		return res
+	}
+	c, err := abdiff.CompareContext(ctx, a, snaps, fn, func(i int) {
+		progress(fmt.Sprintf("comparing A and B: #%d %s", i, pipeline.PhaseTable[i].Name))
+	})
+	if err != nil {
+		res.err = context.Canceled
+		return res
+	}
+	res.res = &c
+	return res
 }

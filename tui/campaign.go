@@ -37,6 +37,7 @@ type campaignState struct {
 	at      string // the injection phase
 	cancel  context.CancelFunc
 	text    string // the finished report
+	full    string // the report with orilab inject's matrix, where it fits
 	err     error
 	took    time.Duration
 }
@@ -151,7 +152,10 @@ func (m *Model) campaignDone(msg campaignMsg) {
 	case msg.err != nil:
 		m.status = "campaign: " + msg.err.Error()
 	default:
-		c.text = msg.res.Text()
+		// The full-width matrix gives way to the compact one (see
+		// campaignmatrix.go); the rest of the report is as printed.
+		c.full = msg.res.Text()
+		c.text = strings.Replace(c.full, msg.res.Matrix.Table(), compactMatrix(&msg.res.Matrix), 1)
 		m.status = fmt.Sprintf("campaign: %d trials in %s, %s escaped the verifiers", len(msg.res.Trials), msg.took.Round(time.Millisecond), plural(len(msg.res.Escapes), "fault"))
 	}
 }
@@ -169,14 +173,24 @@ func (p *FaultPane) campaignLines() []string {
 	case c.err != nil:
 		lines = append(lines, wrap(c.err.Error(), p.w)...)
 	default:
-		for _, l := range strings.Split(strings.TrimRight(c.text, "\n"), "\n") {
-			if strings.Contains(l, "  ") {
+		text, legend := c.text, c.full != ""
+		if w := matrixWidth(c.full); w > 0 && w <= p.w {
+			text, legend = c.full, false // wide enough for the full matrix
+		}
+		for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			if strings.Contains(l, "  ") || strings.HasPrefix(l, "kind ") {
 				// The matrix's columns are aligned with spaces: cut, not
-				// wrapped (orilab inject --trials prints it whole).
+				// wrapped. The compact matrix fits 45 columns; a pane
+				// narrower than that cuts it.
 				lines = append(lines, fit(l, p.w))
 				continue
 			}
 			lines = append(lines, wrap(l, p.w)...)
+		}
+		if legend {
+			for _, l := range wrap(matrixLegend, p.w) {
+				lines = append(lines, st.Dim.Render(l))
+			}
 		}
 	}
 	return append(lines, st.Dim.Render("i plants one fault and shows it; C runs the campaign again"))

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,6 +139,54 @@ func TestABPane(t *testing.T) {
 	}
 }
 
+// A/B: once A is recompiled with other knobs, or B's knobs are edited,
+// the comparison shown says it is stale instead of passing an old diff
+// off as current, and enter compares again.
+func TestABStale(t *testing.T) {
+	m := fileModelAt(t, "testdata/remarks.ptx", 80, 24, 3)
+	typeKeys(m, "8", "e")
+	for _, r := range "LoopUnroll=false" {
+		typeKeys(m, string(r))
+	}
+	typeKeys(m, "enter")
+	if m.ab.res == nil {
+		t.Fatalf("no comparison: message %q\n%s", messageLine(m), m.View())
+	}
+	const row = "> #23  OriLoopUnrolling"
+	if v := paneText(m.View()); !strings.Contains(v, row) || strings.Contains(v, "stale") {
+		t.Fatalf("the fresh comparison:\n%s", v)
+	}
+	// A's knobs change: A now does not unroll either.
+	w := m.c.W
+	w.Knobs["LoopUnroll"] = "false"
+	if err := w.CompileNow(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	v := paneText(m.View())
+	for _, s := range []string{"stale: A was recompiled (knobs changed)", "enter recompares"} {
+		if !strings.Contains(v, s) {
+			t.Errorf("after A's knobs changed the pane lacks %q:\n%s", s, v)
+		}
+	}
+	if strings.Contains(v, row) || strings.Contains(v, "A→B after") {
+		t.Errorf("the old rows are still shown as current:\n%s", v)
+	}
+	typeKeys(m, "enter")
+	v = paneText(m.View())
+	if strings.Contains(v, "stale") || !strings.Contains(v, "A and B did the same thing in every phase") {
+		t.Errorf("enter did not recompare:\n%s", v)
+	}
+	// B's knobs change but are refused: the result is of the old ones.
+	typeKeys(m, "e", "ctrl+u")
+	for _, r := range "LoopUnrollFactor=-5" {
+		typeKeys(m, string(r))
+	}
+	typeKeys(m, "enter")
+	if v := paneText(m.View()); !strings.Contains(v, "stale: B's knobs changed") {
+		t.Errorf("after B's knobs changed:\n%s", v)
+	}
+}
+
 // A/B: c cancels the B compilation in flight.
 func TestABCancel(t *testing.T) {
 	m := sampleModelAt(t, 100, 30, 3)
@@ -151,7 +201,7 @@ func TestABCancel(t *testing.T) {
 	}
 	start := time.Now()
 	send(m, keyMsg("c"))
-	if got := messageLine(m); got != "cancelling the B compilation..." {
+	if got := messageLine(m); got != "cancelling the A/B comparison..." {
 		t.Errorf("c says %q", got)
 	}
 	wait := batch[0]
@@ -172,6 +222,29 @@ func TestABCancel(t *testing.T) {
 	}
 	if v := paneText(m.View()); !strings.Contains(v, "; e then enter starts it again") || strings.Contains(v, "ERROR") {
 		t.Errorf("the pane after the cancel:\n%s", v)
+	}
+}
+
+// A/B: c also stops the comparison step after B compiled (on a large
+// module it takes seconds): abRun returns the cancel between phases and
+// no result.
+func TestABCancelDuringComparison(t *testing.T) {
+	m := fileModelAt(t, "testdata/remarks.ptx", 100, 30, 3)
+	w := m.c.W
+	req, err := w.Request()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	compared := 0
+	res := abRun(ctx, w.Snaps, req, err, w.PTX, "LoopUnroll=false", "", func(line string) {
+		if strings.HasPrefix(line, "comparing A and B: ") {
+			compared++
+			if compared == 3 {
+				cancel()
+			}
+		}
+	})
+	if !errors.Is(res.err, context.Canceled) || res.res != nil || compared != 3 {
+		t.Errorf("cancel during the comparison: err %v, result %v, %d phases compared; want context.Canceled, no result, 3", res.err, res.res != nil, compared)
 	}
 }
 
@@ -306,6 +379,44 @@ func TestCampaignFromFaultPane(t *testing.T) {
 	}
 	if m.busy() {
 		t.Error("busy after the campaign")
+	}
+}
+
+// At 80x24 the campaign's detection matrix fits the 46-column right pane
+// whole: every outcome column and the verifier share, with legends
+// (orilab inject's 98-column table was cut after "hazard").
+func TestCampaignMatrixFitsAt80(t *testing.T) {
+	m := sampleModel(t, 80, 24)
+	m.timeline.Select(phaseIndex(t, "AllocateRegisters"))
+	typeKeys(m, "7")
+	_, cmd := m.Update(keyMsg("C"))
+	_, cmd = m.Update(cmd())
+	wait := cmd().(tea.BatchMsg)[0]
+	for {
+		msg := wait()
+		if p, ok := msg.(campaignProgressMsg); ok {
+			wait = p.next
+			continue
+		}
+		send(m, msg)
+		break
+	}
+	v := paneText(m.View())
+	for _, s := range []string{
+		"kind str rdf haz mis mem hng msk crs tot ver%",
+		"1      0  50   0   0   0   0   0   0  50  100",
+		"all    0  50   0   0   0   0   0   0  50  100",
+		"kinds: 1 r-ur register",
+		"verifiers: str structural, rdf",
+	} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the Fault pane at 80x24 lacks %q:\n%s", s, v)
+		}
+	}
+	// Where the pane is wide enough, orilab inject's own table shows.
+	send(m, tea.WindowSizeMsg{Width: 220, Height: 60})
+	if v := paneText(m.View()); !strings.Contains(v, "kind             struct  rdefs  hazard  mismatch  memfault  hang  masked  crash  total  verifier%") || strings.Contains(v, "verifiers: str structural") {
+		t.Errorf("the Fault pane at 220x60:\n%s", v)
 	}
 }
 

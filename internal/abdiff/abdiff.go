@@ -8,6 +8,8 @@
 package abdiff
 
 import (
+	"context"
+
 	"orilab/internal/irdiff"
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
@@ -52,6 +54,16 @@ type Result struct {
 // whole module when fn is ""). A phase in only one of them counts as
 // NotRun in the other.
 func Compare(a, b []*pipeline.Snapshot, fn string) Result {
+	res, _ := CompareContext(context.Background(), a, b, fn, nil)
+	return res
+}
+
+// CompareContext is Compare that stops at the next phase once ctx is
+// done, returning ctx's error: on a large module the comparison prints
+// and aligns the whole IR after every phase, which takes seconds, and the
+// workbench's c must stop it as it stops the compilation before it.
+// progress, if set, is called before each phase compared with its index.
+func CompareContext(ctx context.Context, a, b []*pipeline.Snapshot, fn string, progress func(index int)) (Result, error) {
 	var by [2][len(pipeline.PhaseTable)]*pipeline.Snapshot
 	for i, snaps := range [][]*pipeline.Snapshot{a, b} {
 		for _, s := range snaps {
@@ -64,6 +76,12 @@ func Compare(a, b []*pipeline.Snapshot, fn string) Result {
 		sa, sb := by[0][i], by[1][i]
 		if sa == nil && sb == nil {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{First: -1}, err
+		}
+		if progress != nil {
+			progress(i)
 		}
 		if sa != nil {
 			res.FinalA, _ = FuncText(sa.Module, fn)
@@ -84,7 +102,7 @@ func Compare(a, b []*pipeline.Snapshot, fn string) Result {
 		res.Rows = append(res.Rows, r)
 	}
 	res.FinalLines = prev
-	return res
+	return res, nil
 }
 
 func status(s *pipeline.Snapshot) string {

@@ -1,6 +1,8 @@
 package abdiff
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -68,5 +70,27 @@ func TestCompare(t *testing.T) {
 	}
 	if _, ok := FuncText(a[0].Module, "nosuch"); ok {
 		t.Error("FuncText found a function that does not exist")
+	}
+}
+
+// CompareContext stops between phases once its context is cancelled and
+// returns the context's error without a partial result.
+func TestCompareContextCancel(t *testing.T) {
+	a, b := snaps(t), snaps(t, "LoopUnroll=false")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	res, err := CompareContext(ctx, a, b, "", func(int) {
+		calls++
+		if calls == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || calls != 2 || len(res.Rows) != 0 {
+		t.Errorf("err %v after %d phases, %d rows; want context.Canceled after 2, no rows", err, calls, len(res.Rows))
+	}
+	full, err := CompareContext(context.Background(), a, b, "", nil)
+	if err != nil || len(full.Rows) != len(Compare(a, b, "").Rows) {
+		t.Errorf("uncancelled: err %v, %d rows", err, len(full.Rows))
 	}
 }

@@ -146,6 +146,9 @@ type Error struct {
 	// unknown knob, warning 7203 "Invalid knob specified (NAME)"
 	// (001:39432), which ptxas prints before it carries on.
 	Ptxas string
+	// shown is set when Source already spells out the one assignment the
+	// error is about, so a RangeError gives only the range.
+	shown bool
 }
 
 func (e *Error) Error() string {
@@ -164,6 +167,11 @@ func (e *Error) Error() string {
 	if e.Record != "" {
 		b.WriteString(e.Record)
 		b.WriteString(": ")
+	}
+	var re *RangeError
+	if e.shown && errors.As(e.Err, &re) {
+		b.WriteString("out of range: " + re.Bounds.describe())
+		return b.String()
 	}
 	b.WriteString(e.Err.Error())
 	return b.String()
@@ -325,7 +333,15 @@ func (p *parser) run(lay *layers, text string, firstLine int, comments bool, fn 
 		switch {
 		case rerr != nil:
 			e := &Error{Source: source, Knob: rerr.knob, Hint: rerr.hint, Err: rerr.err}
-			if withRecord || rerr.record != strings.TrimSpace(r.text) {
+			var rng *RangeError
+			switch {
+			case errors.As(rerr.err, &rng):
+				// The range error names knob=value itself; the label
+				// may name it too (-knob X=-5, .pragma "X=-5").
+				rec := strings.TrimSpace(r.text)
+				e.shown = strings.HasSuffix(source, "-knob "+rec) ||
+					strings.Contains(source, ".pragma "+strconv.Quote(rec))
+			case withRecord || rerr.record != strings.TrimSpace(r.text):
 				e.Record = rerr.record
 			}
 			if rerr.err == ErrUnknownKnob || rerr.err == ErrInvalidKnobIdentifier {

@@ -55,13 +55,27 @@ func Between(lo, hi int32) *Range { return &Range{Lo: lo, Hi: hi} }
 func (k *Knob) Check(v Value) error {
 	if k.Bounds != nil {
 		if x := v.Int(); !k.Bounds.Contains(x) {
-			return fmt.Errorf("%s=%d is out of range: %s", k.Name, x, k.Bounds.describe())
+			return &RangeError{Knob: k.Name, Value: x, Bounds: *k.Bounds}
 		}
 	}
 	if k.Validate != nil {
 		return k.Validate(v)
 	}
 	return nil
+}
+
+// RangeError is a TypeInt value outside its knob's Bounds. It is a type
+// of its own so that the loader can leave out the knob=value part where
+// the source label already shows it (-knob X=-5, .pragma "X=-5"): the
+// message would otherwise name the knob three times.
+type RangeError struct {
+	Knob   string // the registered name
+	Value  int32
+	Bounds Range
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("%s=%d is out of range: %s", e.Knob, e.Value, e.Bounds.describe())
 }
 
 // describe says in words which values a Bounds range admits.

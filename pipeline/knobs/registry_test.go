@@ -155,12 +155,14 @@ func TestBounds(t *testing.T) {
 		src  Sources
 		want string
 	}{
-		{Sources{CLI: []string{"UnrollFactor=-5"}}, "-knob UnrollFactor=-5: UnrollFactor=-5 is out of range: must be at least 0"},
-		{Sources{CLI: []string{"batchdepth=17"}}, "-knob batchdepth=17: BatchDepth=17 is out of range: must be in 1..16"},
-		{Sources{CLI: []string{"BatchDepth=0"}}, "BatchDepth=0 is out of range: must be in 1..16"},
-		{Sources{CLI: []string{"Budget=-2"}}, "Budget=-2 is out of range: must be at least -1"},
+		// Where the label shows the assignment, the knob is named once.
+		{Sources{CLI: []string{"UnrollFactor=-5"}}, "-knob UnrollFactor=-5: out of range: must be at least 0"},
+		{Sources{CLI: []string{"batchdepth=17"}}, "-knob batchdepth=17: out of range: must be in 1..16"},
+		{Sources{CLI: []string{"BatchDepth=0"}}, "-knob BatchDepth=0: out of range: must be in 1..16"},
+		{Sources{CLI: []string{"Budget=-2"}}, "-knob Budget=-2: out of range: must be at least -1"},
 		{Sources{Env: map[string]string{EnvKnobs: "UnrollFactor=-1"}}, "UnrollFactor=-1 is out of range: must be at least 0"},
-		{Sources{Pragmas: []string{"UnrollFactor=-1"}}, "UnrollFactor=-1 is out of range: must be at least 0"},
+		{Sources{Pragmas: []string{"UnrollFactor=-1"}}, `.pragma "UnrollFactor=-1": out of range: must be at least 0`},
+		{Sources{Pragmas: []string{"BatchDepth=2~UnrollFactor=-1"}}, `.pragma "BatchDepth=2~UnrollFactor=-1": UnrollFactor=-1 is out of range: must be at least 0`},
 	} {
 		_, _, err := Load(r, c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

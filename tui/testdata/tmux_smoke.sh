@@ -39,6 +39,21 @@ expect() {
 	exit 1
 }
 
+# idle: wait up to 10 s for the status bar to stop saying "compiling N/M":
+# a key that starts a job (C, enter in A/B) is refused while a compile
+# runs, and on a loaded machine x's recompile can outlast the next key.
+idle() {
+	for _ in $(seq 100); do
+		if ! capture | grep -q "compiling [0-9]"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "tmux_smoke: FAIL: still compiling after 10 s; screen:"
+	capture
+	exit 1
+}
+
 expect "phases ran, "
 expect "#0 OriCheckInitialProgram [plain]"
 tmux send-keys -t "$session" Down
@@ -77,6 +92,7 @@ expect "caught by the reaching-defs verifier"
 # A campaign from the Fault pane, then remarks and an A/B comparison.
 tmux send-keys -t "$session" x
 expect "No fault planted."
+idle
 tmux send-keys -t "$session" C
 expect "bugspec 1,0,0,0 0 0, campaign seed 2, 50 trials"
 tmux send-keys -t "$session" 1 g
