@@ -3,6 +3,7 @@ package fp
 import (
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // sfuDatapath is one binade of a MUFU function computed the way the
@@ -25,17 +26,22 @@ type sfuDatapath struct {
 	sq     uint // the squarer keeps partial products of weight 2^sq and up
 	k1, k2 uint // resolution of C1 and C2
 	seg    []sfuCoef
-	square []int64 // sfuSquare(x, bits, sq) for every x, set by init
+	square []int64 // sfuSquare(x, bits, sq) for every x, set by sfuSquares
 }
 
-func init() {
+// sfuSquares fills the square tables of the built-in datapaths, once, on
+// the first MUFU evaluation. Not in init: the tables take about 200 ms and
+// 7 MB to build, which every orilab process paid at start-up (orilab knobs
+// took 70 ms of CPU), while most compilations never evaluate a MUFU.
+var sfuSquares = sync.OnceFunc(func() {
 	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2} {
-		t.square = make([]int64, 1<<t.bits)
-		for x := range t.square {
-			t.square[x] = sfuSquare(uint32(x), t.bits, t.sq)
+		sq := make([]int64, 1<<t.bits)
+		for x := range sq {
+			sq[x] = sfuSquare(uint32(x), t.bits, t.sq)
 		}
+		t.square = sq
 	}
-}
+})
 
 // sfuCoef is one segment of an sfuDatapath.
 type sfuCoef struct {
@@ -82,6 +88,7 @@ func (t *sfuDatapath) evalWide(m uint32) int64 {
 	c := &t.seg[m>>t.bits]
 	x := m & (1<<t.bits - 1)
 	h := max(t.k1, t.k2)
+	sfuSquares()
 	var sq int64
 	if t.square != nil {
 		sq = t.square[x]
