@@ -789,6 +789,9 @@ func (s rdState) equal(o rdState) bool {
 	if (s == nil) != (o == nil) || len(s) != len(o) {
 		return false
 	}
+	if len(s) > 0 && &s[0] == &o[0] {
+		return true // rdMeetState returns the old state itself when nothing changed
+	}
 	for i := range s {
 		if !s[i].equal(o[i]) {
 			return false
