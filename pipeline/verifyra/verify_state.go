@@ -156,7 +156,16 @@ func (s rdState) clone() rdState {
 // (every writer of a cell sorts or filters a sorted list), so this is a
 // binary search: the "undefined" cell can hold many values.
 func (c *rdCell) find(v rdVal) (rdFact, bool) {
-	i := sort.Search(len(c.facts), func(i int) bool { return !c.facts[i].v.less(v) })
+	// A plain binary search (sort.Search's callback costs a call per
+	// step, and find runs for every value at every merge).
+	i, hi := 0, len(c.facts)
+	for i < hi {
+		if m := int(uint(i+hi) >> 1); c.facts[m].v.less(v) {
+			i = m + 1
+		} else {
+			hi = m
+		}
+	}
 	if i < len(c.facts) && c.facts[i].v == v {
 		return c.facts[i], true
 	}
@@ -362,61 +371,98 @@ func rdMeetState(a, b rdState) rdState {
 		}
 		return out
 	}
-	out := make(rdState, len(a))
+	// Most merges of a fixed-point iteration change nothing, so the meet
+	// is computed cell by cell against a and returns a itself when every
+	// cell comes out equal: a new state is allocated only at the first
+	// cell that differs (verify.go compares the result with a, and the
+	// cells are copied on write, so sharing is safe).
+	var out rdState
 	ua, ub := &a[rdUndef], &b[rdUndef]
-	out[rdUndef] = rdLatticeMeet(*ua, *ub, nil, nil, nil)
+	u, same := rdLatticeMeet(ua, ub, nil, nil, nil)
+	if !same {
+		out = a.clone()
+		out[rdUndef] = u
+	}
 	for i := range a {
-		if i != rdUndef {
-			out[i] = rdLatticeMeet(a[i], b[i], ua, ub, &out[rdUndef])
+		if i == rdUndef {
+			continue
 		}
+		c, same := rdLatticeMeet(&a[i], &b[i], ua, ub, &u)
+		if !same {
+			if out == nil {
+				out = a.clone()
+			}
+			out[i] = c
+		}
+	}
+	if out == nil {
+		return a
 	}
 	return out
 }
 
 // rdLatticeMeet meets cell a of one state with cell b of another; ua and
 // ub are the states' "undefined" cells and u the met one (all nil when a
-// and b are the "undefined" cells themselves).
-func rdLatticeMeet(a, b rdCell, ua, ub, u *rdCell) rdCell {
-	var out rdCell
-	// The values to decide: those with an explicit fact on either side
-	// that the side's "undefined" cell does not imply (an implied one
-	// says nothing more, and counting it would make the weak records
-	// depend on the representation).
-	vals := map[rdVal]bool{}
-	for _, side := range []struct{ c, u *rdCell }{{&a, ua}, {&b, ub}} {
-		for _, f := range side.c.facts {
-			if side.u != nil {
-				if uf, ok := side.u.find(f.v); ok && (!uf.c.on || uf.c == f.c) {
-					continue
-				}
-			}
-			vals[f.v] = true
+// and b are the "undefined" cells themselves). same reports that the
+// meet equals a, which is then returned itself.
+//
+// Facts, weak and stale lists are sorted by value, so the meet is one
+// merge of a's and b's lists in value order; the result is built in
+// that order against a's lists (rdSortedOut) and allocates nothing while
+// it agrees with them.
+func rdLatticeMeet(a, b, ua, ub, u *rdCell) (rdCell, bool) {
+	facts := rdSortedOut[rdFact]{ref: a.facts}
+	weak := rdWeakMerge{a: a.weak, b: b.weak, out: rdSortedOut[rdVal]{ref: a.weak}}
+	af, bf := a.facts, b.facts
+	for i, j := 0, 0; i < len(af) || j < len(bf); {
+		var v rdVal
+		if j >= len(bf) || (i < len(af) && !bf[j].v.less(af[i].v)) {
+			v = af[i].v
+		} else {
+			v = bf[j].v
 		}
-	}
-	// disj returns the disjuncts of D(v) on one side; a literal and its
-	// negation are "always".
-	disj := func(c *rdCell, uc *rdCell, v rdVal) []rdCond {
-		var ds []rdCond
-		if f, ok := c.find(v); ok {
-			ds = append(ds, f.c)
-		}
-		if uc != nil {
-			if f, ok := uc.find(v); ok {
-				if len(ds) == 1 && ds[0] == f.c.not() {
-					return []rdCond{{}}
-				}
-				ds = append(ds, f.c)
+		// The fact of each side for v (the first, as find would give).
+		var fa, fb rdFact
+		aok, bok := false, false
+		if i < len(af) && af[i].v == v {
+			fa, aok = af[i], true
+			for i < len(af) && af[i].v == v {
+				i++
 			}
 		}
-		return ds
-	}
-	weak := map[rdVal]bool{}
-	for v := range vals {
-		var terms []rdCond
-		for _, x := range disj(&a, ua, v) {
-			for _, y := range disj(&b, ub, v) {
+		if j < len(bf) && bf[j].v == v {
+			fb, bok = bf[j], true
+			for j < len(bf) && bf[j].v == v {
+				j++
+			}
+		}
+		var uaf, ubf rdFact
+		uaok, ubok := false, false
+		if ua != nil {
+			uaf, uaok = ua.find(v)
+		}
+		if ub != nil {
+			ubf, ubok = ub.find(v)
+		}
+		// The values to decide: those with an explicit fact on either
+		// side that the side's "undefined" cell does not imply (an
+		// implied one says nothing more, and counting it would make the
+		// weak records depend on the representation).
+		inA := aok && !(uaok && (!uaf.c.on || uaf.c == fa.c))
+		inB := bok && !(ubok && (!ubf.c.on || ubf.c == fb.c))
+		if !inA && !inB {
+			continue
+		}
+		var da, db [2]rdCond
+		na := rdDisj(&da, fa.c, aok, uaf.c, uaok)
+		nb := rdDisj(&db, fb.c, bok, ubf.c, ubok)
+		var terms [4]rdCond
+		nt := 0
+		for _, x := range da[:na] {
+			for _, y := range db[:nb] {
 				if c, ok := rdMeetCond(x, y); ok {
-					terms = append(terms, c)
+					terms[nt] = c
+					nt++
 				}
 			}
 		}
@@ -425,26 +471,127 @@ func rdLatticeMeet(a, b rdCell, ua, ub, u *rdCell) rdCell {
 		if u != nil {
 			uf, uok = u.find(v)
 		}
-		c, ok := rdPickCond(terms, uf.c, uok)
-		if ok {
-			out.facts = append(out.facts, rdFact{v: v, c: c})
+		if c, ok := rdPickCond(terms[:nt], uf.c, uok); ok {
+			facts.add(rdFact{v: v, c: c})
 		} else if !uok {
-			weak[v] = true // held on one side (or under conditions that do not meet)
+			weak.push(v) // held on one side (or under conditions that do not meet)
 		}
 	}
-	for _, w := range a.weak {
-		weak[w] = true
+	weak.drain(rdVal{}, true)
+	outFacts, sameFacts := facts.result()
+	outWeak, sameWeak := weak.out.result()
+	outStale, sameStale := rdUnionStale(a.stale, b.stale)
+	if sameFacts && sameWeak && sameStale {
+		return *a, true
 	}
-	for _, w := range b.weak {
-		weak[w] = true
+	return rdCell{facts: outFacts, stale: outStale, weak: outWeak}, false
+}
+
+// rdDisj stores in d the disjuncts of D(v) on one side, from the fact
+// of the location (fc, when fok) and that of the "undefined" cell (uc,
+// when uok), and returns their number; a literal and its negation are
+// "always".
+func rdDisj(d *[2]rdCond, fc rdCond, fok bool, uc rdCond, uok bool) int {
+	n := 0
+	if fok {
+		d[n] = fc
+		n++
 	}
-	for w := range weak {
-		out.weak = append(out.weak, w)
+	if uok {
+		if n == 1 && d[0] == uc.not() {
+			d[0] = rdCond{}
+			return 1
+		}
+		d[n] = uc
+		n++
 	}
-	rdSortFacts(out.facts)
-	rdSortVals(out.weak)
-	out.stale = rdUnionStale(a.stale, b.stale)
-	return out
+	return n
+}
+
+// rdSortedOut builds a list, entry by entry, that most often comes out
+// equal to ref: while it agrees with a prefix of ref nothing is
+// allocated, and at the first entry that differs the prefix is copied.
+type rdSortedOut[T comparable] struct {
+	ref  []T
+	n    int // entries of ref matched so far
+	out  []T
+	diff bool // out holds the list; else it is ref[:n]
+}
+
+func (o *rdSortedOut[T]) add(x T) {
+	if !o.diff {
+		if o.n < len(o.ref) && o.ref[o.n] == x {
+			o.n++
+			return
+		}
+		o.diff = true
+		o.out = make([]T, o.n, o.n+4)
+		copy(o.out, o.ref[:o.n])
+	}
+	o.out = append(o.out, x)
+}
+
+// result returns the list and whether it is ref itself.
+func (o *rdSortedOut[T]) result() ([]T, bool) {
+	switch {
+	case o.diff:
+		return o.out, false
+	case o.n == len(o.ref):
+		return o.ref, true
+	case o.n == 0:
+		return nil, false
+	}
+	return o.ref[:o.n:o.n], false // a prefix; the capacity keeps appends off ref
+}
+
+// rdWeakMerge unites the sorted weak lists a and b of two cells with
+// the values pushed in increasing order, without repeats.
+type rdWeakMerge struct {
+	a, b []rdVal
+	i, j int
+	out  rdSortedOut[rdVal]
+	last rdVal
+	have bool
+}
+
+// push adds v, after every entry of a and b below it.
+func (m *rdWeakMerge) push(v rdVal) {
+	m.drain(v, false)
+	m.emit(v)
+}
+
+// drain adds the entries of a and b below limit (all of them when all),
+// in order.
+func (m *rdWeakMerge) drain(limit rdVal, all bool) {
+	for {
+		var w rdVal
+		fromA := m.i < len(m.a) && (m.j >= len(m.b) || !m.b[m.j].less(m.a[m.i]))
+		switch {
+		case fromA:
+			w = m.a[m.i]
+		case m.j < len(m.b):
+			w = m.b[m.j]
+		default:
+			return
+		}
+		if !all && !w.less(limit) {
+			return
+		}
+		if fromA {
+			m.i++
+		} else {
+			m.j++
+		}
+		m.emit(w)
+	}
+}
+
+func (m *rdWeakMerge) emit(w rdVal) {
+	if m.have && m.last == w {
+		return
+	}
+	m.last, m.have = w, true
+	m.out.add(w)
 }
 
 // rdPickCond reduces the disjunction of terms, less what the "undefined"
@@ -512,24 +659,37 @@ func rdCanonCell(c rdCell, u *rdCell) rdCell {
 	return rdCell{facts: facts, stale: c.stale, weak: c.weak}
 }
 
-// rdUnionStale unites stale records, keeping the earliest redefinition
-// of each value.
-func rdUnionStale(a, b []rdStale) []rdStale {
+// rdUnionStale unites the sorted stale records a and b, keeping the
+// earliest redefinition of each value (a redefinition before a CALL of
+// the same instruction, then the first of a and b); same reports that
+// the union is a itself.
+func rdUnionStale(a, b []rdStale) ([]rdStale, bool) {
 	if len(b) == 0 {
-		return a
+		return a, true
 	}
-	stale := map[rdVal]rdStale{}
-	for _, s := range append(append([]rdStale(nil), a...), b...) {
-		if o, ok := stale[s.v]; !ok || s.by < o.by || (s.by == o.by && !s.call && o.call) {
-			stale[s.v] = s
+	out := rdSortedOut[rdStale]{ref: a}
+	for i, j := 0, 0; i < len(a) || j < len(b); {
+		var v rdVal
+		if j >= len(b) || (i < len(a) && !b[j].v.less(a[i].v)) {
+			v = a[i].v
+		} else {
+			v = b[j].v
 		}
+		var best rdStale
+		have := false
+		for ; i < len(a) && a[i].v == v; i++ {
+			if s := a[i]; !have || s.by < best.by || (s.by == best.by && !s.call && best.call) {
+				best, have = s, true
+			}
+		}
+		for ; j < len(b) && b[j].v == v; j++ {
+			if s := b[j]; !have || s.by < best.by || (s.by == best.by && !s.call && best.call) {
+				best, have = s, true
+			}
+		}
+		out.add(best)
 	}
-	out := make([]rdStale, 0, len(stale))
-	for _, s := range stale {
-		out = append(out, s)
-	}
-	rdSortStale(out)
-	return out
+	return out.result()
 }
 
 // rdJoinFacts combines two facts about the same value in one location
@@ -628,6 +788,9 @@ func (s rdState) withUndefCell(c, other rdCell) rdCell {
 func (s rdState) equal(o rdState) bool {
 	if (s == nil) != (o == nil) || len(s) != len(o) {
 		return false
+	}
+	if len(s) > 0 && &s[0] == &o[0] {
+		return true // rdMeetState returns the old state itself when nothing changed
 	}
 	for i := range s {
 		if !s[i].equal(o[i]) {
