@@ -29,7 +29,7 @@ type sfuDatapath struct {
 }
 
 func init() {
-	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2} {
+	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2, &sfuSin} {
 		t.square = make([]int64, 1<<t.bits)
 		for x := range t.square {
 			t.square[x] = sfuSquare(uint32(x), t.bits, t.sq)
@@ -330,12 +330,20 @@ func CosRadSFU32(a uint32) uint32 {
 // bits are truncated, the whole turns dropped, and sin gets the sign of
 // r back. The H100 shows it: sin.approx.f32 is ±0 for every |x| with
 // |x|/(2π) < 2^-25 and for |x| >= 2^25 (whole turns), keeping the sign
-// of x, and for x = 2^-21 * 1.0 and 1.00049 (r = 2.54 and 2.55 * 2^-25)
-// it returns the same value, sin(2π * 2 * 2^-25) within 2^-13 relative.
-// The value of the truncated turn is then the correctly rounded sin or
-// cos, which is not what the unit computes: its own approximation error
-// is not modelled (the sweeps cover too little of a quarter turn to fit
-// a table).
+// of x, and on the [1,2) radian sweeps sin and cos are functions of the
+// 25-bit turn: inputs whose turns differ only below 2^-25 give the same
+// outputs (and at 24 bits they do not).
+//
+// The top two bits of the turn are the quadrant, the other 23 an index u
+// into one table, sfuSin: T(u) = sin(π/2 * u * 2^-23) as a fixed-point
+// number with 38 fraction bits (interpolated like the other functions,
+// 64 segments), truncated to f32. A quadrant that needs the cosine
+// reads T(^u): the index is complemented bit by bit, not subtracted from
+// 2^23, as ex2 does for negative operands. So sin is T(u), T(^u), -T(u),
+// -T(^u) in quadrants 0..3 and cos is T(^u), -T(u), -T(^u), T(u). The
+// sweeps show it: sin in quadrant 1 equals sin in quadrant 0 at ^u on all
+// 61,215 inputs where both are seen, and cos in quadrant 0 equals -cos in
+// quadrant 1 at ^u on all 2,290,089 (cos of a quarter turn is -0, -T(0)).
 func sinCosSFU(r uint32) (s, c uint32) {
 	x := Flush32(r)
 	if x&0x7fffffff >= posInf32 {
@@ -358,11 +366,18 @@ func sinCosSFU(r uint32) (s, c uint32) {
 		q = 0
 	}
 	q &= 1<<25 - 1
-	if q == 0 {
-		return sign, one32
+	quad, u := q>>23, uint32(q)&(1<<23-1)
+	tu := truncToF32(uint64(sfuSin.evalWide(u)), -38)
+	tc := truncToF32(uint64(sfuSin.evalWide(^u&(1<<23-1))), -38)
+	switch quad {
+	case 0:
+		return sign ^ tu, tc
+	case 1:
+		return sign ^ tc, 0x80000000 ^ tu
+	case 2:
+		return sign ^ 0x80000000 ^ tu, 0x80000000 ^ tc
 	}
-	sv, cv := sinCosRev(float64(q) * 0x1p-25)
-	return sign ^ f64toF32(sv+0, true), f64toF32(cv+0, true)
+	return sign ^ 0x80000000 ^ tc, tu
 }
 
 // Observed bounds of MUFU.TANH on the H100's f32 sweep: every |a| up to
