@@ -29,7 +29,7 @@ type sfuDatapath struct {
 }
 
 func init() {
-	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2, &sfuSin} {
+	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2, &sfuSin, &sfuTanhHalf, &sfuTanhOne} {
 		t.square = make([]int64, 1<<t.bits)
 		for x := range t.square {
 			t.square[x] = sfuSquare(uint32(x), t.bits, t.sq)
@@ -390,10 +390,15 @@ const (
 )
 
 // TanhSFU32 models MUFU.TANH (tanh.approx.f32): a itself for |a| <=
-// tanhIdentMax, ±1 for |a| >= 8, and in between the correctly rounded
-// tanh (TanhApprox32), which is not what the hardware returns there: its
-// error reaches 2^-11 relative, and the two exhaustive binades are not
-// enough to fit a table for the whole range.
+// tanhIdentMax, ±1 for |a| >= 8. On [0.5, 2) it is the interpolator:
+// the unit reads |a| as a fixed-point number with 20 fraction bits
+// (the H100's outputs are constant over every run of 16 inputs of the
+// [0.5,1) sweep and of 8 of the [1,2) sweep), segments of 1/8 (sfuTanhHalf,
+// sfuTanhOne: 4 and 8 segments of 2^17 steps), and the value, a
+// fixed-point number with 25 fraction bits, is truncated to f32. This is
+// exact on both binades. Elsewhere in between the result is the
+// correctly rounded tanh (TanhApprox32), which is not what the hardware
+// returns: there are no exhaustive sweeps there to solve tables from.
 func TanhSFU32(a uint32) uint32 {
 	m := a & 0x7fffffff
 	switch {
@@ -403,6 +408,15 @@ func TanhSFU32(a uint32) uint32 {
 		return a
 	case m >= tanhOneMin:
 		return a&0x80000000 | one32
+	case m >= 0x3f000000 && m < 0x40000000:
+		e, f := sfuNormal(m)
+		var y int64
+		if e < 0 {
+			y = sfuTanhHalf.evalWide(f >> 4)
+		} else {
+			y = sfuTanhOne.evalWide(f >> 3)
+		}
+		return a&0x80000000 | truncToF32(uint64(y), -25)
 	}
 	return TanhApprox32(a)
 }
