@@ -6,8 +6,8 @@ package pipeline
 // notes of issue 18 for what each family is.
 
 const (
-	hwApproxO0 = 133
-	hwApproxO3 = 133
+	hwApproxO0 = 120
+	hwApproxO3 = 120
 )
 
 // hwResidual maps "O<level> <program>" to the program's verdict: the
