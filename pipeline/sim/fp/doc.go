@@ -128,11 +128,21 @@
 //   - RCP64H and RSQ64H are the f32 units applied to the 20-bit fraction,
 //     truncated to 20 bits: exact on the f64 sweep.
 //   - SIN and COS take the FMUL.RZ by 1/(2π) that SASS issues first, and
-//     truncate the turn to 25 fraction bits; the value is the correctly
-//     rounded function of that, which misses the unit's own error.
+//     truncate the turn to 25 fraction bits: two quadrant bits and a
+//     23-bit index u into one quarter-turn table on the same datapath,
+//     sin(π/2 u) as a fixed-point number with 38 fraction bits, truncated
+//     to f32 (sfuSin). Quadrants that need the other function read the
+//     table at the bitwise complement of u (sinCosSFU). The table is
+//     solved from the sin and cos binades together (6.1 million of its
+//     2^23 inputs seen; the structured sweeps fill its middle) and matches
+//     every input of both structured sweeps and both binades.
 //   - TANH returns the operand itself up to 0x3b80c000 and ±1 from 8, as
-//     the hardware does; in between it is the correctly rounded tanh,
-//     while the unit is only about 2^-11 accurate.
+//     the hardware does. On [0.5, 2) it is the same datapath on the
+//     operand as a fixed-point number with 20 fraction bits, segments of
+//     1/8, the value truncated from 25 fraction bits (sfuTanhHalf,
+//     sfuTanhOne; exact on both tanh binades). Elsewhere in between it is
+//     the correctly rounded tanh, while the unit is only about 2^-11
+//     accurate: no exhaustive sweep covers those ranges.
 //   - LG2 (Lg2SFU32) uses the same datapath for log2(1 + f) as a
 //     fixed-point number with 36 fraction bits (64 segments), adds the
 //     exponent and truncates to f32; lg2(1) is 0. Exact on both lg2

@@ -33,11 +33,18 @@ type sfuDatapath struct {
 // the first MUFU evaluation. Not in init: the tables take about 200 ms and
 // 7 MB to build, which every orilab process paid at start-up (orilab knobs
 // took 70 ms of CPU), while most compilations never evaluate a MUFU.
+// Datapaths with the same width and squarer cut share one table.
 var sfuSquares = sync.OnceFunc(func() {
-	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2} {
-		sq := make([]int64, 1<<t.bits)
-		for x := range sq {
-			sq[x] = sfuSquare(uint32(x), t.bits, t.sq)
+	built := map[[2]uint][]int64{}
+	for _, t := range []*sfuDatapath{&sfuRcp, &sfuRsqEven, &sfuRsqOdd, &sfuSqrtEven, &sfuSqrtOdd, &sfuEx2, &sfuLg2, &sfuSin, &sfuTanhHalf, &sfuTanhOne} {
+		key := [2]uint{t.bits, t.sq}
+		sq, ok := built[key]
+		if !ok {
+			sq = make([]int64, 1<<t.bits)
+			for x := range sq {
+				sq[x] = sfuSquare(uint32(x), t.bits, t.sq)
+			}
+			built[key] = sq
 		}
 		t.square = sq
 	}
@@ -337,12 +344,20 @@ func CosRadSFU32(a uint32) uint32 {
 // bits are truncated, the whole turns dropped, and sin gets the sign of
 // r back. The H100 shows it: sin.approx.f32 is ±0 for every |x| with
 // |x|/(2π) < 2^-25 and for |x| >= 2^25 (whole turns), keeping the sign
-// of x, and for x = 2^-21 * 1.0 and 1.00049 (r = 2.54 and 2.55 * 2^-25)
-// it returns the same value, sin(2π * 2 * 2^-25) within 2^-13 relative.
-// The value of the truncated turn is then the correctly rounded sin or
-// cos, which is not what the unit computes: its own approximation error
-// is not modelled (the sweeps cover too little of a quarter turn to fit
-// a table).
+// of x, and on the [1,2) radian sweeps sin and cos are functions of the
+// 25-bit turn: inputs whose turns differ only below 2^-25 give the same
+// outputs (and at 24 bits they do not).
+//
+// The top two bits of the turn are the quadrant, the other 23 an index u
+// into one table, sfuSin: T(u) = sin(π/2 * u * 2^-23) as a fixed-point
+// number with 38 fraction bits (interpolated like the other functions,
+// 64 segments), truncated to f32. A quadrant that needs the cosine
+// reads T(^u): the index is complemented bit by bit, not subtracted from
+// 2^23, as ex2 does for negative operands. So sin is T(u), T(^u), -T(u),
+// -T(^u) in quadrants 0..3 and cos is T(^u), -T(u), -T(^u), T(u). The
+// sweeps show it: sin in quadrant 1 equals sin in quadrant 0 at ^u on all
+// 61,215 inputs where both are seen, and cos in quadrant 0 equals -cos in
+// quadrant 1 at ^u on all 2,290,089 (cos of a quarter turn is -0, -T(0)).
 func sinCosSFU(r uint32) (s, c uint32) {
 	x := Flush32(r)
 	if x&0x7fffffff >= posInf32 {
@@ -365,11 +380,18 @@ func sinCosSFU(r uint32) (s, c uint32) {
 		q = 0
 	}
 	q &= 1<<25 - 1
-	if q == 0 {
-		return sign, one32
+	quad, u := q>>23, uint32(q)&(1<<23-1)
+	tu := truncToF32(uint64(sfuSin.evalWide(u)), -38)
+	tc := truncToF32(uint64(sfuSin.evalWide(^u&(1<<23-1))), -38)
+	switch quad {
+	case 0:
+		return sign ^ tu, tc
+	case 1:
+		return sign ^ tc, 0x80000000 ^ tu
+	case 2:
+		return sign ^ 0x80000000 ^ tu, 0x80000000 ^ tc
 	}
-	sv, cv := sinCosRev(float64(q) * 0x1p-25)
-	return sign ^ f64toF32(sv+0, true), f64toF32(cv+0, true)
+	return sign ^ 0x80000000 ^ tc, tu
 }
 
 // Observed bounds of MUFU.TANH on the H100's f32 sweep: every |a| up to
@@ -382,10 +404,15 @@ const (
 )
 
 // TanhSFU32 models MUFU.TANH (tanh.approx.f32): a itself for |a| <=
-// tanhIdentMax, ±1 for |a| >= 8, and in between the correctly rounded
-// tanh (TanhApprox32), which is not what the hardware returns there: its
-// error reaches 2^-11 relative, and the two exhaustive binades are not
-// enough to fit a table for the whole range.
+// tanhIdentMax, ±1 for |a| >= 8. On [0.5, 2) it is the interpolator:
+// the unit reads |a| as a fixed-point number with 20 fraction bits
+// (the H100's outputs are constant over every run of 16 inputs of the
+// [0.5,1) sweep and of 8 of the [1,2) sweep), segments of 1/8 (sfuTanhHalf,
+// sfuTanhOne: 4 and 8 segments of 2^17 steps), and the value, a
+// fixed-point number with 25 fraction bits, is truncated to f32. This is
+// exact on both binades. Elsewhere in between the result is the
+// correctly rounded tanh (TanhApprox32), which is not what the hardware
+// returns: there are no exhaustive sweeps there to solve tables from.
 func TanhSFU32(a uint32) uint32 {
 	m := a & 0x7fffffff
 	switch {
@@ -395,6 +422,15 @@ func TanhSFU32(a uint32) uint32 {
 		return a
 	case m >= tanhOneMin:
 		return a&0x80000000 | one32
+	case m >= 0x3f000000 && m < 0x40000000:
+		e, f := sfuNormal(m)
+		var y int64
+		if e < 0 {
+			y = sfuTanhHalf.evalWide(f >> 4)
+		} else {
+			y = sfuTanhOne.evalWide(f >> 3)
+		}
+		return a&0x80000000 | truncToF32(uint64(y), -25)
 	}
 	return TanhApprox32(a)
 }
