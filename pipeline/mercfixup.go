@@ -104,6 +104,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 			addDescriptor(f, c.Arch, desc, m)
 		}
 		materializeImms(f, c.Arch, m)
+		uniformBranchGuards(f, m)
 	}
 	return nil
 }
@@ -399,28 +400,36 @@ func (s *regSet) union(o regSet) bool {
 	return changed
 }
 
-func (s *regSet) addReg(r ori.Reg) {
-	if r.Class != ori.ClassR || r.Virtual || r.IsZero() {
+func (s *regSet) addReg(r ori.Reg) { s.addRegOf(r, ori.ClassR) }
+
+// addRegOf adds r when it is a physical register of class c.
+func (s *regSet) addRegOf(r ori.Reg, c ori.RegClass) {
+	if r.Class != c || r.Virtual || r.IsZero() {
 		return
 	}
 	for w := 0; w < max(int(r.Words), 1); w++ {
-		if n := int(r.N) + w; n < ori.ClassR.Limit() {
+		if n := int(r.N) + w; n < c.Limit() {
 			s.add(n)
 		}
 	}
 }
 
 // addInst adds the R registers in reads (and, with dsts, writes).
-func (s *regSet) addInst(in *ori.Inst, dsts bool) {
+func (s *regSet) addInst(in *ori.Inst, dsts bool) { s.addInstOf(in, dsts, ori.ClassR) }
+
+// addInstOf adds the class-c registers in reads, the guard included
+// (and, with dsts, writes).
+func (s *regSet) addInstOf(in *ori.Inst, dsts bool, c ori.RegClass) {
+	s.addRegOf(in.Guard, c)
 	for _, o := range in.Srcs {
 		if o.Kind == ori.OpdReg || o.HasBase {
-			s.addReg(o.Reg)
+			s.addRegOf(o.Reg, c)
 		}
 	}
 	if dsts {
 		for _, o := range in.Dsts {
 			if o.Kind == ori.OpdReg || o.HasBase {
-				s.addReg(o.Reg)
+				s.addRegOf(o.Reg, c)
 			}
 		}
 	}
@@ -429,11 +438,13 @@ func (s *regSet) addInst(in *ori.Inst, dsts bool) {
 // all is every R register.
 var all = regSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 
-// physLive is the liveness of physical R registers at block ends.
+// physLive is the liveness of the physical registers of one class (R
+// or P) at block ends.
 type physLive struct {
 	f     *ori.Func
 	out   []regSet
 	entry bool
+	class ori.RegClass
 }
 
 // transfer steps live backwards over in.
@@ -441,25 +452,30 @@ func (l *physLive) transfer(live regSet, in *ori.Inst) regSet {
 	switch {
 	case in.Op == ori.OpCALL, in.Op == ori.OpRET && !l.entry:
 		return all // conservative: the callee or caller may read anything
+	case in.Op == ori.OpP2R && l.class == ori.ClassP:
+		return all // reads the whole predicate file
 	case in.Op == ori.OpEXIT, in.Op == ori.OpRET:
 		live = regSet{}
 	}
 	if !in.Guarded() {
 		for _, o := range in.Dsts {
-			if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.Virtual && !o.Reg.IsZero() {
+			if o.Kind == ori.OpdReg && o.Reg.Class == l.class && !o.Reg.Virtual && !o.Reg.IsZero() {
 				for w := 0; w < max(int(o.Reg.Words), 1); w++ {
 					live.del(int(o.Reg.N) + w)
 				}
 			}
 		}
 	}
-	live.addInst(in, false)
+	live.addInstOf(in, false, l.class)
 	return live
 }
 
 // physLiveness solves the backward dataflow over f's blocks.
-func physLiveness(f *ori.Func) *physLive {
-	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry}
+func physLiveness(f *ori.Func) *physLive { return physLivenessOf(f, ori.ClassR) }
+
+// physLivenessOf solves it for the registers of class c.
+func physLivenessOf(f *ori.Func, c ori.RegClass) *physLive {
+	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry, class: c}
 	index := map[*ori.Block]int{}
 	for i, b := range f.Blocks {
 		index[b] = i
@@ -498,4 +514,66 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 		live = l.transfer(live, b.Insts[k])
 	}
 	return out
+}
+
+// uniformBranchGuards moves the uniform predicate guarding a BRA into a
+// P register dead there: no BRA word holds a uniform predicate (see
+// the BRA forms), so
+//
+//	@!UP0 BRA BB3
+//
+// becomes
+//
+//	PLOP3.LUT P1, PT = PT, PT, UP0, 0x80, 0x0
+//	@!P1 BRA BB3
+//
+// PLOP3's source C is the one that may be uniform (bit 67), and 0x80
+// (a & b & c) with PT in A and B is C. A BRA where every P register is
+// live (a .func: CALL and RET read everything here) keeps its guard and
+// the encoder refuses it.
+func uniformBranchGuards(f *ori.Func, m *mirror) {
+	var live *physLive
+	for bi, b := range f.Blocks {
+		var after []regSet
+		var out []*ori.Inst
+		for k, in := range b.Insts {
+			if in.Op != ori.OpBRA || in.Guard.Class != ori.ClassUP || in.Guard.Virtual || in.Guard.IsZero() {
+				out = append(out, in)
+				continue
+			}
+			if live == nil {
+				live = physLivenessOf(f, ori.ClassP)
+			}
+			if after == nil {
+				after = live.afterEach(bi, b)
+			}
+			busy := after[k]
+			busy.addInstOf(in, true, ori.ClassP)
+			n := 0
+			for n < ori.ClassP.Limit() && busy.has(n) {
+				n++
+			}
+			if n == ori.ClassP.Limit() {
+				out = append(out, in)
+				continue
+			}
+			p := ori.PReg(ori.ClassP, n, 1)
+			mv := ori.NewInst(ori.OpPLOP3, "LUT")
+			mv.ID = f.NewID()
+			mv.Line = in.Line
+			mv.Dsts = []ori.Operand{ori.R(p), ori.R(ori.PT)}
+			mv.Srcs = []ori.Operand{ori.R(ori.PT), ori.R(ori.PT), ori.R(in.Guard), ori.Imm(0x80), ori.Imm(0)}
+			out = append(out, mv, in)
+			if pre := m.byID[in.ID]; pre != nil {
+				v := m.pre.NewVReg(ori.ClassP, 1)
+				pm := mv.Clone()
+				pm.Dsts = []ori.Operand{ori.R(v), ori.R(ori.PT)}
+				pm.Srcs[2] = ori.R(pre.Guard)
+				m.insertBefore(pre.ID, pm)
+				pre.Guard = v
+			}
+			in.Guard = p
+		}
+		b.Insts = out
+	}
 }

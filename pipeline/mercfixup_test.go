@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"orilab/internal/testenv"
+	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/spec"
 )
@@ -75,6 +76,66 @@ BB0:
 	}
 	if back.String() != m.String() {
 		t.Errorf("the legalized IR prints differently after parsing:\n%s", back)
+	}
+}
+
+// TestUniformBranchGuardIR: the BRA guarded by !UP0 gets its guard from
+// a PLOP3 copy into P1, the lowest P register dead there (P0 is read
+// after the branch, on both paths, which join again); the word encodes, and the branch
+// still counts as uniform for the convergence pass (no BSSY).
+func TestUniformBranchGuardIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 ISETP.GT.AND P0, PT = R2, RZ, PT ;
+	#2 UISETP.EQ.U32.AND UP0, UPT = UR0, 0x0, UPT ;
+	#3 @!UP0 BRA BB2 ;
+BB1:
+	#4 @P0 MOV R2 = RZ ;
+	#5 BRA BB3 ;
+BB2:
+	#6 @P0 MOV R2 = 0x1 ;
+BB3:
+	#7 EXIT ;
+}
+`
+	want := `	#1 ISETP.GT.AND P0, PT = R2, RZ, PT
+	#2 UISETP.EQ.U32.AND UP0, UPT = UR0, 0x0, UPT
+	#8 PLOP3.LUT P1, PT = PT, PT, UP0, 0x80, 0x0
+	#3 @!P1 BRA BB2
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	for _, arch := range []int{80, 90} {
+		if _, err := encodeModule(m, arch); err != nil {
+			t.Errorf("sm_%d: the legalized code does not encode: %v", arch, err)
+		}
+	}
+	if _, err := opt.Convergence.Run(f, &opt.Context{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.String(); strings.Contains(s, "BSSY") {
+		t.Errorf("the copied uniform guard got a convergence barrier:\n%s", s)
 	}
 }
 

@@ -148,7 +148,7 @@ var formTable = []*form{
 		srcs: []slot{a, b, c, {k: sImm, pos: 72, n: 8}, {k: sUP, pos: 87, not: 90}}},
 	{op: ori.OpPLOP3, key: []string{"LUT"}, opc: 0x81c,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
-		srcs: []slot{{k: sP, pos: 87, not: 90}, {k: sP, pos: 77, not: 80}, {k: sP, pos: 68, not: 71},
+		srcs: []slot{{k: sP, pos: 87, not: 90}, {k: sP, pos: 77, not: 80}, {k: sP, pos: 68, not: 71, ubit: 67},
 			{k: sLUT2}, {k: sImm, pos: 16, n: 8}}},
 	{op: ori.OpSHF, opc: 0x019, noCVar: true, alu: true,
 		dsts: []slot{dR}, srcs: []slot{a, b, c},
