@@ -5,7 +5,8 @@ package pipeline
 // it can still add instructions under the control-word passes (131, 139)
 // that schedule their latencies.
 //
-// It does three things, per function, on the allocated code:
+// It does four things, per function, on the allocated code (the fourth
+// is below the list):
 //
 //  1. the operand swaps of sass.Legalize (commuting sources, flipping
 //     ISETP/FSETP comparisons, negating SEL's predicate, permuting
@@ -50,11 +51,15 @@ package pipeline
 // allocation) and control words (so before 131/139), which the encoding
 // walk at 141-147 is too late for.
 //
-// Known limits: the scratch register of (3) is found by a liveness of
-// physical R registers in which CALL reads every register and, outside
-// kernels, RET does too (the caller's registers are unknown here), so
-// a .func, or a kernel where every register is live, keeps its immediate
-// and the encoder refuses it with an error naming the instruction. A
+// Fourth, a BRA guarded by a uniform predicate gets a P copy of it
+// (uniformBranchGuards): no BRA word holds a UP.
+//
+// Known limits: the scratch registers of (3) and (4) are found by a
+// liveness of physical R (P) registers in which CALL reads every R
+// register and a .func's RET reads R0-R3 and its results (retLive), and,
+// in a .func, only R registers it writes itself are taken; where every
+// register is live the instruction keeps its operand and the encoder
+// refuses it with an error naming the instruction. A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.
@@ -445,13 +450,54 @@ type physLive struct {
 	out   []regSet
 	entry bool
 	class ori.RegClass
+	// ret is what a .func's caller may read once it returns.
+	ret regSet
+}
+
+// retLive is the set of class-c registers a .func's caller may read after
+// it returns.
+//
+// Decision: regalloc's calling convention makes every register
+// caller-saved (regalloc/doc.go) and passes results in R registers only,
+// from the register each .ret parameter's Offset names (lower/ctrl.go's
+// abiLayout), so a caller reads no P register and, of the R registers,
+// only R0-R3 (ABI-reserved, R1 the stack pointer) and the results. A
+// result's width in registers is its size in words, except a vector .reg
+// result of 8- or 16-bit elements, which takes one register per element
+// (lower's abiWords); the size alone cannot tell those apart, so results
+// of at most 8 bytes count as min(size, 4) registers, an upper bound.
+// Before this, RET read every register and no .func had a scratch
+// register for an immediate or a P register for a uniform branch guard
+// (nbody_kernel.ptx's FCHK.DIVIDE 1.0 and @UP0 BRA stayed unencodable).
+func retLive(f *ori.Func, c ori.RegClass) regSet {
+	var s regSet
+	if c != ori.ClassR {
+		return s
+	}
+	for n := 0; n < 4; n++ {
+		s.add(n)
+	}
+	for _, p := range f.Rets {
+		w := int((p.Size + 3) / 4)
+		if p.Size <= 8 {
+			w = max(w, int(min(p.Size, 4)))
+		}
+		for i := 0; i < max(w, 1); i++ {
+			if n := int(p.Offset) + i; n >= 0 && n < c.Limit() {
+				s.add(n)
+			}
+		}
+	}
+	return s
 }
 
 // transfer steps live backwards over in.
 func (l *physLive) transfer(live regSet, in *ori.Inst) regSet {
 	switch {
-	case in.Op == ori.OpCALL, in.Op == ori.OpRET && !l.entry:
-		return all // conservative: the callee or caller may read anything
+	case in.Op == ori.OpCALL && l.class == ori.ClassR:
+		return all // conservative: the callee may read anything
+	case in.Op == ori.OpRET && !l.entry:
+		live = l.ret // what the caller may read
 	case in.Op == ori.OpP2R && l.class == ori.ClassP:
 		return all // reads the whole predicate file
 	case in.Op == ori.OpEXIT, in.Op == ori.OpRET:
@@ -475,7 +521,7 @@ func physLiveness(f *ori.Func) *physLive { return physLivenessOf(f, ori.ClassR) 
 
 // physLivenessOf solves it for the registers of class c.
 func physLivenessOf(f *ori.Func, c ori.RegClass) *physLive {
-	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry, class: c}
+	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry, class: c, ret: retLive(f, c)}
 	index := map[*ori.Block]int{}
 	for i, b := range f.Blocks {
 		index[b] = i
@@ -490,7 +536,7 @@ func physLivenessOf(f *ori.Func, c ori.RegClass) *physLive {
 				out.union(in[index[s]])
 			}
 			if len(b.Succs) == 0 && !f.Entry {
-				out = all // falling off a .func: the caller's registers
+				out = l.ret // falling off a .func: returning
 			}
 			l.out[i] = out
 			live := out

@@ -10,6 +10,7 @@ import (
 	"orilab/internal/testenv"
 	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
+	"orilab/pipeline/sass"
 	"orilab/pipeline/spec"
 )
 
@@ -136,6 +137,72 @@ BB3:
 	}
 	if s := f.String(); strings.Contains(s, "BSSY") {
 		t.Errorf("the copied uniform guard got a convergence barrier:\n%s", s)
+	}
+}
+
+// TestFuncScratchRegistersIR: in a .func, RET reads R0-R3 and the
+// result registers, not every register, so FCHK's immediate goes into
+// R8 (written by the function and dead after #2; R4-R7 are lower and
+// written too, but the 4-byte result may be a .v4.u8 in four registers,
+// live at RET on the path BB0-BB2) and the uniform guard into P1 (P0 is
+// read in BB1). With RET reading everything both stayed
+// unencodable (nbody_kernel.ptx's .funcs).
+func TestFuncScratchRegistersIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.func f
+.param a offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R9 = R4 ;
+	#2 MOV R8 = RZ ;
+	#3 FCHK.DIVIDE P0 = 0f3F800000, R9 ;
+	#4 UISETP.EQ.U32.AND UP0, UPT = UR5, 0x0, UPT ;
+	#5 @UP0 BRA BB2 ;
+BB1:
+	#6 @P0 MOV R4 = R9 ;
+BB2:
+	#7 RET ;
+}
+`
+	want := `	#1 MOV R9 = R4
+	#2 MOV R8 = RZ
+	#8 MOV R8 = 0f3F800000
+	#3 FCHK.DIVIDE P0 = R8, R9
+	#4 UISETP.EQ.U32.AND UP0, UPT = UR5, 0x0, UPT
+	#9 PLOP3.LUT P1, PT = PT, PT, UP0, 0x80, 0x0
+	#5 @P1 BRA BB2
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpRET {
+				continue // orilab has no RET word (no return-address register)
+			}
+			if _, err := sass.Encode(in, 80, 0, map[int32]int{f.Blocks[2].ID: 0}); err != nil {
+				t.Errorf("the legalized code does not encode: %v", err)
+			}
+		}
 	}
 }
 
