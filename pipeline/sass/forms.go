@@ -312,6 +312,14 @@ var formTable = []*form{
 	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81},
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	// RED: ATOM's fields without a result, under its own opcode. Bits
+	// 87-89 are the operation (RED has no EXCH, so ATOM's fourth bit,
+	// 90, is not one) and bits 90-91 hold 3, bits 70-71 2 (measured: ptxas
+	// 13.0.88's RED.E.MAX.S32.STRONG.GPU words on sm_75 and sm_80, and
+	// nvdisasm over orilab's RED words in TestNvdisasmEncoding).
+	{op: ori.OpRED, opc: 0x98e, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder}, fix: []fix{{90, 2, 3}},
+		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gAtom, gAtomT}},
 
