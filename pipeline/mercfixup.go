@@ -5,8 +5,8 @@ package pipeline
 // it can still add instructions under the control-word passes (131, 139)
 // that schedule their latencies.
 //
-// It does four things, per function, on the allocated code (the fourth
-// is below the list):
+// It does five things, per function, on the allocated code (the fourth
+// and fifth are below the list):
 //
 //  1. the operand swaps of sass.Legalize (commuting sources, flipping
 //     ISETP/FSETP comparisons, negating SEL's predicate, permuting
@@ -52,7 +52,10 @@ package pipeline
 // walk at 141-147 is too late for.
 //
 // Fourth, a BRA guarded by a uniform predicate gets a P copy of it
-// (uniformBranchGuards): no BRA word holds a UP.
+// (uniformBranchGuards): no BRA word holds a UP. Fifth, REDUX writes a
+// uniform register no function uses, and a MOV copies it into the R
+// register the lowering gave it (reduxToUR): its only word has a UR
+// destination.
 //
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
@@ -86,6 +89,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 		return nil // no encoding tables for this target: nothing to fix for
 	}
 	desc, haveDesc := freeURPair(c.Module)
+	redux, haveRedux := freeUR(c.Module, desc, haveDesc)
 	if c.Backend != nil && c.Backend.PreRA != nil {
 		// The mirror edits the copy from before allocation, which a
 		// forked session shares with its parent (Session.Fork copies
@@ -110,6 +114,9 @@ func postFixForMercTargets(c *PhaseContext) error {
 		}
 		materializeImms(f, c.Arch, m)
 		uniformBranchGuards(f, m)
+		if haveRedux {
+			reduxToUR(f, redux, m)
+		}
 	}
 	return nil
 }
@@ -142,6 +149,20 @@ func newMirror(b *Backend, f *ori.Func) *mirror {
 	return m
 }
 
+// insertAfter puts ins after the instruction with ID at in the copy.
+func (m *mirror) insertAfter(at int32, ins ...*ori.Inst) {
+	blk := m.block[at]
+	if blk == nil {
+		return
+	}
+	for k, x := range blk.Insts {
+		if x.ID == at {
+			blk.Insts = append(blk.Insts[:k+1], append(ins, blk.Insts[k+1:]...)...)
+			return
+		}
+	}
+}
+
 // insertBefore puts ins before the instruction with ID at in the copy.
 func (m *mirror) insertBefore(at int32, ins ...*ori.Inst) {
 	blk := m.block[at]
@@ -169,6 +190,32 @@ func checkEncodable(arch int) error {
 // freeURPair returns the lowest even uniform pair from UR4 up that no
 // function of m touches.
 func freeURPair(m *ori.Module) (ori.Reg, bool) {
+	used := usedURs(m)
+	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
+		if !used[n] && !used[n+1] {
+			return ori.PReg(ori.ClassUR, n, 2), true
+		}
+	}
+	return ori.Reg{}, false
+}
+
+// freeUR returns the highest uniform register that no function of m
+// touches and that is not in the pair desc (the descriptor, when there
+// is one): from the top, so that it stays clear of the descriptor's UR4
+// and of the allocator's low registers.
+func freeUR(m *ori.Module, desc ori.Reg, haveDesc bool) (ori.Reg, bool) {
+	used := usedURs(m)
+	for n := ori.ClassUR.Limit() - 1; n >= 0; n-- {
+		if used[n] || haveDesc && (n == int(desc.N) || n == int(desc.N)+1) {
+			continue
+		}
+		return ori.PReg(ori.ClassUR, n, 1), true
+	}
+	return ori.Reg{}, false
+}
+
+// usedURs marks the uniform registers some function of m touches.
+func usedURs(m *ori.Module) [64]bool {
 	var used [64]bool
 	mark := func(r ori.Reg) {
 		if r.Class != ori.ClassUR || r.Virtual || r.IsZero() {
@@ -194,12 +241,7 @@ func freeURPair(m *ori.Module) (ori.Reg, bool) {
 			}
 		}
 	}
-	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
-		if !used[n] && !used[n+1] {
-			return ori.PReg(ori.ClassUR, n, 2), true
-		}
-	}
-	return ori.Reg{}, false
+	return used
 }
 
 // addDescriptor names desc in every access of f that takes a descriptor
@@ -497,11 +539,17 @@ func (l *physLive) transfer(live regSet, in *ori.Inst) regSet {
 	case in.Op == ori.OpCALL && l.class == ori.ClassR:
 		return all // conservative: the callee may read anything
 	case in.Op == ori.OpRET && !l.entry:
-		live = l.ret // what the caller may read
+		// What the caller may read; a guarded RET also falls through,
+		// so what the code after it reads stays live.
+		if in.Guarded() {
+			live.union(l.ret)
+		} else {
+			live = l.ret
+		}
 	case in.Op == ori.OpP2R && l.class == ori.ClassP:
 		return all // reads the whole predicate file
-	case in.Op == ori.OpEXIT, in.Op == ori.OpRET:
-		live = regSet{}
+	case (in.Op == ori.OpEXIT || in.Op == ori.OpRET) && !in.Guarded():
+		live = regSet{} // a guarded one falls through: its live set stays
 	}
 	if !in.Guarded() {
 		for _, o := range in.Dsts {
@@ -619,6 +667,52 @@ func uniformBranchGuards(f *ori.Func, m *mirror) {
 				pre.Guard = v
 			}
 			in.Guard = p
+		}
+		b.Insts = out
+	}
+}
+
+// reduxToUR gives REDUX its uniform destination: the lowering writes
+// redux.sync's result into an R register, but the only REDUX word has a
+// UR destination (bits 16-23; ptxas writes REDUX.SUM UR5, R0 and moves
+// UR5 on when it needs it in R), so
+//
+//	REDUX.SUM R7 = R0
+//
+// becomes
+//
+//	REDUX.SUM UR63 = R0
+//	MOV R7 = UR63
+//
+// with ur a uniform register no function of the module uses (the MOV
+// takes REDUX's guard, so a false guard leaves R7 as it was). Where the
+// module uses every one, REDUX keeps its R destination and the encoder
+// refuses it.
+func reduxToUR(f *ori.Func, ur ori.Reg, m *mirror) {
+	for _, b := range f.Blocks {
+		var out []*ori.Inst
+		for _, in := range b.Insts {
+			out = append(out, in)
+			if in.Op != ori.OpREDUX || len(in.Dsts) != 1 || in.Dsts[0].Kind != ori.OpdReg || in.Dsts[0].Reg.Class != ori.ClassR {
+				continue
+			}
+			mv := ori.NewInst(ori.OpMOV)
+			mv.ID = f.NewID()
+			mv.Line = in.Line
+			mv.Guard, mv.GuardNot = in.Guard, in.GuardNot
+			mv.Dsts = []ori.Operand{in.Dsts[0]}
+			mv.Srcs = []ori.Operand{ori.R(ur)}
+			in.Dsts[0] = ori.R(ur)
+			out = append(out, mv)
+			if pre := m.byID[in.ID]; pre != nil {
+				preUR := m.pre.NewVReg(ori.ClassUR, 1)
+				pm := mv.Clone()
+				pm.Guard = pre.Guard
+				pm.Dsts = []ori.Operand{pre.Dsts[0]}
+				pm.Srcs = []ori.Operand{ori.R(preUR)}
+				pre.Dsts[0] = ori.R(preUR)
+				m.insertAfter(pre.ID, pm)
+			}
 		}
 		b.Insts = out
 	}

@@ -206,6 +206,99 @@ BB2:
 	}
 }
 
+// TestGuardedReturnKeepsLive: a guarded RET (EXIT) falls through, so
+// what the code after it reads stays live before it: IMAD's first
+// immediate goes into R12, not R8 (written by the function, dead at the
+// RET itself, but read in BB1). fuzz5550969 of the H100 corpus computed wrong sums when R8 was
+// taken.
+func TestGuardedReturnKeepsLive(t *testing.T) {
+	src := `.module sm_90 address_size=64
+
+.func f
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R12 = RZ ;
+	#2 MOV R8 = R12 ;
+	#8 MOV R11 = R12 ;
+	#3 IMAD R10 = R11, 0x1f, 0x5 ;
+	#4 @P1 RET ;
+BB1:
+	#5 IADD3 R4 = R8, R10, RZ ;
+	#6 RET ;
+}
+`
+	want := `	#1 MOV R12 = RZ
+	#2 MOV R8 = R12
+	#8 MOV R11 = R12
+	#9 MOV R12 = 0x1f
+	#3 IMAD R10 = R11, R12, 0x5
+	#4 @P1 RET
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 90, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+}
+
+// TestReduxToURIR: REDUX's R destination becomes UR62 (UR63 is URZ;
+// the module uses no other UR), and a MOV with REDUX's guard copies it
+// into R3.
+func TestReduxToURIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 @P0 REDUX.SUM.S32 R3 = R2 ;
+	#2 EXIT ;
+}
+`
+	want := `	#1 @P0 REDUX.SUM.S32 UR62 = R2
+	#3 @P0 MOV R3 = UR62
+	#2 EXIT
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	if _, err := encodeModule(m, 80); err != nil {
+		t.Errorf("the legalized code does not encode: %v", err)
+	}
+}
+
 // TestLegalizedCodeRuns: every testdata kernel spec, at -O0 and -O3 for
 // sm_80 and sm_90, computes the same buffers right before
 // PostFixForMercTargets and after the last phase, and the final code
