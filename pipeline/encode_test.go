@@ -254,9 +254,10 @@ var (
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
 // text must equal orilab's; it only rises. The test logs the numbers and
 // which mnemonics differ. The rest are instructions the encoder refuses
-// (sampled run: 98.3% at -O3, 99.0% at -O0 on both targets); every
+// (sampled run: 99.7% at -O0 and -O3 on both targets, the rest mostly
+// RET, which has no word without a return-address register); every
 // instruction it encodes must print as nvdisasm prints its word.
-var nvdisasmFloor = map[int]float64{80: 98, 90: 98}
+var nvdisasmFloor = map[int]float64{80: 99.5, 90: 99.5}
 
 // TestNvdisasmEncoding encodes every compiled function, disassembles the
 // words with nvdisasm -b SMxx and compares the texts.

@@ -5,7 +5,8 @@ package pipeline
 // it can still add instructions under the control-word passes (131, 139)
 // that schedule their latencies.
 //
-// It does three things, per function, on the allocated code:
+// It does five things, per function, on the allocated code (the fourth
+// and fifth are below the list):
 //
 //  1. the operand swaps of sass.Legalize (commuting sources, flipping
 //     ISETP/FSETP comparisons, negating SEL's predicate, permuting
@@ -50,11 +51,18 @@ package pipeline
 // allocation) and control words (so before 131/139), which the encoding
 // walk at 141-147 is too late for.
 //
-// Known limits: the scratch register of (3) is found by a liveness of
-// physical R registers in which CALL reads every register and, outside
-// kernels, RET does too (the caller's registers are unknown here), so
-// a .func, or a kernel where every register is live, keeps its immediate
-// and the encoder refuses it with an error naming the instruction. A
+// Fourth, a BRA guarded by a uniform predicate gets a P copy of it
+// (uniformBranchGuards): no BRA word holds a UP. Fifth, REDUX writes a
+// uniform register no function uses, and a MOV copies it into the R
+// register the lowering gave it (reduxToUR): its only word has a UR
+// destination.
+//
+// Known limits: the scratch registers of (3) and (4) are found by a
+// liveness of physical R (P) registers in which CALL reads every R
+// register and a .func's RET reads R0-R3 and its results (retLive), and,
+// in a .func, only R registers it writes itself are taken; where every
+// register is live the instruction keeps its operand and the encoder
+// refuses it with an error naming the instruction. A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.
@@ -81,6 +89,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 		return nil // no encoding tables for this target: nothing to fix for
 	}
 	desc, haveDesc := freeURPair(c.Module)
+	redux, haveRedux := freeUR(c.Module, desc, haveDesc)
 	if c.Backend != nil && c.Backend.PreRA != nil {
 		// The mirror edits the copy from before allocation, which a
 		// forked session shares with its parent (Session.Fork copies
@@ -104,6 +113,10 @@ func postFixForMercTargets(c *PhaseContext) error {
 			addDescriptor(f, c.Arch, desc, m)
 		}
 		materializeImms(f, c.Arch, m)
+		uniformBranchGuards(f, m)
+		if haveRedux {
+			reduxToUR(f, redux, m)
+		}
 	}
 	return nil
 }
@@ -136,6 +149,20 @@ func newMirror(b *Backend, f *ori.Func) *mirror {
 	return m
 }
 
+// insertAfter puts ins after the instruction with ID at in the copy.
+func (m *mirror) insertAfter(at int32, ins ...*ori.Inst) {
+	blk := m.block[at]
+	if blk == nil {
+		return
+	}
+	for k, x := range blk.Insts {
+		if x.ID == at {
+			blk.Insts = append(blk.Insts[:k+1], append(ins, blk.Insts[k+1:]...)...)
+			return
+		}
+	}
+}
+
 // insertBefore puts ins before the instruction with ID at in the copy.
 func (m *mirror) insertBefore(at int32, ins ...*ori.Inst) {
 	blk := m.block[at]
@@ -163,6 +190,32 @@ func checkEncodable(arch int) error {
 // freeURPair returns the lowest even uniform pair from UR4 up that no
 // function of m touches.
 func freeURPair(m *ori.Module) (ori.Reg, bool) {
+	used := usedURs(m)
+	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
+		if !used[n] && !used[n+1] {
+			return ori.PReg(ori.ClassUR, n, 2), true
+		}
+	}
+	return ori.Reg{}, false
+}
+
+// freeUR returns the highest uniform register that no function of m
+// touches and that is not in the pair desc (the descriptor, when there
+// is one): from the top, so that it stays clear of the descriptor's UR4
+// and of the allocator's low registers.
+func freeUR(m *ori.Module, desc ori.Reg, haveDesc bool) (ori.Reg, bool) {
+	used := usedURs(m)
+	for n := ori.ClassUR.Limit() - 1; n >= 0; n-- {
+		if used[n] || haveDesc && (n == int(desc.N) || n == int(desc.N)+1) {
+			continue
+		}
+		return ori.PReg(ori.ClassUR, n, 1), true
+	}
+	return ori.Reg{}, false
+}
+
+// usedURs marks the uniform registers some function of m touches.
+func usedURs(m *ori.Module) [64]bool {
 	var used [64]bool
 	mark := func(r ori.Reg) {
 		if r.Class != ori.ClassUR || r.Virtual || r.IsZero() {
@@ -188,12 +241,7 @@ func freeURPair(m *ori.Module) (ori.Reg, bool) {
 			}
 		}
 	}
-	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
-		if !used[n] && !used[n+1] {
-			return ori.PReg(ori.ClassUR, n, 2), true
-		}
-	}
-	return ori.Reg{}, false
+	return used
 }
 
 // addDescriptor names desc in every access of f that takes a descriptor
@@ -399,28 +447,36 @@ func (s *regSet) union(o regSet) bool {
 	return changed
 }
 
-func (s *regSet) addReg(r ori.Reg) {
-	if r.Class != ori.ClassR || r.Virtual || r.IsZero() {
+func (s *regSet) addReg(r ori.Reg) { s.addRegOf(r, ori.ClassR) }
+
+// addRegOf adds r when it is a physical register of class c.
+func (s *regSet) addRegOf(r ori.Reg, c ori.RegClass) {
+	if r.Class != c || r.Virtual || r.IsZero() {
 		return
 	}
 	for w := 0; w < max(int(r.Words), 1); w++ {
-		if n := int(r.N) + w; n < ori.ClassR.Limit() {
+		if n := int(r.N) + w; n < c.Limit() {
 			s.add(n)
 		}
 	}
 }
 
 // addInst adds the R registers in reads (and, with dsts, writes).
-func (s *regSet) addInst(in *ori.Inst, dsts bool) {
+func (s *regSet) addInst(in *ori.Inst, dsts bool) { s.addInstOf(in, dsts, ori.ClassR) }
+
+// addInstOf adds the class-c registers in reads, the guard included
+// (and, with dsts, writes).
+func (s *regSet) addInstOf(in *ori.Inst, dsts bool, c ori.RegClass) {
+	s.addRegOf(in.Guard, c)
 	for _, o := range in.Srcs {
 		if o.Kind == ori.OpdReg || o.HasBase {
-			s.addReg(o.Reg)
+			s.addRegOf(o.Reg, c)
 		}
 	}
 	if dsts {
 		for _, o := range in.Dsts {
 			if o.Kind == ori.OpdReg || o.HasBase {
-				s.addReg(o.Reg)
+				s.addRegOf(o.Reg, c)
 			}
 		}
 	}
@@ -429,37 +485,91 @@ func (s *regSet) addInst(in *ori.Inst, dsts bool) {
 // all is every R register.
 var all = regSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 
-// physLive is the liveness of physical R registers at block ends.
+// physLive is the liveness of the physical registers of one class (R
+// or P) at block ends.
 type physLive struct {
 	f     *ori.Func
 	out   []regSet
 	entry bool
+	class ori.RegClass
+	// ret is what a .func's caller may read once it returns.
+	ret regSet
+}
+
+// retLive is the set of class-c registers a .func's caller may read after
+// it returns.
+//
+// Decision: regalloc's calling convention makes every register
+// caller-saved (regalloc/doc.go) and passes results in R registers only,
+// from the register each .ret parameter's Offset names (lower/ctrl.go's
+// abiLayout), so a caller reads no P register and, of the R registers,
+// only R0-R3 (ABI-reserved, R1 the stack pointer) and the results. A
+// result's width in registers is its size in words, except a vector .reg
+// result of 8- or 16-bit elements, which takes one register per element
+// (lower's abiWords); the size alone cannot tell those apart, so results
+// of at most 8 bytes count as min(size, 4) registers, an upper bound.
+// Before this, RET read every register and no .func had a scratch
+// register for an immediate or a P register for a uniform branch guard
+// (nbody_kernel.ptx's FCHK.DIVIDE 1.0 and @UP0 BRA stayed unencodable).
+func retLive(f *ori.Func, c ori.RegClass) regSet {
+	var s regSet
+	if c != ori.ClassR {
+		return s
+	}
+	for n := 0; n < 4; n++ {
+		s.add(n)
+	}
+	for _, p := range f.Rets {
+		w := int((p.Size + 3) / 4)
+		if p.Size <= 8 {
+			w = max(w, int(min(p.Size, 4)))
+		}
+		for i := 0; i < max(w, 1); i++ {
+			if n := int(p.Offset) + i; n >= 0 && n < c.Limit() {
+				s.add(n)
+			}
+		}
+	}
+	return s
 }
 
 // transfer steps live backwards over in.
 func (l *physLive) transfer(live regSet, in *ori.Inst) regSet {
 	switch {
-	case in.Op == ori.OpCALL, in.Op == ori.OpRET && !l.entry:
-		return all // conservative: the callee or caller may read anything
-	case in.Op == ori.OpEXIT, in.Op == ori.OpRET:
-		live = regSet{}
+	case in.Op == ori.OpCALL && l.class == ori.ClassR:
+		return all // conservative: the callee may read anything
+	case in.Op == ori.OpRET && !l.entry:
+		// What the caller may read; a guarded RET also falls through,
+		// so what the code after it reads stays live.
+		if in.Guarded() {
+			live.union(l.ret)
+		} else {
+			live = l.ret
+		}
+	case in.Op == ori.OpP2R && l.class == ori.ClassP:
+		return all // reads the whole predicate file
+	case (in.Op == ori.OpEXIT || in.Op == ori.OpRET) && !in.Guarded():
+		live = regSet{} // a guarded one falls through: its live set stays
 	}
 	if !in.Guarded() {
 		for _, o := range in.Dsts {
-			if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.Virtual && !o.Reg.IsZero() {
+			if o.Kind == ori.OpdReg && o.Reg.Class == l.class && !o.Reg.Virtual && !o.Reg.IsZero() {
 				for w := 0; w < max(int(o.Reg.Words), 1); w++ {
 					live.del(int(o.Reg.N) + w)
 				}
 			}
 		}
 	}
-	live.addInst(in, false)
+	live.addInstOf(in, false, l.class)
 	return live
 }
 
 // physLiveness solves the backward dataflow over f's blocks.
-func physLiveness(f *ori.Func) *physLive {
-	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry}
+func physLiveness(f *ori.Func) *physLive { return physLivenessOf(f, ori.ClassR) }
+
+// physLivenessOf solves it for the registers of class c.
+func physLivenessOf(f *ori.Func, c ori.RegClass) *physLive {
+	l := &physLive{f: f, out: make([]regSet, len(f.Blocks)), entry: f.Entry, class: c, ret: retLive(f, c)}
 	index := map[*ori.Block]int{}
 	for i, b := range f.Blocks {
 		index[b] = i
@@ -474,7 +584,7 @@ func physLiveness(f *ori.Func) *physLive {
 				out.union(in[index[s]])
 			}
 			if len(b.Succs) == 0 && !f.Entry {
-				out = all // falling off a .func: the caller's registers
+				out = l.ret // falling off a .func: returning
 			}
 			l.out[i] = out
 			live := out
@@ -498,4 +608,112 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 		live = l.transfer(live, b.Insts[k])
 	}
 	return out
+}
+
+// uniformBranchGuards moves the uniform predicate guarding a BRA into a
+// P register dead there: no BRA word holds a uniform predicate (see
+// the BRA forms), so
+//
+//	@!UP0 BRA BB3
+//
+// becomes
+//
+//	PLOP3.LUT P1, PT = PT, PT, UP0, 0x80, 0x0
+//	@!P1 BRA BB3
+//
+// PLOP3's source C is the one that may be uniform (bit 67), and 0x80
+// (a & b & c) with PT in A and B is C. A BRA where every P register is
+// live (a .func: CALL and RET read everything here) keeps its guard and
+// the encoder refuses it.
+func uniformBranchGuards(f *ori.Func, m *mirror) {
+	var live *physLive
+	for bi, b := range f.Blocks {
+		var after []regSet
+		var out []*ori.Inst
+		for k, in := range b.Insts {
+			if in.Op != ori.OpBRA || in.Guard.Class != ori.ClassUP || in.Guard.Virtual || in.Guard.IsZero() {
+				out = append(out, in)
+				continue
+			}
+			if live == nil {
+				live = physLivenessOf(f, ori.ClassP)
+			}
+			if after == nil {
+				after = live.afterEach(bi, b)
+			}
+			busy := after[k]
+			busy.addInstOf(in, true, ori.ClassP)
+			n := 0
+			for n < ori.ClassP.Limit() && busy.has(n) {
+				n++
+			}
+			if n == ori.ClassP.Limit() {
+				out = append(out, in)
+				continue
+			}
+			p := ori.PReg(ori.ClassP, n, 1)
+			mv := ori.NewInst(ori.OpPLOP3, "LUT")
+			mv.ID = f.NewID()
+			mv.Line = in.Line
+			mv.Dsts = []ori.Operand{ori.R(p), ori.R(ori.PT)}
+			mv.Srcs = []ori.Operand{ori.R(ori.PT), ori.R(ori.PT), ori.R(in.Guard), ori.Imm(0x80), ori.Imm(0)}
+			out = append(out, mv, in)
+			if pre := m.byID[in.ID]; pre != nil {
+				v := m.pre.NewVReg(ori.ClassP, 1)
+				pm := mv.Clone()
+				pm.Dsts = []ori.Operand{ori.R(v), ori.R(ori.PT)}
+				pm.Srcs[2] = ori.R(pre.Guard)
+				m.insertBefore(pre.ID, pm)
+				pre.Guard = v
+			}
+			in.Guard = p
+		}
+		b.Insts = out
+	}
+}
+
+// reduxToUR gives REDUX its uniform destination: the lowering writes
+// redux.sync's result into an R register, but the only REDUX word has a
+// UR destination (bits 16-23; ptxas writes REDUX.SUM UR5, R0 and moves
+// UR5 on when it needs it in R), so
+//
+//	REDUX.SUM R7 = R0
+//
+// becomes
+//
+//	REDUX.SUM UR63 = R0
+//	MOV R7 = UR63
+//
+// with ur a uniform register no function of the module uses (the MOV
+// takes REDUX's guard, so a false guard leaves R7 as it was). Where the
+// module uses every one, REDUX keeps its R destination and the encoder
+// refuses it.
+func reduxToUR(f *ori.Func, ur ori.Reg, m *mirror) {
+	for _, b := range f.Blocks {
+		var out []*ori.Inst
+		for _, in := range b.Insts {
+			out = append(out, in)
+			if in.Op != ori.OpREDUX || len(in.Dsts) != 1 || in.Dsts[0].Kind != ori.OpdReg || in.Dsts[0].Reg.Class != ori.ClassR {
+				continue
+			}
+			mv := ori.NewInst(ori.OpMOV)
+			mv.ID = f.NewID()
+			mv.Line = in.Line
+			mv.Guard, mv.GuardNot = in.Guard, in.GuardNot
+			mv.Dsts = []ori.Operand{in.Dsts[0]}
+			mv.Srcs = []ori.Operand{ori.R(ur)}
+			in.Dsts[0] = ori.R(ur)
+			out = append(out, mv)
+			if pre := m.byID[in.ID]; pre != nil {
+				preUR := m.pre.NewVReg(ori.ClassUR, 1)
+				pm := mv.Clone()
+				pm.Guard = pre.Guard
+				pm.Dsts = []ori.Operand{pre.Dsts[0]}
+				pm.Srcs = []ori.Operand{ori.R(preUR)}
+				pre.Dsts[0] = ori.R(preUR)
+				m.insertAfter(pre.ID, pm)
+			}
+		}
+		b.Insts = out
+	}
 }

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"orilab/internal/testenv"
+	"orilab/pipeline/opt"
 	"orilab/pipeline/ori"
+	"orilab/pipeline/sass"
 	"orilab/pipeline/spec"
 )
 
@@ -75,6 +77,225 @@ BB0:
 	}
 	if back.String() != m.String() {
 		t.Errorf("the legalized IR prints differently after parsing:\n%s", back)
+	}
+}
+
+// TestUniformBranchGuardIR: the BRA guarded by !UP0 gets its guard from
+// a PLOP3 copy into P1, the lowest P register dead there (P0 is read
+// after the branch, on both paths, which join again); the word encodes, and the branch
+// still counts as uniform for the convergence pass (no BSSY).
+func TestUniformBranchGuardIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 ISETP.GT.AND P0, PT = R2, RZ, PT ;
+	#2 UISETP.EQ.U32.AND UP0, UPT = UR0, 0x0, UPT ;
+	#3 @!UP0 BRA BB2 ;
+BB1:
+	#4 @P0 MOV R2 = RZ ;
+	#5 BRA BB3 ;
+BB2:
+	#6 @P0 MOV R2 = 0x1 ;
+BB3:
+	#7 EXIT ;
+}
+`
+	want := `	#1 ISETP.GT.AND P0, PT = R2, RZ, PT
+	#2 UISETP.EQ.U32.AND UP0, UPT = UR0, 0x0, UPT
+	#8 PLOP3.LUT P1, PT = PT, PT, UP0, 0x80, 0x0
+	#3 @!P1 BRA BB2
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	for _, arch := range []int{80, 90} {
+		if _, err := encodeModule(m, arch); err != nil {
+			t.Errorf("sm_%d: the legalized code does not encode: %v", arch, err)
+		}
+	}
+	if _, err := opt.Convergence.Run(f, &opt.Context{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.String(); strings.Contains(s, "BSSY") {
+		t.Errorf("the copied uniform guard got a convergence barrier:\n%s", s)
+	}
+}
+
+// TestFuncScratchRegistersIR: in a .func, RET reads R0-R3 and the
+// result registers, not every register, so FCHK's immediate goes into
+// R8 (written by the function and dead after #2; R4-R7 are lower and
+// written too, but the 4-byte result may be a .v4.u8 in four registers,
+// live at RET on the path BB0-BB2) and the uniform guard into P1 (P0 is
+// read in BB1). With RET reading everything both stayed
+// unencodable (nbody_kernel.ptx's .funcs).
+func TestFuncScratchRegistersIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.func f
+.param a offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R9 = R4 ;
+	#2 MOV R8 = RZ ;
+	#3 FCHK.DIVIDE P0 = 0f3F800000, R9 ;
+	#4 UISETP.EQ.U32.AND UP0, UPT = UR5, 0x0, UPT ;
+	#5 @UP0 BRA BB2 ;
+BB1:
+	#6 @P0 MOV R4 = R9 ;
+BB2:
+	#7 RET ;
+}
+`
+	want := `	#1 MOV R9 = R4
+	#2 MOV R8 = RZ
+	#8 MOV R8 = 0f3F800000
+	#3 FCHK.DIVIDE P0 = R8, R9
+	#4 UISETP.EQ.U32.AND UP0, UPT = UR5, 0x0, UPT
+	#9 PLOP3.LUT P1, PT = PT, PT, UP0, 0x80, 0x0
+	#5 @P1 BRA BB2
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpRET {
+				continue // orilab has no RET word (no return-address register)
+			}
+			if _, err := sass.Encode(in, 80, 0, map[int32]int{f.Blocks[2].ID: 0}); err != nil {
+				t.Errorf("the legalized code does not encode: %v", err)
+			}
+		}
+	}
+}
+
+// TestGuardedReturnKeepsLive: a guarded RET (EXIT) falls through, so
+// what the code after it reads stays live before it: IMAD's first
+// immediate goes into R12, not R8 (written by the function, dead at the
+// RET itself, but read in BB1). fuzz5550969 of the H100 corpus computed wrong sums when R8 was
+// taken.
+func TestGuardedReturnKeepsLive(t *testing.T) {
+	src := `.module sm_90 address_size=64
+
+.func f
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R12 = RZ ;
+	#2 MOV R8 = R12 ;
+	#8 MOV R11 = R12 ;
+	#3 IMAD R10 = R11, 0x1f, 0x5 ;
+	#4 @P1 RET ;
+BB1:
+	#5 IADD3 R4 = R8, R10, RZ ;
+	#6 RET ;
+}
+`
+	want := `	#1 MOV R12 = RZ
+	#2 MOV R8 = R12
+	#8 MOV R11 = R12
+	#9 MOV R12 = 0x1f
+	#3 IMAD R10 = R11, R12, 0x5
+	#4 @P1 RET
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 90, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+}
+
+// TestReduxToURIR: REDUX's R destination becomes UR62 (UR63 is URZ;
+// the module uses no other UR), and a MOV with REDUX's guard copies it
+// into R3.
+func TestReduxToURIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 @P0 REDUX.SUM.S32 R3 = R2 ;
+	#2 EXIT ;
+}
+`
+	want := `	#1 @P0 REDUX.SUM.S32 UR62 = R2
+	#3 @P0 MOV R3 = UR62
+	#2 EXIT
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	if _, err := encodeModule(m, 80); err != nil {
+		t.Errorf("the legalized code does not encode: %v", err)
 	}
 }
 

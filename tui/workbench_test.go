@@ -99,7 +99,7 @@ func TestRemarksInWorkbench(t *testing.T) {
 // compilation shown, phase by phase; the first phase where the IR parts
 // is selected with its A-to-B diff, and enter selects that phase.
 func TestABPane(t *testing.T) {
-	m := fileModelAt(t, "testdata/remarks.ptx", 100, 30, 3)
+	m := fileModelAt(t, "testdata/remarks.ptx", 100, 32, 3)
 	typeKeys(m, "8", "e")
 	for _, r := range "LoopUnroll=false" {
 		typeKeys(m, string(r))

@@ -294,17 +294,49 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 	return regions
 }
 
-// divergentSpan returns x and the blocks reachable from x's successors
-// without passing j (all reachable blocks when j is nil), and whether x
-// itself is reached again (a loop) before j.
 // uniformBranch reports whether x ends in a branch on a uniform
 // predicate (ConvertToUniformReg makes them): the active threads of a
 // warp all go the same way, so it needs no convergence barrier (the wiki,
-// "Uniform Branches": no BSSY/BSYNC is needed).
+// "Uniform Branches": no BSSY/BSYNC is needed). PostFixForMercTargets
+// (129, before this pass) moves such a guard into a P register, as no
+// BRA word holds a uniform predicate; the branch is still uniform when
+// its guard's last definition in x is that copy.
 func uniformBranch(x *ori.Block) bool {
 	last := x.Insts[len(x.Insts)-1]
-	return last.Op == ori.OpBRA && last.Guarded() && last.Guard.Class == ori.ClassUP
+	if last.Op != ori.OpBRA || !last.Guarded() {
+		return false
+	}
+	if last.Guard.Class == ori.ClassUP {
+		return true
+	}
+	for k := len(x.Insts) - 2; k >= 0; k-- {
+		in := x.Insts[k]
+		for _, d := range in.Dsts {
+			if d.Kind == ori.OpdReg && d.Reg == last.Guard {
+				return uniformCopy(in)
+			}
+		}
+	}
+	return false
 }
+
+// uniformCopy reports whether in is PLOP3.LUT P = PT, PT, UPn, 0x80:
+// a copy of a uniform predicate (a & b & c with a and b true), which
+// PostFixForMercTargets writes for a branch guard.
+func uniformCopy(in *ori.Inst) bool {
+	if in.Op != ori.OpPLOP3 || in.Guarded() || len(in.Srcs) < 4 {
+		return false
+	}
+	a, b, c := in.Srcs[0], in.Srcs[1], in.Srcs[2]
+	return a.Kind == ori.OpdReg && a.Reg == ori.PT && !a.Not &&
+		b.Kind == ori.OpdReg && b.Reg == ori.PT && !b.Not &&
+		c.Kind == ori.OpdReg && c.Reg.Class == ori.ClassUP &&
+		in.Srcs[3].Kind == ori.OpdImm && in.Srcs[3].Imm == 0x80
+}
+
+// divergentSpan returns x and the blocks reachable from x's successors
+// without passing j (all reachable blocks when j is nil), and whether x
+// itself is reached again (a loop) before j.
 
 func divergentSpan(x, j *ori.Block) (map[*ori.Block]bool, bool) {
 	blocks := map[*ori.Block]bool{x: true}

@@ -261,7 +261,7 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			}
 		case sP, sUP:
 			c := ori.ClassP
-			if s.k == sUP {
+			if s.k == sUP || s.ubit != 0 && d.w.Bit(s.ubit) {
 				c = ori.ClassUP
 			}
 			o = ori.R(ori.PReg(c, int(d.w.Field(s.pos, 3)), 1))

@@ -164,10 +164,13 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, RET, BRX, branches guarded by a
-// uniform predicate, BAR.RED with a result, FMNMX on sm_90, FSET, HADD2,
-// HMUL2, F16 conversions, 32-bit addresses under .E) is refused, and the
-// nvdisasm test in package pipeline counts it.
+// (global and generic memory on sm_75, RET, BRX, BAR.RED with a result,
+// FMNMX on sm_90, FSET, HADD2, HMUL2, F16 conversions, 32-bit addresses
+// under .E) is refused, and the nvdisasm test in package pipeline counts
+// it. No BRA word holds a uniform predicate and the only REDUX word has a
+// UR destination: PostFixForMercTargets rewrites both (a PLOP3 copy of
+// the guard into a P register, whose source C may be a UP; a UR result
+// moved on), and the encoder refuses what it could not rewrite.
 //
 // Decision: a yielding instruction's reuse flags are encoded as the IR
 // has them, although the hardware ignores them there (nvdisasm 13.5 does

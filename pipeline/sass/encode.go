@@ -468,8 +468,11 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 		return e.setReuse(o, s.pos)
 	case sP, sUP:
 		c := ori.ClassP
-		if s.k == sUP {
+		if s.k == sUP || s.ubit != 0 && o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassUP {
 			c = ori.ClassUP
+		}
+		if s.k == sP && c == ori.ClassUP {
+			e.w.SetBit(s.ubit, true)
 		}
 		n, err := reg(o, c)
 		if err != nil {

@@ -47,7 +47,12 @@ type slot struct {
 	pos int
 	n   int // sImm, sTarget: width in bits
 	not int // sP, sUP: negation bit
-	mod int // accepted modifiers (mNeg...)
+	// ubit: an sP slot that also takes a uniform predicate, which sets
+	// this bit (PLOP3's source C, bit 67: measured with nvdisasm -b
+	// SM75/SM80/SM90 on ptxas's PLOP3 word with the bit set, which
+	// prints P2 as UP2).
+	ubit int
+	mod  int // accepted modifiers (mNeg...)
 	// opt: a trailing optional operand; absent means dflt (PT, !PT, RZ).
 	// The decoder drops it again when the field holds dflt.
 	opt bool

@@ -148,7 +148,7 @@ var formTable = []*form{
 		srcs: []slot{a, b, c, {k: sImm, pos: 72, n: 8}, {k: sUP, pos: 87, not: 90}}},
 	{op: ori.OpPLOP3, key: []string{"LUT"}, opc: 0x81c,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
-		srcs: []slot{{k: sP, pos: 87, not: 90}, {k: sP, pos: 77, not: 80}, {k: sP, pos: 68, not: 71},
+		srcs: []slot{{k: sP, pos: 87, not: 90}, {k: sP, pos: 77, not: 80}, {k: sP, pos: 68, not: 71, ubit: 67},
 			{k: sLUT2}, {k: sImm, pos: 16, n: 8}}},
 	{op: ori.OpSHF, opc: 0x019, noCVar: true, alu: true,
 		dsts: []slot{dR}, srcs: []slot{a, b, c},
@@ -312,6 +312,14 @@ var formTable = []*form{
 	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81},
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	// RED: ATOM's fields without a result, under its own opcode. Bits
+	// 87-89 are the operation (RED has no EXCH, so ATOM's fourth bit,
+	// 90, is not one) and bits 90-91 hold 3, bits 70-71 2 (measured: ptxas
+	// 13.0.88's RED.E.MAX.S32.STRONG.GPU words on sm_75 and sm_80, and
+	// nvdisasm over orilab's RED words in TestNvdisasmEncoding).
+	{op: ori.OpRED, opc: 0x98e, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder}, fix: []fix{{90, 2, 3}},
+		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gAtom, gAtomT}},
 

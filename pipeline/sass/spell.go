@@ -87,7 +87,7 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 				c.Mods[n-1] = "TRUNC"
 			}
 		}
-	case ori.OpATOM, ori.OpATOMG, ori.OpATOMS:
+	case ori.OpATOM, ori.OpATOMG, ori.OpATOMS, ori.OpRED:
 		// .U32 is the default type. CAS prints its 64-bit address
 		// without .64.
 		i := 0

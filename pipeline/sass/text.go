@@ -163,8 +163,15 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		}
 		parts[i] = s
 	}
-	if len(parts) == 0 {
-		return in.Name() + " ;", nil
+	name := in.Name()
+	if in.Op == ori.OpRED && arch >= 90 {
+		// nvdisasm -b SM90 names the global RED word (opcode 0x98e)
+		// REDG, as it names ATOMG; -b SM80 names the same word RED
+		// (measured with nvdisasm 13.5 on orilab's words).
+		name = "REDG" + strings.TrimPrefix(name, "RED")
 	}
-	return in.Name() + " " + strings.Join(parts, ", ") + " ;", nil
+	if len(parts) == 0 {
+		return name + " ;", nil
+	}
+	return name + " " + strings.Join(parts, ", ") + " ;", nil
 }
