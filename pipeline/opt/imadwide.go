@@ -66,16 +66,7 @@ func foldIMADWide(f *ori.Func, c *Context) (bool, error) {
 	if c.Bool("DisableIMADWideFold") {
 		return false, nil
 	}
-	reads := map[cmReg]int{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual {
-					reads[cmRegOf(r)]++
-				}
-			})
-		}
-	}
+	reads := virtualReads(f)
 	changed := false
 	for _, b := range f.Blocks {
 		for i := 1; i+1 < len(b.Insts); i++ {

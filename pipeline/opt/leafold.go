@@ -55,16 +55,7 @@ func foldLEA(f *ori.Func, c *Context) (bool, error) {
 	if c.Bool("DisableLEAFold") {
 		return false, nil
 	}
-	reads := map[cmReg]int{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual {
-					reads[cmRegOf(r)]++
-				}
-			})
-		}
-	}
+	reads := virtualReads(f)
 	changed := false
 	for _, b := range f.Blocks {
 		for i := 0; i < len(b.Insts); i++ {

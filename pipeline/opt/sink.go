@@ -120,6 +120,23 @@ func (w cmWord) reg() ori.Reg {
 
 // cmReads calls fn for every register in reads: the guard, register
 // sources and address bases (zero registers included).
+// virtualReads counts the reads of each virtual register in f (the
+// instruction-selection folds use it: a value read once can be folded
+// into its reader and its definition deleted).
+func virtualReads(f *ori.Func) map[cmReg]int {
+	reads := map[cmReg]int{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			cmReads(in, func(r ori.Reg) {
+				if r.Virtual {
+					reads[cmRegOf(r)]++
+				}
+			})
+		}
+	}
+	return reads
+}
+
 func cmReads(in *ori.Inst, fn func(r ori.Reg)) {
 	fn(in.Guard)
 	for _, o := range in.Srcs {
