@@ -128,6 +128,11 @@ const (
 	OpHMMA
 	OpIMMA
 	OpDMMA
+	// Texture unit (pipeline/lower/tex.go).
+	OpTEX
+	OpTLD
+	OpTLD4
+	OpTXQ
 	// Control.
 	OpBRA
 	OpBRX
@@ -240,6 +245,15 @@ var opTable = [numOpcodes]opInfo{
 	OpHMMA:      {name: "HMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpIMMA:      {name: "IMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpDMMA:      {name: "DMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	// Decision: texture reads carry no memory flags. A kernel cannot
+	// write a texture it reads (CUDA leaves a write to memory bound to a
+	// texture during the same launch undefined), so within a launch a
+	// fetch is a pure function of its operands and the launch's
+	// bindings, and the optimizer may CSE, move or delete it.
+	OpTEX:  {name: "TEX", dsts: "R R", srcs: "*"},
+	OpTLD:  {name: "TLD", dsts: "R R", srcs: "*"},
+	OpTLD4: {name: "TLD4", dsts: "R R", srcs: "*"},
+	OpTXQ:  {name: "TXQ", dsts: "R R", srcs: "*"},
 
 	OpBRA:  {name: "BRA", flags: FBranch | fCtl, dsts: "", srcs: "B"},
 	OpBRX:  {name: "BRX", flags: FIndirect | fCtl, dsts: "", srcs: "*"},

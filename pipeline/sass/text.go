@@ -164,6 +164,10 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		parts[i] = s
 	}
 	name := in.Name()
+	if n, w, at, ok := texWord(in, len(parts)); ok {
+		name = n
+		parts = append(parts[:at], append([]string{w}, parts[at:]...)...)
+	}
 	if in.Op == ori.OpRED && arch >= 90 {
 		// nvdisasm -b SM90 names the global RED word (opcode 0x98e)
 		// REDG, as it names ATOMG; -b SM80 names the same word RED
