@@ -496,6 +496,7 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		s.set(w, f, &d.dst[0], lane, 0, out[2])
 		s.set(w, f, &d.dst[0], lane, 1, out[3])
 	}
+	advance(f, mask)
 	return nil
 }
 
