@@ -115,8 +115,7 @@ func fmtInt(i int) string {
 // zludaExceptions lists the ZLUDA kernels the lowering does not handle,
 // with the reason. Everything else in the ZLUDA corpus must lower and
 // verify.
-var zludaExceptions = map[string]string{
-}
+var zludaExceptions = map[string]string{}
 
 func TestZLUDACorpusLowers(t *testing.T) {
 	root := filepath.Join(testenv.Shared(t), "corpus", "ZLUDA")
