@@ -101,6 +101,7 @@ type lowerer struct {
 	globals map[string]*ori.Global // module .global and .const variables
 	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
 	sharedL *sharedLayout          // the module-wide shared-memory layout
+	texL    *texLayout             // where .texref header words go (tex.go; built on first use)
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -476,6 +477,7 @@ func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	if err := c.params(); err != nil {
 		return nil, err
 	}
+	c.kernelTexRefs()
 	if err := c.placeShared(); err != nil {
 		return nil, err
 	}

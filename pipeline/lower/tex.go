@@ -328,8 +328,8 @@ func (c *fn) texSource(in *ptx.Instr, o *ptx.Operand) (texSource, error) {
 	default:
 		return texSource{}, c.l.errorf(o.Pos, "%s is not a .texref or a register", o.Name)
 	}
-	if !c.f.Entry {
-		return texSource{}, c.l.unsupported(o.Pos, "%s of the .texref %s in a .func (its header word lives in the kernel's constant bank)", in.Op, o.Name)
+	if lay := c.l.texLayout(); lay.shared != nil {
+		return texSource{slot: lay.shared[o.Name] / 4}, nil
 	}
 	for _, t := range c.f.TexRefs {
 		if t.Name == o.Name {
@@ -339,6 +339,100 @@ func (c *fn) texSource(in *ptx.Instr, o *ptx.Operand) (texSource, error) {
 	off := (paramEnd(c.f)+3)&^3 + 4*int64(len(c.f.TexRefs))
 	c.f.TexRefs = append(c.f.TexRefs, ori.TexRef{Name: o.Name, Offset: off})
 	return texSource{slot: off / 4}, nil
+}
+
+// texLayout says where a module's .texref header words go.
+//
+// Decision: when a .func fetches through a .texref, every kernel of the
+// module places every .texref's word at one module-wide offset (after the
+// largest kernel parameter area, in declaration order), and lists them
+// all in Func.TexRefs. ptxas instead clones such a function into each
+// kernel that calls it and gives each copy its kernel's own offsets
+// (probed: f reads c[0x0][0x16c] in k4 and c[0x0][0x180] in k5);
+// orilab compiles one body per .func, which needs one offset. Modules
+// whose .texrefs only kernels use keep ptxas's per-kernel placement.
+type texLayout struct {
+	shared map[string]int64 // nil: per-kernel placement
+	order  []string         // the module's .texrefs in declaration order
+}
+
+func (l *lowerer) texLayout() *texLayout {
+	if l.texL != nil {
+		return l.texL
+	}
+	lay := &texLayout{}
+	l.texL = lay
+	refs := map[string]bool{}
+	for _, it := range l.m.Items {
+		if v, ok := it.(*ptx.VarDecl); ok && (v.Type == ".texref" || v.Space == ".tex") {
+			for _, n := range v.Names {
+				refs[n.Name] = true
+				lay.order = append(lay.order, n.Name)
+			}
+		}
+	}
+	inFunc := false
+	var base int64
+	for _, it := range l.m.Items {
+		f, ok := it.(*ptx.Func)
+		if !ok || f.Body == nil {
+			continue
+		}
+		if f.Entry {
+			off := ParamBase(l.out.Arch)
+			for _, p := range f.Params {
+				n := p.Names[0]
+				size, align := declSize(p, n), declAlign(p)
+				if align < 4 && size >= 4 {
+					align = 4
+				}
+				off = alignUp(off, align) + size
+			}
+			if off > base {
+				base = off
+			}
+			continue
+		}
+		walkInstrs(f.Body, func(in *ptx.Instr) {
+			if (in.Op == "tex" || in.Op == "tld4" || in.Op == "txq") && len(in.Args) == 2 &&
+				in.Args[1].Kind == ptx.OpAddr && len(in.Args[1].Elems) > 0 && refs[in.Args[1].Elems[0].Name] {
+				inFunc = true
+			}
+		})
+	}
+	if !inFunc {
+		return lay
+	}
+	lay.shared = map[string]int64{}
+	base = (base + 3) &^ 3
+	for i, n := range lay.order {
+		lay.shared[n] = base + 4*int64(i)
+	}
+	return lay
+}
+
+// walkInstrs calls f for every instruction of b, nested blocks included.
+func walkInstrs(b *ptx.Block, f func(*ptx.Instr)) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ptx.Block:
+			walkInstrs(s, f)
+		case *ptx.Instr:
+			f(s)
+		}
+	}
+}
+
+// kernelTexRefs gives a kernel every .texref word of a module-wide
+// layout, for the functions it may call (texLayout).
+func (c *fn) kernelTexRefs() {
+	lay := c.l.texLayout()
+	if lay.shared == nil || !c.f.Entry {
+		return
+	}
+	for _, n := range lay.order {
+		c.f.TexRefs = append(c.f.TexRefs, ori.TexRef{Name: n, Offset: lay.shared[n]})
+	}
 }
 
 // paramEnd is the first bank-0 byte after the kernel's parameters.
@@ -389,10 +483,18 @@ func (c *fn) paramHandle(in *ptx.Instr, name string) *ori.Param {
 }
 
 // texKind returns the type (.texref, .samplerref, .surfref) of the
-// module-scope variable name, or "".
+// module-scope variable name, or "". A variable of the old .tex state
+// space (".tex .u64 tex;", PTX 1.x) is a .texref.
 func (l *lowerer) texKind(name string) string {
 	for _, it := range l.m.Items {
 		if v, ok := it.(*ptx.VarDecl); ok {
+			if v.Space == ".tex" {
+				for _, n := range v.Names {
+					if n.Name == name {
+						return ".texref"
+					}
+				}
+			}
 			switch v.Type {
 			case ".texref", ".samplerref", ".surfref":
 				for _, n := range v.Names {

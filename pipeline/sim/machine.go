@@ -269,11 +269,11 @@ func (s *machine) setupBanks() error {
 		}
 	}
 	for _, t := range s.kernel.fn.TexRefs {
-		i, ok := l.TexRefs[t.Name]
-		if !ok || i < 0 || i >= len(l.Textures) {
-			return fmt.Errorf("kernel %s fetches through the .texref %s, which the launch binds to no texture", s.kernel.fn.Name, t.Name)
+		// An unbound .texref keeps handle 0: a fetch through it
+		// faults (texture.go), a kernel that does not fetch is fine.
+		if i, ok := l.TexRefs[t.Name]; ok && i >= 0 && i < len(l.Textures) {
+			putLE(b0[t.Offset:], uint64(i+1), 4)
 		}
-		putLE(b0[t.Offset:], uint64(i+1), 4)
 	}
 	s.bank[0] = b0
 	var constSize, slots int64

@@ -443,6 +443,9 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			handle = s.get(w, f, &opnd{kind: okCBank, bank: 0, imm: uint64(4 * slot)}, lane, 0)
 		}
 		if handle == 0 || int(handle) > len(s.launch.Textures) {
+			if !bound {
+				return s.faultLane(w, f, d, lane, "the texture header word c[0x0][%#x] holds %#x, which names no texture binding of the launch (%d bound): is the .texref bound in the spec?", 4*slot, handle, len(s.launch.Textures))
+			}
 			return s.faultLane(w, f, d, lane, "texture handle %#x names no texture binding of the launch (%d bound)", handle, len(s.launch.Textures))
 		}
 		t := s.launch.Textures[handle-1]
@@ -492,6 +495,10 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			}
 		}
 		s.set(w, f, &d.dst[1], lane, 0, out[0])
+		if txq {
+			// One result word: the queried dimension.
+			continue
+		}
 		s.set(w, f, &d.dst[1], lane, 1, out[1])
 		s.set(w, f, &d.dst[0], lane, 0, out[2])
 		s.set(w, f, &d.dst[0], lane, 1, out[3])
