@@ -94,8 +94,11 @@ func (r *reader) textures(s *Spec, v *jvalue) {
 			}
 		}
 		dv := r.require(m, path, "dims")
-		if dv.kind != jArray || len(dv.elems) == 0 || len(dv.elems) > 3 {
+		if dv.kind != jArray {
 			r.fatalAt(dv.off, field(path, "dims"), "want a list of 1 to 3 extents, got %s", dv.describe())
+		}
+		if len(dv.elems) == 0 || len(dv.elems) > 3 {
+			r.fatal(field(path, "dims"), "want 1 to 3 extents, got %d", len(dv.elems))
 		}
 		for k, e := range dv.elems {
 			p := index(field(path, "dims"), k)
@@ -126,8 +129,11 @@ func (r *reader) textures(s *Spec, v *jvalue) {
 			}
 		}
 		if av := m["address"]; av != nil {
-			if av.kind != jArray || len(av.elems) == 0 || len(av.elems) > len(t.Dims) {
-				r.fatalAt(av.off, field(path, "address"), "want a list of 1 to %d address modes (one per dimension), got %s", len(t.Dims), av.describe())
+			if av.kind != jArray {
+				r.fatalAt(av.off, field(path, "address"), "want a list of address modes (one per dimension), got %s", av.describe())
+			}
+			if len(av.elems) == 0 || len(av.elems) > len(t.Dims) {
+				r.fatal(field(path, "address"), "want 1 to %d address modes (one per dimension), got %d", len(t.Dims), len(av.elems))
 			}
 			for k, e := range av.elems {
 				p := index(field(path, "address"), k)
