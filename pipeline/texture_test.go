@@ -4,7 +4,8 @@ package pipeline
 // references and texture objects, 1D/2D/3D, f32 and s32 coordinates,
 // float and integer results) as specs over every address mode, filter,
 // coordinate normalization and format combination CUDA allows for them,
-// at -O0 and -O3. ZLUDA records no expected values for them
+// at -O0 and -O3 for the module's target (sm_75) and at -O3 for sm_90,
+// whose texture instructions take the handle in a uniform register. ZLUDA records no expected values for them
 // (shared/corpus/ZLUDA/expect has none), so the expectations come from
 // texRef below: the CUDA programming guide's texture-fetching formulas,
 // written independently of the simulator's texture unit (which addresses
@@ -280,11 +281,11 @@ func TestZLUDATextureKernels(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d texture fetches checked at -O0 and -O3", runs)
+	t.Logf("%d texture fetches checked at -O0 and -O3 (and sm_90 -O3)", runs)
 }
 
-// texCheck builds the spec for one fetch, runs it at -O0 and -O3 and
-// compares the four results with texRef.
+// texCheck builds the spec for one fetch, runs it at -O0, -O3 and sm_90 -O3 and
+// compares the four results with texRef (sm_0: the module's target).
 func texCheck(t *testing.T, dir, kernel string, dims []int, tc texCase, co []float64, s32, obj, hexInit bool) {
 	t.Helper()
 	x := make([]float64, len(dims))
@@ -332,18 +333,19 @@ func texCheck(t *testing.T, dir, kernel string, dims []int, tc texCase, co []flo
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lvl := range []int{0, 3} {
-		req := Request{OptLevel: lvl, Verify: true}
+	for _, run := range []struct{ lvl, arch int }{{0, 0}, {3, 0}, {3, 90}} {
+		lvl := run.lvl
+		req := Request{OptLevel: lvl, Verify: true, Arch: run.arch}
 		sess, err := req.StartFile(s.PTXPath, src, SessionControl{})
 		if err != nil {
 			t.Fatalf("%s -O%d: %v", kernel, lvl, err)
 		}
 		if err := sess.RunTo(len(PhaseTable) - 1); err != nil {
-			t.Fatalf("%s -O%d: %v", kernel, lvl, err)
+			t.Fatalf("%s -O%d sm_%d: %v", kernel, lvl, run.arch, err)
 		}
 		bufs, _, err := ExecuteBuffers(sess.Module(), s, RunOptions{})
 		if err != nil {
-			t.Fatalf("%s -O%d %+v: %v", kernel, lvl, tc, err)
+			t.Fatalf("%s -O%d sm_%d %+v: %v", kernel, lvl, run.arch, tc, err)
 		}
 		for c := 0; c < 4; c++ {
 			got := uint32(bufs[0][4*c]) | uint32(bufs[0][4*c+1])<<8 | uint32(bufs[0][4*c+2])<<16 | uint32(bufs[0][4*c+3])<<24
@@ -355,7 +357,7 @@ func texCheck(t *testing.T, dir, kernel string, dims []int, tc texCase, co []flo
 				w = uint32(int32(want[c]))
 			}
 			if got != w {
-				t.Errorf("%s -O%d %+v at %v: component %d = %#x, want %#x (%v)", kernel, lvl, tc, x, c, got, w, want[c])
+				t.Errorf("%s -O%d sm_%d %+v at %v: component %d = %#x, want %#x (%v)", kernel, lvl, run.arch, tc, x, c, got, w, want[c])
 			}
 		}
 	}

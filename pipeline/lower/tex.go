@@ -50,9 +50,8 @@ import (
 //   - cube and acube geometries, multisample, mipmap forms (.level,
 //     .grad, .base), offsets, depth compare and the sparse predicate
 //     result are "unsupported".
-//   - The sm_90 forms, which read the handle from a uniform register
-//     (TEX.LL ..., UR4, 0x0, ARRAY_1D), are not emitted: every target gets
-//     the sm_80 form.
+//   - On sm_90 the handle travels in a uniform register pair (texSM90);
+//     a handle held in an ordinary register is "unsupported" there.
 //   - ptxas narrows the result mask to the components the program reads
 //     (TEX.SCR.LL RZ, R0, ..., 2D, 0x1); orilab always fetches all four.
 //   - Independent texturing mode (a separate .samplerref operand) and
@@ -185,6 +184,9 @@ func lowerTex(c *fn, in *ptx.Instr) error {
 		dim = "2D"
 		list = append(list, ori.Imm(0))
 	}
+	if c.l.out.Arch >= 90 {
+		return c.texSM90(in, op, comp, dim, list, src, dregs)
+	}
 	if src.bound {
 		list = append(list, ori.R(src.handle))
 	}
@@ -285,6 +287,18 @@ func lowerTxq(c *fn, in *ptx.Instr) error {
 	src, err := c.texSource(in, in.Args[1].Elems[0])
 	if err != nil {
 		return err
+	}
+	if c.l.out.Arch >= 90 {
+		h, err := c.texHandleUR(in, src)
+		if err != nil {
+			return err
+		}
+		lod := c.newReg(1)
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(lod)}, ori.R(ori.RZ))
+		r := c.newReg(1)
+		c.emit(ori.OpTXQ, []string{"TEX_HEADER_DIMENSION"}, []ori.Operand{ori.R(ori.RZ), ori.R(r)}, ori.R(lod), h, ori.Imm(0), ori.Imm(mask))
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, ori.R(r))
+		return nil
 	}
 	var srcs []ori.Operand
 	mods := []string{}
@@ -506,4 +520,60 @@ func (l *lowerer) texKind(name string) string {
 		}
 	}
 	return ""
+}
+
+// texSM90 emits the sm_90 form (probed with ptxas 13.0 -arch sm_90):
+// the texture's handle travels in a uniform register pair (the header
+// word loaded with ULDC, the high word zero), followed by 0x0; Ra holds
+// the array index and coordinates, Rb the level of detail of TEX; there
+// is no .SCR split and no .B form:
+//
+//	TEX.LL R6, R4, R22, R0, UR4, 0x0, 2D
+//	TLD.LZ R14, R12, R12, UR6, 0x0, ARRAY_2D
+//	TLD4.G R26, R24, R16, UR4, 0x0, 2D
+//	TXQ RZ, R2, R2, TEX_HEADER_DIMENSION, UR6, 0x0, 0x1
+func (c *fn) texSM90(in *ptx.Instr, op ori.Opcode, comp, dim string, list []ori.Operand, src texSource, dregs []ori.Reg) error {
+	h, err := c.texHandleUR(in, src)
+	if err != nil {
+		return err
+	}
+	var mods []string
+	switch op {
+	case ori.OpTLD4:
+		mods = append(mods, comp)
+	case ori.OpTEX:
+		mods = append(mods, "LL")
+	case ori.OpTLD:
+		mods = append(mods, "LZ")
+	}
+	mods = append(mods, dim)
+	srcs := []ori.Operand{c.texTuple(list)}
+	if op == ori.OpTEX {
+		srcs = append(srcs, c.texTuple([]ori.Operand{ori.Imm(texLOD)}))
+	}
+	srcs = append(srcs, h, ori.Imm(0))
+	lo, hi := c.newReg(2), c.newReg(2)
+	c.emit(op, mods, []ori.Operand{ori.R(hi), ori.R(lo)}, srcs...)
+	for i, d := range dregs {
+		w := lo.Word(i)
+		if i >= 2 {
+			w = hi.Word(i - 2)
+		}
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, ori.R(w))
+	}
+	return nil
+}
+
+// texHandleUR loads a texture's header word into a uniform register pair
+// for the sm_90 forms. A handle held in an ordinary register would need
+// R2UR (and a loop over the distinct handles of a warp, where they
+// differ), which orilab does not have.
+func (c *fn) texHandleUR(in *ptx.Instr, src texSource) (ori.Operand, error) {
+	if src.bound {
+		return ori.Operand{}, c.l.unsupported(in.OpPos, "%s through a texture handle held in a register on sm_90 (ptxas moves it to a uniform register with R2UR)", in.Op)
+	}
+	u := c.f.NewVReg(ori.ClassUR, 2)
+	c.emit(ori.OpULDC, nil, []ori.Operand{ori.R(u.Word(0))}, ori.CBank(0, 4*src.slot))
+	c.emit(ori.OpUMOV, nil, []ori.Operand{ori.R(u.Word(1))}, ori.R(ori.URZ))
+	return ori.R(u), nil
 }

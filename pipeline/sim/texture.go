@@ -408,11 +408,16 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		return s.fault(w, f, d, mask, "%s has the wrong operand count", d.in.Name())
 	}
 	slot := -1
+	var hreg *opnd // sm_90: the handle's uniform register pair
 	if !bound {
-		if len(d.src) < nsrc+2 || d.src[nsrc+1].kind != okImm {
+		switch {
+		case len(d.src) > nsrc && d.src[nsrc].kind == okReg && d.src[nsrc].uniform:
+			hreg = &d.src[nsrc]
+		case len(d.src) < nsrc+2 || d.src[nsrc+1].kind != okImm:
 			return s.fault(w, f, d, mask, "%s names no header word", d.in.Name())
+		default:
+			slot = int(d.src[nsrc+1].imm)
 		}
-		slot = int(d.src[nsrc+1].imm)
 	}
 	txqMask := uint32(0)
 	if txq {
@@ -439,11 +444,13 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 				h++
 			}
 			handle = list[h]
+		} else if hreg != nil {
+			handle = s.get(w, f, hreg, lane, 0)
 		} else {
 			handle = s.get(w, f, &opnd{kind: okCBank, bank: 0, imm: uint64(4 * slot)}, lane, 0)
 		}
 		if handle == 0 || int(handle) > len(s.launch.Textures) {
-			if !bound {
+			if slot >= 0 {
 				return s.faultLane(w, f, d, lane, "the texture header word c[0x0][%#x] holds %#x, which names no texture binding of the launch (%d bound): is the .texref bound in the spec?", 4*slot, handle, len(s.launch.Textures))
 			}
 			return s.faultLane(w, f, d, lane, "texture handle %#x names no texture binding of the launch (%d bound)", handle, len(s.launch.Textures))
