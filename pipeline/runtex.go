@@ -45,6 +45,9 @@ func launchTextures(s *spec.Spec, allocs []*sim.Alloc) ([]*sim.Texture, map[stri
 		if st.TexRef != "" {
 			refs[st.TexRef] = i
 		}
+		if st.SurfRef != "" {
+			refs[st.SurfRef] = i
+		}
 		out = append(out, t)
 	}
 	return out, refs, nil

@@ -15,7 +15,8 @@ import (
 )
 
 // TestTextureSASSMatchesPtxas compiles the texture kernels (ZLUDA's 24
-// tex_read kernels and testdata/kernels/tex_forms) for sm_80 and sm_90
+// tex_read kernels, testdata/kernels/tex_forms and surf_forms) for sm_80
+// (and the ZLUDA kernels for sm_90)
 // with orilab and with ptxas 13.0 and compares their texture
 // instructions: mnemonic with modifiers, operand count, RZ positions, and
 // every non-register operand (bank, header word, dimension, query, mask).
@@ -30,9 +31,10 @@ func TestTextureSASSMatchesPtxas(t *testing.T) {
 	cuobjdump := nvtools.Require(t, nvtools.Cuobjdump)
 	zdir := filepath.Join(testenv.Shared(t), "corpus", "ZLUDA", "zluda", "src", "impl", "test_ptx")
 	files, _ := filepath.Glob(filepath.Join(zdir, "tex_read_*.ptx"))
-	files = append(files, filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "tex_forms.ptx"))
-	if len(files) != 25 {
-		t.Fatalf("found %d texture kernels, want 25", len(files))
+	files = append(files, filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "tex_forms.ptx"),
+		filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "surf_forms.ptx"))
+	if len(files) != 26 {
+		t.Fatalf("found %d texture kernels, want 26", len(files))
 	}
 	dir := t.TempDir()
 	// Every kernel for sm_80, every third for sm_90 (a 1D, 2D and 3D
@@ -40,11 +42,14 @@ func TestTextureSASSMatchesPtxas(t *testing.T) {
 	// keeps every third for sm_80 too.
 	for _, arch := range []int{80, 90} {
 		for i, f := range files {
-			if (arch == 90 || testing.Short()) && i%3 != 0 {
+			forms := strings.Contains(f, "_forms")
+			if (arch == 90 || testing.Short()) && i%3 != 0 && !forms {
 				continue
 			}
-			if arch == 90 && strings.Contains(f, "tex_forms") {
-				continue // its bindless fetches are unsupported on sm_90
+			if arch == 90 && forms {
+				// tex_forms' bindless fetches are unsupported on sm_90;
+				// surfaces get the sm_80 form on every target.
+				continue
 			}
 			texCompareSASS(t, ptxas, cuobjdump, dir, f, arch)
 		}
@@ -84,7 +89,7 @@ func texCompareSASS(t *testing.T, ptxas, cuobjdump, dir, f string, arch int) {
 }
 
 var (
-	texLine = regexp.MustCompile(`\b((?:TEX|TLD|TLD4|TXQ)(?:\.[A-Z0-9_]+)*) ([^;]*);`)
+	texLine = regexp.MustCompile(`\b((?:TEX|TLD|TLD4|TXQ|SULD|SUST)(?:\.[A-Z0-9_]+)*) ([^;]*);`)
 	texReg  = regexp.MustCompile(`\b(U?R)[0-9]+\b`)
 )
 

@@ -11,8 +11,9 @@
 // its PTX opcode (dispatch.go) to a handler of one of the family files:
 // int.go, bits.go, cmp.go, float.go, cvt.go, mem.go, atomic.go, ctrl.go,
 // sreg.go, sync.go (barriers and the warp collectives shfl, vote,
-// redux, match), mma.go (tensor cores) and tex.go (texture fetches and
-// queries: tex, tld4, txq, with .texref header words in constant bank 0). expand.go holds the expansions of the operations kept
+// redux, match), mma.go (tensor cores), tex.go (texture fetches and
+// queries: tex, tld4, txq, with .texref header words in constant bank 0)
+// and surface.go (suld.b, sust.b, suq). expand.go holds the expansions of the operations kept
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.

@@ -335,10 +335,11 @@ func (c *fn) texSource(in *ptx.Instr, o *ptx.Operand) (texSource, error) {
 		}
 		return texSource{handle: reg.Word(0).Wide(1), bound: true}, nil
 	}
-	switch c.l.texKind(o.Name) {
-	case ".texref":
-	case ".samplerref", ".surfref":
-		return texSource{}, c.l.unsupported(o.Pos, "%s of the %s %s", in.Op, c.l.texKind(o.Name), o.Name)
+	surf := strings.HasPrefix(in.Op, "su")
+	switch k := c.l.texKind(o.Name); {
+	case k == ".texref" && !surf, k == ".surfref" && surf:
+	case k == ".texref", k == ".surfref", k == ".samplerref":
+		return texSource{}, c.l.errorf(o.Pos, "%s cannot read the %s %s", in.Op, k, o.Name)
 	default:
 		return texSource{}, c.l.errorf(o.Pos, "%s is not a .texref or a register", o.Name)
 	}
@@ -355,7 +356,7 @@ func (c *fn) texSource(in *ptx.Instr, o *ptx.Operand) (texSource, error) {
 	return texSource{slot: off / 4}, nil
 }
 
-// texLayout says where a module's .texref header words go.
+// texLayout says where a module's .texref (and .surfref) header words go.
 //
 // Decision: when a .func fetches through a .texref, every kernel of the
 // module places every .texref's word at one module-wide offset (after the
@@ -378,7 +379,7 @@ func (l *lowerer) texLayout() *texLayout {
 	l.texL = lay
 	refs := map[string]bool{}
 	for _, it := range l.m.Items {
-		if v, ok := it.(*ptx.VarDecl); ok && (v.Type == ".texref" || v.Space == ".tex") {
+		if v, ok := it.(*ptx.VarDecl); ok && (v.Type == ".texref" || v.Type == ".surfref" || v.Space == ".tex") {
 			for _, n := range v.Names {
 				refs[n.Name] = true
 				lay.order = append(lay.order, n.Name)
@@ -408,9 +409,13 @@ func (l *lowerer) texLayout() *texLayout {
 			continue
 		}
 		walkInstrs(f.Body, func(in *ptx.Instr) {
-			if (in.Op == "tex" || in.Op == "tld4" || in.Op == "txq") && len(in.Args) == 2 &&
-				in.Args[1].Kind == ptx.OpAddr && len(in.Args[1].Elems) > 0 && refs[in.Args[1].Elems[0].Name] {
-				inFunc = true
+			for _, a := range in.Args {
+				if a.Kind == ptx.OpAddr && len(a.Elems) > 0 && refs[a.Elems[0].Name] {
+					switch in.Op {
+					case "tex", "tld4", "txq", "suld", "sust", "suq":
+						inFunc = true
+					}
+				}
 			}
 		})
 	}

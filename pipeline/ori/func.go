@@ -56,9 +56,9 @@ type Param struct {
 	Offset int64 // kernels: byte offset in constant bank 0; .func: number of the first ABI register (R4 and up)
 }
 
-// TexRef is a .texref a kernel fetches through: the driver writes the
-// bound texture's header index into the 32-bit word at Offset of
-// constant bank 0, after the parameters (pipeline/lower/tex.go).
+// TexRef is a .texref (or .surfref) a kernel reads through: the driver
+// writes the bound texture's header index into the 32-bit word at Offset
+// of constant bank 0, after the parameters (pipeline/lower/tex.go).
 type TexRef struct {
 	Name   string
 	Offset int64 // byte offset in constant bank 0, a multiple of 4

@@ -133,6 +133,8 @@ const (
 	OpTLD
 	OpTLD4
 	OpTXQ
+	OpSULD
+	OpSUST
 	// Control.
 	OpBRA
 	OpBRX
@@ -254,6 +256,11 @@ var opTable = [numOpcodes]opInfo{
 	OpTLD:  {name: "TLD", dsts: "R R", srcs: "*"},
 	OpTLD4: {name: "TLD4", dsts: "R R", srcs: "*"},
 	OpTXQ:  {name: "TXQ", dsts: "R R", srcs: "*"},
+	// Surfaces are writable: loads and stores keep their order and are
+	// never removed (FSideEffect), without the memory flags whose
+	// analyses expect an address operand.
+	OpSULD: {name: "SULD", flags: fMem, dsts: "R", srcs: "*"},
+	OpSUST: {name: "SUST", flags: fMem, dsts: "", srcs: "*"},
 
 	OpBRA:  {name: "BRA", flags: FBranch | fCtl, dsts: "", srcs: "B"},
 	OpBRX:  {name: "BRX", flags: FIndirect | fCtl, dsts: "", srcs: "*"},

@@ -37,3 +37,16 @@ func texWord(in *ori.Inst, nOps int) (name, word string, at int, ok bool) {
 	}
 	return c.Name(), word, at, true
 }
+
+// surfAddress reports the index in the printed operand list of a surface
+// instruction's coordinate tuple, which nvdisasm prints in brackets
+// without a width ("SULD.D.BA.2D.STRONG.SM.TRAP R4, [R16], R11"), or -1.
+func surfAddress(in *ori.Inst) int {
+	switch in.Op {
+	case ori.OpSULD:
+		return len(in.Dsts)
+	case ori.OpSUST:
+		return 0
+	}
+	return -1
+}

@@ -163,6 +163,9 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		}
 		parts[i] = s
 	}
+	if i := surfAddress(in); i >= 0 && i < len(parts) {
+		parts[i] = "[" + parts[i] + "]"
+	}
 	name := in.Name()
 	if n, w, at, ok := texWord(in, len(parts)); ok {
 		name = n

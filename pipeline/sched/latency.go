@@ -215,7 +215,7 @@ func Latency(arch int, in *ori.Inst) Info {
 	case ori.OpLDG, ori.OpSTG, ori.OpLDL, ori.OpSTL, ori.OpLD, ori.OpST, ori.OpLDC,
 		ori.OpATOMG, ori.OpATOM, ori.OpRED:
 		return variable(ClassGlobal, PipeLSU)
-	case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpTXQ:
+	case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpTXQ, ori.OpSULD, ori.OpSUST:
 		// Decision: the table has no texture class; a fetch is timed as
 		// a global load (ptxas waits on it through a scoreboard too:
 		// DEPBAR.LE SB5 after TEX).

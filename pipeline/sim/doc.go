@@ -17,7 +17,8 @@
 // addresses of module .global variables. Textures are the launch's
 // bindings (Launch.Textures): TEX, TLD, TLD4 and TXQ read them by handle,
 // from a register or from a .texref's header word in bank 0, with the
-// CUDA programming guide's filtering and addressing rules (texture.go).
+// CUDA programming guide's filtering and addressing rules (texture.go);
+// SULD and SUST read and write the same bindings as surfaces (surface.go).
 //
 // # The warp model
 //

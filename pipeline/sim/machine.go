@@ -19,9 +19,9 @@ type Launch struct {
 	// Textures are the launch's texture bindings (texture.go); the
 	// handle of Textures[i] is i+1.
 	Textures []*Texture
-	// TexRefs maps a .texref name to the index in Textures of the
-	// texture bound to it; the launch writes its handle into the
-	// kernel's header word for the texref.
+	// TexRefs maps a .texref or .surfref name to the index in Textures
+	// of the binding bound to it; the launch writes its handle into the
+	// kernel's header word for the name.
 	TexRefs map[string]int
 }
 

@@ -10,17 +10,21 @@ import (
 const KindTexture = "texture"
 
 // Texture is one texture binding ("textures" in the spec): an image with
-// its sampler state, bound to a .texref of the module (TexRef), to
-// texture-object parameters (params of kind "texture" that name it), or
-// both.
+// its sampler state, bound to a .texref of the module (TexRef), a
+// .surfref (SurfRef), texture-object parameters (params of kind
+// "texture" that name it), or several of these.
 //
 // Its texels come from Init or InitHexLE (as a buffer's, with elements of
 // the channel type, Channels per texel, x fastest, then y, z and layer),
 // or from the allocation of the buffer parameter Buffer (linear memory,
 // read when the kernel fetches).
 type Texture struct {
-	Name     string
-	TexRef   string // the .texref bound to it, or ""
+	Name   string
+	TexRef string // the .texref bound to it, or ""
+	// SurfRef is the .surfref bound to it, or "": the same binding
+	// serves suld/sust (surface.go in the simulator), and a
+	// texture-object parameter's handle names it for either.
+	SurfRef  string
 	Dims     []int  // 1 to 3 extents: width, height, depth
 	Layers   int    // 0: not layered; else the layer count (1D and 2D only)
 	Channel  string // u8 s8 u16 s16 u32 s32 f16 f32
@@ -79,7 +83,7 @@ func (r *reader) textures(s *Spec, v *jvalue) {
 	}
 	for i, tv := range v.elems {
 		path := index("textures", i)
-		m := r.object(tv, path, "name", "texref", "dims", "layers", "channel", "channels", "address",
+		m := r.object(tv, path, "name", "texref", "surfref", "dims", "layers", "channel", "channels", "address",
 			"filter", "normalized_coords", "read_mode", "init", "init_hex_le", "buffer")
 		t := Texture{Name: r.nonEmpty(r.require(m, path, "name"), field(path, "name"))}
 		if j := s.TextureIndex(t.Name); j >= 0 {
@@ -90,6 +94,14 @@ func (r *reader) textures(s *Spec, v *jvalue) {
 			for j := range s.Textures {
 				if s.Textures[j].TexRef == t.TexRef {
 					r.fatal(field(path, "texref"), "the .texref %s is already bound by textures[%d]", t.TexRef, j)
+				}
+			}
+		}
+		if sr := m["surfref"]; sr != nil {
+			t.SurfRef = r.nonEmpty(sr, field(path, "surfref"))
+			for j := range s.Textures {
+				if s.Textures[j].SurfRef == t.SurfRef {
+					r.fatal(field(path, "surfref"), "the .surfref %s is already bound by textures[%d]", t.SurfRef, j)
 				}
 			}
 		}

@@ -16,7 +16,7 @@ func tdoc(textures string) string {
 func TestTextureParseErrors(t *testing.T) {
 	const ok = `"name":"img","dims":[4,4],"channel":"f32"`
 	tests := []struct{ name, src, want string }{
-		{"unknown field", tdoc(`[{` + ok + `,"init":"zero","filtr":"point"}]`), `t.json:1:265: textures[0]: unknown field "filtr" (want name, texref, dims, layers, channel, channels, address, filter, normalized_coords, read_mode, init, init_hex_le, buffer)`},
+		{"unknown field", tdoc(`[{` + ok + `,"init":"zero","filtr":"point"}]`), `t.json:1:265: textures[0]: unknown field "filtr" (want name, texref, surfref, dims, layers, channel, channels, address, filter, normalized_coords, read_mode, init, init_hex_le, buffer)`},
 		{"no texels", tdoc(`[{` + ok + `}]`), `t.json: textures[0]: want exactly one of init, init_hex_le, buffer (got 0)`},
 		{"two sources", tdoc(`[{` + ok + `,"init":"zero","buffer":"a"}]`), `t.json: textures[0]: want exactly one of init, init_hex_le, buffer (got 2)`},
 		{"dims empty", tdoc(`[{"name":"img","dims":[],"channel":"f32","init":"zero"}]`), `t.json: textures[0].dims: want 1 to 3 extents, got 0`},
@@ -55,7 +55,7 @@ func TestTextureParseErrors(t *testing.T) {
 // TestTextureRoundTrip: a spec with textures parses, and JSON writes it
 // back so that Parse gives the same spec.
 func TestTextureRoundTrip(t *testing.T) {
-	src := tdoc(`[{"name":"img","texref":"tex","dims":[4,4],"layers":2,"channel":"u8","channels":4,` +
+	src := tdoc(`[{"name":"img","texref":"tex","surfref":"surf","dims":[4,4],"layers":2,"channel":"u8","channels":4,` +
 		`"address":["wrap","border"],"filter":"linear","normalized_coords":true,"read_mode":"normalized_float","init_hex_le":"0102"},` +
 		`{"name":"lin","dims":[16],"channel":"u32","buffer":"a"}]`)
 	s, err := Parse("t.json", []byte(src), "testdata")
@@ -63,7 +63,7 @@ func TestTextureRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := s.Textures[0]
-	if img.TexRef != "tex" || img.Layers != 2 || img.Channels != 4 || !img.Normalized || img.Filter != "linear" ||
+	if img.TexRef != "tex" || img.SurfRef != "surf" || img.Layers != 2 || img.Channels != 4 || !img.Normalized || img.Filter != "linear" ||
 		img.ReadMode != "normalized_float" || !reflect.DeepEqual(img.Address, []string{"wrap", "border"}) {
 		t.Fatalf("parsed %+v", img)
 	}

@@ -45,7 +45,7 @@ func (s *Spec) JSON() ([]byte, error) {
 		f.Params = append(f.Params, q)
 	}
 	for _, t := range s.Textures {
-		x := textureJSON{Name: t.Name, TexRef: t.TexRef, Dims: t.Dims, Layers: t.Layers, Channel: t.Channel,
+		x := textureJSON{Name: t.Name, TexRef: t.TexRef, SurfRef: t.SurfRef, Dims: t.Dims, Layers: t.Layers, Channel: t.Channel,
 			Channels: t.Channels, Address: t.Address, Filter: t.Filter, Normalized: t.Normalized,
 			ReadMode: t.ReadMode, Init: t.Init, Buffer: t.Buffer}
 		if t.Init == "" && t.Buffer == "" {
@@ -111,6 +111,7 @@ type specJSON struct {
 type textureJSON struct {
 	Name       string   `json:"name"`
 	TexRef     string   `json:"texref,omitempty"`
+	SurfRef    string   `json:"surfref,omitempty"`
 	Dims       []int    `json:"dims"`
 	Layers     int      `json:"layers,omitempty"`
 	Channel    string   `json:"channel"`
