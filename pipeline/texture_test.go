@@ -18,6 +18,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"orilab/internal/testenv"
@@ -360,5 +361,33 @@ func texCheck(t *testing.T, dir, kernel string, dims []int, tc texCase, co []flo
 				t.Errorf("%s -O%d sm_%d %+v at %v: component %d = %#x, want %#x (%v)", kernel, lvl, run.arch, tc, x, c, got, w, want[c])
 			}
 		}
+	}
+}
+
+// TestTextureFaults: a surface access out of bounds in .trap mode and a
+// fetch through an unbound .texref stop the run with an error naming the
+// instruction, the thread and the cause.
+func TestTextureFaults(t *testing.T) {
+	dir := filepath.Join(testenv.RepoRoot(t), "testdata", "kernels")
+	s, err := spec.Load(filepath.Join(dir, "surf_forms.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Params[s.Lookup("x")].Value = "40"
+	_, err = RunSpec(s, RunOptions{})
+	want := "SULD.D.BA.2D.STRONG.SM.TRAP), thread (0,0,0) of CTA (0,0,0): surface access out of bounds at (40, 1, 0) layer 0 (a 4-byte access; 16 bytes per row, 4 rows, depth 1, 1 layers)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("out-of-bounds .trap access: got %v, want ...%s", err, want)
+	}
+
+	s, err = spec.Load(filepath.Join(dir, "tex_forms.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Textures = append(s.Textures[:1], s.Textures[2:]...) // unbind tA
+	_, err = RunSpec(s, RunOptions{})
+	want = "the texture header word c[0x0][0x17c] holds 0x0, which names no texture binding of the launch (5 bound): is the .texref bound in the spec?"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("unbound texref: got %v, want ...%s", err, want)
 	}
 }

@@ -115,7 +115,7 @@ func execSurface(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		if !in {
 			switch mode {
 			case "TRAP":
-				return s.faultLane(w, f, d, lane, "surface access out of bounds at (%d, %d, %d) layer %d (%d bytes of %d per row, %dx%d, %d layers)", co[0], co[1], co[2], layer, size, row, t.Height, t.Depth, layers)
+				return s.faultLane(w, f, d, lane, "surface access out of bounds at (%d, %d, %d) layer %d (a %d-byte access; %d bytes per row, %d rows, depth %d, %d layers)", co[0], co[1], co[2], layer, size, row, t.Height, t.Depth, layers)
 			case "IGN":
 				if !st {
 					for i := 0; i < (size+3)/4; i++ {
