@@ -23,9 +23,13 @@ import (
 // definition of which loads a kernel parameter reads that parameter's
 // word; any other handle is a register after the data.
 //
-// Known limits: formatted access (suld.p, sust.p), sured, vectors of b8
-// and b16 (whose elements ptxas unpacks from one word), and the sm_90
-// forms (the sm_80 form is emitted for every target) are not lowered.
+// On sm_90 the header word travels in a uniform register instead
+// ("SULD.D.BA.2D.STRONG.SM.TRAP R8, [R8], UR4, 0x0"); a handle held in an
+// ordinary register is "unsupported" there, as for textures.
+//
+// Known limits: formatted access (suld.p, sust.p), sured, and vectors of
+// b8 and b16 (whose elements ptxas unpacks from one word) are not
+// lowered.
 
 func init() {
 	register(lowerSurface, "suld", "sust")
@@ -129,9 +133,19 @@ func lowerSurface(c *fn, in *ptx.Instr) error {
 	}
 	addr := c.texTuple(list)
 	var tail []ori.Operand
-	if src.bound {
+	switch {
+	case c.l.out.Arch >= 90:
+		// sm_90: the header word in one uniform register, then 0x0
+		// ("SULD.D.BA.1D.U8.STRONG.SM R0, [R0], UR5, 0x0").
+		if src.bound {
+			return c.l.unsupported(in.OpPos, "%s through a surface handle held in a register on sm_90 (ptxas moves it to a uniform register with R2UR)", in.Op)
+		}
+		u := c.f.NewVReg(ori.ClassUR, 1)
+		c.emit(ori.OpULDC, nil, []ori.Operand{ori.R(u)}, ori.CBank(0, 4*src.slot))
+		tail = []ori.Operand{ori.R(u), ori.Imm(0)}
+	case src.bound:
 		tail = []ori.Operand{ori.R(src.handle)}
-	} else {
+	default:
 		tail = []ori.Operand{ori.Imm(0), ori.Imm(src.slot)}
 	}
 	words := (vec*bits + 31) / 32

@@ -64,6 +64,8 @@ func execSurface(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	if len(d.src) < first+1 {
 		return s.fault(w, f, d, mask, "%s has the wrong operand count", d.in.Name())
 	}
+	// The header word's index (0x0, slot), or the handle in a register
+	// (bindless on sm_80, a uniform register on sm_90).
 	slot := -1
 	if d.src[first].kind == okImm {
 		if len(d.src) < first+2 {
