@@ -18,6 +18,15 @@ import (
 // made on P, but the value chosen is T's low word, which P does not keep
 // when T >= 2^32 (vshl.u32.u32.u32.clamp.max d, 0xffffffff, 32, 0 is
 // 0xffffffff << 32 = 0 mod 2^32); d is written here (done = true).
+//
+// Decision: this follows the manual (an unbounded ta << tb), as the
+// signed vshl path of videoWide does. ptxas 13.0's sm_80 sequence differs
+// on large shifts, for signed and unsigned sources alike: for .sat it
+// keeps 34 bits of the 64-bit shift (LOP3 hi & 3, then sign-extends bit
+// 33), so vshl.u32.u32.u32.sat.clamp of 0xffffffff by 32 is 0 there and
+// 0xffffffff here; for .min/.max it compares the 64-bit shift as signed
+// against c. Which of the two an sm_50-era VSHL computed is unmeasured;
+// no hwtruth sweep covers video instructions yet.
 func (c *fn) vshlUnsignedProxy(in *ptx.Instr, d, T ori.Reg, sat bool, op2 string, dSigned bool) (done bool, err error) {
 	big := c.bitsCmp("NE", true, ori.R(T.Word(1)), bitsRZ())
 	P := c.newReg(2)
