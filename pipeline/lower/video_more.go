@@ -92,7 +92,8 @@ func init() {
 // (vmad.u32.u32.u32.sat of 0xffffffff, 0xffffffff, 0 is 1 there and
 // 0xffffffff in the manual), and on an unsigned c of 2^31 and above,
 // which ptxas sign-extends. Part-selected operands and smaller values
-// agree (TestVmad checks both sets).
+// agree (TestVmad checks those against the manual, TestVmadFullWordUnsigned
+// the others against ptxas).
 func lowerVmad(c *fn, in *ptx.Instr) error {
 	if len(in.Args) != 4 {
 		return c.l.errorf(in.OpPos, "vmad needs 4 operands")
