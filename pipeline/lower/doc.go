@@ -10,8 +10,10 @@
 // body.go) walks functions and blocks and dispatches each instruction by
 // its PTX opcode (dispatch.go) to a handler of one of the family files:
 // int.go, bits.go, cmp.go, float.go, cvt.go, mem.go, atomic.go, ctrl.go,
-// sreg.go, and sync.go (barriers and the warp collectives shfl, vote,
-// redux, match). expand.go holds the expansions of the operations kept
+// sreg.go, sync.go (barriers and the warp collectives shfl, vote,
+// redux, match), mma.go and mma_narrow.go (ldmatrix, stmatrix and
+// mma.sync), and simd.go and video_more.go (the SIMD video instructions
+// and vmad; the scalar ones are in bits.go). expand.go holds the expansions of the operations kept
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.

@@ -37,6 +37,7 @@ const (
 	cbDynSmem     = 0x30
 	cbTotalSmem   = 0x34
 	cbConstWin    = 0x38
+	cbParamWin    = 0x40
 	globalBank    = 4
 	constBank     = 3
 	firstABIParam = 4 // .func arguments and results start at R4 (R0-R3 are ABI-reserved)

@@ -128,6 +128,8 @@ const (
 	OpHMMA
 	OpIMMA
 	OpDMMA
+	OpBMMA
+	OpQMMA
 	// Control.
 	OpBRA
 	OpBRX
@@ -240,6 +242,8 @@ var opTable = [numOpcodes]opInfo{
 	OpHMMA:      {name: "HMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpIMMA:      {name: "IMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpDMMA:      {name: "DMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	OpBMMA:      {name: "BMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	OpQMMA:      {name: "QMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 
 	OpBRA:  {name: "BRA", flags: FBranch | fCtl, dsts: "", srcs: "B"},
 	OpBRX:  {name: "BRX", flags: FIndirect | fCtl, dsts: "", srcs: "*"},
