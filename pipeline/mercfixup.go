@@ -25,7 +25,9 @@ package pipeline
 //     c[0x0][0x0] in A): the encoder is asked whether the instruction
 //     encodes, and when it does not but does with one such source
 //     replaced by a register (a pair for the f64 operations), MOVs of
-//     its words into registers dead at that point go right before it.
+//     its words into registers dead at that point go right before it;
+//     on sm_75-sm_89 an f64 constant goes into the kernel's literal pool
+//     instead, read as c[0x2][] (poolLiteral).
 //
 // Example (sm_80, after allocation):
 //

@@ -21,6 +21,10 @@ package sass
 // sm_90, as ptxas 13.0 writes them); .const variables are the data of
 // .nv.constant3 at their offsets.
 //
+// Literals: a kernel's literal pool (constant bank 2, ori.Func.Literals)
+// is .nv.constant2.NAME, right before its .nv.constant0, as ptxas writes
+// it.
+//
 // What ptxas writes and this writer does not: .debug_frame and its
 // relocations, .nv.rel.action, .note.nv.tkinfo, .nv.callgraph, the
 // cuinfo note and .nv.compat below sm_90 (on sm_90 nvdisasm 13.5
