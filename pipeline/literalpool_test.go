@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"orilab/pipeline/ori"
+	"orilab/pipeline/sass"
 )
 
 // TestLiteralPoolIR: on sm_80 the f64 constants no instruction word can
@@ -91,6 +92,15 @@ BB0:
 		}
 		if _, err := encodeModule(m, c.arch); err != nil {
 			t.Errorf("sm_%d: the legalized code does not encode: %v", c.arch, err)
+		}
+		// The listing shows the pool as nvdisasm shows ptxas's.
+		text, err := sass.Text(m, c.arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := ".nv.constant2.k:\n        /*0000*/ \t.byte\t0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xb9, 0x3f, 0x18, 0x2d, 0x44, 0x54, 0xfb, 0x21, 0x09, 0x40\n"
+		if strings.Contains(text, pool) != (c.arch == 80) {
+			t.Errorf("sm_%d: the listing shows the pool: %v, want %v\n%s", c.arch, !(c.arch == 80), c.arch == 80, text)
 		}
 		back, err := ori.ParseModule("k.ori", []byte(m.String()))
 		if err != nil {
