@@ -137,8 +137,12 @@ func (c *fn) contractions() *contractPlan {
 			uses[in.Guard.Reg] = append(uses[in.Guard.Reg], in)
 		}
 	}
-	// Candidate muls, and the adds each would fold into.
+	// Candidate muls, in the order of the text, and the adds each would
+	// fold into; byName finds a candidate by its product (which has one
+	// definition, so the name is the mul's alone).
+	var order []*ptx.Instr
 	cand := map[*ptx.Instr][]*ptx.Instr{}
+	byName := map[string]*ptx.Instr{}
 	for _, s := range g.stmts {
 		m, ok := s.(*ptx.Instr)
 		if !ok || m.Op != "mul" || m.Guard != nil || !contractible(m) || m.HasMod(".sat") {
@@ -162,23 +166,44 @@ func (c *fn) contractions() *contractPlan {
 		}
 		if ok {
 			cand[m] = uses[d]
+			byName[d] = m
+			order = append(order, m)
 		}
 	}
-	// An add of two products folds the first one it can: a mul stays a
-	// candidate only while every add it feeds picks it.
+	// An add of two products folds the first one that is a candidate: a
+	// mul stays a candidate only while every add it feeds picks it. The
+	// muls are visited in the order of the text, so the outcome does not
+	// depend on map order.
+	pick := func(u *ptx.Instr) *ptx.Instr {
+		for _, a := range u.Args[1:] {
+			if m := byName[a.Name]; a.Kind == ptx.OpName && m != nil {
+				return m
+			}
+		}
+		return nil
+	}
 	for changed := true; changed; {
 		changed = false
-		for m, adds := range cand {
+		for _, m := range order {
+			adds, ok := cand[m]
+			if !ok {
+				continue
+			}
 			for _, u := range adds {
-				if pickProduct(u, cand) != m {
+				if pick(u) != m {
 					delete(cand, m)
+					delete(byName, m.Args[0].Name)
 					changed = true
 					break
 				}
 			}
 		}
 	}
-	for m, adds := range cand {
+	for _, m := range order {
+		adds, ok := cand[m]
+		if !ok {
+			continue
+		}
 		p.folded[m] = true
 		for _, u := range adds {
 			arg := 1
@@ -189,19 +214,6 @@ func (c *fn) contractions() *contractPlan {
 		}
 	}
 	return p
-}
-
-// pickProduct returns the mul whose product add u folds: that of its
-// first operand when it is a candidate, else that of its second.
-func pickProduct(u *ptx.Instr, cand map[*ptx.Instr][]*ptx.Instr) *ptx.Instr {
-	for _, a := range u.Args[1:] {
-		for m := range cand {
-			if a.Kind == ptx.OpName && a.Name == m.Args[0].Name {
-				return m
-			}
-		}
-	}
-	return nil
 }
 
 // canFold reports whether u, a use of mul m's product, can become a fused
