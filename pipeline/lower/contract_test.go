@@ -58,6 +58,7 @@ func TestContraction(t *testing.T) {
 		{"product stored", ".f32", "mul.f32 %x1, %a, %b; add.f32 %x2, %x1, %c; st.global.f32 [%p], %x2; st.global.f32 [%p+4], %x1;", "FMUL FADD"},
 		{"p+p", ".f32", "mul.f32 %x1, %a, %b; add.f32 %x2, %x1, %x1; st.global.f32 [%p], %x2;", "FMUL FADD"},
 		{"two products", ".f32", "mul.f32 %x1, %a, %b; mul.f32 %x3, %c, %d; add.f32 %x2, %x1, %x3; st.global.f32 [%p], %x2;", "FMUL FFMA"},
+		{"first product kept", ".f32", "mul.f32 %x1, %a, %b; mul.f32 %x3, %c, %d; add.f32 %x2, %x1, %x3; st.global.f32 [%p], %x2; st.global.f32 [%p+4], %x1;", "FMUL FFMA"},
 		{"other block", ".f32", "mul.f32 %x1, %a, %b; @%q bra L1; add.f32 %x2, %x1, %c; st.global.f32 [%p], %x2; L1:", "FFMA"},
 		{"guarded add", ".f32", "mul.f32 %x1, %a, %b; @%q add.f32 %x1, %x1, %c; st.global.f32 [%p], %x1;", "FMUL FADD"},
 		{"guarded add, own result", ".f32", "mul.f32 %x1, %a, %b; @%q add.f32 %x2, %x1, %c; st.global.f32 [%p], %x2;", "FFMA"},
