@@ -18,6 +18,10 @@
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.
 //
+// A mul and an add (or sub) without rounding modifiers become one fused
+// multiply-add where ptxas 13.0 contracts them (contract.go), at every -O
+// level, unless the FMAContraction knob (--fmad=false) says no.
+//
 // Where ptxas 13.0 computes a result at compile time differently from the
 // instruction's run-time rule, and the H100 shows ptxas's result, the
 // lowering computes ptxas's (ptxasfold.go: a shift folded into a

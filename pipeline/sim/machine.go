@@ -256,6 +256,12 @@ func (s *machine) setupBanks() error {
 		copy(b0[p.Offset:], v)
 	}
 	s.bank[0] = b0
+	// Bank 2 is the kernel's literal pool (ori.Func.Literals).
+	b2 := make([]byte, 8*len(s.kernel.fn.Literals))
+	for i, v := range s.kernel.fn.Literals {
+		putLE(b2[8*i:], v, 8)
+	}
+	s.bank[2] = b2
 	var constSize, slots int64
 	for _, gv := range s.mod.Globals {
 		switch gv.Space {
