@@ -216,8 +216,31 @@ func checkElf(t *testing.T, what, elf string, sess *Session, arch int) bool {
 		if hasExit(f) && !strings.Contains(info, "EIATTR_EXIT_INSTR_OFFSETS") {
 			fail("%s: no EIATTR_EXIT_INSTR_OFFSETS", f.Name)
 		}
+		// The literal pool: .nv.constant2.NAME holds f.Literals, as
+		// cuobjdump lists 32-bit words (low word first).
+		var want2 []string
+		for _, v := range f.Literals {
+			want2 = append(want2, fmt.Sprintf("0x%08x", uint32(v)), fmt.Sprintf("0x%08x", uint32(v>>32)))
+		}
+		if got := constBankWords(elf, ".nv.constant2."+f.Name); strings.Join(got, " ") != strings.Join(want2, " ") {
+			fail("%s: .nv.constant2 holds %v, want the literal pool %v", f.Name, got, want2)
+		}
 	}
 	return ok
+}
+
+// constBankWords returns the words cuobjdump -elf lists for a constant
+// bank section (nil when the listing has no such section).
+func constBankWords(elf, sec string) []string {
+	i := strings.Index(elf, "\n"+sec+"\n")
+	if i < 0 {
+		return nil
+	}
+	rest := elf[i+len(sec)+2:]
+	if j := strings.Index(rest, "\n\n"); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.Fields(rest)
 }
 
 // kernelInfo is the part of cuobjdump's listing for .nv.info.NAME.

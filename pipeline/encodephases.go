@@ -186,7 +186,7 @@ func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
 			u.Regs = max(u.Regs, st.Regs)
 		}
 		cf := sass.CubinFunc{Name: f.Name, Entry: f.Entry, Code: b.Code[i], Regs: u.Regs, Frame: int(f.LocalBytes), Shared: int(f.SharedBytes),
-			ReqNtid: f.ReqNtid, MaxNtid: f.MaxNtid, Barriers: barriers(f)}
+			ReqNtid: f.ReqNtid, MaxNtid: f.MaxNtid, Barriers: barriers(f), Literals: f.Literals}
 		if f.Entry {
 			for _, p := range f.Params {
 				cf.Params = append(cf.Params, sass.CubinParam{Offset: int(p.Offset - base), Size: int(p.Size)})

@@ -213,7 +213,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch})
+	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs)})
 	if err != nil {
 		return nil, err
 	}

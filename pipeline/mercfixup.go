@@ -25,7 +25,9 @@ package pipeline
 //     c[0x0][0x0] in A): the encoder is asked whether the instruction
 //     encodes, and when it does not but does with one such source
 //     replaced by a register (a pair for the f64 operations), MOVs of
-//     its words into registers dead at that point go right before it.
+//     its words into registers dead at that point go right before it;
+//     on sm_75-sm_89 an f64 constant goes into the kernel's literal pool
+//     instead, read as c[0x2][] (poolLiteral).
 //
 // Example (sm_80, after allocation):
 //
@@ -292,37 +294,25 @@ func materializeImms(f *ori.Func, arch int, m *mirror) {
 		var out []*ori.Inst
 		after := live.afterEach(bi, b)
 		for k, in := range b.Insts {
-			if j, words, ok := operandToMove(in, arch); ok {
-				if r, ok := scratchReg(f, in, after[k], words); ok {
-					p := m.byID[in.ID]
-					var v ori.Reg
-					var pmovs []*ori.Inst
-					if p != nil {
-						v = m.pre.NewVReg(ori.ClassR, words)
+			j, words, ok := operandToMove(in, arch)
+			if !ok {
+				// Two f64 constants (a DFMA of a contracted mul by a
+				// constant and add of one): the first goes into
+				// registers, and then the other into the pool or
+				// registers, as ptxas 13.0 does ("DFMA R6, R2, R6,
+				// c[0x2][0x0]" after two MOVs of the multiplier).
+				if j2, ok2 := firstF64Imm(in); ok2 && scratchMove(f, in, j2, 2, after[k], m, &out) {
+					j, words, ok = operandToMove(in, arch)
+				}
+			}
+			if ok {
+				if lit, ok := poolLiteral(f, in, j, words, arch); ok {
+					in.Srcs[j] = lit
+					if p := m.byID[in.ID]; p != nil {
+						p.Srcs[j] = lit
 					}
-					for w := 0; w < words; w++ {
-						mv := ori.NewInst(ori.OpMOV)
-						mv.ID = f.NewID()
-						mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
-						mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
-						// Decision: no PTX line, as the constant it
-						// replaces had none; the simulator's provenance
-						// then treats the register as that constant (a
-						// SEL of constants is the predicate's doing:
-						// TestProvenanceNamesStatement).
-						mv.Line = 0
-						out = append(out, mv)
-						if p != nil {
-							pm := mv.Clone()
-							pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
-							pmovs = append(pmovs, pm)
-						}
-					}
-					in.Srcs[j] = ori.R(r)
-					if p != nil {
-						p.Srcs[j] = ori.R(v)
-						m.insertBefore(p.ID, pmovs...)
-					}
+				} else {
+					scratchMove(f, in, j, words, after[k], m, &out)
 				}
 			}
 			out = append(out, in)
@@ -330,6 +320,110 @@ func materializeImms(f *ori.Func, arch int, m *mirror) {
 		b.Insts = out
 	}
 }
+
+// firstF64Imm returns the first of two or more f64 immediate sources of
+// an f64 operation that does not encode.
+func firstF64Imm(in *ori.Inst) (int, bool) {
+	if !f64Ops[in.Op] {
+		return 0, false
+	}
+	first, n := -1, 0
+	for j, o := range in.Srcs {
+		if o.Kind == ori.OpdImm {
+			if first < 0 {
+				first = j
+			}
+			n++
+		}
+	}
+	return first, n >= 2
+}
+
+// scratchMove moves source j of in (words registers wide) into
+// registers dead after in (liveAfter) with MOVs appended to out, in the
+// allocated code and in its mirror; false when no register is free.
+func scratchMove(f *ori.Func, in *ori.Inst, j, words int, liveAfter regSet, m *mirror, out *[]*ori.Inst) bool {
+	r, ok := scratchReg(f, in, liveAfter, words)
+	if !ok {
+		return false
+	}
+	p := m.byID[in.ID]
+	var v ori.Reg
+	var pmovs []*ori.Inst
+	if p != nil {
+		v = m.pre.NewVReg(ori.ClassR, words)
+	}
+	for w := 0; w < words; w++ {
+		mv := ori.NewInst(ori.OpMOV)
+		mv.ID = f.NewID()
+		mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
+		mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
+		// Decision: no PTX line, as the constant it replaces had none;
+		// the simulator's provenance then treats the register as that
+		// constant (a SEL of constants is the predicate's doing:
+		// TestProvenanceNamesStatement).
+		mv.Line = 0
+		*out = append(*out, mv)
+		if p != nil {
+			pm := mv.Clone()
+			pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
+			pmovs = append(pmovs, pm)
+		}
+	}
+	in.Srcs[j] = ori.R(r)
+	if p != nil {
+		p.Srcs[j] = ori.R(v)
+		m.insertBefore(p.ID, pmovs...)
+	}
+	return true
+}
+
+// poolLiteral returns the c[0x2][] operand of the kernel's literal pool
+// that holds source j of in, an f64 immediate that no instruction word
+// can hold (its low 32 bits are not zero), when in encodes with it; the
+// value is added to the pool (f.Literals) at its first use.
+//
+// Decision: as ptxas 13.0.88 does it (sm_75, sm_80, sm_86, sm_89; -O0
+// and -O3; cuobjdump -sass and -elf of probe kernels): "mul.rn.f64 %x2, %x1,
+// 0d3FB999999999999A" is "DMUL R2, R2, c[0x2][0x0]", and the section
+// .nv.constant2.k holds the 8 bytes; a value is stored once (two uses of
+// 0.1 read the same c[0x2][0x0]); entries are 8 bytes apart, in order of
+// first use; a constant whose low word is zero stays an immediate (DADD
+// R2, R4, 1); where the one constant slot of DFMA is taken the constant
+// goes into registers (two MOVs), as here when in does not encode with
+// the c[0x2] operand. ptxas fills the pool before register allocation;
+// orilab here, at the legalization, where the immediates that do not
+// encode are found, so its pool holds the constants the PTX names in
+// f64 operations but not those that reach them through a mov.f64 (ptxas
+// propagates those into the constant slot too). On sm_90 ptxas writes no
+// pool: the same kernel loads each constant with two UMOVs into a
+// uniform pair (DMUL R2, R2, UR4), and orilab keeps its MOVs there. Only
+// kernels get a pool: bank 2 is the launched kernel's, and a .func may
+// be called from several kernels.
+func poolLiteral(f *ori.Func, in *ori.Inst, j, words int, arch int) (ori.Operand, bool) {
+	o := in.Srcs[j]
+	if arch >= 90 || !f.Entry || words != 2 || !f64Ops[in.Op] || o.Kind != ori.OpdImm || o.Neg || o.Abs || o.Not {
+		return ori.Operand{}, false
+	}
+	bits := uint64(wordOf(o, 0, 2).Imm)&0xffffffff | uint64(wordOf(o, 1, 2).Imm)<<32
+	i := 0
+	for i < len(f.Literals) && f.Literals[i] != bits {
+		i++
+	}
+	lit := ori.CBank(literalBank, int64(8*i))
+	try := in.Clone()
+	try.Srcs[j] = lit
+	if !encodes(try, arch) {
+		return ori.Operand{}, false
+	}
+	if i == len(f.Literals) {
+		f.Literals = append(f.Literals, bits)
+	}
+	return lit, true
+}
+
+// literalBank is the constant bank of a kernel's literal pool.
+const literalBank = 2
 
 // f64Ops read their floating-point sources as register pairs.
 var f64Ops = map[ori.Opcode]bool{ori.OpDADD: true, ori.OpDMUL: true, ori.OpDFMA: true, ori.OpDSETP: true}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"orilab/faultinject"
@@ -164,6 +165,10 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	req.DumpTo = stdout
+	if fmad, _ := strconv.ParseBool(pf.fmad); !fmad {
+		// First, so that an explicit -knob FMAContraction=... still wins.
+		req.Knobs.CLI = append([]string{pipeline.KnobFMAContraction + "=0"}, req.Knobs.CLI...)
+	}
 	if *stat != "" && *stat != "phase-wise" {
 		fmt.Fprintf(stderr, "orilab compile: --stat=%q: only phase-wise is available yet\n", *stat)
 		return exitError

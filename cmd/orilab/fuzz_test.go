@@ -33,7 +33,7 @@ func TestFuzzCommandErrors(t *testing.T) {
 		{[]string{"--count", "-1"}, "orilab fuzz: --count -1: want 0 or more\n"},
 		{[]string{"--jobs", "-2"}, "orilab fuzz: --jobs -2: want 0 (one per CPU) or more\n"},
 		{[]string{"--max-per-signature", "0"}, "orilab fuzz: --max-per-signature 0: want 1 or more\n"},
-		{[]string{"--avoid", "loops"}, `orilab fuzz: --avoid "loops": want one of generic-shared-atomics, partial-definitions, predicated-expansions, tensor-cores` + "\n"},
+		{[]string{"--avoid", "loops"}, `orilab fuzz: --avoid "loops": want one of generic-shared-atomics, narrow-tensor-cores, partial-definitions, predicated-expansions, tensor-cores` + "\n"},
 		{[]string{"extra"}, `orilab fuzz: unexpected argument "extra" (the programs come from --seed)` + "\n"},
 	} {
 		code, _, errb := runCLI(t, append([]string{"fuzz"}, c.args...)...)

@@ -15,7 +15,8 @@ package main
 //	                          ptxas stops: "Optimized debugging not supported"
 //	-m64, --machine 64        the only address size ptxas 13 has: "-m32" is
 //	                          "Value '32' is not defined for option 'machine'"
-//	--fmad true|false         whether mul+add may become FFMA/DFMA
+//	--fmad true|false         whether mul+add may become FFMA/DFMA/HFMA2;
+//	                          false sets the FMAContraction knob to 0
 //	--def-load-cache ca|cg|cs|lu|cv   the cache operator of plain ld.global
 //	--warn-on-spills          a warning per function that spills
 //	-Werror                   warnings become errors (exit status 2)
@@ -64,7 +65,7 @@ func addPtxasFlags(fs *flag.FlagSet, verbose *bool, out *string) *ptxasFlags {
 	fs.BoolVar(&p.debug, "device-debug", false, "same as -g")
 	fs.IntVar(&p.machine, "machine", 64, "address size in `bits`: 64 only (-m64; -m32 is refused, as by ptxas 13)")
 	fs.IntVar(&p.machine, "m", 64, "same as --machine")
-	fs.StringVar(&p.fmad, "fmad", "true", "`true|false`: may mul+add be contracted (orilab never contracts, so both give --fmad=false code)")
+	fs.StringVar(&p.fmad, "fmad", "true", "`true|false`: contract mul+add/sub without a rounding modifier into FFMA/DFMA/HFMA2 (false: -knob FMAContraction=0)")
 	fs.StringVar(&p.defLoadCache, "def-load-cache", "ca", "default cache operator of ld.global: ca (the only one orilab honours)")
 	fs.BoolVar(&p.warnSpills, "warn-on-spills", false, "warn about every function that spills registers to local memory")
 	fs.BoolVar(&p.werror, "Werror", false, "make warnings errors (exit status 2)")

@@ -93,3 +93,36 @@ func TestWarnOnSpills(t *testing.T) {
 		t.Errorf("-Werror: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestFmadFlag: by default a mul.f32 feeding an add.f32 becomes one FFMA
+// (as ptxas --fmad=true); --fmad=false keeps FMUL and FADD, and an
+// explicit -knob FMAContraction=1 after it wins.
+func TestFmadFlag(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "k.ptx", kernelSrc(
+		"\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<2>;",
+		"\tld.param.u64 %rd1, [k_param_0];",
+		"\tld.global.f32 %f1, [%rd1];",
+		"\tld.global.f32 %f2, [%rd1+4];",
+		"\tmul.f32 %f3, %f1, %f2;",
+		"\tadd.f32 %f0, %f3, %f1;",
+		"\tst.global.f32 [%rd1], %f0;"))
+	for _, c := range []struct {
+		args      []string
+		has, lack string
+	}{
+		{nil, "FFMA", "FMUL"},
+		{[]string{"--fmad=true"}, "FFMA", "FMUL"},
+		{[]string{"--fmad=false"}, "FMUL", "FFMA"},
+		{[]string{"--fmad=false", "-O0"}, "FADD", "FFMA"},
+		{[]string{"--fmad=false", "-knob", "FMAContraction=1"}, "FFMA", "FMUL"},
+	} {
+		code, out, errs := runCLI(t, append(append([]string{"compile"}, c.args...), p)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if !strings.Contains(out, c.has) || strings.Contains(out, c.lack) {
+			t.Errorf("%v: want %s and no %s in\n%s", c.args, c.has, c.lack, out)
+		}
+	}
+}

@@ -20,7 +20,9 @@
 //     b16 family lacks;
 //   - tensor-core statements (gen_mma.go): mma.sync of the f16, bf16,
 //     tf32 and s8/u8 shapes at the top level of kernels whose warps are
-//     whole and never exit early, also from a random stream of their own;
+//     whole and never exit early, also from a random stream of their own,
+//     and in some of those kernels one of the s4/u4 or b1 shapes
+//     (gen_mma_narrow.go), from a stream forked after the others;
 //   - the launch and parameter contents of a program, as a kernel spec in
 //     memory (Program.Spec) or as a JSON file (Program.SpecJSON);
 //   - the structural reducer (shrink.go): statement deletion, which always

@@ -74,6 +74,7 @@ func (g *gen) addTensorCores(r *rng) {
 		at := r.intn(len(k.Body) + 1)
 		k.Body = append(k.Body[:at], append([]Stmt{l}, k.Body[at:]...)...)
 	}
+	g.addNarrowMMA(r.fork(1)) // gen_mma_narrow.go
 }
 
 // mmaLeaf is one mma with operands from the kernel's registers and its

@@ -25,6 +25,7 @@ var Avoidable = map[string]string{
 	"predicated-expansions":  "guards on f32 div, sqrt and rcp, which the lowering expands into several blocks",
 	"partial-definitions":    "registers defined only under a guard and then read (the partial.* statements of gen_partial.go)",
 	"tensor-cores":           "mma.sync statements (the mma.* statements of gen_mma.go)",
+	"narrow-tensor-cores":    "the 4-bit and single-bit mma.sync statements (gen_mma_narrow.go)",
 }
 
 // GenerateWith is Generate with options. Unknown Avoid names are ignored;

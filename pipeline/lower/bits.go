@@ -1331,7 +1331,7 @@ func lowerFns(c *fn, in *ptx.Instr) error {
 // bits). Everything that only needs tmp mod 2^32 is exact: no op2, .add,
 // and the .dsel merge. .sat and .min/.max compare the true value: for
 // exact intermediates in 32 bits (with mixed-signedness comparisons done
-// exactly), for the others in 64 (videoWide). vmad is not lowered. The
+// exactly), for the others in 64 (videoWide). vmad is in video_more.go. The
 // SIMD forms (vadd2, vmax4, ...) are in simd.go.
 func lowerVideo(c *fn, in *ptx.Instr) error {
 	if len(in.Args) != 3 && len(in.Args) != 4 {
@@ -1498,11 +1498,8 @@ func lowerVideo(c *fn, in *ptx.Instr) error {
 // at most 32 stays within s64), clamped to the destination's range (or
 // its .dsel part), then combined with c, extended by the destination
 // type, exactly as well. vshl of an unsigned a can reach 2^64 - 2^32,
-// beyond s64, and is still refused.
+// beyond s64: it is compared through a stand-in (vshlUnsignedProxy).
 func (c *fn) videoWide(in *ptx.Instr, d ori.Reg, ta, tb ori.Operand, aSigned, bSigned, dSigned, sat bool, op2, dsel string) error {
-	if in.Op == "vshl" && !aSigned {
-		return c.l.unsupported(in.OpPos, "vshl.u32 source with .sat or %s: the shifted value can exceed 64 bits and is not lowered", op2)
-	}
 	ext := func(x ori.Operand, signed bool) ori.Operand {
 		r := c.newReg(2)
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, x)
@@ -1550,6 +1547,12 @@ func (c *fn) videoWide(in *ptx.Instr, d ori.Reg, ta, tb ori.Operand, aSigned, bS
 		}
 		s := c.bitsShl64(A, ori.R(n))
 		c.mov(T, s, 2)
+		if !aSigned {
+			done, err := c.vshlUnsignedProxy(in, d, T, sat, op2, dSigned)
+			if done || err != nil {
+				return err
+			}
+		}
 	}
 	if sat {
 		bits := uint(32)

@@ -106,6 +106,11 @@ package lower
 //	                           d[31:16] = f16(e4m3 b[15:8]), d[15:0] =
 //	                           f16(e4m3 b[7:0]), exact (every E4M3 value is
 //	                           an f16 value); an E4M3 NaN gives 0x7fff.
+//	F2FP.F16.E5M2.UNPACK_B d = RZ, b
+//	                           the same for e5m2 bytes: d[31:16] =
+//	                           b[15:8] << 8, d[15:0] = b[7:0] << 8 (an
+//	                           e5m2 value is the f16 with that high byte;
+//	                           used by mma_narrow.go, not by cvt).
 //
 // Generic ops used with fixed operands: FADD[.FTZ][.SAT] d = x, -RZ is
 // x + (-0.0) = x exactly (with .FTZ flushing and .SAT clamping to [0, 1],

@@ -11,12 +11,18 @@
 // its PTX opcode (dispatch.go) to a handler of one of the family files:
 // int.go, bits.go, cmp.go, float.go, cvt.go, mem.go, atomic.go, ctrl.go,
 // sreg.go, sync.go (barriers and the warp collectives shfl, vote,
-// redux, match), mma.go (tensor cores), tex.go (texture fetches and
+// redux, match), mma.go and mma_narrow.go (ldmatrix, stmatrix and
+// mma.sync), simd.go and video_more.go (the SIMD video instructions
+// and vmad; the scalar ones are in bits.go), tex.go (texture fetches and
 // queries: tex, tld4, txq, with .texref header words in constant bank 0)
 // and surface.go (suld.b, sust.b, suq). expand.go holds the expansions of the operations kept
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.
+//
+// A mul and an add (or sub) without rounding modifiers become one fused
+// multiply-add where ptxas 13.0 contracts them (contract.go), at every -O
+// level, unless the FMAContraction knob (--fmad=false) says no.
 //
 // Where ptxas 13.0 computes a result at compile time differently from the
 // instruction's run-time rule, and the H100 shows ptxas's result, the

@@ -544,9 +544,19 @@ func (c *fn) flAddMul(in *ptx.Instr, t string) error {
 	if err := c.flCheck(in, 3); err != nil {
 		return err
 	}
+	if in.Op == "mul" {
+		if done, err := c.contractMul(in, t); done {
+			return err
+		}
+	}
 	d, err := c.flDst(in, t)
 	if err != nil {
 		return err
+	}
+	if in.Op != "mul" {
+		if done, err := c.contractAdd(in, t, d); done {
+			return err
+		}
 	}
 	s, err := c.flSrcs(in, t)
 	if err != nil {

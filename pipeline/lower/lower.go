@@ -16,6 +16,10 @@ type Options struct {
 	// .target, and sm_75 (ptxas's default) when that is older than sm_75:
 	// orilab generates code for Turing and later only.
 	Arch int
+	// NoContract keeps every mul and add of PTX apart (ptxas --fmad=false);
+	// by default those without a rounding modifier are contracted into
+	// fused multiply-adds where ptxas contracts them (contract.go).
+	NoContract bool
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel
@@ -37,6 +41,7 @@ const (
 	cbDynSmem     = 0x30
 	cbTotalSmem   = 0x34
 	cbConstWin    = 0x38
+	cbParamWin    = 0x40
 	globalBank    = 4
 	constBank     = 3
 	firstABIParam = 4 // .func arguments and results start at R4 (R0-R3 are ABI-reserved)
@@ -72,7 +77,7 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	if asz == 0 {
 		asz = 32 // PTX's default when .address_size is absent
 	}
-	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}}
+	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}, opts: opts}
 	if err := l.collectGlobals(); err != nil {
 		return nil, err
 	}
@@ -101,7 +106,8 @@ type lowerer struct {
 	globals map[string]*ori.Global // module .global and .const variables
 	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
 	sharedL *sharedLayout          // the module-wide shared-memory layout
-	texL    *texLayout             // where .texref header words go (tex.go; built on first use)
+	opts    Options
+	texL    *texLayout // where .texref header words go (tex.go; built on first use)
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -389,6 +395,9 @@ type fn struct {
 	// pflow is the control flow of the PTX statements, for reaching
 	// definitions (ptxreach.go; built on first use).
 	pflow *ptxFlow
+	// cplan is the function's mul+add contractions (contract.go; built
+	// on first use).
+	cplan *contractPlan
 	// retRegs and retSlots are the function's results: a PTX register
 	// for a .reg result, a word slot for a .param result.
 	retRegs  []*preg

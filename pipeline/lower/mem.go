@@ -972,7 +972,7 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 }
 
 // windowBase returns a register pair holding the generic-address base of
-// the shared or local window.
+// the shared, local, constant or kernel-parameter window.
 func (c *fn) windowBase(sp string) ori.Reg {
 	off := int64(cbSharedWin)
 	switch sp {
@@ -980,6 +980,8 @@ func (c *fn) windowBase(sp string) ori.Reg {
 		off = cbLocalWin
 	case ".const":
 		off = cbConstWin
+	case ".param":
+		off = cbParamWin
 	}
 	r := c.newReg(2)
 	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.CBank(0, off))
@@ -1023,11 +1025,26 @@ func lowerCvta(c *fn, in *ptx.Instr) error {
 		return err
 	}
 	words := wordsOf(t)
+	if sp == ".param" {
+		// Decision: the generic window of the kernel parameters maps
+		// window base + x to constant bank 0 offset x, the .param-space
+		// address of a kernel parameter (lowerAddrOf). ptxas 13.0 does
+		// the same with its own base, c[0x0][0x198] on sm_90 (c[0x0][0x40]
+		// on sm_80), and parameter-relative offsets: cvta.param of q at
+		// offset 8 then LD.E [R4.64+0x8]. With 32-bit addresses the
+		// windows fill the top of the space and there is no room for it.
+		if c.l.out.AddressSize != 64 || words != 2 {
+			return c.l.unsupported(in.OpPos, "cvta for the .param space with 32-bit addresses")
+		}
+		if c.pf != nil && !c.pf.Entry {
+			return c.l.unsupported(in.OpPos, "cvta for the .param space in a device function (its parameters live in registers)")
+		}
+	}
 	switch sp {
 	case ".global":
 		c.mov(d, src, words)
 		return nil
-	case ".shared", ".local", ".const":
+	case ".shared", ".local", ".const", ".param":
 		base := c.windowBase(sp)
 		if to {
 			// generic -> window offset: subtract the base.

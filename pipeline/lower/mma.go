@@ -138,15 +138,19 @@ var mmaShapes = func() map[string]mmaShape {
 }()
 
 // lowerMma lowers mma.sync.aligned.SHAPE.row.col{.satfinite}.D.A.B.C
-// d, a, b, c for the shapes and types of mmaShapes.
+// d, a, b, c for the shapes and types of mmaShapes, and hands the 4-bit,
+// single-bit and fp8 forms to lowerMmaNarrow (mma_narrow.go).
 func lowerMma(c *fn, in *ptx.Instr) error {
-	shape, sat := "", false
+	shape, sat, bitOp := "", false, ""
 	var ts []string
 	for _, m := range in.Mods {
 		switch {
 		case m == ".sync" || m == ".aligned" || m == ".row" || m == ".col":
 		case m == ".satfinite":
 			sat = true
+		case m == ".xor" || m == ".and":
+			bitOp = m
+		case m == ".popc" && bitOp != "":
 		case strings.HasPrefix(m, ".m") && strings.Contains(m, "n") && strings.Contains(m, "k"):
 			shape = m
 		case isType(m) || m == ".s4" || m == ".u4" || m == ".b1" || m == ".e4m3" || m == ".e5m2":
@@ -160,8 +164,11 @@ func lowerMma(c *fn, in *ptx.Instr) error {
 	if !in.HasMod(".row") || !in.HasMod(".col") || len(ts) != 4 {
 		return c.l.unsupported(in.OpPos, "mma%s", strings.Join(in.Mods, ""))
 	}
+	if isNarrowMMAType(ts[1]) {
+		return lowerMmaNarrow(c, in, shape, ts, sat, bitOp)
+	}
 	s, ok := mmaShapes[mmaKey(shape, ts[0], ts[1], ts[2], ts[3])]
-	if !ok || sat && s.op != ori.OpIMMA {
+	if !ok || sat && s.op != ori.OpIMMA || bitOp != "" {
 		return c.l.unsupported(in.OpPos, "mma%s", strings.Join(in.Mods, ""))
 	}
 	if len(in.Args) != 4 {

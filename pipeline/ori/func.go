@@ -90,6 +90,12 @@ type Func struct {
 	// LocalBytes is the per-thread local frame: .local variables, then
 	// spill slots.
 	LocalBytes int64
+	// Literals is a kernel's literal pool, constant bank 2: c[0x2][8*i]
+	// holds the 64 bits of Literals[i], each value once. The legalization
+	// (PostFixForMercTargets) fills it with the f64 constants no
+	// instruction word can hold; the cubin carries it as the section
+	// .nv.constant2.NAME, and the simulator reads bank 2 from it.
+	Literals []uint64
 	// ReqNtid and MaxNtid are a kernel's .reqntid and .maxntid (x, y, z;
 	// zero when absent): the cubin's EIATTR_REQNTID and
 	// EIATTR_MAX_THREADS. They do not change the code, and Ori's text
@@ -267,6 +273,7 @@ func (f *Func) Clone() *Func {
 	c.Rets = append([]Param(nil), f.Rets...)
 	c.TexRefs = append([]TexRef(nil), f.TexRefs...)
 	c.SharedVars = append([]SharedVar(nil), f.SharedVars...)
+	c.Literals = append([]uint64(nil), f.Literals...)
 	c.Blocks = make([]*Block, len(f.Blocks))
 	idx := make(map[*Block]*Block, len(f.Blocks))
 	for i, b := range f.Blocks {

@@ -67,6 +67,10 @@ func Hash(m *Module) uint64 {
 			u64(uint64(v.Offset))
 			u64(uint64(v.Size))
 		}
+		for _, v := range f.Literals {
+			u64(v) // the pool's values, in order
+		}
+		u64(uint64(len(f.Literals)))
 		u64(uint64(f.SharedBytes))
 		u64(uint64(f.LocalBytes))
 		for _, b := range f.Blocks {

@@ -128,6 +128,8 @@ const (
 	OpHMMA
 	OpIMMA
 	OpDMMA
+	OpBMMA
+	OpQMMA
 	// Texture unit (pipeline/lower/tex.go).
 	OpTEX
 	OpTLD
@@ -247,6 +249,8 @@ var opTable = [numOpcodes]opInfo{
 	OpHMMA:      {name: "HMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpIMMA:      {name: "IMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpDMMA:      {name: "DMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	OpBMMA:      {name: "BMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	OpQMMA:      {name: "QMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	// Decision: texture reads carry no memory flags. A kernel cannot
 	// write a texture it reads (CUDA leaves a write to memory bound to a
 	// texture during the same launch undefined), so within a launch a

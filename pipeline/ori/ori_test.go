@@ -8,6 +8,8 @@ import (
 const sampleFunc = `.entry k
 .param p offset=0x160 size=0x8 align=0x8
 .shared_var tile offset=0x0 size=0x100
+.literal 0x3fb999999999999a
+.literal 0x400921fb54442d18
 .shared 0x100
 .local 0x0
 {
@@ -80,6 +82,7 @@ func TestParseErrors(t *testing.T) {
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 BRA BB7 ;\n}\n", "x.ori:7:1: error: k: instruction #1 branches to BB7, which does not exist"},
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ;\n\t#1 EXIT ;\n}\n", "x.ori:7:2: error: instruction ID #1 used twice"},
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ; line 3 spilled\n}\n", "x.ori:6:11: error: expected \"line N\" or a role (spill, refill, remat #ID, copy) after ';', found \"line 3 spilled\""},
+		{".entry k\n.literal 1.5\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ;\n}\n", "x.ori:2:1: error: .literal \"1.5\": want a 64-bit hexadecimal value (0x...)"},
 		{".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 EXIT ; remat 4\n}\n", "x.ori:6:11: error: expected \"remat #ID\" after ';', found \"remat 4\""},
 	}
 	for _, c := range cases {
@@ -229,6 +232,8 @@ func TestHashSeesEveryChange(t *testing.T) {
 		func(m *Module) { m.Funcs[0].Blocks[2].Insts[0].Ctrl.Stall = 5 },
 		func(m *Module) { m.Funcs[0].Blocks[0].Insts[2].GuardNot = true },
 		func(m *Module) { m.Funcs[0].Blocks[1].Insts = m.Funcs[0].Blocks[1].Insts[1:] },
+		func(m *Module) { m.Funcs[0].Literals[1]++ },
+		func(m *Module) { m.Funcs[0].Literals = m.Funcs[0].Literals[:1] },
 	}
 	for i, e := range edits {
 		c := m.Clone()

@@ -268,6 +268,12 @@ func (p *textParser) function() (*Func, error) {
 			} else {
 				f.Rets = append(f.Rets, pr)
 			}
+		case ".literal":
+			v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(rest), "0x"), 16, 64)
+			if err != nil || !strings.HasPrefix(strings.TrimSpace(rest), "0x") {
+				return nil, p.errf(col, ".literal %q: want a 64-bit hexadecimal value (0x...)", strings.TrimSpace(rest))
+			}
+			f.Literals = append(f.Literals, v)
 		case ".shared", ".local":
 			n, err := parseHex(strings.TrimSpace(rest))
 			if err != nil {

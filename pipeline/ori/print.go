@@ -82,6 +82,9 @@ func (f *Func) write(b *strings.Builder) {
 	for _, s := range f.SharedVars {
 		fmt.Fprintf(b, ".shared_var %s offset=%s size=%s\n", s.Name, hexImm(s.Offset), hexImm(s.Size))
 	}
+	for _, v := range f.Literals {
+		fmt.Fprintf(b, ".literal 0x%016x\n", v)
+	}
 	fmt.Fprintf(b, ".shared %s\n.local %s\n{\n", hexImm(f.SharedBytes), hexImm(f.LocalBytes))
 	for _, bl := range f.Blocks {
 		head := "BB" + strconv.Itoa(int(bl.ID))

@@ -21,6 +21,10 @@ package sass
 // sm_90, as ptxas 13.0 writes them); .const variables are the data of
 // .nv.constant3 at their offsets.
 //
+// Literals: a kernel's literal pool (constant bank 2, ori.Func.Literals)
+// is .nv.constant2.NAME, right before its .nv.constant0, as ptxas writes
+// it.
+//
 // What ptxas writes and this writer does not: .debug_frame and its
 // relocations, .nv.rel.action, .note.nv.tkinfo, .nv.callgraph, the
 // cuinfo note and .nv.compat below sm_90 (on sm_90 nvdisasm 13.5
@@ -52,6 +56,10 @@ type CubinFunc struct {
 	// Barriers is the number of named barriers the kernel uses
 	// (EIATTR_NUM_BARRIERS; 0 writes none).
 	Barriers int
+	// Literals is a kernel's literal pool, constant bank 2
+	// (ori.Func.Literals): the section .nv.constant2.NAME, none when
+	// empty.
+	Literals []uint64
 }
 
 // CubinParam is one kernel parameter.
@@ -392,6 +400,19 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 		psize := 0
 		for _, p := range k.Params {
 			psize = max(psize, p.Offset+p.Size)
+		}
+		if len(k.Literals) > 0 {
+			// As ptxas 13.0 writes it (cuobjdump -elf): PROGBITS, flags
+			// ALLOC|INFO_LINK, info the kernel's .text, alignment 4, the
+			// values 8 bytes apart, right before the kernel's bank 0
+			// (section and symbol).
+			c2 := ".nv.constant2." + k.Name
+			data := make([]byte, 8*len(k.Literals))
+			for i, v := range k.Literals {
+				binary.LittleEndian.PutUint64(data[8*i:], v)
+			}
+			consts = append(consts, &section{name: c2, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: data, align: 4, infoSection: text})
+			locals = append(locals, symbol{name: c2, info: 3, shndx: c2})
 		}
 		c0 := ".nv.constant0." + k.Name
 		consts = append(consts, &section{name: c0, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: make([]byte, int(paramBase(arch))+psize),

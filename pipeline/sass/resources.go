@@ -27,6 +27,9 @@ type Usage struct {
 	// Cmem is the constant bank 0 bytes: up to the end of the parameters
 	// and the texture header words after them.
 	Cmem int64
+	// Cmem2 is the kernel's literal pool in constant bank 2
+	// (ori.Func.Literals), printed as ", N bytes cmem[2]" when not 0.
+	Cmem2 int64
 	// Barriers is the number of named barriers the function and what it
 	// calls use (BarriersUsed).
 	Barriers int
@@ -108,7 +111,7 @@ func UsageOf(f *ori.Func, arch int) Usage {
 	}
 	return Usage{
 		Name: f.Name, Entry: f.Entry, Regs: UsedRegs(f), Frame: f.LocalBytes,
-		SpillStores: st, SpillLoads: ld, Smem: f.SharedBytes, Cmem: cmem,
+		SpillStores: st, SpillLoads: ld, Smem: f.SharedBytes, Cmem: cmem, Cmem2: int64(8 * len(f.Literals)),
 		Barriers: ownBarriers(f),
 	}
 }
@@ -233,7 +236,12 @@ func Resources(w io.Writer, arch int, gmem int64, funcs []Usage) error {
 			if r.Smem > 0 {
 				smem = fmt.Sprintf("%d bytes smem, ", r.Smem)
 			}
-			_, err = fmt.Fprintf(w, "%sUsed %d registers, used %d barriers, %s%d bytes cmem[0]\n", info, r.Regs, r.Barriers, smem, r.Cmem)
+			cmem2 := ""
+			if r.Cmem2 > 0 {
+				// ptxas 13.0: "..., 368 bytes cmem[0], 24 bytes cmem[2]".
+				cmem2 = fmt.Sprintf(", %d bytes cmem[2]", r.Cmem2)
+			}
+			_, err = fmt.Fprintf(w, "%sUsed %d registers, used %d barriers, %s%d bytes cmem[0]%s\n", info, r.Regs, r.Barriers, smem, r.Cmem, cmem2)
 		}
 		if err != nil {
 			return err

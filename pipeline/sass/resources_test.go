@@ -53,6 +53,21 @@ ptxas info    : Used 24 registers, used 0 barriers, 372 bytes cmem[0]
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
+
+	// A literal pool of three f64 constants: ptxas 13.0 -v on the same
+	// kernel says "368 bytes cmem[0], 24 bytes cmem[2]".
+	m.Funcs[len(m.Funcs)-1].Literals = []uint64{1, 2, 3}
+	us := ModuleUsage(m, 0)
+	if got := us[len(us)-1].Cmem2; got != 24 {
+		t.Errorf("Cmem2 of a pool of 3: %d, want 24", got)
+	}
+	b.Reset()
+	if err := Resources(&b, 80, 0, []Usage{{Name: "k", Entry: true, Regs: 8, Cmem: 368, Cmem2: 24}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "ptxas info    : Used 8 registers, used 0 barriers, 368 bytes cmem[0], 24 bytes cmem[2]\n") {
+		t.Errorf("got\n%s", b.String())
+	}
 }
 
 // TestBarriersUsed checks ptxas's "used N barriers" rule: the highest

@@ -116,7 +116,29 @@ func (p *printer) function(f *ori.Func) error {
 			addr += 16
 		}
 	}
+	literalPool(w, f)
 	return nil
+}
+
+// literalPool prints a kernel's literal pool (constant bank 2) as
+// nvdisasm prints the section .nv.constant2.NAME of ptxas's cubins: 16
+// bytes a line, after a blank line.
+func literalPool(w *strings.Builder, f *ori.Func) {
+	if len(f.Literals) == 0 {
+		return
+	}
+	sec := ".nv.constant2." + f.Name
+	fmt.Fprintf(w, "\n\n//--------------------- %s --------------------------\n", sec)
+	fmt.Fprintf(w, "\t.section\t%s,\"a\",@progbits\n\t.sectionflags\t@\"\"\n\t.align\t4\n%s:\n", sec, sec)
+	var bytes []string
+	for _, v := range f.Literals {
+		for i := 0; i < 8; i++ {
+			bytes = append(bytes, fmt.Sprintf("0x%02x", byte(v>>(8*i))))
+		}
+	}
+	for i := 0; i < len(bytes); i += 16 {
+		fmt.Fprintf(w, "        /*%04x*/ \t.byte\t%s\n", i, strings.Join(bytes[i:min(i+16, len(bytes))], ", "))
+	}
 }
 
 // instText prints the mnemonic and operands of one instruction in

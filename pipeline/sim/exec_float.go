@@ -474,6 +474,9 @@ func execF2FP(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			lo := e4m3ToF16(uint8(b))
 			hi := e4m3ToF16(uint8(b >> 8))
 			s.set(w, f, &d.dst[0], lane, 0, uint32(hi)<<16|uint32(lo))
+		case d.has("UNPACK_B") && d.has("E5M2"):
+			// Exact: an e5m2 value is the f16 with the same high byte.
+			s.set(w, f, &d.dst[0], lane, 0, uint32(b>>8&0xff)<<24|uint32(b&0xff)<<8)
 		case d.has("E4M3") || d.has("E5M2"):
 			conv := fmtE4M3.fromF32
 			if d.has("E5M2") {

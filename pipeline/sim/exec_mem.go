@@ -95,6 +95,18 @@ func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, wha
 			}
 			return bank[off : off+uint64(n)], nil
 		}
+		if s.paramW != 0 && addr >= s.paramW && addr-s.paramW < 1<<32 {
+			// cvta.param: window base + x is constant bank 0 offset x.
+			off := addr - s.paramW
+			bank := s.bank[0]
+			if what != "load" {
+				return nil, s.faultLane(w, f, d, lane, "generic %s of %d bytes at address 0x%x writes the read-only kernel-parameter window", what, n, addr)
+			}
+			if off+uint64(n) > uint64(len(bank)) {
+				return nil, s.faultLane(w, f, d, lane, "out-of-bounds kernel-parameter load of %d bytes at offset 0x%x (bank 0 holds %d bytes)", n, off, len(bank))
+			}
+			return bank[off : off+uint64(n)], nil
+		}
 	}
 	switch d.op {
 	case ori.OpLDS, ori.OpSTS, ori.OpATOMS, ori.OpLDSM, ori.OpSTSM:

@@ -14,7 +14,9 @@ import (
 //
 // Fragment layouts (PTX manual, "Matrix fragments for mma.m16n8k*"). With
 // g = lane/4 and t = lane%4, and e elements of ebits bits per 32-bit
-// register (e = 32/ebits: 2 for f16/bf16, 4 for s8/u8, 1 for tf32/f32/s32):
+// register (e = 32/ebits: 2 for f16/bf16, 4 for s8/u8/e4m3/e5m2, 8 for
+// s4/u4, 32 for b1, 1 for tf32/f32/s32), element i in bits [i*ebits,
+// (i+1)*ebits):
 //
 //	A (rows x K, row-major), register r, element i:
 //	    row = g + 8*(r&1), col = t*e + (r>>1)*4*e + i
@@ -25,7 +27,7 @@ import (
 //	C, D in f16 (two halves per register), register r, half i:
 //	    row = g + 8*r, col = 2t + i
 //
-// The m8n8 shapes (IMMA.8816, DMMA.884) are the same formulas with only
+// The m8n8 shapes (IMMA.8816, IMMA.8832, BMMA.88128, DMMA.884) are the same formulas with only
 // the r = 0 rows: A row g, B column g, and C/D elements (g, 2t+i). An f64
 // element takes two words.
 //
@@ -41,6 +43,8 @@ func init() {
 	execTable[ori.OpHMMA] = execMMA
 	execTable[ori.OpIMMA] = execMMA
 	execTable[ori.OpDMMA] = execMMA
+	execTable[ori.OpBMMA] = execMMA
+	execTable[ori.OpQMMA] = execMMA
 }
 
 // fullWarp checks that all 32 lanes execute a warp-wide instruction.
@@ -149,6 +153,11 @@ const (
 	mkS8
 	mkU8
 	mkS32
+	mkS4
+	mkU4
+	mkB1
+	mkE4M3
+	mkE5M2
 )
 
 // perWord is the number of elements a 32-bit register holds (0 for f64,
@@ -157,8 +166,12 @@ func (k mmaKind) perWord() int {
 	switch k {
 	case mkF16, mkBF16:
 		return 2
-	case mkS8, mkU8:
+	case mkS8, mkU8, mkE4M3, mkE5M2:
 		return 4
+	case mkS4, mkU4:
+		return 8
+	case mkB1:
+		return 32
 	case mkF64:
 		return 0
 	}
@@ -170,6 +183,7 @@ type mmaConfig struct {
 	m, k       int // rows of A and D (16 or 8), the reduction depth
 	a, b, c, d mmaKind
 	sat        bool
+	xor        bool // BMMA: XOR instead of AND before the population count
 }
 
 func decodeMMA(d *dinst) mmaConfig {
@@ -188,19 +202,35 @@ func decodeMMA(d *dinst) mmaConfig {
 		cfg.m, cfg.k = 8, 16
 	case "884":
 		cfg.m, cfg.k = 8, 4
+	case "8832":
+		cfg.m, cfg.k = 8, 32
+	case "16864":
+		cfg.m, cfg.k = 16, 64
+	case "88128":
+		cfg.m, cfg.k = 8, 128
+	case "168128":
+		cfg.m, cfg.k = 16, 128
+	case "168256":
+		cfg.m, cfg.k = 16, 256
+	}
+	kind := func(name string) mmaKind {
+		return map[string]mmaKind{"S8": mkS8, "U8": mkU8, "S4": mkS4, "U4": mkU4, "E4M3": mkE4M3, "E5M2": mkE5M2}[name]
 	}
 	switch d.op {
 	case ori.OpDMMA:
 		cfg.a, cfg.b, cfg.c, cfg.d = mkF64, mkF64, mkF64, mkF64
 	case ori.OpIMMA:
-		cfg.a, cfg.b, cfg.c, cfg.d = mkS8, mkS8, mkS32, mkS32
-		if mods[1] == "U8" {
-			cfg.a = mkU8
-		}
-		if mods[2] == "U8" {
-			cfg.b = mkU8
-		}
+		cfg.a, cfg.b, cfg.c, cfg.d = kind(mods[1]), kind(mods[2]), mkS32, mkS32
 		cfg.sat = d.has("SAT")
+	case ori.OpBMMA:
+		cfg.a, cfg.b, cfg.c, cfg.d = mkB1, mkB1, mkS32, mkS32
+		cfg.xor = d.has("XOR")
+	case ori.OpQMMA:
+		// QMMA.<16832|16816>.<F32|F16>.<A type>.<B type>
+		cfg.a, cfg.b, cfg.c, cfg.d = kind(mods[2]), kind(mods[3]), mkF32, mkF32
+		if mods[1] == "F16" {
+			cfg.c, cfg.d = mkF16, mkF16
+		}
 	default:
 		cfg.a, cfg.d = mkF16, mkF32
 		if d.has("F16") {
@@ -313,6 +343,10 @@ func execMMA(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		for j := 0; j < 8; j++ {
 			switch cfg.d {
 			case mkS32:
+				if cfg.a == mkB1 {
+					res[i][j] = uint64(mmaBits(cfg, a[i], b, j, int32(c[i][j])))
+					break
+				}
 				res[i][j] = uint64(mmaInt(cfg, a[i], b, j, int32(c[i][j])))
 			case mkF64:
 				res[i][j] = mmaF64(a[i], b, j, c[i][j])
@@ -336,10 +370,13 @@ func execMMA(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 func mmaInt(cfg mmaConfig, a []uint64, b [][]uint64, j int, c int32) int32 {
 	sum := int64(c)
 	val := func(v uint64, k mmaKind) int64 {
-		if k == mkS8 {
+		switch k {
+		case mkS8:
 			return int64(int8(v))
+		case mkS4:
+			return int64(int8(v<<4)) >> 4
 		}
-		return int64(uint8(v))
+		return int64(v) // u8, u4: mmaElem masked the element's bits
 	}
 	for kk := range a {
 		sum += val(a[kk], cfg.a) * val(b[kk][j], cfg.b)
@@ -353,6 +390,21 @@ func mmaInt(cfg mmaConfig, a []uint64, b [][]uint64, j int, c int32) int32 {
 		}
 	}
 	return int32(sum)
+}
+
+// mmaBits is BMMA's row a times column j of b plus c: the number of k
+// where a and b are both 1 (AND.POPC) or differ (XOR.POPC), added to c
+// modulo 2^32.
+func mmaBits(cfg mmaConfig, a []uint64, b [][]uint64, j int, c int32) int32 {
+	n := int32(0)
+	for kk := range a {
+		bit := a[kk] & b[kk][j]
+		if cfg.xor {
+			bit = a[kk] ^ b[kk][j]
+		}
+		n += int32(bit)
+	}
+	return c + n
 }
 
 // mmaF64 is DMMA's row a times column j of b plus c: a chain of fused
@@ -373,8 +425,13 @@ func mmaF64(a []uint64, b [][]uint64, j int, c uint64) uint64 {
 	return math.Float64bits(acc)
 }
 
-// mmaFloat is HMMA's row a times column j of b plus c, as f32 bits (or
-// f16 bits in the low half for an f16 D).
+// mmaFloat is HMMA's and QMMA's row a times column j of b plus c, as f32
+// bits (or f16 bits in the low half for an f16 D).
+//
+// Decision: QMMA (sm_89's e4m3/e5m2 mma) takes the HMMA model below; every
+// fp8 value is an f16 value, so its products are exact too. Unmeasured:
+// hwtruth has no sm_89 results, and an H100 has no QMMA (ptxas 13.0
+// emulates it with two HMMAs there, lower/mma_narrow.go).
 //
 // Decision: the products are exact and the sum of the k products and c is
 // formed exactly, then rounded once toward zero to f32; an f16 D is that
@@ -397,13 +454,17 @@ func mmaFloat(cfg mmaConfig, a []uint64, b [][]uint64, j int, c uint64) uint32 {
 			return float64(math.Float32frombits(uint32(v) << 16))
 		case mkTF32:
 			return float64(math.Float32frombits(uint32(v) &^ 0x1fff))
+		case mkE4M3:
+			return float64(math.Float32frombits(fp.F16toF32(e4m3ToF16(uint8(v)))))
+		case mkE5M2:
+			return float64(math.Float32frombits(fp.F16toF32(uint16(v) << 8)))
 		}
 		return float64(math.Float32frombits(uint32(v)))
 	}
 	terms := make([]float64, 0, len(a)+1)
 	terms = append(terms, toF64(c, cfg.c))
 	for kk := range a {
-		// f16, bf16 and tf32 products have at most 22 significant bits
+		// f16, bf16, tf32 and fp8 products have at most 22 significant bits
 		// and stay in float64's exponent range: exact.
 		terms = append(terms, toF64(a[kk], cfg.a)*toF64(b[kk][j], cfg.b))
 	}

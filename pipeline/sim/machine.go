@@ -94,6 +94,7 @@ type machine struct {
 	sharedW  uint64    // generic base of the shared window
 	localW   uint64
 	constW   uint64  // generic base of the constant (bank 3) window
+	paramW   uint64  // generic base of the kernel-parameter (bank 0) window; 0: none
 	funcs    []*code // the module's functions in order: function addresses index it
 	local    int     // per-thread local bytes
 	shared   int     // per-CTA shared bytes
@@ -210,6 +211,9 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 		s.maxSteps = DefaultMaxWarpSteps
 	}
 	s.sharedW, s.localW, s.constW = windows(m.AddressSize)
+	if m.AddressSize == 64 {
+		s.paramW = 4 << 32
+	}
 	for _, f := range m.Funcs {
 		s.funcs = append(s.funcs, codes[f.Name])
 	}
@@ -256,6 +260,7 @@ func (s *machine) setupBanks() error {
 	putLE(b0[0x30:], uint64(l.DynamicShared), 4)
 	putLE(b0[0x34:], uint64(s.shared), 4)
 	putLE(b0[0x38:], s.constW, 8)
+	putLE(b0[0x40:], s.paramW, 8)
 	for i, p := range s.kernel.fn.Params {
 		v := l.Params[i]
 		if int64(len(v)) != p.Size {
@@ -276,6 +281,12 @@ func (s *machine) setupBanks() error {
 		}
 	}
 	s.bank[0] = b0
+	// Bank 2 is the kernel's literal pool (ori.Func.Literals).
+	b2 := make([]byte, 8*len(s.kernel.fn.Literals))
+	for i, v := range s.kernel.fn.Literals {
+		putLE(b2[8*i:], v, 8)
+	}
+	s.bank[2] = b2
 	var constSize, slots int64
 	for _, gv := range s.mod.Globals {
 		switch gv.Space {

@@ -53,8 +53,13 @@ var driverKnobs = map[string]bool{
 	"dumpknobs": true, "disablepragmaknobs": true,
 }
 
+// meaningKnobs change what a program computes, not how: a configuration
+// that set one would differ from the oracle (lowered with the defaults)
+// without a bug. FMAContraction decides whether mul+add is fused.
+var meaningKnobs = map[string]bool{strings.ToLower(pipeline.KnobFMAContraction): true}
+
 func isCodegenKnob(k knobs.Knob) bool {
-	if driverKnobs[strings.ToLower(k.Name)] {
+	if driverKnobs[strings.ToLower(k.Name)] || meaningKnobs[strings.ToLower(k.Name)] {
 		return false
 	}
 	for _, w := range []string{"Dump", "Print", "Debug", "Report", "Verbose", "Log", "Stat"} {
