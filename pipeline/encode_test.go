@@ -158,9 +158,11 @@ func roundTrip(t *testing.T, c compiled, arch int, st *encodeStats) int {
 		}
 	}
 	pc = 0
+	rp := ori.ReturnPoints(c.f, 0)
 	for _, b := range c.f.Blocks {
 		for _, in := range b.Insts {
 			st.total++
+			in, _ := sass.ResolveReturnPoint(in, rp)
 			w, err := sass.Encode(in, arch, pc, addr)
 			if err != nil {
 				pc += 16
@@ -319,11 +321,13 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 		}
 		want = append(want, texts...)
 		pc = base
+		rp := ori.ReturnPoints(c.f, base)
 		for _, b := range c.f.Blocks {
 			for _, in := range b.Insts {
 				st.total++
 				insts = append(insts, in)
-				w, err := sass.Encode(in, arch, pc, addr)
+				x, _ := sass.ResolveReturnPoint(in, rp)
+				w, err := sass.Encode(x, arch, pc, addr)
 				pc += 16
 				if err != nil {
 					st.refuse(refusalClass(in, err), 1)

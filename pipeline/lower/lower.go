@@ -392,6 +392,10 @@ type fn struct {
 	// for a .reg result, a word slot for a .param result.
 	retRegs  []*preg
 	retSlots []*paramSlot
+	// retAddr is a .func's return address: a virtual pair copied from
+	// the ABI's pair (retAddrReg) at entry and read by every RET, so the
+	// allocator keeps it (in a register, or spilled across calls).
+	retAddr ori.Reg
 	// order is the block layout, in the order blocks become current.
 	order []*ori.Block
 	// sharedStatic is the kernel's static shared size; dynamic shared
@@ -781,6 +785,12 @@ func (c *fn) params() error {
 		}
 		c.retSlots = append(c.retSlots, slot)
 		regNext += words
+	}
+	// The return address arrives in the ABI's pair (retAddrReg).
+	ra := retAddrReg(abiEnd(c.pf.Params, c.pf.Rets))
+	c.retAddr = c.f.NewVReg(ori.ClassR, 2)
+	for w := 0; w < 2; w++ {
+		c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(c.retAddr.Word(w))}, ori.R(ori.PReg(ori.ClassR, ra+w, 1)))
 	}
 	return nil
 }

@@ -64,8 +64,10 @@ func InstTexts(f *ori.Func, arch, base int) ([]string, error) {
 		pc += 16 * len(b.Insts)
 	}
 	var out []string
+	rp := ori.ReturnPoints(f, base)
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
+			in, _ := ResolveReturnPoint(in, rp)
 			t, err := instText(in, labels, arch)
 			if err != nil {
 				return nil, fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
