@@ -788,6 +788,9 @@ func (c *fn) params() error {
 	}
 	// The return address arrives in the ABI's pair (retAddrReg).
 	ra := retAddrReg(abiEnd(c.pf.Params, c.pf.Rets))
+	if ra != retAddrABI {
+		c.f.RetAddr = int32(ra)
+	}
 	c.retAddr = c.f.NewVReg(ori.ClassR, 2)
 	for w := 0; w < 2; w++ {
 		c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(c.retAddr.Word(w))}, ori.R(ori.PReg(ori.ClassR, ra+w, 1)))

@@ -260,6 +260,13 @@ func (p *textParser) function() (*Func, error) {
 			} else {
 				f.Rets = append(f.Rets, pr)
 			}
+		case ".retaddr":
+			r := strings.TrimSpace(rest)
+			n, err := strconv.Atoi(strings.TrimPrefix(r, "R"))
+			if err != nil || !strings.HasPrefix(r, "R") || n < 0 || n%2 != 0 || n+1 >= ClassR.Limit() {
+				return nil, p.errf(col, ".retaddr: %q is not an even R register", r)
+			}
+			f.RetAddr = int32(n)
 		case ".shared", ".local":
 			n, err := parseHex(strings.TrimSpace(rest))
 			if err != nil {
