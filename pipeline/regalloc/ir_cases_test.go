@@ -717,3 +717,94 @@ func TestKnobs(t *testing.T) {
 		t.Errorf("threshold 0: %+v", *st)
 	}
 }
+
+// calleeSavedModule: f keeps %r1 and its return address across a call
+// to g, so both live in callee-saved registers, which f must save for
+// the kernel, which keeps the thread index in one of them across its
+// call to f.
+const calleeSavedModule = `.func g
+.param x offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#4 IADD3 %r1 = %r0, 0x1, RZ ;
+	#5 MOV R4 = %r1 ;
+	#6 RET.REL.NODEC R20.64 ;
+}
+
+.func f
+.param x offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#2 MOV %r9 = R20 ;
+	#3 MOV %r9[1] = R21 ;
+	#4 IMAD %r1 = %r0, 0x3, RZ ;
+	#5 MOV R4 = %r0 ;
+	#6 MOV R20 = ` + "`.ret`" + ` ;
+	#7 MOV R21 = RZ ;
+	#8 CALL.REL.NOINC ` + "`g`" + ` ;
+	#9 MOV %r2 = R4 ;
+	#10 IADD3 %r3 = %r2, %r1, RZ ;
+	#11 MOV R4 = %r3 ;
+	#12 RET.REL.NODEC %r9.64 ;
+}
+
+` + kernelHead + `.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#3 MOV R4 = %r0 ;
+	#4 MOV R20 = ` + "`.ret`" + ` ;
+	#5 MOV R21 = RZ ;
+	#6 CALL.REL.NOINC ` + "`f`" + ` ;
+	#7 MOV %r3 = R4 ;
+	#8 IADD3 %r3 = %r3, %r0, RZ ;
+	#9 IMAD.WIDE.U32 %r4.64 = %r0, 0x4, RZ ;
+	#10 IADD3 %r5, %p0 = c[0x0][0x160], %r4, RZ ;
+	#11 IADD3.X %r5[1] = c[0x0][0x164], %r4[1], RZ, %p0, !PT ;
+	#12 STG.E [%r5.64], %r3 ;
+	#13 EXIT ;
+}
+`
+
+// TestCalleeSaved: g, a leaf, returns through R20 itself (as the
+// lowering writes a leaf); f keeps %r1 (R16) and its return address (R18:R19)
+// across its call, saves both before writing them and reloads them
+// before returning, after moving the return address back to R20:R21;
+// the kernel keeps the thread index in R16 across the call. Every
+// thread stores f(tid) + tid = (tid + 1 + 3*tid) + tid.
+func TestCalleeSaved(t *testing.T) {
+	m := parseModule(t, calleeSavedModule)
+	a, _ := check(t, m, "g", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#4 IADD3 R4 = R4, 0x1, RZ ;
+	#6 RET.REL.NODEC R20.64 ;
+`)
+	a, st := check(t, a, "f", regalloc.Options{Arch: 75, OptLevel: 3}, "")
+	text := body(a.Func("f"))
+	for _, want := range []string{"STL [R1], R16 ;", "MOV R20 = R18 ; copy", "LDL R16 = [R1] ;", "RET.REL.NODEC R20.64"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("f does not have %q:\n%s", want, text)
+		}
+	}
+	if st.SpilledValues != 0 || st.StackFrame != 16 {
+		t.Errorf("f stats %+v", *st)
+	}
+	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3}, "")
+	if !strings.Contains(body(a.Func("k")), "S2R R16 = SR_TID.X") || st.SpilledValues != 0 || st.RematValues != 0 {
+		t.Errorf("k keeps the thread index elsewhere (stats %+v):\n%s", *st, body(a.Func("k")))
+	}
+	out := sameOutput(t, m, a, outSpec(4, 4))
+	for i, v := range out {
+		if v != uint32(5*i+1) {
+			t.Errorf("out[%d] = %d, want %d", i, v, 5*i+1)
+		}
+	}
+}

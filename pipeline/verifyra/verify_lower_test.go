@@ -557,6 +557,6 @@ func TestVerifyLoweredBreaks(t *testing.T) {
 		"\t#40 LDL R130 = [R1+0x4] ; refill\n", "",
 		"#7 MOV R4 = R128 ; line 24\n", "#7 MOV R4 = R128 ; line 24\n\t#40 LDL R130 = [R1+0x4] ; refill\n")
 	check("result register",
-		"verify-ra twice BB0 #10: the implicit result reads R4, which holds a stale copy of R4: #8 redefined R4 after the copy was made"+hint,
-		"#8 MOV R4 = R128 ; line 11", "#8 MOV R5 = R128 ; line 11")
+		"verify-ra twice BB0 #8: the implicit result reads R4, which holds a stale copy of R4: #6 redefined R4 after the copy was made"+hint,
+		"#6 MOV R4 = R128 ; line 11", "#6 MOV R5 = R128 ; line 11")
 }
