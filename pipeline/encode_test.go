@@ -256,10 +256,12 @@ var (
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
 // text must equal orilab's; it only rises. The test logs the numbers and
 // which mnemonics differ. The rest are instructions the encoder refuses
-// (sampled run: 99.7% at -O0 and -O3 on both targets, the rest mostly
-// RET, which has no word without a return-address register); every
-// instruction it encodes must print as nvdisasm prints its word.
-var nvdisasmFloor = map[int]float64{80: 99.5, 90: 99.5}
+// (sampled run: 99.9% at -O0 and -O3 on both targets, 7 refused of about
+// 9,600 and 12,400: tensor-core, F16 and TF32 conversion forms; RET was
+// the largest class until the calling convention passed a return
+// address); every instruction it encodes must print as nvdisasm prints
+// its word.
+var nvdisasmFloor = map[int]float64{80: 99.8, 90: 99.8}
 
 // TestNvdisasmEncoding encodes every compiled function, disassembles the
 // words with nvdisasm -b SMxx and compares the texts.
