@@ -593,11 +593,13 @@ type physLive struct {
 // retLive is the set of class-c registers a .func's caller may read after
 // it returns.
 //
-// Decision: regalloc's calling convention makes every register
-// caller-saved (regalloc/doc.go) and passes results in R registers only,
-// from the register each .ret parameter's Offset names (lower/ctrl.go's
-// abiLayout), so a caller reads no P register and, of the R registers,
-// only R0-R3 (ABI-reserved, R1 the stack pointer) and the results. A
+// Decision: regalloc's calling convention preserves R16-R31 across a
+// call (the callee saves those it writes, regalloc/calleesave.go) and
+// every other register is caller-saved; results travel in R registers
+// only, from the register each .ret parameter's Offset names
+// (lower/ctrl.go's abiLayout). So a caller reads no P register and, of
+// the R registers, only R0-R3 (ABI-reserved, R1 the stack pointer),
+// R16-R31 and the results. A
 // result's width in registers is its size in words, except a vector .reg
 // result of 8- or 16-bit elements, which takes one register per element
 // (lower's abiWords); the size alone cannot tell those apart, so results
@@ -611,6 +613,9 @@ func retLive(f *ori.Func, c ori.RegClass) regSet {
 		return s
 	}
 	for n := 0; n < 4; n++ {
+		s.add(n)
+	}
+	for n := 16; n < 32; n++ {
 		s.add(n)
 	}
 	for _, p := range f.Rets {

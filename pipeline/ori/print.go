@@ -75,6 +75,9 @@ func (f *Func) write(b *strings.Builder) {
 	for _, p := range f.Rets {
 		fmt.Fprintf(b, ".ret %s offset=%s size=%s align=%s\n", p.Name, hexImm(p.Offset), hexImm(p.Size), hexImm(p.Align))
 	}
+	if f.RetAddr != 0 {
+		fmt.Fprintf(b, ".retaddr R%d\n", f.RetAddr)
+	}
 	for _, s := range f.SharedVars {
 		fmt.Fprintf(b, ".shared_var %s offset=%s size=%s\n", s.Name, hexImm(s.Offset), hexImm(s.Size))
 	}

@@ -289,8 +289,9 @@ func (a *allocator) finish() {
 	if f.LocalBytes > 0 {
 		setFrame(f, alignFrame(f.LocalBytes))
 	}
-	st.StackFrame = f.LocalBytes
 	st.DroppedRefills, st.DroppedStores = dropRedundantRefills(f)
+	saveCalleeSaved(f)
+	st.StackFrame = f.LocalBytes
 	high := [ori.NumClasses]int{}
 	for _, b := range f.Blocks {
 		kept := b.Insts[:0]

@@ -30,9 +30,12 @@
 //     per instruction, so spill code has positions of its own (ranges.go,
 //     problem.go). Physical registers already in the code (R1, the ABI
 //     argument and result registers R4.. around CALL and RET) are
-//     precolored ranges; a CALL clobbers every register.
-//  3. Values live across a CALL are spilled up front: the calling
-//     convention makes every register caller-saved (driver.go).
+//     precolored ranges; a CALL clobbers every caller-saved register.
+//  3. R values live across a CALL may take only the callee-saved
+//     registers R16-R31 of ptxas's ABI, and are spilled when none is
+//     free; predicate and uniform values live across a CALL are spilled
+//     up front (their files have no callee-saved registers). A .func
+//     saves the callee-saved registers it writes (calleesave.go).
 //  4. NOSPILL trials place every value with the register file virtually
 //     unbounded and measure what they used (fatpoint.go). If that fits the
 //     target (--maxrregcount, the ABI minimum, RegTargetList), done.
@@ -90,8 +93,12 @@
 // # Limits
 //
 //   - A value is spilled everywhere (refill before every read), not split
-//     around the region that needs it; values live across calls in
-//     particular are refilled at every use, not just after each call.
+//     around the region that needs it; a value live across calls that
+//     finds no free callee-saved register is refilled at every use, not
+//     just after each call.
+//   - A .func saves every callee-saved register it writes, also one it
+//     writes only on paths without calls; and -v does not count those
+//     saves as spill stores (ptxas does; calleesave.go).
 //   - There is no bank-conflict avoidance and no smem spilling.
 //   - UR values cannot be spilled (Ori has no R2UR); a UR class that does
 //     not fit, or a UR value live across a call, is an error.

@@ -181,10 +181,9 @@ BB0:
 `
 
 // TestCallsABI: the .func's ABI copies coalesce with R4/R5 and disappear;
-// in the kernel, every register is caller-saved, so the thread index and
-// the constant 7 are recomputed after the call (remat #2, #3) and %r2 is
-// stored to the frame around it; the argument moves become the remat
-// clones themselves.
+// in the kernel, the thread index, the constant 7 and %r2 live across the
+// call in the callee-saved R16-R18 (ptxas's ABI), so nothing is spilled
+// or recomputed, and the argument moves read them there.
 func TestCallsABI(t *testing.T) {
 	m := parseModule(t, callsModule)
 	a, st := check(t, m, "f", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
@@ -196,25 +195,20 @@ func TestCallsABI(t *testing.T) {
 	}
 	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
-	#22 IADD3 R1 = R1, -0x10, RZ ;
-	#15 S2R R4 = SR_TID.X ; remat #2
-	#4 IADD3 R4 = R4, 0x10, RZ ;
-	#16 STL [R1], R4 ; spill
-	#17 S2R R4 = SR_TID.X ; remat #2
-	#18 MOV R5 = 0x7 ; remat #3
+	#2 S2R R16 = SR_TID.X ;
+	#3 MOV R17 = 0x7 ;
+	#4 IADD3 R18 = R16, 0x10, RZ ;
+	#5 MOV R4 = R16 ;
+	#6 MOV R5 = R17 ;
 	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#8 MOV R8 = R4 ;
-	#19 MOV R4 = 0x7 ; remat #3
-	#20 LDL R5 = [R1] ; refill
-	#9 IADD3 R8 = R8, R5, R4 ;
-	#21 S2R R4 = SR_TID.X ; remat #2
-	#10 IMAD.WIDE.U32 R4.64 = R4, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R4, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R5, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R8 ;
+	#9 IADD3 R4 = R4, R18, R17 ;
+	#10 IMAD.WIDE.U32 R6.64 = R16, 0x4, RZ ;
+	#11 IADD3 R8, P0 = c[0x0][0x160], R6, RZ ;
+	#12 IADD3.X R9 = c[0x0][0x164], R7, RZ, P0, !PT ;
+	#13 STG.E [R8.64], R4 ;
 	#14 EXIT ;
 `)
-	if st.RematValues != 2 || st.SpilledValues != 1 || st.StackFrame != 16 {
+	if st.RematValues != 0 || st.SpilledValues != 0 || st.StackFrame != 0 {
 		t.Errorf("k stats %+v", *st)
 	}
 	if out := sameOutput(t, m, a, outSpec(4, 4)); out[0] != 0x1e || out[3] != 0x2a {
@@ -284,65 +278,18 @@ func TestSpillToMemory(t *testing.T) {
 	}
 }
 
-// TestRematKnobs: RegAllocRematEnable=0 sends the thread index and the
-// constant to memory too; RegAllocRematDisableRange=3..3 excludes only
-// the constant's definition #3.
+// TestRematKnobs: under --maxrregcount 8, RegAllocRematEnable=0 sends
+// the thread index to memory too; RegAllocRematDisableRange=2..2 excludes
+// its definition #2, the only rematerializable one.
 func TestRematKnobs(t *testing.T) {
-	m := parseModule(t, callsModule)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocRematEnable=0")}, `BB0:
-	#1 MOV R1 = c[0x0][0x28] ;
-	#24 IADD3 R1 = R1, -0x10, RZ ;
-	#2 S2R R4 = SR_TID.X ;
-	#15 STL [R1], R4 ; spill
-	#3 MOV R4 = 0x7 ;
-	#16 STL [R1+0x4], R4 ; spill
-	#17 LDL R4 = [R1] ; refill
-	#4 IADD3 R4 = R4, 0x10, RZ ;
-	#18 STL [R1+0x8], R4 ; spill
-	#19 LDL R4 = [R1] ; refill
-	#20 LDL R5 = [R1+0x4] ; refill
-	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#8 MOV R8 = R4 ;
-	#21 LDL R4 = [R1+0x4] ; refill
-	#22 LDL R5 = [R1+0x8] ; refill
-	#9 IADD3 R8 = R8, R5, R4 ;
-	#23 LDL R4 = [R1] ; refill
-	#10 IMAD.WIDE.U32 R4.64 = R4, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R4, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R5, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R8 ;
-	#14 EXIT ;
-`)
-	if st.Remats != 0 || st.SpilledValues != 3 {
-		t.Errorf("stats %+v", *st)
+	m := parseModule(t, kernelHead+spillKernel)
+	for _, knob := range []string{"RegAllocRematEnable=0", "RegAllocRematDisableRange=2..2"} {
+		a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: knobSet(t, knob)}, "")
+		if st.Remats != 0 || st.RematValues != 0 || st.SpilledValues == 0 {
+			t.Errorf("%s: stats %+v", knob, *st)
+		}
+		sameOutput(t, m, a, outSpec(4, 4))
 	}
-	sameOutput(t, m, a, outSpec(4, 4))
-	a, st = check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocRematDisableRange=3..3")}, `BB0:
-	#1 MOV R1 = c[0x0][0x28] ;
-	#23 IADD3 R1 = R1, -0x10, RZ ;
-	#3 MOV R4 = 0x7 ;
-	#15 STL [R1], R4 ; spill
-	#16 S2R R4 = SR_TID.X ; remat #2
-	#4 IADD3 R4 = R4, 0x10, RZ ;
-	#17 STL [R1+0x4], R4 ; spill
-	#18 S2R R4 = SR_TID.X ; remat #2
-	#19 LDL R5 = [R1] ; refill
-	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#8 MOV R8 = R4 ;
-	#20 LDL R4 = [R1] ; refill
-	#21 LDL R5 = [R1+0x4] ; refill
-	#9 IADD3 R8 = R8, R5, R4 ;
-	#22 S2R R4 = SR_TID.X ; remat #2
-	#10 IMAD.WIDE.U32 R4.64 = R4, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R4, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R5, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R8 ;
-	#14 EXIT ;
-`)
-	if st.RematValues != 1 || st.SpilledValues != 2 {
-		t.Errorf("stats %+v", *st)
-	}
-	sameOutput(t, m, a, outSpec(4, 4))
 }
 
 // uniform keeps nine uniform predicates live (the values come from the
@@ -768,5 +715,96 @@ func TestKnobs(t *testing.T) {
 	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: knobSet(t, "RegAllocThresholdForDiscardConflicts=0")})
 	if st.Regs != 8 || st.SpilledValues+st.RematValues == 0 {
 		t.Errorf("threshold 0: %+v", *st)
+	}
+}
+
+// calleeSavedModule: f keeps %r1 and its return address across a call
+// to g, so both live in callee-saved registers, which f must save for
+// the kernel, which keeps the thread index in one of them across its
+// call to f.
+const calleeSavedModule = `.func g
+.param x offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#4 IADD3 %r1 = %r0, 0x1, RZ ;
+	#5 MOV R4 = %r1 ;
+	#6 RET.REL.NODEC R20.64 ;
+}
+
+.func f
+.param x offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#2 MOV %r9 = R20 ;
+	#3 MOV %r9[1] = R21 ;
+	#4 IMAD %r1 = %r0, 0x3, RZ ;
+	#5 MOV R4 = %r0 ;
+	#6 MOV R20 = ` + "`.ret`" + ` ;
+	#7 MOV R21 = RZ ;
+	#8 CALL.REL.NOINC ` + "`g`" + ` ;
+	#9 MOV %r2 = R4 ;
+	#10 IADD3 %r3 = %r2, %r1, RZ ;
+	#11 MOV R4 = %r3 ;
+	#12 RET.REL.NODEC %r9.64 ;
+}
+
+` + kernelHead + `.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#3 MOV R4 = %r0 ;
+	#4 MOV R20 = ` + "`.ret`" + ` ;
+	#5 MOV R21 = RZ ;
+	#6 CALL.REL.NOINC ` + "`f`" + ` ;
+	#7 MOV %r3 = R4 ;
+	#8 IADD3 %r3 = %r3, %r0, RZ ;
+	#9 IMAD.WIDE.U32 %r4.64 = %r0, 0x4, RZ ;
+	#10 IADD3 %r5, %p0 = c[0x0][0x160], %r4, RZ ;
+	#11 IADD3.X %r5[1] = c[0x0][0x164], %r4[1], RZ, %p0, !PT ;
+	#12 STG.E [%r5.64], %r3 ;
+	#13 EXIT ;
+}
+`
+
+// TestCalleeSaved: g, a leaf, returns through R20 itself (as the
+// lowering writes a leaf); f keeps %r1 (R16) and its return address (R18:R19)
+// across its call, saves both before writing them and reloads them
+// before returning, after moving the return address back to R20:R21;
+// the kernel keeps the thread index in R16 across the call. Every
+// thread stores f(tid) + tid = (tid + 1 + 3*tid) + tid.
+func TestCalleeSaved(t *testing.T) {
+	m := parseModule(t, calleeSavedModule)
+	a, _ := check(t, m, "g", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#4 IADD3 R4 = R4, 0x1, RZ ;
+	#6 RET.REL.NODEC R20.64 ;
+`)
+	a, st := check(t, a, "f", regalloc.Options{Arch: 75, OptLevel: 3}, "")
+	text := body(a.Func("f"))
+	for _, want := range []string{"STL [R1], R16 ;", "MOV R20 = R18 ; copy", "LDL R16 = [R1] ;", "RET.REL.NODEC R20.64"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("f does not have %q:\n%s", want, text)
+		}
+	}
+	if st.SpilledValues != 0 || st.StackFrame != 16 {
+		t.Errorf("f stats %+v", *st)
+	}
+	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3}, "")
+	if !strings.Contains(body(a.Func("k")), "S2R R16 = SR_TID.X") || st.SpilledValues != 0 || st.RematValues != 0 {
+		t.Errorf("k keeps the thread index elsewhere (stats %+v):\n%s", *st, body(a.Func("k")))
+	}
+	out := sameOutput(t, m, a, outSpec(4, 4))
+	for i, v := range out {
+		if v != uint32(5*i+1) {
+			t.Errorf("out[%d] = %d, want %d", i, v, 5*i+1)
+		}
 	}
 }

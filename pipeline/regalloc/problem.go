@@ -31,8 +31,10 @@ import (
 //     into R4.. right before the CALL; Decision: the CALL instruction
 //     names only its target, so the moves are the only record of its
 //     arguments, and this rule reads them back);
-//   - a CALL writes every register: it kills all physical liveness, and
-//     its write position is clobbered in every register (clobber);
+//   - a CALL writes every register the ABI does not preserve: it kills
+//     all physical liveness, and its write position is clobbered in
+//     every caller-saved register (clobber; R16-R31 are callee-saved,
+//     calleesave.go);
 //   - RET reads the function's return registers (Func.Rets).
 
 // problem is the allocation problem of one class of one function.
@@ -82,9 +84,12 @@ type vreg struct {
 	// remat is set when the value can be recomputed instead of reloaded:
 	// one unguarded definition from constants (see remat.go).
 	remat bool
-	// mustSpill is set when the value is live across a CALL: every
-	// register is caller-saved, so it lives in memory there.
-	mustSpill bool
+	// acrossCall is set when the value is live across a CALL.
+	// mustSpill is set when such a value has no callee-saved register
+	// of its class to live in (P, UP, UR: the ABI preserves only R16-R31
+	// of the R file), so it lives in memory there.
+	acrossCall bool
+	mustSpill  bool
 	// cost is the spill cost, benefit the number of positions spilling
 	// frees; prio = cost/benefit orders allocation and picks victims.
 	// fixed values free nothing when spilled.
@@ -153,7 +158,11 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, err
 		}
 		for _, g := range p.calls {
 			if segsContain(v.segs, posWrite(g)) {
-				v.mustSpill = true
+				// R values live across a call go to the callee-saved
+				// registers (the clobbers in the driver's base keep
+				// them out of the others); the other classes have none.
+				v.acrossCall = true
+				v.mustSpill = p.class != ori.ClassR
 				break
 			}
 		}

@@ -368,6 +368,13 @@ var formTable = []*form{
 		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
+	// RET.REL.NODEC Ra returns to the address in the pair Ra (its low
+	// word: the caller's return point as an offset from the kernel's
+	// start) plus the kernel's start, which the branch field reaches
+	// from the next instruction. Measured on ptxas 13.0's words:
+	// sm_80 0xffffff1004007950 (RET.REL.NODEC R4 at 0xe0 of its kernel),
+	// sm_90 0xfffffffc14107950 (R20 at 0x3b0); bits 86-89 as CALL's.
+	{op: ori.OpRET, key: []string{"REL", "NODEC"}, opc: 0x950, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
 	{op: ori.OpNOP, opc: 0x918},
 }

@@ -74,6 +74,17 @@ func execRET(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		// RET from the kernel itself ends the thread, like EXIT.
 		w.exited |= eff
 	} else {
+		if len(d.src) == 1 && d.src[0].kind == okReg {
+			// RET.REL.NODEC Ra: the hardware returns to the address
+			// in Ra, so it must still be the one the caller passed.
+			for m := eff; m != 0; m &= m - 1 {
+				lane := bits.TrailingZeros32(m)
+				lo, hi := s.get(w, f, &d.src[0], lane, 0), s.get(w, f, &d.src[0], lane, 1)
+				if lo != f.ret || hi != 0 {
+					return s.faultLane(w, f, d, lane, "RET to 0x%x, but the call returns to 0x%x (the return address register was overwritten)", uint64(hi)<<32|uint64(lo), f.ret)
+				}
+			}
+		}
 		f.done |= eff
 	}
 	advance(f, mask&^eff)
@@ -90,7 +101,9 @@ func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		return s.fault(w, f, d, eff, "call depth exceeds 1024 frames (unbounded recursion?)")
 	}
 	if d.callee != nil {
-		w.frames = append(w.frames, newFrame(d.callee, eff))
+		nf := newFrame(d.callee, eff)
+		nf.ret = d.retPoint
+		w.frames = append(w.frames, nf)
 		return nil
 	}
 	// Indirect: group the threads by target; each group gets a frame, and
@@ -120,7 +133,9 @@ func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	}
 	for k := len(order) - 1; k >= 0; k-- {
 		i := order[k]
-		w.frames = append(w.frames, newFrame(s.funcs[i], groups[i]))
+		nf := newFrame(s.funcs[i], groups[i])
+		nf.ret = d.retPoint
+		w.frames = append(w.frames, nf)
 	}
 	return nil
 }

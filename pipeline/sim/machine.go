@@ -154,6 +154,10 @@ type frame struct {
 	// from[l] is the ID of the block lane l left last (-1 on entry): the
 	// predecessor a MOV.PHI takes its value for.
 	from [warpSize]int32
+	// ret is the return point of the CALL that pushed the frame
+	// (dinst.retPoint); RET.REL.NODEC faults unless its register pair
+	// holds it, as the hardware would return elsewhere.
+	ret uint32
 }
 
 func newFrame(c *code, active uint32) *frame {

@@ -602,6 +602,17 @@ func (v *rdVerifier) step(s rdState, in *ori.Inst) {
 			v.apply(s, in.ID, []rdDstWord{{loc: v.r1, val: v.pre.canon(rdSP), ok: true}}, cond, nil, nil)
 			return
 		}
+		if in.Guarded() && v.calleeRestore(in) {
+			// A callee-saved register reloaded before a guarded RET
+			// (regalloc/calleesave.go): the register holds nothing
+			// this function knows only where the RET is taken; on the
+			// fall-through its old value survives.
+			if cond, ok := v.guardCond(s, in); ok && cond.on {
+				i := v.locIdx[rdRegLoc(in.Dsts[0].Reg, 0)]
+				s[i] = rdGuardedClobber(s[i], cond)
+				return
+			}
+		}
 		v.unknown(s, in)
 		return
 	}
@@ -1144,8 +1155,30 @@ func (v *rdVerifier) edgeState(b *ori.Block, bi int, succ *ori.Block, out rdStat
 	return out.assume(g)
 }
 
+// calleeRestore reports whether in, which the original function does
+// not have, reloads one callee-saved register of a .func from its frame
+// (regalloc/calleesave.go).
+func (v *rdVerifier) calleeRestore(in *ori.Inst) bool {
+	if v.f.Entry || in.Op != ori.OpLDL || len(in.Dsts) != 1 || len(in.Srcs) != 1 || in.Dsts[0].Kind != ori.OpdReg {
+		return false
+	}
+	r, a := in.Dsts[0].Reg, in.Srcs[0]
+	if r.Virtual || r.Class != ori.ClassR || r.Words != 1 || r.N < 16 || r.N > 31 {
+		return false
+	}
+	return a.Kind == ori.OpdMem && a.HasBase && !a.Reg.Virtual && a.Reg.Class == ori.ClassR && a.Reg.N == 1
+}
+
+// calleeSaved reports whether location i is an R register the calling
+// convention preserves across a CALL (R16-R31; regalloc/calleesave.go).
+func (v *rdVerifier) calleeSaved(i int) bool {
+	l := v.locs[i]
+	return l.kind == uint8(ori.ClassR) && l.n >= 16 && l.n <= 31
+}
+
 // callClobber is the effect of a CALL: every physical value but R1 is
-// redefined, and every register but R1 holds its own name.
+// redefined, and every register but R1 and the callee-saved ones holds
+// its own name.
 func (v *rdVerifier) callClobber(s rdState, id int32) {
 	for _, x := range v.pre.phys {
 		if x != rdSP {
@@ -1153,7 +1186,7 @@ func (v *rdVerifier) callClobber(s rdState, id int32) {
 		}
 	}
 	for _, i := range v.regs {
-		if i == v.r1 {
+		if i == v.r1 || v.calleeSaved(i) {
 			continue
 		}
 		var stale []rdStale
