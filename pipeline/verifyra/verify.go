@@ -810,11 +810,32 @@ func (v *rdVerifier) readOperand(s rdState, in *ori.Inst, n int, po, qo ori.Oper
 	if !pok {
 		return
 	}
-	label := fmt.Sprintf("operand %d", n)
+	label := rdLabel(rdOperandLabels[:], "operand %d", n)
 	if po.Kind != ori.OpdReg {
-		label = fmt.Sprintf("the address of operand %d", n)
+		label = rdLabel(rdAddressLabels[:], "the address of operand %d", n)
 	}
 	v.read(s, in, n, label, pr, qr, cond)
+}
+
+// The operand names of messages, formatted once: every sweep names every
+// operand it checks, and formatting them there was a tenth of the
+// verifier's time, almost all of it for messages nobody prints.
+var rdOperandLabels, rdAddressLabels, rdResultLabels [16]string
+
+func init() {
+	for i := range rdOperandLabels {
+		rdOperandLabels[i] = fmt.Sprintf("operand %d", i)
+		rdAddressLabels[i] = fmt.Sprintf("the address of operand %d", i)
+		rdResultLabels[i] = fmt.Sprintf("result %d", i)
+	}
+}
+
+// rdLabel is format applied to n, from table when n is in it.
+func rdLabel(table []string, format string, n int) string {
+	if n >= 0 && n < len(table) {
+		return table[n]
+	}
+	return fmt.Sprintf(format, n)
 }
 
 // checkReg validates that allocated register q can stand for original
@@ -897,7 +918,7 @@ func (v *rdVerifier) define(s rdState, in, p *ori.Inst, cond rdCond) {
 			continue
 		}
 		pr, qr := po.Reg, qo.Reg
-		what := fmt.Sprintf("result %d", i)
+		what := rdLabel(rdResultLabels[:], "result %d", i)
 		if pr.IsZero() {
 			if !qr.IsZero() && v.checkPhys(in, what, qr) {
 				for w := 0; w < int(qr.Words); w++ {
