@@ -80,6 +80,14 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 			l.byID[b.ID] = b
 		}
 	}
+	// The dense index is sized for every virtual register the function
+	// has numbered, so that indexing does not grow it copy by copy (a
+	// register past the count, from parsed IR, still grows it).
+	for c := range l.index.dense {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
+			l.index.dense[c] = make([]int32, n<<2)
+		}
+	}
 	l.iw = make([][]instWords, nb)
 	for i, b := range f.Blocks {
 		ws := make([]instWords, len(b.Insts))
