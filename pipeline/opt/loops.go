@@ -122,6 +122,9 @@ type LoopForest struct {
 	of map[*ori.Block]*Loop
 	// pos is each block's layout index.
 	pos map[*ori.Block]int
+	// rpo is each reachable block's reverse-postorder index, computed
+	// by LICM on first use (nil until then).
+	rpo map[*ori.Block]int
 }
 
 // LoopOf returns the innermost loop that contains b, or nil.
