@@ -323,6 +323,42 @@ var formTable = []*form{
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gAtom, gAtomT}},
 
+	// Tensor cores (issue 23's lowering of ldmatrix, stmatrix and
+	// mma.sync). Measured with ptxas 13.0.88 -arch sm_80 and sm_90 on
+	// probe kernels with every shape and type the lowering emits
+	// (internal/gen's probe_mma and probe_ldsm), nvdisasm 13.5 -hex:
+	// D at 16, A at 24, B at 32, C at 64, as a plain register each (the
+	// tuples are aligned: reg checks it). HMMA: bit 75 m16n8k16 and bit
+	// 78 m16n8k4 (neither: m16n8k8), bit 76 an f32 accumulator, bits
+	// 82-83 the input type (0 f16, 1 bf16, 2 tf32).
+	{op: ori.OpHMMA, opc: 0x23c, arch: 80, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{{pos: 75, n: 1, pos2: 78, n2: 1, names: names(1, "16816", 0, "1688", 2, "1684")},
+			{pos: 76, n: 1, names: names(0, "F16", 1, "F32")},
+			{pos: 82, n: 2, names: names(0, "", 1, "BF16", 2, "TF32")}}},
+	// IMMA: bits 75 and 86 the shape (both m16n8k32, 86 alone m16n8k16,
+	// neither m8n8k16), bit 76 a signed A, bit 78 a signed B, bit 82
+	// SAT; bit 74 is set in every word ptxas writes (nvdisasm prints A
+	// and B as R16.ROW, R20.COL).
+	{op: ori.OpIMMA, opc: 0x237, arch: 80, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{{pos: 75, n: 1, pos2: 86, n2: 1, names: names(3, "16832", 2, "16816", 0, "8816")},
+			{pos: 76, n: 1, names: names(0, "U8", 1, "S8")},
+			{pos: 78, n: 1, names: names(0, "U8", 1, "S8")},
+			{pos: 82, n: 1, names: names(0, "", 1, "SAT")}},
+		fix: []fix{{74, 1, 1}}},
+	// DMMA.884 has no modifier bits (nvdisasm -b SM90 prints the same
+	// word DMMA.8x8x4).
+	{op: ori.OpDMMA, key: []string{"884"}, opc: 0x23f, arch: 80, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}}},
+	// LDSM and STSM: the address as LDS's, bits 72-73 the matrix count
+	// (0 one, 1 .2, 2 .4), bit 78 the transposed layout MT88; STSM (sm_90)
+	// reads its registers at 32.
+	{op: ori.OpLDSM, key: []string{"16"}, opc: 0x83b, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
+		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
+	{op: ori.OpSTSM, key: []string{"16"}, opc: 0x844, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
+
 	// Warp collectives and synchronization.
 	{op: ori.OpSHFL, opc: 0x389, dsts: []slot{{k: sP, pos: 81}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}}, mods: []group{gShfl}},

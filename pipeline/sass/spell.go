@@ -171,6 +171,12 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 				c.Mods = slices.Insert(c.Mods, 1, "F32")
 			}
 		}
+	case ori.OpDMMA:
+		// nvdisasm -b SM90 spells the shape of the same word 8x8x4
+		// (measured on ptxas 13.0's DMMA words for sm_80 and sm_90).
+		if arch >= 90 && len(c.Mods) > 0 && c.Mods[0] == "884" {
+			c.Mods[0] = "8x8x4"
+		}
 	case ori.OpWARPSYNC:
 		// sm_90 has WARPSYNC.ALL, which the encoder uses for the full
 		// mask (forms.go, sAllLanes).
