@@ -24,8 +24,10 @@ package pipeline
 //     FSETP 1.0, FCHK 1.0, LOP3 and DFMA with two constants, IMAD
 //     c[0x0][0x0] in A): the encoder is asked whether the instruction
 //     encodes, and when it does not but does with one such source
-//     replaced by a register (a pair for the f64 operations), MOVs of
-//     its words into registers dead at that point go right before it.
+//     replaced by a register (a pair for the f64 operations), or with
+//     two (LOP3 c[0x0][0x190], 0x80000000, 0x3f800000: three constants),
+//     MOVs of their words into registers dead at that point go right
+//     before it.
 //
 // Example (sm_80, after allocation):
 //
@@ -284,45 +286,55 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 	entry.Insts = append([]*ori.Inst{ld}, entry.Insts...)
 }
 
-// materializeImms moves one immediate or constant-bank source into dead
-// registers where that makes an instruction encodable.
+// materializeImms moves one or two immediate or constant-bank sources
+// into dead registers where that makes an instruction encodable.
 func materializeImms(f *ori.Func, arch int, m *mirror) {
 	live := physLiveness(f)
 	for bi, b := range f.Blocks {
 		var out []*ori.Inst
 		after := live.afterEach(bi, b)
 		for k, in := range b.Insts {
-			if j, words, ok := operandToMove(in, arch); ok {
-				if r, ok := scratchReg(f, in, after[k], words); ok {
-					p := m.byID[in.ID]
-					var v ori.Reg
-					var pmovs []*ori.Inst
+			// Up to two sources: LOP3 with a constant in A and
+			// immediates in B and C needs both of A and one of B, C in
+			// registers (rodinia hotspot's copysign LOP3.LUT R4,
+			// c[0x0][0x190], 0x80000000, 0x3f800000, 0xea).
+			for moved := 0; moved < 2; moved++ {
+				j, words, ok := operandToMove(in, arch)
+				if !ok {
+					break
+				}
+				r, ok := scratchReg(f, in, after[k], words)
+				if !ok {
+					break
+				}
+				p := m.byID[in.ID]
+				var v ori.Reg
+				var pmovs []*ori.Inst
+				if p != nil {
+					v = m.pre.NewVReg(ori.ClassR, words)
+				}
+				for w := 0; w < words; w++ {
+					mv := ori.NewInst(ori.OpMOV)
+					mv.ID = f.NewID()
+					mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
+					mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
+					// Decision: no PTX line, as the constant it
+					// replaces had none; the simulator's provenance
+					// then treats the register as that constant (a
+					// SEL of constants is the predicate's doing:
+					// TestProvenanceNamesStatement).
+					mv.Line = 0
+					out = append(out, mv)
 					if p != nil {
-						v = m.pre.NewVReg(ori.ClassR, words)
+						pm := mv.Clone()
+						pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
+						pmovs = append(pmovs, pm)
 					}
-					for w := 0; w < words; w++ {
-						mv := ori.NewInst(ori.OpMOV)
-						mv.ID = f.NewID()
-						mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
-						mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
-						// Decision: no PTX line, as the constant it
-						// replaces had none; the simulator's provenance
-						// then treats the register as that constant (a
-						// SEL of constants is the predicate's doing:
-						// TestProvenanceNamesStatement).
-						mv.Line = 0
-						out = append(out, mv)
-						if p != nil {
-							pm := mv.Clone()
-							pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
-							pmovs = append(pmovs, pm)
-						}
-					}
-					in.Srcs[j] = ori.R(r)
-					if p != nil {
-						p.Srcs[j] = ori.R(v)
-						m.insertBefore(p.ID, pmovs...)
-					}
+				}
+				in.Srcs[j] = ori.R(r)
+				if p != nil {
+					p.Srcs[j] = ori.R(v)
+					m.insertBefore(p.ID, pmovs...)
 				}
 			}
 			out = append(out, in)
@@ -359,7 +371,9 @@ func wordOf(o ori.Operand, w, words int) ori.Operand {
 
 // operandToMove returns the source of in (and its width in registers)
 // whose immediate or constant, moved into registers, makes in
-// encodable; false when in encodes already or no single source helps.
+// encodable, or, when no single source does, the first of two that
+// together do (the caller moves the second next); false when in encodes
+// already or no one or two sources help.
 func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	if in.IsPseudo() || encodes(in, arch) {
 		return 0, 0, false
@@ -368,17 +382,34 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	if f64Ops[in.Op] {
 		words = 2
 	}
-	for j, o := range in.Srcs {
+	movable := func(o ori.Operand) bool {
 		if o.Kind != ori.OpdImm && o.Kind != ori.OpdCBank || o.Kind == ori.OpdCBank && o.HasBase {
-			continue
+			return false
 		}
-		if words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))) {
+		return !(words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))))
+	}
+	var pairs [][2]int
+	for j, o := range in.Srcs {
+		if !movable(o) {
 			continue
 		}
 		try := in.Clone()
 		try.Srcs[j] = ori.R(ori.PReg(ori.ClassR, 0, words))
 		if encodes(try, arch) {
 			return j, words, true
+		}
+		for k := j + 1; k < len(in.Srcs); k++ {
+			if movable(in.Srcs[k]) {
+				pairs = append(pairs, [2]int{j, k})
+			}
+		}
+	}
+	for _, p := range pairs {
+		try := in.Clone()
+		try.Srcs[p[0]] = ori.R(ori.PReg(ori.ClassR, 0, words))
+		try.Srcs[p[1]] = ori.R(ori.PReg(ori.ClassR, words, words))
+		if encodes(try, arch) {
+			return p[0], words, true
 		}
 	}
 	return 0, 0, false
