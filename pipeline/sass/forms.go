@@ -296,7 +296,10 @@ var formTable = []*form{
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
-	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType}},
+	// LDS: bits 78-79 scale the address register (3: [R16.X16+0x4],
+	// measured on ptxas's word); orilab's addresses are unscaled.
+	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType},
+		fix: []fix{{78, 2, 0}}},
 	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
 	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpSTL, opc: 0x387, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},

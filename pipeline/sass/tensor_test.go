@@ -1,0 +1,71 @@
+package sass
+
+import "testing"
+
+// TestTensorCoreWords pins the tensor-core forms: each Ori instruction,
+// with ptxas's control word, encodes to the word ptxas 13.0.88 wrote
+// for it (probe_mma and probe_ldsm of internal/gen, nvdisasm -hex), prints
+// as nvdisasm prints that word, and decodes back to the same text.
+func TestTensorCoreWords(t *testing.T) {
+	cases := []struct {
+		arch   int
+		ori    string
+		lo, hi uint64
+		text   string
+	}{
+		{80, "[B01----:R-:W-:Y:S00] HMMA.16816.F32 R12.128 = R4.128, R20.64, R8.128", 0x00000014040c723c, 0x003fc00000001808, "HMMA.16816.F32 R12, R4, R20, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] HMMA.16816.F16 R12.64 = R12.128, R20.64, R8.64", 0x000000140c0c723c, 0x003fc00000000808, "HMMA.16816.F16 R12, R12, R20, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] HMMA.1688.F32 R12.128 = R12.64, R20, R8.128", 0x000000140c0c723c, 0x003fc00000001008, "HMMA.1688.F32 R12, R12, R20, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] HMMA.1688.F16 R4.64 = R16.64, R20, R8.64", 0x000000141004723c, 0x003fc00000000008, "HMMA.1688.F16 R4, R16, R20, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] HMMA.16816.F32.BF16 R4.128 = R4.128, R20.64, R16.128", 0x000000140404723c, 0x003fc00000041810, "HMMA.16816.F32.BF16 R4, R4, R20, R16 ;"},
+		{80, "[B01----:R-:W-:Y:S00] HMMA.1688.F32.BF16 R4.128 = R12.64, R20, R4.128", 0x000000140c04723c, 0x003fc00000041004, "HMMA.1688.F32.BF16 R4, R12, R20, R4 ;"},
+		{80, "[B01----:R-:W-:Y:S00] HMMA.1688.F32.TF32 R16.128 = R16.128, R20.64, R8.128", 0x000000141010723c, 0x003fc00000081008, "HMMA.1688.F32.TF32 R16, R16, R20, R8 ;"},
+		{90, "[B01----:R-:W-:Y:S00] HMMA.1684.F32.TF32 R4.128 = R12.64, R2, R4.128", 0x000000020c04723c, 0x003fc00000085004, "HMMA.1684.F32.TF32 R4, R12, R2, R4 ;"},
+		{80, "[B01----:R-:W-:Y:S00] IMMA.16832.S8.S8 R16.128 = R16.128, R20.64, R8.128", 0x0000001410107237, 0x003fc00000405c08, "IMMA.16832.S8.S8 R16, R16.ROW, R20.COL, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] IMMA.16832.U8.S8 R12.128 = R12.128, R20.64, R8.128", 0x000000140c0c7237, 0x003fc00000404c08, "IMMA.16832.U8.S8 R12, R12.ROW, R20.COL, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] IMMA.16832.S8.U8 R16.128 = R16.128, R20.64, R8.128", 0x0000001410107237, 0x003fc00000401c08, "IMMA.16832.S8.U8 R16, R16.ROW, R20.COL, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] IMMA.16832.U8.U8.SAT R12.128 = R12.128, R20.64, R8.128", 0x000000140c0c7237, 0x003fc00000440c08, "IMMA.16832.U8.U8.SAT R12, R12.ROW, R20.COL, R8 ;"},
+		{90, "[B01----:R-:W-:Y:S00] IMMA.16816.S8.S8 R16.128 = R16.64, R2, R8.128", 0x0000000210107237, 0x003fc00000405408, "IMMA.16816.S8.S8 R16, R16.ROW, R2.COL, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S00] IMMA.16816.U8.U8 R12.128 = R12.64, R20, R8.128", 0x000000140c0c7237, 0x003fc00000400408, "IMMA.16816.U8.U8 R12, R12.ROW, R20.COL, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S15] IMMA.8816.S8.S8 R4.64 = R16, R20, R8.64", 0x0000001410047237, 0x003fde0000005408, "IMMA.8816.S8.S8 R4, R16.ROW, R20.COL, R8 ;"},
+		{80, "[B01----:R-:W-:Y:S15] IMMA.8816.U8.S8.SAT R8.64 = R12, R20, R8.64", 0x000000140c087237, 0x003fde0000044408, "IMMA.8816.U8.S8.SAT R8, R12.ROW, R20.COL, R8 ;"},
+		{80, "[B01----:R1:W0:Y:S00] DMMA.884 R4.128 = R6.64, R10.64, R4.128", 0x0000000a0604723f, 0x0032000000000004, "DMMA.884 R4, R6, R10, R4 ;"},
+		{90, "[B01----:R1:W0:Y:S15] DMMA.884 R4.128 = R6.64, R2.64, R4.128", 0x000000020604723f, 0x00321e0000000004, "DMMA.8x8x4 R4, R6, R2, R4 ;"},
+		{80, "[B01----:R1:W0:Y:S15] LDSM.16.M88 R4 = [R3]", 0x000000000304783b, 0x00321e0000000000, "LDSM.16.M88 R4, [R3] ;"},
+		{80, "[B------:R-:W0:-:S01] LDSM.16.M88.2 R6.64 = [R4+0x20]", 0x000020000406783b, 0x000e220000000100, "LDSM.16.M88.2 R6, [R4+0x20] ;"},
+		{90, "[B01----:R1:W0:Y:S15] LDSM.16.M88.4 R4.128 = [R4]", 0x000000000404783b, 0x00321e0000000200, "LDSM.16.M88.4 R4, [R4] ;"},
+		{90, "[B01----:R1:W0:Y:S15] LDSM.16.MT88.2 R8.64 = [R8]", 0x000000000808783b, 0x00321e0000004100, "LDSM.16.MT88.2 R8, [R8] ;"},
+		{80, "[B01----:R1:W0:Y:S15] LDSM.16.MT88.4 R4.128 = [R4]", 0x000000000404783b, 0x00321e0000004200, "LDSM.16.MT88.4 R4, [R4] ;"},
+		{90, "[B01----:R1:W-:Y:S15] STSM.16.M88 [R15], R18", 0x000000120f007844, 0x0033de0000000000, "STSM.16.M88 [R15], R18 ;"},
+		{90, "[B01----:R1:W-:Y:S15] STSM.16.M88.4 [R20], R4.128", 0x0000000414007844, 0x0033de0000000200, "STSM.16.M88.4 [R20], R4 ;"},
+		{90, "[B01----:R1:W-:Y:S15] STSM.16.MT88.2 [R20], R12.64", 0x0000000c14007844, 0x0033de0000004100, "STSM.16.MT88.2 [R20], R12 ;"},
+	}
+	for _, c := range cases {
+		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
+		in := f.Blocks[0].Insts[0]
+		w, err := Encode(in, c.arch, 0, nil)
+		if err != nil {
+			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
+			continue
+		}
+		if want := (Word{c.lo, c.hi}); w != want {
+			t.Errorf("sm_%d %s: word %v, ptxas wrote %v", c.arch, c.ori, w, want)
+		}
+		if got, err := InstTextRaw(in, c.arch); err != nil || Normalize(got) != Normalize(c.text) {
+			t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", c.arch, c.ori, got, err, c.text)
+		}
+		d, err := Decode(w, c.arch, DecodeContext{Raw: true})
+		if err != nil {
+			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
+			continue
+		}
+		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
+			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
+		}
+	}
+	// STSM is an sm_90 form (stmatrix needs sm_90).
+	f := parseFunc(t, "BB0:\n\t#1 STSM.16.M88 [R15], R18 ;\n")
+	if _, err := Encode(f.Blocks[0].Insts[0], 80, 0, nil); err == nil {
+		t.Errorf("STSM encodes for sm_80")
+	}
+}
