@@ -230,7 +230,18 @@ var formTable = []*form{
 	// are other forms; C, unused, holds RZ).
 	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
-		fix:  []fix{{77, 1, 0}, {79, 2, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+		fix:  []fix{{77, 1, 0}, {79, 2, 0}, {86, 1, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+	// F2FP.TF32.F32.PACK_B: cvt.{rn,rz}{.relu}.tf32.f32 (measured on
+	// ptxas's three words for testdata/kernels/cvt_tf32 on sm_80 and
+	// sm_90: bits 76, 78, 86 and 89 set, 79-80 the rounding, 3 RZ; bit
+	// 75 RELU, which nvdisasm prints first, F2FP.RELU.TF32.F32.PACK_B).
+	// A, unused, is RZ (nvdisasm prints only B), C too. sm_90 only:
+	// nvdisasm -b SM80 reads the same word as F2FP.BF16.MERGE_C (and
+	// the PTX needs sm_90).
+	{op: ori.OpF2FP, key: []string{"TF32", "F32", "PACK_B"}, opc: 0x03e, alu: true, arch: 90, dsts: []slot{dR},
+		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
+		mods: []group{{pos: 79, n: 2, names: names(0, "", 3, "RZ")}, {pos: 75, n: 1, names: names(0, "", 1, "RELU")}},
+		fix:  []fix{{76, 1, 1}, {77, 1, 0}, {78, 1, 1}, {86, 1, 1}, {89, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},

@@ -161,6 +161,16 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 	case ori.OpIMAD:
 		spellIMAD(c)
 	case ori.OpF2FP:
+		// The tf32 conversion reads only B (A is RZ in the word) and
+		// prints .RELU first (F2FP.RELU.TF32.F32.PACK_B R13, R2).
+		if len(c.Mods) >= 3 && c.Mods[0] == "TF32" {
+			if i := slices.Index(c.Mods, "RELU"); i >= 0 {
+				c.Mods = append([]string{"RELU"}, slices.Delete(c.Mods, i, i+1)...)
+			}
+			if len(c.Srcs) == 2 && c.Srcs[0].Kind == ori.OpdReg && c.Srcs[0].Reg == ori.RZ {
+				c.Srcs = c.Srcs[1:]
+			}
+		}
 		// sm_89 and later name the source type of a plain pack
 		// (F2FP.BF16.F32.PACK_AB, F2FP.F16.F32.PACK_AB).
 		if arch >= 89 && !slices.Contains(c.Mods, "F32") {

@@ -69,3 +69,50 @@ func TestTensorCoreWords(t *testing.T) {
 		t.Errorf("STSM encodes for sm_80")
 	}
 }
+
+// TestF2FPTF32Words pins cvt.{rn,rz}{.relu}.tf32.f32's F2FP words
+// (ptxas 13.0.88's for testdata/kernels/cvt_tf32 on sm_90) and
+// nvdisasm's text for them; sm_80 has no such word (nvdisasm -b SM80
+// reads it as F2FP.BF16.MERGE_C), so the encoder refuses it there.
+func TestF2FPTF32Words(t *testing.T) {
+	cases := []struct {
+		ori    string
+		lo, hi uint64
+		text   string
+	}{
+		{"[B------:R-:W-:-:S02] F2FP.TF32.F32.PACK_B R9 = RZ, R2.reuse", 0x00000002ff09723e, 0x080fe400024050ff, "F2FP.TF32.F32.PACK_B R9, R2.reuse ;"},
+		{"[B------:R-:W-:-:S01] F2FP.TF32.F32.PACK_B.RZ R11 = RZ, R2.reuse", 0x00000002ff0b723e, 0x080fe2000241d0ff, "F2FP.TF32.F32.PACK_B.RZ R11, R2.reuse ;"},
+		{"[B------:R-:W-:-:S01] F2FP.TF32.F32.PACK_B.RELU R13 = RZ, R2", 0x00000002ff0d723e, 0x000fe200024058ff, "F2FP.RELU.TF32.F32.PACK_B R13, R2 ;"},
+	}
+	for _, c := range cases {
+		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
+		if _, err := Encode(f.Blocks[0].Insts[0], 80, 0, nil); err == nil {
+			t.Errorf("sm_80 %s encodes", c.ori)
+		}
+	}
+	for _, arch := range []int{90} {
+		for _, c := range cases {
+			f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
+			in := f.Blocks[0].Insts[0]
+			w, err := Encode(in, arch, 0, nil)
+			if err != nil {
+				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
+				continue
+			}
+			if want := (Word{c.lo, c.hi}); w != want {
+				t.Errorf("sm_%d %s: word %v, ptxas wrote %v", arch, c.ori, w, want)
+			}
+			if got, err := InstTextRaw(in, arch); err != nil || Normalize(got) != Normalize(c.text) {
+				t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", arch, c.ori, got, err, c.text)
+			}
+			d, err := Decode(w, arch, DecodeContext{Raw: true})
+			if err != nil {
+				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
+				continue
+			}
+			if got, _ := InstTextRaw(d, arch); Normalize(got) != Normalize(c.text) {
+				t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", arch, c.ori, got, c.text)
+			}
+		}
+	}
+}
