@@ -59,6 +59,9 @@ package pipeline
 // register the lowering gave it (reduxToUR): its only word has a UR
 // destination.
 //
+// Sixth, BAR.RED's result moves into a B2R.RESULT right after it
+// (barRedResults): no BAR word has a result field.
+//
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
 // register and a .func's RET reads R0-R3 and its results (retLive), and,
@@ -119,6 +122,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 		if haveRedux {
 			reduxToUR(f, redux, m)
 		}
+		barRedResults(f, m)
 	}
 	return nil
 }
@@ -743,6 +747,52 @@ func reduxToUR(f *ori.Func, ur ori.Reg, m *mirror) {
 				pm.Srcs = []ori.Operand{ori.R(preUR)}
 				pre.Dsts[0] = ori.R(preUR)
 				m.insertAfter(pre.ID, pm)
+			}
+		}
+		b.Insts = out
+	}
+}
+
+// barRedResults splits orilab's BAR.RED d = id, [n,] p, whose result no
+// BAR word holds, into the two instructions ptxas writes (measured on
+// ptxas 13.0.88's words for bar.red.popc/.and/.or):
+//
+//	BAR.RED.AND 0x0, P1
+//	B2R.RESULT RZ, P2          (AND, OR: the predicate result)
+//	B2R.RESULT R4              (POPC: the count)
+//
+// B2R takes BAR.RED's guard. The simulator keeps each lane's reduction
+// of its last BAR.RED without a result for B2R to read.
+func barRedResults(f *ori.Func, m *mirror) {
+	split := func(in *ori.Inst, id int32) *ori.Inst {
+		b2r := ori.NewInst(ori.OpB2R, "RESULT")
+		b2r.ID = id
+		b2r.Line = in.Line
+		b2r.Guard, b2r.GuardNot = in.Guard, in.GuardNot
+		d := in.Dsts[0]
+		if d.Kind == ori.OpdReg && (d.Reg.Class == ori.ClassP || d.Reg.Class == ori.ClassUP) {
+			b2r.Dsts = []ori.Operand{ori.R(ori.RZ), d}
+		} else {
+			b2r.Dsts = []ori.Operand{d}
+		}
+		in.Dsts = nil
+		return b2r
+	}
+	isBarRed := func(in *ori.Inst) bool {
+		return in.Op == ori.OpBAR && len(in.Mods) > 0 && in.Mods[0] == "RED" && len(in.Dsts) == 1
+	}
+	for _, b := range f.Blocks {
+		var out []*ori.Inst
+		for _, in := range b.Insts {
+			out = append(out, in)
+			if !isBarRed(in) {
+				continue
+			}
+			pre := m.byID[in.ID]
+			b2r := split(in, f.NewID())
+			out = append(out, b2r)
+			if pre != nil && isBarRed(pre) {
+				m.insertAfter(pre.ID, split(pre, b2r.ID))
 			}
 		}
 		b.Insts = out

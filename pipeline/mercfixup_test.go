@@ -132,6 +132,53 @@ BB0:
 	}
 }
 
+// TestBarRedResultsIR: BAR.RED's result moves into a B2R.RESULT right
+// after it, which takes BAR.RED's guard: a predicate result as
+// B2R.RESULT RZ, P (AND, OR), a count as B2R.RESULT R (POPC).
+func TestBarRedResultsIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 BAR.RED.POPC R4 = 0x0, P0 ;
+	#2 @!P1 BAR.RED.AND P2 = 0x1, !P0 ;
+	#3 BAR.SYNC 0x0 ;
+	#4 EXIT ;
+}
+`
+	want := `	#1 BAR.RED.POPC 0x0, P0
+	#5 B2R.RESULT R4 =
+	#2 @!P1 BAR.RED.AND 0x1, !P0
+	#6 @!P1 B2R.RESULT RZ, P2 =
+	#3 BAR.SYNC 0x0
+	#4 EXIT
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	if _, err := encodeModule(m, 80); err != nil {
+		t.Errorf("the legalized code does not encode: %v", err)
+	}
+}
+
 // TestUniformBranchGuardIR: the BRA guarded by !UP0 gets its guard from
 // a PLOP3 copy into P1, the lowest P register dead there (P0 is read
 // after the branch, on both paths, which join again); the word encodes, and the branch

@@ -389,11 +389,19 @@ var formTable = []*form{
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
 		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
 	// Bits 77-78 hold the barrier operation (measured: 0 SYNC, 2 RED,
-	// whose reduction sits at 74-75 and predicate at 87-90); orilab's
-	// BAR.RED has a result register where SASS needs a second
-	// instruction (B2R.RESULT), so only SYNC is a form here.
+	// whose reduction sits at 74-75, 0 POPC, 1 AND, 2 OR, and its
+	// predicate at 87-90; ptxas 13.0.88's BAR.RED words for
+	// testdata/kernels and ZLUDA's bar_red_and_pred on sm_80 and sm_90).
+	// BAR.RED has no result in the word: B2R.RESULT reads it
+	// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
 	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
 		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
+	{op: ori.OpBAR, key: []string{"RED"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}, {k: sP, pos: 87, not: 90}},
+		mods: []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, {pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}},
+		fix:  []fix{{77, 2, 2}}},
+	// B2R.RESULT d[, p]: bit 78 selects the barrier result (measured on
+	// ptxas's B2R.RESULT R9 and B2R.RESULT RZ, P0 words), p at 81.
+	{op: ori.OpB2R, key: []string{"RESULT"}, opc: 0x31c, dsts: []slot{dR, pd81}, fix: []fix{{78, 1, 1}}},
 	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{pfix(87)}},
 	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
 	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).

@@ -116,3 +116,51 @@ func TestF2FPTF32Words(t *testing.T) {
 		}
 	}
 }
+
+// TestBarRedWords pins BAR.RED without a result and B2R.RESULT, which
+// PostFixForMercTargets splits orilab's BAR.RED d = ... into: ptxas
+// 13.0.88's words for ZLUDA's bar_red_and_pred and the probe_forms
+// kernel of internal/gen (sm_80; sm_90's are the same).
+func TestBarRedWords(t *testing.T) {
+	cases := []struct {
+		ori    string
+		lo, hi uint64
+		text   string
+	}{
+		{"[B------:R-:W-:-:S06] BAR.RED.AND.DEFER_BLOCKING 0x1, !P0", 0x0040000000007b1d, 0x000fec0004014400, "BAR.RED.AND.DEFER_BLOCKING 0x1, !P0 ;"},
+		{"[B------:R-:W-:-:S01] BAR.RED.OR.DEFER_BLOCKING 0x1, !PT", 0x0040000000007b1d, 0x000fe20007814800, "BAR.RED.OR.DEFER_BLOCKING 0x1, !PT ;"},
+		{"[B------:R-:W-:-:S06] BAR.RED.POPC.DEFER_BLOCKING 0x0, !P0", 0x0000000000007b1d, 0x000fec0004014000, "BAR.RED.POPC.DEFER_BLOCKING 0x0, !P0 ;"},
+		{"[B------:R-:W1:-:S01] B2R.RESULT RZ, P1 =", 0x0000000000ff731c, 0x000e620000024000, "B2R.RESULT RZ, P1 ;"},
+		{"[B------:R-:W0:-:S04] B2R.RESULT R9 =", 0x000000000009731c, 0x000e2800000e4000, "B2R.RESULT R9 ;"},
+	}
+	for _, arch := range []int{80, 90} {
+		for _, c := range cases {
+			f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
+			in := f.Blocks[0].Insts[0]
+			w, err := Encode(in, arch, 0, nil)
+			if err != nil {
+				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
+				continue
+			}
+			if want := (Word{c.lo, c.hi}); w != want {
+				t.Errorf("sm_%d %s: word %v, ptxas wrote %v", arch, c.ori, w, want)
+			}
+			if got, err := InstTextRaw(in, arch); err != nil || Normalize(got) != Normalize(c.text) {
+				t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", arch, c.ori, got, err, c.text)
+			}
+			d, err := Decode(w, arch, DecodeContext{Raw: true})
+			if err != nil {
+				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
+				continue
+			}
+			if got, _ := InstTextRaw(d, arch); Normalize(got) != Normalize(c.text) {
+				t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", arch, c.ori, got, c.text)
+			}
+		}
+	}
+	// A result on BAR.RED itself has no bits.
+	f := parseFunc(t, "BB0:\n\t#1 BAR.RED.AND P1 = 0x0, P0 ;\n")
+	if _, err := Encode(f.Blocks[0].Insts[0], 80, 0, nil); err == nil {
+		t.Errorf("BAR.RED with a result encodes")
+	}
+}
