@@ -248,6 +248,20 @@ var formTable = []*form{
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 2}, {84, 2, 3}},
 		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	// F2F between f32 and f16 is another opcode, 0x104, with the same
+	// type fields (1 is F16) and rounding (measured: ptxas 13.0.88's
+	// F2F.F16.F32 R0, c[0x0][0x168] for cvt.rn.f16.f32 on sm_75, and
+	// nvdisasm -b SM80/SM90 over that word with the types swapped and
+	// every rounding: F2F.F32.F16, .RM, .RP, .RZ, F2F.FTZ.F16.F32).
+	// Decision: sm_80 and later encode it too, although ptxas writes
+	// F2FP.PACK_AB and HADD2.F32 there; nvdisasm decodes the word on
+	// every target and it is the instruction the lowering chose.
+	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		fix:  []fix{{75, 2, 1}, {84, 2, 2}},
+		mods: []group{{pos: 75, n: 2, names: names(1, "F16")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ, gRndRN}},
+	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs}},
+		fix:  []fix{{75, 2, 2}, {84, 2, 1}},
+		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(1, "F16")}, gFTZ, gRndRN}},
 	{op: ori.OpF2I, opc: 0x111, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, f64hi: true}},
 		fix: []fix{{84, 2, 3}},
 		mods: []group{{pos: 72, n: 5, names: names(0x11, "S32", 0x10, "U32", 0x19, "S64", 0x18, "U64")}, {pos: 84, n: 2, names: names(3, "F64")},
@@ -287,6 +301,24 @@ var formTable = []*form{
 		mods: []group{gDCmp, gBool}},
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}},
+	// HADD2 and HMUL2 (opcodes 0x030, 0x032): A at 24 and B at 32 with
+	// FADD's negation and absolute-value bits, FTZ at 80, SAT at 77,
+	// BF16_V2 at 85 on sm_90 only (nvdisasm -b SM80 ignores that bit).
+	// Measured: nvdisasm -b SM80/SM90 over ptxas's HADD2 word for
+	// testdata/cuda's f16 kernels with each bit set. Registers only:
+	// ptxas's HADD2 with a constant holds it in C's field (form 3),
+	// which orilab does not emit; the half swizzles (A at 74-75, B at
+	// 60-61: R11.H0_H0 is 2) and the f32 result (bit 78, HADD2.F32) are
+	// fixed at orilab's plain H1_H0 f16x2, so ptxas's words with them
+	// do not decode as something else.
+	{op: ori.OpHADD2, opc: 0x030, alu: true, arch: 80, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{gFTZ, gSAT}, fix: []fix{{85, 1, 0}, {9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+	{op: ori.OpHADD2, opc: 0x030, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+	{op: ori.OpHMUL2, opc: 0x032, alu: true, arch: 80, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{gFTZ, gSAT}, fix: []fix{{85, 1, 0}, {9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+	{op: ori.OpHMUL2, opc: 0x032, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
 	{op: ori.OpHSETP2, opc: 0x034, alu: true,
@@ -441,6 +473,16 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 	c.Mods = c.Mods[1:]
 	c.Srcs[1].Imm = int64(int32(uint32(1) << uint(in.Srcs[1].Imm)))
 	return c, nil
+}
+
+// regB refuses an HADD2 or HMUL2 whose source B is not a register: the
+// forms with an immediate or constant hold it in C's field, which these
+// tables do not describe.
+func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) > 1 && in.Srcs[1].Kind != ori.OpdReg {
+		return nil, fmt.Errorf("source B %s: orilab encodes %s with registers only", in.Srcs[1], in.Op)
+	}
+	return in, nil
 }
 
 var gShfl = group{pos: 58, n: 2, names: names(0, "IDX", 1, "UP", 2, "DOWN", 3, "BFLY")}

@@ -63,9 +63,10 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 			drop(0)
 		}
 	case ori.OpF2F:
-		// F64 to F32 rounds to nearest by default; .FTZ comes before
-		// the types.
-		if len(c.Mods) >= 3 && c.Mods[0] == "F32" && c.Mods[1] == "F64" && c.Mods[len(c.Mods)-1] == "RN" &&
+		// F64 to F32 and conversions between F32 and F16 round to
+		// nearest by default; .FTZ comes before the types.
+		narrow := len(c.Mods) >= 2 && (c.Mods[0] == "F32" && c.Mods[1] == "F64" || c.Mods[0] == "F16" && c.Mods[1] == "F32" || c.Mods[0] == "F32" && c.Mods[1] == "F16")
+		if len(c.Mods) >= 3 && narrow && c.Mods[len(c.Mods)-1] == "RN" &&
 			(len(c.Mods) == 3 || len(c.Mods) == 4 && c.Mods[2] == "FTZ") {
 			drop(len(c.Mods) - 1)
 		}
