@@ -165,8 +165,8 @@
 //
 // Where the facts come from is at the top of forms.go; what is missing
 // (global and generic memory on sm_75, RET, BRX, HADD2 and HMUL2 with
-// a constant, an immediate or a half swizzle, F2FP's fp8 forms,
-// ATOMS.ADD.F32, 32-bit addresses under .E) is refused, and the nvdisasm test in
+// a constant, an immediate or a half swizzle, ATOMS.ADD.F32, 32-bit
+// addresses under .E) is refused, and the nvdisasm test in
 // package pipeline counts it. The tensor-core forms (HMMA, IMMA, DMMA,
 // LDSM, STSM) cover every shape issue 23 lowers; nvdisasm prints IMMA's
 // A and B as R16.ROW, R20.COL and sm_90's DMMA.884 as DMMA.8x8x4 (text.go,

@@ -227,10 +227,11 @@ var formTable = []*form{
 	// F2FP packs two f32 values into f16x2 or bf16x2, A into the high
 	// half (measured on ptxas's F2FP.BF16.PACK_AB and F2FP.PACK_AB
 	// words: bit 76 set for BF16; bit 77 SATFINITE and bit 78 MERGE_C
-	// are other forms; C, unused, holds RZ).
+	// are other forms, as are bits 73-75 and 86-90 set (the fp8 and tf32
+	// conversions below); C, unused, holds RZ).
 	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
-		fix:  []fix{{77, 1, 0}, {79, 2, 0}, {86, 1, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+		fix:  []fix{{73, 3, 0}, {77, 1, 0}, {79, 2, 0}, {86, 1, 0}, {87, 4, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	// F2FP.TF32.F32.PACK_B: cvt.{rn,rz}{.relu}.tf32.f32 (measured on
 	// ptxas's three words for testdata/kernels/cvt_tf32 on sm_80 and
 	// sm_90: bits 76, 78, 86 and 89 set, 79-80 the rounding, 3 RZ; bit
@@ -242,6 +243,23 @@ var formTable = []*form{
 		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 79, n: 2, names: names(0, "", 3, "RZ")}, {pos: 75, n: 1, names: names(0, "", 1, "RELU")}},
 		fix:  []fix{{76, 1, 1}, {77, 1, 0}, {78, 1, 1}, {86, 1, 1}, {89, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
+	// The fp8 conversions (sm_89 and later), measured on ptxas
+	// 13.0.88's words for cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32
+	// and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} on sm_89 and sm_90. The
+	// pack: bit 77 SATFINITE, 78 MERGE_C (C, RZ, supplies the high
+	// half: nvdisasm prints F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0,
+	// R5, R0, RZ), 76 E4M3 (clear: E5M2), 75 RELU, 87 and 90 set. The
+	// unpack: bit 74 UNPACK_B, 73 E4M3, 75 RELU, 89 set; A is RZ and
+	// nvdisasm prints only B.
+	{op: ori.OpF2FP, key: []string{"SATFINITE"}, opc: 0x03e, alu: true, arch: 89, dsts: []slot{dR},
+		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
+		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "RELU")}, {pos: 76, n: 1, names: names(1, "E4M3", 0, "E5M2")},
+			{pos: 78, n: 1, names: names(1, "F32.PACK_AB")}},
+		fix: []fix{{77, 1, 1}, {79, 2, 0}, {86, 1, 0}, {87, 1, 1}, {89, 1, 0}, {90, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
+	{op: ori.OpF2FP, key: []string{"F16"}, opc: 0x03e, alu: true, arch: 89, dsts: []slot{dR},
+		srcs: []slot{{k: sA}, {k: sB}},
+		mods: []group{{pos: 73, n: 1, names: names(1, "E4M3", 0, "E5M2")}, {pos: 74, n: 1, names: names(1, "UNPACK_B")}},
+		fix:  []fix{{75, 1, 0}, {76, 2, 0}, {78, 3, 0}, {86, 1, 0}, {87, 2, 0}, {89, 1, 1}, {90, 1, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},

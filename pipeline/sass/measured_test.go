@@ -165,9 +165,9 @@ func TestBarRedWords(t *testing.T) {
 	}
 }
 
-// TestHalfWords pins F2F between f32 and f16 and HADD2/HMUL2 on
-// registers: ptxas 13.0.88's words where it writes them (F2F.F16.F32 on
-// sm_75, HMUL2 on sm_90) and otherwise the words whose nvdisasm text was
+// TestHalfWords pins F2F between f32 and f16, HADD2/HMUL2 on registers
+// and the fp8 F2FP forms: ptxas 13.0.88's words where it writes them
+// (F2F.F16.F32 on sm_75, HMUL2 on sm_90, F2FP on sm_89) and otherwise the words whose nvdisasm text was
 // measured with nvdisasm -b SMxx. The control bits (105 and up) are
 // left out of the comparison.
 func TestHalfWords(t *testing.T) {
@@ -187,6 +187,14 @@ func TestHalfWords(t *testing.T) {
 		{90, "HADD2.BF16_V2.SAT R12 = R12, -R12", 0x8000000c0c0c7230, 0x0000000000202000, "HADD2.BF16_V2.SAT R12, R12, -R12 ;"},
 		{90, "HMUL2 R10 = R8, R12", 0x0000000c080a7232, 0, "HMUL2 R10, R8, R12 ;"},
 		{80, "HMUL2.FTZ R12 = R12, R12", 0x0000000c0c0c7232, 0x0000000000010000, "HMUL2.FTZ R12, R12, R12 ;"},
+		// The fp8 conversions: ptxas's words for cvt.rn.satfinite{.relu}
+		// .{e4m3x2,e5m2x2}.f32 and cvt.rn.f16x2.{e4m3x2,e5m2x2} (sm_89;
+		// sm_90's are the same).
+		{89, "F2FP.SATFINITE.E4M3.F32.PACK_AB R0 = R5, R0", 0x000000000500723e, 0x00000000048070ff, "F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0, R5, R0, RZ ;"},
+		{90, "F2FP.SATFINITE.E5M2.F32.PACK_AB R4 = R5, R4", 0x000000040504723e, 0x00000000048060ff, "F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R4, R5, R4, RZ ;"},
+		{89, "F2FP.SATFINITE.RELU.E4M3.F32.PACK_AB R5 = R5, R2", 0x000000020505723e, 0x00000000048078ff, "F2FP.SATFINITE.RELU.E4M3.F32.PACK_AB_MERGE_C R5, R5, R2, RZ ;"},
+		{89, "F2FP.F16.E4M3.UNPACK_B R7 = RZ, UR4", 0x00000004ff077c3e, 0x000000000a0006ff, "F2FP.F16.E4M3.UNPACK_B R7, UR4 ;"},
+		{90, "F2FP.F16.E5M2.UNPACK_B R9 = RZ, UR4", 0x00000004ff097c3e, 0x000000000a0004ff, "F2FP.F16.E5M2.UNPACK_B R9, UR4 ;"},
 	}
 	const ctrlMask = 1<<(105-64) - 1
 	for _, c := range cases {
@@ -212,9 +220,11 @@ func TestHalfWords(t *testing.T) {
 			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
 		}
 	}
-	// sm_80 has no HADD2.BF16_V2 (nvdisasm -b SM80 ignores bit 85), and
-	// a constant in HADD2's B is not a form orilab describes.
-	for _, s := range []string{"HADD2.BF16_V2 R12 = R12, R12", "HADD2 R8 = R8, c[0x0][0x170]"} {
+	// sm_80 has no HADD2.BF16_V2 (nvdisasm -b SM80 ignores bit 85) and
+	// no fp8 conversion (sm_89 and later), and a constant in HADD2's B
+	// is not a form orilab describes.
+	for _, s := range []string{"HADD2.BF16_V2 R12 = R12, R12", "HADD2 R8 = R8, c[0x0][0x170]",
+		"F2FP.SATFINITE.E4M3.F32.PACK_AB R0 = R5, R0", "F2FP.F16.E4M3.UNPACK_B R7 = RZ, R4"} {
 		f := parseFunc(t, "BB0:\n\t#1 "+s+" ;\n")
 		if _, err := Encode(f.Blocks[0].Insts[0], 80, 0, nil); err == nil {
 			t.Errorf("sm_80 %s encodes", s)

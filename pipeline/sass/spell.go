@@ -62,6 +62,10 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) > 0 && c.Mods[0] == "S32" {
 			drop(0)
 		}
+		// .FTZ comes first (measured: ptxas's F2I.FTZ.U32.TRUNC.NTZ).
+		if i := slices.Index(c.Mods, "FTZ"); i > 0 {
+			c.Mods = append([]string{"FTZ"}, slices.Delete(c.Mods, i, i+1)...)
+		}
 	case ori.OpF2F:
 		// F64 to F32 and conversions between F32 and F16 round to
 		// nearest by default; .FTZ comes before the types.
@@ -164,6 +168,17 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 	case ori.OpF2FP:
 		// The tf32 conversion reads only B (A is RZ in the word) and
 		// prints .RELU first (F2FP.RELU.TF32.F32.PACK_B R13, R2).
+		if len(c.Mods) > 0 && c.Mods[0] == "SATFINITE" && c.Mods[len(c.Mods)-1] == "PACK_AB" {
+			// The fp8 pack takes its high half from C (RZ).
+			c.Mods[len(c.Mods)-1] = "PACK_AB_MERGE_C"
+			if len(c.Srcs) == 2 {
+				c.Srcs = append(c.Srcs, ori.R(ori.RZ))
+			}
+		}
+		if len(c.Mods) >= 3 && c.Mods[0] == "F16" && c.Mods[len(c.Mods)-1] == "UNPACK_B" &&
+			len(c.Srcs) == 2 && c.Srcs[0].Kind == ori.OpdReg && c.Srcs[0].Reg == ori.RZ {
+			c.Srcs = c.Srcs[1:]
+		}
 		if len(c.Mods) >= 3 && c.Mods[0] == "TF32" {
 			if i := slices.Index(c.Mods, "RELU"); i >= 0 {
 				c.Mods = append([]string{"RELU"}, slices.Delete(c.Mods, i, i+1)...)

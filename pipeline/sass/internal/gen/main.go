@@ -42,7 +42,8 @@ import (
 // probes are small kernels for forms the testdata kernels may not reach
 // (probe_mma: every mma.sync shape and type issue 23 lowers, sm_80;
 // probe_ldsm: ldmatrix and stmatrix in every count and layout, sm_90;
-// probe_ldsm80: its ldmatrix for sm_80).
+// probe_ldsm80: its ldmatrix for sm_80; probe_fp8: the e4m3/e5m2
+// conversions, sm_89; probe_f2f16: cvt between f32 and f16).
 var probes = []string{`
 .version 7.8
 .target sm_75
@@ -198,6 +199,38 @@ C:
 	add.u32 %r30, %r30, %r8; add.u32 %r30, %r30, %r9; add.u32 %r30, %r30, %r10; add.u32 %r30, %r30, %r11;
 	add.u32 %r30, %r30, %r12; add.u32 %r30, %r30, %r13; add.u32 %r30, %r30, %r14; add.u32 %r30, %r30, %r15; add.u32 %r30, %r30, %r16; add.u32 %r30, %r30, %r20;
 	st.global.u32 [%rd1], %r30;
+	ret;
+}
+`, `
+.version 8.1
+.target sm_89
+.address_size 64
+.visible .entry probe_fp8(.param .u64 out, .param .f32 f, .param .f32 g, .param .b16 h)
+{
+	.reg .b16 %s<8>; .reg .f32 %f<4>; .reg .b64 %rd<2>; .reg .b32 %r<8>;
+	ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [f]; ld.param.f32 %f2, [g]; ld.param.b16 %s1, [h];
+	cvt.rn.satfinite.e4m3x2.f32 %s2, %f1, %f2;
+	cvt.rn.satfinite.e5m2x2.f32 %s3, %f1, %f2;
+	cvt.rn.satfinite.relu.e4m3x2.f32 %s4, %f1, %f2;
+	cvt.rn.f16x2.e4m3x2 %r1, %s1;
+	cvt.rn.f16x2.e5m2x2 %r2, %s1;
+	cvt.rn.relu.f16x2.e4m3x2 %r3, %s1;
+	st.global.b16 [%rd1], %s2; st.global.b16 [%rd1+2], %s3; st.global.b16 [%rd1+4], %s4;
+	st.global.b32 [%rd1+8], %r1; st.global.b32 [%rd1+12], %r2; st.global.b32 [%rd1+16], %r3;
+	ret;
+}
+`, `
+.version 7.8
+.target sm_75
+.address_size 64
+.visible .entry probe_f2f16(.param .u64 out, .param .f32 f, .param .b16 h)
+{
+	.reg .b16 %s<4>; .reg .f32 %f<4>; .reg .b64 %rd<2>; .reg .b32 %r<4>;
+	ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [f]; ld.param.b16 %s2, [h];
+	cvt.rn.f16.f32 %s1, %f1;
+	cvt.rz.f16.f32 %s3, %f1;
+	cvt.f32.f16 %f2, %s2;
+	st.global.b16 [%rd1], %s1; st.global.b16 [%rd1+2], %s3; st.global.f32 [%rd1+4], %f2;
 	ret;
 }
 `}
