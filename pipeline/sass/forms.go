@@ -446,6 +446,13 @@ var formTable = []*form{
 	// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
 	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
 		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
+	// BAR.SYNC with the barrier number in a register (bar.sync %r):
+	// opcode 0x51d, the register at 32 (measured: ptxas's BAR.SYNC
+	// .DEFER_BLOCKING R0 for ZLUDA's bar_sync at -O0, and nvdisasm over
+	// that word with other registers); bits 42 and up hold a thread count
+	// (nvdisasm: BAR.SYNC R0, 0x1), which this form leaves 0.
+	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0x51d, srcs: []slot{{k: sR, pos: 32}},
+		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}, {42, 12, 0}}},
 	{op: ori.OpBAR, key: []string{"RED"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}, {k: sP, pos: 87, not: 90}},
 		mods: []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, {pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}},
 		fix:  []fix{{77, 2, 2}}},

@@ -118,9 +118,10 @@ func TestF2FPTF32Words(t *testing.T) {
 }
 
 // TestBarRedWords pins BAR.RED without a result and B2R.RESULT, which
-// PostFixForMercTargets splits orilab's BAR.RED d = ... into: ptxas
-// 13.0.88's words for ZLUDA's bar_red_and_pred and the probe_forms
-// kernel of internal/gen (sm_80; sm_90's are the same).
+// PostFixForMercTargets splits orilab's BAR.RED d = ... into, and
+// BAR.SYNC with a register: ptxas 13.0.88's words for ZLUDA's
+// bar_red_and_pred and bar_sync and the probe_forms kernel of
+// internal/gen (sm_80; sm_90's are the same).
 func TestBarRedWords(t *testing.T) {
 	cases := []struct {
 		ori    string
@@ -132,6 +133,8 @@ func TestBarRedWords(t *testing.T) {
 		{"[B------:R-:W-:-:S06] BAR.RED.POPC.DEFER_BLOCKING 0x0, !P0", 0x0000000000007b1d, 0x000fec0004014000, "BAR.RED.POPC.DEFER_BLOCKING 0x0, !P0 ;"},
 		{"[B------:R-:W1:-:S01] B2R.RESULT RZ, P1 =", 0x0000000000ff731c, 0x000e620000024000, "B2R.RESULT RZ, P1 ;"},
 		{"[B------:R-:W0:-:S04] B2R.RESULT R9 =", 0x000000000009731c, 0x000e2800000e4000, "B2R.RESULT R9 ;"},
+		{"[B01----:R1:W-:Y:S15] BAR.SYNC.DEFER_BLOCKING R0", 0x000000000000751d, 0x0033de0000010000, "BAR.SYNC.DEFER_BLOCKING R0 ;"},
+		{"[B01----:R1:W-:Y:S15] BAR.SYNC R4", 0x000000040000751d, 0x0033de0000000000, "BAR.SYNC R4 ;"},
 	}
 	for _, arch := range []int{80, 90} {
 		for _, c := range cases {
