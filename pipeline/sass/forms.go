@@ -500,12 +500,14 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 	return c, nil
 }
 
-// regB refuses an HADD2 or HMUL2 whose source B is not a register: the
-// forms with an immediate or constant hold it in C's field, which these
-// tables do not describe.
+// regB refuses an HADD2 or HMUL2 whose source B is not an R register:
+// their immediate, constant and uniform-register forms differ (measured
+// with nvdisasm -b SM80/SM90: HADD2 R8, R8, UR8 is form 7, C's field,
+// where HMUL2's is form 6; HADD2's form 6 is no instruction), and these
+// tables describe neither.
 func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
-	if len(in.Srcs) > 1 && in.Srcs[1].Kind != ori.OpdReg {
-		return nil, fmt.Errorf("source B %s: orilab encodes %s with registers only", in.Srcs[1], in.Op)
+	if len(in.Srcs) > 1 && (in.Srcs[1].Kind != ori.OpdReg || in.Srcs[1].Reg.Class != ori.ClassR) {
+		return nil, fmt.Errorf("source B %s: orilab encodes %s with R registers only", in.Srcs[1], in.Op)
 	}
 	return in, nil
 }
