@@ -113,6 +113,7 @@ const (
 	OpRED
 	// Synchronization and warp collectives.
 	OpBAR
+	OpB2R
 	OpMEMBAR
 	OpWARPSYNC
 	OpBSSY
@@ -227,7 +228,11 @@ var opTable = [numOpcodes]opInfo{
 	OpATOM:  {name: "ATOM", flags: FAtomic | FLoad | FStore | fMem, dsts: "R P?", srcs: "M v v?"},
 	OpRED:   {name: "RED", flags: FAtomic | FStore | fMem, dsts: "", srcs: "M v"},
 
-	OpBAR:       {name: "BAR", flags: FBarrier | fCtl, dsts: "*", srcs: "*"},
+	OpBAR: {name: "BAR", flags: FBarrier | fCtl, dsts: "*", srcs: "*"},
+	// B2R.RESULT d[, p]: the reduction of the warp's last BAR.RED
+	// (PostFixForMercTargets splits BAR.RED's result off into it, as
+	// ptxas writes BAR.RED.AND 0x0, P0 ; B2R.RESULT RZ, P1).
+	OpB2R:       {name: "B2R", flags: fCtl, dsts: "R P?", srcs: ""},
 	OpMEMBAR:    {name: "MEMBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
 	OpWARPSYNC:  {name: "WARPSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "v"},
 	OpBSSY:      {name: "BSSY", flags: fCtl, dsts: "", srcs: "i B"},

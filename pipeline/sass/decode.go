@@ -65,6 +65,10 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 	}
 	in.Guard = ori.PReg(ori.ClassP, int(w.Field(bitsGuard, 3)), 1)
 	in.GuardNot = w.Bit(15)
+	if fm.uni && in.Guarded() {
+		// The uniform datapath's guard is a UP (encoder.guard).
+		in.Guard.Class = ori.ClassUP
+	}
 	in.Ctrl = decodeCtrl(w)
 	if pos := fm.descPos(); pos != 0 {
 		// The memory descriptor: a uniform register pair, URZ for none.

@@ -170,11 +170,17 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, CALL through a register, BRX,
-// BAR.RED with a result,
-// FMNMX on sm_90, FSET, HADD2, HMUL2, F16 conversions, 32-bit addresses
-// under .E) is refused, and the nvdisasm test in package pipeline counts
-// it. No BRA word holds a uniform predicate and the only REDUX word has a
+// (global and generic memory on sm_75, CALL through a register, BRX, HADD2 and HMUL2 with
+// a constant, an immediate or a half swizzle, ATOMS.ADD.F32, 32-bit
+// addresses under .E) is refused, and the nvdisasm test in
+// package pipeline counts it. The tensor-core forms (HMMA, IMMA, DMMA,
+// LDSM, STSM) cover every shape issue 23 lowers; nvdisasm prints IMMA's
+// A and B as R16.ROW, R20.COL and sm_90's DMMA.884 as DMMA.8x8x4 (text.go,
+// spell.go). A uniform-datapath instruction's guard field names a UP:
+// the encoder refuses a P guard there other than PT, and the decoder
+// returns a UP guard. BAR.RED has no result field: PostFixForMercTargets
+// moves orilab's result into a B2R.RESULT after it. No BRA word holds a
+// uniform predicate and the only REDUX word has a
 // UR destination: PostFixForMercTargets rewrites both (a PLOP3 copy of
 // the guard into a P register, whose source C may be a UP; a UR result
 // moved on), and the encoder refuses what it could not rewrite.

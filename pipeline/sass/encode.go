@@ -250,7 +250,7 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 	if fm.toBase {
 		setBranchField(&e.w, e.arch, -(e.pc + 16))
 	}
-	if err := e.guard(in); err != nil {
+	if err := e.guard(in, fm.uni); err != nil {
 		return Word{}, err
 	}
 	if err := encodeCtrl(&e.w, in.Ctrl); err != nil {
@@ -425,9 +425,19 @@ func valueOf(g group, name string) (uint64, bool) {
 	return 0, false
 }
 
-func (e *encoder) guard(in *ori.Inst) error {
+// guard writes in's guard. A uniform-datapath instruction's guard field
+// names a uniform predicate (measured: nvdisasm prints ptxas's UIADD3
+// word with guard bits 7 and the negation as @!UPT), so there a P guard
+// other than PT would run under the UP of the same number: refused.
+func (e *encoder) guard(in *ori.Inst, uni bool) error {
 	g := in.Guard
-	if g.Class != ori.ClassP || g.Virtual {
+	switch {
+	case g.Virtual:
+		return fmt.Errorf("guard %s is not a physical register", g)
+	case uni && g.Class == ori.ClassP && g != ori.PT:
+		return fmt.Errorf("guard %s: a uniform instruction's guard is a uniform predicate", g)
+	case uni && g.Class == ori.ClassUP:
+	case g.Class != ori.ClassP:
 		return fmt.Errorf("guard %s is not a physical P register", g)
 	}
 	e.w.SetField(bitsGuard, 3, uint64(g.N))

@@ -138,6 +138,9 @@ func TestEncodeRefuses(t *testing.T) {
 		{80, "DADD R2.64 = R2.64, 0d3FB999999999999A", "sass: DADD: f64 immediate 0.10000000000000000555 needs more than the 32 upper bits the encoding holds"},
 		{80, "MOV R3.64 = RZ", "sass: MOV: result 0: R3.64 is a 2-register tuple that is not aligned"},
 		{80, "S2R R0 = SR_NOSUCH", "sass: S2R: source 0 (SR_NOSUCH): special register SR_NOSUCH has no number in orilab's table"},
+		{80, "@P0 UIADD3 UR4 = UR4, 0x1, URZ", "sass: UIADD3: guard P0: a uniform instruction's guard is a uniform predicate"},
+		{80, "IMMA.16832.S8.S8 R6.128 = R16.128, R20.64, R8.128", "sass: IMMA.16832.S8.S8: result 0: R6.128 is a 4-register tuple that is not aligned"},
+		{75, "HMMA.16816.F32 R12.128 = R4.128, R20.64, R8.128", "sass: HMMA.16816.F32: no encoding of this modifier form for sm_75"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.inst+" ;\n")

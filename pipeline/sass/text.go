@@ -192,6 +192,12 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		}
 		parts[i] = s
 	}
+	if in.Op == ori.OpIMMA && len(parts) >= len(dsts)+2 {
+		// nvdisasm names the layouts of A and B, which the word does
+		// not vary (mma.sync's integer shapes are all .row.col).
+		parts[len(dsts)] += ".ROW"
+		parts[len(dsts)+1] += ".COL"
+	}
 	name := in.Name()
 	if in.Op == ori.OpRED && arch >= 90 {
 		// nvdisasm -b SM90 names the global RED word (opcode 0x98e)

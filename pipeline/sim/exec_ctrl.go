@@ -16,6 +16,7 @@ func init() {
 	execTable[ori.OpCALL] = execCALL
 	execTable[ori.OpBPT] = execBPT
 	execTable[ori.OpBAR] = execBAR
+	execTable[ori.OpB2R] = execB2R
 	execTable[ori.OpWARPSYNC] = execWARPSYNC
 	execTable[ori.OpBSSY] = execBSSY
 	execTable[ori.OpBSYNC] = execBSYNC
@@ -205,6 +206,28 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	return nil
 }
 
+// execB2R: B2R.RESULT d[, p] reads the reduction of the warp's last
+// BAR.RED without a result: the count (POPC) into d, and whether it is
+// nonzero (AND, OR) into p.
+func execB2R(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	advance(f, mask)
+	var p uint32
+	for m := eff; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		if len(d.dst) > 0 {
+			s.set(w, f, &d.dst[0], lane, 0, w.barRes[lane])
+		}
+		if w.barRes[lane] != 0 {
+			p |= 1 << lane
+		}
+	}
+	if len(d.dst) > 1 {
+		s.setPred(w, f, &d.dst[1], eff, p)
+	}
+	return nil
+}
+
 // releaseBarriers completes every barrier whose thread count is reached.
 func (s *machine) releaseBarriers(c *cta) (bool, error) {
 	live := 0
@@ -228,6 +251,13 @@ func (s *machine) releaseBarriers(c *cta) (bool, error) {
 		}
 		for _, wt := range b.waiters {
 			wt.w.barWait &^= wt.mask
+			if wt.d.has("RED") && len(wt.d.dst) == 0 {
+				// Split off by PostFixForMercTargets: B2R.RESULT
+				// reads the reduction.
+				for m := wt.mask; m != 0; m &= m - 1 {
+					wt.w.barRes[bits.TrailingZeros32(m)] = b.red
+				}
+			}
 			if wt.d.has("RED") && len(wt.d.dst) > 0 {
 				o := &wt.d.dst[0]
 				if o.kind == okPred {

@@ -134,7 +134,10 @@ type warp struct {
 	frames  []*frame
 	local   []byte // warpSize * local bytes
 	barWait uint32 // lanes waiting at a CTA barrier
-	conv    uint32 // lanes waiting at WARPSYNC/BSYNC
+	// barRes[l] is the reduction of the last BAR.RED without a result
+	// that lane l passed, which B2R.RESULT reads.
+	barRes [warpSize]uint32
+	conv   uint32 // lanes waiting at WARPSYNC/BSYNC
 	// convNeed[l] is the set of threads lane l waits for; convFrame[l] the
 	// frame it waits in. bssy holds the convergence barriers B0-B15.
 	convNeed  [warpSize]uint32
