@@ -13,7 +13,9 @@ import (
 // For each block X that ends in a conditional or indirect branch, J is X's
 // immediate post-dominator: the first block every path from X must reach.
 // The region is accepted when
-//   - J exists (paths that all leave the function need no reconvergence),
+//   - J exists (paths that all leave the function need no reconvergence)
+//     and holds more than an EXIT (threads that meet only to exit need
+//     no reconvergence either; see exitOnly),
 //   - X dominates J, so every thread arriving at J's BSYNC came through
 //     X's BSSY (a thread from elsewhere would wait on a stale thread mask),
 //   - the region (the blocks reachable from X without passing J, and X
@@ -112,6 +114,16 @@ func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 		inserted = true
 	}
 	return inserted, nil
+}
+
+// exitOnly reports whether b holds nothing but an unguarded EXIT. A
+// region that meets again only there needs no pair: every thread that
+// reaches the BSYNC exits right after it, and BSYNC does not wait for
+// exited threads, so the threads that arrive first would wait only to
+// exit together. ptxas 13.0.88 brackets no such region (a loop whose exit
+// is the kernel's EXIT has no BSSY; an early return is one `@P0 EXIT`).
+func exitOnly(b *ori.Block) bool {
+	return len(b.Insts) == 1 && b.Insts[0].Op == ori.OpEXIT && !b.Insts[0].Guarded()
 }
 
 // bracketed reports whether f already has convergence barriers.
@@ -228,7 +240,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 		blocks, reentered := divergentSpan(x, j)
 		spans, spanOf = append(spans, blocks), append(spanOf, x)
-		if j == nil || !dom.Dominates(x, j) {
+		if j == nil || !dom.Dominates(x, j) || exitOnly(j) {
 			continue
 		}
 		r := &convRegion{x: x, j: j, blocks: blocks}
