@@ -262,6 +262,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 			regions = append(regions, r)
 		}
 	}
+	regions = dropCoveredRegions(regions, dom)
 	// Two regions conflict when they can be open at the same time in one
 	// warp, since a barrier register holds one thread mask for the whole
 	// warp: when X of one lies in the other's region (nesting), or when
@@ -304,6 +305,66 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 	}
 	return regions
+}
+
+// dropCoveredRegions drops each region whose threads all belong to
+// another region that meets again at the same block: the back-edge branch
+// of a rotated loop (its region runs from the latch to the loop's exit)
+// inside the region of the guard branch in front of the loop (which
+// meets at the same exit). Every thread that runs the inner BSSY has run
+// the outer one since it last passed the meeting block, so the outer
+// BSYNC already waits for it there, and the inner pair would only repeat
+// that, once per iteration. The conditions: the same J, the outer X
+// strictly dominates the inner X and reaches it before J, and no path
+// from J reaches the inner X without passing the outer X again (an
+// enclosing loop goes through the guard).
+func dropCoveredRegions(regions []*convRegion, dom *ori.DomTree) []*convRegion {
+	var kept []*convRegion
+	for _, r := range regions {
+		covered := false
+		for _, o := range regions {
+			if o != r && o.j == r.j && o.x != r.x && o.blocks[r.x] && dom.Dominates(o.x, r.x) &&
+				blocksWithin(r.blocks, o.blocks) && !reachesAvoiding(r.j, r.x, o.x) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// blocksWithin reports whether every block of a is in b.
+func blocksWithin(a, b map[*ori.Block]bool) bool {
+	for x := range a {
+		if !b[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// reachesAvoiding reports whether a path from from reaches to without
+// passing avoid.
+func reachesAvoiding(from, to, avoid *ori.Block) bool {
+	seen := map[*ori.Block]bool{from: true}
+	work := []*ori.Block{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if s != avoid && !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // uniformBranch reports whether x ends in a branch on a uniform
