@@ -43,3 +43,16 @@ func Sequence(ps ...Pass) Pass {
 		},
 	}
 }
+
+// The rows of the phase table that hold several folds.
+var (
+	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, then
+	// loop inversion.
+	LateArchFirst = Sequence(FoldIMADWide, InvertLoops)
+	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
+	// the 32- and 64-bit LEA folds and the comparison-predicate fold.
+	LateArchSecond = Sequence(FoldOffsets, FoldLEA, FoldLEAHI, FoldSetpPred)
+	// LiveDeadLoops is OriPerformLiveDeadFourth: dead loops, then dead
+	// code (which the deleted loops leave more of).
+	LiveDeadLoops = Sequence(DeadLoops, LiveDead)
+)
