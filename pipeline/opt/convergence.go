@@ -13,7 +13,9 @@ import (
 // For each block X that ends in a conditional or indirect branch, J is X's
 // immediate post-dominator: the first block every path from X must reach.
 // The region is accepted when
-//   - J exists (paths that all leave the function need no reconvergence),
+//   - J exists (paths that all leave the function need no reconvergence)
+//     and holds more than an EXIT (threads that meet only to exit need
+//     no reconvergence either; see exitOnly),
 //   - X dominates J, so every thread arriving at J's BSYNC came through
 //     X's BSSY (a thread from elsewhere would wait on a stale thread mask),
 //   - the region (the blocks reachable from X without passing J, and X
@@ -112,6 +114,16 @@ func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 		inserted = true
 	}
 	return inserted, nil
+}
+
+// exitOnly reports whether b holds nothing but an unguarded EXIT. A
+// region that meets again only there needs no pair: every thread that
+// reaches the BSYNC exits right after it, and BSYNC does not wait for
+// exited threads, so the threads that arrive first would wait only to
+// exit together. ptxas 13.0.88 brackets no such region (a loop whose exit
+// is the kernel's EXIT has no BSSY; an early return is one `@P0 EXIT`).
+func exitOnly(b *ori.Block) bool {
+	return len(b.Insts) == 1 && b.Insts[0].Op == ori.OpEXIT && !b.Insts[0].Guarded()
 }
 
 // bracketed reports whether f already has convergence barriers.
@@ -228,7 +240,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 		blocks, reentered := divergentSpan(x, j)
 		spans, spanOf = append(spans, blocks), append(spanOf, x)
-		if j == nil || !dom.Dominates(x, j) {
+		if j == nil || !dom.Dominates(x, j) || exitOnly(j) {
 			continue
 		}
 		r := &convRegion{x: x, j: j, blocks: blocks}
@@ -250,6 +262,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 			regions = append(regions, r)
 		}
 	}
+	regions = dropCoveredRegions(regions, dom)
 	// Two regions conflict when they can be open at the same time in one
 	// warp, since a barrier register holds one thread mask for the whole
 	// warp: when X of one lies in the other's region (nesting), or when
@@ -292,6 +305,66 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 	}
 	return regions
+}
+
+// dropCoveredRegions drops each region whose threads all belong to
+// another region that meets again at the same block: the back-edge branch
+// of a rotated loop (its region runs from the latch to the loop's exit)
+// inside the region of the guard branch in front of the loop (which
+// meets at the same exit). Every thread that runs the inner BSSY has run
+// the outer one since it last passed the meeting block, so the outer
+// BSYNC already waits for it there, and the inner pair would only repeat
+// that, once per iteration. The conditions: the same J, the outer X
+// strictly dominates the inner X and reaches it before J, and no path
+// from J reaches the inner X without passing the outer X again (an
+// enclosing loop goes through the guard).
+func dropCoveredRegions(regions []*convRegion, dom *ori.DomTree) []*convRegion {
+	var kept []*convRegion
+	for _, r := range regions {
+		covered := false
+		for _, o := range regions {
+			if o != r && o.j == r.j && o.x != r.x && o.blocks[r.x] && dom.Dominates(o.x, r.x) &&
+				blocksWithin(r.blocks, o.blocks) && !reachesAvoiding(r.j, r.x, o.x) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// blocksWithin reports whether every block of a is in b.
+func blocksWithin(a, b map[*ori.Block]bool) bool {
+	for x := range a {
+		if !b[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// reachesAvoiding reports whether a path from from reaches to without
+// passing avoid.
+func reachesAvoiding(from, to, avoid *ori.Block) bool {
+	seen := map[*ori.Block]bool{from: true}
+	work := []*ori.Block{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if s != avoid && !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // uniformBranch reports whether x ends in a branch on a uniform

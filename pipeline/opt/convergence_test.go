@@ -279,7 +279,8 @@ BB3:
 BB5:
 	#10 IADD3 R4 = R4, 0x3, RZ ;
 BB4:
-	#9 EXIT ;
+	#9 IADD3 R4 = R4, 0x4, RZ ;
+	#15 EXIT ;
 }
 `))
 	if err != nil {
@@ -300,23 +301,24 @@ BB4:
 BB0:
 	#1 S2R R4 = SR_TID.X ;
 	#2 ISETP.GE.AND P0, PT = R4, 0x8, PT ;
-	#11 BSSY 0x1, BB4 ;
+	#16 BSSY 0x1, BB4 ;
 	#3 @P0 BRA BB2 ;
 BB1:
 	#4 CALL.REL.NOINC `+"`g`"+` ;
 	#5 BRA BB4 ;
 BB2:
 	#6 ISETP.GE.AND P1, PT = R4, 0x10, PT ;
-	#13 BSSY 0x2, BB5 ;
+	#18 BSSY 0x2, BB5 ;
 	#7 @P1 BRA BB5 ;
 BB3:
 	#8 IADD3 R4 = R4, 0x2, RZ ;
 BB5:
-	#14 BSYNC 0x2 ;
+	#19 BSYNC 0x2 ;
 	#10 IADD3 R4 = R4, 0x3, RZ ;
 BB4:
-	#12 BSYNC 0x1 ;
-	#9 EXIT ;
+	#17 BSYNC 0x1 ;
+	#9 IADD3 R4 = R4, 0x4, RZ ;
+	#15 EXIT ;
 }
 `)
 	if got := k.String(); got != want {
