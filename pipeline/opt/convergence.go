@@ -29,6 +29,14 @@ import (
 //     the others would wait for them forever (fuzz seed 31). An EXIT
 //     inside the region is fine: BSYNC does not wait for exited threads.
 //
+// The BSSY goes right before X's branch, except when a loop comes back to
+// X before J (X is a loop's exiting block): then it goes at the end of
+// the nearest dominator of X that J post-dominates and that the loop does
+// not run again, the loop's preheader in the common case, as ptxas places
+// it (hoistOpen; fuzz seed 23310084: a BSSY run on every trip let the
+// last threads to leave pass the BSYNC alone). Without such a block the
+// region gets no pair.
+//
 // A barrier register holds one thread mask for the whole warp, so regions
 // that can be open at the same time in one warp get different registers:
 // nested regions (one's BSSY lies inside the other's region), and regions
@@ -70,8 +78,12 @@ import (
 var Convergence = Pass{Run: insertConvergence}
 
 type convRegion struct {
-	x, j   *ori.Block
-	blocks map[*ori.Block]bool // X and the blocks reachable from it before J
+	x, j *ori.Block
+	// open is the block whose end holds the BSSY: X, or for a loop that
+	// comes back to X before J, the nearest dominator of X that runs once
+	// per entry into the region (hoistOpen).
+	open   *ori.Block
+	blocks map[*ori.Block]bool // open and the blocks reachable from it before J
 	calls  uint16              // barriers the functions called inside the region use
 	bar    int
 }
@@ -102,8 +114,15 @@ func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 		bssy := ori.NewInst(ori.OpBSSY)
 		bssy.Srcs = []ori.Operand{ori.Imm(int64(r.bar)), ori.BlockRef(int(r.j.ID))}
 		bssy.ID, bssy.Line = f.NewID(), term.Line
-		n := len(r.x.Insts)
-		r.x.Insts = append(r.x.Insts[:n-1], bssy, term)
+		// The BSSY goes right before the open block's branch, or at its
+		// end when it falls through (a hoisted open block may).
+		n := len(r.open.Insts)
+		if n > 0 && r.open.Insts[n-1].Op.Flags()&(ori.FBranch|ori.FIndirect) != 0 {
+			last := r.open.Insts[n-1]
+			r.open.Insts = append(r.open.Insts[:n-1], bssy, last)
+		} else {
+			r.open.Insts = append(r.open.Insts, bssy)
+		}
 		bsync := ori.NewInst(ori.OpBSYNC)
 		bsync.Srcs = []ori.Operand{ori.Imm(int64(r.bar))}
 		bsync.ID = f.NewID()
@@ -243,12 +262,19 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		if j == nil || !dom.Dominates(x, j) || exitOnly(j) {
 			continue
 		}
-		r := &convRegion{x: x, j: j, blocks: blocks}
+		open := x
+		if reentered {
+			if open, blocks = hoistOpen(x, j, dom, pdom); open == nil {
+				continue
+			}
+		}
+		r := &convRegion{x: x, j: j, open: open, blocks: blocks}
 		returns := false
 		for b := range r.blocks {
-			if b == x && !reentered {
-				// The BSSY goes right before X's branch: what X does
-				// before it (a CALL, say) runs before the region opens.
+			if b == open && (open != x || !reentered) {
+				// The BSSY goes at the end of the open block: what that
+				// block does before it (a CALL, say) runs before the
+				// region opens.
 				continue
 			}
 			r.calls |= callMask[b]
@@ -284,7 +310,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 	}
 	for _, r := range regions {
 		for c, mask := range callMask {
-			if !r.blocks[c] && together(r.x, c) {
+			if !r.blocks[c] && together(r.open, c) {
 				r.calls |= mask
 			}
 		}
@@ -292,7 +318,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 	for i, r := range regions {
 		used := r.calls
 		for _, o := range regions[:i] {
-			if o.bar >= 0 && (o.blocks[r.x] || r.blocks[o.x] || together(o.x, r.x)) {
+			if o.bar >= 0 && (o.blocks[r.open] || r.blocks[o.open] || together(o.open, r.open)) {
 				used |= 1 << o.bar
 			}
 		}
@@ -365,6 +391,38 @@ func reachesAvoiding(from, to, avoid *ori.Block) bool {
 		}
 	}
 	return false
+}
+
+// hoistOpen finds where the BSSY of X's region goes when a loop comes
+// back to X before J: the nearest strict dominator D of X that J
+// post-dominates and that no path from D reaches again before J. It
+// returns D and the blocks reachable from D before J, or nil when no
+// dominator qualifies (the region then gets no pair).
+//
+// A BSSY in X itself would run on every trip around the loop, each time
+// by whichever threads are back at X then, and replace the thread mask
+// that the threads already waiting at J's BSYNC were recorded against.
+// When the loop body diverges (an inner loop with a thread-dependent trip
+// count), the threads come back to X in groups: a group that is the last
+// to leave records only itself, meets its BSYNC alone and passes it,
+// while the threads that left earlier wait for members of the old mask
+// that are gone (fuzz seed 23310084 at -O3: threads 16 and 24 of every
+// warp waited at BSYNC forever). ptxas opens a loop's region before the
+// loop (a BSSY in the preheader, the BSYNC at the exit), which is what D
+// is: J post-dominating D means every thread recorded at D reaches J (or
+// exits), D dominating X (and so J) means every thread waiting at J was
+// recorded, and D not being reached again before J means each entry into
+// the region records its threads once.
+func hoistOpen(x, j *ori.Block, dom, pdom *ori.DomTree) (*ori.Block, map[*ori.Block]bool) {
+	for d := dom.Idom(x); d != nil; d = dom.Idom(d) {
+		if !pdom.Dominates(j, d) {
+			continue
+		}
+		if blocks, reentered := divergentSpan(d, j); !reentered {
+			return d, blocks
+		}
+	}
+	return nil, nil
 }
 
 // uniformBranch reports whether x ends in a branch on a uniform
