@@ -5,12 +5,90 @@ import (
 	"strings"
 	"testing"
 
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 )
 
 // The cases below were checked by hand once (register by register, and
 // by execution: every kernel gives the same output before and after
-// allocation) and are pinned as exact text.
+// allocation) and are pinned as exact text. They allocate from R4
+// (RegAllocLowRegisters=0, r4Knobs), as they were written before kernels
+// without calls got R0, R2 and R3; TestLowRegisters covers the default.
+
+// r4Knobs is knobSet with RegAllocLowRegisters=0 first.
+func r4Knobs(t *testing.T, assigns ...string) *knobs.Set {
+	t.Helper()
+	return knobSet(t, append([]string{"RegAllocLowRegisters=0"}, assigns...)...)
+}
+
+// TestLowRegisters: a kernel without calls gets R0, R2 and R3 (never R1,
+// and no pair R0:R1), as ptxas allocates them; the same kernel with a
+// CALL, a .func, and the knob at 0 start at R4. The allocation executes
+// like the virtual-register code.
+func TestLowRegisters(t *testing.T) {
+	m := parseModule(t, kernelHead+coalesceKernel)
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R0 = SR_TID.X ;
+	#3 IMAD.WIDE.U32 R2.64 = R0, 0x4, RZ ;
+	#4 IADD3 R4, P0 = c[0x0][0x160], R2, RZ ;
+	#5 IADD3.X R5 = c[0x0][0x164], R3, RZ, P0, !PT ;
+	#7 IADD3 R0 = R0, 0x1, RZ ;
+	#8 STG.E [R4.64], R0 ;
+	#9 EXIT ;
+`)
+	if st.Regs != 6 {
+		t.Errorf("regs %d, want 6 (R0-R5)", st.Regs)
+	}
+	sameOutput(t, m, a, outSpec(4, 4))
+	// Pressure: six values live at once (#7) take R0 and R2-R6, not R1.
+	m = parseModule(t, kernelHead+spillKernel)
+	a, st = check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R5 = SR_TID.X ;
+	#3 IADD3 R3 = R5, 0x1, RZ ;
+	#4 IADD3 R4 = R5, 0x2, RZ ;
+	#5 IADD3 R2 = R5, 0x3, RZ ;
+	#6 IADD3 R0 = R5, 0x4, RZ ;
+	#7 IMAD R6 = R3, R4, R2 ;
+	#8 IMAD R6 = R6, R0, R3 ;
+	#9 IMAD R6 = R6, R4, R2 ;
+	#10 IMAD.WIDE.U32 R2.64 = R5, 0x4, RZ ;
+	#11 IADD3 R4, P0 = c[0x0][0x160], R2, RZ ;
+	#12 IADD3.X R5 = c[0x0][0x164], R3, RZ, P0, !PT ;
+	#13 STG.E [R4.64], R6 ;
+	#14 EXIT ;
+`)
+	if st.Regs != 7 {
+		t.Errorf("regs %d, want 7 (R0-R6)", st.Regs)
+	}
+	sameOutput(t, m, a, outSpec(4, 4))
+	// Where R0-R3 stay reserved, no allocated register is below R4.
+	for _, c := range []struct {
+		src, fn string
+		opts    regalloc.Options
+	}{
+		{kernelHead + spillKernel, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocLowRegisters=0")}},
+		{callsModule, "k", regalloc.Options{Arch: 75, OptLevel: 3}},
+		{callsModule, "f", regalloc.Options{Arch: 75, OptLevel: 3}},
+	} {
+		m := parseModule(t, c.src)
+		f := m.Func(c.fn)
+		if _, err := regalloc.Allocate(f, c.opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
+					if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.IsZero() && o.Reg.N != 1 && o.Reg.N < 4 {
+						t.Errorf("%s %s: %s names %s below R4", c.fn, c.opts.Knobs, in, o.Reg)
+					}
+				}
+			}
+		}
+	}
+}
 
 // coalesceKernel copies the thread index once it is dead.
 const coalesceKernel = `.local 0x0
@@ -33,7 +111,7 @@ BB0:
 // instruction shares its register with the result (#7).
 func TestCoalesceAndPairs(t *testing.T) {
 	m := parseModule(t, kernelHead+coalesceKernel)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#2 S2R R8 = SR_TID.X ;
 	#3 IMAD.WIDE.U32 R4.64 = R8, 0x4, RZ ;
@@ -89,7 +167,7 @@ BB0:
 
 func TestPredicateSpill(t *testing.T) {
 	m := parseModule(t, kernelHead+predicates)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#2 S2R R7 = SR_TID.X ;
 	#3 ISETP.GT.U32.AND P1, PT = R7, 0x0, PT ;
@@ -187,14 +265,14 @@ BB0:
 // clones themselves.
 func TestCallsABI(t *testing.T) {
 	m := parseModule(t, callsModule)
-	a, st := check(t, m, "f", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "f", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#3 IMAD R4 = R4, 0x3, R5 ;
 	#5 RET ;
 `)
 	if st.CoalescedMoves != 3 || st.StackFrame != 0 {
 		t.Errorf("f stats %+v", *st)
 	}
-	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#22 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -247,7 +325,7 @@ BB0:
 // refills and the dead store of #7's result are dropped.
 func TestSpillToMemory(t *testing.T) {
 	m := parseModule(t, kernelHead+spillKernel)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#29 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -289,7 +367,7 @@ func TestSpillToMemory(t *testing.T) {
 // the constant's definition #3.
 func TestRematKnobs(t *testing.T) {
 	m := parseModule(t, callsModule)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocRematEnable=0")}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t, "RegAllocRematEnable=0")}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#24 IADD3 R1 = R1, -0x10, RZ ;
 	#2 S2R R4 = SR_TID.X ;
@@ -317,7 +395,7 @@ func TestRematKnobs(t *testing.T) {
 		t.Errorf("stats %+v", *st)
 	}
 	sameOutput(t, m, a, outSpec(4, 4))
-	a, st = check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocRematDisableRange=3..3")}, `BB0:
+	a, st = check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t, "RegAllocRematDisableRange=3..3")}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#23 IADD3 R1 = R1, -0x10, RZ ;
 	#3 MOV R4 = 0x7 ;
@@ -392,7 +470,7 @@ BB0:
 
 func TestUniformClasses(t *testing.T) {
 	m := parseModule(t, kernelHead+uniform)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#2 ULDC UR0 = c[0x0][0x0] ;
 	#3 UIADD3 UR2 = UR0, 0x3, URZ ;
@@ -452,7 +530,7 @@ func TestUniformClasses(t *testing.T) {
 func TestLog(t *testing.T) {
 	var log strings.Builder
 	m := parseModule(t, kernelHead+spillKernel)
-	check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Log: &log, Knobs: knobSet(t, "RegAllocPrintDetails")}, `BB0:
+	check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Log: &log, Knobs: r4Knobs(t, "RegAllocPrintDetails")}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#29 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -495,7 +573,7 @@ R-CLASS SPILL REGALLOC: attemp 3, used 8, target 8, spilled 3
 	// -O0 makes one NOSPILL trial; without the knob no guidance lines.
 	log.Reset()
 	c := m.Clone()
-	if _, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, OptLevel: 0, Log: &log}); err != nil {
+	if _, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, OptLevel: 0, Log: &log, Knobs: r4Knobs(t)}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "P-CLASS NOSPILL REGALLOC: attemp 0, used 1, target 7\nR-CLASS NOSPILL REGALLOC: attemp 0, used 10, target 255\n"; log.String() != want {
@@ -516,31 +594,31 @@ func TestTargets(t *testing.T) {
 		}
 		return st
 	}
-	st := alloc(callsModule, "k", regalloc.Options{Arch: 75, MaxRegs: 16})
+	st := alloc(callsModule, "k", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 24 || len(st.Warnings) != 1 || st.Warnings[0] != "warning 7016: k: regcount 16 specified below abi_minimum of 24" {
 		t.Errorf("kernel with a call: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(callsModule, "f", regalloc.Options{Arch: 75, MaxRegs: 16})
+	st = alloc(callsModule, "f", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 24 || len(st.Warnings) != 1 {
 		t.Errorf(".func: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(callsModule, "f", regalloc.Options{Arch: 100, MaxRegs: 16})
+	st = alloc(callsModule, "f", regalloc.Options{Arch: 100, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 16 || len(st.Warnings) != 0 {
 		t.Errorf(".func on sm_100: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 16})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 16 || len(st.Warnings) != 0 || st.Regs != 10 {
 		t.Errorf("kernel without calls: target %d, regs %d, warnings %q", st.Target, st.Regs, st.Warnings)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: knobSet(t, "RegTargetList=16,8,12")})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=16,8,12")})
 	if st.Target != 12 || st.SpilledValues != 0 || st.Regs != 10 {
 		t.Errorf("RegTargetList=16,8,12: target %d, regs %d, %d spilled", st.Target, st.Regs, st.SpilledValues)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: knobSet(t, "RegTargetList=8,9")})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=8,9")})
 	if st.Target != 9 || st.SpilledValues+st.RematValues == 0 || st.Regs != 9 {
 		t.Errorf("RegTargetList=8,9: target %d, regs %d, %d spilled, %d rematerialized", st.Target, st.Regs, st.SpilledValues, st.RematValues)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 9, Knobs: knobSet(t, "RegTargetList=32")})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 9, Knobs: r4Knobs(t, "RegTargetList=32")})
 	if st.Target != 9 {
 		t.Errorf("RegTargetList=32 with --maxrregcount 9: target %d", st.Target)
 	}
@@ -567,7 +645,7 @@ BB0:
 	#5 STG.E [R6.64], %r2 ;
 	#6 EXIT ;
 }
-`, regalloc.Options{Arch: 75, MaxRegs: 5},
+`, regalloc.Options{Arch: 75, MaxRegs: 5, Knobs: r4Knobs(t)},
 		"regalloc: k BB0 #4: Register allocation failed with register count of '5'. Compile the program with a higher register target (the temporary of spilled %r1 at #4 needs a register while 1 of the usable registers R4-R4 are in use there)")
 	alloc(kernelHead+`.local 0x0
 {
@@ -579,7 +657,7 @@ BB1:
 	#4 MOV.PHI %r1 = %r0, BB0 ;
 	#5 EXIT ;
 }
-`, regalloc.Options{Arch: 75},
+`, regalloc.Options{Arch: 75, Knobs: r4Knobs(t)},
 		"regalloc: k BB1 #4: MOV.PHI reaches register allocation; the partial-SSA form must be converted to moves first")
 	// A uniform value live across a call must leave the UR file.
 	alloc(kernelHead+`.local 0x0
@@ -593,9 +671,9 @@ BB0:
 	#5 STG.E [R6.64], %r0 ;
 	#6 EXIT ;
 }
-`, regalloc.Options{Arch: 75},
+`, regalloc.Options{Arch: 75, Knobs: r4Knobs(t)},
 		"regalloc: k BB0 #3: uniform register %ur0 must be spilled (it is live across a call), but orilab cannot move a value from an R register back to a UR register (no R2UR)")
-	alloc(kernelHead+".local 0x0\n{\nBB0:\n\t#1 EXIT ;\n}\n", regalloc.Options{Arch: 75, Knobs: knobSet(t, "RegAllocEstimatedLoopIterations=many")},
+	alloc(kernelHead+".local 0x0\n{\nBB0:\n\t#1 EXIT ;\n}\n", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegAllocEstimatedLoopIterations=many")},
 		`regalloc: k: RegAllocEstimatedLoopIterations="many": want a number of iterations of at least 1`)
 }
 
@@ -662,7 +740,7 @@ BB0:
 // has no ABI register minimum, so --maxrregcount 7 leaves R4-R6).
 func TestFrames(t *testing.T) {
 	m := parseModule(t, frameModule)
-	opts := regalloc.Options{Arch: 100, OptLevel: 3, MaxRegs: 7}
+	opts := regalloc.Options{Arch: 100, OptLevel: 3, MaxRegs: 7, Knobs: r4Knobs(t)}
 	a, st := check(t, m, "h", opts, `BB0:
 	#1 IADD3 R1 = R1, -0x10, RZ ;
 	#3 STL [R1], R4 ;
@@ -753,7 +831,7 @@ func TestKnobs(t *testing.T) {
 	copyKernel := parseModule(t, kernelHead+coalesceKernel)
 	for _, on := range []string{"RegAllocCoalescing=1", "RegAllocCoalescing=0"} {
 		c := copyKernel.Clone()
-		st, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, Knobs: knobSet(t, on)})
+		st, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, Knobs: r4Knobs(t, on)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -761,11 +839,11 @@ func TestKnobs(t *testing.T) {
 			t.Errorf("%s: %d copies coalesced:\n%s", on, st.CoalescedMoves, c.Funcs[0])
 		}
 	}
-	st := alloc(regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocNumNonSpillTrials=3")})
+	st := alloc(regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t, "RegAllocNumNonSpillTrials=3")})
 	if n := len(st.Attempts); n != 6 || st.Attempts[5].Class != "R" || st.Attempts[5].Mode != "NOSPILL" || st.Attempts[5].N != 2 {
 		t.Errorf("3 trials: attempts %+v", st.Attempts)
 	}
-	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: knobSet(t, "RegAllocThresholdForDiscardConflicts=0")})
+	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t, "RegAllocThresholdForDiscardConflicts=0")})
 	if st.Regs != 8 || st.SpilledValues+st.RematValues == 0 {
 		t.Errorf("threshold 0: %+v", *st)
 	}

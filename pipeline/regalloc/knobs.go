@@ -19,6 +19,9 @@ const (
 	knobTargets    = "RegTargetList"
 	knobLoopIters  = "RegAllocEstimatedLoopIterations"
 	knobPrint      = "RegAllocPrintDetails"
+	// knobLowRegs is orilab's own (ptxas has no such knob: it always
+	// allocates R0, R2 and R3).
+	knobLowRegs = "RegAllocLowRegisters"
 )
 
 var allocReaders = []string{"AllocateRegisters"}
@@ -47,6 +50,8 @@ func init() {
 		"register targets (R registers, counting R0-R3) to choose from: the smallest one the function fits in without spilling, else the largest; each is capped by --maxrregcount")
 	reg(knobLoopIters, knobs.TypeString, "8",
 		"iterations assumed per loop when weighting spill costs: a block in d loops weighs N^d")
+	reg(knobLowRegs, knobs.TypeBool, "1",
+		"in a kernel without calls, allocate R0, R2 and R3 as ptxas does (R1 stays the stack pointer); =0 starts every allocation at R4")
 	reg(knobPrint, knobs.TypeBool, "",
 		"write the allocator's guidance (ABI saves, spill decisions, evictions) to the allocation log")
 }
@@ -61,6 +66,7 @@ type settings struct {
 	targets    []int
 	loopIters  float64
 	print      bool
+	lowRegs    bool
 }
 
 // readSettings reads the knobs for function fn from s (nil: defaults).
@@ -80,6 +86,7 @@ func readSettings(s *knobs.Set, fn string, optLevel int) (settings, error) {
 		remat:      s.Int(knobRemat) != 0,
 		coalescing: s.Bool(knobCoalescing),
 		print:      s.Bool(knobPrint),
+		lowRegs:    s.Bool(knobLowRegs),
 	}
 	if s.IsSet(knobRematRange) {
 		r := s.Range(knobRematRange)
