@@ -216,7 +216,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if a.freq == nil {
 		a.freq = blockFrequencies(a.f, a.set.loopIters)
 	}
-	p, err := newProblem(a.f, c, a.freq, a.lowRegisters())
+	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef)
 	if err != nil {
 		return err
 	}

@@ -848,3 +848,72 @@ func TestKnobs(t *testing.T) {
 		t.Errorf("threshold 0: %+v", *st)
 	}
 }
+
+// guardedKernel stores four constants under a guard, as predication
+// leaves an if-then block: the MOVs' only definitions are guarded.
+const guardedKernel = `.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#3 S2R %r1 = SR_TID.Y ;
+	#4 IADD3 %r2 = %r0, %r1, RZ ;
+	#5 ISETP.EQ.U32.AND %p0, PT = %r2, 0x0, PT ;
+	#6 @%p0 MOV %r3 = 0x7 ;
+	#7 @%p0 MOV %r4 = 0x9 ;
+	#8 @%p0 MOV %r5 = 0xb ;
+	#9 @%p0 MOV %r6 = 0xd ;
+	#10 @%p0 STS [0x0], %r3 ;
+	#11 @%p0 STS [0x4], %r4 ;
+	#12 @%p0 STS [0x8], %r5 ;
+	#13 @%p0 STS [0xc], %r6 ;
+	#14 STS [0x10], %r2 ;
+	#15 EXIT ;
+}
+`
+
+// TestTrimUndefined: the guarded MOVs' values are live back to the entry
+// by liveness (a guarded write does not end a range), but no definition
+// reaches the positions before #6, so they start at their MOVs and reuse
+// the registers of %r0 and %r1 (R2, R0); RegAllocTrimUndefined=0 keeps
+// the whole ranges, which overlap %r0 and %r1, and needs R6.
+func TestTrimUndefined(t *testing.T) {
+	m := parseModule(t, kernelHead+guardedKernel)
+	_, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R2 = SR_TID.X ;
+	#3 S2R R0 = SR_TID.Y ;
+	#4 IADD3 R5 = R2, R0, RZ ;
+	#5 ISETP.EQ.U32.AND P0, PT = R5, 0x0, PT ;
+	#6 @P0 MOV R0 = 0x7 ;
+	#7 @P0 MOV R2 = 0x9 ;
+	#8 @P0 MOV R3 = 0xb ;
+	#9 @P0 MOV R4 = 0xd ;
+	#10 @P0 STS [0x0], R0 ;
+	#11 @P0 STS [0x4], R2 ;
+	#12 @P0 STS [0x8], R3 ;
+	#13 @P0 STS [0xc], R4 ;
+	#14 STS [0x10], R5 ;
+	#15 EXIT ;
+`)
+	_, off := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocTrimUndefined=0")}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R6 = SR_TID.X ;
+	#3 S2R R2 = SR_TID.Y ;
+	#4 IADD3 R2 = R6, R2, RZ ;
+	#5 ISETP.EQ.U32.AND P0, PT = R2, 0x0, PT ;
+	#6 @P0 MOV R0 = 0x7 ;
+	#7 @P0 MOV R3 = 0x9 ;
+	#8 @P0 MOV R4 = 0xb ;
+	#9 @P0 MOV R5 = 0xd ;
+	#10 @P0 STS [0x0], R0 ;
+	#11 @P0 STS [0x4], R3 ;
+	#12 @P0 STS [0x8], R4 ;
+	#13 @P0 STS [0xc], R5 ;
+	#14 STS [0x10], R2 ;
+	#15 EXIT ;
+`)
+	if st.Regs != 6 || off.Regs != 7 {
+		t.Errorf("registers %d trimmed, %d untrimmed; want 6 and 7", st.Regs, off.Regs)
+	}
+}

@@ -22,6 +22,8 @@ const (
 	// knobLowRegs is orilab's own (ptxas has no such knob: it always
 	// allocates R0, R2 and R3).
 	knobLowRegs = "RegAllocLowRegisters"
+	// knobTrimUndef is orilab's own too (undefined.go).
+	knobTrimUndef = "RegAllocTrimUndefined"
 )
 
 var allocReaders = []string{"AllocateRegisters"}
@@ -52,6 +54,8 @@ func init() {
 		"iterations assumed per loop when weighting spill costs: a block in d loops weighs N^d")
 	reg(knobLowRegs, knobs.TypeBool, "1",
 		"in a kernel without calls, allocate R0, R2 and R3 as ptxas does (R1 stays the stack pointer); =0 starts every allocation at R4")
+	reg(knobTrimUndef, knobs.TypeBool, "1",
+		"take the positions that no definition of a value reaches (before its first, possibly guarded, definition) out of its live range; =0 keeps them")
 	reg(knobPrint, knobs.TypeBool, "",
 		"write the allocator's guidance (ABI saves, spill decisions, evictions) to the allocation log")
 }
@@ -67,6 +71,7 @@ type settings struct {
 	loopIters  float64
 	print      bool
 	lowRegs    bool
+	trimUndef  bool
 }
 
 // readSettings reads the knobs for function fn from s (nil: defaults).
@@ -87,6 +92,7 @@ func readSettings(s *knobs.Set, fn string, optLevel int) (settings, error) {
 		coalescing: s.Bool(knobCoalescing),
 		print:      s.Bool(knobPrint),
 		lowRegs:    s.Bool(knobLowRegs),
+		trimUndef:  s.Bool(knobTrimUndef),
 	}
 	if s.IsSet(knobRematRange) {
 		r := s.Range(knobRematRange)

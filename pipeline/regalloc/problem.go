@@ -125,8 +125,10 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 
 // newProblem analyses f for class c; blockFreq gives each block's
 // estimated frequency, in layout order. lowRegs makes R0, R2 and R3
-// allocatable (lowRegisters says when that is allowed).
-func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs bool) (*problem, error) {
+// allocatable (lowRegisters says when that is allowed); trimUndef takes
+// the positions no definition reaches out of the live ranges
+// (undefined.go).
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef bool) (*problem, error) {
 	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit()}
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
@@ -145,6 +147,9 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs bool) 
 		return nil, err
 	}
 	p.virtualRanges()
+	if trimUndef {
+		p.trimUndefined()
+	}
 	p.physicalRanges()
 	if c == ori.ClassR && lowRegs {
 		// R1 is the stack pointer everywhere, whether or not the code
