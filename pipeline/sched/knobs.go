@@ -34,7 +34,7 @@ func init() {
 	// orilab's own knob (ptxas derives its budget from occupancy, 002:436-520,
 	// which orilab does not model).
 	reg("SchedKeepPressure", knobs.TypeBool, "1",
-		"Before allocation, the ILP and DynBatch passes may not raise the R pressure of any block above the function's peak after the ReduceReg pass (the register count the order already needs); =0 leaves them the whole register budget.")
+		"Before allocation, the ILP and DynBatch passes after ReduceReg may not raise the R pressure of any block above its peak after ReduceReg; =0 leaves them the whole register budget.")
 	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }
@@ -48,6 +48,9 @@ type params struct {
 	budgetR    int // R-register budget of the pressure-overflow test
 	batchDepth int
 	keepPeak   bool // SchedKeepPressure
+	// capAtInput caps the R budget of each region at its peak in its
+	// input order (set per pass by Schedule).
+	capAtInput bool
 }
 
 // allocatableR is the number of R registers the allocator may hand out:

@@ -16,10 +16,9 @@ package sched
 // The delta of a candidate is the change in live words per class if it
 // went next; ReduceReg ranks by it, and every mode refuses (when it can) a
 // candidate that would push a class over its budget. Before allocation,
-// the passes after ReduceReg get the function's peak after ReduceReg as
-// their R budget (SchedKeepPressure, peakPressure in schedule.go), so
-// hiding latency never costs a register the function does not need
-// anyway. Only virtual
+// the passes after ReduceReg get each region's peak after ReduceReg as
+// their R budget (SchedKeepPressure, see Schedule), so hiding latency
+// never raises a block's pressure. Only virtual
 // registers count: after allocation the register count is fixed and no
 // order can change it, so the post-RA scheduler runs without a tracker,
 // and before allocation the few physical registers (R1, the ABI argument

@@ -201,9 +201,16 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	reduced := false // a ReduceReg pass has run
 	for _, m := range st.Passes {
 		mp := p
-		if m != ModeReduceReg && reduced && p.keepPeak {
-			mp.budgetR = min(p.budgetR, max(1, peakPressure(f, opts.Arch, live)))
-		}
+		// After ReduceReg, the later passes keep each region's R pressure
+		// within the peak ReduceReg left it (SchedKeepPressure). With the
+		// whole register file as their limit, ILP started all
+		// independent work at once: in binomialOptionsKernel it moved the
+		// eleven f64 constant MOV pairs of a DFMA chain above the chain, 22
+		// words live where the chain needs 2, and the kernel took 56
+		// registers (ptxas 27). Capped at the function's peak instead of
+		// the region's, every block could rise to that peak, and the
+		// allocator needed more (needle_cuda_shared_1 46 -> 49).
+		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
 		for _, b := range f.Blocks {
 			scheduleBlock(b, m, opts, mp, live)
@@ -300,6 +307,9 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 // liveOut is nil after register allocation (no pressure tracking).
 func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
 	d := buildDAG(insts, opts.Arch)
+	if p.capAtInput && liveOut != nil {
+		p.budgetR = min(p.budgetR, max(1, inputPeak(d, p, liveOut)))
+	}
 	ls := newListState(d, m, p, liveOut)
 	out := ls.run()
 	if m == ModeReduceReg && liveOut != nil {
@@ -465,32 +475,6 @@ func (ls *listState) markFeeds() {
 		}
 		ls.frontier, ls.next = next, ls.frontier
 	}
-}
-
-// peakPressure returns the largest number of virtual R words live at
-// once in any block of f in its current order.
-//
-// The ILP pass hides latency by starting independent work early, and
-// with the register file as its only limit it starts all of it: in
-// binomialOptionsKernel it moved the eleven MOV pairs of a DFMA chain's
-// f64 constants above the chain, 22 words live at once where the chain
-// needs 2, and the kernel took 56 registers (ptxas 27). Capped at the
-// function's peak, the reordering never costs a register the function
-// does not already need somewhere else (SchedKeepPressure).
-func peakPressure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) int {
-	peak := 0
-	for _, b := range f.Blocks {
-		insts := b.Insts[phiPrefix(b):]
-		if len(insts) == 0 {
-			continue
-		}
-		pr := newPressure(buildDAG(insts, arch), live[b], 0)
-		for i := range insts {
-			pr.commit(int32(i))
-		}
-		peak = max(peak, pr.peak)
-	}
-	return peak
 }
 
 // measure returns the issue cycles of f's blocks in their current order
