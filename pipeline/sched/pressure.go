@@ -40,6 +40,7 @@ type pressure struct {
 	count  [ori.NumClasses]int
 	limit  [ori.NumClasses]int
 	peak   int // the largest R count seen
+	peakP  int // the largest P count seen
 }
 
 // newPressure prepares the tracker for region d. liveOut holds the
@@ -119,6 +120,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 		p.count[c] -= touchedOut[c]
 	}
 	p.peak = p.count[ori.ClassR]
+	p.peakP = p.count[ori.ClassP]
 	return p
 }
 
@@ -180,6 +182,7 @@ func (p *pressure) commit(i int32) {
 		}
 	}
 	p.peak = max(p.peak, p.count[ori.ClassR])
+	p.peakP = max(p.peakP, p.count[ori.ClassP])
 }
 
 func (p *pressure) set(k int32, on bool) {

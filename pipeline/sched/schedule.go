@@ -308,7 +308,23 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
 	d := buildDAG(insts, opts.Arch)
 	if p.capAtInput && liveOut != nil {
-		p.budgetR = min(p.budgetR, max(1, inputPeak(d, p, liveOut)))
+		in := newPressure(d, liveOut, p.budgetR)
+		for i := range d.insts {
+			in.commit(int32(i))
+		}
+		capped := p
+		capped.budgetR = min(p.budgetR, max(1, in.peak))
+		ls := newListState(d, m, capped, liveOut)
+		out := ls.run()
+		// Holding R values back can leave more predicates live at once
+		// (cp_async_srcsize: 24 guarded loads whose predicates were all
+		// computed first, and the P class spilled into R registers, 31
+		// instructions more). Where the capped order needs more P
+		// registers than the P file has (P0-P6) and than the input
+		// order, schedule without the cap.
+		if ls.pr.peakP <= max(in.peakP, ori.ClassP.Limit()) {
+			return out
+		}
 	}
 	ls := newListState(d, m, p, liveOut)
 	out := ls.run()
