@@ -28,7 +28,8 @@
 //  2. Per class, live ranges are built from ori.Liveness at word
 //     granularity on a linear order of the function with four positions
 //     per instruction, so spill code has positions of its own (ranges.go,
-//     problem.go). Physical registers already in the code (R1, the ABI
+//     problem.go); positions that no definition of a value reaches are
+//     then taken out of its range (undefined.go). Physical registers already in the code (R1, the ABI
 //     argument and result registers R4.. around CALL and RET) are
 //     precolored ranges; a CALL clobbers every caller-saved register.
 //  3. R values live across a CALL may take only the callee-saved
@@ -83,9 +84,11 @@
 //
 // # Conventions
 //
-// After Allocate no virtual register is left. R0-R3 are reserved (R1 is
-// the stack pointer); R registers are allocated from R4, tuples aligned to
-// their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
+// After Allocate no virtual register is left. R1 is the stack pointer and
+// never allocated. R0-R3 are reserved by the calling convention: in a
+// .func and in a kernel that makes calls R registers are allocated from
+// R4; a kernel without calls gets R0, R2 and R3 as well, as ptxas gives
+// them (RegAllocLowRegisters). Tuples are aligned to their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
 // rematerializations ori.RoleRemat with Origin set to the instruction they
 // recompute. Spill slots live above the function's .local variables in its
 // frame, addressed [R1+off].

@@ -129,10 +129,13 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 }
 
 // newProblem analyses f for class c; blockFreq gives each block's
-// estimated frequency, in layout order.
-func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, error) {
+// estimated frequency, in layout order. lowRegs makes R0, R2 and R3
+// allocatable (lowRegisters says when that is allowed); trimUndef takes
+// the positions no definition reaches out of the live ranges
+// (undefined.go).
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef bool) (*problem, error) {
 	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit()}
-	if c == ori.ClassR {
+	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
 	for bi, b := range f.Blocks {
@@ -149,7 +152,16 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, err
 		return nil, err
 	}
 	p.virtualRanges()
+	if trimUndef {
+		p.trimUndefined()
+	}
 	p.physicalRanges()
+	if c == ori.ClassR && lowRegs {
+		// R1 is the stack pointer everywhere, whether or not the code
+		// names it yet: a range over the whole function keeps every value
+		// out of it (and every pair out of R0:R1).
+		p.phys[int(stackPointer.N)] = []seg{{0, int32(p.npos - 1)}}
+	}
 	for _, v := range p.vregs {
 		for i := range v.acc {
 			a := &v.acc[i]
