@@ -118,7 +118,9 @@ func RoundTrip(f *ori.Func, code *sass.Code, arch int) error {
 	}
 	syms := map[int]string{}
 	for _, r := range code.Relocs {
-		syms[r.Offset] = r.Sym
+		if r.Kind == sass.RelocCall {
+			syms[r.Offset] = r.Sym
+		}
 	}
 	for i, w := range code.Words {
 		pc := 16 * i

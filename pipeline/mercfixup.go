@@ -24,10 +24,11 @@ package pipeline
 //     FSETP 1.0, FCHK 1.0, LOP3 and DFMA with two constants, IMAD
 //     c[0x0][0x0] in A): the encoder is asked whether the instruction
 //     encodes, and when it does not but does with one such source
-//     replaced by a register (a pair for the f64 operations), MOVs of
-//     its words into registers dead at that point go right before it;
-//     on sm_75-sm_89 an f64 constant goes into the kernel's literal pool
-//     instead, read as c[0x2][] (poolLiteral).
+//     replaced by a register (a pair for the f64 operations), or with
+//     two (LOP3 c[0x0][0x190], 0x80000000, 0x3f800000: three constants),
+//     MOVs of their words into registers dead at that point go right
+//     before it; on sm_75-sm_89 an f64 constant goes into the kernel's
+//     literal pool instead, read as c[0x2][] (poolLiteral).
 //
 // Example (sm_80, after allocation):
 //
@@ -58,6 +59,9 @@ package pipeline
 // uniform register no function uses, and a MOV copies it into the R
 // register the lowering gave it (reduxToUR): its only word has a UR
 // destination.
+//
+// Sixth, BAR.RED's result moves into a B2R.RESULT right after it
+// (barRedResults): no BAR word has a result field.
 //
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
@@ -119,6 +123,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 		if haveRedux {
 			reduxToUR(f, redux, m)
 		}
+		barRedResults(f, m)
 	}
 	return nil
 }
@@ -286,33 +291,40 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 	entry.Insts = append([]*ori.Inst{ld}, entry.Insts...)
 }
 
-// materializeImms moves one immediate or constant-bank source into dead
-// registers where that makes an instruction encodable.
+// materializeImms moves one or two immediate or constant-bank sources
+// into dead registers where that makes an instruction encodable.
 func materializeImms(f *ori.Func, arch int, m *mirror) {
 	live := physLiveness(f)
 	for bi, b := range f.Blocks {
 		var out []*ori.Inst
 		after := live.afterEach(bi, b)
 		for k, in := range b.Insts {
-			j, words, ok := operandToMove(in, arch)
-			if !ok {
-				// Two f64 constants (a DFMA of a contracted mul by a
-				// constant and add of one): the first goes into
-				// registers, and then the other into the pool or
-				// registers, as ptxas 13.0 does ("DFMA R6, R2, R6,
-				// c[0x2][0x0]" after two MOVs of the multiplier).
-				if j2, ok2 := firstF64Imm(in); ok2 && scratchMove(f, in, j2, 2, after[k], m, &out) {
-					j, words, ok = operandToMove(in, arch)
-				}
+			// Two f64 constants (a DFMA of a contracted mul by a
+			// constant and add of one): the first goes into registers,
+			// and then the other into the pool or registers, as ptxas
+			// 13.0 does ("DFMA R6, R2, R6, c[0x2][0x0]" after two MOVs of
+			// the multiplier).
+			if j2, two := firstF64Imm(in); two && !encodes(in, arch) {
+				scratchMove(f, in, j2, 2, after[k], m, &out)
 			}
-			if ok {
+			// Up to two sources: LOP3 with a constant in A and
+			// immediates in B and C needs both of A and one of B, C in
+			// registers (rodinia hotspot's copysign LOP3.LUT R4,
+			// c[0x0][0x190], 0x80000000, 0x3f800000, 0xea).
+			for moved := 0; moved < 2; moved++ {
+				j, words, ok := operandToMove(in, arch)
+				if !ok {
+					break
+				}
 				if lit, ok := poolLiteral(f, in, j, words, arch); ok {
 					in.Srcs[j] = lit
 					if p := m.byID[in.ID]; p != nil {
 						p.Srcs[j] = lit
 					}
-				} else {
-					scratchMove(f, in, j, words, after[k], m, &out)
+					continue
+				}
+				if !scratchMove(f, in, j, words, after[k], m, &out) {
+					break
 				}
 			}
 			out = append(out, in)
@@ -453,7 +465,9 @@ func wordOf(o ori.Operand, w, words int) ori.Operand {
 
 // operandToMove returns the source of in (and its width in registers)
 // whose immediate or constant, moved into registers, makes in
-// encodable; false when in encodes already or no single source helps.
+// encodable, or, when no single source does, the first of two that
+// together do (the caller moves the second next); false when in encodes
+// already or no one or two sources help.
 func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	if in.IsPseudo() || encodes(in, arch) {
 		return 0, 0, false
@@ -462,17 +476,34 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	if f64Ops[in.Op] {
 		words = 2
 	}
-	for j, o := range in.Srcs {
+	movable := func(o ori.Operand) bool {
 		if o.Kind != ori.OpdImm && o.Kind != ori.OpdCBank || o.Kind == ori.OpdCBank && o.HasBase {
-			continue
+			return false
 		}
-		if words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))) {
+		return !(words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))))
+	}
+	var pairs [][2]int
+	for j, o := range in.Srcs {
+		if !movable(o) {
 			continue
 		}
 		try := in.Clone()
 		try.Srcs[j] = ori.R(ori.PReg(ori.ClassR, 0, words))
 		if encodes(try, arch) {
 			return j, words, true
+		}
+		for k := j + 1; k < len(in.Srcs); k++ {
+			if movable(in.Srcs[k]) {
+				pairs = append(pairs, [2]int{j, k})
+			}
+		}
+	}
+	for _, p := range pairs {
+		try := in.Clone()
+		try.Srcs[p[0]] = ori.R(ori.PReg(ori.ClassR, 0, words))
+		try.Srcs[p[1]] = ori.R(ori.PReg(ori.ClassR, words, words))
+		if encodes(try, arch) {
+			return p[0], words, true
 		}
 	}
 	return 0, 0, false
@@ -593,11 +624,13 @@ type physLive struct {
 // retLive is the set of class-c registers a .func's caller may read after
 // it returns.
 //
-// Decision: regalloc's calling convention makes every register
-// caller-saved (regalloc/doc.go) and passes results in R registers only,
-// from the register each .ret parameter's Offset names (lower/ctrl.go's
-// abiLayout), so a caller reads no P register and, of the R registers,
-// only R0-R3 (ABI-reserved, R1 the stack pointer) and the results. A
+// Decision: regalloc's calling convention preserves R16-R31 across a
+// call (the callee saves those it writes, regalloc/calleesave.go) and
+// every other register is caller-saved; results travel in R registers
+// only, from the register each .ret parameter's Offset names
+// (lower/ctrl.go's abiLayout). So a caller reads no P register and, of
+// the R registers, only R0-R3 (ABI-reserved, R1 the stack pointer),
+// R16-R31 and the results. A
 // result's width in registers is its size in words, except a vector .reg
 // result of 8- or 16-bit elements, which takes one register per element
 // (lower's abiWords); the size alone cannot tell those apart, so results
@@ -611,6 +644,9 @@ func retLive(f *ori.Func, c ori.RegClass) regSet {
 		return s
 	}
 	for n := 0; n < 4; n++ {
+		s.add(n)
+	}
+	for n := 16; n < 32; n++ {
 		s.add(n)
 	}
 	for _, p := range f.Rets {
@@ -806,6 +842,52 @@ func reduxToUR(f *ori.Func, ur ori.Reg, m *mirror) {
 				pm.Srcs = []ori.Operand{ori.R(preUR)}
 				pre.Dsts[0] = ori.R(preUR)
 				m.insertAfter(pre.ID, pm)
+			}
+		}
+		b.Insts = out
+	}
+}
+
+// barRedResults splits orilab's BAR.RED d = id, [n,] p, whose result no
+// BAR word holds, into the two instructions ptxas writes (measured on
+// ptxas 13.0.88's words for bar.red.popc/.and/.or):
+//
+//	BAR.RED.AND 0x0, P1
+//	B2R.RESULT RZ, P2          (AND, OR: the predicate result)
+//	B2R.RESULT R4              (POPC: the count)
+//
+// B2R takes BAR.RED's guard. The simulator keeps each lane's reduction
+// of its last BAR.RED without a result for B2R to read.
+func barRedResults(f *ori.Func, m *mirror) {
+	split := func(in *ori.Inst, id int32) *ori.Inst {
+		b2r := ori.NewInst(ori.OpB2R, "RESULT")
+		b2r.ID = id
+		b2r.Line = in.Line
+		b2r.Guard, b2r.GuardNot = in.Guard, in.GuardNot
+		d := in.Dsts[0]
+		if d.Kind == ori.OpdReg && (d.Reg.Class == ori.ClassP || d.Reg.Class == ori.ClassUP) {
+			b2r.Dsts = []ori.Operand{ori.R(ori.RZ), d}
+		} else {
+			b2r.Dsts = []ori.Operand{d}
+		}
+		in.Dsts = nil
+		return b2r
+	}
+	isBarRed := func(in *ori.Inst) bool {
+		return in.Op == ori.OpBAR && len(in.Mods) > 0 && in.Mods[0] == "RED" && len(in.Dsts) == 1
+	}
+	for _, b := range f.Blocks {
+		var out []*ori.Inst
+		for _, in := range b.Insts {
+			out = append(out, in)
+			if !isBarRed(in) {
+				continue
+			}
+			pre := m.byID[in.ID]
+			b2r := split(in, f.NewID())
+			out = append(out, b2r)
+			if pre != nil && isBarRed(pre) {
+				m.insertAfter(pre.ID, split(pre, b2r.ID))
 			}
 		}
 		b.Insts = out

@@ -80,6 +80,105 @@ BB0:
 	}
 }
 
+// TestThreeConstantLOP3IR: a LOP3 whose three sources are constants
+// (rodinia hotspot's copysign(1.0f, x) at -O3: LOP3.LUT R4,
+// c[0x0][0x190], 0x80000000, 0x3f800000, 0xea) needs two of them in
+// registers: no single MOV makes it encodable (LOP3 has no immediate in
+// C), so the constant in A goes into R0 and the immediate in C into R2
+// (R1 is the stack pointer, R3 is read). The LOP3 reads as before.
+func TestThreeConstantLOP3IR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 MOV R3 = c[0x0][0x160] ;
+	#3 LOP3.LUT R4 = c[0x0][0x190], -0x80000000, 0x3f800000, 0xea, !PT ;
+	#4 IADD3 R4 = R4, R3, RZ ;
+	#5 EXIT ;
+}
+`
+	want := `	#1 MOV R1 = c[0x0][0x28]
+	#2 MOV R3 = c[0x0][0x160]
+	#6 MOV R0 = c[0x0][0x190]
+	#7 MOV R2 = 0x3f800000
+	#3 LOP3.LUT R4 = R0, -0x80000000, R2, 0xea, !PT
+	#4 IADD3 R4 = R4, R3, RZ
+	#5 EXIT
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	if _, err := encodeModule(m, 80); err != nil {
+		t.Errorf("the legalized code does not encode: %v", err)
+	}
+}
+
+// TestBarRedResultsIR: BAR.RED's result moves into a B2R.RESULT right
+// after it, which takes BAR.RED's guard: a predicate result as
+// B2R.RESULT RZ, P (AND, OR), a count as B2R.RESULT R (POPC).
+func TestBarRedResultsIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 BAR.RED.POPC R4 = 0x0, P0 ;
+	#2 @!P1 BAR.RED.AND P2 = 0x1, !P0 ;
+	#3 BAR.SYNC 0x0 ;
+	#4 EXIT ;
+}
+`
+	want := `	#1 BAR.RED.POPC 0x0, P0
+	#5 B2R.RESULT R4 =
+	#2 @!P1 BAR.RED.AND 0x1, !P0
+	#6 @!P1 B2R.RESULT RZ, P2 =
+	#3 BAR.SYNC 0x0
+	#4 EXIT
+`
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+	if _, err := encodeModule(m, 80); err != nil {
+		t.Errorf("the legalized code does not encode: %v", err)
+	}
+}
+
 // TestUniformBranchGuardIR: the BRA guarded by !UP0 gets its guard from
 // a PLOP3 copy into P1, the lowest P register dead there (P0 is read
 // after the branch, on both paths, which join again); the word encodes, and the branch

@@ -7,13 +7,15 @@ import (
 
 	"orilab/internal/testenv"
 	"orilab/pipeline/opt"
+	"orilab/pipeline/ori"
 )
 
 // TestPredicationKeptLiveness compiles kernels where if-conversion
 // converts many regions and checks, for every region judged with
 // liveness kept from before earlier conversions, each answer it can use
-// against liveness computed afresh (a difference panics inside the phase
-// and fails the compile).
+// against liveness computed afresh, and every liveness it recomputes
+// from the last one (LiveSets.Recompute) against a fresh one (a
+// difference panics inside the phase and fails the compile).
 func TestPredicationKeptLiveness(t *testing.T) {
 	shared := testenv.Shared(t)
 	files := []string{"sdk2.2/MonteCarlo_SM13.ptx"}
@@ -22,6 +24,10 @@ func TestPredicationKeptLiveness(t *testing.T) {
 	}
 	checked, restore := opt.CheckPredicationLivenessForTest()
 	defer restore()
+	// The liveness recomputed after conversions must equal a fresh one
+	// everywhere (a difference panics inside Recompute).
+	ori.CheckLiveRecompute.Store(true)
+	defer ori.CheckLiveRecompute.Store(false)
 	for _, rel := range files {
 		file := filepath.Join(shared, "corpus/gpuocelot/tests/ptx", rel)
 		src, err := os.ReadFile(file)

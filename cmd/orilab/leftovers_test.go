@@ -50,16 +50,17 @@ func TestMaxRegCountLowerBound(t *testing.T) {
 // TestInjectVerifierOperandNumbers: the injection line and the post-RA
 // verifier name the same operand of the same fault (issue 22, defect 11:
 // the report said "operand 3", the verifier "operand 2"). In
-// "IMAD R4 = R4, 0x3, R8" the corrupted R8 is operand 3, counting the
-// destination. (Seed 4 picks that fault in the code of the IMAD.WIDE and
-// LEA folds; seed 3 picked an IMAD's addend before them.)
+// "ISETP.GE.U32.AND P0, PT = R0, R7, PT" the corrupted R7 is operand 3,
+// counting the destinations. (Seed 6 picks that fault since kernels
+// without calls allocate R0, R2 and R3; seed 4 picked an IMAD's addend
+// before that, seed 3 before the IMAD.WIDE and LEA folds.)
 func TestInjectVerifierOperandNumbers(t *testing.T) {
-	code, out, errs := runCLI(t, "inject", "../../testdata/sample/sample.json", "--bugspec", "1,0,0,0 0 0", "--seed", "4")
+	code, out, errs := runCLI(t, "inject", "../../testdata/sample/sample.json", "--bugspec", "1,0,0,0 0 0", "--seed", "6")
 	all := out + errs
 	for _, want := range []string{
-		"inst # 22 in operand 3 correct val 8 replaced with 12",
-		"-> #22 IMAD R4 = R4, 0x3, R12 ; line 46",
-		"verify-ra block_sum BB3 #22: operand 3 reads R12,",
+		"inst # 57 in operand 3 correct val 4 replaced with 7",
+		"-> #57 ISETP.GE.U32.AND P0, PT = R0, R7, PT ; line 80",
+		"verify-ra block_sum BB7 #57: operand 3 reads R7,",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("inject (exit %d) lacks %q:\n%s", code, want, all)

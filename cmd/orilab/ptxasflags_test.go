@@ -28,7 +28,7 @@ func TestPtxasFlags(t *testing.T) {
 			"ptxas info    : Compiling entry function 'k' for 'sm_80'\n" +
 			"ptxas info    : Function properties for k\n" +
 			"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n" +
-			"ptxas info    : Used 5 registers, used 2 barriers, 360 bytes cmem[0]\n", false},
+			"ptxas info    : Used 4 registers, used 2 barriers, 360 bytes cmem[0]\n", false},
 		{"c", []string{"-c", p}, 0, "", true},
 		{"lineinfo", []string{"-lineinfo", p}, 0, "", true},
 		{"m64", []string{"-m64", p}, 0, "", true},

@@ -255,7 +255,8 @@ func (c *fn) emitRaw(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...o
 }
 
 // ret returns from the function: EXIT in a kernel; in a .func, the
-// results go to R4.. and RET follows.
+// results go to R4.. and RET follows, returning through the address the
+// caller passed (retAddr).
 func (c *fn) ret(p ptx.Pos) {
 	if c.f.Entry {
 		c.emit(ori.OpEXIT, nil, nil)
@@ -283,6 +284,6 @@ func (c *fn) ret(p ptx.Pos) {
 	// after the call. The frame size is filled in by prologue.
 	sp := ori.PReg(ori.ClassR, 1, 1)
 	c.epilogues = append(c.epilogues, c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(sp)}, ori.R(sp), ori.Imm(0), ori.R(ori.RZ)))
-	c.emit(ori.OpRET, nil, nil)
+	c.emit(ori.OpRET, []string{"REL", "NODEC"}, nil, ori.R(c.retAddr))
 	c.endBlock()
 }

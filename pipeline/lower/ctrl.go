@@ -109,6 +109,53 @@ func abiLayout(ps []*ptx.VarDecl) (bases []int, words []int) {
 	return bases, words
 }
 
+// retAddrABI is the first register of the pair that carries a call's
+// return address. Measured with ptxas 13.0 (sm_80, -O0 and -O3, calls
+// that must follow the ABI: recursive and indirect ones): the caller
+// writes the return point's offset from the start of the kernel's code
+// into R20 and zero into R21 right before CALL.REL.NOINC, and the callee
+// returns with RET.REL.NODEC R20, saving R20:R21 on its stack when it
+// makes calls itself. (Calls ptxas can see whole get other registers at
+// -O3, e.g. RET.REL.NODEC R4; orilab always keeps the ABI.)
+const retAddrABI = 20
+
+// retAddrReg returns the return-address pair of a function whose
+// argument and result registers end before register end.
+//
+// Decision: ptxas passes at most 12 argument words in registers
+// (R4-R15; measured: a 24-word call puts the other 12 on the caller's
+// stack at [R1]), orilab passes every word in registers from R4. When
+// they reach R20, the return address moves to the first even register
+// after them; caller and callee derive it from the same signature, so
+// they agree.
+func retAddrReg(end int) int {
+	if end <= retAddrABI {
+		return retAddrABI
+	}
+	return (end + 1) &^ 1
+}
+
+// abiEnd returns the register after the last of a call's argument and
+// result registers.
+func abiEnd(params, rets []*ptx.VarDecl) int {
+	end := firstABIParam
+	for _, ps := range [][]*ptx.VarDecl{params, rets} {
+		bases, words := abiLayout(ps)
+		for i := range bases {
+			end = max(end, bases[i]+words[i])
+		}
+	}
+	return end
+}
+
+// setRetAddr writes the return point of the CALL that follows into the
+// callee's return-address pair (low word; the high word is zero).
+func (c *fn) setRetAddr(params, rets []*ptx.VarDecl) {
+	ra := retAddrReg(abiEnd(params, rets))
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(ori.PReg(ori.ClassR, ra, 1))}, ori.RetAddr())
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(ori.PReg(ori.ClassR, ra+1, 1))}, ori.R(ori.RZ))
+}
+
 // lowerCall lowers "call{.uni} (rets), f, (args);": arguments move into
 // R4.. per the calling convention, CALL transfers control, and results
 // come back from R4...
@@ -158,6 +205,7 @@ func lowerCall(c *fn, in *ptx.Instr) error {
 			}
 		}
 	}
+	c.setRetAddr(callee.Params, callee.Rets)
 	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.Sym(callee.Name))
 	if rets != nil {
 		rb, rw := abiLayout(callee.Rets)
@@ -266,6 +314,7 @@ func (c *fn) indirectCall(in *ptx.Instr, rets, target, args, proto *ptx.Operand)
 	if c.l.out.AddressSize == 32 {
 		words64 = 1
 	}
+	c.setRetAddr(params, results)
 	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.R(addr.Wide(words64)))
 	if rets != nil {
 		rb, rw := abiLayout(results)

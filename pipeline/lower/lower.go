@@ -402,6 +402,10 @@ type fn struct {
 	// for a .reg result, a word slot for a .param result.
 	retRegs  []*preg
 	retSlots []*paramSlot
+	// retAddr is a .func's return address: a virtual pair copied from
+	// the ABI's pair (retAddrReg) at entry and read by every RET, so the
+	// allocator keeps it (in a register, or spilled across calls).
+	retAddr ori.Reg
 	// order is the block layout, in the order blocks become current.
 	order []*ori.Block
 	// sharedStatic is the kernel's static shared size; dynamic shared
@@ -793,7 +797,48 @@ func (c *fn) params() error {
 		c.retSlots = append(c.retSlots, slot)
 		regNext += words
 	}
+	// The return address arrives in the ABI's pair (retAddrReg). A
+	// function without calls returns through that pair itself, which
+	// then stays occupied until each RET (ptxas's leaves do the same);
+	// one with calls writes the pair before each of them, so it keeps
+	// the address in a virtual pair the allocator places (callee-saved
+	// or spilled). Decision: a pair copy is two word moves, and the
+	// allocator, which gives a pair one live range, cannot coalesce them
+	// with R20 and R21 (each word is read at its own move), so copying
+	// in a leaf would cost two moves per function for nothing.
+	ra := retAddrReg(abiEnd(c.pf.Params, c.pf.Rets))
+	if ra != retAddrABI {
+		c.f.RetAddr = int32(ra)
+	}
+	if !hasCall(c.pf.Body) {
+		c.retAddr = ori.PReg(ori.ClassR, ra, 2)
+		return nil
+	}
+	c.retAddr = c.f.NewVReg(ori.ClassR, 2)
+	for w := 0; w < 2; w++ {
+		c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(c.retAddr.Word(w))}, ori.R(ori.PReg(ori.ClassR, ra+w, 1)))
+	}
 	return nil
+}
+
+// hasCall reports whether a function body contains a call instruction.
+func hasCall(b *ptx.Block) bool {
+	if b == nil {
+		return false
+	}
+	for _, st := range b.Stmts {
+		switch x := st.(type) {
+		case *ptx.Instr:
+			if x.Op == "call" {
+				return true
+			}
+		case *ptx.Block:
+			if hasCall(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func alignRegs(r, words int) int {

@@ -13,7 +13,9 @@ import (
 // For each block X that ends in a conditional or indirect branch, J is X's
 // immediate post-dominator: the first block every path from X must reach.
 // The region is accepted when
-//   - J exists (paths that all leave the function need no reconvergence),
+//   - J exists (paths that all leave the function need no reconvergence)
+//     and holds more than an EXIT (threads that meet only to exit need
+//     no reconvergence either; see exitOnly),
 //   - X dominates J, so every thread arriving at J's BSYNC came through
 //     X's BSSY (a thread from elsewhere would wait on a stale thread mask),
 //   - the region (the blocks reachable from X without passing J, and X
@@ -26,6 +28,14 @@ import (
 //     reach the BSYNC, and unlike exited threads they are still alive, so
 //     the others would wait for them forever (fuzz seed 31). An EXIT
 //     inside the region is fine: BSYNC does not wait for exited threads.
+//
+// The BSSY goes right before X's branch, except when a loop comes back to
+// X before J (X is a loop's exiting block): then it goes at the end of
+// the nearest dominator of X that J post-dominates and that the loop does
+// not run again, the loop's preheader in the common case, as ptxas places
+// it (hoistOpen; fuzz seed 23310084: a BSSY run on every trip let the
+// last threads to leave pass the BSYNC alone). Without such a block the
+// region gets no pair.
 //
 // A barrier register holds one thread mask for the whole warp, so regions
 // that can be open at the same time in one warp get different registers:
@@ -68,8 +78,12 @@ import (
 var Convergence = Pass{Run: insertConvergence}
 
 type convRegion struct {
-	x, j   *ori.Block
-	blocks map[*ori.Block]bool // X and the blocks reachable from it before J
+	x, j *ori.Block
+	// open is the block whose end holds the BSSY: X, or for a loop that
+	// comes back to X before J, the nearest dominator of X that runs once
+	// per entry into the region (hoistOpen).
+	open   *ori.Block
+	blocks map[*ori.Block]bool // open and the blocks reachable from it before J
 	calls  uint16              // barriers the functions called inside the region use
 	bar    int
 }
@@ -100,8 +114,15 @@ func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 		bssy := ori.NewInst(ori.OpBSSY)
 		bssy.Srcs = []ori.Operand{ori.Imm(int64(r.bar)), ori.BlockRef(int(r.j.ID))}
 		bssy.ID, bssy.Line = f.NewID(), term.Line
-		n := len(r.x.Insts)
-		r.x.Insts = append(r.x.Insts[:n-1], bssy, term)
+		// The BSSY goes right before the open block's branch, or at its
+		// end when it falls through (a hoisted open block may).
+		n := len(r.open.Insts)
+		if n > 0 && r.open.Insts[n-1].Op.Flags()&(ori.FBranch|ori.FIndirect) != 0 {
+			last := r.open.Insts[n-1]
+			r.open.Insts = append(r.open.Insts[:n-1], bssy, last)
+		} else {
+			r.open.Insts = append(r.open.Insts, bssy)
+		}
 		bsync := ori.NewInst(ori.OpBSYNC)
 		bsync.Srcs = []ori.Operand{ori.Imm(int64(r.bar))}
 		bsync.ID = f.NewID()
@@ -112,6 +133,16 @@ func insertConvergence(f *ori.Func, c *Context) (bool, error) {
 		inserted = true
 	}
 	return inserted, nil
+}
+
+// exitOnly reports whether b holds nothing but an unguarded EXIT. A
+// region that meets again only there needs no pair: every thread that
+// reaches the BSYNC exits right after it, and BSYNC does not wait for
+// exited threads, so the threads that arrive first would wait only to
+// exit together. ptxas 13.0.88 brackets no such region (a loop whose exit
+// is the kernel's EXIT has no BSSY; an early return is one `@P0 EXIT`).
+func exitOnly(b *ori.Block) bool {
+	return len(b.Insts) == 1 && b.Insts[0].Op == ori.OpEXIT && !b.Insts[0].Guarded()
 }
 
 // bracketed reports whether f already has convergence barriers.
@@ -228,15 +259,22 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 		blocks, reentered := divergentSpan(x, j)
 		spans, spanOf = append(spans, blocks), append(spanOf, x)
-		if j == nil || !dom.Dominates(x, j) {
+		if j == nil || !dom.Dominates(x, j) || exitOnly(j) {
 			continue
 		}
-		r := &convRegion{x: x, j: j, blocks: blocks}
+		open := x
+		if reentered {
+			if open, blocks = hoistOpen(x, j, dom, pdom); open == nil {
+				continue
+			}
+		}
+		r := &convRegion{x: x, j: j, open: open, blocks: blocks}
 		returns := false
 		for b := range r.blocks {
-			if b == x && !reentered {
-				// The BSSY goes right before X's branch: what X does
-				// before it (a CALL, say) runs before the region opens.
+			if b == open && (open != x || !reentered) {
+				// The BSSY goes at the end of the open block: what that
+				// block does before it (a CALL, say) runs before the
+				// region opens.
 				continue
 			}
 			r.calls |= callMask[b]
@@ -250,6 +288,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 			regions = append(regions, r)
 		}
 	}
+	regions = dropCoveredRegions(regions, dom)
 	// Two regions conflict when they can be open at the same time in one
 	// warp, since a barrier register holds one thread mask for the whole
 	// warp: when X of one lies in the other's region (nesting), or when
@@ -271,7 +310,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 	}
 	for _, r := range regions {
 		for c, mask := range callMask {
-			if !r.blocks[c] && together(r.x, c) {
+			if !r.blocks[c] && together(r.open, c) {
 				r.calls |= mask
 			}
 		}
@@ -279,7 +318,7 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 	for i, r := range regions {
 		used := r.calls
 		for _, o := range regions[:i] {
-			if o.bar >= 0 && (o.blocks[r.x] || r.blocks[o.x] || together(o.x, r.x)) {
+			if o.bar >= 0 && (o.blocks[r.open] || r.blocks[o.open] || together(o.open, r.open)) {
 				used |= 1 << o.bar
 			}
 		}
@@ -292,6 +331,98 @@ func (u *barrierUse) plan(f *ori.Func) []*convRegion {
 		}
 	}
 	return regions
+}
+
+// dropCoveredRegions drops each region whose threads all belong to
+// another region that meets again at the same block: the back-edge branch
+// of a rotated loop (its region runs from the latch to the loop's exit)
+// inside the region of the guard branch in front of the loop (which
+// meets at the same exit). Every thread that runs the inner BSSY has run
+// the outer one since it last passed the meeting block, so the outer
+// BSYNC already waits for it there, and the inner pair would only repeat
+// that, once per iteration. The conditions: the same J, the outer X
+// strictly dominates the inner X and reaches it before J, and no path
+// from J reaches the inner X without passing the outer X again (an
+// enclosing loop goes through the guard).
+func dropCoveredRegions(regions []*convRegion, dom *ori.DomTree) []*convRegion {
+	var kept []*convRegion
+	for _, r := range regions {
+		covered := false
+		for _, o := range regions {
+			if o != r && o.j == r.j && o.x != r.x && o.blocks[r.x] && dom.Dominates(o.x, r.x) &&
+				blocksWithin(r.blocks, o.blocks) && !reachesAvoiding(r.j, r.x, o.x) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// blocksWithin reports whether every block of a is in b.
+func blocksWithin(a, b map[*ori.Block]bool) bool {
+	for x := range a {
+		if !b[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// reachesAvoiding reports whether a path from from reaches to without
+// passing avoid.
+func reachesAvoiding(from, to, avoid *ori.Block) bool {
+	seen := map[*ori.Block]bool{from: true}
+	work := []*ori.Block{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if s != avoid && !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
+}
+
+// hoistOpen finds where the BSSY of X's region goes when a loop comes
+// back to X before J: the nearest strict dominator D of X that J
+// post-dominates and that no path from D reaches again before J. It
+// returns D and the blocks reachable from D before J, or nil when no
+// dominator qualifies (the region then gets no pair).
+//
+// A BSSY in X itself would run on every trip around the loop, each time
+// by whichever threads are back at X then, and replace the thread mask
+// that the threads already waiting at J's BSYNC were recorded against.
+// When the loop body diverges (an inner loop with a thread-dependent trip
+// count), the threads come back to X in groups: a group that is the last
+// to leave records only itself, meets its BSYNC alone and passes it,
+// while the threads that left earlier wait for members of the old mask
+// that are gone (fuzz seed 23310084 at -O3: threads 16 and 24 of every
+// warp waited at BSYNC forever). ptxas opens a loop's region before the
+// loop (a BSSY in the preheader, the BSYNC at the exit), which is what D
+// is: J post-dominating D means every thread recorded at D reaches J (or
+// exits), D dominating X (and so J) means every thread waiting at J was
+// recorded, and D not being reached again before J means each entry into
+// the region records its threads once.
+func hoistOpen(x, j *ori.Block, dom, pdom *ori.DomTree) (*ori.Block, map[*ori.Block]bool) {
+	for d := dom.Idom(x); d != nil; d = dom.Idom(d) {
+		if !pdom.Dominates(j, d) {
+			continue
+		}
+		if blocks, reentered := divergentSpan(d, j); !reentered {
+			return d, blocks
+		}
+	}
+	return nil, nil
 }
 
 // uniformBranch reports whether x ends in a branch on a uniform

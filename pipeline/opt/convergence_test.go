@@ -279,7 +279,8 @@ BB3:
 BB5:
 	#10 IADD3 R4 = R4, 0x3, RZ ;
 BB4:
-	#9 EXIT ;
+	#9 IADD3 R4 = R4, 0x4, RZ ;
+	#15 EXIT ;
 }
 `))
 	if err != nil {
@@ -300,26 +301,101 @@ BB4:
 BB0:
 	#1 S2R R4 = SR_TID.X ;
 	#2 ISETP.GE.AND P0, PT = R4, 0x8, PT ;
-	#11 BSSY 0x1, BB4 ;
+	#16 BSSY 0x1, BB4 ;
 	#3 @P0 BRA BB2 ;
 BB1:
 	#4 CALL.REL.NOINC `+"`g`"+` ;
 	#5 BRA BB4 ;
 BB2:
 	#6 ISETP.GE.AND P1, PT = R4, 0x10, PT ;
-	#13 BSSY 0x2, BB5 ;
+	#18 BSSY 0x2, BB5 ;
 	#7 @P1 BRA BB5 ;
 BB3:
 	#8 IADD3 R4 = R4, 0x2, RZ ;
 BB5:
-	#14 BSYNC 0x2 ;
+	#19 BSYNC 0x2 ;
 	#10 IADD3 R4 = R4, 0x3, RZ ;
 BB4:
-	#12 BSYNC 0x1 ;
-	#9 EXIT ;
+	#17 BSYNC 0x1 ;
+	#9 IADD3 R4 = R4, 0x4, RZ ;
+	#15 EXIT ;
 }
 `)
 	if got := k.String(); got != want {
 		t.Fatalf("kernel\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestConvergenceLoopRegionOpensBeforeLoop: the loop of BB1 exits at its
+// header with a thread-dependent trip count and joins at BB4. Its BSSY
+// goes at the end of BB0, before the loop, not before BB1's branch: there
+// it would run on every trip, by whichever threads are back at the header
+// (the inner loop of BB2 sends them back in groups), and replace the mask
+// the threads already waiting at BB4's BSYNC were recorded against (fuzz
+// seed 23310084: the last group passed the BSYNC alone and the others
+// waited forever). The inner loop of BB5 likewise opens its region at
+// the end of BB2, on B1 since the outer region is open around it.
+func TestConvergenceLoopRegionOpensBeforeLoop(t *testing.T) {
+	in := `.func f
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#2 LOP3.LUT %r1 = %r0, 0x7, RZ, 0xc0, !PT ;
+	#3 MOV %r2 = 0x0 ;
+BB1:
+	#4 ISETP.GE.U32.AND %p0, PT = %r2, %r1, PT ;
+	#5 @%p0 BRA BB4 ;
+BB2:
+	#6 MOV %r3 = 0x0 ;
+BB5:
+	#7 ISETP.GE.U32.AND %p1, PT = %r3, %r0, PT ;
+	#8 @%p1 BRA BB3 ;
+BB6:
+	#9 IADD3 %r3 = %r3, 0x1, RZ ;
+	#10 BRA BB5 ;
+BB3:
+	#11 IADD3 %r2 = %r2, 0x1, RZ ;
+	#12 BRA BB1 ;
+BB4:
+	#13 MOV R4 = %r2 ;
+	#14 RET ;
+}
+`
+	got, changed := runPass(t, "FixUpTexDepBarAndSync", in)
+	want := canon(t, `.func f
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#2 LOP3.LUT %r1 = %r0, 0x7, RZ, 0xc0, !PT ;
+	#3 MOV %r2 = 0x0 ;
+	#15 BSSY 0x0, BB4 ;
+BB1:
+	#4 ISETP.GE.U32.AND %p0, PT = %r2, %r1, PT ;
+	#5 @%p0 BRA BB4 ;
+BB2:
+	#6 MOV %r3 = 0x0 ;
+	#17 BSSY 0x1, BB3 ;
+BB5:
+	#7 ISETP.GE.U32.AND %p1, PT = %r3, %r0, PT ;
+	#8 @%p1 BRA BB3 ;
+BB6:
+	#9 IADD3 %r3 = %r3, 0x1, RZ ;
+	#10 BRA BB5 ;
+BB3:
+	#18 BSYNC 0x1 ;
+	#11 IADD3 %r2 = %r2, 0x1, RZ ;
+	#12 BRA BB1 ;
+BB4:
+	#16 BSYNC 0x0 ;
+	#13 MOV R4 = %r2 ;
+	#14 RET ;
+}
+`)
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
 	}
 }

@@ -364,8 +364,14 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		s.always[b] = ok
 	}
 	// Candidates: the instructions of the blocks directly in l, in
-	// reverse postorder of the blocks.
-	order := loopRPO(f)
+	// reverse postorder of the blocks. The order is computed once per
+	// loop forest: the CFG does not change while the forest is held (the
+	// caller drops it when a loop hoists), and a walk of the whole
+	// function for every loop was quadratic in kernels with many loops.
+	if lf.rpo == nil {
+		lf.rpo = loopRPO(f)
+	}
+	order := lf.rpo
 	var blocks []*ori.Block
 	for _, b := range l.Blocks {
 		if lf.LoopOf(b) == l {
@@ -389,6 +395,12 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 				changed = true
 			}
 		}
+	}
+	if len(s.inv) == 0 {
+		// Nothing to hoist: the pressure below (a walk of every block of
+		// l and its inner loops) would be measured for nothing. Most
+		// loops of the later LICM phases end here.
+		return 0
 	}
 	// Hoist in order, skipping instructions whose in-loop sources stayed
 	// and those whose results do not fit the register budget.

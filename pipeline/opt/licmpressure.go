@@ -24,7 +24,7 @@ package opt
 // has been hoisted too, and a source whose last reader in the loop is the
 // hoisted instruction is not charged twice.
 //
-// Decision (the limit): HoistMaxRegCount, default 32 R words, and never
+// Decision (the limit): HoistMaxRegCount, default 16 R words, and never
 // more than the 255 registers an sm_75-sm_90 thread can address (so LICM
 // never hoists constants into more registers than the target has).
 // Measured with `orilab vs-ptxas --runs 1 /work/shared/corpus testdata`
@@ -34,7 +34,20 @@ package opt
 // 0.963 (49 kernels above 1.25x ptxas); with 32, 56 registers, geomean
 // 0.947 and 39 kernels above 1.25x. The static instruction geomean was
 // the same for both (0.931); ptxas itself uses 30 registers there, loading
-// the constants inside the loop. Only the R class is counted: LICM runs before
+// the constants inside the loop. The default went from 32 to 16 once the
+// scheduler stopped raising each block's pressure (sched's
+// SchedKeepPressure), with R0, R2 and R3 allocated in kernels without
+// calls: on the eleven heaviest corpus files (MonteCarlo_SM13,
+// binomialOptions_SM13, quasirandomGenerator_SM13, srad, lud_kernel,
+// needle, pns, BlackScholes, hotspot, dct8x8_kernel2, MersenneTwister)
+// 16 was never worse than 24 or 32 and better on binomialOptionsKernel
+// (32: 52, 24: 28, 16: 24 registers; ptxas 27), quasirandomGeneratorKernel
+// (34, 26, 18; ptxas 23), BoxMullerGPU (31, 30, 21; ptxas 16),
+// MonteCarloKernel (38, 30, 30; ptxas 28), inverseCNDKernel (48, 42, 42;
+// ptxas 30) and BlackScholesGPU (41, 27, 27; ptxas 31). Over
+// all 389 kernels the register geomean orilab/ptxas is then 0.747 and the
+// static instruction geomean 1.021 (1.022 before). Only the R class is
+// counted: LICM runs before
 // ConvertToUniformReg, when every data value is still an R register.
 //
 // In a loop that contains a CALL the room is zero (licmHasCall): only
@@ -61,7 +74,7 @@ func init() {
 	knobs.Default.Register(knobs.Knob{
 		Name:    "HoistMaxRegCount",
 		Type:    knobs.TypeInt,
-		Default: "32",
+		Default: "16",
 		Bounds:  knobs.AtLeast(0),
 		Doc:     "Register-pressure limit of loop-invariant hoisting: R words live in a loop after hoisting (0 = only the target's 255 registers).",
 		Readers: licmPositions,

@@ -122,6 +122,9 @@ type LoopForest struct {
 	of map[*ori.Block]*Loop
 	// pos is each block's layout index.
 	pos map[*ori.Block]int
+	// rpo is each reachable block's reverse-postorder index, computed
+	// by LICM on first use (nil until then).
+	rpo map[*ori.Block]int
 }
 
 // LoopOf returns the innermost loop that contains b, or nil.
@@ -172,7 +175,12 @@ func FindLoops(f *ori.Func) *LoopForest {
 	}
 	sort.SliceStable(headers, func(i, j int) bool { return lf.pos[headers[i]] < lf.pos[headers[j]] })
 	for _, h := range headers {
+		// The body's blocks are collected by the walk and sorted by layout
+		// position, not found by scanning the whole function: a scan per
+		// loop made this quadratic in kernels with many small loops, and
+		// LICM rebuilds the forest after every loop that hoists.
 		l := &Loop{Header: h, in: map[*ori.Block]bool{h: true}}
+		var body []*ori.Block
 		work := append([]*ori.Block(nil), latches[h]...)
 		for len(work) > 0 {
 			b := work[len(work)-1]
@@ -181,37 +189,34 @@ func FindLoops(f *ori.Func) *LoopForest {
 				continue
 			}
 			l.in[b] = true
+			body = append(body, b)
 			work = append(work, b.Preds...)
 		}
-		for _, b := range f.Blocks {
-			if l.in[b] && b != h {
-				l.Blocks = append(l.Blocks, b)
-			}
+		byPos := func(bs []*ori.Block) {
+			sort.Slice(bs, func(i, j int) bool { return lf.pos[bs[i]] < lf.pos[bs[j]] })
 		}
-		l.Blocks = append([]*ori.Block{h}, l.Blocks...)
+		byPos(body)
+		l.Blocks = append([]*ori.Block{h}, body...)
 		l.Latches = append(l.Latches, latches[h]...)
 		sort.SliceStable(l.Latches, func(i, j int) bool { return lf.pos[l.Latches[i]] < lf.pos[l.Latches[j]] })
 		exitSeen := map[*ori.Block]bool{}
-		for _, b := range f.Blocks {
-			if !l.in[b] {
-				continue
-			}
+		for _, b := range l.Blocks {
 			exiting := loopLeavesFunction(b)
 			for _, s := range b.Succs {
 				if !l.in[s] {
 					exiting = true
-					exitSeen[s] = true
+					if !exitSeen[s] {
+						exitSeen[s] = true
+						l.Exits = append(l.Exits, s)
+					}
 				}
 			}
 			if exiting {
 				l.Exiting = append(l.Exiting, b)
 			}
 		}
-		for _, b := range f.Blocks {
-			if exitSeen[b] {
-				l.Exits = append(l.Exits, b)
-			}
-		}
+		byPos(l.Exiting)
+		byPos(l.Exits)
 		lf.Loops = append(lf.Loops, l)
 	}
 	// Nesting: the parent is the smallest other loop containing the header.

@@ -167,8 +167,14 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 			if r == nil || refused[r.br.ID] {
 				continue
 			}
-			if live == nil || dirty.touches(r) {
-				live, dirty = ori.Liveness(f), ifcvtDirty{}
+			if live == nil {
+				live = ori.Liveness(f)
+			} else if dirty.touches(r) {
+				// Only the converted regions' blocks were edited: the
+				// other blocks keep their indexed words.
+				edited := dirty.blocks
+				live = live.Recompute(func(b *ori.Block) bool { return edited[b] })
+				dirty = ifcvtDirty{}
 			} else if predicationCheckLiveness != nil {
 				predicationCheckLiveness(f, r, live, &dirty)
 			}

@@ -22,7 +22,17 @@ import (
 type DomTree struct {
 	idom  map[*Block]*Block
 	order map[*Block]int // reverse-postorder index of the reachable blocks
+	// span numbers the reached blocks by a depth-first walk of the tree
+	// itself: a dominates b exactly when b's interval lies inside a's.
+	// Dominates answered by walking b's idom chain, one map lookup per
+	// level; loop finding and LICM ask it for every edge and candidate,
+	// and the chains of the large unrolled kernels are hundreds deep.
+	span map[*Block]domSpan
 }
+
+// domSpan is a block's entry and exit number in a depth-first walk of the
+// dominator tree (a forest for post-dominators).
+type domSpan struct{ pre, post int32 }
 
 // Idom returns b's immediate dominator, nil for the root and unreached
 // blocks. For a post-dominator tree, nil also means "the virtual exit".
@@ -33,15 +43,55 @@ func (t *DomTree) Reached(b *Block) bool { _, ok := t.order[b]; return ok }
 
 // Dominates reports whether a dominates b (every block dominates itself).
 func (t *DomTree) Dominates(a, b *Block) bool {
-	if !t.Reached(a) || !t.Reached(b) {
+	sa, ok := t.span[a]
+	if !ok {
 		return false
 	}
-	for x := b; x != nil; x = t.idom[x] {
-		if x == a {
-			return true
+	sb, ok := t.span[b]
+	return ok && sa.pre <= sb.pre && sb.post <= sa.post
+}
+
+// numberSpans fills t.span from t.idom: the reached blocks' children in
+// reverse postorder, then an explicit-stack walk from every root (a
+// reached block without an immediate dominator).
+func (t *DomTree) numberSpans(rpo []*Block) {
+	t.span = make(map[*Block]domSpan, len(rpo))
+	kids := make(map[*Block][]*Block, len(rpo))
+	var roots []*Block
+	for _, b := range rpo {
+		if d := t.idom[b]; d != nil {
+			kids[d] = append(kids[d], b)
+		} else {
+			roots = append(roots, b)
 		}
 	}
-	return false
+	type frame struct {
+		b *Block
+		i int
+	}
+	var clock int32
+	var stack []frame
+	for _, r := range roots {
+		t.span[r] = domSpan{pre: clock}
+		clock++
+		stack = append(stack[:0], frame{r, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if ks := kids[top.b]; top.i < len(ks) {
+				k := ks[top.i]
+				top.i++
+				t.span[k] = domSpan{pre: clock}
+				clock++
+				stack = append(stack, frame{k, 0})
+				continue
+			}
+			s := t.span[top.b]
+			s.post = clock
+			clock++
+			t.span[top.b] = s
+			stack = stack[:len(stack)-1]
+		}
+	}
 }
 
 // The analysis cache (AnalyzeControlFlow, phase 3: "CFG, RPO, dominators,
@@ -115,7 +165,7 @@ func (c *analysisCache) tree(f *Func, what string, t **DomTree, gen *uint64, com
 
 func computeDominators(f *Func) *DomTree {
 	if len(f.Blocks) == 0 {
-		return &DomTree{idom: map[*Block]*Block{}, order: map[*Block]int{}}
+		return &DomTree{idom: map[*Block]*Block{}, order: map[*Block]int{}, span: map[*Block]domSpan{}}
 	}
 	succ := func(b *Block) []*Block { return b.Succs }
 	pred := func(b *Block) []*Block { return b.Preds }
@@ -239,11 +289,14 @@ func domTree(roots []*Block, succ, pred func(*Block) []*Block) *DomTree {
 		}
 	}
 	t := &DomTree{idom: map[*Block]*Block{}, order: map[*Block]int{}}
+	rpo := make([]*Block, n)
 	for i, b := range post {
 		t.order[b] = n - 1 - i
+		rpo[n-1-i] = b
 		if d := doms[i]; d != undef && d != virtual {
 			t.idom[b] = post[d]
 		}
 	}
+	t.numberSpans(rpo)
 	return t
 }

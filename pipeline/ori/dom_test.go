@@ -58,3 +58,66 @@ BB6:
 		}
 	}
 }
+
+// TestDominatesMatchesIdomChain checks the interval test of Dominates
+// against the definition (a lies on b's idom chain, both reached) for
+// every pair of blocks of both trees, on a CFG with a loop, an early
+// exit, an unreachable block and a second exit (a post-dominator forest).
+func TestDominatesMatchesIdomChain(t *testing.T) {
+	f, err := ParseFunc("d.ori", []byte(fn(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.GE.AND %p0, PT = %r0, 0x10, PT ;
+	#3 @%p0 BRA BB6 ;
+BB1:
+	#4 ISETP.GE.AND %p1, PT = %r0, 0x4, PT ;
+	#5 @%p1 BRA BB3 ;
+BB2:
+	#6 IADD3 %r0 = %r0, 0x2, RZ ;
+	#7 @%p1 BRA BB5 ;
+BB3:
+	#8 IADD3 %r0 = %r0, 0x1, RZ ;
+	#9 @%p0 BRA BB1 ;
+BB4:
+	#10 BRA BB6 ;
+BB5:
+	#11 EXIT ;
+BB6:
+	#12 IADD3 %r0 = %r0, 0x3, RZ ;
+	#13 EXIT ;
+BB7:
+	#14 BRA BB2 ;
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tree := range []*DomTree{Dominators(f), PostDominators(f)} {
+		chain := func(a, b *Block) bool {
+			if !tree.Reached(a) || !tree.Reached(b) {
+				return false
+			}
+			for x := b; x != nil; x = tree.Idom(x) {
+				if x == a {
+					return true
+				}
+			}
+			return false
+		}
+		n := 0
+		for _, a := range f.Blocks {
+			for _, b := range f.Blocks {
+				if got, want := tree.Dominates(a, b), chain(a, b); got != want {
+					t.Errorf("Dominates(BB%d, BB%d) = %v, want %v", a.ID, b.ID, got, want)
+				}
+				if tree.Dominates(a, b) && a != b {
+					n++
+				}
+			}
+		}
+		if n == 0 {
+			t.Error("no strict dominance at all: the CFG does not exercise the test")
+		}
+	}
+}

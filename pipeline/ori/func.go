@@ -80,6 +80,11 @@ type Func struct {
 	// TexRefs lists the .texref header words of a kernel, in the order
 	// the kernel first uses them.
 	TexRefs []TexRef
+	// RetAddr is the first register of the R pair a .func receives its
+	// return address in; 0 means R20, the ABI's. The lowering sets it
+	// only when the argument registers reach R20 (see lower's
+	// retAddrReg). Printed as ".retaddr R22" in the header when set.
+	RetAddr int32
 	// Blocks in layout order. Blocks[0] is the entry block.
 	Blocks []*Block
 	// SharedVars lists the static shared variables of the CTA window, and

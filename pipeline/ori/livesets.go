@@ -1,8 +1,11 @@
 package ori
 
 import (
+	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
+	"sync/atomic"
 )
 
 // Live sets of virtual register words, for optimizer passes.
@@ -72,6 +75,30 @@ func StrongLiveness(f *Func, essential func(*Inst) bool) *LiveSets {
 }
 
 func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
+	l := newLiveSets(f, essential)
+	// The dense index is sized for every virtual register the function
+	// has numbered, so that indexing does not grow it copy by copy (a
+	// register past the count, from parsed IR, still grows it).
+	for c := range l.index.dense {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
+			l.index.dense[c] = make([]int32, n<<2)
+		}
+	}
+	l.iw = make([][]instWords, len(f.Blocks))
+	for i, b := range f.Blocks {
+		ws := make([]instWords, len(b.Insts))
+		for j, in := range b.Insts {
+			ws[j] = l.wordsOf(in)
+		}
+		l.iw[i] = ws
+	}
+	l.solve()
+	return l
+}
+
+// newLiveSets starts the live sets of f: the block positions, nothing
+// indexed or solved yet.
+func newLiveSets(f *Func, essential func(*Inst) bool) *LiveSets {
 	nb := len(f.Blocks)
 	l := &LiveSets{f: f, essential: essential, pos: make(map[*Block]int, nb), byID: make(map[int32]*Block, nb)}
 	for i, b := range f.Blocks {
@@ -80,14 +107,73 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 			l.byID[b.ID] = b
 		}
 	}
-	l.iw = make([][]instWords, nb)
+	return l
+}
+
+// Recompute returns the live sets of l's function after edits confined to
+// the blocks for which edited reports true (blocks may also have been
+// removed or added, and the CFG must be current again). It computes the
+// same sets as a fresh Liveness or StrongLiveness, but indexes again only
+// the edited blocks, the blocks l did not know, and the phis (whose
+// sources name predecessor blocks by position, which removing a block
+// shifts); the other blocks keep l's indexed words. l shares its word
+// index with the result and must not be used afterwards.
+//
+// If-conversion recomputes the liveness after a series of conversions
+// and edits only the converted regions: indexing every instruction again
+// was most of its cost, 48 whole-function indexings for one large
+// kernel.
+func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
+	f := l.f
+	n := newLiveSets(f, l.essential)
+	n.index, n.keys, n.arena = l.index, l.keys, l.arena
+	n.iw = make([][]instWords, len(f.Blocks))
 	for i, b := range f.Blocks {
+		if oi, ok := l.pos[b]; ok && !edited(b) && len(l.iw[oi]) == len(b.Insts) {
+			ws := append([]instWords(nil), l.iw[oi]...)
+			for j, in := range b.Insts {
+				if ws[j].phi {
+					ws[j] = n.wordsOf(in)
+				}
+			}
+			n.iw[i] = ws
+			continue
+		}
 		ws := make([]instWords, len(b.Insts))
 		for j, in := range b.Insts {
-			ws[j] = l.wordsOf(in)
+			ws[j] = n.wordsOf(in)
 		}
-		l.iw[i] = ws
+		n.iw[i] = ws
 	}
+	l.index, l.keys, l.arena = wordIndex{}, nil, nil // consumed
+	n.solve()
+	if CheckLiveRecompute.Load() {
+		n.checkAgainst(computeLive(f, n.essential))
+	}
+	return n
+}
+
+// CheckLiveRecompute, when set, makes every Recompute compare its result
+// with live sets computed afresh and panic at the first block whose
+// live-in or live-out words differ: the tests run if-conversion over
+// large kernels with it, to show that the edits it declares are all the
+// edits it makes.
+var CheckLiveRecompute atomic.Bool
+
+func (l *LiveSets) checkAgainst(fresh *LiveSets) {
+	same := func(a, b []Reg) bool { return slices.Equal(a, b) }
+	for _, b := range l.f.Blocks {
+		if !same(l.LiveInWords(b), fresh.LiveInWords(b)) || !same(l.LiveOutWords(b), fresh.LiveOutWords(b)) {
+			panic(fmt.Sprintf("ori: recomputed liveness of %s differs from a fresh one at BB%d: in %v / %v, out %v / %v",
+				l.f.Name, b.ID, l.LiveInWords(b), fresh.LiveInWords(b), l.LiveOutWords(b), fresh.LiveOutWords(b)))
+		}
+	}
+}
+
+// solve computes the block sets from the indexed words.
+func (l *LiveSets) solve() {
+	f, essential := l.f, l.essential
+	nb := len(f.Blocks)
 	n := len(l.keys)
 	l.in = make([]bitset, nb)
 	l.out = make([]bitset, nb)
@@ -98,7 +184,7 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	}
 	if essential == nil {
 		l.solveGenKill()
-		return l
+		return
 	}
 	// Strong liveness is monotone too (a larger live-out set can only make
 	// more instructions needed), so a worklist from empty sets reaches
@@ -135,7 +221,6 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 			}
 		}
 	}
-	return l
 }
 
 // predIndex lists, for every block index, the indices of the blocks in f

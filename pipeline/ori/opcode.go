@@ -113,6 +113,7 @@ const (
 	OpRED
 	// Synchronization and warp collectives.
 	OpBAR
+	OpB2R
 	OpMEMBAR
 	OpWARPSYNC
 	OpBSSY
@@ -187,7 +188,7 @@ var opTable = [numOpcodes]opInfo{
 	OpSEL:     {name: "SEL", dsts: "R", srcs: "v v P"},
 	OpSGXT:    {name: "SGXT", dsts: "R", srcs: "v v"},
 	OpIDP:     {name: "IDP", dsts: "R", srcs: "v v v"},
-	OpMOV:     {name: "MOV", dsts: "R", srcs: "v"},
+	OpMOV:     {name: "MOV", dsts: "R", srcs: "a"}, // "a": also the return address of a call (RetAddrSym)
 	OpPLOP3:   {name: "PLOP3", dsts: "P P", srcs: "P P P i i"},
 	OpP2R:     {name: "P2R", dsts: "R", srcs: "*"},
 	OpR2P:     {name: "R2P", dsts: "*", srcs: "*"},
@@ -234,7 +235,11 @@ var opTable = [numOpcodes]opInfo{
 	OpATOM:  {name: "ATOM", flags: FAtomic | FLoad | FStore | fMem, dsts: "R P?", srcs: "M v v?"},
 	OpRED:   {name: "RED", flags: FAtomic | FStore | fMem, dsts: "", srcs: "M v"},
 
-	OpBAR:       {name: "BAR", flags: FBarrier | fCtl, dsts: "*", srcs: "*"},
+	OpBAR: {name: "BAR", flags: FBarrier | fCtl, dsts: "*", srcs: "*"},
+	// B2R.RESULT d[, p]: the reduction of the warp's last BAR.RED
+	// (PostFixForMercTargets splits BAR.RED's result off into it, as
+	// ptxas writes BAR.RED.AND 0x0, P0 ; B2R.RESULT RZ, P1).
+	OpB2R:       {name: "B2R", flags: fCtl, dsts: "R P?", srcs: ""},
 	OpMEMBAR:    {name: "MEMBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
 	OpWARPSYNC:  {name: "WARPSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "v"},
 	OpBSSY:      {name: "BSSY", flags: fCtl, dsts: "", srcs: "i B"},

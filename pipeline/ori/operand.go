@@ -89,6 +89,22 @@ func BlockRef(id int) Operand { return Operand{Kind: OpdBlock, Block: int32(id)}
 // Sym returns a symbol operand (a call target).
 func Sym(name string) Operand { return Operand{Kind: OpdSym, Name: name} }
 
+// RetAddrSym names the return point of a call: "MOV R20 = `.ret`" loads
+// the address of the instruction after the next CALL of its block into
+// the callee's return-address register (the ABI of ptxas: the caller
+// writes the address, relative to the start of the kernel's code, into
+// R20 and zero into R21, and the callee ends with RET.REL.NODEC R20).
+// The leading dot keeps it apart from every PTX identifier. The encoder
+// and printer resolve it from the layout (ReturnPoint), the simulator
+// from the CALL's position.
+const RetAddrSym = ".ret"
+
+// RetAddr returns the return-point operand (see RetAddrSym).
+func RetAddr() Operand { return Sym(RetAddrSym) }
+
+// IsRetAddr reports whether o is the return-point operand.
+func (o Operand) IsRetAddr() bool { return o.Kind == OpdSym && o.Name == RetAddrSym }
+
 // IsReg reports whether o is a register operand.
 func (o Operand) IsReg() bool { return o.Kind == OpdReg }
 

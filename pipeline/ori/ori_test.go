@@ -131,6 +131,10 @@ func TestVerifierRules(t *testing.T) {
 			"verify k BB0 #1: [uniform] ULDC writes %r0, not a uniform register"},
 		{"guard", fn("BB0:\n\t#1 @%r3 EXIT ;\n"), false,
 			""}, // parse rejects non-predicate guards; see TestParseErrors-style check below
+		{"return address without a call", fn("BB0:\n\t#1 MOV R20 = `.ret` ;\n\t#2 EXIT ;\n"), false,
+			"verify k BB0 #1: [signature] the return address `.ret` is loaded but no CALL follows in its block"},
+		{"symbol in MOV", fn("BB0:\n\t#1 MOV R20 = `g` ;\n\t#2 CALL.REL.NOINC `g` ;\n\t#3 EXIT ;\n"), false,
+			"verify k BB0 #1: [signature] source 1 of MOV is `g`, want a register, immediate, constant, special register or the return address"},
 		{"use before def", fn("BB0:\n\t#1 S2R %r0 = SR_TID.X ;\n\t#2 ISETP.EQ.AND %p0, PT = %r0, RZ, PT ;\n\t#3 @%p0 BRA BB2 ;\nBB1:\n\t#4 MOV %r1 = 0x1 ;\nBB2:\n\t#5 IADD3 %r2 = %r1, 0x1, RZ ;\n\t#6 EXIT ;\n"), false,
 			"verify k BB2 #5: [use-before-def] %r1 is read before it is defined on some path from the entry"},
 		{"use before def, tuple word", fn("BB0:\n\t#1 MOV %r0 = 0x1 ;\n\t#2 LDG.E %r1 = [%r0.64] ;\n\t#3 EXIT ;\n"), false,
@@ -241,5 +245,42 @@ func TestHashSeesEveryChange(t *testing.T) {
 		if Hash(c) == h {
 			t.Errorf("edit %d does not change the hash", i)
 		}
+	}
+}
+
+// TestReturnPoints: a .func's return-address register round-trips through
+// the text form, and each return-point MOV resolves to the address after
+// its block's next CALL.
+func TestReturnPoints(t *testing.T) {
+	text := `.func f
+.retaddr R22
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R20 = ` + "`.ret`" + ` ;
+	#2 MOV R21 = RZ ;
+	#3 CALL.REL.NOINC ` + "`g`" + ` ;
+	#4 MOV R20 = ` + "`.ret`" + ` ;
+	#5 MOV R4 = RZ ;
+	#6 MOV R21 = RZ ;
+	#7 CALL.REL.NOINC ` + "`g`" + ` ;
+	#8 RET.REL.NODEC R22.64 ;
+}
+`
+	f, err := ParseFunc("t.ori", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.RetAddr != 22 || f.String() != text {
+		t.Errorf("RetAddr %d; round trip:\n%s", f.RetAddr, f.String())
+	}
+	rp := ReturnPoints(f, 0x100)
+	in := f.Blocks[0].Insts
+	if len(rp) != 2 || rp[in[0]] != 0x130 || rp[in[3]] != 0x170 {
+		t.Errorf("return points %v", rp)
+	}
+	if _, err := ParseFunc("t.ori", []byte(strings.Replace(text, "R22\n", "R23\n", 1))); err == nil || !strings.Contains(err.Error(), `.retaddr: "R23" is not an even R register`) {
+		t.Errorf("odd .retaddr: %v", err)
 	}
 }

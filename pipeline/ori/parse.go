@@ -274,6 +274,13 @@ func (p *textParser) function() (*Func, error) {
 				return nil, p.errf(col, ".literal %q: want a 64-bit hexadecimal value (0x...)", strings.TrimSpace(rest))
 			}
 			f.Literals = append(f.Literals, v)
+		case ".retaddr":
+			r := strings.TrimSpace(rest)
+			n, err := strconv.Atoi(strings.TrimPrefix(r, "R"))
+			if err != nil || !strings.HasPrefix(r, "R") || n < 0 || n%2 != 0 || n+1 >= ClassR.Limit() {
+				return nil, p.errf(col, ".retaddr: %q is not an even R register", r)
+			}
+			f.RetAddr = int32(n)
 		case ".shared", ".local":
 			n, err := parseHex(strings.TrimSpace(rest))
 			if err != nil {

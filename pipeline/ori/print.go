@@ -79,6 +79,9 @@ func (f *Func) write(b *strings.Builder) {
 	for _, t := range f.TexRefs {
 		fmt.Fprintf(b, ".texref %s offset=%s\n", t.Name, hexImm(t.Offset))
 	}
+	if f.RetAddr != 0 {
+		fmt.Fprintf(b, ".retaddr R%d\n", f.RetAddr)
+	}
 	for _, s := range f.SharedVars {
 		fmt.Fprintf(b, ".shared_var %s offset=%s size=%s\n", s.Name, hexImm(s.Offset), hexImm(s.Size))
 	}

@@ -161,6 +161,9 @@ func (v *verifier) inst(b *Block, i int, in *Inst) {
 		v.signature(b, in, "result", info.dsts, in.Dsts)
 		v.signature(b, in, "source", info.srcs, in.Srcs)
 	}
+	if in.Op == OpMOV && len(in.Srcs) == 1 && in.Srcs[0].IsRetAddr() && ReturnCall(b, i) < 0 {
+		v.errorf(b, in, "signature", "the return address `%s` is loaded but no CALL follows in its block", RetAddrSym)
+	}
 	check := func(r Reg) {
 		if r.Virtual || r.IsZero() {
 			return
@@ -250,6 +253,7 @@ var sigWant = map[byte]string{
 	'R': "an R or UR register",
 	'P': "a predicate register",
 	'v': "a register, immediate, constant or special register",
+	'a': "a register, immediate, constant, special register or the return address",
 	'M': "a memory address",
 	'C': "a constant-bank operand",
 	'B': "a block",
@@ -266,6 +270,8 @@ func fitsSig(l byte, o Operand) bool {
 		return o.Kind == OpdReg && o.Reg.Class.IsPred()
 	case 'v':
 		return o.Kind == OpdReg && !o.Reg.Class.IsPred() || o.Kind == OpdImm || o.Kind == OpdCBank || o.Kind == OpdSR
+	case 'a':
+		return fitsSig('v', o) || o.IsRetAddr()
 	case 'M':
 		return o.Kind == OpdMem
 	case 'C':

@@ -84,6 +84,27 @@ type Stats struct {
 // reservedR is the number of ABI-reserved R registers (R0-R3).
 const reservedR = 4
 
+// lowRegisters reports whether the R allocation of f may use R0, R2 and
+// R3 (knob RegAllocLowRegisters). R0-R3 are reserved by the calling
+// convention (001:20829: the parameter allocator marks them occupied),
+// so a .func and a kernel that makes calls keep starting at R4; a kernel
+// without calls has no convention to honour, and ptxas gives it R0, R2
+// and R3 like any other register (60 of 60 single-kernel ZLUDA files:
+// the highest register ptxas names is its reported count minus 3).
+func (a *allocator) lowRegisters() bool {
+	if !a.set.lowRegs || !a.f.Entry {
+		return false
+	}
+	for _, b := range a.f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpCALL {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // abiMinimum returns ptxas's minimum register count for functions that
 // use the calling convention (001:20753-20766): 16 for sm_35-sm_53, 24
 // for sm_60-sm_90a, no minimum before or after.
@@ -195,7 +216,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if a.freq == nil {
 		a.freq = blockFrequencies(a.f, a.set.loopIters)
 	}
-	p, err := newProblem(a.f, c, a.freq)
+	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef)
 	if err != nil {
 		return err
 	}
@@ -289,8 +310,9 @@ func (a *allocator) finish() {
 	if f.LocalBytes > 0 {
 		setFrame(f, alignFrame(f.LocalBytes))
 	}
-	st.StackFrame = f.LocalBytes
 	st.DroppedRefills, st.DroppedStores = dropRedundantRefills(f)
+	saveCalleeSaved(f)
+	st.StackFrame = f.LocalBytes
 	high := [ori.NumClasses]int{}
 	for _, b := range f.Blocks {
 		kept := b.Insts[:0]

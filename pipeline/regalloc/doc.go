@@ -28,11 +28,15 @@
 //  2. Per class, live ranges are built from ori.Liveness at word
 //     granularity on a linear order of the function with four positions
 //     per instruction, so spill code has positions of its own (ranges.go,
-//     problem.go). Physical registers already in the code (R1, the ABI
+//     problem.go); positions that no definition of a value reaches are
+//     then taken out of its range (undefined.go). Physical registers already in the code (R1, the ABI
 //     argument and result registers R4.. around CALL and RET) are
-//     precolored ranges; a CALL clobbers every register.
-//  3. Values live across a CALL are spilled up front: the calling
-//     convention makes every register caller-saved (driver.go).
+//     precolored ranges; a CALL clobbers every caller-saved register.
+//  3. R values live across a CALL may take only the callee-saved
+//     registers R16-R31 of ptxas's ABI, and are spilled when none is
+//     free; predicate and uniform values live across a CALL are spilled
+//     up front (their files have no callee-saved registers). A .func
+//     saves the callee-saved registers it writes (calleesave.go).
 //  4. NOSPILL trials place every value with the register file virtually
 //     unbounded and measure what they used (fatpoint.go). If that fits the
 //     target (--maxrregcount, the ABI minimum, RegTargetList), done.
@@ -80,9 +84,11 @@
 //
 // # Conventions
 //
-// After Allocate no virtual register is left. R0-R3 are reserved (R1 is
-// the stack pointer); R registers are allocated from R4, tuples aligned to
-// their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
+// After Allocate no virtual register is left. R1 is the stack pointer and
+// never allocated. R0-R3 are reserved by the calling convention: in a
+// .func and in a kernel that makes calls R registers are allocated from
+// R4; a kernel without calls gets R0, R2 and R3 as well, as ptxas gives
+// them (RegAllocLowRegisters). Tuples are aligned to their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
 // rematerializations ori.RoleRemat with Origin set to the instruction they
 // recompute. Spill slots live above the function's .local variables in its
 // frame, addressed [R1+off].
@@ -90,8 +96,12 @@
 // # Limits
 //
 //   - A value is spilled everywhere (refill before every read), not split
-//     around the region that needs it; values live across calls in
-//     particular are refilled at every use, not just after each call.
+//     around the region that needs it; a value live across calls that
+//     finds no free callee-saved register is refilled at every use, not
+//     just after each call.
+//   - A .func saves every callee-saved register it writes, also one it
+//     writes only on paths without calls; and -v does not count those
+//     saves as spill stores (ptxas does; calleesave.go).
 //   - There is no bank-conflict avoidance and no smem spilling.
 //   - UR values cannot be spilled (Ori has no R2UR); a UR class that does
 //     not fit, or a UR value live across a call, is an error.

@@ -10,10 +10,15 @@ import (
 // The per-class driver: NOSPILL trials, then the SPILL retry loop
 // (ptxas's sub_971A90, 001:18660-18710 and 19702-19808).
 //
-// Values live across a CALL are spilled before the first attempt: every
-// register is caller-saved, so such a value must be in memory (or be
-// recomputable) at the call. Decision: those ABI saves do not make an
-// attempt a SPILL attempt; "NOSPILL" means no spilling for pressure.
+// R values live across a CALL may only take the callee-saved registers
+// R16-R31 (calleesave.go): every other register is occupied at each
+// CALL's write position in the attempts' base, so a value that finds no
+// callee-saved register is spilled like any other that does not fit.
+// Predicate and uniform values live across a CALL (no callee-saved
+// registers in their files) are spilled before the first attempt, into
+// R holders that then live in callee-saved registers or memory.
+// Decision: those ABI saves do not make an attempt a SPILL attempt;
+// "NOSPILL" means no spilling for pressure.
 //
 // NOSPILL trials (RegAllocNumNonSpillTrials of them, 2 by default, 1 at
 // -O0) allocate with the register file virtually unbounded and report
@@ -49,13 +54,24 @@ func (a *allocator) allocateClass(p *problem, target int, targets []int) (*class
 		if v.mustSpill {
 			spilled[vi] = true
 			nForced++
-			a.detail("%s-CLASS: %s is live across a call: %s it (every register is caller-saved)", name, p.name(vi), p.spillVerb(vi))
+			a.detail("%s-CLASS: %s is live across a call: %s it (the class has no callee-saved registers)", name, p.name(vi), p.spillVerb(vi))
 		}
 	}
 	base := make([]posSet, virtualFile)
 	for r, s := range p.phys {
 		base[r] = newPosSet(p.npos)
 		base[r].set(s, true)
+	}
+	if p.class == ori.ClassR && len(p.clobber) > 0 {
+		for r := p.lo; r < virtualFile; r++ {
+			if calleeSaved(r) {
+				continue
+			}
+			if base[r] == nil {
+				base[r] = newPosSet(p.npos)
+			}
+			base[r].set(p.clobber, true)
+		}
 	}
 
 	var best *attempt

@@ -5,8 +5,84 @@ import (
 	"strings"
 	"testing"
 
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 )
+
+// r4Knobs is knobSet with RegAllocLowRegisters=0 first.
+func r4Knobs(t *testing.T, assigns ...string) *knobs.Set {
+	t.Helper()
+	return knobSet(t, append([]string{"RegAllocLowRegisters=0"}, assigns...)...)
+}
+
+// TestLowRegisters: a kernel without calls gets R0, R2 and R3 (never R1,
+// and no pair R0:R1), as ptxas allocates them; the same kernel with a
+// CALL, a .func, and the knob at 0 start at R4. The allocation executes
+// like the virtual-register code.
+func TestLowRegisters(t *testing.T) {
+	m := parseModule(t, kernelHead+coalesceKernel)
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R0 = SR_TID.X ;
+	#3 IMAD.WIDE.U32 R2.64 = R0, 0x4, RZ ;
+	#4 IADD3 R4, P0 = c[0x0][0x160], R2, RZ ;
+	#5 IADD3.X R5 = c[0x0][0x164], R3, RZ, P0, !PT ;
+	#7 IADD3 R0 = R0, 0x1, RZ ;
+	#8 STG.E [R4.64], R0 ;
+	#9 EXIT ;
+`)
+	if st.Regs != 6 {
+		t.Errorf("regs %d, want 6 (R0-R5)", st.Regs)
+	}
+	sameOutput(t, m, a, outSpec(4, 4))
+	// Pressure: six values live at once (#7) take R0 and R2-R6, not R1.
+	m = parseModule(t, kernelHead+spillKernel)
+	a, st = check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R5 = SR_TID.X ;
+	#3 IADD3 R3 = R5, 0x1, RZ ;
+	#4 IADD3 R4 = R5, 0x2, RZ ;
+	#5 IADD3 R2 = R5, 0x3, RZ ;
+	#6 IADD3 R0 = R5, 0x4, RZ ;
+	#7 IMAD R6 = R3, R4, R2 ;
+	#8 IMAD R6 = R6, R0, R3 ;
+	#9 IMAD R6 = R6, R4, R2 ;
+	#10 IMAD.WIDE.U32 R2.64 = R5, 0x4, RZ ;
+	#11 IADD3 R4, P0 = c[0x0][0x160], R2, RZ ;
+	#12 IADD3.X R5 = c[0x0][0x164], R3, RZ, P0, !PT ;
+	#13 STG.E [R4.64], R6 ;
+	#14 EXIT ;
+`)
+	if st.Regs != 7 {
+		t.Errorf("regs %d, want 7 (R0-R6)", st.Regs)
+	}
+	sameOutput(t, m, a, outSpec(4, 4))
+	// Where R0-R3 stay reserved, no allocated register is below R4.
+	for _, c := range []struct {
+		src, fn string
+		opts    regalloc.Options
+	}{
+		{kernelHead + spillKernel, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocLowRegisters=0")}},
+		{callsModule, "k", regalloc.Options{Arch: 75, OptLevel: 3}},
+		{callsModule, "f", regalloc.Options{Arch: 75, OptLevel: 3}},
+	} {
+		m := parseModule(t, c.src)
+		f := m.Func(c.fn)
+		if _, err := regalloc.Allocate(f, c.opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
+					if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.IsZero() && o.Reg.N != 1 && o.Reg.N < 4 {
+						t.Errorf("%s %s: %s names %s below R4", c.fn, c.opts.Knobs, in, o.Reg)
+					}
+				}
+			}
+		}
+	}
+}
 
 // The cases below were checked by hand once (register by register, and
 // by execution: every kernel gives the same output before and after
@@ -33,7 +109,7 @@ BB0:
 // instruction shares its register with the result (#7).
 func TestCoalesceAndPairs(t *testing.T) {
 	m := parseModule(t, kernelHead+coalesceKernel)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#2 S2R R8 = SR_TID.X ;
 	#3 IMAD.WIDE.U32 R4.64 = R8, 0x4, RZ ;
@@ -89,7 +165,7 @@ BB0:
 
 func TestPredicateSpill(t *testing.T) {
 	m := parseModule(t, kernelHead+predicates)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#2 S2R R7 = SR_TID.X ;
 	#3 ISETP.GT.U32.AND P1, PT = R7, 0x0, PT ;
@@ -181,40 +257,34 @@ BB0:
 `
 
 // TestCallsABI: the .func's ABI copies coalesce with R4/R5 and disappear;
-// in the kernel, every register is caller-saved, so the thread index and
-// the constant 7 are recomputed after the call (remat #2, #3) and %r2 is
-// stored to the frame around it; the argument moves become the remat
-// clones themselves.
+// in the kernel, the thread index, the constant 7 and %r2 live across the
+// call in the callee-saved R16-R18 (ptxas's ABI), so nothing is spilled
+// or recomputed, and the argument moves read them there.
 func TestCallsABI(t *testing.T) {
 	m := parseModule(t, callsModule)
-	a, st := check(t, m, "f", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "f", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#3 IMAD R4 = R4, 0x3, R5 ;
 	#5 RET ;
 `)
 	if st.CoalescedMoves != 3 || st.StackFrame != 0 {
 		t.Errorf("f stats %+v", *st)
 	}
-	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
-	#22 IADD3 R1 = R1, -0x10, RZ ;
-	#15 S2R R4 = SR_TID.X ; remat #2
-	#4 IADD3 R4 = R4, 0x10, RZ ;
-	#16 STL [R1], R4 ; spill
-	#17 S2R R4 = SR_TID.X ; remat #2
-	#18 MOV R5 = 0x7 ; remat #3
+	#2 S2R R16 = SR_TID.X ;
+	#3 MOV R17 = 0x7 ;
+	#4 IADD3 R18 = R16, 0x10, RZ ;
+	#5 MOV R4 = R16 ;
+	#6 MOV R5 = R17 ;
 	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#8 MOV R8 = R4 ;
-	#19 MOV R4 = 0x7 ; remat #3
-	#20 LDL R5 = [R1] ; refill
-	#9 IADD3 R8 = R8, R5, R4 ;
-	#21 S2R R4 = SR_TID.X ; remat #2
-	#10 IMAD.WIDE.U32 R4.64 = R4, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R4, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R5, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R8 ;
+	#9 IADD3 R4 = R4, R18, R17 ;
+	#10 IMAD.WIDE.U32 R6.64 = R16, 0x4, RZ ;
+	#11 IADD3 R8, P0 = c[0x0][0x160], R6, RZ ;
+	#12 IADD3.X R9 = c[0x0][0x164], R7, RZ, P0, !PT ;
+	#13 STG.E [R8.64], R4 ;
 	#14 EXIT ;
 `)
-	if st.RematValues != 2 || st.SpilledValues != 1 || st.StackFrame != 16 {
+	if st.RematValues != 0 || st.SpilledValues != 0 || st.StackFrame != 0 {
 		t.Errorf("k stats %+v", *st)
 	}
 	if out := sameOutput(t, m, a, outSpec(4, 4)); out[0] != 0x1e || out[3] != 0x2a {
@@ -247,7 +317,7 @@ BB0:
 // refills and the dead store of #7's result are dropped.
 func TestSpillToMemory(t *testing.T) {
 	m := parseModule(t, kernelHead+spillKernel)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#29 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -284,65 +354,18 @@ func TestSpillToMemory(t *testing.T) {
 	}
 }
 
-// TestRematKnobs: RegAllocRematEnable=0 sends the thread index and the
-// constant to memory too; RegAllocRematDisableRange=3..3 excludes only
-// the constant's definition #3.
+// TestRematKnobs: under --maxrregcount 8, RegAllocRematEnable=0 sends
+// the thread index to memory too; RegAllocRematDisableRange=2..2 excludes
+// its definition #2, the only rematerializable one.
 func TestRematKnobs(t *testing.T) {
-	m := parseModule(t, callsModule)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocRematEnable=0")}, `BB0:
-	#1 MOV R1 = c[0x0][0x28] ;
-	#24 IADD3 R1 = R1, -0x10, RZ ;
-	#2 S2R R4 = SR_TID.X ;
-	#15 STL [R1], R4 ; spill
-	#3 MOV R4 = 0x7 ;
-	#16 STL [R1+0x4], R4 ; spill
-	#17 LDL R4 = [R1] ; refill
-	#4 IADD3 R4 = R4, 0x10, RZ ;
-	#18 STL [R1+0x8], R4 ; spill
-	#19 LDL R4 = [R1] ; refill
-	#20 LDL R5 = [R1+0x4] ; refill
-	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#8 MOV R8 = R4 ;
-	#21 LDL R4 = [R1+0x4] ; refill
-	#22 LDL R5 = [R1+0x8] ; refill
-	#9 IADD3 R8 = R8, R5, R4 ;
-	#23 LDL R4 = [R1] ; refill
-	#10 IMAD.WIDE.U32 R4.64 = R4, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R4, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R5, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R8 ;
-	#14 EXIT ;
-`)
-	if st.Remats != 0 || st.SpilledValues != 3 {
-		t.Errorf("stats %+v", *st)
+	m := parseModule(t, kernelHead+spillKernel)
+	for _, knob := range []string{"RegAllocRematEnable=0", "RegAllocRematDisableRange=2..2"} {
+		a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t, knob)}, "")
+		if st.Remats != 0 || st.RematValues != 0 || st.SpilledValues == 0 {
+			t.Errorf("%s: stats %+v", knob, *st)
+		}
+		sameOutput(t, m, a, outSpec(4, 4))
 	}
-	sameOutput(t, m, a, outSpec(4, 4))
-	a, st = check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocRematDisableRange=3..3")}, `BB0:
-	#1 MOV R1 = c[0x0][0x28] ;
-	#23 IADD3 R1 = R1, -0x10, RZ ;
-	#3 MOV R4 = 0x7 ;
-	#15 STL [R1], R4 ; spill
-	#16 S2R R4 = SR_TID.X ; remat #2
-	#4 IADD3 R4 = R4, 0x10, RZ ;
-	#17 STL [R1+0x4], R4 ; spill
-	#18 S2R R4 = SR_TID.X ; remat #2
-	#19 LDL R5 = [R1] ; refill
-	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#8 MOV R8 = R4 ;
-	#20 LDL R4 = [R1] ; refill
-	#21 LDL R5 = [R1+0x4] ; refill
-	#9 IADD3 R8 = R8, R5, R4 ;
-	#22 S2R R4 = SR_TID.X ; remat #2
-	#10 IMAD.WIDE.U32 R4.64 = R4, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R4, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R5, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R8 ;
-	#14 EXIT ;
-`)
-	if st.RematValues != 1 || st.SpilledValues != 2 {
-		t.Errorf("stats %+v", *st)
-	}
-	sameOutput(t, m, a, outSpec(4, 4))
 }
 
 // uniform keeps nine uniform predicates live (the values come from the
@@ -392,7 +415,7 @@ BB0:
 
 func TestUniformClasses(t *testing.T) {
 	m := parseModule(t, kernelHead+uniform)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#2 ULDC UR0 = c[0x0][0x0] ;
 	#3 UIADD3 UR2 = UR0, 0x3, URZ ;
@@ -452,7 +475,7 @@ func TestUniformClasses(t *testing.T) {
 func TestLog(t *testing.T) {
 	var log strings.Builder
 	m := parseModule(t, kernelHead+spillKernel)
-	check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Log: &log, Knobs: knobSet(t, "RegAllocPrintDetails")}, `BB0:
+	check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Log: &log, Knobs: r4Knobs(t, "RegAllocPrintDetails")}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#29 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -495,7 +518,7 @@ R-CLASS SPILL REGALLOC: attemp 3, used 8, target 8, spilled 3
 	// -O0 makes one NOSPILL trial; without the knob no guidance lines.
 	log.Reset()
 	c := m.Clone()
-	if _, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, OptLevel: 0, Log: &log}); err != nil {
+	if _, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, OptLevel: 0, Log: &log, Knobs: r4Knobs(t)}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "P-CLASS NOSPILL REGALLOC: attemp 0, used 1, target 7\nR-CLASS NOSPILL REGALLOC: attemp 0, used 10, target 255\n"; log.String() != want {
@@ -516,31 +539,31 @@ func TestTargets(t *testing.T) {
 		}
 		return st
 	}
-	st := alloc(callsModule, "k", regalloc.Options{Arch: 75, MaxRegs: 16})
+	st := alloc(callsModule, "k", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 24 || len(st.Warnings) != 1 || st.Warnings[0] != "warning 7016: k: regcount 16 specified below abi_minimum of 24" {
 		t.Errorf("kernel with a call: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(callsModule, "f", regalloc.Options{Arch: 75, MaxRegs: 16})
+	st = alloc(callsModule, "f", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 24 || len(st.Warnings) != 1 {
 		t.Errorf(".func: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(callsModule, "f", regalloc.Options{Arch: 100, MaxRegs: 16})
+	st = alloc(callsModule, "f", regalloc.Options{Arch: 100, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 16 || len(st.Warnings) != 0 {
 		t.Errorf(".func on sm_100: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 16})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
 	if st.Target != 16 || len(st.Warnings) != 0 || st.Regs != 10 {
 		t.Errorf("kernel without calls: target %d, regs %d, warnings %q", st.Target, st.Regs, st.Warnings)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: knobSet(t, "RegTargetList=16,8,12")})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=16,8,12")})
 	if st.Target != 12 || st.SpilledValues != 0 || st.Regs != 10 {
 		t.Errorf("RegTargetList=16,8,12: target %d, regs %d, %d spilled", st.Target, st.Regs, st.SpilledValues)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: knobSet(t, "RegTargetList=8,9")})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=8,9")})
 	if st.Target != 9 || st.SpilledValues+st.RematValues == 0 || st.Regs != 9 {
 		t.Errorf("RegTargetList=8,9: target %d, regs %d, %d spilled, %d rematerialized", st.Target, st.Regs, st.SpilledValues, st.RematValues)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 9, Knobs: knobSet(t, "RegTargetList=32")})
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 9, Knobs: r4Knobs(t, "RegTargetList=32")})
 	if st.Target != 9 {
 		t.Errorf("RegTargetList=32 with --maxrregcount 9: target %d", st.Target)
 	}
@@ -567,7 +590,7 @@ BB0:
 	#5 STG.E [R6.64], %r2 ;
 	#6 EXIT ;
 }
-`, regalloc.Options{Arch: 75, MaxRegs: 5},
+`, regalloc.Options{Arch: 75, MaxRegs: 5, Knobs: r4Knobs(t)},
 		"regalloc: k BB0 #4: Register allocation failed with register count of '5'. Compile the program with a higher register target (the temporary of spilled %r1 at #4 needs a register while 1 of the usable registers R4-R4 are in use there)")
 	alloc(kernelHead+`.local 0x0
 {
@@ -579,7 +602,7 @@ BB1:
 	#4 MOV.PHI %r1 = %r0, BB0 ;
 	#5 EXIT ;
 }
-`, regalloc.Options{Arch: 75},
+`, regalloc.Options{Arch: 75, Knobs: r4Knobs(t)},
 		"regalloc: k BB1 #4: MOV.PHI reaches register allocation; the partial-SSA form must be converted to moves first")
 	// A uniform value live across a call must leave the UR file.
 	alloc(kernelHead+`.local 0x0
@@ -593,9 +616,9 @@ BB0:
 	#5 STG.E [R6.64], %r0 ;
 	#6 EXIT ;
 }
-`, regalloc.Options{Arch: 75},
+`, regalloc.Options{Arch: 75, Knobs: r4Knobs(t)},
 		"regalloc: k BB0 #3: uniform register %ur0 must be spilled (it is live across a call), but orilab cannot move a value from an R register back to a UR register (no R2UR)")
-	alloc(kernelHead+".local 0x0\n{\nBB0:\n\t#1 EXIT ;\n}\n", regalloc.Options{Arch: 75, Knobs: knobSet(t, "RegAllocEstimatedLoopIterations=many")},
+	alloc(kernelHead+".local 0x0\n{\nBB0:\n\t#1 EXIT ;\n}\n", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegAllocEstimatedLoopIterations=many")},
 		`regalloc: k: RegAllocEstimatedLoopIterations="many": want a number of iterations of at least 1`)
 }
 
@@ -662,7 +685,7 @@ BB0:
 // has no ABI register minimum, so --maxrregcount 7 leaves R4-R6).
 func TestFrames(t *testing.T) {
 	m := parseModule(t, frameModule)
-	opts := regalloc.Options{Arch: 100, OptLevel: 3, MaxRegs: 7}
+	opts := regalloc.Options{Arch: 100, OptLevel: 3, MaxRegs: 7, Knobs: r4Knobs(t)}
 	a, st := check(t, m, "h", opts, `BB0:
 	#1 IADD3 R1 = R1, -0x10, RZ ;
 	#3 STL [R1], R4 ;
@@ -753,7 +776,7 @@ func TestKnobs(t *testing.T) {
 	copyKernel := parseModule(t, kernelHead+coalesceKernel)
 	for _, on := range []string{"RegAllocCoalescing=1", "RegAllocCoalescing=0"} {
 		c := copyKernel.Clone()
-		st, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, Knobs: knobSet(t, on)})
+		st, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, Knobs: r4Knobs(t, on)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -761,12 +784,172 @@ func TestKnobs(t *testing.T) {
 			t.Errorf("%s: %d copies coalesced:\n%s", on, st.CoalescedMoves, c.Funcs[0])
 		}
 	}
-	st := alloc(regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocNumNonSpillTrials=3")})
+	st := alloc(regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t, "RegAllocNumNonSpillTrials=3")})
 	if n := len(st.Attempts); n != 6 || st.Attempts[5].Class != "R" || st.Attempts[5].Mode != "NOSPILL" || st.Attempts[5].N != 2 {
 		t.Errorf("3 trials: attempts %+v", st.Attempts)
 	}
-	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: knobSet(t, "RegAllocThresholdForDiscardConflicts=0")})
+	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t, "RegAllocThresholdForDiscardConflicts=0")})
 	if st.Regs != 8 || st.SpilledValues+st.RematValues == 0 {
 		t.Errorf("threshold 0: %+v", *st)
+	}
+}
+
+// calleeSavedModule: f keeps %r1 and its return address across a call
+// to g, so both live in callee-saved registers, which f must save for
+// the kernel, which keeps the thread index in one of them across its
+// call to f.
+const calleeSavedModule = `.func g
+.param x offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#4 IADD3 %r1 = %r0, 0x1, RZ ;
+	#5 MOV R4 = %r1 ;
+	#6 RET.REL.NODEC R20.64 ;
+}
+
+.func f
+.param x offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#2 MOV %r9 = R20 ;
+	#3 MOV %r9[1] = R21 ;
+	#4 IMAD %r1 = %r0, 0x3, RZ ;
+	#5 MOV R4 = %r0 ;
+	#6 MOV R20 = ` + "`.ret`" + ` ;
+	#7 MOV R21 = RZ ;
+	#8 CALL.REL.NOINC ` + "`g`" + ` ;
+	#9 MOV %r2 = R4 ;
+	#10 IADD3 %r3 = %r2, %r1, RZ ;
+	#11 MOV R4 = %r3 ;
+	#12 RET.REL.NODEC %r9.64 ;
+}
+
+` + kernelHead + `.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#3 MOV R4 = %r0 ;
+	#4 MOV R20 = ` + "`.ret`" + ` ;
+	#5 MOV R21 = RZ ;
+	#6 CALL.REL.NOINC ` + "`f`" + ` ;
+	#7 MOV %r3 = R4 ;
+	#8 IADD3 %r3 = %r3, %r0, RZ ;
+	#9 IMAD.WIDE.U32 %r4.64 = %r0, 0x4, RZ ;
+	#10 IADD3 %r5, %p0 = c[0x0][0x160], %r4, RZ ;
+	#11 IADD3.X %r5[1] = c[0x0][0x164], %r4[1], RZ, %p0, !PT ;
+	#12 STG.E [%r5.64], %r3 ;
+	#13 EXIT ;
+}
+`
+
+// TestCalleeSaved: g, a leaf, returns through R20 itself (as the
+// lowering writes a leaf); f keeps %r1 (R16) and its return address (R18:R19)
+// across its call, saves both before writing them and reloads them
+// before returning, after moving the return address back to R20:R21;
+// the kernel keeps the thread index in R16 across the call. Every
+// thread stores f(tid) + tid = (tid + 1 + 3*tid) + tid.
+func TestCalleeSaved(t *testing.T) {
+	m := parseModule(t, calleeSavedModule)
+	a, _ := check(t, m, "g", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, `BB0:
+	#4 IADD3 R4 = R4, 0x1, RZ ;
+	#6 RET.REL.NODEC R20.64 ;
+`)
+	a, st := check(t, a, "f", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, "")
+	text := body(a.Func("f"))
+	for _, want := range []string{"STL [R1], R16 ;", "MOV R20 = R18 ; copy", "LDL R16 = [R1] ;", "RET.REL.NODEC R20.64"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("f does not have %q:\n%s", want, text)
+		}
+	}
+	if st.SpilledValues != 0 || st.StackFrame != 16 {
+		t.Errorf("f stats %+v", *st)
+	}
+	a, st = check(t, a, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: r4Knobs(t)}, "")
+	if !strings.Contains(body(a.Func("k")), "S2R R16 = SR_TID.X") || st.SpilledValues != 0 || st.RematValues != 0 {
+		t.Errorf("k keeps the thread index elsewhere (stats %+v):\n%s", *st, body(a.Func("k")))
+	}
+	out := sameOutput(t, m, a, outSpec(4, 4))
+	for i, v := range out {
+		if v != uint32(5*i+1) {
+			t.Errorf("out[%d] = %d, want %d", i, v, 5*i+1)
+		}
+	}
+}
+
+// guardedKernel stores four constants under a guard, as predication
+// leaves an if-then block: the MOVs' only definitions are guarded.
+const guardedKernel = `.local 0x0
+{
+BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R %r0 = SR_TID.X ;
+	#3 S2R %r1 = SR_TID.Y ;
+	#4 IADD3 %r2 = %r0, %r1, RZ ;
+	#5 ISETP.EQ.U32.AND %p0, PT = %r2, 0x0, PT ;
+	#6 @%p0 MOV %r3 = 0x7 ;
+	#7 @%p0 MOV %r4 = 0x9 ;
+	#8 @%p0 MOV %r5 = 0xb ;
+	#9 @%p0 MOV %r6 = 0xd ;
+	#10 @%p0 STS [0x0], %r3 ;
+	#11 @%p0 STS [0x4], %r4 ;
+	#12 @%p0 STS [0x8], %r5 ;
+	#13 @%p0 STS [0xc], %r6 ;
+	#14 STS [0x10], %r2 ;
+	#15 EXIT ;
+}
+`
+
+// TestTrimUndefined: the guarded MOVs' values are live back to the entry
+// by liveness (a guarded write does not end a range), but no definition
+// reaches the positions before #6, so they start at their MOVs and reuse
+// the registers of %r0 and %r1 (R2, R0); RegAllocTrimUndefined=0 keeps
+// the whole ranges, which overlap %r0 and %r1, and needs R6.
+func TestTrimUndefined(t *testing.T) {
+	m := parseModule(t, kernelHead+guardedKernel)
+	_, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R2 = SR_TID.X ;
+	#3 S2R R0 = SR_TID.Y ;
+	#4 IADD3 R5 = R2, R0, RZ ;
+	#5 ISETP.EQ.U32.AND P0, PT = R5, 0x0, PT ;
+	#6 @P0 MOV R0 = 0x7 ;
+	#7 @P0 MOV R2 = 0x9 ;
+	#8 @P0 MOV R3 = 0xb ;
+	#9 @P0 MOV R4 = 0xd ;
+	#10 @P0 STS [0x0], R0 ;
+	#11 @P0 STS [0x4], R2 ;
+	#12 @P0 STS [0x8], R3 ;
+	#13 @P0 STS [0xc], R4 ;
+	#14 STS [0x10], R5 ;
+	#15 EXIT ;
+`)
+	_, off := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, "RegAllocTrimUndefined=0")}, `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 S2R R6 = SR_TID.X ;
+	#3 S2R R2 = SR_TID.Y ;
+	#4 IADD3 R2 = R6, R2, RZ ;
+	#5 ISETP.EQ.U32.AND P0, PT = R2, 0x0, PT ;
+	#6 @P0 MOV R0 = 0x7 ;
+	#7 @P0 MOV R3 = 0x9 ;
+	#8 @P0 MOV R4 = 0xb ;
+	#9 @P0 MOV R5 = 0xd ;
+	#10 @P0 STS [0x0], R0 ;
+	#11 @P0 STS [0x4], R3 ;
+	#12 @P0 STS [0x8], R4 ;
+	#13 @P0 STS [0xc], R5 ;
+	#14 STS [0x10], R2 ;
+	#15 EXIT ;
+`)
+	if st.Regs != 6 || off.Regs != 7 {
+		t.Errorf("registers %d trimmed, %d untrimmed; want 6 and 7", st.Regs, off.Regs)
 	}
 }

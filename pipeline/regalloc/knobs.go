@@ -19,6 +19,11 @@ const (
 	knobTargets    = "RegTargetList"
 	knobLoopIters  = "RegAllocEstimatedLoopIterations"
 	knobPrint      = "RegAllocPrintDetails"
+	// knobLowRegs is orilab's own (ptxas has no such knob: it always
+	// allocates R0, R2 and R3).
+	knobLowRegs = "RegAllocLowRegisters"
+	// knobTrimUndef is orilab's own too (undefined.go).
+	knobTrimUndef = "RegAllocTrimUndefined"
 )
 
 var allocReaders = []string{"AllocateRegisters"}
@@ -47,6 +52,10 @@ func init() {
 		"register targets (R registers, counting R0-R3) to choose from: the smallest one the function fits in without spilling, else the largest; each is capped by --maxrregcount")
 	reg(knobLoopIters, knobs.TypeString, "8",
 		"iterations assumed per loop when weighting spill costs: a block in d loops weighs N^d")
+	reg(knobLowRegs, knobs.TypeBool, "1",
+		"in a kernel without calls, allocate R0, R2 and R3 as ptxas does (R1 stays the stack pointer); =0 starts every allocation at R4")
+	reg(knobTrimUndef, knobs.TypeBool, "1",
+		"take the positions that no definition of a value reaches (before its first, possibly guarded, definition) out of its live range; =0 keeps them")
 	reg(knobPrint, knobs.TypeBool, "",
 		"write the allocator's guidance (ABI saves, spill decisions, evictions) to the allocation log")
 }
@@ -61,6 +70,8 @@ type settings struct {
 	targets    []int
 	loopIters  float64
 	print      bool
+	lowRegs    bool
+	trimUndef  bool
 }
 
 // readSettings reads the knobs for function fn from s (nil: defaults).
@@ -80,6 +91,8 @@ func readSettings(s *knobs.Set, fn string, optLevel int) (settings, error) {
 		remat:      s.Int(knobRemat) != 0,
 		coalescing: s.Bool(knobCoalescing),
 		print:      s.Bool(knobPrint),
+		lowRegs:    s.Bool(knobLowRegs),
+		trimUndef:  s.Bool(knobTrimUndef),
 	}
 	if s.IsSet(knobRematRange) {
 		r := s.Range(knobRematRange)

@@ -31,8 +31,10 @@ import (
 //     into R4.. right before the CALL; Decision: the CALL instruction
 //     names only its target, so the moves are the only record of its
 //     arguments, and this rule reads them back);
-//   - a CALL writes every register: it kills all physical liveness, and
-//     its write position is clobbered in every register (clobber);
+//   - a CALL writes every register the ABI does not preserve: it kills
+//     all physical liveness, and its write position is clobbered in
+//     every caller-saved register (clobber; R16-R31 are callee-saved,
+//     calleesave.go);
 //   - RET reads the function's return registers (Func.Rets).
 
 // problem is the allocation problem of one class of one function.
@@ -82,9 +84,12 @@ type vreg struct {
 	// remat is set when the value can be recomputed instead of reloaded:
 	// one unguarded definition from constants (see remat.go).
 	remat bool
-	// mustSpill is set when the value is live across a CALL: every
-	// register is caller-saved, so it lives in memory there.
-	mustSpill bool
+	// acrossCall is set when the value is live across a CALL.
+	// mustSpill is set when such a value has no callee-saved register
+	// of its class to live in (P, UP, UR: the ABI preserves only R16-R31
+	// of the R file), so it lives in memory there.
+	acrossCall bool
+	mustSpill  bool
 	// cost is the spill cost, benefit the number of positions spilling
 	// frees; prio = cost/benefit orders allocation and picks victims.
 	// fixed values free nothing when spilled.
@@ -124,10 +129,13 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 }
 
 // newProblem analyses f for class c; blockFreq gives each block's
-// estimated frequency, in layout order.
-func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, error) {
+// estimated frequency, in layout order. lowRegs makes R0, R2 and R3
+// allocatable (lowRegisters says when that is allowed); trimUndef takes
+// the positions no definition reaches out of the live ranges
+// (undefined.go).
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef bool) (*problem, error) {
 	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit()}
-	if c == ori.ClassR {
+	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
 	for bi, b := range f.Blocks {
@@ -144,7 +152,16 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, err
 		return nil, err
 	}
 	p.virtualRanges()
+	if trimUndef {
+		p.trimUndefined()
+	}
 	p.physicalRanges()
+	if c == ori.ClassR && lowRegs {
+		// R1 is the stack pointer everywhere, whether or not the code
+		// names it yet: a range over the whole function keeps every value
+		// out of it (and every pair out of R0:R1).
+		p.phys[int(stackPointer.N)] = []seg{{0, int32(p.npos - 1)}}
+	}
 	for _, v := range p.vregs {
 		for i := range v.acc {
 			a := &v.acc[i]
@@ -153,7 +170,11 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64) (*problem, err
 		}
 		for _, g := range p.calls {
 			if segsContain(v.segs, posWrite(g)) {
-				v.mustSpill = true
+				// R values live across a call go to the callee-saved
+				// registers (the clobbers in the driver's base keep
+				// them out of the others); the other classes have none.
+				v.acrossCall = true
+				v.mustSpill = p.class != ori.ClassR
 				break
 			}
 		}

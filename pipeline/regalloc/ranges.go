@@ -19,8 +19,9 @@ import "sort"
 // that dies at g and a result of g may share a register (the read happens
 // before the write), and a refill temporary for g+1 ([4g+4, 4g+5]) may
 // reuse the register of a spill temporary of g ([4g+2, 4g+3]): the store
-// executes before the refill. A CALL at g clobbers every register at 4g+2,
-// its write position.
+// executes before the refill. A CALL at g clobbers every caller-saved
+// register at 4g+2, its write position (R16-R31 keep their values,
+// calleesave.go).
 
 // seg is a closed interval [lo, hi] of positions.
 type seg struct{ lo, hi int32 }

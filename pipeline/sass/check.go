@@ -64,8 +64,10 @@ func InstTexts(f *ori.Func, arch, base int) ([]string, error) {
 		pc += 16 * len(b.Insts)
 	}
 	var out []string
+	rp := ori.ReturnPoints(f, base)
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
+			in, _ := ResolveReturnPoint(in, rp)
 			t, err := instText(in, labels, arch)
 			if err != nil {
 				return nil, fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
@@ -125,6 +127,7 @@ var (
 	spaces    = regexp.MustCompile(`\s+`)
 	labelRef  = regexp.MustCompile("`\\((0x[0-9a-f]+)\\)")
 	callTgt   = regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`)
+	retTgt    = regexp.MustCompile(`^((?:@!?P[0-7T] )?RET\.REL\.NODEC R\d+) \S+ ;$`)
 	descURZ   = regexp.MustCompile(`desc\[URZ\]`)
 	spaceSemi = regexp.MustCompile(` ?([;,])`)
 	bankSpace = regexp.MustCompile(`(c\[0x[0-9a-f]+\]) \[`)
@@ -139,6 +142,9 @@ var (
 //   - a branch target `(0x50) becomes 0x50 (nvdisasm's raw form);
 //   - a relative call's target becomes `(CALLEE): orilab encodes it as a
 //     relocation whose field is 0 until the cubin is linked;
+//   - a return's target becomes `(KERNEL): the start of the code, which
+//     nvdisasm names in a cubin and prints as 0x0 in a listing that
+//     starts there (the decoder checks that the field points there);
 //   - desc[URZ]: a word whose descriptor field holds URZ names no
 //     descriptor (orilab's encoder never writes one), and nvdisasm's
 //     desc[URZ] is dropped.
@@ -153,6 +159,9 @@ func Normalize(s string) string {
 	s = spaces.ReplaceAllString(s, " ")
 	if m := callTgt.FindStringSubmatch(s); m != nil {
 		s = m[1] + " `(CALLEE) ;"
+	}
+	if m := retTgt.FindStringSubmatch(s); m != nil {
+		s = m[1] + " `(KERNEL) ;"
 	}
 	return s
 }

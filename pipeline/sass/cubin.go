@@ -188,7 +188,7 @@ func reach(k *CubinFunc, byName map[string]*CubinFunc) ([]*CubinFunc, error) {
 	var visit func(f *CubinFunc) error
 	visit = func(f *CubinFunc) error {
 		for _, r := range f.Code.Relocs {
-			if seen[r.Sym] {
+			if r.Kind != RelocCall || seen[r.Sym] {
 				continue
 			}
 			g := byName[r.Sym]
@@ -209,10 +209,10 @@ func reach(k *CubinFunc, byName map[string]*CubinFunc) ([]*CubinFunc, error) {
 	return out, visit(k)
 }
 
-// setCallTarget writes the byte offset rel from the instruction after a
-// CALL to its callee into the CALL's word: in 4-byte units at bit 34
+// setBranchField writes the byte offset rel from the instruction after a
+// CALL or RET to its target into the word: in 4-byte units at bit 34
 // (sm_75-sm_89), or split as sm_90's branches (bits 16-23 and 34-81).
-func setCallTarget(w *Word, arch, rel int) {
+func setBranchField(w *Word, arch, rel int) {
 	units := uint64(int64(rel) / 4)
 	if arch >= 90 {
 		w.SetField(16, 8, units)
@@ -236,7 +236,16 @@ func linkedText(k *CubinFunc, callees []*CubinFunc, arch int) ([]byte, map[strin
 	for _, f := range all {
 		for _, r := range f.Code.Relocs {
 			at := start[f.Name] + r.Offset
-			setCallTarget(&words[at/16], arch, start[r.Sym]-(at+16))
+			w := &words[at/16]
+			switch r.Kind {
+			case RelocCall:
+				setBranchField(w, arch, start[r.Sym]-(at+16))
+			case RelocBase:
+				// The kernel starts the section.
+				setBranchField(w, arch, -(at + 16))
+			case RelocRetAddr:
+				w.SetField(32, 32, w.Field(32, 32)+uint64(start[f.Name]))
+			}
 		}
 	}
 	b := make([]byte, 0, 16*len(words))

@@ -99,20 +99,25 @@ BB1:
 // $k$helper and decodes the offset to the callee's address), the
 // global's address slot in bank 4 gets an R_CUDA_64 relocation, the
 // .const data sits in bank 3, and the launch bounds and barrier count
-// are attributes. (The callee ends in EXIT: RET has no encoding yet.)
+// are attributes. The kernel passes the return point in R20:R21 and the
+// callee returns through it: linked, the MOV holds the address after the
+// CALL counted from the kernel's start, and the RET's field points back
+// at that start (nvdisasm names the kernel).
 func TestCubinCallsAndGlobals(t *testing.T) {
 	for _, arch := range []int{80, 90} {
 		k := parseFunc(t, `BB0:
 	#1 [B------:R-:W-:-:S02] MOV R1 = c[0x0][0x28] ;
 	#2 [B------:R-:W-:-:S02] MOV R2 = c[0x4][0x0] ;
 	#3 [B------:R-:W-:-:S02] MOV R3 = c[0x3][0x4] ;
+	#7 [B------:R-:W-:-:S02] MOV R20 = `+"`.ret`"+` ;
+	#8 [B------:R-:W-:-:S02] MOV R21 = RZ ;
 	#4 [B------:R-:W-:Y:S05] CALL.REL.NOINC `+"`helper`"+` ;
 	#5 [B------:R-:W-:-:S05] BAR.SYNC 0x0 ;
 	#6 [B------:R-:W-:-:S05] EXIT ;
 `)
 		h := parseFunc(t, `BB0:
 	#1 [B------:R-:W-:-:S02] MOV R4 = 0x1 ;
-	#2 [B------:R-:W-:-:S05] EXIT ;
+	#2 [B------:R-:W-:-:S05] RET.REL.NODEC R20.64 ;
 `)
 		k.Name, h.Name, h.Entry = "k", "helper", false
 		kc, err := EncodeFunc(k, arch)
@@ -142,7 +147,8 @@ func TestCubinCallsAndGlobals(t *testing.T) {
 		if err != nil {
 			t.Fatalf("sm_%d nvdisasm: %v\n%s", arch, err, out)
 		}
-		for _, want := range []string{"CALL.REL.NOINC `($k$helper)", "$k$helper:", "/*0060*/                   MOV R4, 0x1"} {
+		for _, want := range []string{"CALL.REL.NOINC `($k$helper)", "$k$helper:", "/*0080*/                   MOV R4, 0x1",
+			"/*0030*/                   MOV R20, 0x60 ;", "/*0090*/                   RET.REL.NODEC R20 `(k) ;"} {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("sm_%d: nvdisasm does not print %q:\n%s", arch, want, out)
 			}

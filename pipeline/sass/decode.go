@@ -45,6 +45,15 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 			in.Mods = append(in.Mods, strings.Split(name, ".")...)
 		}
 	}
+	if fm.toBase {
+		// Unlinked code (or a listing from address 0): the field points
+		// at address 0 (form.toBase), which the printer shows.
+		var want Word
+		setBranchField(&want, arch, -(ctx.PC + 16))
+		if w.Field(16, 8) != want.Field(16, 8) && arch >= 90 || w.Field(34, 48) != want.Field(34, 48) {
+			return nil, fmt.Errorf("sass: word %s at 0x%04x (%s): the branch field does not point at the start of the code", w, ctx.PC, fm.op)
+		}
+	}
 	d := &decoder{w: w, fm: fm, in: in, ctx: ctx, arch: arch}
 	d.notX = fm.notX != "" && in.HasMod(fm.notX)
 	var err error
@@ -56,6 +65,10 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 	}
 	in.Guard = ori.PReg(ori.ClassP, int(w.Field(bitsGuard, 3)), 1)
 	in.GuardNot = w.Bit(15)
+	if fm.uni && in.Guarded() {
+		// The uniform datapath's guard is a UP (encoder.guard).
+		in.Guard.Class = ori.ClassUP
+	}
 	in.Ctrl = decodeCtrl(w)
 	if pos := fm.descPos(); pos != 0 {
 		// The memory descriptor: a uniform register pair, URZ for none.

@@ -68,7 +68,13 @@
 // Blocks that are branch targets (BRA, BRX, BSSY) get labels .L_x_N,
 // numbered from 0 in layout order across the module (within the
 // function for FuncText), and branch targets print as `(.L_x_N). Calls
-// print as CALL.REL.NOINC `(name).
+// print as CALL.REL.NOINC `(name), returns as RET.REL.NODEC R20 `(0x0)
+// (their branch field points at address 0 of the code, the kernel's
+// start once linked; nvdisasm names the kernel there in a cubin), and
+// the MOV that loads a call's return point (ori.RetAddrSym) as
+// MOV R20, 0x1c0: the address after its CALL in the listing's layout,
+// an offset from the kernel's start once linked (cubin.go's
+// relocations RelocBase and RelocRetAddr).
 //
 // # Operands
 //
@@ -164,10 +170,17 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, RET, BRX, BAR.RED with a result,
-// FMNMX on sm_90, FSET, HADD2, HMUL2, F16 conversions, 32-bit addresses
-// under .E) is refused, and the nvdisasm test in package pipeline counts
-// it. No BRA word holds a uniform predicate and the only REDUX word has a
+// (global and generic memory on sm_75, CALL through a register, BRX, HADD2 and HMUL2 with
+// a constant, an immediate or a half swizzle, ATOMS.ADD.F32, 32-bit
+// addresses under .E) is refused, and the nvdisasm test in
+// package pipeline counts it. The tensor-core forms (HMMA, IMMA, DMMA,
+// LDSM, STSM) cover every shape issue 23 lowers; nvdisasm prints IMMA's
+// A and B as R16.ROW, R20.COL and sm_90's DMMA.884 as DMMA.8x8x4 (text.go,
+// spell.go). A uniform-datapath instruction's guard field names a UP:
+// the encoder refuses a P guard there other than PT, and the decoder
+// returns a UP guard. BAR.RED has no result field: PostFixForMercTargets
+// moves orilab's result into a B2R.RESULT after it. No BRA word holds a
+// uniform predicate and the only REDUX word has a
 // UR destination: PostFixForMercTargets rewrites both (a PLOP3 copy of
 // the guard into a P register, whose source C may be a UP; a UR result
 // moved on), and the encoder refuses what it could not rewrite.

@@ -14,11 +14,29 @@ import (
 )
 
 // Reloc is a place in a function's code that the linker (or the cubin
-// writer) must fill: a call to another function.
+// writer) must fill once it knows where the function sits in its
+// kernel's code.
 type Reloc struct {
-	Offset int    // byte offset of the instruction in the function
-	Sym    string // the called function
+	Offset int       // byte offset of the instruction in the function
+	Kind   RelocKind // what to fill
+	Sym    string    // RelocCall: the called function
 }
+
+// RelocKind says what a Reloc fills.
+type RelocKind uint8
+
+const (
+	// RelocCall: CALL.REL.NOINC's branch field, the offset to the callee.
+	RelocCall RelocKind = iota
+	// RelocBase: a branch field that points at address 0 of the
+	// function's code (toBase forms: RET.REL.NODEC), which must point at
+	// the kernel's start instead.
+	RelocBase
+	// RelocRetAddr: the 32-bit immediate of a MOV that loads a return
+	// point (ori.RetAddrSym), an offset from the function's start that
+	// must become one from the kernel's start.
+	RelocRetAddr
+)
 
 // Code is the encoding of one function.
 type Code struct {
@@ -49,15 +67,22 @@ func EncodeFunc(f *ori.Func, arch int) (*Code, error) {
 	}
 	c := &Code{}
 	pc = 0
+	rp := ori.ReturnPoints(f, 0)
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			e := &encoder{arch: arch, pc: pc, addr: addr}
-			w, err := e.inst(in)
+			x, isRet := ResolveReturnPoint(in, rp)
+			w, err := e.inst(x)
 			if err != nil {
 				return nil, fmt.Errorf("sass: %s BB%d #%d %s: %v", f.Name, b.ID, in.ID, in.Name(), err)
 			}
-			if e.reloc != "" {
-				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Sym: e.reloc})
+			switch {
+			case e.reloc != "":
+				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocCall, Sym: e.reloc})
+			case e.toBase:
+				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocBase})
+			case isRet:
+				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocRetAddr})
 			}
 			c.Words = append(c.Words, w)
 			pc += 16
@@ -66,8 +91,23 @@ func EncodeFunc(f *ori.Func, arch int) (*Code, error) {
 	return c, nil
 }
 
+// ResolveReturnPoint returns in with a return-point source
+// (ori.RetAddrSym) replaced by the immediate address rp gives it
+// (ori.ReturnPoints), and whether it did; other instructions come back
+// unchanged.
+func ResolveReturnPoint(in *ori.Inst, rp map[*ori.Inst]int) (*ori.Inst, bool) {
+	a, ok := rp[in]
+	if !ok {
+		return in, false
+	}
+	x := *in
+	x.Srcs = []ori.Operand{ori.Imm(int64(a))}
+	return &x, true
+}
+
 // Encode encodes one instruction at byte address pc; addr maps block IDs
-// to addresses for branch targets (nil when in has none).
+// to addresses for branch targets (nil when in has none). A return-point
+// MOV must be resolved first (ResolveReturnPoint).
 func Encode(in *ori.Inst, arch, pc int, addr map[int32]int) (Word, error) {
 	if err := checkArch(arch); err != nil {
 		return Word{}, err
@@ -101,6 +141,8 @@ type encoder struct {
 	w     Word
 	reuse uint64
 	reloc string
+	// toBase: the word's branch field points at address 0 (form.toBase).
+	toBase bool
 }
 
 func (e *encoder) inst(in *ori.Inst) (Word, error) {
@@ -129,7 +171,7 @@ func (e *encoder) inst(in *ori.Inst) (Word, error) {
 
 // form encodes in with one candidate form.
 func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
-	e.w, e.reuse, e.reloc = Word{}, 0, ""
+	e.w, e.reuse, e.reloc, e.toBase = Word{}, 0, "", fm.toBase
 	if fm.pre != nil {
 		var err error
 		n := len(in.Mods)
@@ -205,7 +247,10 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 			return Word{}, err
 		}
 	}
-	if err := e.guard(in); err != nil {
+	if fm.toBase {
+		setBranchField(&e.w, e.arch, -(e.pc + 16))
+	}
+	if err := e.guard(in, fm.uni); err != nil {
 		return Word{}, err
 	}
 	if err := encodeCtrl(&e.w, in.Ctrl); err != nil {
@@ -380,9 +425,19 @@ func valueOf(g group, name string) (uint64, bool) {
 	return 0, false
 }
 
-func (e *encoder) guard(in *ori.Inst) error {
+// guard writes in's guard. A uniform-datapath instruction's guard field
+// names a uniform predicate (measured: nvdisasm prints ptxas's UIADD3
+// word with guard bits 7 and the negation as @!UPT), so there a P guard
+// other than PT would run under the UP of the same number: refused.
+func (e *encoder) guard(in *ori.Inst, uni bool) error {
 	g := in.Guard
-	if g.Class != ori.ClassP || g.Virtual {
+	switch {
+	case g.Virtual:
+		return fmt.Errorf("guard %s is not a physical register", g)
+	case uni && g.Class == ori.ClassP && g != ori.PT:
+		return fmt.Errorf("guard %s: a uniform instruction's guard is a uniform predicate", g)
+	case uni && g.Class == ori.ClassUP:
+	case g.Class != ori.ClassP:
 		return fmt.Errorf("guard %s is not a physical P register", g)
 	}
 	e.w.SetField(bitsGuard, 3, uint64(g.N))
@@ -626,6 +681,9 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 	case sSym:
 		if o.Kind != ori.OpdSym {
 			return fmt.Errorf("%s where the encoding holds a call target", o)
+		}
+		if o.IsRetAddr() {
+			return fmt.Errorf("the return point %s where the encoding holds a call target", o)
 		}
 		e.reloc = o.Name
 		return nil

@@ -129,7 +129,7 @@ func TestEncodeRefuses(t *testing.T) {
 		{80, "IMAD R6 = R5, 0x3, 0x7", "sass: IMAD: sources B 0x3 and C 0x7: only one may be an immediate, constant or uniform register"},
 		{80, "FMUL R4 = 0f3F800000, R5", "sass: FMUL: source A 0f3F800000 must be a R register (legalize it first)"},
 		{80, "IADD3 R4 = R5, R6, 0x1", "sass: IADD3: source C 0x1: this instruction has no form with an immediate, constant or uniform register in C (legalize it first)"},
-		{80, "RET", "sass: RET: orilab has no encoding for RET"},
+		{80, "RET", "sass: RET: no encoding of this modifier form for sm_80"},
 		{75, "LDG.E R0 = [R2.64]", "sass: LDG.E: no encoding of this modifier form for sm_75"},
 		{80, "LDG.E.FOO R0 = [R2.64]", "sass: LDG.E.FOO: modifier .FOO has no encoding here for sm_80 (or is out of order)"},
 		{80, "LDG.E R0 = [R2.64+0x800000]", "sass: LDG.E: source 0 ([R2.64+0x800000]): address offset 0x800000 does not fit 24 signed bits"},
@@ -138,6 +138,9 @@ func TestEncodeRefuses(t *testing.T) {
 		{80, "DADD R2.64 = R2.64, 0d3FB999999999999A", "sass: DADD: f64 immediate 0.10000000000000000555 needs more than the 32 upper bits the encoding holds"},
 		{80, "MOV R3.64 = RZ", "sass: MOV: result 0: R3.64 is a 2-register tuple that is not aligned"},
 		{80, "S2R R0 = SR_NOSUCH", "sass: S2R: source 0 (SR_NOSUCH): special register SR_NOSUCH has no number in orilab's table"},
+		{80, "@P0 UIADD3 UR4 = UR4, 0x1, URZ", "sass: UIADD3: guard P0: a uniform instruction's guard is a uniform predicate"},
+		{80, "IMMA.16832.S8.S8 R6.128 = R16.128, R20.64, R8.128", "sass: IMMA.16832.S8.S8: result 0: R6.128 is a 4-register tuple that is not aligned"},
+		{75, "HMMA.16816.F32 R12.128 = R4.128, R20.64, R8.128", "sass: HMMA.16816.F32: no encoding of this modifier form for sm_75"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.inst+" ;\n")
@@ -228,6 +231,8 @@ func TestNormalize(t *testing.T) {
 		{"DSETP.GTU.AND P0, PT, |R2|, +INF , PT ;", "DSETP.GTU.AND P0, PT, |R2|, +INF, PT ;"},
 		{"CALL.REL.NOINC 0x30 ;", "CALL.REL.NOINC `(CALLEE) ;"},
 		{"CALL.REL.NOINC `(helper) ;", "CALL.REL.NOINC `(CALLEE) ;"},
+		{"RET.REL.NODEC R20 `(k) ;", "RET.REL.NODEC R20 `(KERNEL) ;"},
+		{"@P0 RET.REL.NODEC R6 0x0 ;", "@P0 RET.REL.NODEC R6 `(KERNEL) ;"},
 		{"LDG.E R0, desc[URZ][R2.64+0x10] ;", "LDG.E R0, [R2.64+0x10] ;"},
 		{"LDG.E R0, desc[UR4][R2.64+0x10] ;", "LDG.E R0, desc[UR4][R2.64+0x10] ;"},
 	}
@@ -235,5 +240,63 @@ func TestNormalize(t *testing.T) {
 		if got := Normalize(c.in); got != c.want {
 			t.Errorf("Normalize(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestEncodeCallWords: the return's word and the return point's MOV
+// against ptxas 13.0's (nvdisasm -hex; the kernel starts at 0, so the
+// unlinked field, which points at address 0, is ptxas's). Bits 105 and
+// up are the control word, which the scheduler sets.
+func TestEncodeCallWords(t *testing.T) {
+	cases := []struct {
+		arch   int
+		pc     int
+		inst   string
+		lo, hi uint64
+	}{
+		// sm_80: RET.REL.NODEC R4 `(k) at 0xe0 (0xffffff1004007950,
+		// 0x000fea0003c3ffff).
+		{80, 0xe0, "RET.REL.NODEC R4.64", 0xffffff1004007950, 0x0003c3ffff},
+		// sm_90: RET.REL.NODEC R20 `(k) at 0x3b0 (0xfffffffc14107950,
+		// 0x004fec0003c3ffff).
+		{90, 0x3b0, "RET.REL.NODEC R20.64", 0xfffffffc14107950, 0x0003c3ffff},
+		// MOV R20, 0x590: the return point once resolved
+		// (0x0000059000147802, 0x000fe40000000f00).
+		{80, 0x570, "MOV R20 = 0x590", 0x0000059000147802, 0x0000000f00},
+	}
+	for _, c := range cases {
+		f := parseFunc(t, "BB0:\n\t#1 "+c.inst+" ;\n")
+		w, err := Encode(f.Blocks[0].Insts[0], c.arch, c.pc, nil)
+		if err != nil {
+			t.Errorf("sm_%d %s: %v", c.arch, c.inst, err)
+			continue
+		}
+		if lo, hi := w.Field(0, 64), w.Field(64, 41); lo != c.lo || hi != c.hi {
+			t.Errorf("sm_%d %s at 0x%x: 0x%016x 0x%x, want ptxas's 0x%016x 0x%x", c.arch, c.inst, c.pc, lo, hi, c.lo, c.hi)
+		}
+		d, err := Decode(w, c.arch, DecodeContext{PC: c.pc})
+		if err != nil {
+			t.Errorf("sm_%d %s: %v", c.arch, c.inst, err)
+			continue
+		}
+		want := c.inst + " ;"
+		if strings.HasPrefix(c.inst, "RET") {
+			want = strings.Replace(c.inst, ".64", "", 1) + " `(0x0) ;"
+		}
+		if got, _ := InstText(d); got != want && !strings.HasPrefix(c.inst, "MOV") {
+			t.Errorf("sm_%d: %s decodes as %s", c.arch, c.inst, got)
+		}
+	}
+	// The field must point at address 0: a word moved elsewhere unlinked
+	// does not decode.
+	f := parseFunc(t, "BB0:\n\t#1 RET.REL.NODEC R20.64 ;\n")
+	w, _ := Encode(f.Blocks[0].Insts[0], 80, 0x40, nil)
+	if _, err := Decode(w, 80, DecodeContext{PC: 0x50}); err == nil || !strings.Contains(err.Error(), "does not point at the start of the code") {
+		t.Errorf("a return word decoded at the wrong address: %v", err)
+	}
+	// An unresolved return point is refused, not encoded as something.
+	f = parseFunc(t, "BB0:\n\t#1 MOV R20 = `.ret` ;\n\t#2 CALL.REL.NOINC `g` ;\n")
+	if _, err := Encode(f.Blocks[0].Insts[0], 80, 0, nil); err == nil || err.Error() != "sass: MOV: `.ret` cannot be source B of an ALU instruction" {
+		t.Errorf("an unresolved return point: %v", err)
 	}
 }

@@ -126,6 +126,12 @@ type form struct {
 	// notX: the ALU neg bits print as ~ (bitwise not) when the
 	// instruction has this modifier (IADD3.X, LEA.X).
 	notX string
+	// toBase: the word's branch field (BRA's layout on each target)
+	// holds the offset from the next instruction back to address 0 of
+	// the code, the start of the kernel once the cubin is linked
+	// (RET.REL.NODEC, CALL.REL.NOINC Rx: their register holds an offset
+	// from there). The Ori instruction has no operand for it.
+	toBase bool
 }
 
 // ALU form numbers (bits 9-11): where source B or C comes from.

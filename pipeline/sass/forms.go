@@ -227,16 +227,59 @@ var formTable = []*form{
 	// F2FP packs two f32 values into f16x2 or bf16x2, A into the high
 	// half (measured on ptxas's F2FP.BF16.PACK_AB and F2FP.PACK_AB
 	// words: bit 76 set for BF16; bit 77 SATFINITE and bit 78 MERGE_C
-	// are other forms; C, unused, holds RZ).
+	// are other forms, as are bits 73-75 and 86-90 set (the fp8 and tf32
+	// conversions below); C, unused, holds RZ).
 	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
-		fix:  []fix{{77, 1, 0}, {79, 2, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+		fix:  []fix{{73, 3, 0}, {77, 1, 0}, {79, 2, 0}, {86, 1, 0}, {87, 4, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+	// F2FP.TF32.F32.PACK_B: cvt.{rn,rz}{.relu}.tf32.f32 (measured on
+	// ptxas's three words for testdata/kernels/cvt_tf32 on sm_80 and
+	// sm_90: bits 76, 78, 86 and 89 set, 79-80 the rounding, 3 RZ; bit
+	// 75 RELU, which nvdisasm prints first, F2FP.RELU.TF32.F32.PACK_B).
+	// A, unused, is RZ (nvdisasm prints only B), C too. sm_90 only:
+	// nvdisasm -b SM80 reads the same word as F2FP.BF16.MERGE_C (and
+	// the PTX needs sm_90).
+	{op: ori.OpF2FP, key: []string{"TF32", "F32", "PACK_B"}, opc: 0x03e, alu: true, arch: 90, dsts: []slot{dR},
+		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
+		mods: []group{{pos: 79, n: 2, names: names(0, "", 3, "RZ")}, {pos: 75, n: 1, names: names(0, "", 1, "RELU")}},
+		fix:  []fix{{76, 1, 1}, {77, 1, 0}, {78, 1, 1}, {86, 1, 1}, {89, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
+	// The fp8 conversions (sm_89 and later), measured on ptxas
+	// 13.0.88's words for cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32
+	// and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} on sm_89 and sm_90. The
+	// pack: bit 77 SATFINITE, 78 MERGE_C (C, RZ, supplies the high
+	// half: nvdisasm prints F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0,
+	// R5, R0, RZ), 76 E4M3 (clear: E5M2), 75 RELU, 87 and 90 set. The
+	// unpack: bit 74 UNPACK_B, 73 E4M3, 75 RELU, 89 set; A is RZ and
+	// nvdisasm prints only B.
+	{op: ori.OpF2FP, key: []string{"SATFINITE"}, opc: 0x03e, alu: true, arch: 89, dsts: []slot{dR},
+		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
+		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "RELU")}, {pos: 76, n: 1, names: names(1, "E4M3", 0, "E5M2")},
+			{pos: 78, n: 1, names: names(1, "F32.PACK_AB")}},
+		fix: []fix{{77, 1, 1}, {79, 2, 0}, {86, 1, 0}, {87, 1, 1}, {89, 1, 0}, {90, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
+	{op: ori.OpF2FP, key: []string{"F16"}, opc: 0x03e, alu: true, arch: 89, dsts: []slot{dR},
+		srcs: []slot{{k: sA}, {k: sB}},
+		mods: []group{{pos: 73, n: 1, names: names(1, "E4M3", 0, "E5M2")}, {pos: 74, n: 1, names: names(1, "UNPACK_B")}},
+		fix:  []fix{{75, 1, 0}, {76, 2, 0}, {78, 3, 0}, {86, 1, 0}, {87, 2, 0}, {89, 1, 1}, {90, 1, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 2}, {84, 2, 3}},
 		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	// F2F between f32 and f16 is another opcode, 0x104, with the same
+	// type fields (1 is F16) and rounding (measured: ptxas 13.0.88's
+	// F2F.F16.F32 R0, c[0x0][0x168] for cvt.rn.f16.f32 on sm_75, and
+	// nvdisasm -b SM80/SM90 over that word with the types swapped and
+	// every rounding: F2F.F32.F16, .RM, .RP, .RZ, F2F.FTZ.F16.F32).
+	// Decision: sm_80 and later encode it too, although ptxas writes
+	// F2FP.PACK_AB and HADD2.F32 there; nvdisasm decodes the word on
+	// every target and it is the instruction the lowering chose.
+	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		fix:  []fix{{75, 2, 1}, {84, 2, 2}},
+		mods: []group{{pos: 75, n: 2, names: names(1, "F16")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ, gRndRN}},
+	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs}},
+		fix:  []fix{{75, 2, 2}, {84, 2, 1}},
+		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(1, "F16")}, gFTZ, gRndRN}},
 	{op: ori.OpF2I, opc: 0x111, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, f64hi: true}},
 		fix: []fix{{84, 2, 3}},
 		mods: []group{{pos: 72, n: 5, names: names(0x11, "S32", 0x10, "U32", 0x19, "S64", 0x18, "U64")}, {pos: 84, n: 2, names: names(3, "F64")},
@@ -276,6 +319,24 @@ var formTable = []*form{
 		mods: []group{gDCmp, gBool}},
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}},
+	// HADD2 and HMUL2 (opcodes 0x030, 0x032): A at 24 and B at 32 with
+	// FADD's negation and absolute-value bits, FTZ at 80, SAT at 77,
+	// BF16_V2 at 85 on sm_90 only (nvdisasm -b SM80 ignores that bit).
+	// Measured: nvdisasm -b SM80/SM90 over ptxas's HADD2 word for
+	// testdata/cuda's f16 kernels with each bit set. Registers only:
+	// ptxas's HADD2 with a constant holds it in C's field (form 3),
+	// which orilab does not emit; the half swizzles (A at 74-75, B at
+	// 60-61: R11.H0_H0 is 2) and the f32 result (bit 78, HADD2.F32) are
+	// fixed at orilab's plain H1_H0 f16x2, so ptxas's words with them
+	// do not decode as something else.
+	{op: ori.OpHADD2, opc: 0x030, alu: true, arch: 80, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{gFTZ, gSAT}, fix: []fix{{85, 1, 0}, {9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+	{op: ori.OpHADD2, opc: 0x030, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+	{op: ori.OpHMUL2, opc: 0x032, alu: true, arch: 80, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{gFTZ, gSAT}, fix: []fix{{85, 1, 0}, {9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+	{op: ori.OpHMUL2, opc: 0x032, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
 	{op: ori.OpHSETP2, opc: 0x034, alu: true,
@@ -296,7 +357,10 @@ var formTable = []*form{
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
-	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType}},
+	// LDS: bits 78-79 scale the address register (3: [R16.X16+0x4],
+	// measured on ptxas's word); orilab's addresses are unscaled.
+	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType},
+		fix: []fix{{78, 2, 0}}},
 	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
 	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpSTL, opc: 0x387, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
@@ -323,6 +387,42 @@ var formTable = []*form{
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gAtom, gAtomT}},
 
+	// Tensor cores (issue 23's lowering of ldmatrix, stmatrix and
+	// mma.sync). Measured with ptxas 13.0.88 -arch sm_80 and sm_90 on
+	// probe kernels with every shape and type the lowering emits
+	// (internal/gen's probe_mma and probe_ldsm), nvdisasm 13.5 -hex:
+	// D at 16, A at 24, B at 32, C at 64, as a plain register each (the
+	// tuples are aligned: reg checks it). HMMA: bit 75 m16n8k16 and bit
+	// 78 m16n8k4 (neither: m16n8k8), bit 76 an f32 accumulator, bits
+	// 82-83 the input type (0 f16, 1 bf16, 2 tf32).
+	{op: ori.OpHMMA, opc: 0x23c, arch: 80, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{{pos: 75, n: 1, pos2: 78, n2: 1, names: names(1, "16816", 0, "1688", 2, "1684")},
+			{pos: 76, n: 1, names: names(0, "F16", 1, "F32")},
+			{pos: 82, n: 2, names: names(0, "", 1, "BF16", 2, "TF32")}}},
+	// IMMA: bits 75 and 86 the shape (both m16n8k32, 86 alone m16n8k16,
+	// neither m8n8k16), bit 76 a signed A, bit 78 a signed B, bit 82
+	// SAT; bit 74 is set in every word ptxas writes (nvdisasm prints A
+	// and B as R16.ROW, R20.COL).
+	{op: ori.OpIMMA, opc: 0x237, arch: 80, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{{pos: 75, n: 1, pos2: 86, n2: 1, names: names(3, "16832", 2, "16816", 0, "8816")},
+			{pos: 76, n: 1, names: names(0, "U8", 1, "S8")},
+			{pos: 78, n: 1, names: names(0, "U8", 1, "S8")},
+			{pos: 82, n: 1, names: names(0, "", 1, "SAT")}},
+		fix: []fix{{74, 1, 1}}},
+	// DMMA.884 has no modifier bits (nvdisasm -b SM90 prints the same
+	// word DMMA.8x8x4).
+	{op: ori.OpDMMA, key: []string{"884"}, opc: 0x23f, arch: 80, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}}},
+	// LDSM and STSM: the address as LDS's, bits 72-73 the matrix count
+	// (0 one, 1 .2, 2 .4), bit 78 the transposed layout MT88; STSM (sm_90)
+	// reads its registers at 32.
+	{op: ori.OpLDSM, key: []string{"16"}, opc: 0x83b, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
+		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
+	{op: ori.OpSTSM, key: []string{"16"}, opc: 0x844, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
+
 	// Warp collectives and synchronization.
 	{op: ori.OpSHFL, opc: 0x389, dsts: []slot{{k: sP, pos: 81}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}}, mods: []group{gShfl}},
@@ -339,11 +439,26 @@ var formTable = []*form{
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
 		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
 	// Bits 77-78 hold the barrier operation (measured: 0 SYNC, 2 RED,
-	// whose reduction sits at 74-75 and predicate at 87-90); orilab's
-	// BAR.RED has a result register where SASS needs a second
-	// instruction (B2R.RESULT), so only SYNC is a form here.
+	// whose reduction sits at 74-75, 0 POPC, 1 AND, 2 OR, and its
+	// predicate at 87-90; ptxas 13.0.88's BAR.RED words for
+	// testdata/kernels and ZLUDA's bar_red_and_pred on sm_80 and sm_90).
+	// BAR.RED has no result in the word: B2R.RESULT reads it
+	// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
 	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
 		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
+	// BAR.SYNC with the barrier number in a register (bar.sync %r):
+	// opcode 0x51d, the register at 32 (measured: ptxas's BAR.SYNC
+	// .DEFER_BLOCKING R0 for ZLUDA's bar_sync at -O0, and nvdisasm over
+	// that word with other registers); bits 42 and up hold a thread count
+	// (nvdisasm: BAR.SYNC R0, 0x1), which this form leaves 0.
+	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0x51d, srcs: []slot{{k: sR, pos: 32}},
+		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}, {42, 12, 0}}},
+	{op: ori.OpBAR, key: []string{"RED"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}, {k: sP, pos: 87, not: 90}},
+		mods: []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, {pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}},
+		fix:  []fix{{77, 2, 2}}},
+	// B2R.RESULT d[, p]: bit 78 selects the barrier result (measured on
+	// ptxas's B2R.RESULT R9 and B2R.RESULT RZ, P0 words), p at 81.
+	{op: ori.OpB2R, key: []string{"RESULT"}, opc: 0x31c, dsts: []slot{dR, pd81}, fix: []fix{{78, 1, 1}}},
 	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{pfix(87)}},
 	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
 	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).
@@ -368,6 +483,13 @@ var formTable = []*form{
 		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
+	// RET.REL.NODEC Ra returns to the address in the pair Ra (its low
+	// word: the caller's return point as an offset from the kernel's
+	// start) plus the kernel's start, which the branch field reaches
+	// from the next instruction. Measured on ptxas 13.0's words:
+	// sm_80 0xffffff1004007950 (RET.REL.NODEC R4 at 0xe0 of its kernel),
+	// sm_90 0xfffffffc14107950 (R20 at 0x3b0); bits 86-89 as CALL's.
+	{op: ori.OpRET, key: []string{"REL", "NODEC"}, opc: 0x950, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
 	{op: ori.OpNOP, opc: 0x918},
 }
@@ -383,6 +505,18 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 	c.Mods = c.Mods[1:]
 	c.Srcs[1].Imm = int64(int32(uint32(1) << uint(in.Srcs[1].Imm)))
 	return c, nil
+}
+
+// regB refuses an HADD2 or HMUL2 whose source B is not an R register:
+// their immediate, constant and uniform-register forms differ (measured
+// with nvdisasm -b SM80/SM90: HADD2 R8, R8, UR8 is form 7, C's field,
+// where HMUL2's is form 6; HADD2's form 6 is no instruction), and these
+// tables describe neither.
+func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) > 1 && (in.Srcs[1].Kind != ori.OpdReg || in.Srcs[1].Reg.Class != ori.ClassR) {
+		return nil, fmt.Errorf("source B %s: orilab encodes %s with R registers only", in.Srcs[1], in.Op)
+	}
+	return in, nil
 }
 
 var gShfl = group{pos: 58, n: 2, names: names(0, "IDX", 1, "UP", 2, "DOWN", 3, "BFLY")}

@@ -62,10 +62,15 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) > 0 && c.Mods[0] == "S32" {
 			drop(0)
 		}
+		// .FTZ comes first (measured: ptxas's F2I.FTZ.U32.TRUNC.NTZ).
+		if i := slices.Index(c.Mods, "FTZ"); i > 0 {
+			c.Mods = append([]string{"FTZ"}, slices.Delete(c.Mods, i, i+1)...)
+		}
 	case ori.OpF2F:
-		// F64 to F32 rounds to nearest by default; .FTZ comes before
-		// the types.
-		if len(c.Mods) >= 3 && c.Mods[0] == "F32" && c.Mods[1] == "F64" && c.Mods[len(c.Mods)-1] == "RN" &&
+		// F64 to F32 and conversions between F32 and F16 round to
+		// nearest by default; .FTZ comes before the types.
+		narrow := len(c.Mods) >= 2 && (c.Mods[0] == "F32" && c.Mods[1] == "F64" || c.Mods[0] == "F16" && c.Mods[1] == "F32" || c.Mods[0] == "F32" && c.Mods[1] == "F16")
+		if len(c.Mods) >= 3 && narrow && c.Mods[len(c.Mods)-1] == "RN" &&
 			(len(c.Mods) == 3 || len(c.Mods) == 4 && c.Mods[2] == "FTZ") {
 			drop(len(c.Mods) - 1)
 		}
@@ -161,6 +166,27 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 	case ori.OpIMAD:
 		spellIMAD(c)
 	case ori.OpF2FP:
+		// The tf32 conversion reads only B (A is RZ in the word) and
+		// prints .RELU first (F2FP.RELU.TF32.F32.PACK_B R13, R2).
+		if len(c.Mods) > 0 && c.Mods[0] == "SATFINITE" && c.Mods[len(c.Mods)-1] == "PACK_AB" {
+			// The fp8 pack takes its high half from C (RZ).
+			c.Mods[len(c.Mods)-1] = "PACK_AB_MERGE_C"
+			if len(c.Srcs) == 2 {
+				c.Srcs = append(c.Srcs, ori.R(ori.RZ))
+			}
+		}
+		if len(c.Mods) >= 3 && c.Mods[0] == "F16" && c.Mods[len(c.Mods)-1] == "UNPACK_B" &&
+			len(c.Srcs) == 2 && c.Srcs[0].Kind == ori.OpdReg && c.Srcs[0].Reg == ori.RZ {
+			c.Srcs = c.Srcs[1:]
+		}
+		if len(c.Mods) >= 3 && c.Mods[0] == "TF32" {
+			if i := slices.Index(c.Mods, "RELU"); i >= 0 {
+				c.Mods = append([]string{"RELU"}, slices.Delete(c.Mods, i, i+1)...)
+			}
+			if len(c.Srcs) == 2 && c.Srcs[0].Kind == ori.OpdReg && c.Srcs[0].Reg == ori.RZ {
+				c.Srcs = c.Srcs[1:]
+			}
+		}
 		// sm_89 and later name the source type of a plain pack
 		// (F2FP.BF16.F32.PACK_AB, F2FP.F16.F32.PACK_AB).
 		if arch >= 89 && !slices.Contains(c.Mods, "F32") {
@@ -170,6 +196,12 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 			case len(c.Mods) > 1 && c.Mods[0] == "BF16" && c.Mods[1] == "PACK_AB":
 				c.Mods = slices.Insert(c.Mods, 1, "F32")
 			}
+		}
+	case ori.OpDMMA:
+		// nvdisasm -b SM90 spells the shape of the same word 8x8x4
+		// (measured on ptxas 13.0's DMMA words for sm_80 and sm_90).
+		if arch >= 90 && len(c.Mods) > 0 && c.Mods[0] == "884" {
+			c.Mods[0] = "8x8x4"
 		}
 	case ori.OpWARPSYNC:
 		// sm_90 has WARPSYNC.ALL, which the encoder uses for the full

@@ -87,12 +87,13 @@ func (p *printer) function(f *ori.Func) error {
 	}
 	fmt.Fprintf(w, "%s:\n.text.%s:\n", f.Name, f.Name)
 	addr := 0
+	rp := ori.ReturnPoints(f, 0)
 	for _, b := range f.Blocks {
 		if l, ok := labels[b.ID]; ok {
 			w.WriteString(l + ":\n")
 		}
 		for _, in := range b.Insts {
-			text, err := instText(in, labels, p.arch)
+			text, err := instText(resolved(in, rp), labels, p.arch)
 			if err != nil {
 				return fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
 			}
@@ -139,6 +140,12 @@ func literalPool(w *strings.Builder, f *ori.Func) {
 	for i := 0; i < len(bytes); i += 16 {
 		fmt.Fprintf(w, "        /*%04x*/ \t.byte\t%s\n", i, strings.Join(bytes[i:min(i+16, len(bytes))], ", "))
 	}
+}
+
+// resolved is in with its return point resolved (ResolveReturnPoint).
+func resolved(in *ori.Inst, rp map[*ori.Inst]int) *ori.Inst {
+	x, _ := ResolveReturnPoint(in, rp)
+	return x
 }
 
 // instText prints the mnemonic and operands of one instruction in
@@ -188,6 +195,12 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if i := surfAddress(in); i >= 0 && i < len(parts) {
 		parts[i] = "[" + parts[i] + "]"
 	}
+	if in.Op == ori.OpIMMA && len(parts) >= len(dsts)+2 {
+		// nvdisasm names the layouts of A and B, which the word does
+		// not vary (mma.sync's integer shapes are all .row.col).
+		parts[len(dsts)] += ".ROW"
+		parts[len(dsts)+1] += ".COL"
+	}
 	name := in.Name()
 	if n, w, at, ok := texWord(in, len(parts)); ok {
 		name = n
@@ -201,6 +214,13 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	}
 	if len(parts) == 0 {
 		return name + " ;", nil
+	}
+	if in.Op == ori.OpRET && in.HasMod("REL") {
+		// The branch field of RET.REL.NODEC points at address 0 of the
+		// code (form.toBase); nvdisasm prints the kernel's name there in
+		// a linked cubin and the address, 0x0, in a listing of one
+		// function's words. orilab prints the address.
+		return name + " " + strings.Join(parts, ", ") + " `(0x0) ;", nil
 	}
 	return name + " " + strings.Join(parts, ", ") + " ;", nil
 }

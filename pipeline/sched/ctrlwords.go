@@ -349,12 +349,32 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 	for _, b := range f.Blocks {
 		entry[b] = newWState()
 	}
+	// Sweeps in layout order until nothing grows, as before, but a block
+	// whose entry state has not grown since its last visit is skipped:
+	// waitBlock depends only on that state, so it would give the same out
+	// state, and merging it again changes nothing (entries only grow by
+	// union). The transfer is not monotone (a wait clears bits), so the
+	// order of visits is kept, not replaced by a worklist.
+	pos := make(map[*ori.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		pos[b] = i
+	}
+	ver := make([]int, len(f.Blocks))  // growths of each entry state
+	seen := make([]int, len(f.Blocks)) // ver when the block was last visited, -1: never
+	for i := range seen {
+		seen[i] = -1
+	}
 	for changed := true; changed; {
 		changed = false
-		for _, b := range f.Blocks {
+		for i, b := range f.Blocks {
+			if seen[i] == ver[i] {
+				continue
+			}
+			seen[i] = ver[i]
 			out := waitBlock(b, fs, entry[b], extra)
 			for _, s := range b.Succs {
 				if entry[s].merge(out) {
+					ver[pos[s]]++
 					changed = true
 				}
 			}

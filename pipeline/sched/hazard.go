@@ -164,13 +164,14 @@ func (s *hstate) wait(mask uint8) {
 }
 
 // merge adds o (already shifted into s's frame) to s and reports whether
-// s grew.
-func (s *hstate) merge(o *hstate) bool {
-	grew := false
+// s grew, and whether it changed at all (a tie on the ready cycle broken
+// by a lower producer ID changes s without growing it).
+func (s *hstate) merge(o *hstate) (grew, touched bool) {
 	for w, f := range o.fixed {
 		if g, ok := s.fixed[w]; !ok || f.ready > g.ready || (f.ready == g.ready && f.prod.ID < g.prod.ID) {
 			s.fixed[w] = f
 			grew = grew || !ok || f.ready > g.ready
+			touched = true
 		}
 	}
 	for w, l := range o.writes {
@@ -193,7 +194,7 @@ func (s *hstate) merge(o *hstate) bool {
 		s.set |= o.set
 		grew = true
 	}
-	return grew
+	return grew, touched || grew
 }
 
 func hasVarW(l []varW, e varW) bool {
@@ -280,16 +281,40 @@ func CheckHazards(f *ori.Func, arch int) error {
 	for _, b := range f.Blocks {
 		entry[b] = newHState()
 	}
+	// Sweeps in layout order until nothing grows, skipping a block whose
+	// entry state has not changed since its last visit: block depends
+	// only on that state, and merging the same out state again changes
+	// nothing (merge keeps, per word, the latest ready cycle and then the
+	// lowest producer, and unions the rest). A merge can change a state
+	// without growing it (a tie broken by producer), so versions count
+	// changes while the sweeps still stop when nothing grows.
+	pos := make(map[*ori.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		pos[b] = i
+	}
+	ver := make([]int, len(f.Blocks))  // changes of each entry state
+	seen := make([]int, len(f.Blocks)) // ver when the block was last visited, -1: never
+	for i := range seen {
+		seen[i] = -1
+	}
 	for changed := true; changed; {
 		changed = false
-		for _, b := range f.Blocks {
+		for i, b := range f.Blocks {
+			if seen[i] == ver[i] {
+				continue
+			}
+			seen[i] = ver[i]
 			out, dt, _ := c.block(b, entry[b], false)
 			if out == nil {
 				continue
 			}
 			out.shift(dt)
 			for _, s := range b.Succs {
-				if entry[s].merge(out) {
+				grew, touched := entry[s].merge(out)
+				if touched {
+					ver[pos[s]]++
+				}
+				if grew {
 					changed = true
 				}
 			}

@@ -31,6 +31,10 @@ func init() {
 		"Target register count for the scheduler's budget; 0 leaves it to the register file (251 allocatable registers less 1/64).")
 	regInt("SchedMaxRLiveOKslack", "3", knobs.AtLeast(0),
 		"Registers kept free below the target: the budget is the target minus this slack.")
+	// orilab's own knob (ptxas derives its budget from occupancy, 002:436-520,
+	// which orilab does not model).
+	reg("SchedKeepPressure", knobs.TypeBool, "1",
+		"Before allocation, the ILP and DynBatch passes after ReduceReg may not raise the R pressure of any block above its peak after ReduceReg; =0 leaves them the whole register budget.")
 	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }
@@ -43,6 +47,10 @@ type params struct {
 	readAvail  int32
 	budgetR    int // R-register budget of the pressure-overflow test
 	batchDepth int
+	keepPeak   bool // SchedKeepPressure
+	// capAtInput caps the R budget of each region at its peak in its
+	// input order (set per pass by Schedule).
+	capAtInput bool
 }
 
 // allocatableR is the number of R registers the allocator may hand out:
@@ -60,6 +68,7 @@ func readParams(set *knobs.Set, fn string) params {
 		dynBatch:   s.Bool("ScheduleInstructionsDynBatch"),
 		readAvail:  max(0, s.Int("SchedReadAvailTarget")),
 		batchDepth: int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
+		keepPeak:   s.Bool("SchedKeepPressure"),
 	}
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.

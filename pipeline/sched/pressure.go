@@ -15,7 +15,10 @@ package sched
 //
 // The delta of a candidate is the change in live words per class if it
 // went next; ReduceReg ranks by it, and every mode refuses (when it can) a
-// candidate that would push a class over its budget. Only virtual
+// candidate that would push a class over its budget. Before allocation,
+// the passes after ReduceReg get each region's peak after ReduceReg as
+// their R budget (SchedKeepPressure, see Schedule), so hiding latency
+// never raises a block's pressure. Only virtual
 // registers count: after allocation the register count is fixed and no
 // order can change it, so the post-RA scheduler runs without a tracker,
 // and before allocation the few physical registers (R1, the ABI argument
@@ -37,6 +40,7 @@ type pressure struct {
 	count  [ori.NumClasses]int
 	limit  [ori.NumClasses]int
 	peak   int // the largest R count seen
+	peakP  int // the largest P count seen
 }
 
 // newPressure prepares the tracker for region d. liveOut holds the
@@ -116,6 +120,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 		p.count[c] -= touchedOut[c]
 	}
 	p.peak = p.count[ori.ClassR]
+	p.peakP = p.count[ori.ClassP]
 	return p
 }
 
@@ -177,6 +182,7 @@ func (p *pressure) commit(i int32) {
 		}
 	}
 	p.peak = max(p.peak, p.count[ori.ClassR])
+	p.peakP = max(p.peakP, p.count[ori.ClassP])
 }
 
 func (p *pressure) set(k int32, on bool) {

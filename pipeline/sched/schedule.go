@@ -198,9 +198,22 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		}
 		before[b] = ids
 	}
+	reduced := false // a ReduceReg pass has run
 	for _, m := range st.Passes {
+		mp := p
+		// After ReduceReg, the later passes keep each region's R pressure
+		// within the peak ReduceReg left it (SchedKeepPressure). With the
+		// whole register file as their limit, ILP started all
+		// independent work at once: in binomialOptionsKernel it moved the
+		// eleven f64 constant MOV pairs of a DFMA chain above the chain, 22
+		// words live where the chain needs 2, and the kernel took 56
+		// registers (ptxas 27). Capped at the function's peak instead of
+		// the region's, every block could rise to that peak, and the
+		// allocator needed more (needle_cuda_shared_1 46 -> 49).
+		mp.capAtInput = reduced && p.keepPeak
+		reduced = reduced || m == ModeReduceReg && live != nil
 		for _, b := range f.Blocks {
-			scheduleBlock(b, m, opts, p, live)
+			scheduleBlock(b, m, opts, mp, live)
 		}
 	}
 	for _, b := range f.Blocks {
@@ -294,6 +307,25 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 // liveOut is nil after register allocation (no pressure tracking).
 func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
 	d := buildDAG(insts, opts.Arch)
+	if p.capAtInput && liveOut != nil {
+		in := newPressure(d, liveOut, p.budgetR)
+		for i := range d.insts {
+			in.commit(int32(i))
+		}
+		capped := p
+		capped.budgetR = min(p.budgetR, max(1, in.peak))
+		ls := newListState(d, m, capped, liveOut)
+		out := ls.run()
+		// Holding R values back can leave more predicates live at once
+		// (cp_async_srcsize: 24 guarded loads whose predicates were all
+		// computed first, and the P class spilled into R registers, 31
+		// instructions more). Where the capped order needs more P
+		// registers than the P file has (P0-P6) and than the input
+		// order, schedule without the cap.
+		if ls.pr.peakP <= max(in.peakP, ori.ClassP.Limit()) {
+			return out
+		}
+	}
 	ls := newListState(d, m, p, liveOut)
 	out := ls.run()
 	if m == ModeReduceReg && liveOut != nil {

@@ -167,6 +167,30 @@ func TestModes(t *testing.T) {
 	}
 }
 
+// TestKeepPressure: at -O3 the ILP pass after ReduceReg may not raise the
+// pressure above the peak ReduceReg left (3 words: the address pair and
+// one loaded value), so the loads stay where they are; with
+// SchedKeepPressure=0 it issues every load first and holds 6.
+func TestKeepPressure(t *testing.T) {
+	for _, c := range []struct {
+		knobs []string
+		want  string
+		peak  int
+	}{
+		{nil, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", 3},
+		{[]string{"SchedKeepPressure=0"}, "1 2 3 6 9 12 4 5 7 8 10 11 13 14 15", 6},
+	} {
+		f := parse(t, fourLoads)
+		st, err := sched.Schedule(f, sched.Options{Arch: 75, OptLevel: 3, Knobs: knobSet(t, c.knobs...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := order(f); got != c.want || st.PressureAfter != c.peak {
+			t.Errorf("%v: order %s, pressure %d; want %s, %d", c.knobs, got, st.PressureAfter, c.want, c.peak)
+		}
+	}
+}
+
 // TestPlan: the passes ModeAuto chooses, as ptxas's orchestrator does.
 func TestPlan(t *testing.T) {
 	cases := []struct {

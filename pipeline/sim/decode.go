@@ -57,6 +57,9 @@ type dinst struct {
 	src    []opnd
 	exec   execFn
 	callee *code // CALL target
+	// retPoint is, on a CALL, the return point its caller's MOV of
+	// ori.RetAddrSym loads: the callee's RET.REL.NODEC must read it back.
+	retPoint uint32
 	// uniformDst is set when a result is a UR or UP register.
 	uniformDst bool
 	// blk is the ID of the instruction's block; last marks the last
@@ -253,6 +256,19 @@ func (dc *decoder) decode(c *code) error {
 					return err
 				}
 				d.src = append(d.src, x)
+			}
+			if in.Op == ori.OpMOV && len(in.Srcs) == 1 && in.Srcs[0].IsRetAddr() {
+				// The return point of the block's next CALL: the byte
+				// offset after it in this function's linear order, the
+				// number that CALL hands its callee to return with.
+				j := ori.ReturnCall(b, i)
+				if j < 0 {
+					return fmt.Errorf("%s: #%d: the return address is loaded but no CALL follows in its block", f.Name, in.ID)
+				}
+				d.src[0] = opnd{kind: okImm, imm: uint64(16 * (c.blockIndex[b.ID] + int32(j) + 1)), words: 1}
+			}
+			if in.Op == ori.OpCALL {
+				d.retPoint = uint32(16 * (c.blockIndex[b.ID] + int32(i) + 1))
 			}
 			if in.Op == ori.OpCALL && len(d.src) > 0 && d.src[0].kind == okReg {
 				// An indirect call: the target is read at run time.

@@ -54,7 +54,10 @@
 // bar.sync: every live thread of a warp must execute the same barrier
 // instruction together. Executing it in divergent code is reported as an
 // error rather than left to hang. A barrier completes when every thread of
-// the CTA that has not exited is waiting at it. BSSY/BSYNC and WARPSYNC
+// the CTA that has not exited is waiting at it. BAR.RED writes its
+// reduction into its result or, without one (the legalized code, where
+// PostFixForMercTargets splits the result off as ptxas does), keeps it
+// per lane for the B2R.RESULT that follows. BSSY/BSYNC and WARPSYNC
 // are convergence points: a thread waits there until the other named
 // threads arrive or exit. When no thread of a CTA can make progress, the
 // run ends with a deadlock error that says who waits where.

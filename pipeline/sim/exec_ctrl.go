@@ -16,6 +16,7 @@ func init() {
 	execTable[ori.OpCALL] = execCALL
 	execTable[ori.OpBPT] = execBPT
 	execTable[ori.OpBAR] = execBAR
+	execTable[ori.OpB2R] = execB2R
 	execTable[ori.OpWARPSYNC] = execWARPSYNC
 	execTable[ori.OpBSSY] = execBSSY
 	execTable[ori.OpBSYNC] = execBSYNC
@@ -74,6 +75,17 @@ func execRET(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		// RET from the kernel itself ends the thread, like EXIT.
 		w.exited |= eff
 	} else {
+		if len(d.src) == 1 && d.src[0].kind == okReg {
+			// RET.REL.NODEC Ra: the hardware returns to the address
+			// in Ra, so it must still be the one the caller passed.
+			for m := eff; m != 0; m &= m - 1 {
+				lane := bits.TrailingZeros32(m)
+				lo, hi := s.get(w, f, &d.src[0], lane, 0), s.get(w, f, &d.src[0], lane, 1)
+				if lo != f.ret || hi != 0 {
+					return s.faultLane(w, f, d, lane, "RET to 0x%x, but the call returns to 0x%x (the return address register was overwritten)", uint64(hi)<<32|uint64(lo), f.ret)
+				}
+			}
+		}
 		f.done |= eff
 	}
 	advance(f, mask&^eff)
@@ -90,7 +102,9 @@ func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		return s.fault(w, f, d, eff, "call depth exceeds 1024 frames (unbounded recursion?)")
 	}
 	if d.callee != nil {
-		w.frames = append(w.frames, newFrame(d.callee, eff))
+		nf := newFrame(d.callee, eff)
+		nf.ret = d.retPoint
+		w.frames = append(w.frames, nf)
 		return nil
 	}
 	// Indirect: group the threads by target; each group gets a frame, and
@@ -120,7 +134,9 @@ func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	}
 	for k := len(order) - 1; k >= 0; k-- {
 		i := order[k]
-		w.frames = append(w.frames, newFrame(s.funcs[i], groups[i]))
+		nf := newFrame(s.funcs[i], groups[i])
+		nf.ret = d.retPoint
+		w.frames = append(w.frames, nf)
 	}
 	return nil
 }
@@ -190,6 +206,28 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	return nil
 }
 
+// execB2R: B2R.RESULT d[, p] reads the reduction of the warp's last
+// BAR.RED without a result: the count (POPC) into d, and whether it is
+// nonzero (AND, OR) into p.
+func execB2R(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
+	eff := s.guardMask(w, f, d, mask)
+	advance(f, mask)
+	var p uint32
+	for m := eff; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		if len(d.dst) > 0 {
+			s.set(w, f, &d.dst[0], lane, 0, w.barRes[lane])
+		}
+		if w.barRes[lane] != 0 {
+			p |= 1 << lane
+		}
+	}
+	if len(d.dst) > 1 {
+		s.setPred(w, f, &d.dst[1], eff, p)
+	}
+	return nil
+}
+
 // releaseBarriers completes every barrier whose thread count is reached.
 func (s *machine) releaseBarriers(c *cta) (bool, error) {
 	live := 0
@@ -213,6 +251,13 @@ func (s *machine) releaseBarriers(c *cta) (bool, error) {
 		}
 		for _, wt := range b.waiters {
 			wt.w.barWait &^= wt.mask
+			if wt.d.has("RED") && len(wt.d.dst) == 0 {
+				// Split off by PostFixForMercTargets: B2R.RESULT
+				// reads the reduction.
+				for m := wt.mask; m != 0; m &= m - 1 {
+					wt.w.barRes[bits.TrailingZeros32(m)] = b.red
+				}
+			}
 			if wt.d.has("RED") && len(wt.d.dst) > 0 {
 				o := &wt.d.dst[0]
 				if o.kind == okPred {

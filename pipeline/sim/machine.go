@@ -141,7 +141,10 @@ type warp struct {
 	frames  []*frame
 	local   []byte // warpSize * local bytes
 	barWait uint32 // lanes waiting at a CTA barrier
-	conv    uint32 // lanes waiting at WARPSYNC/BSYNC
+	// barRes[l] is the reduction of the last BAR.RED without a result
+	// that lane l passed, which B2R.RESULT reads.
+	barRes [warpSize]uint32
+	conv   uint32 // lanes waiting at WARPSYNC/BSYNC
 	// convNeed[l] is the set of threads lane l waits for; convFrame[l] the
 	// frame it waits in. bssy holds the convergence barriers B0-B15.
 	convNeed  [warpSize]uint32
@@ -161,6 +164,10 @@ type frame struct {
 	// from[l] is the ID of the block lane l left last (-1 on entry): the
 	// predecessor a MOV.PHI takes its value for.
 	from [warpSize]int32
+	// ret is the return point of the CALL that pushed the frame
+	// (dinst.retPoint); RET.REL.NODEC faults unless its register pair
+	// holds it, as the hardware would return elsewhere.
+	ret uint32
 }
 
 func newFrame(c *code, active uint32) *frame {

@@ -257,6 +257,59 @@ BB0:
 	}
 }
 
+// TestReturnAddress: the caller passes the return point in R20:R21 and
+// the callee returns through RET.REL.NODEC; a callee that loses its
+// return address (here it returns through R22:R23, which it overwrote)
+// would return elsewhere on the hardware, and the simulator says so.
+func TestReturnAddress(t *testing.T) {
+	module := func(ret string) string {
+		return `.module sm_75 address_size=64
+
+.func twice
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV %r0 = R4 ;
+	#5 MOV %r8 = R20 ;
+	#6 MOV %r8[1] = R21 ;
+	#7 MOV R22 = 0x40 ;
+	#8 MOV R23 = RZ ;
+	#2 IADD3 R4 = %r0, %r0, RZ ;
+	#3 RET.REL.NODEC ` + ret + ` ;
+}
+
+.entry k
+.param out offset=0x160 size=0x8 align=0x8
+.shared 0x0
+.local 0x0
+{
+BB0:
+` + storeAddr + `	#1 MOV R4 = %r2 ;
+	#6 MOV R20 = ` + "`.ret`" + ` ;
+	#7 MOV R21 = RZ ;
+	#2 CALL.REL.NOINC ` + "`twice`" + ` ;
+	#3 MOV %r5 = R4 ;
+	#4 STG.E [%r10.64], %r5 ;
+	#5 EXIT ;
+}
+`
+	}
+	got, err := runText(t, module("%r8.64"), [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != uint32(2*i) {
+			t.Fatalf("out[%d] = %d, want %d", i, v, 2*i)
+		}
+	}
+	_, err = runText(t, module("R22.64"), [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err == nil || !strings.Contains(err.Error(), "RET to 0x40, but the call returns to 0x") {
+		t.Fatalf("a lost return address: got %v", err)
+	}
+}
+
 func TestDeterministic(t *testing.T) {
 	text := header + "BB0:\n" + storeAddr + "\t#1 CS2R %r40.64 = SR_CLOCKLO ;\n\t#2 STG.E [%r10.64], %r40 ;\n\t#3 EXIT ;\n}\n"
 	a, err := runText(t, text, [3]int{2, 1, 1}, [3]int{64, 1, 1}, 128)

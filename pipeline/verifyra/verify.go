@@ -468,8 +468,9 @@ func (v *rdVerifier) entryState() rdState {
 // at -O2 settles within 4 sweeps.
 func rdMaxSweeps(f *ori.Func) int { return 64 + 8*len(f.Blocks) }
 
-// run iterates the dataflow to its fixed point, then checks every
-// reachable instruction once with recording on. It reports false when
+// run iterates the dataflow to its fixed point and keeps the mismatches
+// of every reachable block's visit from its final entry state. It
+// reports false when
 // the iteration did not converge within rdMaxSweeps.
 func (v *rdVerifier) run() bool {
 	f := v.f
@@ -506,6 +507,13 @@ func (v *rdVerifier) run() bool {
 		}
 	}
 	in[0] = v.entryState()
+	// Mismatches are recorded on every visit, and each block keeps those
+	// of its last one. At the fixed point that visit ran from the block's
+	// final entry state (a change of an entry state causes another sweep,
+	// which revisits the block), so they are exactly what a separate
+	// recording pass over every block would find, without that pass.
+	v.record = true
+	mism := make([][]RAMismatch, n)
 	sweeps := 0
 	for changed := true; changed; {
 		if sweeps++; sweeps > rdMaxSweeps(f) {
@@ -517,7 +525,9 @@ func (v *rdVerifier) run() bool {
 				continue
 			}
 			if outs[bi] == nil || outVer[bi] != inVer[bi] {
+				v.mism = nil
 				outs[bi], outVer[bi] = v.block(b, in[bi]), inVer[bi]
+				mism[bi] = v.mism
 			}
 			out := outs[bi]
 			for k, s := range b.Succs {
@@ -541,11 +551,19 @@ func (v *rdVerifier) run() bool {
 			}
 		}
 	}
-	v.record = true
+	v.mism = nil
 	for bi, b := range f.Blocks {
-		if in[bi] != nil {
-			v.block(b, in[bi])
+		if in[bi] == nil {
+			continue
 		}
+		if outVer[bi] != inVer[bi] { // not reached at a fixed point; kept for safety
+			saved := v.mism
+			v.mism = nil
+			v.block(b, in[bi])
+			mism[bi] = v.mism
+			v.mism = saved
+		}
+		v.mism = append(v.mism, mism[bi]...)
 	}
 	v.checkFrame()
 	return true
@@ -601,6 +619,17 @@ func (v *rdVerifier) step(s rdState, in *ori.Inst) {
 			v.read(s, in, 0, "operand 0", in.Srcs[0].Reg, in.Srcs[0].Reg, cond)
 			v.apply(s, in.ID, []rdDstWord{{loc: v.r1, val: v.pre.canon(rdSP), ok: true}}, cond, nil, nil)
 			return
+		}
+		if in.Guarded() && v.calleeRestore(in) {
+			// A callee-saved register reloaded before a guarded RET
+			// (regalloc/calleesave.go): the register holds nothing
+			// this function knows only where the RET is taken; on the
+			// fall-through its old value survives.
+			if cond, ok := v.guardCond(s, in); ok && cond.on {
+				i := v.locIdx[rdRegLoc(in.Dsts[0].Reg, 0)]
+				s[i] = rdGuardedClobber(s[i], cond)
+				return
+			}
 		}
 		v.unknown(s, in)
 		return
@@ -810,11 +839,32 @@ func (v *rdVerifier) readOperand(s rdState, in *ori.Inst, n int, po, qo ori.Oper
 	if !pok {
 		return
 	}
-	label := fmt.Sprintf("operand %d", n)
+	label := rdLabel(rdOperandLabels[:], "operand %d", n)
 	if po.Kind != ori.OpdReg {
-		label = fmt.Sprintf("the address of operand %d", n)
+		label = rdLabel(rdAddressLabels[:], "the address of operand %d", n)
 	}
 	v.read(s, in, n, label, pr, qr, cond)
+}
+
+// The operand names of messages, formatted once: every sweep names every
+// operand it checks, and formatting them there was a tenth of the
+// verifier's time, almost all of it for messages nobody prints.
+var rdOperandLabels, rdAddressLabels, rdResultLabels [16]string
+
+func init() {
+	for i := range rdOperandLabels {
+		rdOperandLabels[i] = fmt.Sprintf("operand %d", i)
+		rdAddressLabels[i] = fmt.Sprintf("the address of operand %d", i)
+		rdResultLabels[i] = fmt.Sprintf("result %d", i)
+	}
+}
+
+// rdLabel is format applied to n, from table when n is in it.
+func rdLabel(table []string, format string, n int) string {
+	if n >= 0 && n < len(table) {
+		return table[n]
+	}
+	return fmt.Sprintf(format, n)
 }
 
 // checkReg validates that allocated register q can stand for original
@@ -897,7 +947,7 @@ func (v *rdVerifier) define(s rdState, in, p *ori.Inst, cond rdCond) {
 			continue
 		}
 		pr, qr := po.Reg, qo.Reg
-		what := fmt.Sprintf("result %d", i)
+		what := rdLabel(rdResultLabels[:], "result %d", i)
 		if pr.IsZero() {
 			if !qr.IsZero() && v.checkPhys(in, what, qr) {
 				for w := 0; w < int(qr.Words); w++ {
@@ -1168,8 +1218,30 @@ func (v *rdVerifier) edgeState(b *ori.Block, bi int, succ *ori.Block, out rdStat
 	return out.assume(g)
 }
 
+// calleeRestore reports whether in, which the original function does
+// not have, reloads one callee-saved register of a .func from its frame
+// (regalloc/calleesave.go).
+func (v *rdVerifier) calleeRestore(in *ori.Inst) bool {
+	if v.f.Entry || in.Op != ori.OpLDL || len(in.Dsts) != 1 || len(in.Srcs) != 1 || in.Dsts[0].Kind != ori.OpdReg {
+		return false
+	}
+	r, a := in.Dsts[0].Reg, in.Srcs[0]
+	if r.Virtual || r.Class != ori.ClassR || r.Words != 1 || r.N < 16 || r.N > 31 {
+		return false
+	}
+	return a.Kind == ori.OpdMem && a.HasBase && !a.Reg.Virtual && a.Reg.Class == ori.ClassR && a.Reg.N == 1
+}
+
+// calleeSaved reports whether location i is an R register the calling
+// convention preserves across a CALL (R16-R31; regalloc/calleesave.go).
+func (v *rdVerifier) calleeSaved(i int) bool {
+	l := v.locs[i]
+	return l.kind == uint8(ori.ClassR) && l.n >= 16 && l.n <= 31
+}
+
 // callClobber is the effect of a CALL: every physical value but R1 is
-// redefined, and every register but R1 holds its own name.
+// redefined, and every register but R1 and the callee-saved ones holds
+// its own name.
 func (v *rdVerifier) callClobber(s rdState, id int32) {
 	for _, x := range v.pre.phys {
 		if x != rdSP {
@@ -1177,7 +1249,7 @@ func (v *rdVerifier) callClobber(s rdState, id int32) {
 		}
 	}
 	for _, i := range v.regs {
-		if i == v.r1 {
+		if i == v.r1 || v.calleeSaved(i) {
 			continue
 		}
 		var stale []rdStale

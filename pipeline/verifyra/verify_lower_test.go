@@ -117,12 +117,19 @@ func rdNaiveAllocate(f *ori.Func) (*ori.Func, bool) {
 				out = append(out, in)
 				continue
 			}
+			// A RET's frame release goes right before it, after the
+			// refills of its return-address register.
+			var release *ori.Inst
+			if n := len(out); in.Op.Has(ori.FRet) && n > 0 && isAdjust(out[n-1]) && out[n-1].Srcs[1].Imm > 0 {
+				release = out[n-1]
+				out = out[:n-1]
+			}
 			if in.Op.Has(ori.FRet) && frame > 0 && (i == 0 || !isAdjust(b.Insts[i-1])) {
 				ep := mk(ori.OpIADD3, ori.RoleNone)
 				ep.Guard, ep.GuardNot = in.Guard, in.GuardNot
 				ep.Dsts = []ori.Operand{ori.R(sp)}
 				ep.Srcs = []ori.Operand{ori.R(sp), ori.Imm(frame), ori.R(ori.RZ)}
-				out = append(out, ep)
+				release = ep
 			}
 			// Scratch registers for this instruction's virtual registers.
 			width := map[[2]int32]int{}
@@ -225,6 +232,9 @@ func rdNaiveAllocate(f *ori.Func) (*ori.Func, bool) {
 			}
 			for k := range in.Dsts {
 				in.Dsts[k].Reg = mapReg(in.Dsts[k].Reg)
+			}
+			if release != nil {
+				out = append(out, release)
 			}
 			out = append(out, in)
 			out = append(out, spills...)
@@ -525,27 +535,27 @@ func TestVerifyLoweredBreaks(t *testing.T) {
 	const hint = "; rerun with -knob DUMPIR=AllocateRegisters to see the allocation"
 	check("correct", "")
 	check("wrong register",
-		"verify-ra k BB0 #11: operand 2 reads R129, which holds %r4, %r5, R4 (not %r0, the value it read before allocation)"+hint,
-		"#11 IADD3 R128 = R129, R130, RZ", "#11 IADD3 R128 = R129, R129, RZ")
+		"verify-ra k BB0 #13: operand 2 reads R129, which holds %r4, %r5, R4 (not %r0, the value it read before allocation)"+hint,
+		"#13 IADD3 R128 = R129, R130, RZ", "#13 IADD3 R128 = R129, R129, RZ")
 	check("missing reload",
-		"verify-ra k BB0 #12: operand 2 reads R130, which holds %r0, %r1 (not %r2, the value it read before allocation)"+hint,
-		"\t#41 LDL R130 = [R1+0x8] ; refill\n", "")
+		"verify-ra k BB0 #14: operand 2 reads R130, which holds %r0, %r1 (not %r2, the value it read before allocation)"+hint,
+		"\t#43 LDL R130 = [R1+0x8] ; refill\n", "")
 	check("clobbered live value",
-		"verify-ra k BB0 #12: operand 1 reads R129, which holds %r2, %r3 (not %r6, the value it read before allocation)"+hint,
-		"#41 LDL R130 = [R1+0x8] ; refill", "#41 LDL R129 = [R1+0x8] ; refill",
-		"#12 IMAD R128 = R129, R130, RZ", "#12 IMAD R128 = R129, R129, RZ")
+		"verify-ra k BB0 #14: operand 1 reads R129, which holds %r2, %r3 (not %r6, the value it read before allocation)"+hint,
+		"#43 LDL R130 = [R1+0x8] ; refill", "#43 LDL R129 = [R1+0x8] ; refill",
+		"#14 IMAD R128 = R129, R130, RZ", "#14 IMAD R128 = R129, R129, RZ")
 	check("stale spill slot",
-		"verify-ra k BB0 #10: operand 1 reads R129, which holds a stale copy of %r4: #9 redefined %r4 after the copy was made"+hint,
-		"#34 STL [R1+0x10], R128 ; spill", "#34 STL [R1+0x3c], R128 ; spill")
+		"verify-ra k BB0 #12: operand 1 reads R129, which holds a stale copy of %r4: #11 redefined %r4 after the copy was made"+hint,
+		"#36 STL [R1+0x10], R128 ; spill", "#36 STL [R1+0x3c], R128 ; spill")
 	check("correct remat", "",
-		"#25 LDL R129 = [R1] ; refill", "#25 S2R R129 = SR_TID.X ; remat #1")
+		"#27 LDL R129 = [R1] ; refill", "#27 S2R R129 = SR_TID.X ; remat #1")
 	check("wrong remat",
-		"verify-ra k BB0 #25: rematerialization problem: old instruction [1] new instruction [25]: operand 1 is SR_TID.Y, but SR_TID.X in the old one (and 1 more)"+hint,
-		"#25 LDL R129 = [R1] ; refill", "#25 S2R R129 = SR_TID.Y ; remat #1")
+		"verify-ra k BB0 #27: rematerialization problem: old instruction [1] new instruction [27]: operand 1 is SR_TID.Y, but SR_TID.X in the old one (and 1 more)"+hint,
+		"#27 LDL R129 = [R1] ; refill", "#27 S2R R129 = SR_TID.Y ; remat #1")
 	check("clobber across CALL",
-		"verify-ra k BB0 #11: operand 2 reads R130, which held %r0 until the CALL #8 clobbered it"+hint,
-		"\t#38 LDL R130 = [R1+0x4] ; refill\n", "",
-		"#7 MOV R4 = R128 ; line 24\n", "#7 MOV R4 = R128 ; line 24\n\t#38 LDL R130 = [R1+0x4] ; refill\n")
+		"verify-ra k BB0 #13: operand 2 reads R130, which held %r0 until the CALL #10 clobbered it"+hint,
+		"\t#40 LDL R130 = [R1+0x4] ; refill\n", "",
+		"#7 MOV R4 = R128 ; line 24\n", "#7 MOV R4 = R128 ; line 24\n\t#40 LDL R130 = [R1+0x4] ; refill\n")
 	check("result register",
 		"verify-ra twice BB0 #8: the implicit result reads R4, which holds a stale copy of R4: #6 redefined R4 after the copy was made"+hint,
 		"#6 MOV R4 = R128 ; line 11", "#6 MOV R5 = R128 ; line 11")

@@ -146,7 +146,7 @@ func (v *rdVerifier) producers(ms []RAMismatch) {
 		kill := !in.Guarded()
 		if in.Op == ori.OpCALL {
 			for _, i := range v.regs {
-				if i != v.r1 {
+				if i != v.r1 && !v.calleeSaved(i) {
 					out = append(out, rdDefSite{key: i, site: Producer{Inst: in.ID, Dst: -1}, kill: true})
 				}
 			}

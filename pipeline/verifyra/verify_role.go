@@ -102,8 +102,15 @@ func (v *rdVerifier) move(s rdState, in *ori.Inst, to, from []int) {
 	for w, i := range from {
 		cells[w] = s[i]
 	}
+	cond, condOK := rdCond{}, false
+	if in.Guarded() {
+		cond, condOK = v.guardCond(s, in)
+		condOK = condOK && cond.on
+	}
 	for w, i := range to {
-		if in.Guarded() {
+		if in.Guarded() && condOK {
+			s[i] = rdGuardedMove(s[i], cells[w], cond)
+		} else if in.Guarded() {
 			s[i] = s.meetCells(s[i], cells[w])
 		} else {
 			s[i] = cells[w]
@@ -112,6 +119,36 @@ func (v *rdVerifier) move(s rdState, in *ori.Inst, to, from []int) {
 			v.forgetSlots(s, rdCond{})
 		}
 	}
+}
+
+// rdGuardedMove is a location after a move under cond (the guard's
+// pre-allocation predicate value): what it held survives under the
+// opposite, and it holds the source's values under cond. A value held
+// both ways holds always. (regalloc's callee-saved returns copy the
+// return address under the RET's guard, regalloc/calleesave.go.)
+func rdGuardedMove(old, src rdCell, cond rdCond) rdCell {
+	out := rdGuardedClobber(old, cond)
+	for _, f := range src.facts {
+		c, ok := rdMeetCond(f.c, cond)
+		if !ok {
+			continue
+		}
+		merged := false
+		for k := range out.facts {
+			if out.facts[k].v == f.v {
+				if out.facts[k].c == c.not() {
+					out.facts[k].c = rdCond{}
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out.facts = append(out.facts, rdFact{v: f.v, c: c})
+		}
+	}
+	rdSortFacts(out.facts)
+	return out
 }
 
 func (v *rdVerifier) regLocs(r ori.Reg) []int {

@@ -39,7 +39,11 @@ import (
 	"orilab/internal/nvtools"
 )
 
-// probes are small kernels for forms the testdata kernels may not reach.
+// probes are small kernels for forms the testdata kernels may not reach
+// (probe_mma: every mma.sync shape and type issue 23 lowers, sm_80;
+// probe_ldsm: ldmatrix and stmatrix in every count and layout, sm_90;
+// probe_ldsm80: its ldmatrix for sm_80; probe_fp8: the e4m3/e5m2
+// conversions, sm_89; probe_f2f16: cvt between f32 and f16).
 var probes = []string{`
 .version 7.8
 .target sm_75
@@ -106,6 +110,127 @@ C:
 	st.global.u32 [%rd1], %r9; st.global.f32 [%rd1+4], %f3; st.global.f32 [%rd1+8], %f4;
 	atom.global.cas.b32 %r10, [%rd1+12], %r2, %r9;
 	st.global.u32 [%rd1+16], %r10;
+	ret;
+}
+`, `
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry probe_mma(.param .u64 out)
+{
+	.reg .b32 %r<40>; .reg .b64 %rd<4>; .reg .f64 %fd<10>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r0, %tid.x;
+	add.u32 %r1, %r0, 1; add.u32 %r2, %r0, 2; add.u32 %r3, %r0, 3; add.u32 %r4, %r0, 4;
+	add.u32 %r5, %r0, 5; add.u32 %r6, %r0, 6; add.u32 %r7, %r0, 7; add.u32 %r8, %r0, 8;
+	add.u32 %r9, %r0, 9; add.u32 %r10, %r0, 10;
+	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r11,%r12,%r13,%r14}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r15,%r16}, {%r11,%r12,%r13,%r14}, {%r5,%r6}, {%r7,%r8};
+	mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r17,%r18,%r19,%r20}, {%r15,%r16}, {%r5}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r21,%r22}, {%r17,%r18}, {%r5}, {%r7,%r8};
+	mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r11,%r12,%r13,%r14}, {%r21,%r22,%r3,%r4}, {%r5,%r6}, {%r17,%r18,%r19,%r20};
+	mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%r17,%r18,%r19,%r20}, {%r11,%r12}, {%r5}, {%r13,%r14,%r9,%r10};
+	mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%r11,%r12,%r13,%r14}, {%r17,%r18,%r19,%r20}, {%r5,%r6}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%r17,%r18,%r19,%r20}, {%r11,%r12}, {%r5}, {%r13,%r14,%r9,%r10};
+	mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r11,%r12,%r13,%r14}, {%r17,%r18,%r19,%r20}, {%r5,%r6}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%r17,%r18,%r19,%r20}, {%r11,%r12,%r13,%r14}, {%r5,%r6}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%r11,%r12,%r13,%r14}, {%r17,%r18,%r19,%r20}, {%r5,%r6}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32 {%r17,%r18,%r19,%r20}, {%r11,%r12,%r13,%r14}, {%r5,%r6}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%r11,%r12,%r13,%r14}, {%r17,%r18}, {%r5}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%r17,%r18,%r19,%r20}, {%r11,%r12}, {%r5}, {%r7,%r8,%r9,%r10};
+	mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%r11,%r12}, {%r17}, {%r5}, {%r7,%r8};
+	mma.sync.aligned.m8n8k16.row.col.satfinite.s32.u8.s8.s32 {%r13,%r14}, {%r11}, {%r5}, {%r7,%r8};
+	mov.b64 %fd1, {%r13,%r14}; mov.b64 %fd2, {%r11,%r12}; mov.b64 %fd3, {%r19,%r20};
+	mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd4,%fd5}, {%fd1}, {%fd2}, {%fd3,%fd1};
+	mov.b64 {%r1,%r2}, %fd4; mov.b64 {%r3,%r4}, %fd5;
+	add.u32 %r30, %r1, %r2; add.u32 %r30, %r30, %r3; add.u32 %r30, %r30, %r4; add.u32 %r30, %r30, %r17;
+	add.u32 %r30, %r30, %r18; add.u32 %r30, %r30, %r19; add.u32 %r30, %r30, %r20; add.u32 %r30, %r30, %r13;
+	add.u32 %r30, %r30, %r12; add.u32 %r30, %r30, %r14;add.u32 %r30, %r30, %r11;
+	st.global.u32 [%rd1], %r30;
+	ret;
+}
+`, `
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry probe_ldsm(.param .u64 out)
+{
+	.reg .b32 %r<40>; .reg .b64 %rd<4>; .shared .align 16 .b8 sm[4096]; .reg .f32 %f<4>; .reg .b16 %h<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r0, %tid.x; shl.b32 %r1, %r0, 4; mov.u32 %r2, sm; add.u32 %r1, %r1, %r2;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r3}, [%r1];
+	ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r4,%r5}, [%r1+32];
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r6,%r7,%r8,%r9}, [%r1+64];
+	ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r10}, [%r1];
+	ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r11,%r12}, [%r1+16];
+	ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r13,%r14,%r15,%r16}, [%r1];
+	stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r1], {%r3};
+	stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r1+32], {%r4,%r5};
+	stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1+64], {%r6,%r7,%r8,%r9};
+	stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r10};
+	stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r1+16], {%r11,%r12};
+	stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%r1], {%r13,%r14,%r15,%r16};
+	bar.sync 0;
+	ld.shared.u32 %r20, [%r1+4];
+	add.u32 %r30, %r3, %r4; add.u32 %r30, %r30, %r5; add.u32 %r30, %r30, %r6; add.u32 %r30, %r30, %r7;
+	add.u32 %r30, %r30, %r8; add.u32 %r30, %r30, %r9; add.u32 %r30, %r30, %r10; add.u32 %r30, %r30, %r11;
+	add.u32 %r30, %r30, %r12; add.u32 %r30, %r30, %r13; add.u32 %r30, %r30, %r14; add.u32 %r30, %r30, %r15; add.u32 %r30, %r30, %r16; add.u32 %r30, %r30, %r20;
+	st.global.u32 [%rd1], %r30;
+	ret;
+}
+`, `
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry probe_ldsm80(.param .u64 out)
+{
+	.reg .b32 %r<40>; .reg .b64 %rd<4>; .shared .align 16 .b8 sm[4096]; .reg .f32 %f<4>; .reg .b16 %h<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r0, %tid.x; shl.b32 %r1, %r0, 4; mov.u32 %r2, sm; add.u32 %r1, %r1, %r2;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r3}, [%r1];
+	ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r4,%r5}, [%r1+32];
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r6,%r7,%r8,%r9}, [%r1+64];
+	ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r10}, [%r1];
+	ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r11,%r12}, [%r1+16];
+	ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r13,%r14,%r15,%r16}, [%r1];
+	bar.sync 0;
+	ld.shared.u32 %r20, [%r1+4];
+	add.u32 %r30, %r3, %r4; add.u32 %r30, %r30, %r5; add.u32 %r30, %r30, %r6; add.u32 %r30, %r30, %r7;
+	add.u32 %r30, %r30, %r8; add.u32 %r30, %r30, %r9; add.u32 %r30, %r30, %r10; add.u32 %r30, %r30, %r11;
+	add.u32 %r30, %r30, %r12; add.u32 %r30, %r30, %r13; add.u32 %r30, %r30, %r14; add.u32 %r30, %r30, %r15; add.u32 %r30, %r30, %r16; add.u32 %r30, %r30, %r20;
+	st.global.u32 [%rd1], %r30;
+	ret;
+}
+`, `
+.version 8.1
+.target sm_89
+.address_size 64
+.visible .entry probe_fp8(.param .u64 out, .param .f32 f, .param .f32 g, .param .b16 h)
+{
+	.reg .b16 %s<8>; .reg .f32 %f<4>; .reg .b64 %rd<2>; .reg .b32 %r<8>;
+	ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [f]; ld.param.f32 %f2, [g]; ld.param.b16 %s1, [h];
+	cvt.rn.satfinite.e4m3x2.f32 %s2, %f1, %f2;
+	cvt.rn.satfinite.e5m2x2.f32 %s3, %f1, %f2;
+	cvt.rn.satfinite.relu.e4m3x2.f32 %s4, %f1, %f2;
+	cvt.rn.f16x2.e4m3x2 %r1, %s1;
+	cvt.rn.f16x2.e5m2x2 %r2, %s1;
+	cvt.rn.relu.f16x2.e4m3x2 %r3, %s1;
+	st.global.b16 [%rd1], %s2; st.global.b16 [%rd1+2], %s3; st.global.b16 [%rd1+4], %s4;
+	st.global.b32 [%rd1+8], %r1; st.global.b32 [%rd1+12], %r2; st.global.b32 [%rd1+16], %r3;
+	ret;
+}
+`, `
+.version 7.8
+.target sm_75
+.address_size 64
+.visible .entry probe_f2f16(.param .u64 out, .param .f32 f, .param .b16 h)
+{
+	.reg .b16 %s<4>; .reg .f32 %f<4>; .reg .b64 %rd<2>; .reg .b32 %r<4>;
+	ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [f]; ld.param.b16 %s2, [h];
+	cvt.rn.f16.f32 %s1, %f1;
+	cvt.rz.f16.f32 %s3, %f1;
+	cvt.f32.f16 %f2, %s2;
+	st.global.b16 [%rd1], %s1; st.global.b16 [%rd1+2], %s3; st.global.f32 [%rd1+4], %f2;
 	ret;
 }
 `}

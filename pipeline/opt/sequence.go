@@ -1,0 +1,58 @@
+package opt
+
+import (
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// Sequence returns one pass that runs ps in order on each function: the
+// architecture hook rows (LateArchOptimizeFirst, LateArchOptimizeSecond)
+// hold several independent SASS-form folds, each in its own file with its
+// own knob. The sequence is a no-op only when every part is (its reason
+// then lists theirs); a part that is switched off is skipped.
+func Sequence(ps ...Pass) Pass {
+	return Pass{
+		Run: func(f *ori.Func, c *Context) (bool, error) {
+			changed := false
+			for _, p := range ps {
+				if p.NoOp != nil && p.NoOp(c) != "" {
+					continue
+				}
+				ch, err := p.Run(f, c)
+				changed = changed || ch
+				if err != nil {
+					return changed, err
+				}
+			}
+			return changed, nil
+		},
+		NoOp: func(c *Context) string {
+			var why []string
+			for _, p := range ps {
+				if p.NoOp == nil {
+					return ""
+				}
+				r := p.NoOp(c)
+				if r == "" {
+					return ""
+				}
+				why = append(why, r)
+			}
+			return strings.Join(why, "; ")
+		},
+	}
+}
+
+// The rows of the phase table that hold several folds.
+var (
+	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, then
+	// loop inversion.
+	LateArchFirst = Sequence(FoldIMADWide, InvertLoops)
+	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
+	// the 32- and 64-bit LEA folds and the comparison-predicate fold.
+	LateArchSecond = Sequence(FoldOffsets, FoldLEA, FoldLEAHI, FoldSetpPred)
+	// LiveDeadLoops is OriPerformLiveDeadFourth: dead loops, then dead
+	// code (which the deleted loops leave more of).
+	LiveDeadLoops = Sequence(DeadLoops, LiveDead)
+)
