@@ -430,6 +430,12 @@ func TestLegalizedCodeRuns(t *testing.T) {
 					t.Fatal(err)
 				}
 				sess, err := req.StartFile(s.PTXPath, src, SessionControl{})
+				if err != nil && strings.Contains(err.Error(), "error: unsupported: ") {
+					// A construct this target lacks (tex_forms' bindless
+					// fetch on sm_90).
+					t.Logf("%s sm_%d -O%d: %v", name, arch, level, err)
+					continue
+				}
 				if err != nil {
 					t.Fatalf("%s sm_%d -O%d: %v", name, arch, level, err)
 				}

@@ -99,6 +99,14 @@ func ExecuteBuffers(m *ori.Module, s *spec.Spec, opts RunOptions) ([][]byte, *si
 	}
 	for i, p := range s.Params {
 		switch {
+		case p.Kind == spec.KindTexture:
+			// The handle of a texture binding is its index plus one
+			// (sim.Launch.Textures), passed as a 64-bit value.
+			h := uint64(s.TextureIndex(p.Texture) + 1)
+			args[i] = make([]byte, 8)
+			for k := 0; k < 8; k++ {
+				args[i][k] = byte(h >> (8 * k))
+			}
 		case p.Kind == spec.KindScalar:
 			b, err := p.ScalarBytes()
 			if err != nil {
@@ -131,6 +139,12 @@ func ExecuteBuffers(m *ori.Module, s *spec.Spec, opts RunOptions) ([][]byte, *si
 		}
 	}
 	l := sim.Launch{Grid: s.Launch.Grid, Block: s.Launch.Block, DynamicShared: s.Launch.DynamicSharedBytes, Params: args}
+	if len(s.Textures) > 0 {
+		var err error
+		if l.Textures, l.TexRefs, err = launchTextures(s, allocs); err != nil {
+			return nil, nil, err
+		}
+	}
 	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps, Context: opts.Context, Provenance: opts.Provenance})
 	if err != nil {
 		return nil, nil, err

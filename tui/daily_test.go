@@ -332,7 +332,7 @@ func TestLoweringErrorShown(t *testing.T) {
 	for _, want := range []string{
 		"│no phase ran: the compile failed:",
 		"│testdata/texfail.ptx:13:2: error: unsupported:│",
-		"│  tex.2d.v4.f32.f32 {%f1,%f2,%f3,%f4},[tex,{%…│",
+		"│  tex.cube.v4.f32.f32 {%f1,%f2,%f3,%f4},[tex,…│",
 		"│  ^ ",
 	} {
 		if !strings.Contains(v, want) {

@@ -49,6 +49,11 @@ type Options struct {
 // Run loads the CUDA driver and runs s three ways. An error wrapping
 // cuda.ErrNoDriver means there is no GPU to run on.
 func Run(s *spec.Spec, opts Options) (*Report, error) {
+	if len(s.Textures) > 0 {
+		// Binding them needs the driver's array and texture-object
+		// calls, which package cuda does not load.
+		return nil, fmt.Errorf("%s: textures are not supported on the GPU yet (the simulator runs them: orilab run)", s.File)
+	}
 	d, err := cuda.Load()
 	if err != nil {
 		return nil, err

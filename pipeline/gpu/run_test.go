@@ -36,7 +36,8 @@ func specs(t *testing.T) []*spec.Spec {
 }
 
 // cubin compiles s for arch and returns the session and its cubin (nil
-// when the encoder refuses the code).
+// when the encoder refuses the code, or the lowering a construct on this
+// target: tex_forms' bindless fetch on sm_90).
 func cubin(t *testing.T, s *spec.Spec, arch int) (*pipeline.Session, []byte) {
 	src, err := os.ReadFile(s.PTXPath)
 	if err != nil {
@@ -44,6 +45,10 @@ func cubin(t *testing.T, s *spec.Spec, arch int) (*pipeline.Session, []byte) {
 	}
 	req := pipeline.Request{Arch: arch, OptLevel: 3}
 	sess, err := req.StartFile(s.PTXPath, src, pipeline.SessionControl{})
+	if err != nil && strings.Contains(err.Error(), "error: unsupported: ") {
+		t.Logf("%s sm_%d: %v", s.Name, arch, err)
+		return nil, nil
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

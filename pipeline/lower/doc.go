@@ -12,8 +12,10 @@
 // int.go, bits.go, cmp.go, float.go, cvt.go, mem.go, atomic.go, ctrl.go,
 // sreg.go, sync.go (barriers and the warp collectives shfl, vote,
 // redux, match), mma.go and mma_narrow.go (ldmatrix, stmatrix and
-// mma.sync), and simd.go and video_more.go (the SIMD video instructions
-// and vmad; the scalar ones are in bits.go). expand.go holds the expansions of the operations kept
+// mma.sync), simd.go and video_more.go (the SIMD video instructions
+// and vmad; the scalar ones are in bits.go), tex.go (texture fetches and
+// queries: tex, tld4, txq, with .texref header words in constant bank 0)
+// and surface.go (suld.b, sust.b, suq). expand.go holds the expansions of the operations kept
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.

@@ -107,6 +107,7 @@ type lowerer struct {
 	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
 	sharedL *sharedLayout          // the module-wide shared-memory layout
 	opts    Options
+	texL    *texLayout // where .texref header words go (tex.go; built on first use)
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -489,6 +490,7 @@ func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	if err := c.params(); err != nil {
 		return nil, err
 	}
+	c.kernelTexRefs()
 	if err := c.placeShared(); err != nil {
 		return nil, err
 	}

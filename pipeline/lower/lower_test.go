@@ -115,32 +115,7 @@ func fmtInt(i int) string {
 // zludaExceptions lists the ZLUDA kernels the lowering does not handle,
 // with the reason. Everything else in the ZLUDA corpus must lower and
 // verify.
-var zludaExceptions = map[string]string{
-	"zluda/src/impl/test_ptx/tex_read_1d_float.ptx":                 "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_float_s32coord.ptx":        "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_float_s32coord_texobj.ptx": "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_float_texobj.ptx":          "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_int.ptx":                   "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_int_s32coord.ptx":          "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_int_s32coord_texobj.ptx":   "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_1d_int_texobj.ptx":            "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_float.ptx":                 "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_float_s32coord.ptx":        "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_float_s32coord_texobj.ptx": "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_float_texobj.ptx":          "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_int.ptx":                   "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_int_s32coord.ptx":          "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_int_s32coord_texobj.ptx":   "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_2d_int_texobj.ptx":            "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_float.ptx":                 "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_float_s32coord.ptx":        "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_float_s32coord_texobj.ptx": "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_float_texobj.ptx":          "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_int.ptx":                   "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_int_s32coord.ptx":          "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_int_s32coord_texobj.ptx":   "texture fetches (tex) are not implemented: orilab models no texture units",
-	"zluda/src/impl/test_ptx/tex_read_3d_int_texobj.ptx":            "texture fetches (tex) are not implemented: orilab models no texture units",
-}
+var zludaExceptions = map[string]string{}
 
 func TestZLUDACorpusLowers(t *testing.T) {
 	root := filepath.Join(testenv.Shared(t), "corpus", "ZLUDA")

@@ -344,6 +344,12 @@ func (st *urState) usesOK(k cmReg) bool {
 			in.IsPseudo() || in.Op.Has(ori.FSideEffect) {
 			return false
 		}
+		switch in.Op {
+		case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpTXQ:
+			// The sm_80 texture forms read coordinates and handles from
+			// R registers only (lower/tex.go).
+			return false
+		}
 		if in.Guarded() && in.Guard.Virtual && cmRegOf(in.Guard) == k {
 			return false
 		}

@@ -56,6 +56,14 @@ type Param struct {
 	Offset int64 // kernels: byte offset in constant bank 0; .func: number of the first ABI register (R4 and up)
 }
 
+// TexRef is a .texref (or .surfref) a kernel reads through: the driver
+// writes the bound texture's header index into the 32-bit word at Offset
+// of constant bank 0, after the parameters (pipeline/lower/tex.go).
+type TexRef struct {
+	Name   string
+	Offset int64 // byte offset in constant bank 0, a multiple of 4
+}
+
 // SharedVar is a shared-memory variable placed in a kernel's CTA window.
 type SharedVar struct {
 	Name   string
@@ -69,6 +77,9 @@ type Func struct {
 	Entry  bool
 	Params []Param
 	Rets   []Param // .func return values
+	// TexRefs lists the .texref header words of a kernel, in the order
+	// the kernel first uses them.
+	TexRefs []TexRef
 	// RetAddr is the first register of the R pair a .func receives its
 	// return address in; 0 means R20, the ABI's. The lowering sets it
 	// only when the argument registers reach R20 (see lower's
@@ -265,6 +276,7 @@ func (f *Func) Clone() *Func {
 	c.cache = analysisCache{} // the trees hold f's blocks
 	c.Params = append([]Param(nil), f.Params...)
 	c.Rets = append([]Param(nil), f.Rets...)
+	c.TexRefs = append([]TexRef(nil), f.TexRefs...)
 	c.SharedVars = append([]SharedVar(nil), f.SharedVars...)
 	c.Literals = append([]uint64(nil), f.Literals...)
 	c.Blocks = make([]*Block, len(f.Blocks))

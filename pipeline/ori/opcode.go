@@ -131,6 +131,13 @@ const (
 	OpDMMA
 	OpBMMA
 	OpQMMA
+	// Texture unit (pipeline/lower/tex.go).
+	OpTEX
+	OpTLD
+	OpTLD4
+	OpTXQ
+	OpSULD
+	OpSUST
 	// Control.
 	OpBRA
 	OpBRX
@@ -249,6 +256,20 @@ var opTable = [numOpcodes]opInfo{
 	OpDMMA:      {name: "DMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpBMMA:      {name: "BMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
 	OpQMMA:      {name: "QMMA", flags: FWarp, dsts: "R", srcs: "v v v"},
+	// Decision: texture reads carry no memory flags. A kernel cannot
+	// write a texture it reads (CUDA leaves a write to memory bound to a
+	// texture during the same launch undefined), so within a launch a
+	// fetch is a pure function of its operands and the launch's
+	// bindings, and the optimizer may CSE, move or delete it.
+	OpTEX:  {name: "TEX", dsts: "R R", srcs: "*"},
+	OpTLD:  {name: "TLD", dsts: "R R", srcs: "*"},
+	OpTLD4: {name: "TLD4", dsts: "R R", srcs: "*"},
+	OpTXQ:  {name: "TXQ", dsts: "R R", srcs: "*"},
+	// Surfaces are writable: loads and stores keep their order and are
+	// never removed (FSideEffect), without the memory flags whose
+	// analyses expect an address operand.
+	OpSULD: {name: "SULD", flags: fMem, dsts: "R", srcs: "*"},
+	OpSUST: {name: "SUST", flags: fMem, dsts: "", srcs: "*"},
 
 	OpBRA:  {name: "BRA", flags: FBranch | fCtl, dsts: "", srcs: "B"},
 	OpBRX:  {name: "BRX", flags: FIndirect | fCtl, dsts: "", srcs: "*"},

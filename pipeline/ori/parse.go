@@ -229,10 +229,18 @@ func (p *textParser) function() (*Func, error) {
 		}
 		dir, rest, _ := strings.Cut(s, " ")
 		switch dir {
-		case ".param", ".ret", ".shared_var":
+		case ".param", ".ret", ".shared_var", ".texref":
 			name, kv, err := p.kv(rest, col)
 			if err != nil {
 				return nil, err
+			}
+			if dir == ".texref" {
+				t := TexRef{Name: name}
+				if t.Offset, err = p.num(col, kv, "offset", true); err != nil {
+					return nil, err
+				}
+				f.TexRefs = append(f.TexRefs, t)
+				break
 			}
 			if dir == ".shared_var" {
 				v := SharedVar{Name: name}

@@ -13,6 +13,7 @@ import (
 //	.global gTable size=0x80 align=0x4 slot=0x0 init=0001020304
 //	.entry vecadd
 //	.param a offset=0x160 size=0x8 align=0x8
+//	.texref tex offset=0x168
 //	.shared_var tile offset=0x0 size=0x400
 //	.shared 0x400
 //	.local 0x0
@@ -74,6 +75,9 @@ func (f *Func) write(b *strings.Builder) {
 	}
 	for _, p := range f.Rets {
 		fmt.Fprintf(b, ".ret %s offset=%s size=%s align=%s\n", p.Name, hexImm(p.Offset), hexImm(p.Size), hexImm(p.Align))
+	}
+	for _, t := range f.TexRefs {
+		fmt.Fprintf(b, ".texref %s offset=%s\n", t.Name, hexImm(t.Offset))
 	}
 	if f.RetAddr != 0 {
 		fmt.Fprintf(b, ".retaddr R%d\n", f.RetAddr)

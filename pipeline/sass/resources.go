@@ -24,7 +24,8 @@ type Usage struct {
 	SpillStores, SpillLoads int64
 	// Smem is the static shared memory in bytes.
 	Smem int64
-	// Cmem is the constant bank 0 bytes: up to the end of the parameters.
+	// Cmem is the constant bank 0 bytes: up to the end of the parameters
+	// and the texture header words after them.
 	Cmem int64
 	// Cmem2 is the kernel's literal pool in constant bank 2
 	// (ori.Func.Literals), printed as ", N bytes cmem[2]" when not 0.
@@ -101,6 +102,11 @@ func UsageOf(f *ori.Func, arch int) Usage {
 	if f.Entry {
 		for _, p := range f.Params {
 			cmem = max(cmem, p.Offset+p.Size)
+		}
+		// The .texref/.surfref header words follow the parameters
+		// (ptxas: "400 bytes cmem[0], 5 textures" for tex_forms).
+		for _, t := range f.TexRefs {
+			cmem = max(cmem, t.Offset+4)
 		}
 	}
 	return Usage{

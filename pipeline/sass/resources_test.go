@@ -167,6 +167,9 @@ func TestCmemMatchesLowering(t *testing.T) {
 		}
 		for _, arch := range []int{75, 90} {
 			m, err := lower.Lower(pm, lower.Options{Arch: arch})
+			if err != nil && strings.Contains(err.Error(), "error: unsupported: ") {
+				continue // tex_forms' bindless fetch on sm_90
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,6 +178,9 @@ func TestCmemMatchesLowering(t *testing.T) {
 					continue
 				}
 				want := max(lower.ParamBase(arch), sim.ParamEnd(f))
+				for _, tr := range f.TexRefs {
+					want = max(want, tr.Offset+4)
+				}
 				if got := UsageOf(f, arch).Cmem; got != want {
 					t.Errorf("%s sm_%d: cmem[0] = %d, want %d", f.Name, arch, got, want)
 				}

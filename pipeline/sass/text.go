@@ -192,6 +192,9 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		}
 		parts[i] = s
 	}
+	if i := surfAddress(in); i >= 0 && i < len(parts) {
+		parts[i] = "[" + parts[i] + "]"
+	}
 	if in.Op == ori.OpIMMA && len(parts) >= len(dsts)+2 {
 		// nvdisasm names the layouts of A and B, which the word does
 		// not vary (mma.sync's integer shapes are all .row.col).
@@ -199,6 +202,10 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		parts[len(dsts)+1] += ".COL"
 	}
 	name := in.Name()
+	if n, w, at, ok := texWord(in, len(parts)); ok {
+		name = n
+		parts = append(parts[:at], append([]string{w}, parts[at:]...)...)
+	}
 	if in.Op == ori.OpRED && arch >= 90 {
 		// nvdisasm -b SM90 names the global RED word (opcode 0x98e)
 		// REDG, as it names ATOMG; -b SM80 names the same word RED

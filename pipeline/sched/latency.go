@@ -62,7 +62,7 @@ const (
 	PipeFP64             // double precision: DADD, DFMA, DMUL, DSETP
 	PipeMMA              // tensor cores (no Ori opcode uses them yet)
 	PipeLSU              // load/store: LDG, STG, LDL, STL, LDS, STS, LD, ST, LDC, global atomics
-	PipeTEX              // texture (no Ori opcode uses it yet)
+	PipeTEX              // texture: TEX, TLD, TLD4, TXQ
 	PipeCBU              // branch and control: BRA, EXIT, RET, CALL, BAR, BSSY, WARPSYNC
 	PipeSMEM             // shared-memory atomics and the warp crossbar: ATOMS, SHFL, REDUX, MATCH
 	PipeSFU              // special functions and conversions: MUFU, F2F, I2F, F2I, FRND
@@ -215,6 +215,11 @@ func Latency(arch int, in *ori.Inst) Info {
 	case ori.OpLDG, ori.OpSTG, ori.OpLDL, ori.OpSTL, ori.OpLD, ori.OpST, ori.OpLDC,
 		ori.OpATOMG, ori.OpATOM, ori.OpRED:
 		return variable(ClassGlobal, PipeLSU)
+	case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpTXQ, ori.OpSULD, ori.OpSUST:
+		// Decision: the table has no texture class; a fetch is timed as
+		// a global load (ptxas waits on it through a scoreboard too:
+		// DEPBAR.LE SB5 after TEX).
+		return variable(ClassGlobal, PipeTEX)
 	case ori.OpS2R, ori.OpS2UR:
 		// Decision: the table has no special-register class. S2R is
 		// scoreboarded on Volta and later; orilab estimates it at the

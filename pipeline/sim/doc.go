@@ -14,7 +14,11 @@
 // thread and the address. Constant bank 0 holds the launch geometry and
 // the kernel parameters at the architecture's offsets (see
 // pipeline/ori/SEMANTICS.md); bank 3 the module's .const data; bank 4 the
-// addresses of module .global variables.
+// addresses of module .global variables. Textures are the launch's
+// bindings (Launch.Textures): TEX, TLD, TLD4 and TXQ read them by handle,
+// from a register or from a .texref's header word in bank 0, with the
+// CUDA programming guide's filtering and addressing rules (texture.go);
+// SULD and SUST read and write the same bindings as surfaces (surface.go).
 //
 // # The warp model
 //

@@ -16,6 +16,13 @@ type Launch struct {
 	// Params holds the bytes of each kernel parameter, in order; they are
 	// placed in constant bank 0 at the offsets the lowering chose.
 	Params [][]byte
+	// Textures are the launch's texture bindings (texture.go); the
+	// handle of Textures[i] is i+1.
+	Textures []*Texture
+	// TexRefs maps a .texref or .surfref name to the index in Textures
+	// of the binding bound to it; the launch writes its handle into the
+	// kernel's header word for the name.
+	TexRefs map[string]int
 }
 
 // Options tunes a run.
@@ -243,7 +250,13 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 
 func (s *machine) setupBanks() error {
 	l := s.launch
-	b0 := make([]byte, 0x1000+int(ParamEnd(s.kernel.fn)))
+	end := ParamEnd(s.kernel.fn)
+	for _, t := range s.kernel.fn.TexRefs {
+		if t.Offset+4 > end {
+			end = t.Offset + 4
+		}
+	}
+	b0 := make([]byte, 0x1000+int(end))
 	for i := 0; i < 3; i++ {
 		putLE(b0[0x0+4*i:], uint64(l.Block[i]), 4)
 		putLE(b0[0xc+4*i:], uint64(l.Grid[i]), 4)
@@ -261,6 +274,18 @@ func (s *machine) setupBanks() error {
 			return fmt.Errorf("parameter %d (%s) takes %d bytes, the launch passes %d", i, p.Name, p.Size, len(v))
 		}
 		copy(b0[p.Offset:], v)
+	}
+	for i, t := range l.Textures {
+		if err := checkTexture(i, t); err != nil {
+			return err
+		}
+	}
+	for _, t := range s.kernel.fn.TexRefs {
+		// An unbound .texref keeps handle 0: a fetch through it
+		// faults (texture.go), a kernel that does not fetch is fine.
+		if i, ok := l.TexRefs[t.Name]; ok && i >= 0 && i < len(l.Textures) {
+			putLE(b0[t.Offset:], uint64(i+1), 4)
+		}
 	}
 	s.bank[0] = b0
 	// Bank 2 is the kernel's literal pool (ori.Func.Literals).

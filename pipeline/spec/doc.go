@@ -58,4 +58,11 @@
 //     NaN matches any NaN only under a tolerance; the default comparison is
 //     bit-exact. See Expect.Check for the exact rules.
 //   - ignore_indices entries must be in [0, count) and distinct.
+//   - Textures (texture.go; the README documents the fields) extend the
+//     format: an optional top-level "textures" list and parameters of kind
+//     "texture". A spec without them reads as before. The reader applies
+//     CUDA's rules for texture descriptors: linear filtering only for
+//     float results, normalized_float only for 8- and 16-bit integer
+//     channels, wrap and mirror only with normalized coordinates, no
+//     layered 3D textures; a buffer-backed texture must fit its buffer.
 package spec

@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", ``, `t.json:1:1: malformed JSON: unexpected end of JSON input`},
 		{"trailing", `{} {}`, `t.json:1:4: malformed JSON: invalid character '{' after top-level value`},
 		{"not object", `[]`, `t.json:1:1: want an object, got a list`},
-		{"unknown field", `{"ptx":"vecadd.ptx","kernal":"x"}`, `t.json:1:21: unknown field "kernal" (want name, ptx, kernel, launch, params, expect)`},
+		{"unknown field", `{"ptx":"vecadd.ptx","kernal":"x"}`, `t.json:1:21: unknown field "kernal" (want name, ptx, kernel, launch, params, expect, textures)`},
 		{"duplicate field", `{"ptx":"vecadd.ptx","ptx":"x"}`, `t.json:1:21: duplicate field "ptx"`},
 		{"too deep", strings.Repeat("[", 100) + strings.Repeat("]", 100), `t.json:1:66: malformed JSON: nesting too deep`},
 
@@ -84,12 +84,12 @@ func TestParseErrors(t *testing.T) {
 		// Params.
 		{"params type", doc("", `{}`, ""), `t.json:1:82: params: want a list, got an object`},
 		{"param type", doc("", `[5]`, ""), `t.json:1:83: params[0]: want an object, got number 5`},
-		{"param unknown", doc("", `[{"name":"a","kind":"buffer","size":4}]`, ""), `t.json:1:111: params[0]: unknown field "size" (want name, kind, elem, count, init, init_hex_le, same_as, type, value)`},
+		{"param unknown", doc("", `[{"name":"a","kind":"buffer","size":4}]`, ""), `t.json:1:111: params[0]: unknown field "size" (want name, kind, elem, count, init, init_hex_le, same_as, type, value, texture)`},
 		{"param no name", doc("", `[{"kind":"buffer"}]`, ""), `t.json: params[0]: missing required field "name"`},
 		{"param empty name", doc("", `[{"name":""}]`, ""), `t.json: params[0].name: must not be empty`},
 		{"param dup name", doc("", buf(okBuf)[:len(buf(okBuf))-1]+`,{"name":"a","kind":"scalar","type":"u8","value":"1"}]`, ""), `t.json: params[2].name: duplicate name "a" (also params[0])`},
 		{"param no kind", doc("", `[{"name":"a"}]`, ""), `t.json: params[0]: missing required field "kind"`},
-		{"param bad kind", doc("", `[{"name":"a","kind":"buf"}]`, ""), `t.json: params[0].kind: unknown kind "buf" (want buffer or scalar)`},
+		{"param bad kind", doc("", `[{"name":"a","kind":"buf"}]`, ""), `t.json: params[0].kind: unknown kind "buf" (want buffer, scalar or texture)`},
 		{"param kind type", doc("", `[{"name":"a","kind":1}]`, ""), `t.json:1:102: params[0].kind: want a string, got number 1`},
 
 		// Buffers.

@@ -22,8 +22,11 @@ type Spec struct {
 	PTXPath string // PTX resolved against Dir (an existing regular file)
 	Kernel  string // the .entry name
 	Launch  Launch
-	Params  []Param  // in the kernel's parameter order
-	Expect  []Expect // empty when there is nothing to check
+	Params  []Param // in the kernel's parameter order
+	// Textures are the texture bindings (texture.go); none in a spec
+	// without "textures".
+	Textures []Texture
+	Expect   []Expect // empty when there is nothing to check
 	// CompileOnly is set by the expectation {"compile_only": true}: the spec
 	// only has to compile; Expect is then empty.
 	CompileOnly bool
@@ -40,6 +43,7 @@ type Launch struct {
 const (
 	KindBuffer = "buffer"
 	KindScalar = "scalar"
+	// KindTexture (texture.go) passes a texture object's handle.
 )
 
 // Param is one kernel parameter.
@@ -61,6 +65,8 @@ type Param struct {
 
 	Type  string // scalar type, u8 … f64
 	Value string // scalar value: decimal, or 0x hex (bits for floats)
+
+	Texture string // KindTexture: the name of the texture binding
 }
 
 // Expect is one expected buffer after the launch. The first Count elements
@@ -286,7 +292,7 @@ func (r *reader) existing(rel, path string) string {
 }
 
 func (r *reader) spec(root *jvalue) *Spec {
-	m := r.object(root, "", "name", "ptx", "kernel", "launch", "params", "expect")
+	m := r.object(root, "", "name", "ptx", "kernel", "launch", "params", "expect", "textures")
 	s := &Spec{File: r.file, Dir: r.dir}
 	if v := m["name"]; v != nil {
 		s.Name = r.nonEmpty(v, "name")
@@ -300,6 +306,10 @@ func (r *reader) spec(root *jvalue) *Spec {
 	if v := m["params"]; v != nil {
 		r.params(s, v)
 	}
+	if v := m["textures"]; v != nil {
+		r.textures(s, v)
+	}
+	r.textureParams(s)
 	if v := m["expect"]; v != nil {
 		r.expects(s, v)
 	}
@@ -365,13 +375,23 @@ func (r *reader) params(s *Spec, v *jvalue) {
 	}
 	for i, pv := range v.elems {
 		path := index("params", i)
-		m := r.object(pv, path, "name", "kind", "elem", "count", "init", "init_hex_le", "same_as", "type", "value")
+		m := r.object(pv, path, "name", "kind", "elem", "count", "init", "init_hex_le", "same_as", "type", "value", "texture")
 		p := Param{Name: r.nonEmpty(r.require(m, path, "name"), field(path, "name"))}
 		if j := s.paramIndex(p.Name); j >= 0 {
 			r.fatal(field(path, "name"), "duplicate name %q (also params[%d])", p.Name, j)
 		}
 		p.Kind = r.str(r.require(m, path, "kind"), field(path, "kind"))
+		if m["texture"] != nil && p.Kind != KindTexture {
+			r.fatal(field(path, "texture"), "only a parameter of kind texture names a texture")
+		}
 		switch p.Kind {
+		case KindTexture:
+			for _, f := range []string{"elem", "count", "init", "init_hex_le", "same_as", "type", "value"} {
+				if m[f] != nil {
+					r.fatal(field(path, f), "not allowed for a texture (the kernel receives the texture's handle)")
+				}
+			}
+			p.Texture = r.nonEmpty(r.require(m, path, "texture"), field(path, "texture"))
 		case KindBuffer:
 			r.buffer(s, &p, m, path)
 		case KindScalar:
@@ -389,7 +409,7 @@ func (r *reader) params(s *Spec, v *jvalue) {
 				r.fatal(field(path, "value"), "%v", err)
 			}
 		default:
-			r.fatal(field(path, "kind"), "unknown kind %q (want buffer or scalar)", p.Kind)
+			r.fatal(field(path, "kind"), "unknown kind %q (want buffer, scalar or texture)", p.Kind)
 		}
 		s.Params = append(s.Params, p)
 	}

@@ -26,6 +26,8 @@ func (s *Spec) JSON() ([]byte, error) {
 		switch {
 		case p.Kind == KindScalar:
 			q.Type, q.Value = p.Type, p.Value
+		case p.Kind == KindTexture:
+			q.Texture = p.Texture
 		case p.SameAs != "":
 			q.SameAs = p.SameAs
 		default:
@@ -41,6 +43,16 @@ func (s *Spec) JSON() ([]byte, error) {
 			}
 		}
 		f.Params = append(f.Params, q)
+	}
+	for _, t := range s.Textures {
+		x := textureJSON{Name: t.Name, TexRef: t.TexRef, SurfRef: t.SurfRef, Dims: t.Dims, Layers: t.Layers, Channel: t.Channel,
+			Channels: t.Channels, Address: t.Address, Filter: t.Filter, Normalized: t.Normalized,
+			ReadMode: t.ReadMode, Init: t.Init, Buffer: t.Buffer}
+		if t.Init == "" && t.Buffer == "" {
+			h := hex.EncodeToString(t.InitHexLE)
+			x.InitHex = &h
+		}
+		f.Textures = append(f.Textures, x)
 	}
 	if s.CompileOnly {
 		f.Expect = []expectJSON{{CompileOnly: true}}
@@ -86,12 +98,31 @@ func (s *Spec) JSON() ([]byte, error) {
 
 // The file's JSON shape, in the field order KERNEL-SPEC.md shows.
 type specJSON struct {
-	Name   string       `json:"name"`
-	PTX    string       `json:"ptx"`
-	Kernel string       `json:"kernel"`
-	Launch launchJSON   `json:"launch"`
-	Params []paramJSON  `json:"params"`
-	Expect []expectJSON `json:"expect,omitempty"`
+	Name   string      `json:"name"`
+	PTX    string      `json:"ptx"`
+	Kernel string      `json:"kernel"`
+	Launch launchJSON  `json:"launch"`
+	Params []paramJSON `json:"params"`
+	// Textures come after params, which they may name.
+	Textures []textureJSON `json:"textures,omitempty"`
+	Expect   []expectJSON  `json:"expect,omitempty"`
+}
+
+type textureJSON struct {
+	Name       string   `json:"name"`
+	TexRef     string   `json:"texref,omitempty"`
+	SurfRef    string   `json:"surfref,omitempty"`
+	Dims       []int    `json:"dims"`
+	Layers     int      `json:"layers,omitempty"`
+	Channel    string   `json:"channel"`
+	Channels   int      `json:"channels"`
+	Address    []string `json:"address,omitempty"`
+	Filter     string   `json:"filter"`
+	Normalized bool     `json:"normalized_coords,omitempty"`
+	ReadMode   string   `json:"read_mode"`
+	Init       string   `json:"init,omitempty"`
+	InitHex    *string  `json:"init_hex_le,omitempty"`
+	Buffer     string   `json:"buffer,omitempty"`
 }
 
 type launchJSON struct {
@@ -110,6 +141,7 @@ type paramJSON struct {
 	SameAs  string  `json:"same_as,omitempty"`
 	Type    string  `json:"type,omitempty"`
 	Value   string  `json:"value,omitempty"`
+	Texture string  `json:"texture,omitempty"`
 }
 
 type expectJSON struct {

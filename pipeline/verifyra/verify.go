@@ -971,6 +971,30 @@ func (v *rdVerifier) define(s rdState, in, p *ori.Inst, cond rdCond) {
 			dw = append(dw, rdDstWord{loc: v.locIdx[rdRegLoc(qr, w)], val: v.pre.canon(rdValOf(pr, w)), ok: true})
 		}
 	}
+	// Results of one instruction that share a register (TEX's two pairs
+	// placed on each other): which write lands last is the hardware's
+	// business, so one value disappears. Each result is checked on its
+	// own above and would pass.
+	owner := map[int]int{}
+	k := 0
+	for i := range in.Dsts {
+		q := in.Dsts[i]
+		if q.Kind != ori.OpdReg || q.Reg.IsZero() || !v.checkPhys(in, "", q.Reg) {
+			continue
+		}
+		for w := 0; w < int(q.Reg.Words); w++ {
+			l := v.locIdx[rdRegLoc(q.Reg, w)]
+			if j, dup := owner[l]; dup && j != i {
+				v.failf(in, 10, "results %d and %d both write %s", j, i, rdRegLoc(q.Reg, w))
+				k++
+				break
+			}
+			owner[l] = i
+		}
+		if k > 0 {
+			break
+		}
+	}
 	// A MOV between registers copies: the destination also holds what
 	// the source location holds, and wherever the source value is held,
 	// the destination value is held too.
