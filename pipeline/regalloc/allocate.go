@@ -12,8 +12,9 @@ import (
 type Options struct {
 	Arch     int // SM number (75 for sm_75): decides the ABI register minimum
 	OptLevel int // -O level; -O0 makes one NOSPILL trial instead of two
-	// MaxRegs is --maxrregcount: no R register at or above it is used
-	// (it counts R0-R3). 0 means no limit (255).
+	// MaxRegs is --maxrregcount, a register count as ptxas reports it
+	// (HiddenRegs included: the highest R register used stays below
+	// MaxRegs-HiddenRegs). 0 means no limit (255).
 	MaxRegs int
 	// Knobs holds the RA knobs (knobs.go); nil means every knob has its
 	// default.
@@ -37,14 +38,15 @@ type Attempt struct {
 // Stats describes the allocation of one function.
 type Stats struct {
 	// Regs is the number of R registers used, counted as ptxas does: the
-	// highest R register used plus one, at least 4 (R0-R3 are reserved).
+	// highest R register used plus one plus HiddenRegs.
 	Regs int `json:"regs"`
 	// URegs, Preds and UPreds count UR, P and UP registers the same way
 	// (highest plus one; 0 when none is used).
 	URegs  int `json:"uregs"`
 	Preds  int `json:"preds"`
 	UPreds int `json:"upreds"`
-	// Target is the R register budget the allocation aimed at.
+	// Target is the R register budget the allocation aimed at, counted
+	// as Regs is.
 	Target int `json:"target"`
 	// SpillStores and SpillLoads count the STL (role spill) and LDL (role
 	// refill) instructions; the byte counts add their access sizes.
@@ -83,6 +85,19 @@ type Stats struct {
 
 // reservedR is the number of ABI-reserved R registers (R0-R3).
 const reservedR = 4
+
+// HiddenRegs is what ptxas adds to the highest R register used plus one
+// when it reports a register count (-v, EIATTR_REGCOUNT) and what it
+// keeps free under --maxrregcount.
+//
+// Decision: orilab counts the same way. Measured with ptxas 13.0.88: its
+// count is the highest register named in its SASS plus 3 in 60 of 60
+// single-kernel ZLUDA files (an empty kernel, R1 only, reports 4), and
+// under --maxrregcount N its highest register is at most R(N-3). The wiki
+// has "total_R_regs = reserved + allocated" (001:8545). No GPU has told
+// whether a cubin with the smaller count runs, so the cubin asks for what
+// ptxas's would.
+const HiddenRegs = 2
 
 // lowRegisters reports whether the R allocation of f may use R0, R2 and
 // R3 (knob RegAllocLowRegisters). R0-R3 are reserved by the calling
@@ -146,7 +161,7 @@ func Allocate(f *ori.Func, opts Options) (*Stats, error) {
 	}
 	hoistPrologue(f)
 	target := a.rTarget()
-	a.stats.Target = target
+	a.stats.Target = target + HiddenRegs
 	// Predicates first: their spills create R (UR) holder registers that
 	// the R (UR) allocation then places.
 	for _, c := range []ori.RegClass{ori.ClassUP, ori.ClassP, ori.ClassUR, ori.ClassR} {
@@ -205,7 +220,7 @@ func (a *allocator) rTarget() int {
 		a.stats.Warnings = append(a.stats.Warnings, fmt.Sprintf("warning 7016: %s: regcount %d specified below abi_minimum of %d", a.f.Name, t, m))
 		t = m
 	}
-	return t
+	return t - HiddenRegs
 }
 
 // class allocates one register class.
@@ -233,7 +248,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if c == ori.ClassR {
 		target = rTarget
 		for _, t := range a.set.targets {
-			targets = append(targets, min(t, rTarget))
+			targets = append(targets, min(t-HiddenRegs, rTarget))
 		}
 	}
 	res, err := a.allocateClass(p, target, targets)
@@ -241,7 +256,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 		return err
 	}
 	if c == ori.ClassR {
-		a.stats.Target = res.target
+		a.stats.Target = res.target + HiddenRegs
 	}
 	var homes map[int]home
 	frame := a.f.LocalBytes
@@ -286,6 +301,11 @@ func (a *allocator) spillReason(v *vreg) string {
 
 // record adds an attempt to the statistics and the log.
 func (a *allocator) record(r Attempt) {
+	if r.Class == "R" {
+		// Counted as ptxas reports registers (HiddenRegs).
+		r.Used += HiddenRegs
+		r.Target += HiddenRegs
+	}
 	a.stats.Attempts = append(a.stats.Attempts, r)
 	if a.opts.Log == nil {
 		return
@@ -350,7 +370,7 @@ func (a *allocator) finish() {
 		}
 		b.Insts = kept
 	}
-	st.Regs = max(high[ori.ClassR], reservedR)
+	st.Regs = max(high[ori.ClassR], 2) + HiddenRegs
 	st.URegs, st.Preds, st.UPreds = high[ori.ClassUR], high[ori.ClassP], high[ori.ClassUP]
 }
 

@@ -32,8 +32,8 @@ func TestLowRegisters(t *testing.T) {
 	#8 STG.E [R4.64], R0 ;
 	#9 EXIT ;
 `)
-	if st.Regs != 6 {
-		t.Errorf("regs %d, want 6 (R0-R5)", st.Regs)
+	if st.Regs != 8 {
+		t.Errorf("regs %d, want 8 (R0-R5 and the two ptxas adds)", st.Regs)
 	}
 	sameOutput(t, m, a, outSpec(4, 4))
 	// Pressure: six values live at once (#7) take R0 and R2-R6, not R1.
@@ -54,8 +54,8 @@ func TestLowRegisters(t *testing.T) {
 	#13 STG.E [R4.64], R6 ;
 	#14 EXIT ;
 `)
-	if st.Regs != 7 {
-		t.Errorf("regs %d, want 7 (R0-R6)", st.Regs)
+	if st.Regs != 9 {
+		t.Errorf("regs %d, want 9 (R0-R6 and the two ptxas adds)", st.Regs)
 	}
 	sameOutput(t, m, a, outSpec(4, 4))
 	// Where R0-R3 stay reserved, no allocated register is below R4.
@@ -119,7 +119,7 @@ func TestCoalesceAndPairs(t *testing.T) {
 	#8 STG.E [R6.64], R8 ;
 	#9 EXIT ;
 `)
-	if st.CoalescedMoves != 1 || st.Regs != 9 || st.Preds != 1 {
+	if st.CoalescedMoves != 1 || st.Regs != 11 || st.Preds != 1 {
 		t.Errorf("stats %+v", *st)
 	}
 	if out := sameOutput(t, m, a, outSpec(4, 4)); out[3] != 4 {
@@ -312,12 +312,12 @@ BB0:
 }
 `
 
-// TestSpillToMemory honours --maxrregcount 8 (R4-R7) in a kernel without
+// TestSpillToMemory honours --maxrregcount 10 (R4-R7, and the two registers ptxas adds) in a kernel without
 // calls: values go to local memory, the frame appears, and redundant
 // refills and the dead store of #7's result are dropped.
 func TestSpillToMemory(t *testing.T) {
 	m := parseModule(t, kernelHead+spillKernel)
-	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t)}, `BB0:
+	a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 10, Knobs: r4Knobs(t)}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#29 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -343,7 +343,7 @@ func TestSpillToMemory(t *testing.T) {
 	#13 STG.E [R6.64], R4 ;
 	#14 EXIT ;
 `)
-	want := regalloc.Stats{Regs: 8, Preds: 1, Target: 8, SpillStores: 3, SpillLoads: 4, SpillStoreBytes: 12, SpillLoadBytes: 16,
+	want := regalloc.Stats{Regs: 10, Preds: 1, Target: 10, SpillStores: 3, SpillLoads: 4, SpillStoreBytes: 12, SpillLoadBytes: 16,
 		Remats: 3, SpilledValues: 2, RematValues: 1, DroppedRefills: 3, DroppedStores: 1, StackFrame: 16}
 	st.Attempts = nil
 	if !reflect.DeepEqual(*st, want) {
@@ -354,13 +354,13 @@ func TestSpillToMemory(t *testing.T) {
 	}
 }
 
-// TestRematKnobs: under --maxrregcount 8, RegAllocRematEnable=0 sends
+// TestRematKnobs: under --maxrregcount 10, RegAllocRematEnable=0 sends
 // the thread index to memory too; RegAllocRematDisableRange=2..2 excludes
 // its definition #2, the only rematerializable one.
 func TestRematKnobs(t *testing.T) {
 	m := parseModule(t, kernelHead+spillKernel)
 	for _, knob := range []string{"RegAllocRematEnable=0", "RegAllocRematDisableRange=2..2"} {
-		a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t, knob)}, "")
+		a, st := check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 10, Knobs: r4Knobs(t, knob)}, "")
 		if st.Remats != 0 || st.RematValues != 0 || st.SpilledValues == 0 {
 			t.Errorf("%s: stats %+v", knob, *st)
 		}
@@ -475,7 +475,7 @@ func TestUniformClasses(t *testing.T) {
 func TestLog(t *testing.T) {
 	var log strings.Builder
 	m := parseModule(t, kernelHead+spillKernel)
-	check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Log: &log, Knobs: r4Knobs(t, "RegAllocPrintDetails")}, `BB0:
+	check(t, m, "k", regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 10, Log: &log, Knobs: r4Knobs(t, "RegAllocPrintDetails")}, `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
 	#29 IADD3 R1 = R1, -0x10, RZ ;
 	#15 S2R R4 = SR_TID.X ; remat #2
@@ -503,14 +503,14 @@ func TestLog(t *testing.T) {
 `)
 	want := `P-CLASS NOSPILL REGALLOC: attemp 0, used 1, target 7
 P-CLASS NOSPILL REGALLOC: attemp 1, used 1, target 7
-R-CLASS NOSPILL REGALLOC: attemp 0, used 10, target 8
-R-CLASS NOSPILL REGALLOC: attemp 1, used 10, target 8
+R-CLASS NOSPILL REGALLOC: attemp 0, used 12, target 10
+R-CLASS NOSPILL REGALLOC: attemp 1, used 12, target 10
   spill %r5 (density 7.5): no free register
   rematerialize %r0 (density 0.227): no free register
-R-CLASS SPILL REGALLOC: attemp 1, used 8, target 8, spilled 0
+R-CLASS SPILL REGALLOC: attemp 1, used 10, target 10, spilled 0
   spill %r2 (density 3.21): no free register
-R-CLASS SPILL REGALLOC: attemp 2, used 8, target 8, spilled 2
-R-CLASS SPILL REGALLOC: attemp 3, used 8, target 8, spilled 3
+R-CLASS SPILL REGALLOC: attemp 2, used 10, target 10, spilled 2
+R-CLASS SPILL REGALLOC: attemp 3, used 10, target 10, spilled 3
 `
 	if log.String() != want {
 		t.Errorf("log:\n%s\nwant:\n%s", log.String(), want)
@@ -521,7 +521,7 @@ R-CLASS SPILL REGALLOC: attemp 3, used 8, target 8, spilled 3
 	if _, err := regalloc.Allocate(c.Funcs[0], regalloc.Options{Arch: 75, OptLevel: 0, Log: &log, Knobs: r4Knobs(t)}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "P-CLASS NOSPILL REGALLOC: attemp 0, used 1, target 7\nR-CLASS NOSPILL REGALLOC: attemp 0, used 10, target 255\n"; log.String() != want {
+	if want := "P-CLASS NOSPILL REGALLOC: attemp 0, used 1, target 7\nR-CLASS NOSPILL REGALLOC: attemp 0, used 12, target 255\n"; log.String() != want {
 		t.Errorf("log at -O0:\n%s\nwant:\n%s", log.String(), want)
 	}
 }
@@ -547,25 +547,25 @@ func TestTargets(t *testing.T) {
 	if st.Target != 24 || len(st.Warnings) != 1 {
 		t.Errorf(".func: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(callsModule, "f", regalloc.Options{Arch: 100, MaxRegs: 16, Knobs: r4Knobs(t)})
-	if st.Target != 16 || len(st.Warnings) != 0 {
+	st = alloc(callsModule, "f", regalloc.Options{Arch: 100, MaxRegs: 18, Knobs: r4Knobs(t)})
+	if st.Target != 18 || len(st.Warnings) != 0 {
 		t.Errorf(".func on sm_100: target %d, warnings %q", st.Target, st.Warnings)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 16, Knobs: r4Knobs(t)})
-	if st.Target != 16 || len(st.Warnings) != 0 || st.Regs != 10 {
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 18, Knobs: r4Knobs(t)})
+	if st.Target != 18 || len(st.Warnings) != 0 || st.Regs != 12 {
 		t.Errorf("kernel without calls: target %d, regs %d, warnings %q", st.Target, st.Regs, st.Warnings)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=16,8,12")})
-	if st.Target != 12 || st.SpilledValues != 0 || st.Regs != 10 {
-		t.Errorf("RegTargetList=16,8,12: target %d, regs %d, %d spilled", st.Target, st.Regs, st.SpilledValues)
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=18,10,14")})
+	if st.Target != 14 || st.SpilledValues != 0 || st.Regs != 12 {
+		t.Errorf("RegTargetList=18,10,14: target %d, regs %d, %d spilled", st.Target, st.Regs, st.SpilledValues)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=8,9")})
-	if st.Target != 9 || st.SpilledValues+st.RematValues == 0 || st.Regs != 9 {
-		t.Errorf("RegTargetList=8,9: target %d, regs %d, %d spilled, %d rematerialized", st.Target, st.Regs, st.SpilledValues, st.RematValues)
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, Knobs: r4Knobs(t, "RegTargetList=10,11")})
+	if st.Target != 11 || st.SpilledValues+st.RematValues == 0 || st.Regs != 11 {
+		t.Errorf("RegTargetList=10,11: target %d, regs %d, %d spilled, %d rematerialized", st.Target, st.Regs, st.SpilledValues, st.RematValues)
 	}
-	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 9, Knobs: r4Knobs(t, "RegTargetList=32")})
-	if st.Target != 9 {
-		t.Errorf("RegTargetList=32 with --maxrregcount 9: target %d", st.Target)
+	st = alloc(kernelHead+spillKernel, "k", regalloc.Options{Arch: 75, MaxRegs: 11, Knobs: r4Knobs(t, "RegTargetList=34")})
+	if st.Target != 11 {
+		t.Errorf("RegTargetList=34 with --maxrregcount 11: target %d", st.Target)
 	}
 }
 
@@ -590,7 +590,7 @@ BB0:
 	#5 STG.E [R6.64], %r2 ;
 	#6 EXIT ;
 }
-`, regalloc.Options{Arch: 75, MaxRegs: 5, Knobs: r4Knobs(t)},
+`, regalloc.Options{Arch: 75, MaxRegs: 7, Knobs: r4Knobs(t)},
 		"regalloc: k BB0 #4: Register allocation failed with register count of '5'. Compile the program with a higher register target (the temporary of spilled %r1 at #4 needs a register while 1 of the usable registers R4-R4 are in use there)")
 	alloc(kernelHead+`.local 0x0
 {
@@ -682,10 +682,10 @@ BB0:
 // TestFrames: a .func's 4-byte frame is rounded to 16 and its prologue
 // and epilogue are patched; a .func that had no frame gets one, with a
 // prologue at its top and an epilogue before RET, when it spills (sm_100
-// has no ABI register minimum, so --maxrregcount 7 leaves R4-R6).
+// has no ABI register minimum, so --maxrregcount 9 leaves R4-R6).
 func TestFrames(t *testing.T) {
 	m := parseModule(t, frameModule)
-	opts := regalloc.Options{Arch: 100, OptLevel: 3, MaxRegs: 7, Knobs: r4Knobs(t)}
+	opts := regalloc.Options{Arch: 100, OptLevel: 3, MaxRegs: 9, Knobs: r4Knobs(t)}
 	a, st := check(t, m, "h", opts, `BB0:
 	#1 IADD3 R1 = R1, -0x10, RZ ;
 	#3 STL [R1], R4 ;
@@ -727,7 +727,7 @@ func TestFrames(t *testing.T) {
 	#32 IADD3 R1 = R1, 0x20, RZ ;
 	#12 RET ;
 `)
-	if st.StackFrame != 32 || st.Regs != 7 {
+	if st.StackFrame != 32 || st.Regs != 9 {
 		t.Errorf("g stats %+v", *st)
 	}
 	a, st = check(t, a, "k", opts, `BB0:
@@ -749,7 +749,7 @@ func TestFrames(t *testing.T) {
 	#13 STG.E [R4.64], R6 ;
 	#14 EXIT ;
 `)
-	if st.StackFrame != 16 || st.Regs != 7 {
+	if st.StackFrame != 16 || st.Regs != 9 {
 		t.Errorf("k stats %+v", *st)
 	}
 	if out := sameOutput(t, m, a, outSpec(4, 4)); out[1] != 0xaa || out[3] != 0xb04 {
@@ -788,8 +788,8 @@ func TestKnobs(t *testing.T) {
 	if n := len(st.Attempts); n != 6 || st.Attempts[5].Class != "R" || st.Attempts[5].Mode != "NOSPILL" || st.Attempts[5].N != 2 {
 		t.Errorf("3 trials: attempts %+v", st.Attempts)
 	}
-	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 8, Knobs: r4Knobs(t, "RegAllocThresholdForDiscardConflicts=0")})
-	if st.Regs != 8 || st.SpilledValues+st.RematValues == 0 {
+	st = alloc(regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: 10, Knobs: r4Knobs(t, "RegAllocThresholdForDiscardConflicts=0")})
+	if st.Regs != 10 || st.SpilledValues+st.RematValues == 0 {
 		t.Errorf("threshold 0: %+v", *st)
 	}
 }
@@ -949,7 +949,7 @@ func TestTrimUndefined(t *testing.T) {
 	#14 STS [0x10], R2 ;
 	#15 EXIT ;
 `)
-	if st.Regs != 6 || off.Regs != 7 {
-		t.Errorf("registers %d trimmed, %d untrimmed; want 6 and 7", st.Regs, off.Regs)
+	if st.Regs != 8 || off.Regs != 9 {
+		t.Errorf("registers %d trimmed, %d untrimmed; want 8 and 9", st.Regs, off.Regs)
 	}
 }

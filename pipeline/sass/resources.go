@@ -17,7 +17,7 @@ import (
 type Usage struct {
 	Name  string
 	Entry bool  // a kernel: gets the "Compiling" and "Used" lines
-	Regs  int   // R registers used, as ptxas counts them (highest used + 1)
+	Regs  int   // R registers used, as ptxas counts them (highest used + 3)
 	Frame int64 // stack frame bytes (f.LocalBytes after allocation)
 	// SpillStores and SpillLoads are the bytes the spill code moves to and
 	// from local memory (SpillBytes).
@@ -71,8 +71,9 @@ func SpillBytes(f *ori.Func) (stores, loads int64) {
 }
 
 // UsedRegs counts the R registers f uses as ptxas reports them: the
-// highest R register named plus one, and at least 4 in allocated code,
-// whose R0-R3 are ABI-reserved.
+// highest R register named plus one, plus the two ptxas adds
+// (regalloc.HiddenRegs has the evidence); R1, the stack pointer, is
+// always there, so the least is 4.
 func UsedRegs(f *ori.Func) int {
 	high := 0
 	for _, b := range f.Blocks {
@@ -90,7 +91,7 @@ func UsedRegs(f *ori.Func) int {
 			}
 		}
 	}
-	return max(high, 4)
+	return max(high, 2) + 2
 }
 
 // UsageOf derives a function's report from its allocated code: the

@@ -32,7 +32,7 @@ ptxas info    : Function properties for helper
 ptxas info    : Compiling entry function 'k' for 'sm_86'
 ptxas info    : Function properties for k
     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-ptxas info    : Used 8 registers, used 0 barriers, 256 bytes smem, 360 bytes cmem[0]
+ptxas info    : Used 10 registers, used 0 barriers, 256 bytes smem, 360 bytes cmem[0]
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -143,8 +143,8 @@ BB0:
 	if st, ld := SpillBytes(f); st != 28 || ld != 8 {
 		t.Errorf("SpillBytes = %d stores, %d loads; want 28 and 8", st, ld)
 	}
-	if n := UsedRegs(f); n != 10 {
-		t.Errorf("UsedRegs = %d, want 10", n)
+	if n := UsedRegs(f); n != 12 {
+		t.Errorf("UsedRegs = %d, want 12 (R9 is the highest: 10, and the two ptxas adds)", n)
 	}
 }
 
