@@ -89,6 +89,7 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 		return nil, err
 	}
 	l.layoutShared()
+	l.private = privateFuncs(m)
 	for _, f := range m.Funcs() {
 		if f.Body != nil || l.funcs[f.Name] == nil {
 			l.funcs[f.Name] = f
@@ -113,6 +114,7 @@ type lowerer struct {
 	globals map[string]*ori.Global // module .global and .const variables
 	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
 	sharedL *sharedLayout          // the module-wide shared-memory layout
+	private map[string]bool        // functions called with the private return pair (private.go)
 	opts    Options
 	texL    *texLayout // where .texref header words go (tex.go; built on first use)
 }
@@ -823,7 +825,8 @@ func (c *fn) params() error {
 		c.retSlots = append(c.retSlots, slot)
 		regNext += words
 	}
-	// The return address arrives in the ABI's pair (retAddrReg). A
+	// The return address arrives in the ABI's pair (retAddrReg), or in
+	// R2:R3 for a function only called directly (private.go). A
 	// function without calls returns through that pair itself, which
 	// then stays occupied until each RET (ptxas's leaves do the same);
 	// one with calls writes the pair before each of them, so it keeps
@@ -832,7 +835,7 @@ func (c *fn) params() error {
 	// allocator, which gives a pair one live range, cannot coalesce them
 	// with R20 and R21 (each word is read at its own move), so copying
 	// in a leaf would cost two moves per function for nothing.
-	ra := retAddrReg(abiEnd(c.pf.Params, c.pf.Rets))
+	ra := c.l.retAddrOf(c.pf.Name, c.pf.Params, c.pf.Rets)
 	if ra != retAddrABI {
 		c.f.RetAddr = int32(ra)
 	}

@@ -7,7 +7,8 @@
 // the same read saw before allocation, or returns a *ReachingDefsError
 // naming the first read that does not (verify.go explains the algorithm;
 // verify_pre.go, verify_state.go, verify_role.go and verify_report.go are
-// its parts).
+// its parts; verify_calleesave.go checks that a .func restores the
+// callee-saved registers it writes).
 //
 // It depends only on the IR (pipeline/ori), not on the allocator in
 // pipeline/regalloc: the phase manager runs it after AllocateRegisters,
