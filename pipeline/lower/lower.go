@@ -70,6 +70,12 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	if arch == 0 {
 		arch = m.SM()
 	}
+	// ptxas refuses a module whose .target is newer than -arch ("SM
+	// version specified by .target is higher than default SM version
+	// assumed"): its code may use what the older target lacks.
+	if t := m.SM(); opts.Arch > 0 && t > opts.Arch {
+		return nil, m.Errorf(targetPos(m), "the module's .target sm_%d is newer than the compilation target sm_%d (ptxas: SM version specified by .target is higher than default SM version assumed)", t, opts.Arch)
+	}
 	if arch < 75 {
 		arch = 75
 	}
@@ -932,4 +938,14 @@ func writesSP(in *ori.Inst) bool {
 		}
 	}
 	return false
+}
+
+// targetPos is the position of the module's .target directive.
+func targetPos(m *ptx.Module) ptx.Pos {
+	for _, it := range m.Items {
+		if d, ok := it.(*ptx.Directive); ok && d.Name == ".target" {
+			return d.Pos
+		}
+	}
+	return ptx.Pos{Line: 1, Col: 1}
 }
