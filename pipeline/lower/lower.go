@@ -747,7 +747,7 @@ func (c *fn) params() error {
 		for w := 0; w < words; w++ {
 			slot.words = append(slot.words, c.f.NewVReg(ori.ClassR, 1))
 		}
-		c.f.Params = append(c.f.Params, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext)})
+		c.f.Params = append(c.f.Params, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext), Words: int64(words)})
 		if p.Space == ".reg" {
 			// A .reg parameter is a register in the callee; a predicate
 			// travels as a 32-bit 0/1.
@@ -781,7 +781,7 @@ func (c *fn) params() error {
 			// well-defined; the optimizer removes the dead moves.
 			c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(slot.words[w])}, ori.R(ori.RZ))
 		}
-		c.f.Rets = append(c.f.Rets, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext)})
+		c.f.Rets = append(c.f.Rets, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext), Words: int64(words)})
 		if p.Space == ".reg" {
 			r := c.newPReg(p.Type, p.Vec)
 			c.scopes[0][n.Name] = r
