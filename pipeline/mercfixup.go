@@ -631,10 +631,14 @@ type physLive struct {
 // (lower/ctrl.go's abiLayout). So a caller reads no P register and, of
 // the R registers, only R0-R3 (ABI-reserved, R1 the stack pointer),
 // R16-R31 and the results. A
-// result's width in registers is its size in words, except a vector .reg
-// result of 8- or 16-bit elements, which takes one register per element
-// (lower's abiWords); the size alone cannot tell those apart, so results
-// of at most 8 bytes count as min(size, 4) registers, an upper bound.
+// result's width in registers is the lowering's count (Param.Words, lower's
+// abiWords): its size in words, except a vector .reg result of 8- or
+// 16-bit elements, which takes one register per element. Where the count
+// is unknown (IR text without words=), the size alone cannot tell those
+// apart, so results of at most 8 bytes count as min(size, 4) registers,
+// an upper bound; with it, a .b32 result in R4 no longer keeps R5-R7
+// live (bisect_small.ptx's ceilPow2 at -O3 had no scratch register for
+// SHF.L.U32's immediate 0x1 in A).
 // Before this, RET read every register and no .func had a scratch
 // register for an immediate or a P register for a uniform branch guard
 // (nbody_kernel.ptx's FCHK.DIVIDE 1.0 and @UP0 BRA stayed unencodable).
@@ -651,7 +655,10 @@ func retLive(f *ori.Func, c ori.RegClass) regSet {
 	}
 	for _, p := range f.Rets {
 		w := int((p.Size + 3) / 4)
-		if p.Size <= 8 {
+		switch {
+		case p.Words > 0:
+			w = int(p.Words)
+		case p.Size <= 8:
 			w = max(w, int(min(p.Size, 4)))
 		}
 		for i := 0; i < max(w, 1); i++ {

@@ -198,6 +198,9 @@ func (c *fn) atomic(in *ptx.Instr, red bool) error {
 		}
 		vals = append(vals, c.regOperand(v, words))
 	}
+	if sp == ".shared" && op == "ADD" && t == ".f32" {
+		return c.sharedAddF32(in, ref.op, vals[0], dArg)
+	}
 	mods := func(lead ...string) []string {
 		m := append(lead, op)
 		m = append(m, tmods...)
@@ -245,5 +248,45 @@ func (c *fn) atomic(in *ptx.Instr, red bool) error {
 	if int(d.Words) > words {
 		c.extendTo(d, words, t)
 	}
+	return nil
+}
+
+// sharedAddF32 lowers atom/red.shared.add.f32 to ptxas's compare-and-swap
+// loop, since no ATOMS word adds f32 (nvdisasm decodes none; ptxas 13.0
+// -O3 writes this loop on sm_80 and sm_90, measured on an
+// atom.shared.add.f32 probe):
+//
+//	loop: LDS old = [a]
+//	      FADD new = old, v
+//	      ATOMS.CAST.SPIN ok = [a], old, new
+//	      ISETP.EQ.U32.AND p = ok, 0x1
+//	      @!p BRA loop
+//	      (MOV d = old)
+//
+// The convergence pass adds the BSSY/BSYNC pair ptxas puts around it.
+// FADD without .FTZ rounds to nearest and keeps subnormals, as the PTX
+// atom.shared.add.f32 does. The result is the value the successful swap
+// replaced.
+func (c *fn) sharedAddF32(in *ptx.Instr, addr, v ori.Operand, dArg *ptx.Operand) error {
+	var d ori.Reg
+	if dArg != nil {
+		var err error
+		if d, err = c.dst(dArg, ".f32"); err != nil {
+			return err
+		}
+	}
+	done := c.flBegin()
+	old, sum, ok := c.newReg(1), c.newReg(1), c.newReg(1)
+	loop := c.f.NewBlock("")
+	c.setBlock(loop)
+	c.emit(ori.OpLDS, nil, []ori.Operand{ori.R(old)}, addr)
+	c.emit(ori.OpFADD, nil, []ori.Operand{ori.R(sum)}, ori.R(old), v)
+	c.emit(ori.OpATOMS, []string{"CAST", "SPIN"}, []ori.Operand{ori.R(ok)}, addr, ori.R(old), ori.R(sum))
+	p := c.intSetp("EQ", true, ori.R(ok), ori.Imm(1))
+	c.flBranchIf(p, true, loop)
+	if dArg != nil {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, ori.R(old))
+	}
+	done()
 	return nil
 }

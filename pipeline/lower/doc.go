@@ -20,6 +20,10 @@
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.
 //
+// A module whose .target is newer than Options.Arch is refused, as ptxas
+// refuses it. atom/red.shared.add.f32 becomes ptxas's compare-and-swap
+// loop (atomic.go): no ATOMS word adds f32.
+//
 // A mul and an add (or sub) without rounding modifiers become one fused
 // multiply-add where ptxas 13.0 contracts them (contract.go), at every -O
 // level, unless the FMAContraction knob (--fmad=false) says no.

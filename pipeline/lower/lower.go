@@ -77,6 +77,12 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	if arch == 0 {
 		arch = m.SM()
 	}
+	// ptxas refuses a module whose .target is newer than -arch ("SM
+	// version specified by .target is higher than default SM version
+	// assumed"): its code may use what the older target lacks.
+	if t := m.SM(); opts.Arch > 0 && t > opts.Arch {
+		return nil, m.Errorf(targetPos(m), "the module's .target sm_%d is newer than the compilation target sm_%d (ptxas: SM version specified by .target is higher than default SM version assumed)", t, opts.Arch)
+	}
 	if arch < 75 {
 		arch = 75
 	}
@@ -771,7 +777,7 @@ func (c *fn) params() error {
 		for w := 0; w < words; w++ {
 			slot.words = append(slot.words, c.f.NewVReg(ori.ClassR, 1))
 		}
-		c.f.Params = append(c.f.Params, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext)})
+		c.f.Params = append(c.f.Params, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext), Words: int64(words)})
 		if p.Space == ".reg" {
 			// A .reg parameter is a register in the callee; a predicate
 			// travels as a 32-bit 0/1.
@@ -805,7 +811,7 @@ func (c *fn) params() error {
 			// well-defined; the optimizer removes the dead moves.
 			c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(slot.words[w])}, ori.R(ori.RZ))
 		}
-		c.f.Rets = append(c.f.Rets, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext)})
+		c.f.Rets = append(c.f.Rets, ori.Param{Name: n.Name, Size: size, Align: declAlign(p), Offset: int64(regNext), Words: int64(words)})
 		if p.Space == ".reg" {
 			r := c.newPReg(p.Type, p.Vec)
 			c.scopes[0][n.Name] = r
@@ -980,4 +986,14 @@ func writesSP(in *ori.Inst) bool {
 		}
 	}
 	return false
+}
+
+// targetPos is the position of the module's .target directive.
+func targetPos(m *ptx.Module) ptx.Pos {
+	for _, it := range m.Items {
+		if d, ok := it.(*ptx.Directive); ok && d.Name == ".target" {
+			return d.Pos
+		}
+	}
+	return ptx.Pos{Line: 1, Col: 1}
 }

@@ -295,3 +295,27 @@ func TestMemoryOrderModifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetNewerThanArch: like ptxas, a module whose .target is newer than
+// the compilation target is refused at its .target; an older .target is
+// compiled for the newer architecture.
+func TestTargetNewerThanArch(t *testing.T) {
+	src := []byte(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n")
+	pm, err := ptx.Parse("k.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Lower(pm, Options{Arch: 80})
+	want := "k.ptx:2:1: error: the module's .target sm_90 is newer than the compilation target sm_80 (ptxas: SM version specified by .target is higher than default SM version assumed)\n.target sm_90\n^"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	m, err := Lower(pm, Options{Arch: 90})
+	if err != nil || m.Arch != 90 {
+		t.Errorf("sm_90 module at sm_90: %v", err)
+	}
+	m, err = Lower(pm, Options{Arch: 100})
+	if err != nil || m.Arch != 100 {
+		t.Errorf("sm_90 module at sm_100: %v", err)
+	}
+}

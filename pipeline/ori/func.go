@@ -54,6 +54,10 @@ type Param struct {
 	Size   int64 // bytes
 	Align  int64 // bytes
 	Offset int64 // kernels: byte offset in constant bank 0; .func: number of the first ABI register (R4 and up)
+	// Words is, for a .func parameter or result, the number of ABI
+	// registers it takes (a vector .reg of 8- or 16-bit elements takes
+	// one per element, so Size alone cannot tell); 0 when unknown.
+	Words int64
 }
 
 // TexRef is a .texref (or .surfref) a kernel reads through: the driver

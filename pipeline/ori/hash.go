@@ -61,6 +61,7 @@ func Hash(m *Module) uint64 {
 			u64(uint64(p.Size))
 			u64(uint64(p.Align))
 			u64(uint64(p.Offset))
+			u64(uint64(p.Words))
 		}
 		for _, v := range f.SharedVars {
 			str(v.Name)

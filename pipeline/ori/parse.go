@@ -263,6 +263,9 @@ func (p *textParser) function() (*Func, error) {
 			if pr.Align, err = p.num(col, kv, "align", true); err != nil {
 				return nil, err
 			}
+			if pr.Words, err = p.num(col, kv, "words", false); err != nil {
+				return nil, err
+			}
 			if dir == ".param" {
 				f.Params = append(f.Params, pr)
 			} else {

@@ -71,10 +71,10 @@ func (f *Func) write(b *strings.Builder) {
 		fmt.Fprintf(b, ".func %s\n", f.Name)
 	}
 	for _, p := range f.Params {
-		fmt.Fprintf(b, ".param %s offset=%s size=%s align=%s\n", p.Name, hexImm(p.Offset), hexImm(p.Size), hexImm(p.Align))
+		fmt.Fprintf(b, ".param %s offset=%s size=%s align=%s%s\n", p.Name, hexImm(p.Offset), hexImm(p.Size), hexImm(p.Align), wordsAttr(p))
 	}
 	for _, p := range f.Rets {
-		fmt.Fprintf(b, ".ret %s offset=%s size=%s align=%s\n", p.Name, hexImm(p.Offset), hexImm(p.Size), hexImm(p.Align))
+		fmt.Fprintf(b, ".ret %s offset=%s size=%s align=%s%s\n", p.Name, hexImm(p.Offset), hexImm(p.Size), hexImm(p.Align), wordsAttr(p))
 	}
 	for _, t := range f.TexRefs {
 		fmt.Fprintf(b, ".texref %s offset=%s\n", t.Name, hexImm(t.Offset))
@@ -216,4 +216,12 @@ func (in *Inst) String() string {
 		}
 	}
 	return b.String()
+}
+
+// wordsAttr prints a .func parameter's register count where it is known.
+func wordsAttr(p Param) string {
+	if p.Words == 0 {
+		return ""
+	}
+	return " words=" + hexImm(p.Words)
 }

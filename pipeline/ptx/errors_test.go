@@ -23,6 +23,10 @@ func kernel(target string, body ...string) string {
 		"\tret;\n}\n"
 }
 
+// fp8Regs and fp8Regs2 declare the f32 and b16 registers of the cvt cases
+// (lines 10 and 11).
+const fp8Regs, fp8Regs2 = "\t.reg .f32 %f<2>;", "\t.reg .b16 %h<1>;"
+
 // TestDiagnostics pins the full text (header, source line, caret) of the
 // first diagnostic for each kind of error the front end reports.
 func TestDiagnostics(t *testing.T) {
@@ -51,6 +55,14 @@ func TestDiagnostics(t *testing.T) {
 			"k.ptx:11:1: error: duplicate label L1 (first defined at 10:1)\nL1:\n^"},
 		{"target too old", kernel("sm_70", "\tredux.sync.add.u32 %r1, %r2, 0xffffffff;"),
 			"k.ptx:10:2: error: redux requires sm_80 or higher, but the module targets sm_70\n\tredux.sync.add.u32 %r1, %r2, 0xffffffff;\n\t^"},
+		// ptxas 13.0 refuses these below sm_90 (and the fp8 pairs on
+		// sm_89 before .version 8.1), stricter than the PTX manual.
+		{"fp8 pair below sm_89", kernel("sm_86", fp8Regs, fp8Regs2, "\tcvt.rn.satfinite.e4m3x2.f32 %h0, %f0, %f1;"),
+			"k.ptx:12:2: error: cvt.rn.satfinite.e4m3x2.f32 (.e4m3x2/.e5m2x2) requires sm_90 or higher, but the module targets sm_86\n\tcvt.rn.satfinite.e4m3x2.f32 %h0, %f0, %f1;\n\t^"},
+		{"fp8 pair on sm_89 before PTX 8.1", kernel("sm_89", fp8Regs, fp8Regs2, "\tcvt.rn.f16x2.e5m2x2 %r0, %h0;"),
+			"k.ptx:12:2: error: cvt.rn.f16x2.e5m2x2 (.e4m3x2/.e5m2x2 on sm_89) requires PTX ISA 8.1 or later, but the module declares .version 7.8\n\tcvt.rn.f16x2.e5m2x2 %r0, %h0;\n\t^"},
+		{"rounded tf32 below sm_90", kernel("sm_80", fp8Regs, fp8Regs2, "\tcvt.rz.tf32.f32 %r0, %f0;"),
+			"k.ptx:12:2: error: cvt.rz.tf32.f32 (.tf32.f32.rz) requires sm_90 or higher, but the module targets sm_80\n\tcvt.rz.tf32.f32 %r0, %f0;\n\t^"},
 		{"guard not a predicate", kernel("sm_80", "\t@%r1 bra.uni L1;", "L1:"),
 			"k.ptx:10:2: error: guard %r1 is not a predicate register\n\t@%r1 bra.uni L1;\n\t^"},
 		{"branch to a non-label", kernel("sm_80", "\tbra.uni k;"),

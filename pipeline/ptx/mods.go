@@ -466,6 +466,9 @@ func firstUnknown(in *Instr, e *modEntry) string {
 
 // cvtRules: which rounding modifier a conversion needs or refuses
 // (ptxas: "Rounding modifier required", "Illegal rounding modifier").
+// isF8x2 reports a packed pair of 8-bit floats.
+func isF8x2(t string) bool { return t == ".e4m3x2" || t == ".e5m2x2" }
+
 func (c *checker) cvtRules(in *Instr, types []string) bool {
 	dk, db, _ := typeInfo(types[0])
 	sk, sb, _ := typeInfo(types[1])
@@ -487,6 +490,24 @@ func (c *checker) cvtRules(in *Instr, types []string) bool {
 		case ".bf16", ".bf16x2":
 			c.gate(in.OpPos, name, 70, 80)
 		}
+	}
+	// Decision: the 8-bit float pairs and the rounded (not .rna) tf32
+	// conversions follow ptxas 13.0, which is stricter than the PTX
+	// manual's sm_89 / sm_80: it refuses cvt with .e4m3x2/.e5m2x2 below
+	// sm_90 except on sm_89 with .version 8.1 ("Feature 'cvt with
+	// .e4m3x2/.e5m2x2' requires .target sm_90 or higher", and on sm_89
+	// "... requires PTX ISA .version 8.1 or later"), and cvt.rn/.rz.tf32.f32
+	// below sm_90 ("Feature 'cvt with .tf32.f32.rn' requires .target sm_90
+	// or higher"; probed with .target sm_80, sm_86 and sm_89).
+	if isF8x2(types[0]) || isF8x2(types[1]) {
+		if c.sm == 89 {
+			c.gate(in.OpPos, name+" (.e4m3x2/.e5m2x2 on sm_89)", 81, 0)
+		} else {
+			c.gate(in.OpPos, name+" (.e4m3x2/.e5m2x2)", 78, 90)
+		}
+	}
+	if types[0] == ".tf32" && types[1] == ".f32" && (frnd == ".rn" || frnd == ".rz") {
+		c.gate(in.OpPos, name+" (.tf32.f32"+frnd+")", 78, 90)
 	}
 	if in.HasMod(".satfinite") && (types[0] == ".bf16" || types[0] == ".f16" || types[0] == ".bf16x2" || types[0] == ".f16x2") {
 		c.gate(in.OpPos, name+" (.satfinite)", 81, 0)

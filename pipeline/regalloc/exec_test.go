@@ -12,6 +12,7 @@ import (
 	"orilab/internal/zluda"
 	"orilab/pipeline"
 	"orilab/pipeline/ori"
+	"orilab/pipeline/ptx"
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/spec"
 )
@@ -48,7 +49,7 @@ func TestTestdataSpecs(t *testing.T) {
 	for _, file := range specFiles(t) {
 		s, src := loadSpec(t, file)
 		for _, opt := range []int{0, 3} {
-			pre := preRA(t, s.PTXPath, src, 75, opt)
+			pre := preRA(t, s.PTXPath, src, specArch(s.PTXPath, src), opt)
 			if err := execute(pre, s); err != nil {
 				t.Logf("%s -O%d: skipped, fails before allocation too: %v", s.Name, opt, firstLine(err))
 				continue
@@ -78,7 +79,7 @@ func TestTestdataSpecs(t *testing.T) {
 func TestSpillByteCounts(t *testing.T) {
 	for _, name := range []string{"pressure", "wide", "calls"} {
 		s, src := loadSpec(t, filepath.Join("testdata", name+".json"))
-		pre := preRA(t, s.PTXPath, src, 75, 3)
+		pre := preRA(t, s.PTXPath, src, specArch(s.PTXPath, src), 3)
 		for _, maxRegs := range []int{16, 24, 28} {
 			res, err := allocate(t, pre, regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: maxRegs})
 			if err != nil {
@@ -198,7 +199,7 @@ func TestKnobVariants(t *testing.T) {
 	}
 	for _, name := range []string{"pressure", "wide", "calls"} {
 		s, src := loadSpec(t, filepath.Join("testdata", name+".json"))
-		pre := preRA(t, s.PTXPath, src, 75, 3)
+		pre := preRA(t, s.PTXPath, src, specArch(s.PTXPath, src), 3)
 		for _, v := range variants {
 			for _, maxRegs := range []int{0, 16} {
 				res, err := allocate(t, pre, regalloc.Options{Arch: 75, OptLevel: 3, MaxRegs: maxRegs, Knobs: knobSet(t, v...)})
@@ -211,4 +212,13 @@ func TestKnobVariants(t *testing.T) {
 			}
 		}
 	}
+}
+
+// specArch is sm_75, or the module's .target where that is newer: a
+// module is refused for an older target, as ptxas refuses it.
+func specArch(path string, src []byte) int {
+	if pm, err := ptx.ParseSyntax(path, src); err == nil && pm.SM() > 75 {
+		return pm.SM()
+	}
+	return 75
 }

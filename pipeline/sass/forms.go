@@ -386,6 +386,16 @@ var formTable = []*form{
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gAtom, gAtomT}},
+	// ATOMS.CAS and ATOMS.CAST.SPIN: opcode 0x38d, the compare value at
+	// 32 and the new value at 64; bits 87-88 hold 3 for CAST.SPIN
+	// (measured: ptxas 13.0.88's atom.shared.cas.b32 and the
+	// atom.shared.add.f32 loop on sm_80 and sm_90, 0x000000040505738d /
+	// 0x...0000004005 and 0x000000040005738d / 0x...01804005; bit 78 there
+	// is the .X4 address scale orilab does not use).
+	{op: ori.OpATOMS, key: []string{"CAS"}, opc: 0x38d, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT}, fix: []fix{{87, 2, 0}}},
+	{op: ori.OpATOMS, key: []string{"CAST", "SPIN"}, opc: 0x38d, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT}, fix: []fix{{87, 2, 3}}},
 
 	// Tensor cores (issue 23's lowering of ldmatrix, stmatrix and
 	// mma.sync). Measured with ptxas 13.0.88 -arch sm_80 and sm_90 on

@@ -39,6 +39,9 @@ func TestTensorCoreWords(t *testing.T) {
 		{90, "[B01----:R1:W-:Y:S15] STSM.16.M88 [R15], R18", 0x000000120f007844, 0x0033de0000000000, "STSM.16.M88 [R15], R18 ;"},
 		{90, "[B01----:R1:W-:Y:S15] STSM.16.M88.4 [R20], R4.128", 0x0000000414007844, 0x0033de0000000200, "STSM.16.M88.4 [R20], R4 ;"},
 		{90, "[B01----:R1:W-:Y:S15] STSM.16.MT88.2 [R20], R12.64", 0x0000000c14007844, 0x0033de0000004100, "STSM.16.MT88.2 [R20], R12 ;"},
+		// The atom.shared.add.f32 loop's compare-and-swap (ptxas
+		// -arch sm_90 -O3 on an atom.shared.add.f32 probe).
+		{90, "[B------:R-:W0:-:S02] ATOMS.CAST.SPIN R5 = [R0], R4, R5", 0x000000040005738d, 0x000e240001800005, "ATOMS.CAST.SPIN R5, [R0], R4, R5 ;"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")

@@ -99,8 +99,12 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) > 0 && c.Mods[0] == "E" {
 			i = 1
 		}
-		if len(c.Mods) > i+1 && c.Mods[i+1] == "U32" {
-			drop(i + 1)
+		j := i + 1 // the type follows the operation
+		if len(c.Mods) > i+1 && c.Mods[i] == "CAST" && c.Mods[i+1] == "SPIN" {
+			j = i + 2
+		}
+		if len(c.Mods) > j && c.Mods[j] == "U32" {
+			drop(j)
 		}
 		if c.Op != ori.OpATOMS && len(c.Mods) > 1 && c.Mods[0] == "E" && c.Mods[1] == "CAS" {
 			for k, o := range c.Srcs {

@@ -228,7 +228,10 @@ func execLDC(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 // atomOp is the read-modify-write of an atomic, on 32- or 64-bit values.
 type atomOp func(old, b, c uint64) uint64
 
-// execAtom: ATOMG/ATOMS/ATOM d = [a], b[, c] and RED [a], b. Lanes apply
+// execAtom: ATOMG/ATOMS/ATOM d = [a], b[, c] and RED [a], b; ATOMS.CAST.SPIN
+// d = [a], b, c stores c where [a] holds b, like CAS, and sets d to 1 when
+// it stored and 0 when not (ptxas's compare-and-swap loops test it
+// against 1, measured on the atom.shared.add.f32 loop). Lanes apply
 // their updates one after another in lane order, which is one of the
 // orders hardware could produce and keeps runs deterministic.
 func execAtom(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
@@ -239,6 +242,7 @@ func execAtom(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	srcA := 0
 	eff := s.guardMask(w, f, d, mask)
 	hasDst := len(d.dst) > 0
+	cast := d.has("CAST")
 	for m := eff; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		mem, err := s.resolve(w, f, d, &d.src[srcA], lane, width, "atomic")
@@ -259,6 +263,15 @@ func execAtom(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		}
 		old := le(mem, width)
 		putLE(mem, op(old, b, c), width)
+		if cast {
+			// CAST writes whether the swap happened (1) or not (0),
+			// not the old value.
+			if old == b { // b holds width bytes (get zero-extends 32-bit values)
+				old = 1
+			} else {
+				old = 0
+			}
+		}
 		if hasDst {
 			if width == 8 {
 				s.set64(w, f, &d.dst[0], lane, old)
@@ -367,7 +380,7 @@ func atomicOf(d *dinst) (atomOp, int, error) {
 			op = func(o, b, _ uint64) uint64 { return o ^ b }
 		case "EXCH":
 			op = func(_, b, _ uint64) uint64 { return b & mask }
-		case "CAS":
+		case "CAS", "CAST":
 			op = func(o, b, c uint64) uint64 {
 				if o == b&mask {
 					return c & mask
