@@ -104,15 +104,27 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 	// word on first sight: one map lookup per operand word instead of one
 	// per table (last writer, readers, version), which made buildDAG
 	// map-bound on large blocks.
+	// Physical words below R256 (every register after allocation) are
+	// found in a table, holding id+1; the others go through the map.
+	var phys [ori.NumClasses][256]int32
 	ids := map[word]int32{}
 	var lastW, version []int32 // lastW: -1 while the word is unwritten
 	var readers [][]int32
 	idOf := func(w word) int32 {
-		if id, ok := ids[w]; ok {
+		small := !w.virt && w.n >= 0 && w.n < 256 && w.class < ori.NumClasses
+		if small {
+			if id := phys[w.class][w.n]; id > 0 {
+				return id - 1
+			}
+		} else if id, ok := ids[w]; ok {
 			return id
 		}
 		id := int32(len(lastW))
-		ids[w] = id
+		if small {
+			phys[w.class][w.n] = id + 1
+		} else {
+			ids[w] = id
+		}
 		lastW = append(lastW, -1)
 		version = append(version, 0)
 		readers = append(readers, nil)
