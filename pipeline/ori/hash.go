@@ -15,17 +15,22 @@ func Hash(m *Module) uint64 {
 	)
 	h := uint64(offset64)
 	u64 := func(v uint64) {
+		x := h // a local, not the captured variable, in the loop
 		for i := 0; i < 8; i++ {
-			h ^= uint64(byte(v >> (8 * i)))
-			h *= prime64
+			x ^= v & 0xff
+			x *= prime64
+			v >>= 8
 		}
+		h = x
 	}
 	str := func(s string) {
 		u64(uint64(len(s)))
+		x := h
 		for i := 0; i < len(s); i++ {
-			h ^= uint64(s[i])
-			h *= prime64
+			x ^= uint64(s[i])
+			x *= prime64
 		}
+		h = x
 	}
 	reg := func(r Reg) {
 		v := uint64(r.Class) | uint64(r.Off)<<8 | uint64(r.Words)<<16 | uint64(uint32(r.N))<<32
