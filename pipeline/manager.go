@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"orilab/pipeline/knobs"
@@ -51,7 +52,6 @@ type Snapshot struct {
 	Module     *ori.Module
 	Insts      int
 	Blocks     int
-	Pressure   int    // estimated live R-register words at the worst point (max over functions)
 	Hash       uint64 // FNV-1a of the IR text
 	Duration   time.Duration
 	AllocBytes uint64 // bytes allocated while the phase ran
@@ -64,6 +64,39 @@ type Snapshot struct {
 	// (opt.Remark), in the order they were made; a phase that ran and
 	// changed nothing says why here when its pass weighs rewrites.
 	Remarks []opt.Remark
+
+	// pressure is computed on first use: only the TUI's timeline reads
+	// it, and a liveness pass per changed phase cost a compile about 6%
+	// of its CPU time. Snapshots sharing a Module share it.
+	pressure *lazyPressure
+}
+
+// Pressure is the estimated number of live R-register words at the worst
+// point (max over functions) of the snapshot's Module.
+func (s *Snapshot) Pressure() int {
+	if s.pressure == nil {
+		return 0
+	}
+	return s.pressure.get()
+}
+
+type lazyPressure struct {
+	once sync.Once
+	m    *ori.Module
+	r    int
+}
+
+func (l *lazyPressure) get() int {
+	l.once.Do(func() {
+		if l.m == nil {
+			return
+		}
+		for _, f := range l.m.Funcs {
+			l.r = max(l.r, ori.MaxPressure(f).R)
+		}
+		l.m = nil
+	})
+	return l.r
 }
 
 // Options configures a compilation.
@@ -436,15 +469,11 @@ func (s *Session) measure(snap *Snapshot) {
 		snap.Insts += f.NumInsts()
 		snap.Blocks += len(f.Blocks)
 	}
-	if len(s.Snapshots) > 0 && s.Snapshots[len(s.Snapshots)-1].Module == m {
-		snap.Pressure = s.Snapshots[len(s.Snapshots)-1].Pressure
+	if n := len(s.Snapshots); n > 0 && s.Snapshots[n-1].Module == m {
+		snap.pressure = s.Snapshots[n-1].pressure
 		return
 	}
-	for _, f := range m.Funcs {
-		if p := ori.MaxPressure(f); p.R > snap.Pressure {
-			snap.Pressure = p.R
-		}
-	}
+	snap.pressure = &lazyPressure{m: m}
 }
 
 func hashModule(m *ori.Module) uint64 { return ori.Hash(m) }

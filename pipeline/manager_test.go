@@ -251,3 +251,30 @@ func TestAnalysisCacheIsInvalidated(t *testing.T) {
 	}
 	t.Logf("%d compilations, every cached tree checked", n)
 }
+
+// TestSnapshotPressure checks the lazily computed pressure: each
+// snapshot's Pressure is the worst R-register pressure of its own Module,
+// and phases that change nothing share the previous snapshot's value.
+func TestSnapshotPressure(t *testing.T) {
+	res, err := CompileWith("iadd.ptx", kernelSrc(t), Options{}, PhaseOptions{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonzero := false
+	for i, s := range res.Snapshots {
+		want := 0
+		for _, f := range s.Module.Funcs {
+			want = max(want, ori.MaxPressure(f).R)
+		}
+		if got := s.Pressure(); got != want {
+			t.Errorf("snapshot %d %s: Pressure() = %d, MaxPressure of its module %d", i, s.Name, got, want)
+		}
+		nonzero = nonzero || want > 0
+		if i > 0 && s.Module == res.Snapshots[i-1].Module && s.pressure != res.Snapshots[i-1].pressure {
+			t.Errorf("snapshot %d %s: unchanged module but its own pressure record", i, s.Name)
+		}
+	}
+	if !nonzero {
+		t.Fatal("no snapshot has any register pressure: the test checks nothing")
+	}
+}

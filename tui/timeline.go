@@ -221,8 +221,8 @@ func (t *Timeline) View() string {
 	for i := range press {
 		press[i] = -1
 		if s := w.Snap(i); s != nil {
-			press[i] = s.Pressure
-			hi = max(hi, s.Pressure)
+			press[i] = s.Pressure()
+			hi = max(hi, press[i])
 		}
 	}
 	var lines []string
@@ -245,7 +245,7 @@ func (t *Timeline) View() string {
 		gutter := " "
 		if s != nil {
 			insts = fmt.Sprintf("%4d", s.Insts)
-			spark = string(sparkChar(s.Pressure, hi))
+			spark = string(sparkChar(s.Pressure(), hi))
 			if len(s.Remarks) > 0 {
 				// The gutter, unless the selection takes it: the message
 				// line then summarises the remarks.

@@ -287,10 +287,25 @@ func (f *Func) Clone() *Func {
 	c.Literals = append([]uint64(nil), f.Literals...)
 	c.Blocks = make([]*Block, len(f.Blocks))
 	idx := make(map[*Block]*Block, len(f.Blocks))
+	// One array each for the instructions, their operands and their
+	// modifiers (see cloneArena).
+	var nInsts, nOps, nMods int
+	for _, b := range f.Blocks {
+		nInsts += len(b.Insts)
+		for _, in := range b.Insts {
+			nOps += len(in.Dsts) + len(in.Srcs)
+			nMods += len(in.Mods)
+		}
+	}
+	insts := make([]Inst, nInsts)
+	a := cloneArena{ops: make([]Operand, 0, nOps), mods: make([]string, 0, nMods)}
 	for i, b := range f.Blocks {
 		nb := &Block{ID: b.ID, Label: b.Label, NoUnroll: b.NoUnroll, Insts: make([]*Inst, len(b.Insts))}
 		for j, in := range b.Insts {
-			nb.Insts[j] = in.Clone()
+			ni := &insts[0]
+			insts = insts[1:]
+			in.cloneInto(ni, &a)
+			nb.Insts[j] = ni
 		}
 		c.Blocks[i] = nb
 		idx[b] = nb

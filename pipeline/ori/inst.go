@@ -109,9 +109,40 @@ func (in *Inst) EndsBlock() bool {
 
 // Clone returns a deep copy of in with the same ID.
 func (in *Inst) Clone() *Inst {
-	c := *in
-	c.Mods = append([]string(nil), in.Mods...)
-	c.Dsts = append([]Operand(nil), in.Dsts...)
-	c.Srcs = append([]Operand(nil), in.Srcs...)
-	return &c
+	a := cloneArena{ops: make([]Operand, 0, len(in.Dsts)+len(in.Srcs))}
+	c := new(Inst)
+	in.cloneInto(c, &a)
+	return c
+}
+
+// cloneInto makes c a deep copy of in, its operand and modifier slices cut
+// from a's backing arrays.
+func (in *Inst) cloneInto(c *Inst, a *cloneArena) {
+	*c = *in
+	c.Mods = a.mods.take(in.Mods)
+	c.Dsts = a.ops.take(in.Dsts)
+	c.Srcs = a.ops.take(in.Srcs)
+}
+
+// cloneArena holds the backing arrays a clone's instructions share, so
+// that copying a function costs a few allocations rather than four per
+// instruction (snapshots copy the module at every changed phase).
+type cloneArena struct {
+	ops  arenaSlice[Operand]
+	mods arenaSlice[string]
+}
+
+type arenaSlice[T any] []T
+
+// take copies s to the end of the arena and returns the copy, nil for an
+// empty s as append([]T(nil), s...) would. The copy's capacity is its
+// length, so an append to it reallocates rather than writing over the
+// next instruction's operands.
+func (a *arenaSlice[T]) take(s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	n := len(*a)
+	*a = append(*a, s...)
+	return (*a)[n:len(*a):len(*a)]
 }

@@ -100,9 +100,44 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 		height:   make([]int32, n),
 		waits:    make([]bool, n),
 	}
-	lastW := map[word]int32{}
-	readers := map[word][]int32{}
-	version := map[word]int32{}
+	// Per-word state lives in slices indexed by a dense id given to each
+	// word on first sight: one map lookup per operand word instead of one
+	// per table (last writer, readers, version), which made buildDAG
+	// map-bound on large blocks.
+	// Physical words below R256 (every register after allocation) are
+	// found in a table, holding id+1; the others go through the map.
+	var phys [ori.NumClasses][256]int32
+	ids := map[word]int32{}
+	var lastW, version []int32 // lastW: -1 while the word is unwritten
+	var readers [][]int32
+	idOf := func(w word) int32 {
+		small := !w.virt && w.n >= 0 && w.n < 256 && w.class < ori.NumClasses
+		if small {
+			if id := phys[w.class][w.n]; id > 0 {
+				return id - 1
+			}
+		} else if id, ok := ids[w]; ok {
+			return id
+		}
+		id := int32(len(lastW))
+		if small {
+			phys[w.class][w.n] = id + 1
+		} else {
+			ids[w] = id
+		}
+		lastW = append(lastW, -1)
+		version = append(version, 0)
+		readers = append(readers, nil)
+		return id
+	}
+	var guardIDs, srcIDs, dstIDs []int32
+	toIDs := func(dst []int32, ws []word) []int32 {
+		dst = dst[:0]
+		for _, w := range ws {
+			dst = append(dst, idOf(w))
+		}
+		return dst
+	}
 	var mems []memNode
 	lastOrder, lastFull := int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
@@ -136,6 +171,7 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 		d.info[i] = Latency(arch, in)
 		d.uses[i] = usesOf(in)
 		u := &d.uses[i]
+		guardIDs, srcIDs, dstIDs = toIDs(guardIDs, u.guard), toIDs(srcIDs, u.srcs), toIDs(dstIDs, u.dsts)
 		k := orderKind(in)
 		add(lastFull, i, depOrder, 0)
 		if k == kindFull {
@@ -143,9 +179,9 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 				add(p, i, depOrder, 0)
 			}
 		}
-		for _, ws := range [2][]word{u.guard, u.srcs} {
+		for _, ws := range [2][]int32{guardIDs, srcIDs} {
 			for _, w := range ws {
-				if p, ok := lastW[w]; ok {
+				if p := lastW[w]; p >= 0 {
 					add(p, i, depRAW, int32(d.info[p].Cycles))
 					if d.info[p].Variable {
 						d.waits[i] = true
@@ -153,8 +189,8 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 				}
 			}
 		}
-		for _, w := range u.dsts {
-			if p, ok := lastW[w]; ok {
+		for _, w := range dstIDs {
+			if p := lastW[w]; p >= 0 {
 				add(p, i, depWAW, 1)
 			}
 			for _, r := range readers[w] {
@@ -168,7 +204,7 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 			if m.ref.addr.HasBase {
 				m.base = wordsOf(nil, m.ref.addr.Reg)
 				for _, w := range m.base {
-					m.ver = append(m.ver, version[w])
+					m.ver = append(m.ver, version[idOf(w)])
 				}
 			}
 			for _, o := range mems {
@@ -185,16 +221,16 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 			mems = mems[:0]
 			lastOrder = i
 		}
-		for _, ws := range [2][]word{u.guard, u.srcs} {
+		for _, ws := range [2][]int32{guardIDs, srcIDs} {
 			for _, w := range ws {
 				if rs := readers[w]; len(rs) == 0 || rs[len(rs)-1] != i {
 					readers[w] = append(rs, i)
 				}
 			}
 		}
-		for _, w := range u.dsts {
+		for _, w := range dstIDs {
 			lastW[w] = i
-			readers[w] = nil
+			readers[w] = readers[w][:0]
 			version[w]++
 		}
 		if k == kindFull {
