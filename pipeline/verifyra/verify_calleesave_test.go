@@ -1,0 +1,115 @@
+package verifyra
+
+import "testing"
+
+// mid of testdata/kernels/constret.ptx before allocation and as
+// regalloc.Allocate leaves it at -maxrregcount 24: the caller's R16,
+// R18 and R19 are saved after the prologue and reloaded before both
+// RETs, and the return address, kept in R18:R19 across the CALL, goes
+// back to R20:R21 for them.
+const rdConstretMidHead = ".func mid\n.param a offset=0x4 size=0x4 align=0x4\n.ret r offset=0x4 size=0x4 align=0x4\n.shared 0x0\n"
+
+const rdConstretMidBefore = `BB0:
+	#32 IADD3 R1 = R1, -0x10, RZ ;
+	#1 MOV %r0 = R4 ;
+	#3 MOV %r2 = R20 ;
+	#4 MOV %r2[1] = R21 ;
+	#8 LOP3.LUT %r5 = %r0, 0x1, RZ, 0xc0, !PT ;
+	#7 STL [R1+0x4], %r0 ;
+	#9 ISETP.NE.U32.AND %p0, PT = %r5, 0x0, PT ;
+	#6 IMAD %r4 = %r0, 0x7, RZ ;
+	#10 @%p0 BRA BB1 ;
+BB2:
+	#14 MOV R4 = %r0 ;
+	#15 MOV R20 = ` + "`.ret`" + ` ;
+	#16 MOV R21 = RZ ;
+	#17 CALL.REL.NOINC ` + "`leaf`" + ` ;
+	#20 BRA BB3 ;
+BB1:
+	#21 PLOP3.LUT %p1, PT = PT, PT, PT, 0xff, 0x0 ;
+	#23 @%p1 MOV R4 = %r4 ;
+	#24 @%p1 IADD3 R1 = R1, 0x10, RZ ;
+	#25 @%p1 RET.REL.NODEC %r2.64 ;
+BB3:
+	#26 LDL %r9 = [R1+0x4] ;
+	#27 IADD3 %r10 = %r4, %r9, RZ ;
+	#29 MOV R4 = %r10 ;
+	#30 IADD3 R1 = R1, 0x10, RZ ;
+	#31 RET.REL.NODEC %r2.64 ;
+`
+
+const rdConstretMidAfter = `BB0:
+	#32 IADD3 R1 = R1, -0x20, RZ ;
+	#33 STL [R1+0x10], R16 ;
+	#34 STL [R1+0x14], R18 ;
+	#35 STL [R1+0x18], R19 ;
+	#1 MOV R6 = R4 ;
+	#3 MOV R18 = R20 ;
+	#4 MOV R19 = R21 ;
+	#8 LOP3.LUT R5 = R6, 0x1, RZ, 0xc0, !PT ;
+	#7 STL [R1+0x4], R6 ;
+	#9 ISETP.NE.U32.AND P0, PT = R5, 0x0, PT ;
+	#6 IMAD R16 = R6, 0x7, RZ ;
+	#10 @P0 BRA BB1 ;
+BB2:
+	#14 MOV R4 = R6 ;
+	#15 MOV R20 = ` + "`.ret`" + ` ;
+	#16 MOV R21 = RZ ;
+	#17 CALL.REL.NOINC ` + "`leaf`" + ` ;
+	#20 BRA BB3 ;
+BB1:
+	#21 PLOP3.LUT P0, PT = PT, PT, PT, 0xff, 0x0 ;
+	#23 @P0 MOV R4 = R16 ;
+	#36 @P0 MOV R20 = R18 ; copy
+	#37 @P0 MOV R21 = R19 ; copy
+	#38 @P0 LDL R16 = [R1+0x10] ;
+	#39 @P0 LDL R18 = [R1+0x14] ;
+	#40 @P0 LDL R19 = [R1+0x18] ;
+	#24 @P0 IADD3 R1 = R1, 0x20, RZ ;
+	#25 @P0 RET.REL.NODEC R20.64 ;
+BB3:
+	#26 LDL R4 = [R1+0x4] ;
+	#27 IADD3 R4 = R16, R4, RZ ;
+	#41 MOV R20 = R18 ; copy
+	#42 MOV R21 = R19 ; copy
+	#43 LDL R16 = [R1+0x10] ;
+	#44 LDL R18 = [R1+0x14] ;
+	#45 LDL R19 = [R1+0x18] ;
+	#30 IADD3 R1 = R1, 0x20, RZ ;
+	#31 RET.REL.NODEC R20.64 ;
+`
+
+func TestVerifyCalleeSaved(t *testing.T) {
+	before := rdFunc(t, rdConstretMidHead+".local 0x10\n", rdConstretMidBefore)
+	after := rdConstretMidHead + ".local 0x20\n"
+	rdExpect(t, before, rdFunc(t, after, rdConstretMidAfter), "")
+
+	// TestVerifyRealAllocations' mutant: the save stores R17, so both
+	// RETs give the caller back its R17 in R16.
+	re := rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "#33 STL [R1+0x10], R16", "#33 STL [R1+0x10], R17")),
+		"verify-ra mid BB1 #25: returns with the callee-saved register R16 holding %r4 when !%p1, R17 when %p1, the caller's R17 when %p1 (not the caller's R16, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+	if m := re.Mismatches[1]; m.Inst != 31 || m.Loc != "R16" || m.Want != "the caller's R16" || m.Holds != "R17, the caller's R17" {
+		t.Errorf("second mismatch = %+v, want #31 R16 holding R17, the caller's R17", m)
+	}
+
+	// A restore left out: R18 still holds the return address.
+	rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "\t#44 LDL R18 = [R1+0x14] ;\n", "")),
+		"verify-ra mid BB3 #31: returns with the callee-saved register R18 holding %r2, the caller's R20 (not the caller's R18, which a .func must restore before RET); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
+	// A restore from the wrong slot.
+	rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "#45 LDL R19 = [R1+0x18]", "#45 LDL R19 = [R1+0x14]")),
+		"verify-ra mid BB3 #31: returns with the callee-saved register R19 holding R18, the caller's R18 (not the caller's R19, which a .func must restore before RET); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
+	// A callee-saved register written without any save.
+	rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "\t#33 STL [R1+0x10], R16 ;\n", "", "\t#43 LDL R16 = [R1+0x10] ;\n", "", "\t#38 @P0 LDL R16 = [R1+0x10] ;\n", "")),
+		"verify-ra mid BB1 #25: returns with the callee-saved register R16 holding %r4 (not the caller's R16, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
+	// The return address put back into R20:R21 with its words swapped:
+	// besides the read of %r2, the RET jumps through a pair that does not
+	// hold what the caller passed.
+	re = rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "#41 MOV R20 = R18", "#41 MOV R20 = R19", "#42 MOV R21 = R19", "#42 MOV R21 = R18")),
+		"verify-ra mid BB3 #31: operand 0 reads R20, which holds %r2[1], the caller's R21 (not %r2, the value it read before allocation) (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+	if m := re.Mismatches[2]; m.Inst != 31 || m.Msg != "returns through R20, which holds %r2[1], the caller's R21 (not the caller's R20, the return address)" {
+		t.Errorf("third mismatch = %+v, want the return address check", m)
+	}
+}
