@@ -52,8 +52,9 @@ package verifyra
 //     frame above the original .local variables).
 //   - CALL: after checking its implicit reads (the ABI argument registers
 //     written before it in its block, and R1), every register location
-//     but R1 holds only its own name (the callee may have left results
-//     there) and every physical value is redefined. Spill slots survive:
+//     but R1 and the callee-saved R16-R31 holds only its own name (the
+//     callee may have left results there) and every physical value is
+//     redefined. Spill slots survive:
 //     the callee's frame lies below the caller's R1, which the callee
 //     restores. RET reads the result registers and R1.
 //   - a write to R1 moves the frame: every slot word is forgotten.
@@ -140,6 +141,21 @@ package verifyra
 // register acts first; a post-RA scheduler that moved a read of the
 // moved value above that point would cause a false alarm). Any other
 // removed instruction whose result is still read is reported.
+//
+// Callee-saved registers. A CALL leaves R16-R31 as they were (the ABI of
+// regalloc/calleesave.go), so the callee must give them back: a .func
+// that writes one saves it to its frame after the prologue ("STL
+// [R1+off], R16") and reloads it before each RET. At a .func's entry
+// every callee-saved register Rn also holds the pseudo value "the
+// caller's Rn", which no instruction defines; the saves and restores
+// (new instructions without a role) are copies between the register and
+// its slot word, like a spill and a refill, so the pseudo value follows
+// them, through copies and across inner CALLs. At every RET
+// (checkCalleeSaved) each callee-saved register must hold the caller's
+// value again, under the RET's guard, and the pair RET jumps through
+// must hold the caller's R20:R21 (Func.RetAddr's pair), the return
+// address. Without this check a save of the wrong register was
+// accepted, and the caller's R16 came back clobbered.
 //
 // Other limits: instructions in blocks unreachable from the entry are not
 // checked; register numbers, not contents, are compared for RZ/PT; the
