@@ -465,13 +465,14 @@ func rdSlotAccess(in *ori.Inst) (off, size int64, ok bool) {
 // entryState is the state at function entry: every register holds its
 // own name, no slot holds anything, and the virtual values that may be
 // read before any definition are undefined. In a .func, each
-// callee-saved register also holds the caller's value of it, which
-// checkCalleeSaved looks for at every RET.
+// callee-saved register and the return-address pair (which lies above
+// R31 when the arguments reach R20) also hold the caller's value of
+// them, which checkCalleeSaved looks for at every RET.
 func (v *rdVerifier) entryState() rdState {
 	s := make(rdState, len(v.locs))
 	for _, i := range v.regs {
 		s[i] = rdOnly(v.pre.canon(v.locs[i].own()))
-		if !v.f.Entry && v.calleeSaved(i) {
+		if l := v.locs[i]; !v.f.Entry && (v.calleeSaved(i) || l.kind == uint8(ori.ClassR) && (l.n == v.retAddr() || l.n == v.retAddr()+1)) {
 			s[i].facts = append(s[i].facts, rdFact{v: rdCallerVal(v.locs[i].n)})
 			rdSortFacts(s[i].facts)
 		}
@@ -1281,6 +1282,15 @@ func rdFrameWord(o ori.Operand) bool {
 	return o.Kind == ori.OpdMem && o.HasBase && !o.Reg.Virtual && o.Reg.Class == ori.ClassR && o.Reg.N == 1 && o.Reg.Words == 1 && o.Imm%4 == 0
 }
 
+// retAddr is the first register of the pair a .func receives its return
+// address in: R20 under the ABI, or the one Func.RetAddr names.
+func (v *rdVerifier) retAddr() int32 {
+	if v.pre.f.RetAddr != 0 {
+		return v.pre.f.RetAddr
+	}
+	return 20
+}
+
 // checkCalleeSaved checks, at RET in (p before allocation, executing
 // under cond) of a .func, the calling convention the caller relies on:
 // every callee-saved register holds the caller's value of it again
@@ -1296,10 +1306,7 @@ func rdFrameWord(o ori.Operand) bool {
 // the result registers the RET reads: the caller expects the results
 // there, not its old values (the implicit-result reads check those).
 func (v *rdVerifier) checkCalleeSaved(s rdState, in, p *ori.Inst, cond rdCond) {
-	ra := int32(20)
-	if v.pre.f.RetAddr != 0 {
-		ra = v.pre.f.RetAddr
-	}
+	ra := v.retAddr()
 	skip := map[int32]bool{ra: true, ra + 1: true}
 	for _, x := range v.pre.rets {
 		if x.class == ori.ClassR && !x.virtual {

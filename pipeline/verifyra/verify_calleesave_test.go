@@ -113,3 +113,44 @@ func TestVerifyCalleeSaved(t *testing.T) {
 		t.Errorf("third mismatch = %+v, want the return address check", m)
 	}
 }
+
+// A .func whose arguments reach R20 receives its return address in a pair
+// above R31 (.retaddr): the return-address check looks for the caller's
+// value of that pair.
+func TestVerifyCalleeSavedRetAddr(t *testing.T) {
+	head := ".func f\n.param x offset=0x4 size=0x4 align=0x4\n.ret r offset=0x4 size=0x4 align=0x4\n.retaddr R32\n.shared 0x0\n.local 0x0\n"
+	before := rdFunc(t, head, `BB0:
+	#1 MOV %r0 = R4 ;
+	#2 MOV %r2 = R32 ;
+	#3 MOV %r2[1] = R33 ;
+	#4 IMAD %r1 = %r0, 0x3, RZ ;
+	#5 MOV R4 = %r1 ;
+	#6 RET.REL.NODEC %r2.64 ;
+`)
+	after := `BB0:
+	#2 MOV R24 = R32 ;
+	#3 MOV R25 = R33 ;
+	#4 IMAD R4 = R4, 0x3, RZ ;
+	#6 RET.REL.NODEC R24.64 ;
+`
+	// R24:R25 are written but not saved: only the return address in
+	// them is checked here, so give them back.
+	saved := ".func f\n.param x offset=0x4 size=0x4 align=0x4\n.ret r offset=0x4 size=0x4 align=0x4\n.retaddr R32\n.shared 0x0\n.local 0x10\n"
+	withSaves := `BB0:
+	#20 IADD3 R1 = R1, -0x10, RZ ;
+	#21 STL [R1], R24 ;
+	#22 STL [R1+0x4], R25 ;
+	#2 MOV R24 = R32 ;
+	#3 MOV R25 = R33 ;
+	#4 IMAD R4 = R4, 0x3, RZ ;
+	#23 MOV R32 = R24 ; copy
+	#24 MOV R33 = R25 ; copy
+	#25 LDL R24 = [R1] ;
+	#26 LDL R25 = [R1+0x4] ;
+	#27 IADD3 R1 = R1, 0x10, RZ ;
+	#6 RET.REL.NODEC R32.64 ;
+`
+	rdExpect(t, before, rdFunc(t, saved, withSaves), "")
+	rdExpect(t, before, rdFunc(t, head, after),
+		"verify-ra f BB0 #6: returns with the callee-saved register R24 holding %r2, R32, the caller's R32 (not the caller's R24, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+}
