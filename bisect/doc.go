@@ -28,6 +28,7 @@
 //
 // Reduce (reduce.go) shrinks the PTX and the launch of a failing kernel
 // while its failure signature (culprit phase and kind of failure, or
-// compile-error message) stays the same; ptxrewrite.go is its PTX
+// compile-error message) stays the same and no register is read before it
+// is written where the original did not; ptxrewrite.go is its PTX
 // rewriter, and the reduced spec is written by pipeline/spec's writer.
 package bisect

@@ -24,8 +24,9 @@ package bisect
 // A candidate is accepted only when it parses, passes the checker, lowers,
 // its lowered IR executes without a fault (so a deletion that creates an
 // out-of-bounds access or an endless loop is rejected rather than
-// mistaken for the failure) and it fails with exactly the original's
-// signature. Executions are capped at a few times the warp-steps of the
+// mistaken for the failure), it reads no register before writing it that
+// the original's same function did not read so (see newUndefinedReads)
+// and it fails with exactly the original's signature. Executions are capped at a few times the warp-steps of the
 // lowered IR (see stepCap), so a candidate that loops forever costs
 // little.
 //
@@ -72,6 +73,7 @@ import (
 
 	"orilab/internal/atomicfile"
 	"orilab/pipeline"
+	"orilab/pipeline/lower"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 	"orilab/pipeline/sim"
@@ -138,6 +140,10 @@ type ReduceResult struct {
 	Candidates int `json:"candidates"`
 	CacheHits  int `json:"cache_hits"`
 	Accepted   int `json:"accepted"`
+	// UndefinedRejected counts the candidates that kept the signature
+	// but were rejected for reading a register the original defines
+	// before reading.
+	UndefinedRejected int `json:"undefined_rejected,omitempty"`
 	// Executions counts simulator runs, including the oracles' and the
 	// flakiness guard's.
 	Executions int     `json:"executions"`
@@ -215,6 +221,9 @@ type reducer struct {
 	res      *ReduceResult
 	cur      rcase
 	curMod   *ptx.Module
+	// undef is, per function, the registers the original reads before
+	// writing them on some path (lower.Options.UndefinedReads).
+	undef map[string]map[string]bool
 }
 
 // Reduce shrinks s's kernel while its failure keeps its signature. The
@@ -249,6 +258,9 @@ func Reduce(ctx context.Context, s *spec.Spec, opts ReduceOptions) (_ *ReduceRes
 	}
 	if err := checkPipeline(pm, opts.Options); err != nil {
 		return nil, err
+	}
+	if r.undef, err = undefinedReads(pm, opts.Request.Arch); err != nil {
+		return nil, fmt.Errorf("%s: the PTX does not lower: %v", s.PTXPath, err)
 	}
 	res.InstsBefore = countInstrs(pm)
 	res.LaunchBefore = launchString(s.Launch)
@@ -396,7 +408,12 @@ func (r *reducer) try(c rcase) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		v = cached{ok: a.invalid == "" && a.fails && a.sig == r.target, steps: a.steps}
+		ok := a.invalid == "" && a.fails && a.sig == r.target
+		if ok && r.newUndefinedReads(c) {
+			ok = false
+			r.res.UndefinedRejected++
+		}
+		v = cached{ok: ok, steps: a.steps}
 		r.cache[key] = v
 	}
 	ok := v.ok
@@ -411,6 +428,48 @@ func (r *reducer) try(c rcase) (bool, error) {
 			countInstrs(r.curModule()), r.res.InstsBefore, r.res.Candidates, r.res.Executions)
 	}
 	return ok, nil
+}
+
+// undefinedReads returns, per function of pm, the PTX registers that
+// some path from the entry reads before writing them.
+func undefinedReads(pm *ptx.Module, arch int) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	_, err := lower.Lower(pm, lower.Options{Arch: arch, UndefinedReads: func(fn string, regs []string) {
+		set := map[string]bool{}
+		for _, r := range regs {
+			set[r] = true
+		}
+		out[fn] = set
+	}})
+	return out, err
+}
+
+// newUndefinedReads reports whether candidate c reads a register before
+// writing it where the original's function of the same name does not.
+//
+// Decision: such a candidate is rejected even when it keeps the
+// signature. Deleting a definition leaves its register undefined, which
+// PTX allows (the lowering defines it as zero); the failure may then
+// still match by signature but come from a different cause, and the
+// reduced program reads as a broken one. A register the original itself
+// reads undefined stays allowed.
+func (r *reducer) newUndefinedReads(c rcase) bool {
+	pm, err := ptx.Parse(r.file, c.src)
+	if err != nil {
+		return true
+	}
+	got, err := undefinedReads(pm, r.opts.Request.Arch)
+	if err != nil {
+		return true
+	}
+	for fn, regs := range got {
+		for reg := range regs {
+			if !r.undef[fn][reg] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cached is the verdict on a candidate: whether it kept the signature,

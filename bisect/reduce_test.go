@@ -234,7 +234,9 @@ func TestReduceCompileError(t *testing.T) {
 		t.Errorf("%d executions; a compile error needs none", res.Executions)
 	}
 	instrs := reducedInstrs(t, res.PTX)
-	if len(instrs) > 5 || !strings.Contains(res.PTX, "\tsetp.ge.s32 ") {
+	// Six: the ISETP.GE, the branch it feeds, ret, and the definitions
+	// its registers keep (TestReduceKeepsRegistersDefined).
+	if len(instrs) > 6 || !strings.Contains(res.PTX, "\tsetp.ge.s32 ") {
 		t.Errorf("reduced to:\n%s", strings.Join(instrs, "\n"))
 	}
 	if res.LaunchAfter != res.LaunchBefore {
@@ -603,4 +605,43 @@ LOOP:
 	if err != nil || !pr.Found || pr.Name != plantPhase || !strings.Contains(pr.ExecError, "did not finish within 10040 warp-steps") {
 		t.Errorf("bisect on the reduced spec: %+v, %v", pr, err)
 	}
+}
+
+// TestReduceKeepsRegistersDefined: deleting a definition leaves its
+// register undefined, which PTX allows and which may keep the signature
+// (here a compile error at the first ISETP.GE, whatever its operands
+// hold); the reducer rejects such candidates, so the reduced kernel reads
+// no register before writing it, as the original does not.
+func TestReduceKeepsRegistersDefined(t *testing.T) {
+	s := loadMatmul(t)
+	src, err := readPTX(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := ptx.Parse("matmul_tiled.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := undefinedReads(pm, 0); err != nil || len(u) != 0 {
+		t.Fatalf("the original reads undefined registers %v (%v): the test needs one that does not", u, err)
+	}
+	defer pipeline.SetPhaseOverrideForTest(plantPhase, rejectGE)()
+	res, err := Reduce(context.Background(), s, reduceOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || res.Signature.Kind != SigCompileError {
+		t.Fatalf("found %v, signature %v", res.Found, res.Signature)
+	}
+	rm, err := ptx.Parse("reduced.ptx", []byte(res.PTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := undefinedReads(rm, 0); err != nil || len(u) != 0 {
+		t.Errorf("the reduced kernel reads undefined registers %v (%v):\n%s", u, err, res.PTX)
+	}
+	if res.UndefinedRejected == 0 {
+		t.Errorf("no candidate was rejected for an undefined read: the test no longer exercises the check")
+	}
+	t.Logf("%d -> %d instructions, %d candidates rejected for undefined reads", res.InstsBefore, res.InstsAfter, res.UndefinedRejected)
 }

@@ -14,23 +14,24 @@ import (
 // constants that LICM hoisted out of a loop (HoistMaxRegCount) and that
 // the scheduler's ILP pass moved above the DFMA chain reading them
 // (SchedKeepPressure). Before those limits: binomialOptionsKernel 56
-// registers, quasirandomGeneratorKernel 37, MonteCarloKernel 61 (ptxas
-// 13.0.88 at -O3: 27, 23, 28, counting two registers more than it names).
-// Each ceiling is what orilab uses now.
+// registers, quasirandomGeneratorKernel 37, MonteCarloKernel 61 (counted
+// then as the highest register plus one; ptxas 13.0.88 at -O3: 27, 23,
+// 28). Each ceiling is what orilab uses now, counted as ptxas counts
+// (regalloc.HiddenRegs).
 func TestRegisterCounts(t *testing.T) {
 	shared := testenv.Shared(t)
 	cases := []struct {
 		file, kernel string
 		max          int
 	}{
-		{"sdk2.2/binomialOptions_SM13.ptx", "_Z21binomialOptionsKernelv", 24},
-		{"sdk2.2/quasirandomGenerator_SM13.ptx", "_Z26quasirandomGeneratorKernelPfjj", 18},
+		{"sdk2.2/binomialOptions_SM13.ptx", "_Z21binomialOptionsKernelv", 26},
+		{"sdk2.2/quasirandomGenerator_SM13.ptx", "_Z26quasirandomGeneratorKernelPfjj", 20},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {
 			file, kernel string
 			max          int
-		}{"sdk2.2/MonteCarlo_SM13.ptx", "_Z16MonteCarloKernelP14__TOptionValuePfi", 30})
+		}{"sdk2.2/MonteCarlo_SM13.ptx", "_Z16MonteCarloKernelP14__TOptionValuePfi", 32})
 	}
 	for _, c := range cases {
 		file := filepath.Join(shared, "corpus/gpuocelot/tests/ptx", c.file)

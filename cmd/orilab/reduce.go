@@ -33,7 +33,8 @@ func runReduce(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "right after lowering (for the original too; the spec's expected values do not")
 		fmt.Fprintln(fs.Output(), "apply to a changed program). It deletes instructions and blocks (delta")
 		fmt.Fprintln(fs.Output(), "debugging), replaces operands by 0 or 1, and shrinks the grid, the block, the")
-		fmt.Fprintln(fs.Output(), "buffers and the scalars; the answer is re-run twice. The reduced spec's")
+		fmt.Fprintln(fs.Output(), "buffers and the scalars, rejecting any candidate that reads a register before")
+		fmt.Fprintln(fs.Output(), "writing it where the original does not; the answer is re-run twice. The reduced spec's")
 		fmt.Fprintln(fs.Output(), "expectations are its lowered IR's output, so orilab run shows the failure.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 reduced, 1 the kernel does not fail, 2 error.")
 		fmt.Fprintln(fs.Output())
@@ -121,6 +122,9 @@ func printReduce(w io.Writer, r *bisect.ReduceResult) {
 	fmt.Fprintf(w, "  launch: %s -> %s\n", r.LaunchBefore, r.LaunchAfter)
 	fmt.Fprintf(w, "  %d candidates (%d more from the cache, %d kept), %d executions, %.1fs (confirmed, re-run twice)\n",
 		r.Candidates, r.CacheHits, r.Accepted, r.Executions, r.Seconds)
+	if r.UndefinedRejected > 0 {
+		fmt.Fprintf(w, "  %d candidates kept the signature but were rejected for reading a register the original defines first\n", r.UndefinedRejected)
+	}
 	if r.ExecError != "" {
 		fmt.Fprintf(w, "  execution fails after %s: %s\n", r.Signature.Phase, r.ExecError)
 	}

@@ -116,7 +116,7 @@ func abiLayout(ps []*ptx.VarDecl) (bases []int, words []int) {
 // into R20 and zero into R21 right before CALL.REL.NOINC, and the callee
 // returns with RET.REL.NODEC R20, saving R20:R21 on its stack when it
 // makes calls itself. (Calls ptxas can see whole get other registers at
-// -O3, e.g. RET.REL.NODEC R4; orilab always keeps the ABI.)
+// -O3, e.g. RET.REL.NODEC R2; orilab gives them R2:R3, private.go.)
 const retAddrABI = 20
 
 // retAddrReg returns the return-address pair of a function whose
@@ -148,10 +148,21 @@ func abiEnd(params, rets []*ptx.VarDecl) int {
 	return end
 }
 
+// retAddrOf returns the return-address pair of the named function
+// (empty for an indirect call's target): R2 for a function every call
+// sees whole (private.go), else the ABI's pair for its signature.
+func (l *lowerer) retAddrOf(name string, params, rets []*ptx.VarDecl) int {
+	if name != "" && l.private[name] {
+		return retAddrPrivate
+	}
+	return retAddrReg(abiEnd(params, rets))
+}
+
 // setRetAddr writes the return point of the CALL that follows into the
-// callee's return-address pair (low word; the high word is zero).
-func (c *fn) setRetAddr(params, rets []*ptx.VarDecl) {
-	ra := retAddrReg(abiEnd(params, rets))
+// callee's return-address pair (low word; the high word is zero). name
+// is the callee, empty for an indirect call.
+func (c *fn) setRetAddr(name string, params, rets []*ptx.VarDecl) {
+	ra := c.l.retAddrOf(name, params, rets)
 	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(ori.PReg(ori.ClassR, ra, 1))}, ori.RetAddr())
 	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(ori.PReg(ori.ClassR, ra+1, 1))}, ori.R(ori.RZ))
 }
@@ -205,7 +216,7 @@ func lowerCall(c *fn, in *ptx.Instr) error {
 			}
 		}
 	}
-	c.setRetAddr(callee.Params, callee.Rets)
+	c.setRetAddr(callee.Name, callee.Params, callee.Rets)
 	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.Sym(callee.Name))
 	if rets != nil {
 		rb, rw := abiLayout(callee.Rets)
@@ -314,7 +325,7 @@ func (c *fn) indirectCall(in *ptx.Instr, rets, target, args, proto *ptx.Operand)
 	if c.l.out.AddressSize == 32 {
 		words64 = 1
 	}
-	c.setRetAddr(params, results)
+	c.setRetAddr("", params, results)
 	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.R(addr.Wide(words64)))
 	if rets != nil {
 		rb, rw := abiLayout(results)

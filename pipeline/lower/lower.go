@@ -20,6 +20,13 @@ type Options struct {
 	// by default those without a rounding modifier are contracted into
 	// fused multiply-adds where ptxas contracts them (contract.go).
 	NoContract bool
+	// UndefinedReads, when set, is called for every function whose PTX
+	// reads registers before writing them on some path from the entry,
+	// with the function's name and those registers' PTX names (each once,
+	// in program order), before the lowering defines them as zero (see
+	// defineUndefined). The reducer uses it to reject candidates whose
+	// deletions leave a register undefined.
+	UndefinedReads func(fn string, regs []string)
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel
@@ -82,6 +89,7 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 		return nil, err
 	}
 	l.layoutShared()
+	l.private = privateFuncs(m)
 	for _, f := range m.Funcs() {
 		if f.Body != nil || l.funcs[f.Name] == nil {
 			l.funcs[f.Name] = f
@@ -106,6 +114,7 @@ type lowerer struct {
 	globals map[string]*ori.Global // module .global and .const variables
 	funcs   map[string]*ptx.Func   // definitions (or declarations) by name
 	sharedL *sharedLayout          // the module-wide shared-memory layout
+	private map[string]bool        // functions called with the private return pair (private.go)
 	opts    Options
 	texL    *texLayout // where .texref header words go (tex.go; built on first use)
 }
@@ -385,6 +394,9 @@ type fn struct {
 	vars []map[string]*varInfo
 	// frame is the size of the .local frame so far.
 	frame int64
+	// ptxNames maps the virtual registers of PTX registers back to their
+	// names (for Options.UndefinedReads).
+	ptxNames map[regKey]string
 	// epilogues are the stack-pointer restores emitted before each RET
 	// of a .func; their immediate is the frame size, known only when the
 	// whole body is lowered (prologue fills them in or drops them).
@@ -661,8 +673,24 @@ func (c *fn) declareRegs(v *ptx.VarDecl) {
 			c.ranges[len(c.ranges)-1][n.Name] = &rangeDecl{typ: v.Type, vec: v.Vec, count: n.Range, made: map[int]*preg{}}
 			continue
 		}
-		s[n.Name] = c.newPReg(v.Type, v.Vec)
+		s[n.Name] = c.named(n.Name, c.newPReg(v.Type, v.Vec))
 	}
+}
+
+// regKey identifies a virtual register regardless of the slice an
+// operand takes of it.
+type regKey struct {
+	class ori.RegClass
+	n     int32
+}
+
+// named records p as the register of the PTX register name.
+func (c *fn) named(name string, p *preg) *preg {
+	if c.ptxNames == nil {
+		c.ptxNames = map[regKey]string{}
+	}
+	c.ptxNames[regKey{p.reg.Class, p.reg.N}] = name
+	return p
 }
 
 // lookupReg resolves a PTX register name through the scopes; range
@@ -694,7 +722,7 @@ func (c *fn) lookupReg(name string) *preg {
 		if r := rd.made[n]; r != nil {
 			return r
 		}
-		r := c.newPReg(rd.typ, rd.vec)
+		r := c.named(name, c.newPReg(rd.typ, rd.vec))
 		rd.made[n] = r
 		c.scopes[i][name] = r
 		return r
@@ -797,7 +825,8 @@ func (c *fn) params() error {
 		c.retSlots = append(c.retSlots, slot)
 		regNext += words
 	}
-	// The return address arrives in the ABI's pair (retAddrReg). A
+	// The return address arrives in the ABI's pair (retAddrReg), or in
+	// R2:R3 for a function only called directly (private.go). A
 	// function without calls returns through that pair itself, which
 	// then stays occupied until each RET (ptxas's leaves do the same);
 	// one with calls writes the pair before each of them, so it keeps
@@ -806,7 +835,7 @@ func (c *fn) params() error {
 	// allocator, which gives a pair one live range, cannot coalesce them
 	// with R20 and R21 (each word is read at its own move), so copying
 	// in a leaf would cost two moves per function for nothing.
-	ra := retAddrReg(abiEnd(c.pf.Params, c.pf.Rets))
+	ra := c.l.retAddrOf(c.pf.Name, c.pf.Params, c.pf.Rets)
 	if ra != retAddrABI {
 		c.f.RetAddr = int32(ra)
 	}
@@ -880,6 +909,23 @@ func (c *fn) defineUndefined() {
 	regs := ori.UndefinedReads(c.f)
 	if len(regs) == 0 {
 		return
+	}
+	if report := c.l.opts.UndefinedReads; report != nil {
+		var names []string
+		seen := map[string]bool{}
+		for _, r := range regs {
+			n, ok := c.ptxNames[regKey{r.Class, r.N}]
+			if !ok {
+				// A register the lowering made: it stands for no PTX
+				// register, so it is reported by its Ori name.
+				n = r.String()
+			}
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+		report(c.pf.Name, names)
 	}
 	var pre []*ori.Inst
 	for _, r := range regs {

@@ -82,8 +82,10 @@ type Func struct {
 	TexRefs []TexRef
 	// RetAddr is the first register of the R pair a .func receives its
 	// return address in; 0 means R20, the ABI's. The lowering sets it
-	// only when the argument registers reach R20 (see lower's
-	// retAddrReg). Printed as ".retaddr R22" in the header when set.
+	// to R2 for a function only called directly and not recursive
+	// (lower/private.go), and past the argument registers when they
+	// reach R20 (lower's retAddrReg). Printed as ".retaddr R2" in the
+	// header when set.
 	RetAddr int32
 	// Blocks in layout order. Blocks[0] is the entry block.
 	Blocks []*Block

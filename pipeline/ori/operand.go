@@ -93,7 +93,8 @@ func Sym(name string) Operand { return Operand{Kind: OpdSym, Name: name} }
 // the address of the instruction after the next CALL of its block into
 // the callee's return-address register (the ABI of ptxas: the caller
 // writes the address, relative to the start of the kernel's code, into
-// R20 and zero into R21, and the callee ends with RET.REL.NODEC R20).
+// R20 and zero into R21, and the callee ends with RET.REL.NODEC R20;
+// a call the compiler sees whole uses R2:R3, Func.RetAddr).
 // The leading dot keeps it apart from every PTX identifier. The encoder
 // and printer resolve it from the layout (ReturnPoint), the simulator
 // from the CALL's position.

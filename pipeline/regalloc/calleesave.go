@@ -21,16 +21,17 @@ import "orilab/pipeline/ori"
 //   - in a .func, saves every register of R16-R31 the function writes
 //     (saveCalleeSaved, after allocation, when the frame is final).
 //
-// The return address. The caller writes it into R20:R21 right before the
-// CALL (a callee-saved pair, which ptxas's callees save and restore like
+// The return address. Under the ABI (recursive and indirect calls; the
+// others use R2:R3, lower/private.go, which nothing here allocates) the
+// caller writes it into R20:R21 right before the CALL (a callee-saved pair, which ptxas's callees save and restore like
 // the others), so R20:R21 cannot hold a value across a call in the
 // caller: the precolored range of that MOV occupies them. The callee
 // copies it into a virtual pair at entry; the allocator places that pair
 // anywhere (in R20:R21 itself in a function without calls). When the pair
 // lands in another callee-saved register, restoring that register before
 // RET would destroy the return address; instead the function moves the
-// return address back into R20:R21 before the restores and returns
-// through R20. That is exact: the caller's R20:R21 held the return
+// return address back into its pair (R20:R21, or Func.RetAddr's) before
+// the restores and returns through it. That is exact: the caller's R20:R21 held the return
 // address itself, so R20:R21 are restored by the move, and only the
 // other callee-saved registers are reloaded.
 //

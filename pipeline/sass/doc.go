@@ -69,6 +69,7 @@
 // numbered from 0 in layout order across the module (within the
 // function for FuncText), and branch targets print as `(.L_x_N). Calls
 // print as CALL.REL.NOINC `(name), returns as RET.REL.NODEC R20 `(0x0)
+// (R2 for a function only called directly, ori.Func.RetAddr)
 // (their branch field points at address 0 of the code, the kernel's
 // start once linked; nvdisasm names the kernel there in a cubin), and
 // the MOV that loads a call's return point (ori.RetAddrSym) as

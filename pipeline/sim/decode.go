@@ -44,7 +44,12 @@ type opnd struct {
 	imm     uint64 // immediate bits, or address offset
 	sr      string
 	block   int32 // okBlock: instruction index of the target
-	sym     string
+	// from is, on an okBlock branch target, the block a thread that takes
+	// the branch arrives from at the target's first instruction: the
+	// branching block, or the last block of a run of empty blocks the
+	// target starts (see code.enterFrom).
+	from int32
+	sym  string
 }
 
 // dinst is a decoded instruction.
@@ -63,10 +68,15 @@ type dinst struct {
 	// uniformDst is set when a result is a UR or UP register.
 	uniformDst bool
 	// blk is the ID of the instruction's block; last marks the last
-	// instruction of a block (threads leave the block after it, recording
-	// blk as the block they came from, which MOV.PHI reads).
-	blk  int32
-	last bool
+	// instruction of a block: threads leave the block after it, recording
+	// the block they arrive from, which MOV.PHI reads. fall is that block
+	// for a thread that falls through: blk, or the last of the empty
+	// blocks that follow it. BRA and BRX (jumps) record it themselves,
+	// per thread, from the edge each takes.
+	blk   int32
+	last  bool
+	fall  int32
+	jumps bool
 	// phiGroup is, on the first MOV.PHI of a block, the number of phis
 	// that start the block: they execute together as one parallel copy.
 	// phiFrom[j] is the predecessor block of value j of a MOV.PHI.
@@ -85,6 +95,10 @@ type code struct {
 	// blockIndex maps block IDs to the index of their first instruction;
 	// blockOf maps instruction indices back to block IDs (for messages).
 	blockIndex map[int32]int32
+	// entryFrom is the block a thread arrives from at the first
+	// instruction: -1 (none), or the last block of a run of empty blocks
+	// the function starts with.
+	entryFrom int32
 }
 
 type execFn func(s *machine, w *warp, f *frame, d *dinst, mask uint32) error
@@ -153,11 +167,14 @@ func (dc *decoder) decode(c *code) error {
 		c.nSlots += width[k]
 	}
 	c.blockIndex = map[int32]int32{}
+	layout := map[int32]int{}
 	n := 0
-	for _, b := range f.Blocks {
+	for i, b := range f.Blocks {
 		c.blockIndex[b.ID] = int32(n)
+		layout[b.ID] = i
 		n += len(b.Insts)
 	}
+	c.entryFrom = enterFrom(f.Blocks, 0, -1)
 	c.insts = make([]dinst, 0, n)
 	reg := func(r ori.Reg) (opnd, error) {
 		o := opnd{kind: okReg, words: r.Words, uniform: r.Class == ori.ClassUR || r.Class == ori.ClassUP}
@@ -183,6 +200,8 @@ func (dc *decoder) decode(c *code) error {
 		}
 		return o, nil
 	}
+	// cur is the block being decoded: the source of its branch edges.
+	var cur int32
 	operand := func(x ori.Operand) (opnd, error) {
 		switch x.Kind {
 		case ori.OpdReg:
@@ -211,19 +230,21 @@ func (dc *decoder) decode(c *code) error {
 			if !ok {
 				return opnd{}, fmt.Errorf("%s: branch to unknown block BB%d", f.Name, x.Block)
 			}
-			return opnd{kind: okBlock, block: idx}, nil
+			return opnd{kind: okBlock, block: idx, from: enterFrom(f.Blocks, layout[x.Block], cur)}, nil
 		case ori.OpdSym:
 			return opnd{kind: okSym, sym: x.Name}, nil
 		}
 		return opnd{}, fmt.Errorf("%s: unknown operand kind", f.Name)
 	}
-	for _, b := range f.Blocks {
+	for bi, b := range f.Blocks {
+		cur = b.ID
 		phis := 0
 		for phis < len(b.Insts) && b.Insts[phis].IsPhi() {
 			phis++
 		}
 		for i, in := range b.Insts {
-			d := dinst{in: in, op: in.Op, mods: map[string]bool{}, blk: b.ID, last: i == len(b.Insts)-1}
+			d := dinst{in: in, op: in.Op, mods: map[string]bool{}, blk: b.ID, last: i == len(b.Insts)-1,
+				fall: enterFrom(f.Blocks, bi+1, b.ID), jumps: in.Op == ori.OpBRA || in.Op == ori.OpBRX}
 			if i == 0 {
 				d.phiGroup = phis
 			}
@@ -290,6 +311,18 @@ func (dc *decoder) decode(c *code) error {
 		}
 	}
 	return nil
+}
+
+// enterFrom returns the block a thread arrives from when it enters
+// blocks[i] from block src. Empty blocks are legal (hoisting can empty
+// one) and fall through to the next block in the layout, so a thread
+// entering a run of them reaches the next instruction from the run's last
+// block, which is the predecessor a MOV.PHI there names.
+func enterFrom(blocks []*ori.Block, i int, src int32) int32 {
+	for ; i < len(blocks) && len(blocks[i].Insts) == 0; i++ {
+		src = blocks[i].ID
+	}
+	return src
 }
 
 func sortKeys(ks []vkey) {

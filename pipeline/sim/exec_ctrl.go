@@ -35,11 +35,22 @@ func execBRA(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		lane := bits.TrailingZeros32(m)
 		if eff&(1<<lane) != 0 {
 			f.pc[lane] = target
+			leave(f, d, lane, d.src[0].from)
 		} else {
 			f.pc[lane]++
+			leave(f, d, lane, d.fall)
 		}
 	}
 	return nil
+}
+
+// leave records, for a lane that a branch moved, the block it arrives
+// from (frame.from): the edge it took, not only the block it left, since
+// the target or the fall-through may be a run of empty blocks.
+func leave(f *frame, d *dinst, lane int, from int32) {
+	if d.last {
+		f.from[lane] = from
+	}
 }
 
 // execBRX: BRX a, BB0, BB1, ...: each thread jumps to the a-th block.
@@ -50,6 +61,7 @@ func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		lane := bits.TrailingZeros32(m)
 		if eff&(1<<lane) == 0 {
 			f.pc[lane]++
+			leave(f, d, lane, d.fall)
 			continue
 		}
 		i := s.get(w, f, &d.src[0], lane, 0)
@@ -57,6 +69,7 @@ func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			return s.faultLane(w, f, d, lane, "indirect branch index %d is outside the %d-entry target list", i, n)
 		}
 		f.pc[lane] = d.src[1+i].block
+		leave(f, d, lane, d.src[1+i].from)
 	}
 	return nil
 }

@@ -69,7 +69,7 @@ func execPhi(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		}
 		f.pc[lane] += int32(n)
 		if group[n-1].last {
-			f.from[lane] = group[n-1].blk
+			f.from[lane] = group[n-1].fall
 		}
 	}
 	return nil

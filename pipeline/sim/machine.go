@@ -161,8 +161,10 @@ type frame struct {
 	done   uint32 // lanes that returned
 	regs   []uint32
 	preds  []uint32
-	// from[l] is the ID of the block lane l left last (-1 on entry): the
-	// predecessor a MOV.PHI takes its value for.
+	// from[l] is the ID of the block lane l arrived from at the block it
+	// is in (-1 on entry, unless the function starts with empty blocks):
+	// the predecessor a MOV.PHI takes its value for. It follows the edge
+	// the thread took, so a run of empty blocks it passed through counts.
 	from [warpSize]int32
 	// ret is the return point of the CALL that pushed the frame
 	// (dinst.retPoint); RET.REL.NODEC faults unless its register pair
@@ -173,7 +175,7 @@ type frame struct {
 func newFrame(c *code, active uint32) *frame {
 	f := &frame{c: c, active: active, regs: make([]uint32, c.nSlots*warpSize), preds: make([]uint32, c.nPreds)}
 	for i := range f.from {
-		f.from[i] = -1
+		f.from[i] = c.entryFrom
 	}
 	return f
 }
@@ -460,9 +462,9 @@ func (s *machine) step(w *warp) (bool, error) {
 		} else if err := d.exec(s, w, f, d, mask); err != nil {
 			return false, err
 		}
-		if d.last {
+		if d.last && !d.jumps {
 			for m := mask; m != 0; m &= m - 1 {
-				f.from[bits.TrailingZeros32(m)] = d.blk
+				f.from[bits.TrailingZeros32(m)] = d.fall
 			}
 		}
 		if wrote != 0 {

@@ -485,3 +485,110 @@ BB1:
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestPhiAfterEmptyBlock: a block may be empty (loop-invariant hoisting
+// can empty one), and a thread that passes through it comes to the next
+// block from the empty block, not from the block before it. Each case
+// stores, per thread, the value its phi took.
+func TestPhiAfterEmptyBlock(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		want func(lane int) uint32
+	}{{
+		// BB0 branches straight to the phi's block or falls through the
+		// empty BB1: both edges reach BB2, and only the edge tells them
+		// apart (the old bookkeeping gave every thread BB0's value).
+		name: "fall-through",
+		body: `	#2 @%p0 BRA BB2 ;
+BB1:
+BB2:
+	#10 MOV.PHI %r40 = %r20, BB0, %r21, BB1 ;
+`,
+		want: func(l int) uint32 {
+			if l&3 == 0 {
+				return 0xa
+			}
+			return 0xb
+		},
+	}, {
+		// Threads reach the empty BB2 by a taken branch and by falling
+		// through BB1; both leave BB2 into BB3.
+		name: "branch into empty block",
+		body: `	#2 @%p0 BRA BB3 ;
+BB1:
+	#3 @%p1 BRA BB2 ;
+BB2:
+BB3:
+	#10 MOV.PHI %r40 = %r20, BB0, %r21, BB2 ;
+`,
+		want: func(l int) uint32 {
+			if l&3 == 0 {
+				return 0xa
+			}
+			return 0xb
+		},
+	}, {
+		// A chain of empty blocks, entered at its start (falling out of
+		// BB1) and in its middle (BB1's branch): the thread comes from the
+		// last one.
+		name: "chain",
+		body: `	#2 @%p0 BRA BB4 ;
+BB1:
+	#3 @%p1 BRA BB3 ;
+BB2:
+BB3:
+BB4:
+	#10 MOV.PHI %r40 = %r20, BB0, %r21, BB3 ;
+`,
+		want: func(l int) uint32 {
+			if l&3 == 0 {
+				return 0xa
+			}
+			return 0xb
+		},
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := header + "BB0:\n" + storeAddr + `	#1 MOV %r20 = 0xa ;
+	#5 MOV %r21 = 0xb ;
+	#6 LOP3.LUT %r23 = %r0, 0x3, RZ, 0xc0, !PT ;
+	#7 ISETP.EQ.U32.AND %p0, PT = %r23, 0x0, PT ;
+	#8 ISETP.EQ.U32.AND %p1, PT = %r23, 0x1, PT ;
+` + c.body + `	#11 STG.E [%r10.64], %r40 ;
+	#12 EXIT ;
+}
+`
+			got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range got {
+				if w := c.want(i); v != w {
+					t.Fatalf("out[%d] = %#x, want %#x", i, v, w)
+				}
+			}
+		})
+	}
+}
+
+// TestPhiAfterEmptyEntryBlock: an empty entry block is the predecessor of
+// the block it falls into, so a phi there takes the value for it.
+func TestPhiAfterEmptyEntryBlock(t *testing.T) {
+	text := header + `BB0:
+BB1:
+	#1 MOV.PHI %r40 = 0x7, BB0 ;
+` + storeAddr + `	#11 STG.E [%r10.64], %r40 ;
+	#12 EXIT ;
+}
+`
+	got, err := runText(t, text, [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != 7 {
+			t.Fatalf("out[%d] = %#x, want 0x7", i, v)
+		}
+	}
+}

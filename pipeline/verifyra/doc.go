@@ -9,7 +9,8 @@
 // every RET gives the caller back its callee-saved R16-R31 and jumps
 // through the return address it received (verify.go explains the algorithm;
 // verify_pre.go, verify_state.go, verify_role.go and verify_report.go are
-// its parts).
+// its parts; verify_calleesave.go checks that a .func restores the
+// callee-saved registers it writes).
 //
 // It depends only on the IR (pipeline/ori), not on the allocator in
 // pipeline/regalloc: the phase manager runs it after AllocateRegisters,

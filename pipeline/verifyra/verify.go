@@ -592,6 +592,7 @@ func (v *rdVerifier) run() bool {
 		v.mism = append(v.mism, mism[bi]...)
 	}
 	v.checkFrame()
+	v.checkCalleeSaves()
 	return true
 }
 

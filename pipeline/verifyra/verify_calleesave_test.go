@@ -1,6 +1,53 @@
 package verifyra
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"orilab/pipeline/ori"
+)
+
+const rdSaveHead = ".func g\n.retaddr R2\n.shared 0x0\n"
+
+// g computes R4+1 through two callee-saved registers, which it saves and
+// restores around its body as regalloc/calleesave.go does.
+const rdSaveBefore = `BB0:
+	#1 MOV %r0 = R4 ;
+	#2 IADD3 %r1 = %r0, 0x1, RZ ;
+	#3 MOV R4 = %r1 ;
+	#4 RET.REL.NODEC R2.64 ;
+`
+
+const rdSaveAfter = `BB0:
+	#10 IADD3 R1 = R1, -0x8, RZ ;
+	#11 STL [R1+0x0], R16 ;
+	#12 STL [R1+0x4], R17 ;
+	#1 MOV R16 = R4 ;
+	#2 IADD3 R17 = R16, 0x1, RZ ;
+	#3 MOV R4 = R17 ;
+	#13 LDL R16 = [R1+0x0] ;
+	#14 LDL R17 = [R1+0x4] ;
+	#15 IADD3 R1 = R1, 0x8, RZ ;
+	#4 RET.REL.NODEC R2.64 ;
+`
+
+func TestVerifyCalleeSaves(t *testing.T) {
+	before := rdFunc(t, rdSaveHead+".local 0x0\n", rdSaveBefore)
+	after := func(body string) *ori.Func { return rdFunc(t, rdSaveHead+".local 0x8\n", body) }
+	rdExpect(t, before, after(rdSaveAfter), "")
+	for _, c := range []struct{ name, from, to, want string }{
+		{"wrong slot", "#13 LDL R16 = [R1+0x0]", "#13 LDL R16 = [R1+0x4]", "verify-ra g BB0 #13: restores R16 from [R1+0x4], which holds R17 (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation"},
+		{"wrong register", "#13 LDL R16 = [R1+0x0]", "#13 LDL R18 = [R1+0x0]", "verify-ra g BB0 #13: restores R18 from [R1+0x0], which holds R16 (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation"},
+		{"missing restore", "\t#14 LDL R17 = [R1+0x4] ;\n", "", "verify-ra g BB0 #4: returns with the callee-saved register R17 holding %r1, R4 (not the caller's R17, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation"},
+		{"missing save", "\t#12 STL [R1+0x4], R17 ;\n", "", "verify-ra g BB0 #2: writes callee-saved R17, which the function never saves (and 2 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation"},
+		{"write after restore", "#14 LDL R17 = [R1+0x4] ;", "#14 LDL R17 = [R1+0x4] ;\n\t#16 MOV R17 = RZ ;", "verify-ra g BB0 #16: writes callee-saved R17 after its restore and before RET (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rdExpect(t, before, after(rdEdit(t, rdSaveAfter, c.from, c.to)), c.want)
+		})
+	}
+}
 
 // mid of testdata/kernels/constret.ptx before allocation and as
 // regalloc.Allocate leaves it at -maxrregcount 24: the caller's R16,
@@ -79,39 +126,64 @@ BB3:
 	#31 RET.REL.NODEC R20.64 ;
 `
 
+// rdHasMismatch fails t unless err is a *ReachingDefsError with a mismatch
+// at instruction inst whose message is msg: the value-tracking check of
+// checkCalleeSaved, which reports next to checkCalleeSaves' structural
+// findings.
+func rdHasMismatch(t *testing.T, err error, inst int32, msg string) *ReachingDefsError {
+	t.Helper()
+	re, ok := err.(*ReachingDefsError)
+	if !ok {
+		t.Fatalf("error %v, want a *ReachingDefsError", err)
+	}
+	for _, m := range re.Mismatches {
+		if m.Inst == inst && m.Msg == msg {
+			return re
+		}
+	}
+	var got []string
+	for _, m := range re.Mismatches {
+		got = append(got, fmt.Sprintf("#%d: %s", m.Inst, m.Msg))
+	}
+	t.Fatalf("no mismatch #%d: %s among\n%s", inst, msg, strings.Join(got, "\n"))
+	return nil
+}
+
 func TestVerifyCalleeSaved(t *testing.T) {
 	before := rdFunc(t, rdConstretMidHead+".local 0x10\n", rdConstretMidBefore)
-	after := rdConstretMidHead + ".local 0x20\n"
-	rdExpect(t, before, rdFunc(t, after, rdConstretMidAfter), "")
+	head := rdConstretMidHead + ".local 0x20\n"
+	rdExpect(t, before, rdFunc(t, head, rdConstretMidAfter), "")
+	after := func(pairs ...string) *ori.Func { return rdFunc(t, head, rdEdit(t, rdConstretMidAfter, pairs...)) }
 
 	// TestVerifyRealAllocations' mutant: the save stores R17, so both
 	// RETs give the caller back its R17 in R16.
-	re := rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "#33 STL [R1+0x10], R16", "#33 STL [R1+0x10], R17")),
-		"verify-ra mid BB1 #25: returns with the callee-saved register R16 holding %r4 when !%p1, R17 when %p1, the caller's R17 when %p1 (not the caller's R16, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
-	if m := re.Mismatches[1]; m.Inst != 31 || m.Loc != "R16" || m.Want != "the caller's R16" || m.Holds != "R17, the caller's R17" {
-		t.Errorf("second mismatch = %+v, want #31 R16 holding R17, the caller's R17", m)
+	bad := after("#33 STL [R1+0x10], R16", "#33 STL [R1+0x10], R17")
+	err := VerifyReachingDefs(before, bad)
+	rdHasMismatch(t, err, 25, "returns with the callee-saved register R16 holding %r4 when !%p1, R17 when %p1, the caller's R17 when %p1 (not the caller's R16, which a .func must restore before RET)")
+	re := rdHasMismatch(t, err, 31, "returns with the callee-saved register R16 holding R17, the caller's R17 (not the caller's R16, which a .func must restore before RET)")
+	for _, m := range re.Mismatches {
+		if m.Inst == 31 && m.Loc == "R16" && (m.Want != "the caller's R16" || m.Holds != "R17, the caller's R17") {
+			t.Errorf("mismatch = %+v, want R16 holding R17, the caller's R17", m)
+		}
 	}
 
 	// A restore left out: R18 still holds the return address.
-	rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "\t#44 LDL R18 = [R1+0x14] ;\n", "")),
-		"verify-ra mid BB3 #31: returns with the callee-saved register R18 holding %r2, the caller's R20 (not the caller's R18, which a .func must restore before RET); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+	rdHasMismatch(t, VerifyReachingDefs(before, after("\t#44 LDL R18 = [R1+0x14] ;\n", "")), 31,
+		"returns with the callee-saved register R18 holding %r2, the caller's R20 (not the caller's R18, which a .func must restore before RET)")
 
 	// A restore from the wrong slot.
-	rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "#45 LDL R19 = [R1+0x18]", "#45 LDL R19 = [R1+0x14]")),
-		"verify-ra mid BB3 #31: returns with the callee-saved register R19 holding R18, the caller's R18 (not the caller's R19, which a .func must restore before RET); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+	rdHasMismatch(t, VerifyReachingDefs(before, after("#45 LDL R19 = [R1+0x18]", "#45 LDL R19 = [R1+0x14]")), 31,
+		"returns with the callee-saved register R19 holding R18, the caller's R18 (not the caller's R19, which a .func must restore before RET)")
 
 	// A callee-saved register written without any save.
-	rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "\t#33 STL [R1+0x10], R16 ;\n", "", "\t#43 LDL R16 = [R1+0x10] ;\n", "", "\t#38 @P0 LDL R16 = [R1+0x10] ;\n", "")),
-		"verify-ra mid BB1 #25: returns with the callee-saved register R16 holding %r4 (not the caller's R16, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+	rdHasMismatch(t, VerifyReachingDefs(before, after("\t#33 STL [R1+0x10], R16 ;\n", "", "\t#43 LDL R16 = [R1+0x10] ;\n", "", "\t#38 @P0 LDL R16 = [R1+0x10] ;\n", "")), 25,
+		"returns with the callee-saved register R16 holding %r4 (not the caller's R16, which a .func must restore before RET)")
 
 	// The return address put back into R20:R21 with its words swapped:
 	// besides the read of %r2, the RET jumps through a pair that does not
 	// hold what the caller passed.
-	re = rdExpect(t, before, rdFunc(t, after, rdEdit(t, rdConstretMidAfter, "#41 MOV R20 = R18", "#41 MOV R20 = R19", "#42 MOV R21 = R19", "#42 MOV R21 = R18")),
-		"verify-ra mid BB3 #31: operand 0 reads R20, which holds %r2[1], the caller's R21 (not %r2, the value it read before allocation) (and 3 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
-	if m := re.Mismatches[2]; m.Inst != 31 || m.Msg != "returns through R20, which holds %r2[1], the caller's R21 (not the caller's R20, the return address)" {
-		t.Errorf("third mismatch = %+v, want the return address check", m)
-	}
+	rdHasMismatch(t, VerifyReachingDefs(before, after("#41 MOV R20 = R18", "#41 MOV R20 = R19", "#42 MOV R21 = R19", "#42 MOV R21 = R18")), 31,
+		"returns through R20, which holds %r2[1], the caller's R21 (not the caller's R20, the return address)")
 }
 
 // A .func whose arguments reach R20 receives its return address in a pair
@@ -151,6 +223,6 @@ func TestVerifyCalleeSavedRetAddr(t *testing.T) {
 	#6 RET.REL.NODEC R32.64 ;
 `
 	rdExpect(t, before, rdFunc(t, saved, withSaves), "")
-	rdExpect(t, before, rdFunc(t, head, after),
-		"verify-ra f BB0 #6: returns with the callee-saved register R24 holding %r2, R32, the caller's R32 (not the caller's R24, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+	rdHasMismatch(t, VerifyReachingDefs(before, rdFunc(t, head, after)), 6,
+		"returns with the callee-saved register R24 holding %r2, R32, the caller's R32 (not the caller's R24, which a .func must restore before RET)")
 }

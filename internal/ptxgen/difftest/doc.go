@@ -16,8 +16,10 @@
 //     summary of outcomes, signatures and speed;
 //   - findings (findings.go): the signature of a failure (kind, culprit
 //     phase from bisect, normalized message), and for the first few of
-//     each signature a saved case with its bisection, its ptxgen shrink,
-//     its bisect.Reduce reduction and the commands that replay it;
+//     each signature a saved case with its bisection, its ptxgen shrink
+//     (which keeps a candidate only when it fails with the same kind,
+//     class and culprit phase), its bisect.Reduce reduction and the
+//     commands that replay it;
 //   - coverage counts (coverage.go): statement kinds, PTX instructions,
 //     Ori opcodes and per-phase change counts.
 //

@@ -362,20 +362,7 @@ func (r *recorder) bisect(ctx context.Context, f *Finding, specPath string) {
 // reducer on the result.
 func (r *recorder) reduce(ctx context.Context, f *Finding, p *ptxgen.Program, dir string) {
 	cfg := f.Config
-	class := failureClass(f.Kind, f.Detail)
-	keepFn := func(q *ptxgen.Program) bool {
-		if ctx.Err() != nil {
-			return false
-		}
-		rep := Check(q, Options{Configs: []Config{cfg}, MaxWarpSteps: r.opts.MaxWarpSteps, Timeout: r.opts.Timeout})
-		for _, x := range rep.Failed() {
-			if x.Kind == f.Kind && failureClass(x.Kind, x.Detail) == class {
-				return true
-			}
-		}
-		return false
-	}
-	q, tests := ptxgen.Shrink(p, keepFn, 400)
+	q, tests := ptxgen.Shrink(p, r.keeper(ctx, f), 400)
 	rep := Check(q, Options{Configs: []Config{cfg}, MaxWarpSteps: r.opts.MaxWarpSteps, Timeout: r.opts.Timeout})
 	shrunk, err := writeCase(dir, "shrunk", q, rep.Oracle)
 	if err != nil {
@@ -423,6 +410,61 @@ func (r *recorder) reduce(ctx context.Context, f *Finding, p *ptxgen.Program, di
 	if res.Reproduce != "" {
 		f.Replay = append(f.Replay, res.Reproduce)
 	}
+}
+
+// keeper returns the shrinker's test: does a candidate still fail the way
+// f does? The kind and the failure class must match and, when f has a
+// culprit phase (a miscompile or an execution error that phase mode
+// bisected), phase mode must name the same phase for the candidate: the
+// class alone ("wrong values in out") says little, and a shrink that
+// drifts to another phase's bug saves a case of a different failure.
+func (r *recorder) keeper(ctx context.Context, f *Finding) func(*ptxgen.Program) bool {
+	cfg := f.Config
+	class := failureClass(f.Kind, f.Detail)
+	_, others := disabled(cfg)
+	phase := ""
+	if (f.Kind == KindMismatch || f.Kind == KindExecError) && !others {
+		phase = f.Phase
+	}
+	return func(q *ptxgen.Program) bool {
+		if ctx.Err() != nil {
+			return false
+		}
+		rep := Check(q, Options{Configs: []Config{cfg}, MaxWarpSteps: r.opts.MaxWarpSteps, Timeout: r.opts.Timeout})
+		same := false
+		for _, x := range rep.Failed() {
+			if x.Kind == f.Kind && failureClass(x.Kind, x.Detail) == class {
+				same = true
+			}
+		}
+		if !same || phase == "" {
+			return same
+		}
+		return r.culprit(ctx, q, cfg, rep.Oracle) == phase
+	}
+}
+
+// culprit is the phase that phase mode blames for q's failure under cfg,
+// or "" when it blames none (or q cannot be bisected).
+func (r *recorder) culprit(ctx context.Context, q *ptxgen.Program, cfg Config, oracle [][]byte) string {
+	tmp, err := os.MkdirTemp("", "orilab-shrink-")
+	if err != nil {
+		return ""
+	}
+	defer os.RemoveAll(tmp)
+	path, err := writeCase(tmp, "candidate", q, oracle)
+	if err != nil {
+		return ""
+	}
+	s, err := spec.Load(path)
+	if err != nil {
+		return ""
+	}
+	pr, err := bisect.Phase(ctx, s, bisect.Options{Request: cfg.Request(r.opts.KnobSources), MaxWarpSteps: r.opts.MaxWarpSteps})
+	if err != nil || !pr.Found {
+		return ""
+	}
+	return pr.Name
 }
 
 // maxDetail bounds the message a Finding keeps: a verifier error carries
