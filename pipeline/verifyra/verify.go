@@ -155,7 +155,12 @@ package verifyra
 // value again, under the RET's guard, and the pair RET jumps through
 // must hold the caller's R20:R21 (Func.RetAddr's pair), the return
 // address. Without this check a save of the wrong register was
-// accepted, and the caller's R16 came back clobbered.
+// accepted, and the caller's R16 came back clobbered. checkCalleeSaves
+// (verify_calleesave.go) checks the same protocol structurally (where
+// the saves and restores are, which slot each uses) and names the
+// misplaced instruction; this check follows the values, so it also
+// rejects, for example, a save placed after a write of its register
+// (TestVerifyCalleeSaved), and it checks the return address.
 //
 // Other limits: instructions in blocks unreachable from the entry are not
 // checked; register numbers, not contents, are compared for RZ/PT; the

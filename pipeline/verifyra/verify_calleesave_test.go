@@ -179,6 +179,13 @@ func TestVerifyCalleeSaved(t *testing.T) {
 	rdHasMismatch(t, VerifyReachingDefs(before, after("\t#33 STL [R1+0x10], R16 ;\n", "", "\t#43 LDL R16 = [R1+0x10] ;\n", "", "\t#38 @P0 LDL R16 = [R1+0x10] ;\n", "")), 25,
 		"returns with the callee-saved register R16 holding %r4 (not the caller's R16, which a .func must restore before RET)")
 
+	// The save placed after the first write of R16: every save and
+	// restore is where checkCalleeSaves wants it, but the slot holds %r4,
+	// not the caller's R16. Only the value tracking sees this.
+	late := after("\t#33 STL [R1+0x10], R16 ;\n", "", "#6 IMAD R16 = R6, 0x7, RZ ;\n", "#6 IMAD R16 = R6, 0x7, RZ ;\n\t#33 STL [R1+0x10], R16 ;\n")
+	rdExpect(t, before, late,
+		"verify-ra mid BB1 #25: returns with the callee-saved register R16 holding %r4 (not the caller's R16, which a .func must restore before RET) (and 1 more); rerun with -knob DUMPIR=AllocateRegisters to see the allocation")
+
 	// The return address put back into R20:R21 with its words swapped:
 	// besides the read of %r2, the RET jumps through a pair that does not
 	// hold what the caller passed.
