@@ -5,10 +5,12 @@
 // post-RA phases and spill code), VerifyReachingDefs proves that every
 // register read of the allocated code reads a location holding the value
 // the same read saw before allocation, or returns a *ReachingDefsError
-// naming the first read that does not (verify.go explains the algorithm;
-// verify_pre.go, verify_state.go, verify_role.go and verify_report.go are
-// its parts; verify_calleesave.go checks that a .func restores the
-// callee-saved registers it writes).
+// naming the first read that does not. In a .func it also proves that
+// every RET gives the caller back its callee-saved R16-R31 and jumps
+// through the return address it received. verify.go explains the
+// algorithm; verify_pre.go, verify_state.go, verify_role.go and
+// verify_report.go are its parts; verify_calleesave.go checks the shape
+// of the saves and restores of the callee-saved registers.
 //
 // It depends only on the IR (pipeline/ori), not on the allocator in
 // pipeline/regalloc: the phase manager runs it after AllocateRegisters,

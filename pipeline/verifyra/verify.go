@@ -52,8 +52,9 @@ package verifyra
 //     frame above the original .local variables).
 //   - CALL: after checking its implicit reads (the ABI argument registers
 //     written before it in its block, and R1), every register location
-//     but R1 holds only its own name (the callee may have left results
-//     there) and every physical value is redefined. Spill slots survive:
+//     but R1 and the callee-saved R16-R31 holds only its own name (the
+//     callee may have left results there) and every physical value is
+//     redefined. Spill slots survive:
 //     the callee's frame lies below the caller's R1, which the callee
 //     restores. RET reads the result registers and R1.
 //   - a write to R1 moves the frame: every slot word is forgotten.
@@ -140,6 +141,26 @@ package verifyra
 // register acts first; a post-RA scheduler that moved a read of the
 // moved value above that point would cause a false alarm). Any other
 // removed instruction whose result is still read is reported.
+//
+// Callee-saved registers. A CALL leaves R16-R31 as they were (the ABI of
+// regalloc/calleesave.go), so the callee must give them back: a .func
+// that writes one saves it to its frame after the prologue ("STL
+// [R1+off], R16") and reloads it before each RET. At a .func's entry
+// every callee-saved register Rn also holds the pseudo value "the
+// caller's Rn", which no instruction defines; the saves and restores
+// (new instructions without a role) are copies between the register and
+// its slot word, like a spill and a refill, so the pseudo value follows
+// them, through copies and across inner CALLs. At every RET
+// (checkCalleeSaved) each callee-saved register must hold the caller's
+// value again, under the RET's guard, and the pair RET jumps through
+// must hold the caller's R20:R21 (Func.RetAddr's pair), the return
+// address. Without this check a save of the wrong register was
+// accepted, and the caller's R16 came back clobbered. checkCalleeSaves
+// (verify_calleesave.go) checks the same protocol structurally (where
+// the saves and restores are, which slot each uses) and names the
+// misplaced instruction; this check follows the values, so it also
+// rejects, for example, a save placed after a write of its register
+// (TestVerifyCalleeSaved), and it checks the return address.
 //
 // Other limits: instructions in blocks unreachable from the entry are not
 // checked; register numbers, not contents, are compared for RZ/PT; the
@@ -339,6 +360,9 @@ func rdNewVerifier(pre *rdPre, f *ori.Func) *rdVerifier {
 					v.loc(rdLoc{kind: rdSlotKind, n: int32(w)})
 				}
 			}
+			if v.calleeRestore(in) {
+				v.loc(rdLoc{kind: rdSlotKind, n: int32(rdAlignDown(in.Srcs[0].Imm))})
+			}
 		}
 	}
 	for i, l := range v.locs {
@@ -445,11 +469,18 @@ func rdSlotAccess(in *ori.Inst) (off, size int64, ok bool) {
 
 // entryState is the state at function entry: every register holds its
 // own name, no slot holds anything, and the virtual values that may be
-// read before any definition are undefined.
+// read before any definition are undefined. In a .func, each
+// callee-saved register and the return-address pair (which lies above
+// R31 when the arguments reach R20) also hold the caller's value of
+// them, which checkCalleeSaved looks for at every RET.
 func (v *rdVerifier) entryState() rdState {
 	s := make(rdState, len(v.locs))
 	for _, i := range v.regs {
 		s[i] = rdOnly(v.pre.canon(v.locs[i].own()))
+		if l := v.locs[i]; !v.f.Entry && (v.calleeSaved(i) || l.kind == uint8(ori.ClassR) && (l.n == v.retAddr() || l.n == v.retAddr()+1)) {
+			s[i].facts = append(s[i].facts, rdFact{v: rdCallerVal(v.locs[i].n)})
+			rdSortFacts(s[i].facts)
+		}
 	}
 	for _, x := range v.pre.undef {
 		s[rdUndef].facts = append(s[rdUndef].facts, rdFact{v: x})
@@ -621,16 +652,19 @@ func (v *rdVerifier) step(s rdState, in *ori.Inst) {
 			v.apply(s, in.ID, []rdDstWord{{loc: v.r1, val: v.pre.canon(rdSP), ok: true}}, cond, nil, nil)
 			return
 		}
-		if in.Guarded() && v.calleeRestore(in) {
-			// A callee-saved register reloaded before a guarded RET
-			// (regalloc/calleesave.go): the register holds nothing
-			// this function knows only where the RET is taken; on the
-			// fall-through its old value survives.
-			if cond, ok := v.guardCond(s, in); ok && cond.on {
-				i := v.locIdx[rdRegLoc(in.Dsts[0].Reg, 0)]
-				s[i] = rdGuardedClobber(s[i], cond)
-				return
-			}
+		// The saves and restores of callee-saved registers
+		// (regalloc/calleesave.go) copy between a register and its
+		// frame slot, so the caller's value travels through the slot
+		// and back; a guarded restore (before a guarded RET) copies
+		// only where the RET is taken, and on the fall-through the
+		// register keeps its value (move).
+		if v.calleeSave(in) {
+			v.move(s, in, v.slotLocs(rdAlignDown(in.Srcs[0].Imm), 1), v.regLocs(in.Srcs[1].Reg))
+			return
+		}
+		if v.calleeRestore(in) {
+			v.move(s, in, v.regLocs(in.Dsts[0].Reg), v.slotLocs(rdAlignDown(in.Srcs[0].Imm), 1))
+			return
 		}
 		v.unknown(s, in)
 		return
@@ -800,6 +834,9 @@ func (v *rdVerifier) matched(s rdState, in, p *ori.Inst) {
 	}
 	if p.Op == ori.OpCALL {
 		v.callClobber(s, in.ID)
+	}
+	if p.Op == ori.OpRET && !v.f.Entry {
+		v.checkCalleeSaved(s, in, p, cond)
 	}
 	v.define(s, in, p, cond)
 	v.storeSlots(s, in, cond)
@@ -1220,17 +1257,98 @@ func (v *rdVerifier) edgeState(b *ori.Block, bi int, succ *ori.Block, out rdStat
 }
 
 // calleeRestore reports whether in, which the original function does
-// not have, reloads one callee-saved register of a .func from its frame
-// (regalloc/calleesave.go).
+// not have, reloads one callee-saved register of a .func from a word of
+// its frame: "LDL Rn = [R1+off]" (regalloc/calleesave.go).
 func (v *rdVerifier) calleeRestore(in *ori.Inst) bool {
-	if v.f.Entry || in.Op != ori.OpLDL || len(in.Dsts) != 1 || len(in.Srcs) != 1 || in.Dsts[0].Kind != ori.OpdReg {
+	if v.f.Entry || in.Role != ori.RoleNone || in.Op != ori.OpLDL || len(in.Mods) != 0 || len(in.Dsts) != 1 || len(in.Srcs) != 1 || in.Dsts[0].Kind != ori.OpdReg {
 		return false
 	}
-	r, a := in.Dsts[0].Reg, in.Srcs[0]
-	if r.Virtual || r.Class != ori.ClassR || r.Words != 1 || r.N < 16 || r.N > 31 {
+	return rdCalleeSavedReg(in.Dsts[0]) && rdFrameWord(in.Srcs[0])
+}
+
+// calleeSave reports whether in, which the original function does not
+// have, stores one callee-saved register of a .func to a word of its
+// frame: "STL [R1+off], Rn" (regalloc/calleesave.go).
+func (v *rdVerifier) calleeSave(in *ori.Inst) bool {
+	if v.f.Entry || in.Role != ori.RoleNone || in.Op != ori.OpSTL || len(in.Mods) != 0 || len(in.Dsts) != 0 || len(in.Srcs) != 2 {
 		return false
 	}
-	return a.Kind == ori.OpdMem && a.HasBase && !a.Reg.Virtual && a.Reg.Class == ori.ClassR && a.Reg.N == 1
+	return rdCalleeSavedReg(in.Srcs[1]) && rdFrameWord(in.Srcs[0])
+}
+
+// rdCalleeSavedReg reports whether o is one of R16-R31, unmodified.
+func rdCalleeSavedReg(o ori.Operand) bool {
+	r := o.Reg
+	return o.Kind == ori.OpdReg && !o.Neg && !o.Abs && !o.Not && !r.Virtual && r.Class == ori.ClassR && r.Words == 1 && r.N >= 16 && r.N <= 31
+}
+
+// rdFrameWord reports whether o is a word-aligned frame address
+// [R1+off]: the one slot word a 32-bit access there covers.
+func rdFrameWord(o ori.Operand) bool {
+	return o.Kind == ori.OpdMem && o.HasBase && !o.Reg.Virtual && o.Reg.Class == ori.ClassR && o.Reg.N == 1 && o.Reg.Words == 1 && o.Imm%4 == 0
+}
+
+// retAddr is the first register of the pair a .func receives its return
+// address in: R20 under the ABI, or the one Func.RetAddr names.
+func (v *rdVerifier) retAddr() int32 {
+	if v.pre.f.RetAddr != 0 {
+		return v.pre.f.RetAddr
+	}
+	return 20
+}
+
+// checkCalleeSaved checks, at RET in (p before allocation, executing
+// under cond) of a .func, the calling convention the caller relies on:
+// every callee-saved register holds the caller's value of it again
+// (regalloc/calleesave.go saves the ones the function writes and
+// reloads them before each RET), and the register pair RET jumps
+// through holds the return address the function received.
+//
+// Decision: the return-address pair itself (R20:R21, or the pair
+// Func.RetAddr names) is not required to be restored: the caller writes
+// it right before the CALL, so none of the caller's values lives there
+// across the call, and a function that makes calls itself overwrites it
+// for them (regalloc/calleesave.go returns through it instead). Nor are
+// the result registers the RET reads: the caller expects the results
+// there, not its old values (the implicit-result reads check those).
+func (v *rdVerifier) checkCalleeSaved(s rdState, in, p *ori.Inst, cond rdCond) {
+	ra := v.retAddr()
+	skip := map[int32]bool{ra: true, ra + 1: true}
+	for _, x := range v.pre.rets {
+		if x.class == ori.ClassR && !x.virtual {
+			skip[x.n] = true
+		}
+	}
+	// The return address: the pair RET jumps through must hold what the
+	// caller passed in R(ra):R(ra+1).
+	if len(in.Srcs) == 1 && len(p.Srcs) == 1 && in.Srcs[0].Kind == ori.OpdReg && in.Srcs[0].Reg.Words == 2 &&
+		v.checkPhys(in, "", in.Srcs[0].Reg) {
+		q := in.Srcs[0].Reg
+		for w := 0; w < 2; w++ {
+			want := rdCallerVal(ra + int32(w))
+			l := rdRegLoc(q, w)
+			li := v.locIdx[l]
+			if s.holdsAt(li, want, cond) {
+				continue
+			}
+			cell := &s[li]
+			v.fail(in, RAMismatch{Code: 6, Operand: OperandNumber(in, 0), Loc: l.String(), Want: want.String(), Holds: cell.describe(want, want),
+				Msg: fmt.Sprintf("returns through %s, which holds %s (not %s, the return address)", l, cell.describe(want, want), want)})
+		}
+	}
+	for _, i := range v.regs {
+		l := v.locs[i]
+		if !v.calleeSaved(i) || skip[l.n] {
+			continue
+		}
+		want := rdCallerVal(l.n)
+		if s.holdsAt(i, want, cond) {
+			continue
+		}
+		cell := &s[i]
+		v.fail(in, RAMismatch{Code: 6, Operand: OperandNone, Loc: l.String(), Want: want.String(), Holds: cell.describe(want, want),
+			Msg: fmt.Sprintf("returns with the callee-saved register %s holding %s (not %s, which a .func must restore before RET)", l, cell.describe(want, want), want)})
+	}
 }
 
 // calleeSaved reports whether location i is an R register the calling

@@ -19,29 +19,43 @@ import (
 // themselves: "R4" is whatever R4 holds at that point of the original
 // program.
 //
-// The fields are ordered, and padded by a named always-zero field, so that
-// the struct is eight bytes of plain memory, which maps hash as one word.
+// A physical value with entry set is the pseudo value "the caller's Rn":
+// what callee-saved register Rn held when the .func was entered, which
+// it must hold again at every RET (see "Callee-saved registers" in
+// verify.go). No instruction defines it, so only copies move it.
+//
+// The fields are ordered so that the struct is eight bytes of plain
+// memory, which maps hash as one word.
 type rdVal struct {
 	n       int32 // virtual register number, or physical register number of the word
 	class   ori.RegClass
 	virtual bool
 	word    uint8 // virtual only: the word of the register
-	pad     uint8 // always 0
+	entry   bool  // physical only: the caller's value at the entry of a .func
 }
+
+// rdCallerVal is the pseudo value of R register n at .func entry.
+func rdCallerVal(n int32) rdVal { return rdVal{class: ori.ClassR, n: n, entry: true} }
 
 func (v rdVal) String() string {
 	if v.virtual {
 		return ori.Reg{Class: v.class, Virtual: true, N: v.n, Off: v.word, Words: 1}.String()
 	}
+	if v.entry {
+		return "the caller's " + ori.PReg(v.class, int(v.n), 1).String()
+	}
 	return ori.PReg(v.class, int(v.n), 1).String()
 }
 
-// less orders values: virtual before physical, then by class, number and
-// word. The union-find keeps the least member as a class's name, so a
+// less orders values: virtual before physical before the callers'
+// pseudo values, then by class, number and word. The union-find keeps the least member as a class's name, so a
 // coalesced ABI move prints as the virtual register it fed.
 func (v rdVal) less(o rdVal) bool {
 	if v.virtual != o.virtual {
 		return v.virtual
+	}
+	if v.entry != o.entry {
+		return o.entry
 	}
 	if v.class != o.class {
 		return v.class < o.class
