@@ -271,7 +271,7 @@ func fitsSig(l byte, o Operand) bool {
 	case 'v':
 		return o.Kind == OpdReg && !o.Reg.Class.IsPred() || o.Kind == OpdImm || o.Kind == OpdCBank || o.Kind == OpdSR
 	case 'a':
-		return fitsSig('v', o) || o.IsRetAddr()
+		return fitsSig('v', o) || o.IsRetAddr() || o.IsFuncAddr()
 	case 'M':
 		return o.Kind == OpdMem
 	case 'C':

@@ -188,7 +188,9 @@ func reach(k *CubinFunc, byName map[string]*CubinFunc) ([]*CubinFunc, error) {
 	var visit func(f *CubinFunc) error
 	visit = func(f *CubinFunc) error {
 		for _, r := range f.Code.Relocs {
-			if r.Kind != RelocCall || seen[r.Sym] {
+			// A function whose address the code takes is reached too:
+			// an indirect call may go there.
+			if r.Kind != RelocCall && r.Kind != RelocFuncAddr || seen[r.Sym] {
 				continue
 			}
 			g := byName[r.Sym]
@@ -245,6 +247,8 @@ func linkedText(k *CubinFunc, callees []*CubinFunc, arch int) ([]byte, map[strin
 				setBranchField(w, arch, -(at + 16))
 			case RelocRetAddr:
 				w.SetField(32, 32, w.Field(32, 32)+uint64(start[f.Name]))
+			case RelocFuncAddr:
+				w.SetField(32, 32, uint64(start[r.Sym]))
 			}
 		}
 	}
