@@ -75,7 +75,12 @@
 // the MOV that loads a call's return point (ori.RetAddrSym) as
 // MOV R20, 0x1c0: the address after its CALL in the listing's layout,
 // an offset from the kernel's start once linked (cubin.go's
-// relocations RelocBase and RelocRetAddr).
+// relocations RelocBase and RelocRetAddr). A call through a function
+// pointer prints as CALL.REL.NOINC R2 `(0x0) (the same field); the MOV
+// that loads the pointer (ori.FuncAddrOf) prints the function's name,
+// `(name), in a listing, and its offset from the kernel's start once
+// linked (RelocFuncAddr; LinkedInstTexts for a layout of one's own),
+// as ptxas's UMOV UR4, 0x100.
 //
 // # Operands
 //
