@@ -176,7 +176,7 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, CALL through a register, BRX, HADD2 and HMUL2 with
+// (global and generic memory on sm_75, BRX, HADD2 and HMUL2 with
 // a constant, an immediate or a half swizzle, 32-bit
 // addresses under .E) is refused, and the nvdisasm test in
 // package pipeline counts it. The tensor-core forms (HMMA, IMMA, DMMA,
