@@ -197,6 +197,9 @@ func reach(k *CubinFunc, byName map[string]*CubinFunc) ([]*CubinFunc, error) {
 			if g == nil {
 				return fmt.Errorf("sass: %s calls %s, which is not a function of the module", f.Name, r.Sym)
 			}
+			if g.Entry && r.Kind == RelocFuncAddr {
+				return fmt.Errorf("sass: %s takes the address of the kernel %s, which orilab cannot place in its code", f.Name, r.Sym)
+			}
 			if g.Entry {
 				return fmt.Errorf("sass: %s calls the kernel %s", f.Name, r.Sym)
 			}

@@ -224,3 +224,24 @@ func TestCubinFuncAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestCubinKernelAddr: the address of a kernel has no place in another
+// kernel's code (ptxas 13.0 accepts "mov.u64 %rd, kernel"; orilab does
+// not model what it loads), so the writer refuses it by name.
+func TestCubinKernelAddr(t *testing.T) {
+	k := parseFunc(t, "BB0:\n\t#1 MOV R6 = `j` ;\n\t#2 EXIT ;\n")
+	j := parseFunc(t, "BB0:\n\t#1 EXIT ;\n")
+	k.Name, j.Name = "k", "j"
+	kc, err := EncodeFunc(k, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc, err := EncodeFunc(j, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = WriteCubin(80, []CubinFunc{{Name: "k", Entry: true, Code: kc, Regs: 8}, {Name: "j", Entry: true, Code: jc, Regs: 8}}, nil)
+	if want := "sass: k takes the address of the kernel j, which orilab cannot place in its code"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
