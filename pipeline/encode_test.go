@@ -163,6 +163,10 @@ func roundTrip(t *testing.T, c compiled, arch int, st *encodeStats) int {
 		for _, in := range b.Insts {
 			st.total++
 			in, _ := sass.ResolveReturnPoint(in, rp)
+			if in.Op == ori.OpMOV && len(in.Srcs) == 1 && in.Srcs[0].IsFuncAddr() {
+				// Any offset will do for one function's words.
+				in, _ = sass.ResolveFuncAddr(in, map[string]int{in.Srcs[0].Name: 0x100})
+			}
 			w, err := sass.Encode(in, arch, pc, addr)
 			if err != nil {
 				pc += 16
@@ -320,6 +324,19 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 	var want []string
 	var insts []*ori.Inst
 	var ok []bool
+	// starts places each file's functions where this blob has them, for
+	// the function addresses the code loads.
+	starts := map[string]map[string]int{}
+	n := 0
+	for _, c := range funcs {
+		if starts[c.file] == nil {
+			starts[c.file] = map[string]int{}
+		}
+		starts[c.file][c.f.Name] = 16 * n
+		for _, b := range c.f.Blocks {
+			n += len(b.Insts)
+		}
+	}
 	for _, c := range funcs {
 		base := 16 * len(words)
 		addr := map[int32]int{}
@@ -328,7 +345,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			addr[b.ID] = pc
 			pc += 16 * len(b.Insts)
 		}
-		texts, err := sass.InstTexts(c.f, arch, base)
+		texts, err := sass.LinkedInstTexts(c.f, arch, base, starts[c.file])
 		if err != nil {
 			t.Errorf("%s: %v", c.f.Name, err)
 			continue
@@ -341,6 +358,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 				st.total++
 				insts = append(insts, in)
 				x, _ := sass.ResolveReturnPoint(in, rp)
+				x, _ = sass.ResolveFuncAddr(x, starts[c.file])
 				w, err := sass.Encode(x, arch, pc, addr)
 				pc += 16
 				if err != nil {

@@ -954,11 +954,12 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 		if idx < 0 {
 			return ori.Operand{}, c.l.unsupported(o.Pos, "the address of %s, which this module declares but does not define", o.Name)
 		}
+		// The address is the callee's offset from the kernel's start,
+		// known only when the cubin writer lays the kernel out.
 		r := c.newReg(words)
-		a := ori.FuncAddr(idx, c.l.out.AddressSize)
-		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(int64(int32(uint32(a)))))
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.FuncAddrOf(o.Name))
 		if words > 1 {
-			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.Imm(int64(a>>32)))
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(1))}, ori.Imm(0))
 		}
 		return ori.R(r), nil
 	}

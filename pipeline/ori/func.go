@@ -385,17 +385,23 @@ func (m *Module) Func(name string) *Func {
 	return nil
 }
 
-// FuncAddrBase is where function addresses start in the generic address
-// space (64-bit modules; 32-bit modules use FuncAddrBase32).
-const (
-	FuncAddrBase   = 0x10_0000_0000
-	FuncAddrBase32 = 0xF000_0000
-)
+// FuncAddrBase is where the simulator places function addresses: the
+// value of a function-address MOV (FuncAddrOf) when the simulator runs
+// it, and what an indirect CALL maps back to a function.
+//
+// Decision: on the GPU a function pointer is the callee's byte offset
+// from the start of the kernel's code (ptxas 13.0, sm_80 -O3: "UMOV UR4,
+// 0x100" then CALL.REL.NOINC R2, no relocation), which only the cubin
+// writer knows, since each kernel lays its callees out anew. The
+// simulator runs the IR before that layout, so it keeps its own
+// mapping; both are 32-bit values with a zero upper word, so code that
+// only calls through, compares or copies function pointers behaves
+// alike, and only a kernel that prints a pointer's number sees them
+// differ.
+const FuncAddrBase = 0xF000_0000
 
-// FuncAddr returns the address of the i-th function of a module.
-func FuncAddr(i int, addressSize int) uint64 {
-	if addressSize == 32 {
-		return FuncAddrBase32 + 16*uint64(i)
-	}
+// FuncAddr returns the simulator's address of the i-th function of a
+// module.
+func FuncAddr(i int) uint64 {
 	return FuncAddrBase + 16*uint64(i)
 }

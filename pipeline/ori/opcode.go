@@ -188,7 +188,7 @@ var opTable = [numOpcodes]opInfo{
 	OpSEL:     {name: "SEL", dsts: "R", srcs: "v v P"},
 	OpSGXT:    {name: "SGXT", dsts: "R", srcs: "v v"},
 	OpIDP:     {name: "IDP", dsts: "R", srcs: "v v v"},
-	OpMOV:     {name: "MOV", dsts: "R", srcs: "a"}, // "a": also the return address of a call (RetAddrSym)
+	OpMOV:     {name: "MOV", dsts: "R", srcs: "a"}, // "a": also the return address of a call (RetAddrSym) or a function address (FuncAddrOf)
 	OpPLOP3:   {name: "PLOP3", dsts: "P P", srcs: "P P P i i"},
 	OpP2R:     {name: "P2R", dsts: "R", srcs: "*"},
 	OpR2P:     {name: "R2P", dsts: "*", srcs: "*"},

@@ -100,6 +100,17 @@ func Sym(name string) Operand { return Operand{Kind: OpdSym, Name: name} }
 // from the CALL's position.
 const RetAddrSym = ".ret"
 
+// FuncAddrOf returns the operand "the address of function name", the
+// source of a MOV that loads the low word of a function pointer (the
+// high word is zero). The cubin writer resolves it to the function's
+// offset from the kernel's start (the encoder's RelocFuncAddr); the
+// simulator to its own mapping (FuncAddr).
+func FuncAddrOf(name string) Operand { return Sym(name) }
+
+// IsFuncAddr reports whether o, a MOV source, is a function address
+// (FuncAddrOf).
+func (o Operand) IsFuncAddr() bool { return o.Kind == OpdSym && o.Name != RetAddrSym }
+
 // RetAddr returns the return-point operand (see RetAddrSym).
 func RetAddr() Operand { return Sym(RetAddrSym) }
 

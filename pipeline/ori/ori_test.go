@@ -133,8 +133,11 @@ func TestVerifierRules(t *testing.T) {
 			""}, // parse rejects non-predicate guards; see TestParseErrors-style check below
 		{"return address without a call", fn("BB0:\n\t#1 MOV R20 = `.ret` ;\n\t#2 EXIT ;\n"), false,
 			"verify k BB0 #1: [signature] the return address `.ret` is loaded but no CALL follows in its block"},
-		{"symbol in MOV", fn("BB0:\n\t#1 MOV R20 = `g` ;\n\t#2 CALL.REL.NOINC `g` ;\n\t#3 EXIT ;\n"), false,
-			"verify k BB0 #1: [signature] source 1 of MOV is `g`, want a register, immediate, constant, special register or the return address"},
+		// A MOV may load a function's address (FuncAddrOf); no other
+		// instruction takes a symbol as a value.
+		{"function address in MOV", fn("BB0:\n\t#1 MOV R6 = `g` ;\n\t#2 CALL.REL.NOINC R6 ;\n\t#3 EXIT ;\n"), false, "ok"},
+		{"symbol in IADD3", fn("BB0:\n\t#1 IADD3 R20 = `g`, 0x1, RZ ;\n\t#2 EXIT ;\n"), false,
+			"verify k BB0 #1: [signature] source 1 of IADD3 is `g`, want a register, immediate, constant or special register"},
 		{"use before def", fn("BB0:\n\t#1 S2R %r0 = SR_TID.X ;\n\t#2 ISETP.EQ.AND %p0, PT = %r0, RZ, PT ;\n\t#3 @%p0 BRA BB2 ;\nBB1:\n\t#4 MOV %r1 = 0x1 ;\nBB2:\n\t#5 IADD3 %r2 = %r1, 0x1, RZ ;\n\t#6 EXIT ;\n"), false,
 			"verify k BB2 #5: [use-before-def] %r1 is read before it is defined on some path from the entry"},
 		{"use before def, tuple word", fn("BB0:\n\t#1 MOV %r0 = 0x1 ;\n\t#2 LDG.E %r1 = [%r0.64] ;\n\t#3 EXIT ;\n"), false,

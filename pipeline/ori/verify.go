@@ -253,7 +253,7 @@ var sigWant = map[byte]string{
 	'R': "an R or UR register",
 	'P': "a predicate register",
 	'v': "a register, immediate, constant or special register",
-	'a': "a register, immediate, constant, special register or the return address",
+	'a': "a register, immediate, constant, special register, the return address or a function address",
 	'M': "a memory address",
 	'C': "a constant-bank operand",
 	'B': "a block",
@@ -271,7 +271,7 @@ func fitsSig(l byte, o Operand) bool {
 	case 'v':
 		return o.Kind == OpdReg && !o.Reg.Class.IsPred() || o.Kind == OpdImm || o.Kind == OpdCBank || o.Kind == OpdSR
 	case 'a':
-		return fitsSig('v', o) || o.IsRetAddr()
+		return fitsSig('v', o) || o.IsRetAddr() || o.IsFuncAddr()
 	case 'M':
 		return o.Kind == OpdMem
 	case 'C':

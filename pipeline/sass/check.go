@@ -57,6 +57,13 @@ var instLine = regexp.MustCompile(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?;)`)
 // branch targets written as absolute addresses (nvdisasm's raw-binary
 // form).
 func InstTexts(f *ori.Func, arch, base int) ([]string, error) {
+	return LinkedInstTexts(f, arch, base, nil)
+}
+
+// LinkedInstTexts is InstTexts with the function addresses f loads
+// (ori.FuncAddrOf) resolved to their offsets in starts, as the cubin
+// writer resolves them (RelocFuncAddr).
+func LinkedInstTexts(f *ori.Func, arch, base int, starts map[string]int) ([]string, error) {
 	labels := map[int32]string{}
 	pc := base
 	for _, b := range f.Blocks {
@@ -68,6 +75,7 @@ func InstTexts(f *ori.Func, arch, base int) ([]string, error) {
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			in, _ := ResolveReturnPoint(in, rp)
+			in, _ = ResolveFuncAddr(in, starts)
 			t, err := instText(in, labels, arch)
 			if err != nil {
 				return nil, fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)

@@ -188,12 +188,17 @@ func reach(k *CubinFunc, byName map[string]*CubinFunc) ([]*CubinFunc, error) {
 	var visit func(f *CubinFunc) error
 	visit = func(f *CubinFunc) error {
 		for _, r := range f.Code.Relocs {
-			if r.Kind != RelocCall || seen[r.Sym] {
+			// A function whose address the code takes is reached too:
+			// an indirect call may go there.
+			if r.Kind != RelocCall && r.Kind != RelocFuncAddr || seen[r.Sym] {
 				continue
 			}
 			g := byName[r.Sym]
 			if g == nil {
 				return fmt.Errorf("sass: %s calls %s, which is not a function of the module", f.Name, r.Sym)
+			}
+			if g.Entry && r.Kind == RelocFuncAddr {
+				return fmt.Errorf("sass: %s takes the address of the kernel %s, which orilab cannot place in its code", f.Name, r.Sym)
 			}
 			if g.Entry {
 				return fmt.Errorf("sass: %s calls the kernel %s", f.Name, r.Sym)
@@ -245,6 +250,8 @@ func linkedText(k *CubinFunc, callees []*CubinFunc, arch int) ([]byte, map[strin
 				setBranchField(w, arch, -(at + 16))
 			case RelocRetAddr:
 				w.SetField(32, 32, w.Field(32, 32)+uint64(start[f.Name]))
+			case RelocFuncAddr:
+				w.SetField(32, 32, uint64(start[r.Sym]))
 			}
 		}
 	}

@@ -169,3 +169,79 @@ func TestCubinCallsAndGlobals(t *testing.T) {
 		}
 	}
 }
+
+// TestCubinFuncAddr: a function pointer is the callee's offset from the
+// kernel's start, which the writer fills into the MOV (RelocFuncAddr), as
+// ptxas 13.0 does ("UMOV UR4, 0x100", no relocation); the callee whose
+// address is taken is laid out after the kernel although no direct CALL
+// names it, and CALL.REL.NOINC R6's field points at the kernel's start.
+func TestCubinFuncAddr(t *testing.T) {
+	for _, arch := range []int{80, 90} {
+		k := parseFunc(t, `BB0:
+	#1 [B------:R-:W-:-:S02] MOV R6 = `+"`helper`"+` ;
+	#2 [B------:R-:W-:-:S02] MOV R20 = `+"`.ret`"+` ;
+	#3 [B------:R-:W-:-:S02] MOV R21 = RZ ;
+	#4 [B------:R-:W-:Y:S05] CALL.REL.NOINC R6 ;
+	#5 [B------:R-:W-:-:S05] EXIT ;
+`)
+		h := parseFunc(t, `BB0:
+	#1 [B------:R-:W-:-:S02] MOV R4 = 0x1 ;
+	#2 [B------:R-:W-:-:S05] RET.REL.NODEC R20.64 ;
+`)
+		k.Name, h.Name, h.Entry = "k", "helper", false
+		kc, err := EncodeFunc(k, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(kc.Relocs) < 1 || kc.Relocs[0] != (Reloc{Offset: 0, Kind: RelocFuncAddr, Sym: "helper"}) {
+			t.Errorf("sm_%d: the function-address MOV's relocation: %+v", arch, kc.Relocs)
+		}
+		hc, err := EncodeFunc(h, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cubin, err := WriteCubin(arch, []CubinFunc{
+			{Name: "k", Entry: true, Code: kc, Regs: 22, Params: []CubinParam{{0, 8}}},
+			{Name: "helper", Code: hc, Regs: 5},
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "k.cubin")
+		if err := os.WriteFile(path, cubin, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		nvdisasm := nvtools.Require(t, nvtools.Nvdisasm)
+		out, err := exec.Command(nvdisasm, "-c", path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("sm_%d nvdisasm: %v\n%s", arch, err, out)
+		}
+		for _, want := range []string{"/*0000*/                   MOV R6, 0x50 ;", "$k$helper:", "/*0050*/                   MOV R4, 0x1",
+			"/*0010*/                   MOV R20, 0x40 ;", "/*0030*/                   CALL.REL.NOINC R6 `(k) ;"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("sm_%d: nvdisasm does not print %q:\n%s", arch, want, out)
+			}
+		}
+	}
+}
+
+// TestCubinKernelAddr: the address of a kernel has no place in another
+// kernel's code (ptxas 13.0 accepts "mov.u64 %rd, kernel"; orilab does
+// not model what it loads), so the writer refuses it by name.
+func TestCubinKernelAddr(t *testing.T) {
+	k := parseFunc(t, "BB0:\n\t#1 MOV R6 = `j` ;\n\t#2 EXIT ;\n")
+	j := parseFunc(t, "BB0:\n\t#1 EXIT ;\n")
+	k.Name, j.Name = "k", "j"
+	kc, err := EncodeFunc(k, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc, err := EncodeFunc(j, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = WriteCubin(80, []CubinFunc{{Name: "k", Entry: true, Code: kc, Regs: 8}, {Name: "j", Entry: true, Code: jc, Regs: 8}}, nil)
+	if want := "sass: k takes the address of the kernel j, which orilab cannot place in its code"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

@@ -75,7 +75,12 @@
 // the MOV that loads a call's return point (ori.RetAddrSym) as
 // MOV R20, 0x1c0: the address after its CALL in the listing's layout,
 // an offset from the kernel's start once linked (cubin.go's
-// relocations RelocBase and RelocRetAddr).
+// relocations RelocBase and RelocRetAddr). A call through a function
+// pointer prints as CALL.REL.NOINC R2 `(0x0) (the same field); the MOV
+// that loads the pointer (ori.FuncAddrOf) prints the function's name,
+// `(name), in a listing, and its offset from the kernel's start once
+// linked (RelocFuncAddr; LinkedInstTexts for a layout of one's own),
+// as ptxas's UMOV UR4, 0x100.
 //
 // # Operands
 //
@@ -171,7 +176,7 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, CALL through a register, BRX, HADD2 and HMUL2 with
+// (global and generic memory on sm_75, BRX, HADD2 and HMUL2 with
 // a constant, an immediate or a half swizzle, 32-bit
 // addresses under .E) is refused, and the nvdisasm test in
 // package pipeline counts it. The tensor-core forms (HMMA, IMMA, DMMA,

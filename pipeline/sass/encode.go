@@ -36,6 +36,10 @@ const (
 	// point (ori.RetAddrSym), an offset from the function's start that
 	// must become one from the kernel's start.
 	RelocRetAddr
+	// RelocFuncAddr: the 32-bit immediate of a MOV that loads a function
+	// pointer (ori.FuncAddrOf), which must become Sym's offset from the
+	// kernel's start; the encoder leaves 0 there.
+	RelocFuncAddr
 )
 
 // Code is the encoding of one function.
@@ -72,6 +76,10 @@ func EncodeFunc(f *ori.Func, arch int) (*Code, error) {
 		for _, in := range b.Insts {
 			e := &encoder{arch: arch, pc: pc, addr: addr}
 			x, isRet := ResolveReturnPoint(in, rp)
+			fn := funcAddrSym(x)
+			if fn != "" {
+				x = withImm(x, 0)
+			}
 			w, err := e.inst(x)
 			if err != nil {
 				return nil, fmt.Errorf("sass: %s BB%d #%d %s: %v", f.Name, b.ID, in.ID, in.Name(), err)
@@ -83,6 +91,8 @@ func EncodeFunc(f *ori.Func, arch int) (*Code, error) {
 				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocBase})
 			case isRet:
 				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocRetAddr})
+			case fn != "":
+				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocFuncAddr, Sym: fn})
 			}
 			c.Words = append(c.Words, w)
 			pc += 16
@@ -103,6 +113,35 @@ func ResolveReturnPoint(in *ori.Inst, rp map[*ori.Inst]int) (*ori.Inst, bool) {
 	x := *in
 	x.Srcs = []ori.Operand{ori.Imm(int64(a))}
 	return &x, true
+}
+
+// funcAddrSym returns the function whose address in loads (a MOV of
+// ori.FuncAddrOf), or "".
+func funcAddrSym(in *ori.Inst) string {
+	if in.Op == ori.OpMOV && len(in.Srcs) == 1 && in.Srcs[0].IsFuncAddr() {
+		return in.Srcs[0].Name
+	}
+	return ""
+}
+
+// withImm returns a copy of the one-source instruction in with the
+// immediate v as its source.
+func withImm(in *ori.Inst, v int64) *ori.Inst {
+	x := *in
+	x.Srcs = []ori.Operand{ori.Imm(v)}
+	return &x
+}
+
+// ResolveFuncAddr returns in with a function-address source
+// (ori.FuncAddrOf) replaced by the function's offset from the kernel's
+// start in starts, and whether it did; other instructions, and
+// functions starts does not place, come back unchanged.
+func ResolveFuncAddr(in *ori.Inst, starts map[string]int) (*ori.Inst, bool) {
+	a, ok := starts[funcAddrSym(in)]
+	if !ok || funcAddrSym(in) == "" {
+		return in, false
+	}
+	return withImm(in, int64(a)), true
 }
 
 // Encode encodes one instruction at byte address pc; addr maps block IDs

@@ -263,6 +263,12 @@ func TestEncodeCallWords(t *testing.T) {
 		// MOV R20, 0x590: the return point once resolved
 		// (0x0000059000147802, 0x000fe40000000f00).
 		{80, 0x570, "MOV R20 = 0x590", 0x0000059000147802, 0x0000000f00},
+		// CALL.REL.NOINC R6 `(kernelEntry), a call through a function
+		// pointer (TestIndirectFunctionCall.ptx): sm_80 at 0x270
+		// (0xfffffd8006007344, 0x000fea0003c3ffff), sm_90 at 0x290
+		// (0xfffffffc06587344, 0x000fea0003c3ffff).
+		{80, 0x270, "CALL.REL.NOINC R6", 0xfffffd8006007344, 0x0003c3ffff},
+		{90, 0x290, "CALL.REL.NOINC R6", 0xfffffffc06587344, 0x0003c3ffff},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.inst+" ;\n")
@@ -280,7 +286,7 @@ func TestEncodeCallWords(t *testing.T) {
 			continue
 		}
 		want := c.inst + " ;"
-		if strings.HasPrefix(c.inst, "RET") {
+		if strings.HasPrefix(c.inst, "RET") || strings.HasPrefix(c.inst, "CALL") {
 			want = strings.Replace(c.inst, ".64", "", 1) + " `(0x0) ;"
 		}
 		if got, _ := InstText(d); got != want && !strings.HasPrefix(c.inst, "MOV") {

@@ -493,6 +493,16 @@ var formTable = []*form{
 		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
+	// CALL.REL.NOINC Ra calls the function at the offset in Ra (a
+	// function pointer: the callee's offset from the kernel's start,
+	// RelocFuncAddr) plus the kernel's start, which the branch field
+	// reaches from the next instruction, as RET.REL.NODEC's. Only the
+	// low word is an address (ptxas moves the 32-bit offset into Ra
+	// alone). Measured on ptxas 13.0's words for
+	// TestIndirectFunctionCall.ptx: sm_80 0x000fea0003c3ffff_fffffd8006007344
+	// (CALL.REL.NOINC R6 at 0x270), sm_90 0x000fea0003c3ffff_fffffffc06587344
+	// (R6 at 0x290).
+	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x344, srcs: []slot{{k: sR, pos: 24}}, toBase: true, tmpl: []fix{{86, 4, 0xf}}},
 	// RET.REL.NODEC Ra returns to the address in the pair Ra (its low
 	// word: the caller's return point as an offset from the kernel's
 	// start) plus the kernel's start, which the branch field reaches

@@ -246,11 +246,11 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if len(parts) == 0 {
 		return name + " ;", nil
 	}
-	if in.Op == ori.OpRET && in.HasMod("REL") {
-		// The branch field of RET.REL.NODEC points at address 0 of the
-		// code (form.toBase); nvdisasm prints the kernel's name there in
-		// a linked cubin and the address, 0x0, in a listing of one
-		// function's words. orilab prints the address.
+	if (in.Op == ori.OpRET || in.Op == ori.OpCALL && len(in.Srcs) > 0 && in.Srcs[0].Kind == ori.OpdReg) && in.HasMod("REL") {
+		// The branch field of RET.REL.NODEC and CALL.REL.NOINC Ra points
+		// at address 0 of the code (form.toBase); nvdisasm prints the
+		// kernel's name there in a linked cubin and the address, 0x0, in
+		// a listing of one function's words. orilab prints the address.
 		return name + " " + strings.Join(parts, ", ") + " `(0x0) ;", nil
 	}
 	return name + " " + strings.Join(parts, ", ") + " ;", nil

@@ -288,6 +288,20 @@ func (dc *decoder) decode(c *code) error {
 				}
 				d.src[0] = opnd{kind: okImm, imm: uint64(16 * (c.blockIndex[b.ID] + int32(j) + 1)), words: 1}
 			}
+			if in.Op == ori.OpMOV && len(in.Srcs) == 1 && in.Srcs[0].IsFuncAddr() {
+				// A function address: the simulator's own (ori.FuncAddr),
+				// the index of the function in the module.
+				idx := -1
+				for k, g := range dc.m.Funcs {
+					if g.Name == in.Srcs[0].Name {
+						idx = k
+					}
+				}
+				if idx < 0 {
+					return fmt.Errorf("%s: #%d: the address of %s, which is not a function of the module", f.Name, in.ID, in.Srcs[0].Name)
+				}
+				d.src[0] = opnd{kind: okImm, imm: ori.FuncAddr(idx), words: 1}
+			}
 			if in.Op == ori.OpCALL {
 				d.retPoint = uint32(16 * (c.blockIndex[b.ID] + int32(i) + 1))
 			}

@@ -123,9 +123,6 @@ func execCALL(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	// Indirect: group the threads by target; each group gets a frame, and
 	// the groups run one after another (the last pushed runs first).
 	base := uint64(ori.FuncAddrBase)
-	if s.mod.AddressSize == 32 {
-		base = ori.FuncAddrBase32
-	}
 	groups := map[int]uint32{}
 	var order []int
 	for m := eff; m != 0; m &= m - 1 {
