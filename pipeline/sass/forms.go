@@ -443,16 +443,17 @@ var formTable = []*form{
 	// it at 54 (every ptxas word holds 0 there, so its width is not
 	// measured). Bits 61-63 the dimension (1D 0, 2D 1, 3D 2, ARRAY_1D 4,
 	// ARRAY_2D 5), bit 60 .SCR (sm_80), bit 59 .B (a bindless handle in
-	// Rb: opcode 0x361 for TEX, 0x370 for TXQ). Bits 87-89 TEX and TLD's
+	// Rb: opcode 0x361 for TEX, 0x370 for TXQ; ptxas wrote no bindless
+	// TLD or TLD4, so orilab's TLD.SCR.B and TLD4.SCR.B are refused). Bits 87-89 TEX and TLD's
 	// level of detail (1 LZ, 3 LL) and TLD4's component (0 R ... 3 A);
 	// bits 72-75 the write mask (orilab fetches all four) and 81-84 hold
 	// 0xf in every word ptxas writes.
 	{op: ori.OpTEX, opc: 0xb60, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexB, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0xb60, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexB, gTexLL, gTexDim}, fix: []fix{{32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTexLL, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
@@ -461,22 +462,22 @@ var formTable = []*form{
 		mods: []group{gTexLL, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xb66, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexB, gTexLZ, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTexLZ, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xb66, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexB, gTexLZ, gTexDim}, fix: []fix{{32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTexLZ, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xb63, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexB, gTLD4, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xb63, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexB, gTLD4, gTexDim}, fix: []fix{{32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTLD4, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
@@ -485,7 +486,7 @@ var formTable = []*form{
 		mods: []group{gTLD4, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0x361, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}},
-		mods: []group{gTexSCR, gTexB, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, {pos: 59, n: 1, names: names(1, "B")}, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	// TXQ RZ, Rd, Ra, query, [slot | UR, 0x0 | nothing (.B)], mask: RZ at
 	// 64, Rd at 16, Ra at 24, the component mask at 72; every word ptxas
 	// writes holds the TEX_HEADER_DIMENSION query as 0 in bits 62-63
@@ -617,7 +618,6 @@ func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
 // Texture and surface modifier groups (see the forms).
 var (
 	gTexSCR   = group{pos: 60, n: 1, names: names(0, "", 1, "SCR")}
-	gTexB     = group{pos: 59, n: 1, names: names(0, "", 1, "B")}
 	gTexLL    = group{pos: 87, n: 3, names: names(3, "LL")}
 	gTexLZ    = group{pos: 87, n: 3, names: names(1, "LZ")}
 	gTLD4     = group{pos: 87, n: 2, names: names(0, "R", 1, "G", 2, "B", 3, "A")}

@@ -5,9 +5,9 @@ import "testing"
 // TestTextureWords pins the texture and surface forms: each Ori
 // instruction, with ptxas's control bits, encodes to the word ptxas
 // 13.0.88 wrote for testdata/kernels/tex_forms.ptx or surf_forms.ptx
-// (-arch sm_80 and sm_90, nvdisasm 13.5 -hex; the register numbers are
-// ptxas's), prints as nvdisasm prints that word, and decodes back to the
-// same text. The register-reuse bits (122-125) of ptxas's TEX.SCR.B,
+// (and ZLUDA's tex_read_3d_float; -arch sm_80 and sm_90, nvdisasm 13.5
+// -hex; the register numbers are ptxas's), prints as nvdisasm prints that
+// word, and decodes back to the same text. The register-reuse bits (122-125) of ptxas's TEX.SCR.B,
 // TLD.SCR.LZ 1D and TLD4.SCR.R words are cleared: orilab sets them only
 // from its own reuse pass.
 func TestTextureWords(t *testing.T) {
@@ -18,6 +18,9 @@ func TestTextureWords(t *testing.T) {
 		text   string
 	}{
 		{80, "TEX.SCR.LL.ARRAY_2D R22.64, R20.64 = R12, R20, 0x0, 0x60", 0xb00060140c147b60, 0x000f6200019e0f16, "TEX.SCR.LL R22, R20, R12, R20, 0x0, 0x60, ARRAY_2D ;"},
+		// ZLUDA's tex_read_3d_float.
+		{80, "TEX.SCR.LL.3D R6.64, R4.64 = R4, R6, 0x0, 0x5d", 0x50005d0604047b60, 0x000f4200019e0f06, "TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5d, 3D ;"},
+		{90, "TEX.LL.3D R6.64, R4.64 = R4, R7, UR4, 0x0", 0x4000040704047f60, 0x001f6c00099e0f06, "TEX.LL R6, R4, R4, R7, UR4, 0x0, 3D ;"},
 		{80, "TEX.SCR.B.LL.2D R6.64, R4.64 = R16, R6", 0x3800000610047361, 0x001f4200019e0f06, "TEX.SCR.B.LL R6, R4, R16, R6, 2D ;"},
 		{90, "TEX.LL.2D R26.64, R24.64 = R24, R7, UR4, 0x0", 0x2000040718187f60, 0x008f6200099e0f1a, "TEX.LL R26, R24, R24, R7, UR4, 0x0, 2D ;"},
 		{90, "TEX.LL.ARRAY_2D R6.64, R4.64 = R4, R7, UR8, 0x0", 0xa000080704047f60, 0x001f6200099e0f06, "TEX.LL R6, R4, R4, R7, UR8, 0x0, ARRAY_2D ;"},
@@ -68,5 +71,11 @@ func TestTextureWords(t *testing.T) {
 		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
 			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
 		}
+	}
+	// ptxas wrote no bindless TLD: its word is not measured, so the
+	// encoder refuses it rather than guess.
+	f := parseFunc(t, "BB0:\n\t#1 TLD.SCR.B.LZ.2D R6.64, R4.64 = R4, R6 ;\n")
+	if _, err := Encode(f.Blocks[0].Insts[0], 80, 0, nil); err == nil {
+		t.Errorf("TLD.SCR.B.LZ encodes for sm_80")
 	}
 }
