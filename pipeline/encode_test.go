@@ -275,21 +275,9 @@ func TestNvdisasmEncoding(t *testing.T) {
 	for _, arch := range []int{80, 90} {
 		for _, level := range []int{0, 3} {
 			st := nvdisasmCompare(t, tool, compileFor(t, files, arch, level), arch)
-			// The texture and surface instructions have no encoding yet
-			// (issue 23 added them with the words left to issue 20);
-			// they do not count against the floor.
-			texRefused := 0
-			for k, n := range st.refused {
-				for _, op := range []string{"TEX", "TLD", "TLD4", "TXQ", "SULD", "SUST"} {
-					if strings.HasPrefix(k, op+".") || strings.HasPrefix(k, op+":") {
-						texRefused += n
-						break
-					}
-				}
-			}
-			pct := 100 * float64(st.matched) / float64(max(st.total-texRefused, 1))
-			t.Logf("sm_%d -O%d: nvdisasm's text equals orilab's for %d of %d instructions (%.1f%%, %d texture and surface instructions left out); %d refused by the encoder; the decoder agrees with nvdisasm on %d of %d encoded\nrefused:%s\nmismatched:%s\ndecoder mismatched:%s",
-				arch, level, st.matched, st.total-texRefused, pct, texRefused, st.total-st.encoded, st.decMatched, st.encoded, topCounts(st.refused, 60), topCounts(st.mismatched, 25), topCounts(st.decMismatched, 25))
+			pct := 100 * float64(st.matched) / float64(max(st.total, 1))
+			t.Logf("sm_%d -O%d: nvdisasm's text equals orilab's for %d of %d instructions (%.1f%%); %d refused by the encoder; the decoder agrees with nvdisasm on %d of %d encoded\nrefused:%s\nmismatched:%s\ndecoder mismatched:%s",
+				arch, level, st.matched, st.total, pct, st.total-st.encoded, st.decMatched, st.encoded, topCounts(st.refused, 60), topCounts(st.mismatched, 25), topCounts(st.decMismatched, 25))
 			if testing.Verbose() {
 				for _, e := range append(st.examples, st.decExamples...) {
 					t.Log(e)

@@ -433,6 +433,92 @@ var formTable = []*form{
 	{op: ori.OpSTSM, key: []string{"16"}, opc: 0x844, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
 
+	// Textures and surfaces (lower/tex.go, lower/surface.go). Measured:
+	// ptxas 13.0.88 -arch sm_80 and sm_90 on testdata/kernels/tex_forms.ptx
+	// and surf_forms.ptx, nvdisasm 13.5 -hex (the words are pinned in
+	// TestTextureWords). D2 (the second result pair) at 64, D at 16, Ra at
+	// 24, Rb at 32 (RZ when the coordinates fit Ra: ptxas's TLD.LZ 1D),
+	// the texture slot at 40 (sm_80) or the header's uniform register at
+	// 40 (sm_90, opcode bit 10 set, bit 91 set), and the printed 0x0 above
+	// it at 54 (every ptxas word holds 0 there, so its width is not
+	// measured). Bits 61-63 the dimension (1D 0, 2D 1, 3D 2, ARRAY_1D 4,
+	// ARRAY_2D 5), bit 60 .SCR (sm_80), bit 59 .B (a bindless handle in
+	// Rb: opcode 0x361 for TEX, 0x370 for TXQ; ptxas wrote no bindless
+	// TLD or TLD4, so orilab's TLD.SCR.B and TLD4.SCR.B are refused). Bits 87-89 TEX and TLD's
+	// level of detail (1 LZ, 3 LL) and TLD4's component (0 R ... 3 A);
+	// bits 72-75 the write mask (orilab fetches all four) and 81-84 hold
+	// 0xf in every word ptxas writes.
+	{op: ori.OpTEX, opc: 0xb60, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTEX, opc: 0xb60, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gTexLL, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gTexLL, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD, opc: 0xb66, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gTexLZ, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD, opc: 0xb66, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gTexLZ, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD4, opc: 0xb63, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD4, opc: 0xb63, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gTLD4, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gTLD4, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	{op: ori.OpTEX, opc: 0x361, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}},
+		mods: []group{gTexSCR, {pos: 59, n: 1, names: names(1, "B")}, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+	// TXQ RZ, Rd, Ra, query, [slot | UR, 0x0 | nothing (.B)], mask: RZ at
+	// 64, Rd at 16, Ra at 24, the component mask at 72; every word ptxas
+	// writes holds the TEX_HEADER_DIMENSION query as 0 in bits 62-63
+	// (Decision: the query field's place is not measured; orilab emits
+	// only this query, so the group only consumes its name).
+	{op: ori.OpTXQ, opc: 0xb6f, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}, {k: sImm, pos: 72, n: 4}},
+		mods: []group{gTxqQuery}, fix: []fix{{59, 2, 0}}},
+	{op: ori.OpTXQ, opc: 0x370, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 72, n: 4}},
+		mods: []group{{pos: 59, n: 1, names: names(1, "B")}, gTxqQuery}},
+	{op: ori.OpTXQ, opc: 0xf6f, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 72, n: 4}},
+		mods: []group{gTxqQuery}, fix: []fix{{91, 1, 1}}},
+	// SULD.D.BA and SUST.D.BA: the data at 16 (SULD) or 32 (SUST), the
+	// coordinates at 24, the slot or uniform register at 40 as TEX's.
+	// Bit 72 .D.BA, bits 73-75 the size as LDG's, 77-80 the ordering as
+	// LDG's (.STRONG.SM), 59-60 the out-of-range mode (0 IGN, 1 none, 2
+	// TRAP), 61-63 the dimension (1D 0, 1D_ARRAY 2, 2D 3, 3D 5).
+	{op: ori.OpSULD, opc: 0xb99, arch: 80, archMax: 89, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder, gSurfMode}, tmpl: []fix{{81, 4, 0xf}}},
+	{op: ori.OpSULD, opc: 0xf99, arch: 90, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder, gSurfMode}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
+	{op: ori.OpSUST, opc: 0xb9d, arch: 80, archMax: 89, dsts: nil,
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder, gSurfMode}, tmpl: []fix{{84, 1, 1}}},
+	{op: ori.OpSUST, opc: 0xf9d, arch: 90, dsts: nil,
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
+		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder, gSurfMode}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{84, 1, 1}}},
+
 	// Warp collectives and synchronization.
 	{op: ori.OpSHFL, opc: 0x389, dsts: []slot{{k: sP, pos: 81}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}}, mods: []group{gShfl}},
@@ -538,5 +624,18 @@ func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
 	}
 	return in, nil
 }
+
+// Texture and surface modifier groups (see the forms).
+var (
+	gTexSCR   = group{pos: 60, n: 1, names: names(0, "", 1, "SCR")}
+	gTexLL    = group{pos: 87, n: 3, names: names(3, "LL")}
+	gTexLZ    = group{pos: 87, n: 3, names: names(1, "LZ")}
+	gTLD4     = group{pos: 87, n: 2, names: names(0, "R", 1, "G", 2, "B", 3, "A")}
+	gTexDim   = group{pos: 61, n: 3, names: names(0, "1D", 1, "2D", 2, "3D", 4, "ARRAY_1D", 5, "ARRAY_2D")}
+	gTxqQuery = group{pos: 62, n: 2, names: names(0, "TEX_HEADER_DIMENSION")}
+	gSurfDBA  = group{pos: 72, n: 1, names: names(1, "D.BA")}
+	gSurfDim  = group{pos: 61, n: 3, names: names(0, "1D", 2, "1D_ARRAY", 3, "2D", 5, "3D")}
+	gSurfMode = group{pos: 59, n: 2, names: names(1, "", 0, "IGN", 2, "TRAP")}
+)
 
 var gShfl = group{pos: 58, n: 2, names: names(0, "IDX", 1, "UP", 2, "DOWN", 3, "BFLY")}

@@ -236,3 +236,28 @@ func TestBarrierRecycling(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestReuseNotOnFCHK: FCHK's operands carry no reuse flag (nvdisasm
+// prints none for its word with the bit set).
+func TestReuseNotOnFCHK(t *testing.T) {
+	f := parse(t, `.entry r
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 FCHK.DIVIDE P0 = R7, R8 ;
+	#2 FCHK.DIVIDE P1 = R7, R9 ;
+	#3 EXIT ;
+}
+`)
+	if err := sched.AssignControlWords(f, 80); err != nil {
+		t.Fatal(err)
+	}
+	if got := body(f); strings.Contains(got, "reuse") {
+		t.Errorf("FCHK got a reuse flag:\n%s", got)
+	}
+	inst(t, f, 1).Srcs[0].Reuse = true
+	if err := sched.CheckHazards(f, 80); err == nil || !strings.Contains(err.Error(), "#1 is FCHK, which prints no reuse flag") {
+		t.Errorf("got %v", err)
+	}
+}
