@@ -53,27 +53,34 @@ func TestCompileCubin(t *testing.T) {
 }
 
 // TestCompileCubinRefused: an instruction the encoder has no word for
-// (a texture fetch) is the error, naming it; no file is written. Calls,
+// (an indirect branch, BRX) is the error, naming it; no file is written. Calls,
 // direct (returning through RET.REL.NODEC) and through a function
 // pointer (CALL.REL.NOINC Ra, the pointer an offset from the kernel's
 // start), get their cubins.
 func TestCompileCubinRefused(t *testing.T) {
 	dir := t.TempDir()
-	p := writeFile(t, dir, "t.ptx", header+`.global .texref tr;
-.visible .entry k(.param .u64 out)
+	p := writeFile(t, dir, "t.ptx", header+`.visible .entry k(.param .u64 out)
 {
-	.reg .u32 %r<6>;
+	.reg .u32 %r<3>;
 	.reg .u64 %rd<2>;
-	mov.u32 %r5, 0;
-	tex.1d.v4.u32.s32 {%r1, %r2, %r3, %r4}, [tr, {%r5}];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r1, %r1, 1;
+ts:	.branchtargets L0, L1;
+	brx.idx %r1, ts;
+L0:
+	mov.u32 %r2, 5;
+	bra.uni D;
+L1:
+	mov.u32 %r2, 7;
+D:
 	ld.param.u64 %rd1, [out];
-	st.global.u32 [%rd1], %r1;
+	st.global.u32 [%rd1], %r2;
 	ret;
 }
 `)
 	out := filepath.Join(dir, "t.cubin")
 	code, _, errs := runCLI(t, "compile", "-arch", "sm_80", "-o", out, p)
-	if want := "orilab compile: no cubin: sass: k BB0 #2 TLD.SCR.LZ.1D: orilab has no encoding for TLD\n"; code != 2 || errs != want {
+	if want := "orilab compile: no cubin: sass: k BB0 #4 BRX: orilab has no encoding for BRX\n"; code != 2 || errs != want {
 		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}
 	if _, err := os.Stat(out); err == nil {
