@@ -82,10 +82,13 @@ for _ in $(seq 122); do tmux send-keys -t "$session" j; done
 expect "#122/158 AllocateRegisters"
 tmux send-keys -t "$session" 7 i
 expect "Num forced bugs 1"
-# Seed 1 moves a dead definition (MOV R6 = RZ, overwritten by a guarded
-# LDS before every read), which the verifiers rightly accept; s tries
-# seed 2, which corrupts a live read.
-expect "the post-RA verifiers accept it"
+# Seed 1 renames the result of #27 (SHF.L.U32 R5 -> R8), so #34 reads
+# R5 holding another value; s tries seed 2, which makes #34 read R8
+# before anything is written there. The reaching-defs verifier catches
+# both (orilab inject tui/sample/sample.json --bugspec "1,0,0,0 0 0"
+# --seed N -O 3).
+expect "caught by the reaching-defs verifier"
+expect "SHF.L.U32 R8 = R0, 0x2, RZ"
 tmux send-keys -t "$session" s
 expect "seed 2"
 expect "caught by the reaching-defs verifier"
