@@ -48,13 +48,8 @@ func init() {
 
 // DeadLoops is the loop deletion of OriPerformLiveDeadFourth.
 var DeadLoops = Pass{
-	Run: deleteDeadLoops,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableDeadLoopElim") {
-			return "switched off by DisableDeadLoopElim"
-		}
-		return ""
-	},
+	Run:  deleteDeadLoops,
+	NoOp: offBy("DisableDeadLoopElim"),
 }
 
 // deadLoopForbidden are the flags of instructions a deleted loop must not

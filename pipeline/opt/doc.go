@@ -79,3 +79,14 @@ type Pass struct {
 	// of pretending it ran.
 	NoOp func(c *Context) string
 }
+
+// offBy is the NoOp of a pass that one boolean knob switches off: it
+// names the knob when it is set.
+func offBy(knob string) func(c *Context) string {
+	return func(c *Context) string {
+		if c.Bool(knob) {
+			return "switched off by " + knob
+		}
+		return ""
+	}
+}

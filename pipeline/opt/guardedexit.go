@@ -63,13 +63,8 @@ func init() {
 
 // GuardedExit is the OptimizeNestedCondBranches pass.
 var GuardedExit = Pass{
-	Run: guardedExit,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableGuardedExit") {
-			return "switched off by DisableGuardedExit"
-		}
-		return ""
-	},
+	Run:  guardedExit,
+	NoOp: offBy("DisableGuardedExit"),
 }
 
 func guardedExit(f *ori.Func, c *Context) (bool, error) {

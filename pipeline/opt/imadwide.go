@@ -53,13 +53,8 @@ func init() {
 
 // FoldIMADWide is the LateArchOptimizeFirst pass.
 var FoldIMADWide = Pass{
-	Run: foldIMADWide,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableIMADWideFold") {
-			return "switched off by DisableIMADWideFold"
-		}
-		return ""
-	},
+	Run:  foldIMADWide,
+	NoOp: offBy("DisableIMADWideFold"),
 }
 
 func foldIMADWide(f *ori.Func, c *Context) (bool, error) {

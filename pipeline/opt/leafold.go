@@ -42,13 +42,8 @@ func init() {
 
 // FoldLEA is the LateArchOptimizeSecond pass.
 var FoldLEA = Pass{
-	Run: foldLEA,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableLEAFold") {
-			return "switched off by DisableLEAFold"
-		}
-		return ""
-	},
+	Run:  foldLEA,
+	NoOp: offBy("DisableLEAFold"),
 }
 
 func foldLEA(f *ori.Func, c *Context) (bool, error) {

@@ -43,13 +43,8 @@ func init() {
 
 // FoldLEAHI is the 64-bit LEA fold of LateArchOptimizeSecond.
 var FoldLEAHI = Pass{
-	Run: foldLEAHI,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableLEAHIFold") {
-			return "switched off by DisableLEAHIFold"
-		}
-		return ""
-	},
+	Run:  foldLEAHI,
+	NoOp: offBy("DisableLEAHIFold"),
 }
 
 func foldLEAHI(f *ori.Func, c *Context) (bool, error) {

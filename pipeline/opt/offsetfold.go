@@ -60,13 +60,8 @@ func init() {
 
 // FoldOffsets is the offset fold of LateArchOptimizeSecond.
 var FoldOffsets = Pass{
-	Run: foldOffsets,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableOffsetFold") {
-			return "switched off by DisableOffsetFold"
-		}
-		return ""
-	},
+	Run:  foldOffsets,
+	NoOp: offBy("DisableOffsetFold"),
 }
 
 // offsetMemOps are the memory instructions whose address immediate the

@@ -48,13 +48,8 @@ func init() {
 
 // FoldSetpPred is the predicate fold of LateArchOptimizeSecond.
 var FoldSetpPred = Pass{
-	Run: foldSetpPred,
-	NoOp: func(c *Context) string {
-		if c.Bool("DisableSetpPredFold") {
-			return "switched off by DisableSetpPredFold"
-		}
-		return ""
-	},
+	Run:  foldSetpPred,
+	NoOp: offBy("DisableSetpPredFold"),
 }
 
 func foldSetpPred(f *ori.Func, c *Context) (bool, error) {
