@@ -637,9 +637,34 @@ func (c *fn) regOperand(val ori.Operand, words int) ori.Operand {
 		val.Reg = val.Reg.Wide(words)
 		return val
 	}
+	if val.Kind == ori.OpdImm && val.Imm == 0 && words == 1 {
+		return ori.R(ori.RZ) // STS [a], RZ as ptxas writes it
+	}
 	tmp := c.newReg(words)
-	c.mov(tmp, val, words)
+	c.movFresh(tmp, val, words)
 	return ori.R(tmp)
+}
+
+// movFresh moves val into tmp, a register fresh for it. An immediate is
+// moved without the instruction's guard: writing a constant into a
+// register nothing else defines has no effect a guard could withhold,
+// and an unguarded constant is one that copy propagation and constant
+// folding can see (a guarded "@p st [a], 0" stores RZ instead of holding
+// a register for the zero; fixup-bar-red-deadlock's eight guarded
+// stores of constants held eight registers). Anything else keeps the
+// guard.
+func (c *fn) movFresh(tmp ori.Reg, val ori.Operand, words int) {
+	if val.Kind != ori.OpdImm {
+		c.mov(tmp, val, words)
+		return
+	}
+	for i := 0; i < words; i++ {
+		w := word(val, i)
+		if w.Kind == ori.OpdImm && w.Imm == 0 {
+			w = ori.R(ori.RZ) // a register copy, which copy propagation folds into the use
+		}
+		c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(tmp.Word(i))}, w)
+	}
 }
 
 // readSlot reads bytes [off, off+size) of a parameter slot into r.
@@ -877,7 +902,7 @@ func (c *fn) asReg(o ori.Operand) ori.Operand {
 		return o
 	}
 	r := c.newReg(1)
-	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, o)
+	c.movFresh(r, o, 1)
 	return ori.R(r)
 }
 
