@@ -60,10 +60,10 @@ var cubinMetaAllowed = []struct {
 	why string
 }{
 	// ptxas writes the DWARF call-frame table for cuda-gdb and the
-	// exception unwinder; loading and launching do not read it (the
-	// CUDA driver API loads cubins that carry only .text, .nv.info and
-	// the constant banks, e.g. those of hand assemblers such as
-	// TuringAs). orilab has no unwind model to describe.
+	// exception unwinder. The TuringAs assembler's cubins
+	// (daadaada/turingas, turingas/cubin.py) carry none, and its
+	// examples load and launch them with cuModuleLoad; orilab has no
+	// unwind model to describe (sass/cubin.go).
 	{`section \.rela?\.debug_frame: ptxas only`, "debug info"},
 	{`section \.debug_frame: ptxas only`, "debug info"},
 	{`symbol \.debug_frame .*: ptxas only`, "debug info"},

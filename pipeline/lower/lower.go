@@ -136,7 +136,8 @@ func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
 // collectGlobals lays out module-scope .global and .const variables: .const
 // data packed into bank 3, one bank-4 address slot per .global. .global
 // variables declared inside a function body are static storage too and
-// are laid out the same way (PTX gives them module lifetime).
+// are laid out the same way (PTX gives them module lifetime). .texref and
+// .surfref variables get no storage: they go to ori.Module.TexVars.
 func (l *lowerer) collectGlobals() error {
 	var constOff, slot int64
 	type pending struct {

@@ -25,13 +25,41 @@ package sass
 // is .nv.constant2.NAME, right before its .nv.constant0, as ptxas writes
 // it.
 //
-// What ptxas writes and this writer does not: .debug_frame and its
-// relocations, .nv.rel.action, .note.nv.tkinfo, .nv.callgraph, the
-// cuinfo note and .nv.compat below sm_90 (on sm_90 nvdisasm 13.5
-// rejects a cubin without them, so they are written there),
-// EIATTR_CRS_STACK_SIZE, EIATTR_SW_WAR and the attributes cuobjdump 13.5
-// does not name. The CUDA driver has not loaded its output yet (no GPU
-// was lent to the session that wrote it).
+// Textures and surfaces: a .texref or .surfref is a global symbol of
+// type STT_CUDA_TEXTURE (10) or STT_CUDA_SURFACE (12) in no section; the
+// driver binds a texture or surface to it by name and writes its header
+// index into the kernel's bank-0 words that R_CUDA_TEX_HEADER_INDEX (6)
+// and R_CUDA_SURF_HEADER_INDEX (52) relocations in
+// .rel(a).nv.constant0.NAME point at; EIATTR_BINDLESS_TEXTURE_BANK and
+// _SURFACE_BANK name bank 0 (kernelAttrs). A texture object needs
+// nothing: its handle is a parameter's value.
+//
+// What ptxas 13.0 writes and this writer does not
+// (TestCubinMetaMatchesPtxas in package pipeline lists every difference
+// with ptxas's cubin for a fixed set of files, and its allow-list says
+// why each may stay):
+//   - .debug_frame and its relocations, the DWARF call-frame table of
+//     cuda-gdb and the exception unwinder, and .note.nv.tkinfo, the
+//     tool's name and command line. Decision: left out, as debugger
+//     and tool data: the cubin writer of the TuringAs assembler
+//     (daadaada/turingas, turingas/cubin.py) writes neither (nor the
+//     cuinfo note or .nv.callgraph), and its examples load those cubins
+//     with cuModuleLoad and launch them; orilab has no unwind model to
+//     describe. Not confirmed on a GPU by orilab itself;
+//   - on sm_90, the 1 KB of reserved shared memory (.nv.shared.reserved.0
+//     and the weak symbols .nv.reservedSmem.offset0 and
+//     __nv_reservedSMEM_offset_0_alias), because orilab's lowering places
+//     shared variables from offset 0 where ptxas starts them at 0x400;
+//   - the attributes that list code orilab does not track
+//     (EIATTR_COOP_GROUP_INSTR_OFFSETS and _MASK_REGIDS for warp votes and
+//     syncs, EIATTR_INT_WARP_WIDE_INSTR_OFFSETS,
+//     EIATTR_INDIRECT_BRANCH_TARGETS), and those of extern calls through
+//     the driver (EIATTR_EXTERNS, EIATTR_SYSCALL_OFFSETS, callgraph
+//     edges), which the lowering does not emit;
+//   - the empty .rela.text.NAME sections of sm_90.
+//
+// The CUDA driver has not loaded orilab's cubins yet (no GPU was lent
+// to the sessions that wrote this).
 
 import (
 	"bytes"
