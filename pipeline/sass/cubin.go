@@ -371,17 +371,13 @@ type kernelText struct {
 // queries a texture through a register handle gets ptxas's other
 // shape: register count, EIATTR_MAX_STACK_SIZE, minimum stack, frame.
 //
-// Decision: the stack sizes are a bound, the kernel's frame plus every
-// function's it reaches (ptxas's own call-graph depth is not modelled).
+// The minimum stack size is minStack's.
 func moduleInfo(kts []kernelText, symIndex map[string]int) []byte {
 	b := &bytes.Buffer{}
 	stack := map[string]int{}
 	for _, kt := range kts {
 		k := uint32(symIndex[kt.k.Name])
-		st := kt.k.Frame
-		for _, g := range kt.callees {
-			st += g.Frame
-		}
+		st := minStack(kt)
 		stack[kt.k.Name] = st
 		sval(b, eiattrRegCount, u32(k, uint32(kt.k.Regs)))
 		if kt.k.BindlessQuery {
@@ -402,6 +398,71 @@ func moduleInfo(kts []kernelText, symIndex map[string]int) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// minStack is a kernel's EIATTR_MIN_STACK_SIZE as ptxas 13.0 computes
+// it: the kernel's frame plus the deepest chain of frames of the
+// functions it calls (directly, or through a function pointer it
+// takes), where a function that can reach itself counts nothing, nor do
+// the functions it calls: the stack of a recursion is not static, and
+// the program sets its own limit (measured: func_frame at -O0, frame
+// 0x18 and a callee with none, gives 0x18; a kernel calling a recursive
+// function with a 16-byte frame gives 0).
+func minStack(kt kernelText) int {
+	byName := map[string]*CubinFunc{kt.k.Name: kt.k}
+	for _, g := range kt.callees {
+		byName[g.Name] = g
+	}
+	calls := func(f *CubinFunc) []string {
+		var out []string
+		for _, r := range f.Code.Relocs {
+			if (r.Kind == RelocCall || r.Kind == RelocFuncAddr) && byName[r.Sym] != nil {
+				out = append(out, r.Sym)
+			}
+		}
+		return out
+	}
+	// recursive: f reaches itself.
+	recursive := map[string]bool{}
+	for _, g := range kt.callees {
+		seen := map[string]bool{}
+		var walk func(n string) bool
+		walk = func(n string) bool {
+			for _, c := range calls(byName[n]) {
+				if c == g.Name {
+					return true
+				}
+				if !seen[c] {
+					seen[c] = true
+					if walk(c) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		recursive[g.Name] = walk(g.Name)
+	}
+	depth := map[string]int{}
+	var deep func(n string) int
+	deep = func(n string) int {
+		if recursive[n] {
+			return 0
+		}
+		if d, ok := depth[n]; ok {
+			return d
+		}
+		d := 0
+		for _, c := range calls(byName[n]) {
+			if c != kt.k.Name {
+				d = max(d, deep(c))
+			}
+		}
+		d += byName[n].Frame
+		depth[n] = d
+		return d
+	}
+	return deep(kt.k.Name)
 }
 
 // kernelAttrs returns .nv.info.NAME, the kernel's attributes in ptxas

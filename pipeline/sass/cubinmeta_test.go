@@ -165,3 +165,59 @@ func TestCubinInfoShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestCubinMinStack: EIATTR_MIN_STACK_SIZE is the kernel's frame plus
+// the deepest chain of callee frames (k 4 + max(a 16 + c 8, b 32) = 36),
+// and a recursive function adds nothing (k 4 + r's 16 = 4), as ptxas
+// 13.0 computes it.
+func TestCubinMinStack(t *testing.T) {
+	fn := func(name, body string, frame int) CubinFunc {
+		f := parseFunc(t, body)
+		f.Name = name
+		code, err := EncodeFunc(f, 80)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return CubinFunc{Name: name, Entry: name == "k", Code: code, Regs: 24, Frame: frame}
+	}
+	id := 0
+	call := func(callee string) string {
+		id += 3
+		return fmt.Sprintf("\t#%d MOV R20 = `.ret` ;\n\t#%d MOV R21 = RZ ;\n\t#%d CALL.REL.NOINC `%s` ;\n", id, id+1, id+2, callee)
+	}
+	ret := "\t#99 RET.REL.NODEC R20.64 ;\n"
+	minStack := func(funcs []CubinFunc) uint32 {
+		cub, err := WriteCubin(80, funcs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ef, err := elf.NewFile(bytes.NewReader(cub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _ := ef.Section(".nv.info").Data()
+		for i := 0; i+4 <= len(info); i += 4 + int(binary.LittleEndian.Uint16(info[i+2:])) {
+			if info[i+1] == eiattrMinStackSize {
+				return binary.LittleEndian.Uint32(info[i+8:])
+			}
+		}
+		t.Fatal("no EIATTR_MIN_STACK_SIZE")
+		return 0
+	}
+	got := minStack([]CubinFunc{
+		fn("k", "BB0:\n"+call("a")+call("b")+"\t#98 EXIT ;\n", 4),
+		fn("a", "BB0:\n"+call("c")+ret, 16),
+		fn("b", "BB0:\n"+ret, 32),
+		fn("c", "BB0:\n"+ret, 8),
+	})
+	if got != 36 {
+		t.Errorf("chain: min stack %d, want 36", got)
+	}
+	got = minStack([]CubinFunc{
+		fn("k", "BB0:\n"+call("r")+"\t#98 EXIT ;\n", 4),
+		fn("r", "BB0:\n"+call("r")+ret, 16),
+	})
+	if got != 4 {
+		t.Errorf("recursion: min stack %d, want 4", got)
+	}
+}
