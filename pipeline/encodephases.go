@@ -158,7 +158,11 @@ func formatCodeList(c *PhaseContext) error {
 	if c.Backend.EncodeErr != nil || c.Backend.Code == nil {
 		return nil
 	}
-	cub, err := sass.WriteCubin(c.Arch, CubinFuncs(c.Module, c.Arch, c.Backend), CubinGlobals(c.Module))
+	funcs := CubinFuncs(c.Module, c.Arch, c.Backend)
+	for i := range funcs {
+		funcs[i].MaxRegs = c.MaxRegCount
+	}
+	cub, err := sass.WriteCubin(c.Arch, funcs, CubinGlobals(c.Module))
 	if err != nil {
 		c.Backend.EncodeErr = err
 		return nil

@@ -74,6 +74,10 @@ type CubinFunc struct {
 	Entry bool // a kernel (.entry): STO_CUDA_ENTRY, parameters in constant bank 0
 	Code  *Code
 	Regs  int // registers per thread (EIATTR_REGCOUNT)
+	// MaxRegs is the register limit the code was allocated under
+	// (--maxrregcount; EIATTR_MAXREG_COUNT, which ptxas 13.0 writes as
+	// that number, 255 without one); 0 means none.
+	MaxRegs int
 	Frame int // bytes of stack frame (EIATTR_FRAME_SIZE)
 	// Params are the kernel's parameters in order: byte offset from the
 	// start of the parameter area and size.
@@ -533,7 +537,11 @@ func kernelAttrs(f *CubinFunc, arch int, symIndex map[string]int, refKind map[st
 		params()
 		hval(b, eiattrSparseMMAMask, 0)
 	}
-	hval(b, eiattrMaxRegCount, 0xff)
+	maxRegs := uint16(0xff)
+	if f.MaxRegs > 0 {
+		maxRegs = uint16(f.MaxRegs)
+	}
+	hval(b, eiattrMaxRegCount, maxRegs)
 	if arch < 90 {
 		if tex {
 			bval(eiattrBindlessTex, 0)
