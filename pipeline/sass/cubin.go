@@ -78,7 +78,7 @@ type CubinFunc struct {
 	// (--maxrregcount; EIATTR_MAXREG_COUNT, which ptxas 13.0 writes as
 	// that number, 255 without one); 0 means none.
 	MaxRegs int
-	Frame int // bytes of stack frame (EIATTR_FRAME_SIZE)
+	Frame   int // bytes of stack frame (EIATTR_FRAME_SIZE)
 	// Params are the kernel's parameters in order: byte offset from the
 	// start of the parameter area and size.
 	Params []CubinParam
