@@ -31,7 +31,8 @@ import (
 // a texref read in a called .func, bindless handles), surfaces, calls
 // with frames, function pointers, shared memory, named barriers, warp
 // votes, literal pools, .global and .const variables, an extern call,
-// launch bounds; "FILE --maxrregcount N" compiles with a register limit.
+// launch bounds, a kernel without parameters; "FILE --maxrregcount N"
+// compiles with a register limit.
 var cubinMetaFiles = []string{
 	"testdata/kernels/tex_forms.ptx",
 	"testdata/kernels/surf_forms.ptx",
@@ -53,6 +54,7 @@ var cubinMetaFiles = []string{
 	"shared:corpus/ZLUDA/ptx/src/test/spirv_run/assertfail.ptx",
 	"shared:corpus/gpuocelot/ocelot/src/cuda/test/TestIndirectFunctionCall.ptx",
 	"shared:corpus/ZLUDA/ptx/src/test/spirv_run/add_tuning.ptx",
+	"shared:corpus/ZLUDA/ptx/src/test/spirv_build/bar_sync.ptx",
 }
 
 // cubinMetaAllowed lists the differences that may stay, each with the

@@ -483,7 +483,9 @@ func minStack(kt kernelText) int {
 //
 // (measured over testdata/kernels, ZLUDA's tex_read kernels and probes
 // with .maxntid and .reqntid; TestCubinMetaMatchesPtxas compares them).
-// The bindless banks are bank 0, where the texref words are: below
+// A kernel without parameters has neither PARAM_CBANK nor
+// CBANK_PARAM_SIZE (measured on an empty kernel). The bindless banks are
+// bank 0, where the texref words are: below
 // sm_90 each is written when a .texref (.surfref) word is, on sm_90 both
 // when either is. 0x35 (no value) below sm_90, SPARSE_MMA_MASK 0 and
 // SW_WAR 8 on sm_90, and 0x5f (0 below sm_90, 0x101 on sm_90) are
@@ -530,8 +532,10 @@ func kernelAttrs(f *CubinFunc, arch int, symIndex map[string]int, refKind map[st
 	sval(b, eiattrCUDAAPIVersion, u32(0x82))
 	if arch < 90 {
 		b.Write([]byte{eifmtNVAL, eiattr35, 0, 0})
-		cbank()
-		hval(b, eiattrCBankParamSize, uint16(psize))
+		if len(f.Params) > 0 {
+			cbank()
+			hval(b, eiattrCBankParamSize, uint16(psize))
+		}
 		params()
 	} else {
 		params()
@@ -571,8 +575,10 @@ func kernelAttrs(f *CubinFunc, arch int, symIndex map[string]int, refKind map[st
 		sval(b, eiattrReqNtid, u32(uint32(f.ReqNtid[0]), uint32(f.ReqNtid[1]), uint32(f.ReqNtid[2])))
 	}
 	if arch >= 90 {
-		hval(b, eiattrCBankParamSize, uint16(psize))
-		cbank()
+		if len(f.Params) > 0 {
+			hval(b, eiattrCBankParamSize, uint16(psize))
+			cbank()
+		}
 		sval(b, eiattrSWWAR, u32(8))
 		if tex || surf {
 			bval(eiattrBindlessTex, 0)
