@@ -134,7 +134,7 @@ var cubinMetaAllowed = []struct {
 
 func TestCubinMetaMatchesPtxas(t *testing.T) {
 	ptxas := nvtools.Require(t, nvtools.Ptxas)
-	nvtools.Require(t, nvtools.Cuobjdump)
+	cuobjdump := nvtools.Require(t, nvtools.Cuobjdump)
 	var allowed []*regexp.Regexp
 	for _, a := range cubinMetaAllowed {
 		allowed = append(allowed, regexp.MustCompile(a.re))
@@ -175,9 +175,21 @@ func TestCubinMetaMatchesPtxas(t *testing.T) {
 			if ours, err := cubinMetaOf(file, arch, maxRegs); ours == nil {
 				msg, _, _ := strings.Cut(err.Error(), "\n")
 				diffs = []string{"orilab writes no cubin: " + msg}
-			} else if diffs, err = cubinMetaDiff(theirs, ours); err != nil {
-				t.Errorf("%s: %v", what, err)
-				continue
+			} else {
+				if diffs, err = cubinMetaDiff(theirs, ours); err != nil {
+					t.Errorf("%s: %v", what, err)
+					continue
+				}
+				// cuobjdump reads the whole file, and finds the cuinfo
+				// note (it reads it at section index 6 only).
+				oc := filepath.Join(dir, "o.cubin")
+				if err := os.WriteFile(oc, ours, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out, err := exec.Command(cuobjdump, "-elf", oc).CombinedOutput()
+				if err != nil || !strings.Contains(string(out), "toolkit=13.0") {
+					t.Errorf("%s: cuobjdump -elf on orilab's cubin: %v; no toolkit=13.0 in\n%.400s", what, err, out)
+				}
 			}
 		next:
 			for _, d := range diffs {
