@@ -158,7 +158,11 @@ func formatCodeList(c *PhaseContext) error {
 	if c.Backend.EncodeErr != nil || c.Backend.Code == nil {
 		return nil
 	}
-	cub, err := sass.WriteCubin(c.Arch, CubinFuncs(c.Module, c.Arch, c.Backend), CubinGlobals(c.Module))
+	funcs := CubinFuncs(c.Module, c.Arch, c.Backend)
+	for i := range funcs {
+		funcs[i].MaxRegs = c.MaxRegCount
+	}
+	cub, err := sass.WriteCubin(c.Arch, funcs, CubinGlobals(c.Module))
 	if err != nil {
 		c.Backend.EncodeErr = err
 		return nil
@@ -193,10 +197,46 @@ func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
 			for _, p := range f.Params {
 				cf.Params = append(cf.Params, sass.CubinParam{Offset: int(p.Offset - base), Size: int(p.Size)})
 			}
+			for _, t := range f.TexRefs {
+				cf.TexRefs = append(cf.TexRefs, sass.CubinTexRef{Name: t.Name, Offset: int(t.Offset)})
+			}
+		}
+		for _, bl := range f.Blocks {
+			for _, in := range bl.Insts {
+				switch in.Op {
+				case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpSULD, ori.OpSUST:
+					cf.Textures = true
+				case ori.OpTXQ:
+					cf.Textures = true
+					cf.BindlessQuery = cf.BindlessQuery || objectQuery(f, in)
+				case ori.OpBSSY, ori.OpCALL:
+					cf.Reconverges = true
+				}
+			}
 		}
 		out = append(out, cf)
 	}
 	return out
+}
+
+// objectQuery reports whether in, a TXQ, queries a texture or surface
+// object (txq or suq on a handle) rather than a .texref or .surfref:
+// the handle is in a register (TXQ.B), or it is a kernel parameter whose
+// bank-0 word the query reads (its slot below the parameters' end),
+// which ptxas treats alike (surf_forms: suq.height on a parameter's
+// handle; see sass.CubinFunc.BindlessQuery).
+func objectQuery(f *ori.Func, in *ori.Inst) bool {
+	if in.HasMod("B") {
+		return true
+	}
+	if !f.Entry || len(in.Srcs) < 3 || in.Srcs[2].Kind != ori.OpdImm {
+		return false
+	}
+	end := int64(0)
+	for _, p := range f.Params {
+		end = max(end, p.Offset+p.Size)
+	}
+	return 4*in.Srcs[2].Imm < end
 }
 
 // barriers is the number of named barriers f uses: the highest constant
@@ -224,6 +264,13 @@ func barriers(f *ori.Func) int {
 // writer (module-scope .shared variables live in each kernel's window).
 func CubinGlobals(m *ori.Module) []sass.CubinGlobal {
 	var out []sass.CubinGlobal
+	for _, t := range m.TexVars {
+		r := sass.RefTexture
+		if t.Surface {
+			r = sass.RefSurface
+		}
+		out = append(out, sass.CubinGlobal{Name: t.Name, Ref: r})
+	}
 	for _, g := range m.Globals {
 		switch g.Space {
 		case ori.SpaceGlobal:

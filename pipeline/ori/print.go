@@ -50,6 +50,13 @@ func (m *Module) String() string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, t := range m.TexVars {
+		if t.Surface {
+			fmt.Fprintf(&b, ".surfref %s\n", t.Name)
+		} else {
+			fmt.Fprintf(&b, ".texref %s\n", t.Name)
+		}
+	}
 	for _, f := range m.Funcs {
 		b.WriteByte('\n')
 		f.write(&b)
