@@ -172,7 +172,8 @@ func formatCodeList(c *PhaseContext) error {
 }
 
 // CubinFuncs describes m's encoded functions for the cubin writer: the words of
-// b.Code, the register count the allocator reported (the one -v prints),
+// b.Code, the register count -v prints (the allocator's, and for a kernel
+// at least what its callees name, sass.RegsUsed),
 // the kernel parameters relative to the parameter area, the frame and
 // shared sizes.
 func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
@@ -181,11 +182,13 @@ func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
 		base = 0x210
 	}
 	var out []sass.CubinFunc
+	regs := sass.RegsUsed(m)
 	for i, f := range m.Funcs {
 		if b.Code[i] == nil {
 			continue // no kernel calls it
 		}
 		u := sass.UsageOf(f, arch)
+		u.Regs = regs[f.Name] // a kernel's count covers its callees
 		if st := b.RAStats[f.Name]; st != nil {
 			// The fix-ups after allocation (mercfixup.go) may name a
 			// register above the allocator's count.

@@ -747,6 +747,31 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 	return out
 }
 
+// unwrittenP returns the P registers f never writes (none when it has an
+// R2P, which may write any of them).
+func unwrittenP(f *ori.Func) regSet {
+	var written regSet
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpR2P {
+				return regSet{}
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					written.addRegOf(o.Reg, ori.ClassP)
+				}
+			}
+		}
+	}
+	var out regSet
+	for n := 0; n < ori.ClassP.Limit(); n++ {
+		if !written.has(n) {
+			out.add(n)
+		}
+	}
+	return out
+}
+
 // uniformBranchGuards moves the uniform predicate guarding a BRA into a
 // P register dead there: no BRA word holds a uniform predicate (see
 // the BRA forms), so
@@ -761,7 +786,9 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 // PLOP3's source C is the one that may be uniform (bit 67), and 0x80
 // (a & b & c) with PT in A and B is C. A BRA where every P register is
 // live (a .func: CALL and RET read everything here) keeps its guard and
-// the encoder refuses it.
+// the encoder refuses it. In a whole-seen .func only the P registers it
+// writes itself are candidates: its callers were allocated knowing only
+// those change (regalloc/interproc.go).
 func uniformBranchGuards(f *ori.Func, m *mirror) {
 	var live *physLive
 	for bi, b := range f.Blocks {
@@ -780,6 +807,11 @@ func uniformBranchGuards(f *ori.Func, m *mirror) {
 			}
 			busy := after[k]
 			busy.addInstOf(in, true, ori.ClassP)
+			if f.WholeSeen() {
+				// Its callers keep predicates across the call in every
+				// P register it does not write (regalloc/interproc.go).
+				busy.union(unwrittenP(f))
+			}
 			n := 0
 			for n < ori.ClassP.Limit() && busy.has(n) {
 				n++
