@@ -145,8 +145,8 @@
 //     fraction bits; the value is truncated to f32. [0.5, 2) is solved
 //     from the two exhaustive tanh binades, the other nine binades from
 //     the structured sweep (512 inputs each), and the result matches
-//     every input of every tanh sweep and the H100's results for 583
-//     other operands (575 with low fraction bits that the sweep's inputs
+//     every input of every tanh sweep and the H100's results for 582
+//     other operands (574 with low fraction bits that the sweep's inputs
 //     lack) recovered from the recorded programs (TanhSFU32 gives the
 //     evidence and what the sweeps leave open).
 //   - LG2 (Lg2SFU32) uses the same datapath for log2(1 + f) as a

@@ -446,8 +446,8 @@ func tanhRead(e int, m uint32) (t *sfuDatapath, idx uint32, unit int) {
 // (six of [2, 4), one of [4, 8)) two or three (C1, C2) fit, and the one
 // taken has both coefficients multiples of 4, like every uniquely solved
 // segment of [2, 8). Evidence the tables were not solved from: the H100's
-// results for 583 operands of the recorded programs, spread over the nine
-// binades, 575 of them with low fraction bits the sweep's inputs lack
+// results for 582 operands of the recorded programs, spread over the nine
+// binades, 574 of them with low fraction bits the sweep's inputs lack
 // (testdata/tanh-h100-fuzz.txt, TestTanhHardwareFuzz), all agree. That also confirms that the unit
 // ignores the fraction bits below its steps (at 2^-8 the low 6 bits of
 // the operand) and the squarer's cut: cut at 2^16, 2^18, 2^20 or 2^22
