@@ -237,12 +237,14 @@ func usedURs(m *ori.Module) [64]bool {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-					if o.Kind == ori.OpdReg || o.HasBase {
-						mark(o.Reg)
-					}
-					if o.HasDesc {
-						mark(o.Desc)
+				for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+					for _, o := range ops {
+						if o.Kind == ori.OpdReg || o.HasBase {
+							mark(o.Reg)
+						}
+						if o.HasDesc {
+							mark(o.Desc)
+						}
 					}
 				}
 			}

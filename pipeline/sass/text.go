@@ -185,9 +185,11 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if in.IsPseudo() {
 		return "", fmt.Errorf("%s is a pseudo instruction with no SASS form; it must be expanded before emission", in.Name())
 	}
-	for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-		if (o.Kind == ori.OpdReg || o.HasBase) && o.Reg.Virtual {
-			return "", fmt.Errorf("operand %s is a virtual register; SASS text needs allocated code", o)
+	for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+		for _, o := range ops {
+			if (o.Kind == ori.OpdReg || o.HasBase) && o.Reg.Virtual {
+				return "", fmt.Errorf("operand %s is a virtual register; SASS text needs allocated code", o)
+			}
 		}
 	}
 	in = spell(in, arch)

@@ -90,10 +90,13 @@ const yieldStall = 4
 const numBarriers = 6
 
 // facts caches the register words and latency of each instruction: the
-// passes below visit every instruction several times.
+// passes below visit every instruction several times. They are kept per
+// block, in b.Insts order (the passes change control words, never the
+// instruction lists), so a pass looks a block up once instead of every
+// instruction.
 type facts struct {
-	arch int
-	m    map[*ori.Inst]*fact
+	arch   int
+	blocks map[*ori.Block][]fact
 }
 
 type fact struct {
@@ -101,13 +104,17 @@ type fact struct {
 	info Info
 }
 
-func (fs *facts) of(x *ori.Inst) *fact {
-	if f, ok := fs.m[x]; ok {
-		return f
+// of returns the facts of b's instructions, fact i for b.Insts[i].
+func (fs *facts) of(b *ori.Block) []fact {
+	if l, ok := fs.blocks[b]; ok {
+		return l
 	}
-	f := &fact{u: usesOf(x), info: Latency(fs.arch, x)}
-	fs.m[x] = f
-	return f
+	l := make([]fact, len(b.Insts))
+	for i, x := range b.Insts {
+		l[i] = fact{u: usesOf(x), info: Latency(fs.arch, x)}
+	}
+	fs.blocks[b] = l
+	return l
 }
 
 // AssignControlWords fills every instruction's control word (Ctrl, with
@@ -149,10 +156,11 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return nil, fmt.Errorf("sched: %w", err)
 	}
-	fs := &facts{arch: arch, m: map[*ori.Inst]*fact{}}
+	fs := &facts{arch: arch, blocks: make(map[*ori.Block][]fact, len(f.Blocks))}
 	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			if fs.of(in).u.hasVir {
+		bf := fs.of(b)
+		for i, in := range b.Insts {
+			if bf[i].u.hasVir {
 				return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s; control words need physical registers", f.Name, b.ID, in.ID, in.Name())
 			}
 			in.Ctrl = ori.NoCtrl
@@ -193,8 +201,9 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 		clearBits(writes, mask)
 		clearBits(reads, mask)
 	}
+	bf := fs.of(b)
 	for idx, x := range b.Insts {
-		u, info := &fs.of(x).u, fs.of(x).info
+		u, info := &bf[idx].u, bf[idx].info
 		var need uint8
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
@@ -244,7 +253,7 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 		if len(u.dsts) > 0 {
 			x.Ctrl.WrBar = alloc(-1)
 		}
-		if len(late) > 0 && (len(u.dsts) == 0 || sourcesOverwritten(b, fs, idx, u)) {
+		if len(late) > 0 && (len(u.dsts) == 0 || sourcesOverwritten(b, bf, idx, u)) {
 			x.Ctrl.RdBar = alloc(x.Ctrl.WrBar)
 		}
 		for _, w := range u.dsts {
@@ -271,9 +280,9 @@ func releaseBar(x *ori.Inst) int8 {
 // source of b.Insts[idx] before anything consumes or overwrites its
 // results: only then does a separate read barrier release the sources
 // sooner than the write barrier would.
-func sourcesOverwritten(b *ori.Block, fs *facts, idx int, u *use) bool {
-	for _, y := range b.Insts[idx+1:] {
-		v := &fs.of(y).u
+func sourcesOverwritten(b *ori.Block, bf []fact, idx int, u *use) bool {
+	for k, y := range b.Insts[idx+1:] {
+		v := &bf[idx+1+k].u
 		for _, w := range v.dsts {
 			if hasWord(u.srcs, w) {
 				return true
@@ -390,8 +399,9 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 // state after b.
 func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
 	s := in.clone()
-	for _, x := range b.Insts {
-		u, info := &fs.of(x).u, fs.of(x).info
+	bf := fs.of(b)
+	for i, x := range b.Insts {
+		u, info := &bf[i].u, bf[i].info
 		var wait uint8
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
@@ -407,8 +417,13 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		wait |= extra(x, s.set)
 		wait &= s.set // a wait on a barrier nothing set is an error
 		x.Ctrl.Wait = wait
-		clearBits(s.writes, wait)
-		clearBits(s.reads, wait)
+		if wait != 0 {
+			// Without a wait nothing clears (the maps hold no zero
+			// masks), and a sweep over both maps per instruction was
+			// most of the wait dataflow's time.
+			clearBits(s.writes, wait)
+			clearBits(s.reads, wait)
+		}
 		s.set &^= wait
 		if x.Op == ori.OpCALL {
 			s = newWState()
@@ -477,8 +492,9 @@ func assignStalls(b *ori.Block, fs *facts) {
 	ready := map[word]int32{} // landing cycle of pending fixed-latency writes
 	t := int32(0)
 	var prev *ori.Inst
-	for _, x := range b.Insts {
-		u, info := &fs.of(x).u, fs.of(x).info
+	bf := fs.of(b)
+	for i, x := range b.Insts {
+		u, info := &bf[i].u, bf[i].info
 		if prev != nil {
 			req := t + 1
 			for _, ws := range [2][]word{u.guard, u.srcs} {
