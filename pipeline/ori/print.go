@@ -135,10 +135,15 @@ func blockList(bs []*Block) string {
 
 // String renders the control word as [B------:R-:W-:-:S00].
 func (c Ctrl) String() string {
-	// Built in a byte array without fmt: the SASS printer writes one per
-	// instruction.
 	var a [32]byte
-	b := append(a[:0], "[B"...)
+	return string(c.AppendText(a[:0]))
+}
+
+// AppendText appends the control word as String spells it to b, without
+// fmt and without allocating when b has room (the SASS printer writes
+// one per instruction).
+func (c Ctrl) AppendText(b []byte) []byte {
+	b = append(b, "[B"...)
 	for i := 0; i < 6; i++ {
 		if c.Wait&(1<<i) != 0 {
 			b = append(b, byte('0'+i))
@@ -160,8 +165,7 @@ func (c Ctrl) String() string {
 		b = append(b, '0')
 	}
 	b = strconv.AppendUint(b, uint64(c.Stall), 10)
-	b = append(b, ']')
-	return string(b)
+	return append(b, ']')
 }
 
 func barChar(n int8) string {
