@@ -130,7 +130,7 @@ func tempKey(v, g int) int64 { return int64(v)<<32 | int64(uint32(g)) }
 // newAttempt builds the items of an attempt with the given spilled values.
 func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []posSet) *attempt {
 	at := &attempt{p: p, mode: mode, spilled: spilled, limit: limit, base: base, failed: -1,
-		itemOf: make([]int, len(p.vregs)), tempOf: map[int64]int{}}
+		itemOf: make([]int, len(p.vregs)), tempOf: map[int64]int{}, items: make([]item, 0, len(p.vregs))}
 	for vi, v := range p.vregs {
 		at.itemOf[vi] = -1
 		if !spilled[vi] {

@@ -564,7 +564,7 @@ func assignYield(f *ori.Func) {
 func assignReuse(b *ori.Block, arch int) {
 	for i, x := range b.Insts {
 		for k := range x.Srcs {
-			if reuseProblem(arch, b.Insts, i, k) == "" {
+			if reuseAllowed(arch, b.Insts, i, k) {
 				x.Srcs[k].Reuse = true
 			}
 		}
@@ -578,6 +578,19 @@ func reusePipe(p Pipe) bool { return p == PipeALU || p == PipeFMA || p == PipeFP
 // reuseProblem returns why source k of insts[i] may not carry a reuse
 // flag, or "" when it may.
 func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
+	return reuseCheck(arch, insts, i, k, true)
+}
+
+// reuseAllowed reports whether source k of insts[i] may carry a reuse
+// flag: reuseProblem without formatting the reason, which assignReuse,
+// asking for every source of every instruction, spent most of its time on.
+func reuseAllowed(arch int, insts []*ori.Inst, i, k int) bool {
+	return reuseCheck(arch, insts, i, k, false) == ""
+}
+
+// reuseCheck is reuseProblem; without explain, a refusal is the
+// unformatted "refused".
+func reuseCheck(arch int, insts []*ori.Inst, i, k int, explain bool) string {
 	x := insts[i]
 	o := x.Srcs[k]
 	if o.Kind != ori.OpdReg || o.Reg.Class != ori.ClassR || o.Reg.IsZero() || o.Reg.Virtual {
@@ -592,6 +605,9 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 	y := insts[i+1]
 	xi, yi := Latency(arch, x), Latency(arch, y)
 	if xi.Variable || yi.Variable || !reusePipe(xi.Pipe) || !reusePipe(yi.Pipe) {
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d and #%d are not both fixed-latency ALU, FMA or FP64 instructions", x.ID, y.ID)
 	}
 	if x.Op == ori.OpFCHK {
@@ -599,17 +615,29 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 		// the reuse bit set (FCHK P0, R18, R15 for orilab's word with
 		// bit 122 set; TestNvdisasmEncoding over the corpus at -O3, sm_80
 		// and sm_90), so text and word would disagree.
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d is FCHK, which prints no reuse flag", x.ID)
 	}
 	if x.Guarded() || y.Guarded() {
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d or #%d is guarded", x.ID, y.ID)
 	}
 	if k >= len(y.Srcs) || y.Srcs[k].Kind != ori.OpdReg || y.Srcs[k].Reg != o.Reg {
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d does not read %s as source %d", y.ID, o.Reg, k)
 	}
 	xw := usesOf(x)
 	for _, w := range wordsOf(nil, o.Reg) {
 		if hasWord(xw.dsts, w) {
+			if !explain {
+				return "refused"
+			}
 			return fmt.Sprintf("#%d writes %s itself", x.ID, w)
 		}
 	}
@@ -618,6 +646,9 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 		// operand reuse cache: the flag would do nothing, and nvdisasm
 		// does not print it (measured over every stall and yield with
 		// -b SM80), so SASS text and words would disagree.
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d yields, which empties the reuse cache", x.ID)
 	}
 	return ""

@@ -124,6 +124,17 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 	return p
 }
 
+// fork returns a tracker in p's state with R limit budgetR. The fork
+// shares p's per-node and per-word tables, which no tracker changes, and
+// copies the live words and remaining reads, which commit changes.
+func (p *pressure) fork(budgetR int) *pressure {
+	c := *p
+	c.live = append([]bool(nil), p.live...)
+	c.remain = append([]int32(nil), p.remain...)
+	c.limit[ori.ClassR] = budgetR
+	return &c
+}
+
 func has(l []int32, k int32) bool {
 	for _, x := range l {
 		if x == k {
