@@ -62,7 +62,9 @@ package sched
 // shares nothing else, in particular not the barrier or wait logic.
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -219,13 +221,13 @@ func hasVarR(l []varR, e varR) bool {
 // on the order predecessors were merged in.
 func insertVarW(l []varW, e varW) []varW {
 	l = append(l, e)
-	sort.SliceStable(l, func(i, j int) bool { return l[i].prod.ID < l[j].prod.ID })
+	slices.SortStableFunc(l, func(a, b varW) int { return cmp.Compare(a.prod.ID, b.prod.ID) })
 	return l
 }
 
 func insertVarR(l []varR, e varR) []varR {
 	l = append(l, e)
-	sort.SliceStable(l, func(i, j int) bool { return l[i].prod.ID < l[j].prod.ID })
+	slices.SortStableFunc(l, func(a, b varR) int { return cmp.Compare(a.prod.ID, b.prod.ID) })
 	return l
 }
 

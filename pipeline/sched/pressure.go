@@ -49,7 +49,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 	n := len(d.insts)
 	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
-	index := map[word]int32{}
+	index := make(map[word]int32, n) // about one virtual word per instruction
 	id := func(w word) int32 {
 		if k, ok := index[w]; ok {
 			return k
