@@ -182,7 +182,7 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 		in = newWState()
 	}
 	in = in.clone()
-	writes, reads := in.writes, in.reads
+	writes, reads := &in.writes, &in.reads
 	var busy [numBarriers]bool
 	var since [numBarriers]int
 	for k := range busy {
@@ -198,8 +198,8 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 				busy[k] = false
 			}
 		}
-		clearBits(writes, mask)
-		clearBits(reads, mask)
+		writes.clear(mask)
+		reads.clear(mask)
 	}
 	bf := fs.of(b)
 	for idx, x := range b.Insts {
@@ -207,11 +207,11 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 		var need uint8
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
-				need |= writes[w]
+				need |= writes.get(w)
 			}
 		}
 		for _, w := range u.dsts {
-			need |= writes[w] | reads[w]
+			need |= writes.get(w) | reads.get(w)
 		}
 		if isDrain(x) {
 			for k := range busy {
@@ -243,8 +243,8 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 			return int8(best)
 		}
 		for _, w := range u.dsts {
-			delete(writes, w)
-			delete(reads, w)
+			writes.put(w, 0)
+			reads.put(w, 0)
 		}
 		if !info.Variable {
 			continue
@@ -257,11 +257,11 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 			x.Ctrl.RdBar = alloc(x.Ctrl.WrBar)
 		}
 		for _, w := range u.dsts {
-			writes[w] = 1 << x.Ctrl.WrBar
+			writes.put(w, 1<<x.Ctrl.WrBar)
 		}
 		if bar := releaseBar(x); bar >= 0 {
 			for _, w := range late {
-				reads[w] |= 1 << bar
+				reads.or(w, 1<<bar)
 			}
 		}
 	}
@@ -302,43 +302,63 @@ func sourcesOverwritten(b *ori.Block, bf []fact, idx int, u *use) bool {
 	return false
 }
 
-func clearBits(m map[word]uint8, mask uint8) {
-	for w, v := range m {
-		if v &^= mask; v == 0 {
-			delete(m, w)
-		} else {
-			m[w] = v
-		}
+// barMap holds a barrier mask (a byte) per physical register word, eight
+// words to a uint64: the control-word passes run after allocation, where
+// every word is physical and below 256 (prepare refuses virtual ones).
+// Clearing barriers, merging two states and copying one are then a few
+// dozen word operations instead of a walk over a map per waiting
+// instruction, which was most of the wait dataflow's time.
+type barMap [int(ori.NumClasses) * 256 / 8]uint64
+
+// slot is w's byte in a barMap.
+func slot(w word) (int, uint) {
+	k := int(w.class)*256 + int(w.n)
+	return k / 8, uint(k%8) * 8
+}
+
+func (m *barMap) get(w word) uint8 {
+	i, sh := slot(w)
+	return uint8(m[i] >> sh)
+}
+
+func (m *barMap) put(w word, v uint8) {
+	i, sh := slot(w)
+	m[i] = m[i]&^(0xff<<sh) | uint64(v)<<sh
+}
+
+func (m *barMap) or(w word, v uint8) {
+	i, sh := slot(w)
+	m[i] |= uint64(v) << sh
+}
+
+// clear removes the barriers in mask from every word.
+func (m *barMap) clear(mask uint8) {
+	lanes := uint64(mask) * 0x0101010101010101
+	for i := range m {
+		m[i] &^= lanes
 	}
 }
 
 // wstate is the pending-barrier state of the wait dataflow.
 type wstate struct {
-	writes map[word]uint8 // barriers protecting a pending result
-	reads  map[word]uint8 // barriers protecting a pending source read
-	set    uint8          // barriers possibly pending
+	writes barMap // barriers protecting a pending result
+	reads  barMap // barriers protecting a pending source read
+	set    uint8  // barriers possibly pending
 }
 
-func newWState() *wstate { return &wstate{writes: map[word]uint8{}, reads: map[word]uint8{}} }
+func newWState() *wstate { return &wstate{} }
 
 func (s *wstate) clone() *wstate {
-	c := newWState()
-	for w, v := range s.writes {
-		c.writes[w] = v
-	}
-	for w, v := range s.reads {
-		c.reads[w] = v
-	}
-	c.set = s.set
-	return c
+	c := *s
+	return &c
 }
 
 func (s *wstate) merge(o *wstate) bool {
 	grew := false
-	for _, p := range [2][2]map[word]uint8{{s.writes, o.writes}, {s.reads, o.reads}} {
-		for w, v := range p[1] {
-			if p[0][w]|v != p[0][w] {
-				p[0][w] |= v
+	for _, p := range [2][2]*barMap{{&s.writes, &o.writes}, {&s.reads, &o.reads}} {
+		for i, v := range p[1] {
+			if p[0][i]|v != p[0][i] {
+				p[0][i] |= v
 				grew = true
 			}
 		}
@@ -405,11 +425,11 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		var wait uint8
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
-				wait |= s.writes[w]
+				wait |= s.writes.get(w)
 			}
 		}
 		for _, w := range u.dsts {
-			wait |= s.writes[w] | s.reads[w]
+			wait |= s.writes.get(w) | s.reads.get(w)
 		}
 		if isDrain(x) {
 			wait |= s.set
@@ -418,26 +438,23 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		wait &= s.set // a wait on a barrier nothing set is an error
 		x.Ctrl.Wait = wait
 		if wait != 0 {
-			// Without a wait nothing clears (the maps hold no zero
-			// masks), and a sweep over both maps per instruction was
-			// most of the wait dataflow's time.
-			clearBits(s.writes, wait)
-			clearBits(s.reads, wait)
+			s.writes.clear(wait)
+			s.reads.clear(wait)
 		}
 		s.set &^= wait
 		if x.Op == ori.OpCALL {
 			s = newWState()
 		}
 		for _, w := range u.dsts {
-			delete(s.writes, w)
-			delete(s.reads, w)
+			s.writes.put(w, 0)
+			s.reads.put(w, 0)
 			if info.Variable && x.Ctrl.WrBar >= 0 {
-				s.writes[w] = 1 << x.Ctrl.WrBar
+				s.writes.put(w, 1<<x.Ctrl.WrBar)
 			}
 		}
 		if bar := releaseBar(x); info.Variable && bar >= 0 {
 			for _, w := range lateSources(u) {
-				s.reads[w] |= 1 << bar
+				s.reads.or(w, 1<<bar)
 			}
 		}
 		for _, bar := range [2]int8{x.Ctrl.WrBar, x.Ctrl.RdBar} {

@@ -162,6 +162,38 @@ func usesOf(in *ori.Inst) use {
 	return out
 }
 
+// hasVirtual reports usesOf(in).hasVir without collecting any words.
+func hasVirtual(in *ori.Inst) bool {
+	if in.Guarded() && in.Guard.Virtual {
+		return true
+	}
+	for k := range in.Srcs {
+		switch o := &in.Srcs[k]; o.Kind {
+		case ori.OpdReg:
+			if o.Reg.Virtual {
+				return true
+			}
+		case ori.OpdMem, ori.OpdCBank:
+			if o.HasBase && o.Reg.Virtual || o.HasDesc && o.Desc.Virtual {
+				return true
+			}
+		}
+	}
+	for k := range in.Dsts {
+		switch o := &in.Dsts[k]; o.Kind {
+		case ori.OpdReg:
+			if o.Reg.Virtual {
+				return true
+			}
+		case ori.OpdMem, ori.OpdCBank:
+			if o.HasBase && o.Reg.Virtual {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasWord reports whether ws contains w.
 func hasWord(ws []word, w word) bool {
 	for _, x := range ws {

@@ -162,7 +162,7 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if opts.PostRA {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				if u := usesOf(in); u.hasVir {
+				if hasVirtual(in) {
 					return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s after register allocation", f.Name, b.ID, in.ID, in.Name())
 				}
 			}
