@@ -97,6 +97,7 @@ func mercEncodeAndDecode(c *PhaseContext) error {
 			return err
 		}
 	}
+	c.Backend.checked, c.Backend.checkedOf = codes, c.Module
 	return nil
 }
 
@@ -140,14 +141,27 @@ func RoundTrip(f *ori.Func, code *sass.Code, arch int) error {
 }
 
 // mercGenerateSassUCode encodes the final instructions.
+//
+// The phases between MercEncodeAndDecode and this one change nothing
+// (143-146 are no-ops), so when the module is still the one
+// MercEncodeAndDecode encoded, its words are taken as they are: encoding
+// every instruction again cost as much as the round trip's encoding. A
+// module that is not that one (the manager runs each phase on a copy when
+// it keeps snapshots; a planted fault or Session.Replace puts in another)
+// is encoded afresh. The phases change a module only by running on it, so
+// the same pointer means the same instructions.
 func mercGenerateSassUCode(c *PhaseContext) error {
 	if c.Backend.EncodeErr != nil {
 		return nil
 	}
-	codes, err := encodeModule(c.Module, c.Arch)
-	if err != nil {
-		c.Backend.EncodeErr = err
-		return nil
+	codes, checkedOf := c.Backend.checked, c.Backend.checkedOf
+	c.Backend.checked, c.Backend.checkedOf = nil, nil
+	if checkedOf != c.Module {
+		var err error
+		if codes, err = encodeModule(c.Module, c.Arch); err != nil {
+			c.Backend.EncodeErr = err
+			return nil
+		}
 	}
 	c.Backend.Code = codes
 	return nil

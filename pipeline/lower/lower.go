@@ -1,7 +1,6 @@
 package lower
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -739,9 +738,10 @@ func (c *fn) lookupReg(name string) *preg {
 		if rd == nil {
 			continue
 		}
-		var n int
-		fmt.Sscanf(name[j:], "%d", &n)
-		if n >= rd.count {
+		// name[j:] is all digits; a number too large for an int names
+		// no member (fmt.Sscanf, used before, left n at 0 then).
+		n, err := strconv.Atoi(name[j:])
+		if err != nil || n >= rd.count {
 			continue
 		}
 		if r := rd.made[n]; r != nil {

@@ -155,6 +155,11 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 	if err := p.collect(); err != nil {
 		return nil, err
 	}
+	if len(p.vregs) == 0 {
+		// Nothing to allocate (the caller returns at once): the ranges
+		// below, physical ones included, would go unread.
+		return p, nil
+	}
 	p.virtualRanges()
 	if trimUndef {
 		p.trimUndefined()

@@ -76,19 +76,23 @@ func SpillBytes(f *ori.Func) (stores, loads int64) {
 // always there, so the least is 4.
 func UsedRegs(f *ori.Func) int {
 	high := 0
+	note := func(r ori.Reg) {
+		if r.Class == ori.ClassR && !r.Virtual && !r.IsZero() {
+			high = max(high, int(r.N)+int(r.Words))
+		}
+	}
+	notes := func(ops []ori.Operand) {
+		for k := range ops {
+			if o := &ops[k]; o.Kind == ori.OpdReg || o.HasBase {
+				note(o.Reg)
+			}
+		}
+	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			note := func(r ori.Reg) {
-				if r.Class == ori.ClassR && !r.Virtual && !r.IsZero() {
-					high = max(high, int(r.N)+int(r.Words))
-				}
-			}
 			note(in.Guard)
-			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-				if o.Kind == ori.OpdReg || o.HasBase {
-					note(o.Reg)
-				}
-			}
+			notes(in.Dsts)
+			notes(in.Srcs)
 		}
 	}
 	return max(high, 2) + 2

@@ -362,9 +362,11 @@ func rdNewVerifier(pre *rdPre, f *ori.Func) *rdVerifier {
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			addReg(in.Guard)
-			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-				if r, ok := rdOpReg(o); ok {
-					addReg(r)
+			for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+				for _, o := range ops {
+					if r, ok := rdOpReg(o); ok {
+						addReg(r)
+					}
 				}
 			}
 			if off, size, ok := rdSlotAccess(in); ok {
