@@ -205,6 +205,9 @@ func (d *decoder) variable(s slot, f int) ori.Operand {
 		if d.w.Bit(63) && s.mod&mNeg != 0 {
 			o.Neg = true
 		}
+		if d.notX {
+			o.Not, o.Neg = o.Neg, false
+		}
 		if d.w.Bit(62) && s.mod&mAbs != 0 {
 			o.Abs = true
 		}
@@ -219,6 +222,9 @@ func (d *decoder) variable(s slot, f int) ori.Operand {
 	}
 	if d.w.Bit(62) && s.mod&mAbs != 0 {
 		o.Abs = true
+	}
+	if d.notX {
+		o.Not, o.Neg = o.Neg, false
 	}
 	return o
 }

@@ -807,6 +807,21 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC
 	}
 	// variable puts o into bits 32-63 and returns its form kind.
 	variable := func(o *ori.Operand, allowed int, slotName string) (string, error) {
+		if notX && o.Kind != ori.OpdImm && o.Kind != ori.OpdReg || notX && o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassUR && !fm.uni {
+			// Under .X the negation bit (63) of a constant or uniform
+			// register is a bitwise not, as for registers (measured:
+			// nvdisasm -b SM80/SM90 prints IADD3.X's form-6 word with
+			// bit 63 set as ~UR4, form 5 as ~c[0x0][0x164]).
+			if o.Neg {
+				return "", fmt.Errorf("operand %s: .X takes ~, not -", *o)
+			}
+			if o.Not && allowed&(mNot|mNeg) == 0 {
+				return "", fmt.Errorf("operand %s: bitwise not has no bit here", *o)
+			}
+			x := *o
+			x.Neg, x.Not = o.Not, false
+			o = &x
+		}
 		switch o.Kind {
 		case ori.OpdImm:
 			if o.Neg || o.Abs || o.Not {

@@ -51,6 +51,17 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) >= 2 && len(c.Mods) <= 3 && c.Mods[0] == "F64" && c.Mods[len(c.Mods)-1] == "RN" {
 			drop(len(c.Mods) - 1)
 		}
+		// An f16 or bf16 result never names RN, whatever the source
+		// (measured: I2F.F16, I2F.F16.U32, I2F.F16.S64, I2F.BF16.S16,
+		// I2F.F16.U16 for round-to-nearest words).
+		if len(c.Mods) >= 2 && (c.Mods[0] == "F16" || c.Mods[0] == "BF16") && c.Mods[len(c.Mods)-1] == "RN" {
+			drop(len(c.Mods) - 1)
+		}
+	case ori.OpFLO:
+		// The signed search is the default (FLO R11, R10 for bfind.s32).
+		if i := slices.Index(c.Mods, "S32"); i >= 0 {
+			drop(i)
+		}
 	case ori.OpF2I:
 		// Mods: result type, source type, ...; S32 results and F32
 		// sources are the defaults.
@@ -69,7 +80,7 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 	case ori.OpF2F:
 		// F64 to F32 and conversions between F32 and F16 round to
 		// nearest by default; .FTZ comes before the types.
-		narrow := len(c.Mods) >= 2 && (c.Mods[0] == "F32" && c.Mods[1] == "F64" || c.Mods[0] == "F16" && c.Mods[1] == "F32" || c.Mods[0] == "F32" && c.Mods[1] == "F16")
+		narrow := len(c.Mods) >= 2 && (c.Mods[0] == "F32" && c.Mods[1] == "F64" || (c.Mods[0] == "F16" || c.Mods[0] == "BF16") && (c.Mods[1] == "F32" || c.Mods[1] == "F64") || c.Mods[0] == "F32" && c.Mods[1] == "F16")
 		if len(c.Mods) >= 3 && narrow && c.Mods[len(c.Mods)-1] == "RN" &&
 			(len(c.Mods) == 3 || len(c.Mods) == 4 && c.Mods[2] == "FTZ") {
 			drop(len(c.Mods) - 1)
