@@ -186,7 +186,12 @@ var formTable = []*form{
 		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}}},
 	{op: ori.OpSGXT, opc: 0x01a, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
 		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}, gU32}},
-	{op: ori.OpIDP, opc: 0x026, alu: true, dsts: []slot{dR}, srcs: []slot{a, b, c},
+	// IDP has no immediate form and nothing but a register in C:
+	// nvdisasm -b SM80 rejects its words in forms 2, 3, 4 and 7 and reads
+	// 1, 5 and 6; ptxas 13.0.88 puts dp4a's immediate into c[0x2][] on
+	// sm_80 and into a register (MOV) on sm_90, and PostFixForMercTargets
+	// moves it into a register.
+	{op: ori.OpIDP, opc: 0x026, alu: true, noCVar: true, pre: noImmB, dsts: []slot{dR}, srcs: []slot{a, b, c},
 		mods: []group{{pos: 73, n: 5, names: names(
 			0x03, "4A.S8.S8", 0x01, "4A.S8.U8", 0x02, "4A.U8.S8", 0x00, "4A.U8.U8",
 			0x1b, "2A.HI.S16.S8", 0x19, "2A.HI.S16.U8", 0x1a, "2A.HI.U16.S8", 0x18, "2A.HI.U16.U8",
@@ -366,9 +371,12 @@ var formTable = []*form{
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sBC, mod: mNeg | mAbs, words: 2, f64hi: true}, pAcc},
 		mods: []group{gDCmp, gBool}},
 	// .RELU is bit 79 (ptxas's HFMA2.RELU and HFMA2.BF16_V2.RELU words
-	// for fma.rn.relu.{f16x2,bf16x2} on sm_80 and sm_90).
+	// for fma.rn.relu.{f16x2,bf16x2} on sm_80 and sm_90). Bits 87-89 are
+	// a predicate that ptxas sets to PT and nvdisasm prints after C with
+	// .RELU when it is not (HFMA2.RELU R4, R5, R3, R4, P0).
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
-		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT, {pos: 79, n: 1, names: names(0, "", 1, "RELU")}}},
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT, {pos: 79, n: 1, names: names(0, "", 1, "RELU")}},
+		tmpl: []fix{pfix(87)}},
 	// HADD2 and HMUL2 (opcodes 0x030, 0x032): A at 24 and B at 32 with
 	// FADD's negation and absolute-value bits, FTZ at 80, SAT at 77,
 	// BF16_V2 at 85 on sm_90 only (nvdisasm -b SM80 ignores that bit).
@@ -671,6 +679,15 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
 	if len(in.Srcs) > 1 && (in.Srcs[1].Kind != ori.OpdReg || in.Srcs[1].Reg.Class != ori.ClassR) {
 		return nil, fmt.Errorf("source B %s: orilab encodes %s with R registers only", in.Srcs[1], in.Op)
+	}
+	return in, nil
+}
+
+// noImmB refuses an instruction whose source B is an immediate (IDP: no
+// such form).
+func noImmB(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) > 1 && in.Srcs[1].Kind == ori.OpdImm {
+		return nil, fmt.Errorf("source B %s: %s has no form with an immediate", in.Srcs[1], in.Op)
 	}
 	return in, nil
 }

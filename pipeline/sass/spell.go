@@ -304,8 +304,14 @@ func spellIMAD(c *ori.Inst) {
 		return o.Kind == ori.OpdReg && o.Reg == ori.RZ && !o.Reuse && !o.Neg && !o.Not
 	}
 	alias := ""
+	// Measured with nvdisasm 13.5 -b SM80/SM90 over IMAD Rd, Ra, 1<<k,
+	// RZ for every k, signed and .U32: SHL for k = 1-30 except 16
+	// (0x10000, the bf16-to-f32 shift, prints as plain IMAD), MOV for
+	// k = 0.
 	switch {
-	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm > 0 && b.Imm <= 1<<30 && bits.OnesCount64(uint64(b.Imm)) == 1 && isRZ(cc):
+	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm == 1 && isRZ(cc):
+		alias = "MOV"
+	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm > 1 && b.Imm <= 1<<30 && b.Imm != 1<<16 && bits.OnesCount64(uint64(b.Imm)) == 1 && isRZ(cc):
 		alias = "SHL"
 	case isRZ(a) && isRZ(b) && !(cc.Kind == ori.OpdReg && cc.Reg.Class == ori.ClassUR):
 		alias = "MOV"
