@@ -763,7 +763,7 @@ func immField(o ori.Operand, s slot) (uint64, error) {
 // number.
 func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC bool) error {
 	slotB := reuseB
-	if bIsC {
+	if bIsC || fm.bReuseC {
 		slotB = reuseC
 	}
 	file := ori.ClassR

@@ -116,7 +116,9 @@ var formTable = []*form{
 		dsts: []slot{dR64, pd81},
 		srcs: []slot{a, bInt, {k: sC, mod: mNeg, signed: true, words: 2}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		mods: []group{gU32, gX}},
-	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true,
+	// IMAD.HI has no immediate C (nvdisasm -b SM80/SM90 rejects form 2
+	// and reads forms 1 and 3-7).
+	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true, pre: noImmC,
 		dsts: []slot{dR, pd81},
 		srcs: []slot{a, bInt, cNeg, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		mods: []group{gU32, gX}},
@@ -228,7 +230,8 @@ var formTable = []*form{
 	{op: ori.OpFSETP, opc: 0x00b, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFCmp, gFTZ, gBool}},
-	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, b},
+	// FCHK's immediate is an f32 (nvdisasm prints FCHK P0, R2, 0).
+	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(0, "DIVIDE"), implicit: true}}},
 	{op: ori.OpMUFU, opc: 0x108, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		mods: []group{{pos: 74, n: 4, names: names(0, "COS", 1, "SIN", 2, "EX2", 3, "LG2", 4, "RCP", 5, "RSQ", 6, "RCP64H", 7, "RSQ64H", 8, "SQRT", 9, "TANH")}}},
@@ -346,16 +349,16 @@ var formTable = []*form{
 	// (I2F.F16, I2F.F16.U32.RZ, I2F.F16.S16.RM, I2F.BF16, I2F.F16.S64,
 	// I2F.F16.U64.RP, I2F.BF16.S64) and nvdisasm -b SM90 over bits 75-77.
 	{op: ori.OpI2F, key: []string{"F16"}, opc: 0x106, alu: true, dsts: []slot{dR}, srcs: []slot{bInt},
-		fix: []fix{{75, 3, 1}},
+		fix:  []fix{{75, 3, 1}},
 		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
 	{op: ori.OpI2F, key: []string{"BF16"}, opc: 0x106, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{bInt},
-		fix: []fix{{75, 3, 4}},
+		fix:  []fix{{75, 3, 4}},
 		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
 	{op: ori.OpI2F, key: []string{"F16"}, opc: 0x112, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
-		fix: []fix{{75, 3, 1}},
+		fix:  []fix{{75, 3, 1}},
 		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
 	{op: ori.OpI2F, key: []string{"BF16"}, opc: 0x112, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
-		fix: []fix{{75, 3, 4}},
+		fix:  []fix{{75, 3, 4}},
 		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
 	{op: ori.OpDADD, opc: 0x029, alu: true, dsts: []slot{dR64},
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sC, mod: mNeg | mAbs, words: 2, f64hi: true}},
@@ -397,7 +400,11 @@ var formTable = []*form{
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
-	{op: ori.OpHSETP2, opc: 0x034, alu: true,
+	// HSETP2's B register takes C's reuse flag (bit 124): nvdisasm -b
+	// SM80/SM90 prints HSETP2 P1, P2, R0, R2.reuse for it and rejects
+	// the word with bit 123 set ("undefined value for table
+	// TABLES_opex_4").
+	{op: ori.OpHSETP2, opc: 0x034, alu: true, bReuseC: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}}},
 
@@ -688,6 +695,15 @@ func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
 func noImmB(in *ori.Inst, arch int) (*ori.Inst, error) {
 	if len(in.Srcs) > 1 && in.Srcs[1].Kind == ori.OpdImm {
 		return nil, fmt.Errorf("source B %s: %s has no form with an immediate", in.Srcs[1], in.Op)
+	}
+	return in, nil
+}
+
+// noImmC refuses an instruction whose source C is an immediate
+// (IMAD.HI: no such form).
+func noImmC(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) > 2 && in.Srcs[2].Kind == ori.OpdImm {
+		return nil, fmt.Errorf("source C %s: %s has no form with an immediate in C", in.Srcs[2], in.Name())
 	}
 	return in, nil
 }
