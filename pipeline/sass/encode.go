@@ -853,6 +853,11 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC
 			}
 			e.w.SetField(38, 16, uint64(o.Imm))
 			e.w.SetField(54, 5, uint64(o.Bank))
+			// The negation and absolute-value bits of B apply to a
+			// constant too (the decoder reads them; nvdisasm prints
+			// FFMA R0, R2, -c[0x0][0x160], R3 for bit 63).
+			e.w.SetBit(63, o.Neg)
+			e.w.SetBit(62, o.Abs)
 			return "cb", nil
 		case ori.OpdReg:
 			if o.Reg.Class == ori.ClassUR && !fm.uni {
