@@ -196,13 +196,13 @@ func TestArithRefuses(t *testing.T) {
 		arch int
 		ori  string
 	}{
-		{80, "IDP.4A.S8.U8 R0 = R12, 0x1020304, R7"},   // no immediate form
+		{80, "IDP.4A.S8.U8 R0 = R12, 0x1020304, R7"},     // no immediate form
 		{90, "IDP.4A.S8.U8 R0 = R12, R7, c[0x0][0x160]"}, // nothing but a register in C
-		{80, "IMAD.HI R0 = R2, R3, 0x5"},               // no immediate C
-		{80, "IADD3.X R5 = R7, -UR1, RZ, P0, !PT"},     // .X takes ~
-		{80, "I2F.BF16.S32.RN R10 = R5"},               // sm_90 only
-		{80, "F2F.BF16.F64.RN R10 = R4.64"},            // sm_90 only
-		{75, "FMNMX.NAN R3 = R3, R4, PT"},              // sm_80 and later
+		{80, "IMAD.HI R0 = R2, R3, 0x5"},                 // no immediate C
+		{80, "IADD3.X R5 = R7, -UR1, RZ, P0, !PT"},       // .X takes ~
+		{80, "I2F.BF16.S32.RN R10 = R5"},                 // sm_90 only
+		{80, "F2F.BF16.F64.RN R10 = R4.64"},              // sm_90 only
+		{75, "FMNMX.NAN R3 = R3, R4, PT"},                // sm_80 and later
 	} {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
 		if _, err := Encode(f.Blocks[0].Insts[0], c.arch, 0, nil); err == nil {
