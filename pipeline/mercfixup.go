@@ -28,7 +28,11 @@ package pipeline
 //     two (LOP3 c[0x0][0x190], 0x80000000, 0x3f800000: three constants),
 //     MOVs of their words into registers dead at that point go right
 //     before it; on sm_75-sm_89 an f64 constant goes into the kernel's
-//     literal pool instead, read as c[0x2][] (poolLiteral).
+//     literal pool instead, read as c[0x2][] (poolLiteral). A uniform
+//     register where the word has no room for it moves the same way
+//     (LOP3.LUT R10 = RZ, -0x80000000, UR1, 0x88: one variable field
+//     for both; DMUL R2.64 = UR0.64, 0d43F0000000000000: a pair in A),
+//     and an operand modifier (-, |.|, ~) stays on the instruction;
 //
 // Example (sm_80, after allocation):
 //
@@ -66,9 +70,12 @@ package pipeline
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
 // register and a .func's RET reads R0-R3 and its results (retLive), and,
-// in a .func, only R registers it writes itself are taken; where every
-// register is live the instruction keeps its operand and the encoder
-// refuses it with an error naming the instruction. A
+// in a .func, only R registers it writes itself are taken; failing those,
+// an unguarded instruction's own result register (scratchReg). Where
+// every register is live (a .func that writes nothing but the register
+// an FFMA with two immediates reads and writes) the instruction keeps
+// its operand and the encoder refuses it with an error naming the
+// instruction. A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.

@@ -4,7 +4,10 @@ package sass
 // immediate or a constant bank in source A, which no ALU word can hold
 // (A is always a register: bits 24-31). Where the operation commutes, the
 // operands are swapped so the encoder finds a legal form; the meaning is
-// unchanged, so the simulator executes the result as before. Forms that
+// unchanged, so the simulator executes the result as before. An
+// immediate 0 that no word can hold becomes RZ (in A or B of the ALU
+// operations that read any register value; in C beside an immediate,
+// constant or uniform register in B, and in IMAD.HI, zeroCToRZ). Forms that
 // need a new instruction (two immediates in IMAD, an immediate in FCHK)
 // are left alone: they need the legalization phase, which can allocate a
 // register, and the encoder refuses them with an error naming them.
