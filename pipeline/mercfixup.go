@@ -32,7 +32,7 @@ package pipeline
 //     register where the word has no room for it moves the same way
 //     (LOP3.LUT R10 = RZ, -0x80000000, UR1, 0x88: one variable field
 //     for both; DMUL R2.64 = UR0.64, 0d43F0000000000000: a pair in A),
-//     and an operand modifier (-, |.|, ~) stays on the instruction;
+//     and an operand modifier (-, |.|, ~) stays on the instruction.
 //
 // Example (sm_80, after allocation):
 //
@@ -480,8 +480,8 @@ func wordOf(o ori.Operand, w, words int) ori.Operand {
 }
 
 // operandToMove returns the source of in (and its width in registers)
-// whose immediate, constant or uniform register, moved into registers, makes in
-// encodable, or, when no single source does, the first of two that
+// whose immediate, constant or uniform register, moved into registers,
+// makes in encodable, or, when no single source does, the first of two that
 // together do (the caller moves the second next); false when in encodes
 // already or no one or two sources help.
 func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
