@@ -207,6 +207,18 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		if len(dsts) == 2 {
 			dsts = []ori.Operand{dsts[1], dsts[0]}
 		}
+	case ori.OpMATCH:
+		// MATCH.ALL always prints its predicate result, first (measured:
+		// nvdisasm -b SM80/SM90 prints MATCH.ALL PT, R10, R0; MATCH.ANY
+		// has none).
+		if in.HasMod("ALL") {
+			switch len(dsts) {
+			case 1:
+				dsts = []ori.Operand{ori.R(ori.PT), dsts[0]}
+			case 2:
+				dsts = []ori.Operand{dsts[1], dsts[0]}
+			}
+		}
 	case ori.OpATOMG, ori.OpATOM:
 		// SASS always prints the predicate result, first.
 		switch len(dsts) {
