@@ -56,9 +56,15 @@ func TestSharedSM90(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// -O0 keeps ptxas's MOV of 0x400 into a register, -O3 folds it.
-		if !strings.Contains(text, "SR_CgaCtaId ;") || !regexp.MustCompile(`LEA R\d+, R\d+, (0x400|R\d+), 0x18 ;`).MatchString(text) {
+		// -O0 keeps ptxas's MOV of 0x400 into a register, -O3 folds it
+		// and moves geta's sequence (a function without calls) into
+		// the uniform datapath as ptxas does (S2UR, ULEA).
+		if !strings.Contains(text, "S2R R") || !strings.Contains(text, "SR_CgaCtaId ;") ||
+			!regexp.MustCompile(`LEA R\d+, R\d+(\.reuse)?, (0x400|R\d+), 0x18 ;`).MatchString(text) {
 			t.Errorf("-O%d: no S2R SR_CgaCtaId and LEA by 0x18 in\n%s", opt, text)
+		}
+		if opt == 3 && !regexp.MustCompile(`S2UR (UR\d+), SR_CgaCtaId ;[^\n]*\n(.*\n)*.*ULEA UR\d+, UR\d+, 0x400, 0x18 ;`).MatchString(text) {
+			t.Errorf("-O3: no S2UR SR_CgaCtaId and ULEA in\n%s", text)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func (u *uniformity) divergentReg(r ori.Reg) bool {
 // from a special register.
 func uniformSR(name string) bool {
 	switch name {
-	case "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z":
+	case "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z", "SR_CgaCtaId":
 		return true
 	}
 	return false

@@ -99,7 +99,7 @@ var ConvertToUniformReg = Pass{
 var uniformForms = map[ori.Opcode]ori.Opcode{
 	ori.OpMOV: ori.OpUMOV, ori.OpIADD3: ori.OpUIADD3, ori.OpIMAD: ori.OpUIMAD, ori.OpLOP3: ori.OpULOP3,
 	ori.OpSHF: ori.OpUSHF, ori.OpSEL: ori.OpUSEL, ori.OpISETP: ori.OpUISETP, ori.OpLDC: ori.OpULDC,
-	ori.OpS2R: ori.OpS2UR,
+	ori.OpS2R: ori.OpS2UR, ori.OpLEA: ori.OpULEA,
 }
 
 type urState struct {
@@ -275,6 +275,9 @@ func convertibleDef(d *ori.Inst) bool {
 		return len(d.Srcs) == 1 && d.Srcs[0].Kind == ori.OpdSR && uniformSR(d.Srcs[0].Name)
 	case ori.OpLDC:
 		return len(d.Srcs) == 1 && d.Srcs[0].Kind == ori.OpdCBank && !d.Srcs[0].HasBase
+	case ori.OpLEA:
+		// ULEA d = a, b, s: the plain form only (no .HI, .X or carry).
+		return len(d.Mods) == 0 && len(d.Srcs) == 3 && len(d.Dsts) == 1
 	}
 	return true
 }

@@ -312,7 +312,7 @@ func TestEncodeCallWords(t *testing.T) {
 // to the same text: S2R R7, SR_CgaCtaId (0x0000000000077919,
 // 0x000e220000008800) and LEA R6, R7, R0, 0x18 (0x0000000007067211,
 // 0x001fe200078ec0ff), from ptxas -arch=sm_90 on a cvta.shared of a
-// variable's address.
+// variable's address, and the uniform-datapath pair of -O3.
 func TestEncodeSharedAddressWords(t *testing.T) {
 	cases := []struct {
 		inst, text string
@@ -320,6 +320,11 @@ func TestEncodeSharedAddressWords(t *testing.T) {
 	}{
 		{"S2R R7 = SR_CgaCtaId", "S2R R7, SR_CgaCtaId ;", 0x0000000000077919, 0x8800},
 		{"LEA R6 = R7, R0, 0x18", "LEA R6, R7, R0, 0x18 ;", 0x0000000007067211, 0x00078ec0ff},
+		// -O3: S2UR UR5, SR_CgaCtaId (0x00000000000579c3,
+		// 0x000e620000008800) and ULEA UR4, UR5, UR4, 0x18
+		// (0x0000000405047291, 0x002fcc000f8ec03f).
+		{"S2UR UR5 = SR_CgaCtaId", "S2UR UR5, SR_CgaCtaId ;", 0x00000000000579c3, 0x8800},
+		{"ULEA UR4 = UR5, UR4, 0x18", "ULEA UR4, UR5, UR4, 0x18 ;", 0x0000000405047291, 0x000f8ec03f},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.inst+" ;\n")
