@@ -15,9 +15,11 @@ package opt
 //  1. Candidates: virtual R registers of 1 or 2 words and virtual P
 //     registers that the uniformity analysis (uniform.go) proves
 //     CTA-uniform and whose every definition is unguarded and one of
-//     MOV, IADD3, IMAD, LOP3, SHF, SEL, ISETP (which become UMOV,
-//     UIADD3, UIMAD, ULOP3, USHF, USEL, UISETP), LDC without a base
-//     register (ULDC) or S2R of SR_CTAID/SR_NCTAID (S2UR).
+//     MOV, IADD3, IMAD, LOP3, SHF, SEL, ISETP, LEA without .HI or a
+//     carry (which become UMOV, UIADD3, UIMAD, ULOP3, USHF, USEL,
+//     UISETP, ULEA), LDC without a base register (ULDC) or S2R of
+//     SR_CTAID/SR_NCTAID/SR_CgaCtaId (S2UR; sm_90's shared-address
+//     sequence becomes ptxas's S2UR and ULEA).
 //  2. Shrink to a fixed point: a candidate leaves the set when one of its
 //     definitions reads anything but immediates, RZ/PT, constant-bank
 //     operands without a base register and other candidates (uniform
