@@ -100,14 +100,6 @@ var cubinMetaAllowed = []struct {
 	// driver may look up by name) and every function locally. Nothing
 	// outside the cubin links against them.
 	{`symbol \S+ FUNC (GLOBAL|LOCAL) .*: (ptxas|orilab) only`, "linkage is not in ori"},
-	// sm_90: ptxas keeps the first 1 KB of a CTA's shared window for
-	// the system (.nv.reservedSmem.offset0, a weak alias in an empty
-	// .nv.shared.reserved.0) and places the kernel's shared variables
-	// from 0x400, counting the 1 KB in .nv.shared.NAME's size. orilab's
-	// lowering places them from 0, so declaring the reservation would
-	// make the cubin claim a layout its code does not have; it stays
-	// out until the lowering moves shared data (see the report).
-	{`sm_90: (section|symbol) (\.nv\.shared\.reserved\.0|\.nv\.reservedSmem\.offset0|__nv_reservedSMEM_offset_0_alias)\b.*: ptxas only`, "sm_90 reserved shared memory"},
 	// ptxas leaves a nameless local symbol behind on sm_90 when it
 	// drops a shared variable it has folded into its addresses.
 	{`sm_90: symbol  NOTYPE LOCAL other=0x1 in -: ptxas only`, "ptxas's leftover symbol"},
@@ -310,7 +302,7 @@ func readCubinFacts(b []byte) (*cubinFacts, error) {
 	for _, s := range f.Sections[1:] {
 		fc.sections = append(fc.sections, s.Name)
 		d := fmt.Sprintf("type=0x%x flags=0x%x", uint32(s.Type), uint64(s.Flags))
-		if strings.HasPrefix(s.Name, ".nv.constant0.") {
+		if strings.HasPrefix(s.Name, ".nv.constant0.") || strings.HasPrefix(s.Name, ".nv.shared.") {
 			d += fmt.Sprintf(" size=0x%x", s.Size)
 		}
 		fc.secDesc[s.Name] = d

@@ -8,7 +8,8 @@ import (
 )
 
 // Decision: shared memory has one layout for the whole module. Module-
-// scope .shared variables come first, then every function's own .shared
+// scope .shared variables come first (after the system's reserved KB on
+// sm_90, ori.SharedReserved), then every function's own .shared
 // variables (kernels' and device functions'), each at a fixed offset, so a
 // device function finds its variables at the same place whichever kernel
 // calls it. Every kernel's static window is the whole layout (ptxas sizes
@@ -26,6 +27,10 @@ type sharedLayout struct {
 
 func (l *lowerer) layoutShared() {
 	sl := &sharedLayout{module: map[string]int64{}, local: map[string]map[string]int64{}, dynOf: map[string]bool{}}
+	// On sm_90 the first KB of the window is the system's
+	// (ori.SharedReserved): variables start after it, as ptxas places
+	// them, and the window's size counts it.
+	sl.size = ori.SharedReserved(l.out.Arch)
 	place := func(v *ptx.VarDecl, n *ptx.VarName, into map[string]int64, qual string) {
 		if isExtern(v) && len(n.Dims) > 0 && n.Dims[0] < 0 {
 			sl.dynOf[n.Name] = true
@@ -66,6 +71,10 @@ func (l *lowerer) layoutShared() {
 			}
 		}
 		walk(f.Body)
+	}
+	if len(sl.vars) == 0 && len(sl.dynOf) == 0 {
+		// Nothing shared: no window, and no reservation to keep.
+		sl.size = 0
 	}
 	sl.dyn = alignUp(sl.size, 16)
 	l.sharedL = sl

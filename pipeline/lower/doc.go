@@ -20,6 +20,12 @@
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call.
 //
+// Shared variables have one module-wide layout (body.go), from 0x400 on
+// sm_90 where the first KB is the system's (ori.SharedReserved), and a
+// variable's address taken as a value is, on sm_90, the offset with the
+// CTA's cluster rank in bits 24-31 (MOV, S2R SR_CgaCtaId, LEA; mem.go's
+// sharedAddr), as ptxas 13.0 builds it.
+//
 // A module whose .target is newer than Options.Arch is refused, as ptxas
 // refuses it. atom/red.shared.add.f32 becomes ptxas's compare-and-swap
 // loop (atomic.go): no ATOMS word adds f32.

@@ -354,6 +354,39 @@ func (c *fn) address32(o *ptx.Operand, sp string) (memRef, error) {
 	return memRef{}, c.l.unsupported(base.Pos, "the address %s", base.Name)
 }
 
+// sharedAddr writes into d the 32-bit shared address of the window
+// offset off: the offset itself before sm_90; from sm_90 on, the offset
+// with the CTA's rank in its cluster in bits 24-31, which is also the
+// variable's .shared::cluster address:
+//
+//	MOV  %b = off
+//	S2R  %c = SR_CgaCtaId
+//	LEA  d  = %c, %b, 0x18
+//
+// Decision: this is ptxas 13.0.88's sequence for mov.u32 %r, sym on
+// sm_90 (at -O0 MOV R3, 0x400; S2R R6, SR_CgaCtaId; LEA R3, R6, R3,
+// 0x18; at -O3 the same in the uniform datapath: UMOV, S2UR, ULEA).
+// ptxas also addresses ld/st.shared [sym+k] through that register
+// ([UR4+0x4]); orilab keeps the absolute address there ([0x404]), which
+// is the same address while the CTA's rank is 0, as it is in every
+// launch without a cluster: the lowering refuses the cluster
+// instructions (lower/hopper.go), orilab's cubins declare no cluster
+// dimensions and orilab gpu run launches with cuLaunchKernel.
+// The generic address of a variable (cvta, or ld [sym] without a
+// space) is the window base plus the offset, without the rank bits, for
+// the same reason.
+func (c *fn) sharedAddr(d ori.Reg, off int64) {
+	if c.l.out.Arch < 90 {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(d)}, ori.Imm(off))
+		return
+	}
+	b := c.newReg(1)
+	rank := c.newReg(1)
+	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(b)}, ori.Imm(off))
+	c.emit(ori.OpS2R, nil, []ori.Operand{ori.R(rank)}, ori.SR("SR_CgaCtaId"))
+	c.emit(ori.OpLEA, nil, []ori.Operand{ori.R(d)}, ori.R(rank), ori.R(b), ori.Imm(24))
+}
+
 // globalAddr loads the 64-bit address of a module .global variable from
 // its bank-4 slot.
 func (c *fn) globalAddr(g *ori.Global) ori.Reg {
@@ -948,7 +981,7 @@ func (c *fn) symAddr(o *ptx.Operand, t string) (ori.Operand, error) {
 		switch v.kind {
 		case vkShared:
 			r := c.newReg(words)
-			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r.Word(0))}, ori.Imm(v.off+off))
+			c.sharedAddr(r.Word(0), v.off+off)
 			c.extendTo(r, 1, ".u32")
 			return ori.R(r), nil
 		case vkLocal:

@@ -22,7 +22,8 @@ package opt
 //     (sources, address bases), reads a physical register other than
 //     RZ/PT (those are shared with callers and callees and written by
 //     CALL), or produces a per-thread value by nature: S2R/CS2R of any
-//     special register but SR_CTAID.X/Y/Z and SR_NCTAID.X/Y/Z, every load
+//     special register but SR_CTAID.X/Y/Z, SR_NCTAID.X/Y/Z and
+//     SR_CgaCtaId (the CTA's rank in its cluster, sm_90), every load
 //     except a constant-bank load, atomics and warp collectives. A
 //     register read but never written is divergent.
 //
@@ -54,7 +55,7 @@ func (u *uniformity) divergentReg(r ori.Reg) bool {
 // from a special register.
 func uniformSR(name string) bool {
 	switch name {
-	case "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z":
+	case "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z", "SR_CgaCtaId":
 		return true
 	}
 	return false

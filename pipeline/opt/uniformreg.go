@@ -15,9 +15,11 @@ package opt
 //  1. Candidates: virtual R registers of 1 or 2 words and virtual P
 //     registers that the uniformity analysis (uniform.go) proves
 //     CTA-uniform and whose every definition is unguarded and one of
-//     MOV, IADD3, IMAD, LOP3, SHF, SEL, ISETP (which become UMOV,
-//     UIADD3, UIMAD, ULOP3, USHF, USEL, UISETP), LDC without a base
-//     register (ULDC) or S2R of SR_CTAID/SR_NCTAID (S2UR).
+//     MOV, IADD3, IMAD, LOP3, SHF, SEL, ISETP, LEA without .HI or a
+//     carry (which become UMOV, UIADD3, UIMAD, ULOP3, USHF, USEL,
+//     UISETP, ULEA), LDC without a base register (ULDC) or S2R of
+//     SR_CTAID/SR_NCTAID/SR_CgaCtaId (S2UR; sm_90's shared-address
+//     sequence becomes ptxas's S2UR and ULEA).
 //  2. Shrink to a fixed point: a candidate leaves the set when one of its
 //     definitions reads anything but immediates, RZ/PT, constant-bank
 //     operands without a base register and other candidates (uniform
@@ -99,7 +101,7 @@ var ConvertToUniformReg = Pass{
 var uniformForms = map[ori.Opcode]ori.Opcode{
 	ori.OpMOV: ori.OpUMOV, ori.OpIADD3: ori.OpUIADD3, ori.OpIMAD: ori.OpUIMAD, ori.OpLOP3: ori.OpULOP3,
 	ori.OpSHF: ori.OpUSHF, ori.OpSEL: ori.OpUSEL, ori.OpISETP: ori.OpUISETP, ori.OpLDC: ori.OpULDC,
-	ori.OpS2R: ori.OpS2UR,
+	ori.OpS2R: ori.OpS2UR, ori.OpLEA: ori.OpULEA,
 }
 
 type urState struct {
@@ -275,6 +277,9 @@ func convertibleDef(d *ori.Inst) bool {
 		return len(d.Srcs) == 1 && d.Srcs[0].Kind == ori.OpdSR && uniformSR(d.Srcs[0].Name)
 	case ori.OpLDC:
 		return len(d.Srcs) == 1 && d.Srcs[0].Kind == ori.OpdCBank && !d.Srcs[0].HasBase
+	case ori.OpLEA:
+		// ULEA d = a, b, s: the plain form only (no .HI, .X or carry).
+		return len(d.Mods) == 0 && len(d.Srcs) == 3 && len(d.Dsts) == 1
 	}
 	return true
 }

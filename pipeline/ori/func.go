@@ -106,7 +106,10 @@ type Func struct {
 	Blocks []*Block
 	// SharedVars lists the static shared variables of the CTA window, and
 	// SharedBytes its size; dynamic shared memory starts at SharedBytes
-	// rounded up to 16.
+	// rounded up to 16. On sm_90 and later the window of a module with
+	// shared variables starts with SharedReserved bytes that the system
+	// keeps: the variables are placed after them and SharedBytes counts
+	// them, as ptxas's .nv.shared.NAME does.
 	SharedVars  []SharedVar
 	SharedBytes int64
 	// LocalBytes is the per-thread local frame: .local variables, then
@@ -416,4 +419,23 @@ const FuncAddrBase = 0xF000_0000
 // module.
 func FuncAddr(i int) uint64 {
 	return FuncAddrBase + 16*uint64(i)
+}
+
+// SharedReservedSM90 is the size of the system's part at the start of a
+// CTA's shared window on sm_90 and later.
+const SharedReservedSM90 = 0x400
+
+// SharedReserved returns how many bytes at the start of a CTA's shared
+// window the system keeps on arch.
+//
+// Decision: 1 KB from sm_90 on, nothing before. ptxas 13.0.88 places a
+// kernel's shared variables from 0x400 on sm_90 (its cubins declare the
+// reservation: .nv.reservedSmem.offset0, .nv.shared.reserved.0, and
+// .nv.shared.NAME counts the KB) and from 0 on sm_75-sm_89 (measured with
+// ptxas -arch=sm_XX and cuobjdump -elf -sass on the same PTX).
+func SharedReserved(arch int) int64 {
+	if arch >= 90 {
+		return SharedReservedSM90
+	}
+	return 0
 }

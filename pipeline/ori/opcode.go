@@ -155,6 +155,7 @@ const (
 	OpUSHF
 	OpUISETP
 	OpUSEL
+	OpULEA
 	// Operations the target has no instruction for, kept whole by the
 	// lowering until ConvertUnsupportedOps (-O0) or
 	// LateExpansionUnsupportedOps expands them (SEMANTICS.md).
@@ -287,6 +288,7 @@ var opTable = [numOpcodes]opInfo{
 	OpUSHF:   {name: "USHF", flags: fUnifm, dsts: "R", srcs: "v v v"},
 	OpUISETP: {name: "UISETP", flags: fUnifm, dsts: "P P", srcs: "v v P P?"},
 	OpUSEL:   {name: "USEL", flags: fUnifm, dsts: "R", srcs: "v v P"},
+	OpULEA:   {name: "ULEA", flags: fUnifm, dsts: "R", srcs: "v v v"},
 
 	OpIDIV:  {name: "IDIV", dsts: "R", srcs: "v v"},
 	OpDDIV:  {name: "DDIV", dsts: "R", srcs: "v v"},

@@ -46,10 +46,6 @@ package sass
 //     cuinfo note or .nv.callgraph), and its examples load those cubins
 //     with cuModuleLoad and launch them; orilab has no unwind model to
 //     describe. Not confirmed on a GPU by orilab itself;
-//   - on sm_90, the 1 KB of reserved shared memory (.nv.shared.reserved.0
-//     and the weak symbols .nv.reservedSmem.offset0 and
-//     __nv_reservedSMEM_offset_0_alias), because orilab's lowering places
-//     shared variables from offset 0 where ptxas starts them at 0x400;
 //   - the attributes that list code orilab does not track
 //     (EIATTR_COOP_GROUP_INSTR_OFFSETS and _MASK_REGIDS for warp votes and
 //     syncs, EIATTR_INT_WARP_WIDE_INSTR_OFFSETS,
@@ -599,6 +595,10 @@ func exitOffsets(c *Code) []uint32 {
 	return exits
 }
 
+// stoReservedShared is st_other of the alias of sm_90's reserved shared
+// memory (cuobjdump: RESERVED_SHARED; 0xa0 in ptxas's cubins).
+const stoReservedShared = 0xa0
+
 // WriteCubin returns the cubin of funcs and globals for SM arch.
 func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, error) {
 	if err := checkArch(arch); err != nil {
@@ -781,6 +781,25 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 		// by swapping section headers in orilab's cubin).
 		note := &section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90 &^ shfInfoLink, align: 4, data: cuinfo(arch)}
 		meta = append(meta[:6], append([]*section{note}, meta[6:]...)...)
+	}
+	if arch >= 90 {
+		// sm_90: the first KB of every CTA's shared window is the
+		// system's (ori.SharedReserved; the lowering places shared
+		// variables after it, and .nv.shared.NAME counts it). ptxas
+		// 13.0 declares the reservation in every sm_90 cubin, with or
+		// without shared memory: an empty NOBITS .nv.shared.reserved.0
+		// (WRITE|ALLOC, alignment 1), a weak 4-byte object
+		// .nv.reservedSmem.offset0 in no section, and a weak alias
+		// __nv_reservedSMEM_offset_0_alias (RESERVED_SHARED) in that
+		// section (measured on probes with static, dynamic and no
+		// shared memory). Decision: the two weak symbols go after the
+		// local ones, as ELF orders bindings; ptxas puts them among
+		// its locals, and no tool reads their position.
+		nobits = append(nobits, &section{name: ".nv.shared.reserved.0", typ: shtNobits, flags: shfWrite | shfAlloc, align: 1})
+		globalSyms = append([]symbol{
+			{name: ".nv.reservedSmem.offset0", info: 2<<4 | 1, size: 4},
+			{name: "__nv_reservedSMEM_offset_0_alias", info: 2 << 4, other: stoReservedShared, shndx: ".nv.shared.reserved.0"},
+		}, globalSyms...)
 	}
 	// .nv.callgraph: ptxas 13.0 writes it on every target, in
 	// whole-program mode with no edges (calls are resolved in the

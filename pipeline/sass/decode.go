@@ -393,13 +393,16 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 // srNumber and srName: the special registers' numbers (bits 72-79 of
 // S2R/CS2R/S2UR). Measured: nvdisasm -b SM90 over S2R with every value
 // of the field (pipeline/sass/internal/gen -sr); the names orilab's
-// lowering uses are the ones kept.
+// lowering uses are the ones kept. SR_CgaCtaId (0x88) is read off
+// ptxas's sm_90 words (S2UR UR5, SR_CgaCtaId: 0x000e620000008800 in the
+// high half).
 var srNumber = map[string]int{
 	"SR_LANEID": 0x00, "SR_CLOCK": 0x01, "SR_VIRTCFG": 0x02, "SR_VIRTID": 0x03,
 	"SR_TID": 0x20, "SR_TID.X": 0x21, "SR_TID.Y": 0x22, "SR_TID.Z": 0x23,
 	"SR_CTAID.X": 0x25, "SR_CTAID.Y": 0x26, "SR_CTAID.Z": 0x27,
 	"SR_EQMASK": 0x38, "SR_LTMASK": 0x39, "SR_LEMASK": 0x3a, "SR_GTMASK": 0x3b, "SR_GEMASK": 0x3c,
-	"SR_CLOCKLO": 0x50, "SR_CLOCKHI": 0x51, "SR_GLOBALTIMERLO": 0x52, "SR_GLOBALTIMERHI": 0x53,
+	"SR_CgaCtaId": 0x88,
+	"SR_CLOCKLO":  0x50, "SR_CLOCKHI": 0x51, "SR_GLOBALTIMERLO": 0x52, "SR_GLOBALTIMERHI": 0x53,
 }
 
 var srName = func() map[int]string {

@@ -306,3 +306,43 @@ func TestEncodeCallWords(t *testing.T) {
 		t.Errorf("an unresolved return point: %v", err)
 	}
 }
+
+// TestEncodeSharedAddressWords: the sm_90 shared-address sequence
+// encodes as ptxas 13.0.88's words (control bits aside) and decodes back
+// to the same text: S2R R7, SR_CgaCtaId (0x0000000000077919,
+// 0x000e220000008800) and LEA R6, R7, R0, 0x18 (0x0000000007067211,
+// 0x001fe200078ec0ff), from ptxas -arch=sm_90 on a cvta.shared of a
+// variable's address, and the uniform-datapath pair of -O3.
+func TestEncodeSharedAddressWords(t *testing.T) {
+	cases := []struct {
+		inst, text string
+		lo, hi     uint64
+	}{
+		{"S2R R7 = SR_CgaCtaId", "S2R R7, SR_CgaCtaId ;", 0x0000000000077919, 0x8800},
+		{"LEA R6 = R7, R0, 0x18", "LEA R6, R7, R0, 0x18 ;", 0x0000000007067211, 0x00078ec0ff},
+		// -O3: S2UR UR5, SR_CgaCtaId (0x00000000000579c3,
+		// 0x000e620000008800) and ULEA UR4, UR5, UR4, 0x18
+		// (0x0000000405047291, 0x002fcc000f8ec03f).
+		{"S2UR UR5 = SR_CgaCtaId", "S2UR UR5, SR_CgaCtaId ;", 0x00000000000579c3, 0x8800},
+		{"ULEA UR4 = UR5, UR4, 0x18", "ULEA UR4, UR5, UR4, 0x18 ;", 0x0000000405047291, 0x000f8ec03f},
+	}
+	for _, c := range cases {
+		f := parseFunc(t, "BB0:\n\t#1 "+c.inst+" ;\n")
+		w, err := Encode(f.Blocks[0].Insts[0], 90, 0, nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.inst, err)
+			continue
+		}
+		if lo, hi := w.Field(0, 64), w.Field(64, 41); lo != c.lo || hi != c.hi {
+			t.Errorf("%s: 0x%016x 0x%x, want ptxas's 0x%016x 0x%x", c.inst, lo, hi, c.lo, c.hi)
+		}
+		d, err := Decode(w, 90, DecodeContext{})
+		if err != nil {
+			t.Errorf("%s: %v", c.inst, err)
+			continue
+		}
+		if got, _ := InstText(d); got != c.text {
+			t.Errorf("%s decodes as %q, want %q", c.inst, got, c.text)
+		}
+	}
+}

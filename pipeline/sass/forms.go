@@ -170,6 +170,13 @@ var formTable = []*form{
 		srcs: []slot{aNeg, b, c, {k: sImm, pos: 75, n: 5}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		fix:  []fix{{80, 1, 1}},
 		mods: []group{{pos: 80, n: 1, names: names(1, "HI")}, gX}},
+	// ULEA UR4, UR5, UR4, 0x18 is ptxas's 0x0000000405047291,
+	// 0x002fcc000f8ec03f (sm_90, the shared-address sequence): C is
+	// URZ and bits 87-91 are set.
+	{op: ori.OpULEA, opc: 0x091, alu: true, uni: true,
+		dsts: []slot{dUR},
+		srcs: []slot{aNeg, b, {k: sImm, pos: 75, n: 5}},
+		fix:  []fix{{80, 1, 0}}, tmpl: []fix{{64, 8, 0x3f}, {81, 3, 7}, {87, 5, 0x1f}}},
 	{op: ori.OpPRMT, opc: 0x016, noCVar: true, alu: true,
 		dsts: []slot{dR}, srcs: []slot{a, b, c},
 		mods: []group{{pos: 72, n: 3, names: names(0, "", 1, "F4E", 2, "B4E", 3, "RC8", 4, "ECL", 5, "ECR", 6, "RC16")}}},

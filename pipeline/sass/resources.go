@@ -114,9 +114,16 @@ func UsageOf(f *ori.Func, arch int) Usage {
 			cmem = max(cmem, t.Offset+4)
 		}
 	}
+	// ptxas's smem leaves out sm_90's reserved KB, which the window
+	// (SharedBytes) counts: 128 bytes smem for a [32] array of .b32 whose
+	// .nv.shared.NAME is 0x480 bytes (ptxas 13.0.88 -arch=sm_90 -v).
+	smem := f.SharedBytes
+	if r := ori.SharedReserved(arch); smem >= r {
+		smem -= r
+	}
 	return Usage{
 		Name: f.Name, Entry: f.Entry, Regs: UsedRegs(f), Frame: f.LocalBytes,
-		SpillStores: st, SpillLoads: ld, Smem: f.SharedBytes, Cmem: cmem, Cmem2: int64(8 * len(f.Literals)),
+		SpillStores: st, SpillLoads: ld, Smem: smem, Cmem: cmem, Cmem2: int64(8 * len(f.Literals)),
 		Barriers: ownBarriers(f),
 	}
 }

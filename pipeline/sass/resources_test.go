@@ -193,3 +193,18 @@ func TestCmemMatchesLowering(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageSmemSM90: the window of an sm_90 kernel counts the system's
+// reserved KB and ptxas's smem does not (ptxas 13.0.88 -v: 128 bytes
+// smem for a [32] .b32 array in a 0x480-byte .nv.shared.k); sm_80 has no
+// reservation.
+func TestUsageSmemSM90(t *testing.T) {
+	f := &ori.Func{Name: "k", Entry: true, SharedBytes: 0x480}
+	if got := UsageOf(f, 90).Smem; got != 0x80 {
+		t.Errorf("sm_90: smem %d, want 128", got)
+	}
+	f.SharedBytes = 0x80
+	if got := UsageOf(f, 80).Smem; got != 0x80 {
+		t.Errorf("sm_80: smem %d, want 128", got)
+	}
+}

@@ -226,7 +226,7 @@ func Latency(arch int, in *ori.Inst) Info {
 		// branch class's 22 cycles, the table's smallest long latency.
 		r := t[ClassBranch]
 		return Info{Class: ClassNone, Pipe: PipeCBU, Cycles: r.lat, Variable: true, Issue: r.inv}
-	case ori.OpULDC, ori.OpUMOV, ori.OpUIADD3, ori.OpUIMAD, ori.OpULOP3, ori.OpUSHF, ori.OpUISETP, ori.OpUSEL:
+	case ori.OpULDC, ori.OpUMOV, ori.OpUIADD3, ori.OpUIMAD, ori.OpULOP3, ori.OpUSHF, ori.OpUISETP, ori.OpUSEL, ori.OpULEA:
 		return variable(ClassUniform, PipeUDP)
 	}
 	// Branches, calls, returns, BAR and the other control instructions.

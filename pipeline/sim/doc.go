@@ -8,7 +8,9 @@
 //
 // A launch is a grid of CTAs; each CTA has warps of 32 threads, shared
 // memory (static plus the launch's dynamic part), and per-thread local
-// memory that also holds spill slots. Global memory is a set of
+// memory that also holds spill slots. On sm_90 every CTA is alone in
+// its cluster (SR_CgaCtaId reads 0), and a shared address with that rank
+// in bits 24-31 is the CTA's own window. Global memory is a set of
 // allocations with bounds checks; every access outside an allocation, and
 // every misaligned access, is an error naming the instruction ID, the
 // thread and the address. Constant bank 0 holds the launch geometry and

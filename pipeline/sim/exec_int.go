@@ -21,6 +21,7 @@ func init() {
 	execTable[ori.OpSHF] = execSHF
 	execTable[ori.OpUSHF] = execSHF
 	execTable[ori.OpLEA] = execLEA
+	execTable[ori.OpULEA] = execLEA
 	execTable[ori.OpPOPC] = execUnary(func(d *dinst, a uint32) uint32 { return uint32(bits.OnesCount32(a)) })
 	execTable[ori.OpBREV] = execUnary(func(d *dinst, a uint32) uint32 { return bits.Reverse32(a) })
 	execTable[ori.OpFLO] = execUnary(flo)

@@ -121,6 +121,16 @@ func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, wha
 			sp, addr = spLocal, addr-s.localW
 		}
 	}
+	if sp == spShared && s.mod.Arch >= 90 && addr >= 1<<24 {
+		// sm_90: bits 24-31 of a shared address name a CTA of the
+		// cluster (what SR_CgaCtaId and mapa put there). The CTA's own
+		// rank addresses its own window, as on the H100, whose
+		// .shared::cta addresses are its .shared::cluster addresses.
+		if rank := addr >> 24; rank != clusterRank {
+			return nil, s.faultLane(w, f, d, lane, "shared %s of %d bytes at address 0x%x names CTA %d of the cluster; the simulator runs one CTA per cluster (rank %d)", what, n, addr, rank, clusterRank)
+		}
+		addr &= 1<<24 - 1
+	}
 	if addr%uint64(n) != 0 {
 		return nil, s.faultLane(w, f, d, lane, "misaligned %s %s of %d bytes at address 0x%x", sp, what, n, addr)
 	}

@@ -82,6 +82,11 @@ func (g *Global) describe(addr uint64) string {
 	return "not in any allocation"
 }
 
+// clusterRank is every CTA's rank in its cluster (SR_CgaCtaId): the
+// simulator launches no clusters, so each CTA is alone in its own, as in
+// a launch without cluster dimensions on an H100.
+const clusterRank = 0
+
 // Generic address windows (see ori/SEMANTICS.md): 4 GiB-aligned in 64-bit
 // mode. With 32-bit addresses they sit at the top of the 32-bit space.
 func windows(addrSize int) (shared, local, konst uint64) {

@@ -135,6 +135,8 @@ func (s *machine) sreg(w *warp, name string, lane, word int) uint32 {
 		return uint32(s.ctaID[1])
 	case "SR_CTAID.Z":
 		return uint32(s.ctaID[2])
+	case "SR_CgaCtaId":
+		return clusterRank
 	case "SR_LANEID":
 		return uint32(lane)
 	case "SR_WARPID":

@@ -592,3 +592,50 @@ BB1:
 		}
 	}
 }
+
+// TestSharedClusterRankSM90: on sm_90 SR_CgaCtaId is the CTA's rank in
+// its cluster, 0 in a launch without clusters, and a shared address
+// with that rank in bits 24-31 (ptxas's LEA by 24) is the CTA's own
+// window; another rank names a CTA the simulator does not run. Before
+// sm_90 the high bits are part of the offset.
+func TestSharedClusterRankSM90(t *testing.T) {
+	h90 := strings.NewReplacer("sm_75", "sm_90", "offset=0x160", "offset=0x210", ".shared 0x100", ".shared 0x500").Replace(header)
+	sa := strings.NewReplacer("c[0x0][0x160]", "c[0x0][0x210]", "c[0x0][0x164]", "c[0x0][0x214]").Replace(storeAddr)
+	// Thread t stores t+1 at 0x404 + 4t through the rank address and
+	// reads it back at [0x404 + 4t] without the rank bits; out[t] =
+	// t+1 + 100*rank.
+	body := func(rankSrc string) string {
+		return h90 + "BB0:\n" + sa + `	#1 S2R %r20 = SR_CgaCtaId ;
+	#2 MOV %r21 = 0x404 ;
+	#3 LEA %r22 = ` + rankSrc + `, %r21, 0x18 ;
+	#4 LEA %r23 = %r0, %r22, 0x2 ;
+	#5 IADD3 %r24 = %r0, 0x1, RZ ;
+	#6 STS [%r23], %r24 ;
+	#7 LEA %r25 = %r0, 0x404, 0x2 ;
+	#8 LDS %r26 = [%r25] ;
+	#9 IMAD %r27 = %r20, 0x64, %r26 ;
+	#10 STG.E [%r10.64], %r27 ;
+	#11 EXIT ;
+}
+`
+	}
+	got, err := runText(t, body("%r20"), [3]int{2, 1, 1}, [3]int{32, 1, 1}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if want := uint32(i%32 + 1); v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, v, want)
+		}
+	}
+	// Rank 1: a CTA of the cluster that does not exist here.
+	_, err = runText(t, strings.Replace(body("%r20"), "#1 S2R %r20 = SR_CgaCtaId", "#1 MOV %r20 = 0x1", 1), [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err == nil || !strings.Contains(err.Error(), "shared store of 4 bytes at address 0x1000404 names CTA 1 of the cluster; the simulator runs one CTA per cluster (rank 0)") {
+		t.Fatalf("rank 1: got %v", err)
+	}
+	// sm_75: the same address is offset 0x1000404, outside the window.
+	_, err = runText(t, strings.Replace(strings.Replace(body("%r20"), "#1 S2R %r20 = SR_CgaCtaId", "#1 MOV %r20 = 0x1", 1), "sm_90", "sm_75", 1), [3]int{1, 1, 1}, [3]int{32, 1, 1}, 32)
+	if err == nil || !strings.Contains(err.Error(), "out-of-bounds shared store of 4 bytes at offset 0x1000404") {
+		t.Fatalf("sm_75: got %v", err)
+	}
+}
