@@ -46,14 +46,18 @@ import (
 )
 
 // fpKnown maps a virtual register word to the 32-bit immediate its only
-// definition, an unguarded MOV, writes.
-type fpKnown map[wkey]uint32
+// definition, an unguarded MOV, writes. It is built on the first lookup
+// of a register operand.
+type fpKnown struct {
+	f *ori.Func
+	m map[wkey]uint32
+}
 
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
 // of a 32-bit immediate or RZ.
-func fpKnownMovs(f *ori.Func) fpKnown {
+func fpKnownMovs(f *ori.Func) map[wkey]uint32 {
 	defs := map[wkey]int{}
-	k := fpKnown{}
+	k := map[wkey]uint32{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
@@ -85,14 +89,17 @@ func fpKnownMovs(f *ori.Func) fpKnown {
 
 // f32 returns the bits an f32 unit reads from o ('|..|' clears the sign,
 // then '-' flips it), if known.
-func (k fpKnown) f32(o ori.Operand) (uint32, bool) {
+func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 	var v uint32
 	switch {
 	case o.Kind == ori.OpdImm && o.FKind != ori.ImmF64:
 		v = uint32(o.Imm)
 	case o.Kind == ori.OpdReg && o.Reg.IsZero() && !o.Reg.Class.IsPred():
 	case o.Kind == ori.OpdReg && o.Reg.Virtual && o.Reg.Class == ori.ClassR && o.Reg.Words == 1:
-		x, ok := k[wordKey(o.Reg, 0)]
+		if k.m == nil {
+			k.m = fpKnownMovs(k.f)
+		}
+		x, ok := k.m[wordKey(o.Reg, 0)]
 		if !ok {
 			return 0, false
 		}
@@ -114,7 +121,7 @@ func (k fpKnown) f32(o ori.Operand) (uint32, bool) {
 
 // fpFold folds every f32 instruction of f whose sources are known.
 func fpFold(f *ori.Func, s *Sites) bool {
-	var k fpKnown
+	k := &fpKnown{f: f}
 	changed := false
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -122,9 +129,6 @@ func fpFold(f *ori.Func, s *Sites) bool {
 			case ori.OpFADD, ori.OpFMUL, ori.OpFFMA, ori.OpFSETP, ori.OpFCHK, ori.OpMUFU:
 			default:
 				continue
-			}
-			if k == nil {
-				k = fpKnownMovs(f)
 			}
 			if s.Try(f, in, "fold a floating-point constant", func() bool { return fpFoldInst(in, k) }) {
 				changed = true
@@ -162,7 +166,7 @@ var fpCmps = map[string]fp.Cmp{
 	"NUM": fp.NUM, "NAN": fp.NAN,
 }
 
-func fpFoldInst(in *ori.Inst, k fpKnown) bool {
+func fpFoldInst(in *ori.Inst, k *fpKnown) bool {
 	srcs := make([]uint32, len(in.Srcs))
 	known := func(n int) bool {
 		if len(in.Srcs) < n {
@@ -277,7 +281,9 @@ func fpToPLOP3(in *ori.Inst, p, q bool) {
 		return ori.Imm(0)
 	}
 	if len(in.Dsts) == 1 {
-		in.Dsts = append(in.Dsts, ori.R(ori.PT))
+		// A new slice: the operands may share a backing array with the
+		// next instruction's (ori.Func.Clone).
+		in.Dsts = []ori.Operand{in.Dsts[0], ori.R(ori.PT)}
 	}
 	in.Op = ori.OpPLOP3
 	in.Mods = []string{"LUT"}
