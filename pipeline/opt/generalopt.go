@@ -4,7 +4,7 @@ package opt
 // "GeneralOptimize Bundles", seed lines 10188-11388; fixed-point iteration
 // 11169-11223). Each instance runs copy propagation (copyprop.go) and
 // constant folding with algebraic simplification (constfold.go) over the
-// whole function, repeating until neither changes anything or a bound of
+// whole function, then floating-point folding (fpfold.go), repeating until neither changes anything or a bound of
 // maxBundleRounds rounds is reached (ptxas bounds its per-block loop with
 // knob 464, MergeEquivalentConditionalFlowBudget).
 //
@@ -40,7 +40,8 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 		}
 		c1 := copyProp(f, s, c.Bool("CopyPropConstantBank"))
 		c2 := constFold(f, s)
-		if !c1 && !c2 {
+		c3 := fpFold(f, s)
+		if !c1 && !c2 && !c3 {
 			break
 		}
 		changed = true

@@ -107,6 +107,9 @@ func foldIMADWide(f *ori.Func, c *Context) (bool, error) {
 			changed = true
 		}
 	}
+	if foldIMADWideShared(f, c) {
+		changed = true
+	}
 	return changed, nil
 }
 

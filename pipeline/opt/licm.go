@@ -396,6 +396,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			}
 		}
 	}
+	s.keepSplitTuples(c, cands)
 	if len(s.inv) == 0 {
 		// Nothing to hoist: the pressure below (a walk of every block of
 		// l and its inner loops) would be measured for nothing. Most

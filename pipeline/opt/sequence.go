@@ -46,9 +46,9 @@ func Sequence(ps ...Pass) Pass {
 
 // The rows of the phase table that hold several folds.
 var (
-	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, then
-	// loop inversion.
-	LateArchFirst = Sequence(FoldIMADWide, InvertLoops)
+	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, load
+	// narrowing, then loop inversion.
+	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, InvertLoops)
 	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
 	// the 32- and 64-bit LEA folds and the comparison-predicate fold.
 	LateArchSecond = Sequence(FoldOffsets, FoldLEA, FoldLEAHI, FoldSetpPred)

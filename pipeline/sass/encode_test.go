@@ -193,6 +193,10 @@ func TestLegalize(t *testing.T) {
 		{"SEL R4 = 0x0, 0x7ff00000, P0", "SEL R4, RZ, 0x7ff00000, P0 ;"},
 		{"FSETP.GT.AND P0, PT = 0f00000000, R5, PT", "FSETP.GT.AND P0, PT, RZ, R5, PT ;"},
 		{"LOP3.LUT R4 = 0x0, 0xff, R5, 0xc0, !PT", "LOP3.LUT R4, RZ, 0xff, R5, 0xc0, !PT ;"},
+		{"IMAD R4 = R4, 0x1f, 0x0", "IMAD R4, R4, 0x1f, RZ ;"},
+		{"IMAD R4 = 0x1f, R4, 0x0", "IMAD R4, R4, 0x1f, RZ ;"},
+		{"IMAD R4 = R4, c[0x0][0x0], 0x0", "IMAD R4, R4, c[0x0][0x0], RZ ;"},
+		{"IMAD R4 = R4, R5, 0x0", "IMAD R4, R4, R5, 0x0 ;"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.in+" ;\n")

@@ -100,6 +100,7 @@ func Legalize(in *ori.Inst, arch int) bool {
 		}
 		if isFileReg(s[1], uni) {
 			swap01()
+			legalizeC(in, uni)
 			return true
 		}
 	case ori.OpFADD, ori.OpFMUL, ori.OpFFMA, ori.OpDADD, ori.OpDMUL, ori.OpDFMA,
@@ -152,8 +153,12 @@ func Legalize(in *ori.Inst, arch int) bool {
 }
 
 // legalizeC moves a non-register source C of IADD3 and LOP3 (which have
-// no such form) into B when B is a register.
+// no such form) into B when B is a register, and makes an IMAD's zero C
+// RZ when B is not a register (imadZeroC).
 func legalizeC(in *ori.Inst, uni bool) bool {
+	if imadZeroC(in, uni) {
+		return true
+	}
 	s := in.Srcs
 	if len(s) < 3 || isFileReg(s[2], uni) || !isFileReg(s[1], uni) {
 		return false
@@ -171,6 +176,24 @@ func legalizeC(in *ori.Inst, uni bool) bool {
 		return true
 	}
 	return false
+}
+
+// imadZeroC rewrites an immediate 0 in source C of a 32-bit IMAD whose B
+// is an immediate or a constant into RZ (URZ): IMAD has a word for an
+// immediate or constant B with a register C, none for two non-register
+// sources, and a zero C adds the same as RZ. Copy propagation leaves
+// such a C where PTX adds a register holding 0 (mad.lo d, x, 31, z with
+// z = 0); without this, PostFixForMercTargets moves B into a scratch
+// register (MOV R5, 0x1f; IMAD R4, R4, R5, 0x0) where ptxas 13.0.88
+// writes IMAD R4, R4, 0x1f, RZ.
+func imadZeroC(in *ori.Inst, uni bool) bool {
+	s := in.Srcs
+	if in.Op != ori.OpIMAD && in.Op != ori.OpUIMAD || in.HasMod("WIDE") || len(s) != 3 ||
+		isFileReg(s[1], uni) || !isZeroImm(s[2]) {
+		return false
+	}
+	s[2] = ori.R(zeroReg(uni))
+	return true
 }
 
 // permuteLUT returns the LOP3 truth table for the sources i and j
