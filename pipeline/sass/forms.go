@@ -20,6 +20,7 @@ package sass
 
 import (
 	"fmt"
+	"slices"
 
 	"orilab/pipeline/ori"
 )
@@ -75,7 +76,16 @@ var (
 	gOrder = group{pos: 77, n: 4, names: names(0, "", 4, "CONSTANT", 5, "STRONG.SM", 7, "STRONG.GPU", 0xa, "STRONG.SYS")}
 	gE     = group{pos: 72, n: 1, names: names(1, "E")}
 	gAtom  = group{pos: 87, n: 4, names: names(0, "ADD", 1, "MIN", 2, "MAX", 3, "INC", 4, "DEC", 5, "AND", 6, "OR", 7, "XOR", 8, "EXCH")}
-	gAtomT = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "F32.FTZ.RN", 5, "S64", 6, "F64.RN"), implicit: true}
+	// gAtomT: the type of ATOMG, ATOM, RED and ATOMS (sm_75-sm_89, and
+	// ATOMS on sm_90); gAtomT90 the integer types of ATOMG, ATOM and RED
+	// on sm_90, gAtomF90 the float types of their float opcodes there.
+	// Measured: ptxas 13.0.88's words for atom.global/generic and
+	// red.global of every PTX type on sm_80 and sm_90 (MIN.S64 is 5 on
+	// sm_80 and 3 on sm_90; nvdisasm -b SM90 prints 5 as INVALID5).
+	// Ori's U64 is "64" in the word (atomPre).
+	gAtomT   = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "F32.FTZ.RN", 4, "F16x2.RN", 5, "S64", 6, "F64.RN"), implicit: true}
+	gAtomT90 = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "S64"), implicit: true}
+	gAtomF90 = group{pos: 73, n: 4, names: names(0, "F16x2.RN", 3, "BF16x2.RN", 9, "F32.FTZ.RN", 15, "F64.RN")}
 )
 
 // formsOf lists the forms of each opcode; allForms all of them, in the
@@ -364,16 +374,27 @@ var formTable = []*form{
 	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
 	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpSTL, opc: 0x387, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
-	{op: ori.OpATOMG, opc: 0x9a8, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+	// ATOMG, ATOM and RED: sm_80-sm_89 one opcode each; sm_90 the same
+	// for integer types and 0x9a3, 0x9a2, 0x9a6 for float types, whose
+	// type field is 4 bits wide (gAtomF90).
+	{op: ori.OpATOMG, opc: 0x9a8, arch: 80, archMax: 89, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
-	{op: ori.OpATOM, opc: 0x98a, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+	{op: ori.OpATOM, opc: 0x98a, arch: 80, archMax: 89, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
-	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81},
+	{op: ori.OpATOMG, opc: 0x9a8, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+		mods: []group{gE, gAtom, gAtomT90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, opc: 0x98a, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+		mods: []group{gE, gAtom, gAtomT90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOMG, opc: 0x9a3, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gAtom, gAtomF90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, opc: 0x9a2, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gAtom, gAtomF90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81}, pre: atomPre,
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	// ATOMG.E.CAS: ATOM.E.CAS's fields under its own opcode, without a
 	// memory descriptor (measured on sm_80-sm_90).
-	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81},
+	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81}, pre: atomPre,
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	// RED: ATOM's fields without a result, under its own opcode. Bits
@@ -381,10 +402,16 @@ var formTable = []*form{
 	// 90, is not one) and bits 90-91 hold 3, bits 70-71 2 (measured: ptxas
 	// 13.0.88's RED.E.MAX.S32.STRONG.GPU words on sm_75 and sm_80, and
 	// nvdisasm over orilab's RED words in TestNvdisasmEncoding).
-	{op: ori.OpRED, opc: 0x98e, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
+	{op: ori.OpRED, opc: 0x98e, arch: 80, archMax: 89, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
-	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
+	{op: ori.OpRED, opc: 0x98e, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT90, gOrder}, fix: []fix{{90, 2, 3}},
+		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
+	{op: ori.OpRED, opc: 0x9a6, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomF90, gOrder}, fix: []fix{{90, 2, 3}},
+		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
+	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gAtom, gAtomT}},
 	// ATOMS.CAS and ATOMS.CAST.SPIN: opcode 0x38d, the compare value at
 	// 32 and the new value at 64; bits 87-88 hold 3 for CAST.SPIN
@@ -393,9 +420,9 @@ var formTable = []*form{
 	// 0x...0000004005 and 0x000000040005738d / 0x...01804005; bit 78 there
 	// is the .X4 address scale orilab does not use).
 	{op: ori.OpATOMS, key: []string{"CAS"}, opc: 0x38d, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{gAtomT}, fix: []fix{{87, 2, 0}}},
+		mods: []group{gAtomT}, fix: []fix{{87, 2, 0}}, pre: atomPre},
 	{op: ori.OpATOMS, key: []string{"CAST", "SPIN"}, opc: 0x38d, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{gAtomT}, fix: []fix{{87, 2, 3}}},
+		mods: []group{gAtomT}, fix: []fix{{87, 2, 3}}, pre: atomPre},
 
 	// Tensor cores (issue 23's lowering of ldmatrix, stmatrix and
 	// mma.sync). Measured with ptxas 13.0.88 -arch sm_80 and sm_90 on
@@ -563,6 +590,15 @@ var formTable = []*form{
 	{op: ori.OpNANOSLEEP, opc: 0x15d, alu: true, srcs: []slot{b}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpMEMBAR, opc: 0x992,
 		mods: []group{{pos: 79, n: 1, names: names(0, "", 1, "ALL")}, {pos: 76, n: 3, names: names(0, "CTA", 1, "SM", 2, "GPU", 3, "SYS")}}},
+	// The fences of release and acquire atomics (lower's atomic.go):
+	// ERRBAR 0x00000000000079ab, CGAERRBAR (sm_90) 0x00000000000075ab
+	// with nothing but the control word above, and CCTL.IVALL
+	// 0x00000000ff00798f 0x...0002000000 (RZ at 24, 4 in bits 87-90):
+	// ptxas 13.0.88's words for atom.acquire/.release/.acq_rel probes on
+	// sm_75, sm_80 and sm_90.
+	{op: ori.OpERRBAR, opc: 0x9ab},
+	{op: ori.OpCGAERRBAR, opc: 0x5ab, arch: 90},
+	{op: ori.OpCCTL, key: []string{"IVALL"}, opc: 0x98f, fix: []fix{{24, 8, 0xff}, {87, 4, 4}}},
 	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{pfix(87)}},
 
@@ -610,6 +646,20 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 	c := in.Clone()
 	c.Mods = c.Mods[1:]
 	c.Srcs[1].Imm = int64(int32(uint32(1) << uint(in.Srcs[1].Imm)))
+	return c, nil
+}
+
+// atomPre writes an atomic's U64 type as the word names it, 64 (ptxas's
+// ATOMG.E.ADD.64, ATOMS.CAS.64: one type for the unsigned and the bit
+// types, as Ori's U64 is).
+func atomPre(in *ori.Inst, arch int) (*ori.Inst, error) {
+	i := slices.Index(in.Mods, "U64")
+	if i < 0 {
+		return in, nil
+	}
+	c := in.Clone()
+	c.Mods = slices.Clone(in.Mods)
+	c.Mods[i] = "64"
 	return c, nil
 }
 

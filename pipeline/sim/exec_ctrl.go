@@ -25,6 +25,9 @@ func init() {
 		return nil
 	}
 	execTable[ori.OpMEMBAR] = noop
+	execTable[ori.OpERRBAR] = noop
+	execTable[ori.OpCGAERRBAR] = noop
+	execTable[ori.OpCCTL] = noop
 	execTable[ori.OpNANOSLEEP] = noop
 }
 
