@@ -100,7 +100,7 @@ func init() {
 	allForms = sortedForms(formsOf)
 }
 
-var formTable = []*form{
+var formTable = append(barForms(), []*form{
 	// Integer ALU.
 	{op: ori.OpIADD3, opc: 0x010, noCVar: true, alu: true, notX: "X",
 		dsts: []slot{dR, pd81, pd84},
@@ -561,24 +561,7 @@ var formTable = []*form{
 		mods: []group{{pos: 79, n: 1, names: names(0, "ALL", 1, "ANY")}, {pos: 73, n: 1, names: names(0, "", 1, "U64")}}},
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
 		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
-	// Bits 77-78 hold the barrier operation (measured: 0 SYNC, 2 RED,
-	// whose reduction sits at 74-75, 0 POPC, 1 AND, 2 OR, and its
-	// predicate at 87-90; ptxas 13.0.88's BAR.RED words for
-	// testdata/kernels and ZLUDA's bar_red_and_pred on sm_80 and sm_90).
-	// BAR.RED has no result in the word: B2R.RESULT reads it
-	// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
-	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
-	// BAR.SYNC with the barrier number in a register (bar.sync %r):
-	// opcode 0x51d, the register at 32 (measured: ptxas's BAR.SYNC
-	// .DEFER_BLOCKING R0 for ZLUDA's bar_sync at -O0, and nvdisasm over
-	// that word with other registers); bits 42 and up hold a thread count
-	// (nvdisasm: BAR.SYNC R0, 0x1), which this form leaves 0.
-	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0x51d, srcs: []slot{{k: sR, pos: 32}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}, {42, 12, 0}}},
-	{op: ori.OpBAR, key: []string{"RED"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}, {k: sP, pos: 87, not: 90}},
-		mods: []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, {pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}},
-		fix:  []fix{{77, 2, 2}}},
+	// BAR.SYNC, BAR.ARV and BAR.RED: barForms (below).
 	// B2R.RESULT d[, p]: bit 78 selects the barrier result (measured on
 	// ptxas's B2R.RESULT R9 and B2R.RESULT RZ, P0 words), p at 81.
 	{op: ori.OpB2R, key: []string{"RESULT"}, opc: 0x31c, dsts: []slot{dR, pd81}, fix: []fix{{78, 1, 1}}},
@@ -634,7 +617,7 @@ var formTable = []*form{
 	{op: ori.OpRET, key: []string{"REL", "NODEC"}, opc: 0x950, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
 	{op: ori.OpNOP, opc: 0x918},
-}
+}...)
 
 // imadSHL turns orilab's IMAD.SHL d = a, k, c (a << k) + c into IMAD
 // with the multiplier 1 << k, which is what the hardware computes and
@@ -647,6 +630,75 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 	c.Mods = c.Mods[1:]
 	c.Srcs[1].Imm = int64(int32(uint32(1) << uint(in.Srcs[1].Imm)))
 	return c, nil
+}
+
+// barForms lists the forms of BAR.SYNC, BAR.ARV and BAR.RED. Measured:
+// ptxas 13.0.88's words for bar.sync, bar.arrive and bar.red with every
+// mix of immediate and register operands on sm_80 and sm_90
+// (testdata/lower/sync_bar*.ptx and probes), nvdisasm 13.5 -hex. Bits
+// 77-78 hold the operation (0 SYNC, 1 ARV, 2 RED), 74-75 the reduction
+// (0 POPC, 1 AND, 2 OR), 87-90 its predicate, bit 80 DEFER_BLOCKING
+// (which ptxas sets on every SYNC and RED; orilab does not). The opcode
+// says where the barrier and the thread count are:
+//
+//	0xb1d  BAR.SYNC 0x1, 0x40  barrier at 54 (4 bits), count at 42
+//	                           (12 bits, 0: none, nvdisasm prints none)
+//	0x91d  BAR.SYNC 0x1, R4    the count in the register at 32
+//	0x51d  BAR.SYNC R0, 0x60   the barrier in the register at 32
+//	0x31d  BAR.SYNC R5, R5     both in the register at 32: the barrier
+//	                           in its low bits, the count in bits 16-27
+//	                           (ptxas packs them with LOP3 ... 0xfff0000,
+//	                           ... 0xe2; so does orilab's lowering)
+//
+// BAR.RED has no result in the word: B2R.RESULT reads it
+// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
+func barForms() []*form {
+	var out []*form
+	bar := slot{k: sImm, pos: 54, n: 4}
+	cnt := slot{k: sImm, pos: 42, n: 12}
+	optCnt := slot{k: sImm, pos: 42, n: 12, opt: true}
+	r := slot{k: sR, pos: 32}
+	pred := slot{k: sP, pos: 87, not: 90}
+	noCnt := fix{42, 12, 0}
+	gDefer := group{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}
+	add := func(key string, op uint64, opc uint16, mods []group, srcs []slot, fixes ...fix) {
+		fm := &form{op: ori.OpBAR, key: []string{key}, opc: opc, srcs: srcs, mods: mods,
+			fix: append([]fix{{77, 2, op}}, fixes...)}
+		if opc == 0x31d {
+			fm.pre = packedBar
+		}
+		out = append(out, fm)
+	}
+	for _, k := range []struct {
+		key  string
+		op   uint64
+		mods []group
+	}{{"SYNC", 0, []group{gDefer}}, {"ARV", 1, nil}} {
+		// The packed form first: an instruction with two registers
+		// that no form holds is refused with its reason (packedBar).
+		add(k.key, k.op, 0x31d, k.mods, []slot{r, r})
+		add(k.key, k.op, 0xb1d, k.mods, []slot{bar, optCnt})
+		add(k.key, k.op, 0x91d, k.mods, []slot{bar, r})
+		add(k.key, k.op, 0x51d, k.mods, []slot{r, optCnt})
+	}
+	red := []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, gDefer}
+	add("RED", 2, 0x31d, red, []slot{r, r, pred})
+	add("RED", 2, 0xb1d, red, []slot{bar, pred}, noCnt)
+	add("RED", 2, 0xb1d, red, []slot{bar, cnt, pred})
+	add("RED", 2, 0x91d, red, []slot{bar, r, pred})
+	add("RED", 2, 0x51d, red, []slot{r, pred}, noCnt)
+	add("RED", 2, 0x51d, red, []slot{r, cnt, pred})
+	return out
+}
+
+// packedBar refuses a BAR whose barrier and count are two different
+// registers: the word has one register for both (barForms).
+func packedBar(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) < 2 || in.Srcs[0].Kind != ori.OpdReg || in.Srcs[1].Kind != ori.OpdReg ||
+		in.Srcs[0].Reg != in.Srcs[1].Reg || in.Srcs[0].Not || in.Srcs[1].Not {
+		return nil, fmt.Errorf("the barrier and the count in registers must be one register holding both (the lowering packs them)")
+	}
+	return in, nil
 }
 
 // atomPre writes an atomic's U64 type as the word names it, 64 (ptxas's

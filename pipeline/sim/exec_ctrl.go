@@ -183,6 +183,12 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	if nsrc > 1 {
 		want = int(s.get(w, f, &d.src[1], lane, 0))
 	}
+	if nsrc > 1 && packedBarRegs(d.in) {
+		// BAR r, r: the barrier in bits 0-15, the count in 16-27 (the
+		// only SASS form with both in registers; lower's barOperands).
+		v := uint32(id)
+		id, want = int32(v&0xffff), int(v>>16&0xfff)
+	}
 	b := w.cta.bars[id]
 	if b == nil {
 		b = &barrier{}
@@ -217,6 +223,13 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	w.barWait |= eff
 	b.waiters = append(b.waiters, barWaiter{w: w, mask: eff, d: d, f: f})
 	return nil
+}
+
+// packedBarRegs reports whether a BAR's barrier and count are one
+// register, which holds both.
+func packedBarRegs(in *ori.Inst) bool {
+	a, b := in.Srcs[0], in.Srcs[1]
+	return a.Kind == ori.OpdReg && b.Kind == ori.OpdReg && a.Reg == b.Reg && !a.Reg.IsZero()
 }
 
 // execB2R: B2R.RESULT d[, p] reads the reduction of the warp's last
