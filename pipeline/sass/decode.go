@@ -243,7 +243,7 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			o = d.aluReg(24, 72, 73, s.mod, file, s.words, reuseA)
 		case sB, sBC:
 			switch {
-			case f == formRR && s.k == sBC:
+			case f == formRR && (s.k == sBC || d.fm.reuseBC):
 				o = d.aluReg(32, 63, 62, s.mod, file, s.words, reuseC)
 			case f == formRR:
 				o = d.aluReg(32, 63, 62, s.mod, file, s.words, reuseB)

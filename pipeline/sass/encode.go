@@ -281,6 +281,9 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 			}
 		}
 	}
+	if fm.reuseBC && alu[1] != nil && alu[1].Kind == ori.OpdReg && alu[1].Reg.Class == ori.ClassR {
+		bIsC = true
+	}
 	if fm.alu {
 		if err := e.aluSrcs(fm, alu, aluMod, notX, bIsC); err != nil {
 			return Word{}, err

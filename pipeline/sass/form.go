@@ -123,6 +123,10 @@ type form struct {
 	// encodeOnly: the decoder never yields this form (IMAD.SHL decodes
 	// as the IMAD it is).
 	encodeOnly bool
+	// reuseBC: a GPR in B takes C's reuse flag (HSETP2: measured with
+	// nvdisasm -b SM80/SM90 over every reuse value of orilab's HSETP2
+	// word: bit 123 is rejected, bit 124 prints B's .reuse).
+	reuseBC bool
 	// notX: the ALU neg bits print as ~ (bitwise not) when the
 	// instruction has this modifier (IADD3.X, LEA.X).
 	notX string

@@ -126,7 +126,7 @@ var formTable = append(barForms(), []*form{
 		dsts: []slot{dR64, pd81},
 		srcs: []slot{a, bInt, {k: sC, mod: mNeg, signed: true, words: 2}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		mods: []group{gU32, gX}},
-	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true,
+	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true, pre: noImmAt(2),
 		dsts: []slot{dR, pd81},
 		srcs: []slot{a, bInt, cNeg, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		mods: []group{gU32, gX}},
@@ -191,7 +191,7 @@ var formTable = append(barForms(), []*form{
 		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}}},
 	{op: ori.OpSGXT, opc: 0x01a, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
 		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}, gU32}},
-	{op: ori.OpIDP, opc: 0x026, alu: true, dsts: []slot{dR}, srcs: []slot{a, b, c},
+	{op: ori.OpIDP, opc: 0x026, alu: true, pre: noImmAt(1), dsts: []slot{dR}, srcs: []slot{a, b, c},
 		mods: []group{{pos: 73, n: 5, names: names(
 			0x03, "4A.S8.S8", 0x01, "4A.S8.U8", 0x02, "4A.U8.S8", 0x00, "4A.U8.U8",
 			0x1b, "2A.HI.S16.S8", 0x19, "2A.HI.S16.U8", 0x1a, "2A.HI.U16.S8", 0x18, "2A.HI.U16.U8",
@@ -223,7 +223,7 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpFSETP, opc: 0x00b, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFCmp, gFTZ, gBool}},
-	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, b},
+	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(0, "DIVIDE"), implicit: true}}},
 	{op: ori.OpMUFU, opc: 0x108, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		mods: []group{{pos: 74, n: 4, names: names(0, "COS", 1, "SIN", 2, "EX2", 3, "LG2", 4, "RCP", 5, "RSQ", 6, "RCP64H", 7, "RSQ64H", 8, "SQRT", 9, "TANH")}}},
@@ -349,7 +349,7 @@ var formTable = append(barForms(), []*form{
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
-	{op: ori.OpHSETP2, opc: 0x034, alu: true,
+	{op: ori.OpHSETP2, opc: 0x034, alu: true, reuseBC: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}}},
 
@@ -699,6 +699,21 @@ func packedBar(in *ori.Inst, arch int) (*ori.Inst, error) {
 		return nil, fmt.Errorf("the barrier and the count in registers must be one register holding both (the lowering packs them)")
 	}
 	return in, nil
+}
+
+// noImmAt refuses an immediate in source i, where the ALU form that
+// would hold it is no instruction: nvdisasm 13.5 -b SM80 and -b SM90
+// reject IMAD.HI with an immediate C (form 2: "Unrecognized operation
+// for functional unit 'uC'", for 0x0 and 0x5 alike) and IDP with an
+// immediate B (form 4), while reading the register forms of the same
+// words. The legalization has to put such a value in a register.
+func noImmAt(i int) func(in *ori.Inst, arch int) (*ori.Inst, error) {
+	return func(in *ori.Inst, arch int) (*ori.Inst, error) {
+		if len(in.Srcs) > i && in.Srcs[i].Kind == ori.OpdImm {
+			return nil, fmt.Errorf("source %d %s: %s has no immediate form there (nvdisasm rejects the word)", i, in.Srcs[i], in.Op)
+		}
+		return in, nil
+	}
 }
 
 // atomPre writes an atomic's U64 type as the word names it, 64 (ptxas's

@@ -117,6 +117,18 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 				}
 			}
 		}
+	case ori.OpREDUX:
+		// AND is the operation 0, which nvdisasm leaves out (REDUX
+		// UR62, R2).
+		if len(c.Mods) > 0 && c.Mods[0] == "AND" {
+			drop(0)
+		}
+	case ori.OpLOP3:
+		// An unused predicate result is PT in the word; nvdisasm prints
+		// none (LOP3.LUT R0, R0, R3, R2, 0x3f, !PT).
+		if len(c.Dsts) == 2 && c.Dsts[1].Kind == ori.OpdReg && c.Dsts[1].Reg == ori.PT && !c.Dsts[1].Not {
+			c.Dsts = c.Dsts[:1]
+		}
 	case ori.OpFCHK:
 		if len(c.Mods) > 0 && c.Mods[0] == "DIVIDE" {
 			drop(0)
@@ -271,6 +283,7 @@ func floatImm(in *ori.Inst) bool {
 var floatImmOps = map[ori.Opcode]bool{
 	ori.OpFADD: true, ori.OpFMUL: true, ori.OpFFMA: true, ori.OpFSETP: true,
 	ori.OpFMNMX: true, ori.OpFSEL: true, ori.OpFSET: true, ori.OpMUFU: true, ori.OpF2FP: true,
+	ori.OpFCHK: true,
 }
 
 // signedImmOps are the opcodes whose immediates nvdisasm prints signed
@@ -298,9 +311,14 @@ func spellIMAD(c *ori.Inst) {
 	}
 	alias := ""
 	switch {
-	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm > 0 && b.Imm <= 1<<30 && bits.OnesCount64(uint64(b.Imm)) == 1 && isRZ(cc):
+	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm > 0 && b.Imm < 1<<16 && bits.OnesCount64(uint64(b.Imm)) == 1 && isRZ(cc):
+		// Measured: nvdisasm 13.5 prints IMAD.SHL.U32 R0, R0, 0x4, RZ
+		// but IMAD.U32 R5, R4, 0x10000, RZ (ptxas's sm_80 words) and
+		// IMAD R0, R5, 0x10000, RZ (orilab's sm_90 word).
 		alias = "SHL"
-	case isRZ(a) && isRZ(b) && !(cc.Kind == ori.OpdReg && cc.Reg.Class == ori.ClassUR):
+	case isRZ(a) && (isRZ(b) || b.Kind == ori.OpdImm && b.FKind == ori.ImmInt) && !(cc.Kind == ori.OpdReg && cc.Reg.Class == ori.ClassUR):
+		// RZ * RZ + c, and RZ * imm + c (nvdisasm: IMAD.MOV R4, RZ,
+		// 0x1f, R16).
 		alias = "MOV"
 	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm == 1:
 		alias = "IADD"
