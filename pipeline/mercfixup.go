@@ -61,7 +61,9 @@ package pipeline
 // destination.
 //
 // Sixth, BAR.RED's result moves into a B2R.RESULT right after it
-// (barRedResults): no BAR word has a result field.
+// (barRedResults): no BAR word has a result field. Seventh, a kernel's
+// BRX on an index becomes ptxas's jump table in its literal pool
+// (jumpTables, jumptable.go).
 //
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
@@ -124,6 +126,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 			reduxToUR(f, redux, m)
 		}
 		barRedResults(f, m)
+		jumpTables(f, m)
 	}
 	return nil
 }

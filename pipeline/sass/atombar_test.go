@@ -1,6 +1,9 @@
 package sass
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestAtomicAndBarrierWords pins the atomic, fence and barrier forms:
 // each Ori instruction, with ptxas's control word, encodes to the word
@@ -103,5 +106,59 @@ func TestAtomicAndBarrierRefusals(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("sm_%d %s: %v, want %q", c.arch, c.ori, err, c.want)
 		}
+	}
+}
+
+// TestBRXWords: an indirect branch on a jump-table entry encodes to
+// ptxas 13.0.88's words for its brx.idx probe (BRX R4 at 0x80 on sm_80,
+// at 0x70 on sm_90: the branch field points at address 0, the kernel's
+// start), prints with the field normalized as nvdisasm's BRX R4 -0x90,
+// records its jump table, and decodes back; the index form that
+// PostFixForMercTargets leaves in a .func is refused.
+func TestBRXWords(t *testing.T) {
+	f := parseFunc(t, "BB0:\n\t#1 [B------:R-:W-:-:S05] BRX R4.64, c[0x2][0x8], BB1, BB2, BB1 ;\nBB1:\n\t#2 EXIT ;\nBB2:\n\t#3 EXIT ;\n")
+	in := f.Blocks[0].Insts[0]
+	for _, c := range []struct {
+		arch, pc int
+		lo, hi   uint64
+		nv       string
+	}{
+		{80, 0x80, 0xffffff7004007949, 0x000fea000383ffff, "BRX R4 -0x90 ;"},
+		{90, 0x70, 0xfffffffc04e07949, 0x000fea000383ffff, "BRX R4 -0x80 ;"},
+	} {
+		w, err := Encode(in, c.arch, c.pc, map[int32]int{1: 0x100, 2: 0x110})
+		if err != nil {
+			t.Fatalf("sm_%d: %v", c.arch, err)
+		}
+		if want := (Word{c.lo, c.hi}); w != want {
+			t.Errorf("sm_%d: word %v, ptxas wrote %v", c.arch, w, want)
+		}
+		got, err := InstTextRaw(in, c.arch)
+		if err != nil || Normalize(got) != Normalize(c.nv) {
+			t.Errorf("sm_%d: prints %q (%v), normalized %q; nvdisasm %q", c.arch, got, err, Normalize(got), Normalize(c.nv))
+		}
+		d, err := Decode(w, c.arch, DecodeContext{PC: c.pc, Raw: true})
+		if err != nil {
+			t.Fatalf("sm_%d: %v", c.arch, err)
+		}
+		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.nv) {
+			t.Errorf("sm_%d: decodes as %q, nvdisasm %q", c.arch, got, c.nv)
+		}
+		if w2, err := Encode(d, c.arch, c.pc, nil); err != nil || w2 != w {
+			t.Errorf("sm_%d: the decoded BRX encodes as %v (%v), not %v", c.arch, w2, err, w)
+		}
+	}
+	code, err := EncodeFunc(f, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []JumpTable{{At: 0, Base: 8, Targets: []int{0x10, 0x20, 0x10}}}
+	if fmt.Sprint(code.JumpTables) != fmt.Sprint(want) {
+		t.Errorf("jump tables %v, want %v", code.JumpTables, want)
+	}
+	idx := parseFunc(t, "BB0:\n\t#1 BRX R0, BB1, BB2 ;\nBB1:\n\t#2 EXIT ;\nBB2:\n\t#3 EXIT ;\n")
+	_, err = Encode(idx.Blocks[0].Insts[0], 80, 0, map[int32]int{1: 0x10, 2: 0x20})
+	if want := "sass: BRX: an indirect branch on an index needs a jump table, which PostFixForMercTargets builds only in a kernel (bank 2 is the launched kernel's)"; err == nil || err.Error() != want {
+		t.Errorf("index BRX: %v, want %q", err, want)
 	}
 }

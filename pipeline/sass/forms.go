@@ -597,6 +597,14 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}},
 		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
+	// BRX Ra jumps to the offset in the pair Ra (a jump-table entry:
+	// the target's offset from the kernel's start, JumpTable) plus the
+	// kernel's start, which the branch field reaches from the next
+	// instruction, as RET.REL.NODEC's. Measured on ptxas 13.0's words
+	// for brx.idx probes: sm_80 0x000fea000383ffff_ffffff7004007949
+	// (BRX R4 at 0x80), sm_90 0x000fea000383ffff_fffffffc04e07949 (R4 at
+	// 0x70); bits 87-89 a PT condition as BRA's.
+	{op: ori.OpBRX, opc: 0x949, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, pre: brxPre, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
 	// CALL.REL.NOINC Ra calls the function at the offset in Ra (a
 	// function pointer: the callee's offset from the kernel's start,
@@ -699,6 +707,23 @@ func packedBar(in *ori.Inst, arch int) (*ori.Inst, error) {
 		return nil, fmt.Errorf("the barrier and the count in registers must be one register holding both (the lowering packs them)")
 	}
 	return in, nil
+}
+
+// brxPre accepts an indirect branch whose register holds a jump-table
+// entry (PostFixForMercTargets' form: BRX Ra.64, c[0x2][table],
+// targets...) and drops the operands the word does not hold, and a
+// decoded BRX Ra.64 as it is; Ori's BRX Ra, targets... (Ra an index into
+// the targets) has no word.
+func brxPre(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) == 1 {
+		return in, nil
+	}
+	if in.Srcs[1].Kind != ori.OpdCBank {
+		return nil, fmt.Errorf("an indirect branch on an index needs a jump table, which PostFixForMercTargets builds only in a kernel (bank 2 is the launched kernel's)")
+	}
+	c := in.Clone()
+	c.Srcs = c.Srcs[:1]
+	return c, nil
 }
 
 // noImmAt refuses an immediate in source i, where the ALU form that

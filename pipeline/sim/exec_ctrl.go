@@ -57,9 +57,17 @@ func leave(f *frame, d *dinst, lane int, from int32) {
 }
 
 // execBRX: BRX a, BB0, BB1, ...: each thread jumps to the a-th block.
+// After PostFixForMercTargets, BRX a.64, c[0x2][t], BB0, ...: a holds
+// the entry the thread loaded from the jump table at c[0x2][t], whose
+// entry i Ori holds as i (the cubin writer writes BBi's offset there,
+// which the hardware's BRX jumps to), so the jump is the same.
 func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	eff := s.guardMask(w, f, d, mask)
-	n := len(d.src) - 1
+	first := 1
+	if len(d.src) > 1 && d.in.Srcs[1].Kind == ori.OpdCBank {
+		first = 2
+	}
+	n := len(d.src) - first
 	for m := mask; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		if eff&(1<<lane) == 0 {
@@ -71,8 +79,8 @@ func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		if int(i) >= n {
 			return s.faultLane(w, f, d, lane, "indirect branch index %d is outside the %d-entry target list", i, n)
 		}
-		f.pc[lane] = d.src[1+i].block
-		leave(f, d, lane, d.src[1+i].from)
+		f.pc[lane] = d.src[first+int(i)].block
+		leave(f, d, lane, d.src[first+int(i)].from)
 	}
 	return nil
 }
