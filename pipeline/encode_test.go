@@ -305,14 +305,17 @@ var (
 )
 
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
-// text must equal orilab's; it only rises. The test logs the numbers and
-// which mnemonics differ. The rest are instructions the encoder refuses
-// (sampled run: 99.9% at -O0 and -O3 on both targets, 7 refused of about
-// 9,600 and 12,400: tensor-core, F16 and TF32 conversion forms; RET was
-// the largest class until the calling convention passed a return
-// address); every instruction it encodes must print as nvdisasm prints
-// its word.
-var nvdisasmFloor = map[int]float64{80: 99.8, 90: 99.8}
+// text must equal orilab's, per target and level; it only rises. The
+// test logs the numbers, the refusals and where each is first met. The
+// rest are instructions the encoder refuses; every instruction it
+// encodes must print as nvdisasm prints its word. Since the test covers
+// all of testdata (before: testdata/kernels only), whose lowering and
+// optimizer cases reach forms the corpus does not, the floors are those
+// of that set with -short (no corpus: sm_80 99.9% at -O0 and 99.2% at
+// -O3, sm_90 99.8% and 99.3%; the refusals at -O3 are mostly testdata/
+// opt's ddiv_loop and idiv64_loop and the fuzz findings' IMAD with two
+// immediates); the corpus sample only raises them.
+var nvdisasmFloor = map[[2]int]float64{{80, 0}: 99.9, {80, 3}: 99.1, {90, 0}: 99.8, {90, 3}: 99.2}
 
 // TestNvdisasmEncoding encodes every compiled function, disassembles the
 // words with nvdisasm -b SMxx and compares the texts.
@@ -337,8 +340,8 @@ func TestNvdisasmEncoding(t *testing.T) {
 			if st.decMatched != st.encoded {
 				t.Errorf("sm_%d -O%d: the decoder disagrees with nvdisasm on %d words", arch, level, st.encoded-st.decMatched)
 			}
-			if pct < nvdisasmFloor[arch] {
-				t.Errorf("sm_%d -O%d: %.1f%% matched, below the floor %.1f%%", arch, level, pct, nvdisasmFloor[arch])
+			if floor := nvdisasmFloor[[2]int{arch, level}]; pct < floor {
+				t.Errorf("sm_%d -O%d: %.2f%% matched, below the floor %.1f%%", arch, level, pct, floor)
 			}
 		}
 	}
