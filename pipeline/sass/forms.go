@@ -411,7 +411,7 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpRED, opc: 0x9a6, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomF90, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
-	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomsPre,
 		mods: []group{gAtom, gAtomT}},
 	// ATOMS.CAS and ATOMS.CAST.SPIN: opcode 0x38d, the compare value at
 	// 32 and the new value at 64; bits 87-88 hold 3 for CAST.SPIN
@@ -724,6 +724,18 @@ func brxPre(in *ori.Inst, arch int) (*ori.Inst, error) {
 	c := in.Clone()
 	c.Srcs = c.Srcs[:1]
 	return c, nil
+}
+
+// atomsPre refuses a 64-bit ATOMS other than EXCH: ptxas 13.0.88
+// writes atom.shared.{add.u64,min.s64,max.u64} as a compare-and-swap
+// loop (ATOMS.CAST.SPIN.64; measured on sm_80 and sm_90), and nvdisasm
+// reads the S64 type of ATOMS.MIN as S32 (sm_80) or INVALID5 (sm_90):
+// no such word was measured. It is atomPre otherwise.
+func atomsPre(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Mods) > 1 && in.Mods[0] != "EXCH" && (in.Mods[1] == "U64" || in.Mods[1] == "S64") {
+		return nil, fmt.Errorf("ATOMS.%s.%s: ptxas writes a compare-and-swap loop (ATOMS.CAST.SPIN.64) for it, which orilab's lowering does not yet", in.Mods[0], in.Mods[1])
+	}
+	return atomPre(in, arch)
 }
 
 // noImmAt refuses an immediate in source i, where the ALU form that
