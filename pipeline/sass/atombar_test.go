@@ -101,7 +101,7 @@ func TestAtomicAndBarrierRefusals(t *testing.T) {
 		{80, "BAR.RED.POPC R2, R3, P0", "sass: BAR.RED.POPC: the barrier and the count in registers must be one register holding both (the lowering packs them)"},
 		{90, "ATOMG.E.ADD.U32.ACQUIRE.GPU R0 = desc[UR4][R2.64], R4", "sass: ATOMG.E.ADD.U32.ACQUIRE.GPU: modifier .ACQUIRE has no encoding here for sm_90 (or is out of order)"},
 		{90, "ATOMG.E.ADD.F16.RN.STRONG.GPU R0 = desc[UR4][R2.64], R4", "sass: ATOMG.E.ADD.F16.RN.STRONG.GPU: modifier .F16 has no encoding here for sm_90 (or is out of order)"},
-		{80, "ATOMS.MIN.S64 R0.64 = [R2], R4.64", "sass: ATOMS.MIN.S64: ATOMS.MIN.S64: ptxas writes a compare-and-swap loop (ATOMS.CAST.SPIN.64) for it, which orilab's lowering does not yet"},
+		{80, "ATOMS.MIN.S64 R0.64 = [R2], R4.64", "sass: ATOMS.MIN.S64: no word: ptxas writes a 64-bit shared MIN as a compare-and-swap loop (ATOMS.CAST.SPIN.64), which orilab's lowering does not yet"},
 	}
 	for _, c := range cases {
 		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")

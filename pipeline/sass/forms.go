@@ -733,7 +733,7 @@ func brxPre(in *ori.Inst, arch int) (*ori.Inst, error) {
 // no such word was measured. It is atomPre otherwise.
 func atomsPre(in *ori.Inst, arch int) (*ori.Inst, error) {
 	if len(in.Mods) > 1 && in.Mods[0] != "EXCH" && (in.Mods[1] == "U64" || in.Mods[1] == "S64") {
-		return nil, fmt.Errorf("ATOMS.%s.%s: ptxas writes a compare-and-swap loop (ATOMS.CAST.SPIN.64) for it, which orilab's lowering does not yet", in.Mods[0], in.Mods[1])
+		return nil, fmt.Errorf("no word: ptxas writes a 64-bit shared %s as a compare-and-swap loop (ATOMS.CAST.SPIN.64), which orilab's lowering does not yet", in.Mods[0])
 	}
 	return atomPre(in, arch)
 }
