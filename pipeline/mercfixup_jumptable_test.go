@@ -13,7 +13,7 @@ import (
 	"orilab/pipeline/ori"
 )
 
-// TestJumpTableCubin: brx.idx becomes ptxas's jump table (jumptable.go):
+// TestJumpTableCubin: brx.idx becomes ptxas's jump table (mercfixup.go, jumpTables):
 // in the cubin for sm_80 and sm_90 at -O0 and -O3, .nv.constant2 holds
 // the offsets of the BRX's targets from the kernel's start, in the
 // BRX's order, and EIATTR_INDIRECT_BRANCH_TARGETS names the BRX's offset
