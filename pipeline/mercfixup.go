@@ -77,6 +77,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sass"
@@ -96,8 +97,9 @@ func postFixForMercTargets(c *PhaseContext) error {
 	if err := checkEncodable(c.Arch); err != nil {
 		return nil // no encoding tables for this target: nothing to fix for
 	}
-	desc, haveDesc := freeURPair(c.Module)
-	redux, haveRedux := freeUR(c.Module, desc, haveDesc)
+	used := usedURs(c.Module)
+	desc, haveDesc := freeURPair(used)
+	redux, haveRedux := freeUR(used, desc, haveDesc)
 	if c.Backend != nil && c.Backend.PreRA != nil {
 		// The mirror edits the copy from before allocation, which a
 		// forked session shares with its parent (Session.Fork copies
@@ -198,9 +200,8 @@ func checkEncodable(arch int) error {
 }
 
 // freeURPair returns the lowest even uniform pair from UR4 up that no
-// function of m touches.
-func freeURPair(m *ori.Module) (ori.Reg, bool) {
-	used := usedURs(m)
+// function touches (used, from usedURs).
+func freeURPair(used [64]bool) (ori.Reg, bool) {
 	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
 		if !used[n] && !used[n+1] {
 			return ori.PReg(ori.ClassUR, n, 2), true
@@ -209,12 +210,11 @@ func freeURPair(m *ori.Module) (ori.Reg, bool) {
 	return ori.Reg{}, false
 }
 
-// freeUR returns the highest uniform register that no function of m
-// touches and that is not in the pair desc (the descriptor, when there
+// freeUR returns the highest uniform register that no function
+// touches (used) and that is not in the pair desc (the descriptor, when there
 // is one): from the top, so that it stays clear of the descriptor's UR4
 // and of the allocator's low registers.
-func freeUR(m *ori.Module, desc ori.Reg, haveDesc bool) (ori.Reg, bool) {
-	used := usedURs(m)
+func freeUR(used [64]bool, desc ori.Reg, haveDesc bool) (ori.Reg, bool) {
 	for n := ori.ClassUR.Limit() - 1; n >= 0; n-- {
 		if used[n] || haveDesc && (n == int(desc.N) || n == int(desc.N)+1) {
 			continue
@@ -240,12 +240,14 @@ func usedURs(m *ori.Module) [64]bool {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-					if o.Kind == ori.OpdReg || o.HasBase {
-						mark(o.Reg)
-					}
-					if o.HasDesc {
-						mark(o.Desc)
+				for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+					for k := range ops {
+						if o := &ops[k]; o.Kind == ori.OpdReg || o.HasBase {
+							mark(o.Reg)
+						}
+						if o := &ops[k]; o.HasDesc {
+							mark(o.Desc)
+						}
 					}
 				}
 			}
@@ -472,7 +474,7 @@ func wordOf(o ori.Operand, w, words int) ori.Operand {
 // together do (the caller moves the second next); false when in encodes
 // already or no one or two sources help.
 func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
-	if in.IsPseudo() || encodes(in, arch) {
+	if in.IsPseudo() {
 		return 0, 0, false
 	}
 	words := 1
@@ -484,6 +486,12 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 			return false
 		}
 		return !(words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))))
+	}
+	// Without a movable source there is nothing to move whether or not
+	// in encodes: decided before the trial encoding, which ran for every
+	// instruction of the function.
+	if !slices.ContainsFunc(in.Srcs, movable) || encodes(in, arch) {
+		return 0, 0, false
 	}
 	var pairs [][2]int
 	for j, o := range in.Srcs {
@@ -515,9 +523,12 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 // encodes reports whether the encoder takes in as it stands (branch
 // targets resolved to address 0: only the operand forms matter here).
 func encodes(in *ori.Inst, arch int) bool {
-	addr := map[int32]int{}
+	var addr map[int32]int
 	for _, o := range in.Srcs {
 		if o.Kind == ori.OpdBlock {
+			if addr == nil {
+				addr = map[int32]int{}
+			}
 			addr[o.Block] = 0
 		}
 	}
@@ -750,6 +761,31 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 	return out
 }
 
+// unwrittenP returns the P registers f never writes (none when it has an
+// R2P, which may write any of them).
+func unwrittenP(f *ori.Func) regSet {
+	var written regSet
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpR2P {
+				return regSet{}
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					written.addRegOf(o.Reg, ori.ClassP)
+				}
+			}
+		}
+	}
+	var out regSet
+	for n := 0; n < ori.ClassP.Limit(); n++ {
+		if !written.has(n) {
+			out.add(n)
+		}
+	}
+	return out
+}
+
 // uniformBranchGuards moves the uniform predicate guarding a BRA into a
 // P register dead there: no BRA word holds a uniform predicate (see
 // the BRA forms), so
@@ -764,7 +800,9 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 // PLOP3's source C is the one that may be uniform (bit 67), and 0x80
 // (a & b & c) with PT in A and B is C. A BRA where every P register is
 // live (a .func: CALL and RET read everything here) keeps its guard and
-// the encoder refuses it.
+// the encoder refuses it. In a whole-seen .func only the P registers it
+// writes itself are candidates: its callers were allocated knowing only
+// those change (regalloc/interproc.go).
 func uniformBranchGuards(f *ori.Func, m *mirror) {
 	var live *physLive
 	for bi, b := range f.Blocks {
@@ -783,6 +821,11 @@ func uniformBranchGuards(f *ori.Func, m *mirror) {
 			}
 			busy := after[k]
 			busy.addInstOf(in, true, ori.ClassP)
+			if f.WholeSeen() {
+				// Its callers keep predicates across the call in every
+				// P register it does not write (regalloc/interproc.go).
+				busy.union(unwrittenP(f))
+			}
 			n := 0
 			for n < ori.ClassP.Limit() && busy.has(n) {
 				n++

@@ -5,8 +5,9 @@ package sass
 // check that over all compiled corpus code.
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -411,14 +412,15 @@ func sortedForms(byOp map[ori.Opcode][]*form) []*form {
 	for _, fs := range byOp {
 		all = append(all, fs...)
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if len(all[i].fix) != len(all[j].fix) {
-			return len(all[i].fix) > len(all[j].fix)
+	// The generic stable sort: this runs at start-up, in every process.
+	slices.SortStableFunc(all, func(a, b *form) int {
+		if len(a.fix) != len(b.fix) {
+			return len(b.fix) - len(a.fix)
 		}
-		if all[i].op != all[j].op {
-			return all[i].op < all[j].op
+		if a.op != b.op {
+			return cmp.Compare(a.op, b.op)
 		}
-		return len(all[i].key) > len(all[j].key)
+		return len(b.key) - len(a.key)
 	})
 	return all
 }

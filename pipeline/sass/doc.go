@@ -20,7 +20,10 @@
 //     label names apart, TestNormalize);
 //   - spell (spell.go): nvdisasm's spelling of an Ori instruction,
 //     which the printer uses;
-//   - WriteCubin (cubin.go): the ELF file around the words;
+//   - WriteCubin (cubin.go): the ELF file around the words, with the
+//     sections, symbols, relocations and .nv.info attributes ptxas 13.0
+//     writes (texture and surface references included; cubin.go says
+//     what it leaves out and why);
 //   - the operand syntax (operand.go): registers, immediates, constant
 //     banks, addresses, special registers, branch targets;
 //   - Resources, Usage, UsageOf and SpillBytes (resources.go): "ptxas

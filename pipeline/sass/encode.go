@@ -7,7 +7,7 @@ package sass
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -387,7 +387,12 @@ func candidates(in *ori.Inst, arch int) []*form {
 			out = append(out, fm)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].key) > len(out[j].key) })
+	// Longest key first, in table order among equals (a stable sort; the
+	// generic one, without sort.SliceStable's reflection, as the encoder
+	// asks for every instruction).
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(a, b *form) int { return len(b.key) - len(a.key) })
+	}
 	return out
 }
 
