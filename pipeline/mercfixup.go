@@ -28,7 +28,11 @@ package pipeline
 //     two (LOP3 c[0x0][0x190], 0x80000000, 0x3f800000: three constants),
 //     MOVs of their words into registers dead at that point go right
 //     before it; on sm_75-sm_89 an f64 constant goes into the kernel's
-//     literal pool instead, read as c[0x2][] (poolLiteral).
+//     literal pool instead, read as c[0x2][] (poolLiteral). A uniform
+//     register where the word has no room for it moves the same way
+//     (LOP3.LUT R10 = RZ, -0x80000000, UR1, 0x88: one variable field
+//     for both; DMUL R2.64 = UR0.64, 0d43F0000000000000: a pair in A),
+//     and an operand modifier (-, |.|, ~) stays on the instruction.
 //
 // Example (sm_80, after allocation):
 //
@@ -68,9 +72,12 @@ package pipeline
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
 // register and a .func's RET reads R0-R3 and its results (retLive), and,
-// in a .func, only R registers it writes itself are taken; where every
-// register is live the instruction keeps its operand and the encoder
-// refuses it with an error naming the instruction. A
+// in a .func, only R registers it writes itself are taken; failing those,
+// an unguarded instruction's own result register (scratchReg). Where
+// every register is live (a .func that writes nothing but the register
+// an FFMA with two immediates reads and writes) the instruction keeps
+// its operand and the encoder refuses it with an error naming the
+// instruction. A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.
@@ -374,7 +381,7 @@ func scratchMove(f *ori.Func, in *ori.Inst, j, words int, liveAfter regSet, m *m
 		mv := ori.NewInst(ori.OpMOV)
 		mv.ID = f.NewID()
 		mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
-		mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
+		mv.Srcs = []ori.Operand{wordOf(plainSource(in.Srcs[j]), w, words)}
 		// Decision: no PTX line, as the constant it replaces had none;
 		// the simulator's provenance then treats the register as that
 		// constant (a SEL of constants is the predicate's doing:
@@ -384,12 +391,15 @@ func scratchMove(f *ori.Func, in *ori.Inst, j, words int, liveAfter regSet, m *m
 		if p != nil {
 			pm := mv.Clone()
 			pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
+			// The copy's own source: a uniform register is still
+			// virtual there.
+			pm.Srcs = []ori.Operand{wordOf(plainSource(p.Srcs[j]), w, words)}
 			pmovs = append(pmovs, pm)
 		}
 	}
-	in.Srcs[j] = ori.R(r)
+	in.Srcs[j] = inReg(in.Srcs[j], r)
 	if p != nil {
-		p.Srcs[j] = ori.R(v)
+		p.Srcs[j] = inReg(p.Srcs[j], v)
 		m.insertBefore(p.ID, pmovs...)
 	}
 	return true
@@ -448,6 +458,12 @@ var f64Ops = map[ori.Opcode]bool{ori.OpDADD: true, ori.OpDMUL: true, ori.OpDFMA:
 // wordOf returns word w of a words-wide immediate or constant-bank
 // operand, as a 32-bit MOV source.
 func wordOf(o ori.Operand, w, words int) ori.Operand {
+	if o.Kind == ori.OpdReg {
+		if words == 2 {
+			o.Reg = o.Reg.Word(w)
+		}
+		return o
+	}
 	if o.Kind == ori.OpdCBank {
 		o.Imm += int64(4 * w)
 		return o
@@ -469,8 +485,8 @@ func wordOf(o ori.Operand, w, words int) ori.Operand {
 }
 
 // operandToMove returns the source of in (and its width in registers)
-// whose immediate or constant, moved into registers, makes in
-// encodable, or, when no single source does, the first of two that
+// whose immediate, constant or uniform register, moved into registers,
+// makes in encodable, or, when no single source does, the first of two that
 // together do (the caller moves the second next); false when in encodes
 // already or no one or two sources help.
 func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
@@ -481,7 +497,16 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	if f64Ops[in.Op] {
 		words = 2
 	}
+	uniform := in.Op.Has(ori.FUniform)
 	movable := func(o ori.Operand) bool {
+		if o.Kind == ori.OpdReg {
+			// A uniform register where the word has no room for it
+			// (LOP3.LUT R10 = RZ, -0x80000000, UR1, 0x88: one variable
+			// field for the immediate and UR1) moves into an R register.
+			// So does a uniform pair in an f64 operation's A (DMUL
+			// R2.64 = UR0.64, 0d43F0000000000000).
+			return !uniform && o.Reg.Class == ori.ClassUR && !o.Reg.Virtual && !o.Reg.IsZero() && max(int(o.Reg.Words), 1) == words
+		}
 		if o.Kind != ori.OpdImm && o.Kind != ori.OpdCBank || o.Kind == ori.OpdCBank && o.HasBase {
 			return false
 		}
@@ -499,7 +524,7 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 			continue
 		}
 		try := in.Clone()
-		try.Srcs[j] = ori.R(ori.PReg(ori.ClassR, 0, words))
+		try.Srcs[j] = inReg(o, ori.PReg(ori.ClassR, 0, words))
 		if encodes(try, arch) {
 			return j, words, true
 		}
@@ -511,13 +536,28 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	}
 	for _, p := range pairs {
 		try := in.Clone()
-		try.Srcs[p[0]] = ori.R(ori.PReg(ori.ClassR, 0, words))
-		try.Srcs[p[1]] = ori.R(ori.PReg(ori.ClassR, words, words))
+		try.Srcs[p[0]] = inReg(in.Srcs[p[0]], ori.PReg(ori.ClassR, 0, words))
+		try.Srcs[p[1]] = inReg(in.Srcs[p[1]], ori.PReg(ori.ClassR, words, words))
 		if encodes(try, arch) {
 			return p[0], words, true
 		}
 	}
 	return 0, 0, false
+}
+
+// inReg returns the register r standing for the source o moved into it:
+// o's operand modifiers (-, |.|, ~) stay on the instruction, and the MOV
+// (plainSource) copies the bare value.
+func inReg(o ori.Operand, r ori.Reg) ori.Operand {
+	x := ori.R(r)
+	x.Neg, x.Abs, x.Not = o.Neg, o.Abs, o.Not
+	return x
+}
+
+// plainSource is o without its operand modifiers, as a MOV reads it.
+func plainSource(o ori.Operand) ori.Operand {
+	o.Neg, o.Abs, o.Not, o.Reuse = false, false, false, false
+	return o
 }
 
 // encodes reports whether the encoder takes in as it stands (branch
@@ -539,10 +579,38 @@ func encodes(in *ori.Inst, arch int) bool {
 // scratchReg returns the lowest aligned run of words R registers that
 // are not live after in, not read or written by in and not R1 (the
 // stack pointer); outside kernels only registers f already writes.
+// Where there is none and in is unguarded, in's own result registers
+// that it does not read are taken: the MOV's value is read by in and
+// then overwritten by it (ptxas 13.0.88 does the same for x * -1.5 + 3:
+// HFMA2.MMA R5, -RZ, RZ, 1.9375, 0 loads 1.5 into the result register
+// of FFMA R5, R0, -R5, 3). Only as a fallback, so that code which had a
+// free register keeps its listing. A .func that writes few registers
+// needs it (bicubicTexture's w2f: FFMA R5 = R4, -0x3fc00000,
+// 0x40400000, where every other register it writes is live;
+// particles_kernel's calcGridHash: SGXT R7 = c[0x3][0x2c], 0x18).
 func scratchReg(f *ori.Func, in *ori.Inst, liveAfter regSet, words int) (ori.Reg, bool) {
 	busy := liveAfter
 	busy.addInst(in, true)
 	busy.add(1)
+	if r, ok := scratchFrom(f, busy, words); ok || in.Guarded() {
+		return r, ok
+	}
+	busy = liveAfter
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.Virtual && !o.Reg.IsZero() {
+			for w := 0; w < max(int(o.Reg.Words), 1); w++ {
+				busy.del(int(o.Reg.N) + w)
+			}
+		}
+	}
+	busy.addInst(in, false)
+	busy.add(1)
+	return scratchFrom(f, busy, words)
+}
+
+// scratchFrom returns the lowest aligned run of words R registers not in
+// busy; outside kernels only registers f already writes.
+func scratchFrom(f *ori.Func, busy regSet, words int) (ori.Reg, bool) {
 	var written regSet
 	if !f.Entry {
 		for _, b := range f.Blocks {

@@ -310,12 +310,14 @@ BB2:
 // (words=) bounds what RET keeps live. With words=0x1 the .b32 result is
 // R4 alone and SHF's immediate A goes into R6 (written by the function,
 // dead after #1); without it a 4-byte result may be a .v4.u8 in R4-R7, R6
-// stays live and the instruction keeps its immediate (bisect_small.ptx's
-// ceilPow2 at -O3 was refused so).
+// stays live, and the immediate goes into SHF's own result register R4,
+// which it overwrites (the fallback of scratchReg; before it,
+// bisect_small.ptx's ceilPow2 at -O3 kept the immediate and was
+// refused).
 func TestFuncResultWordsIR(t *testing.T) {
 	for _, c := range []struct{ words, want string }{
 		{" words=0x1", "\t#1 MOV R6 = RZ\n\t#2 MOV R5 = R4\n\t#5 MOV R6 = 0x1\n\t#3 SHF.L.U32 R4 = R6, R5, RZ\n\t#4 RET\n"},
-		{"", "\t#1 MOV R6 = RZ\n\t#2 MOV R5 = R4\n\t#3 SHF.L.U32 R4 = 0x1, R5, RZ\n\t#4 RET\n"},
+		{"", "\t#1 MOV R6 = RZ\n\t#2 MOV R5 = R4\n\t#5 MOV R4 = 0x1\n\t#3 SHF.L.U32 R4 = R4, R5, RZ\n\t#4 RET\n"},
 	} {
 		src := `.module sm_80 address_size=64
 

@@ -206,6 +206,9 @@ func (d *decoder) variable(s slot, f int) ori.Operand {
 		if d.w.Bit(63) && s.mod&mNeg != 0 {
 			o.Neg = true
 		}
+		if d.notX {
+			o.Not, o.Neg = o.Neg, false
+		}
 		if d.w.Bit(62) && s.mod&mAbs != 0 {
 			o.Abs = true
 		}
@@ -220,6 +223,9 @@ func (d *decoder) variable(s slot, f int) ori.Operand {
 	}
 	if d.w.Bit(62) && s.mod&mAbs != 0 {
 		o.Abs = true
+	}
+	if d.notX {
+		o.Not, o.Neg = o.Neg, false
 	}
 	return o
 }
@@ -244,7 +250,7 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			o = d.aluReg(24, 72, 73, s.mod, file, s.words, reuseA)
 		case sB, sBC:
 			switch {
-			case f == formRR && (s.k == sBC || d.fm.reuseBC):
+			case f == formRR && (s.k == sBC || d.fm.bReuseC):
 				o = d.aluReg(32, 63, 62, s.mod, file, s.words, reuseC)
 			case f == formRR:
 				o = d.aluReg(32, 63, 62, s.mod, file, s.words, reuseB)

@@ -123,13 +123,12 @@ type form struct {
 	// encodeOnly: the decoder never yields this form (IMAD.SHL decodes
 	// as the IMAD it is).
 	encodeOnly bool
-	// reuseBC: a GPR in B takes C's reuse flag (HSETP2: measured with
-	// nvdisasm -b SM80/SM90 over every reuse value of orilab's HSETP2
-	// word: bit 123 is rejected, bit 124 prints B's .reuse).
-	reuseBC bool
 	// notX: the ALU neg bits print as ~ (bitwise not) when the
 	// instruction has this modifier (IADD3.X, LEA.X).
 	notX string
+	// bReuseC: source B's register takes C's reuse flag (HSETP2; FADD
+	// and DSETP, whose B is C, get it from sBC).
+	bReuseC bool
 	// toBase: the word's branch field (BRA's layout on each target)
 	// holds the offset from the next instruction back to address 0 of
 	// the code, the start of the kernel once the cubin is linked

@@ -208,17 +208,16 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 			dsts = []ori.Operand{dsts[1], dsts[0]}
 		}
 	case ori.OpMATCH:
-		// MATCH.ALL prints its predicate result first, PT when Ori has
-		// none (nvdisasm 13.5 on orilab's words: MATCH.ALL P0, R0, R2;
-		// MATCH.ALL.U64 PT, R8, R8).
-		if !in.HasMod("ALL") {
-			break
-		}
-		switch len(dsts) {
-		case 1:
-			dsts = []ori.Operand{ori.R(ori.PT), dsts[0]}
-		case 2:
-			dsts = []ori.Operand{dsts[1], dsts[0]}
+		// MATCH.ALL always prints its predicate result, first (measured:
+		// nvdisasm -b SM80/SM90 prints MATCH.ALL PT, R10, R0; MATCH.ANY
+		// has none).
+		if in.HasMod("ALL") {
+			switch len(dsts) {
+			case 1:
+				dsts = []ori.Operand{ori.R(ori.PT), dsts[0]}
+			case 2:
+				dsts = []ori.Operand{dsts[1], dsts[0]}
+			}
 		}
 	case ori.OpATOMG, ori.OpATOM:
 		// SASS always prints the predicate result, first.
