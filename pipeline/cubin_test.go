@@ -19,17 +19,24 @@ import (
 	"orilab/pipeline/sass"
 )
 
-// cubinInputs: testdata and every 32nd corpus file by default (about
-// 40 s on two cores), the whole corpus with ORILAB_ENCODE_CORPUS=1.
+// cubinInputs: testdata/kernels and every 32nd corpus file by default
+// (about 40 s on two cores; each cubin costs a cuobjdump and an nvdisasm
+// run, so the rest of testdata, which TestNvdisasmEncoding covers, is
+// left out), the whole corpus and all of testdata with
+// ORILAB_ENCODE_CORPUS=1.
 func cubinInputs(t *testing.T) []string {
+	all := os.Getenv("ORILAB_ENCODE_CORPUS") != ""
+	kernels := string(filepath.Separator) + filepath.Join("testdata", "kernels") + string(filepath.Separator)
 	var out []string
 	corpus := 0
 	for _, f := range encodeInputs(t) {
 		if strings.Contains(f, string(filepath.Separator)+"corpus"+string(filepath.Separator)) {
 			corpus++
-			if os.Getenv("ORILAB_ENCODE_CORPUS") == "" && corpus%4 != 1 {
+			if !all && corpus%4 != 1 {
 				continue
 			}
+		} else if !all && !strings.Contains(f, kernels) {
+			continue
 		}
 		out = append(out, f)
 	}
@@ -238,10 +245,21 @@ func checkElf(t *testing.T, what, elf string, sess *Session, arch int) bool {
 			fail("%s: no EIATTR_EXIT_INSTR_OFFSETS", f.Name)
 		}
 		// The literal pool: .nv.constant2.NAME holds f.Literals, as
-		// cuobjdump lists 32-bit words (low word first).
+		// cuobjdump lists 32-bit words (low word first), with the
+		// entries of jump tables replaced by their targets' offsets
+		// (TestJumpTableCubin checks those against the layout).
 		var want2 []string
 		for _, v := range f.Literals {
 			want2 = append(want2, fmt.Sprintf("0x%08x", uint32(v)), fmt.Sprintf("0x%08x", uint32(v>>32)))
+		}
+		if code, err := sass.EncodeFunc(f, arch); err == nil {
+			for _, jt := range code.JumpTables {
+				for i, tgt := range jt.Targets {
+					if k := jt.Base/4 + i; k < len(want2) {
+						want2[k] = fmt.Sprintf("0x%08x", tgt)
+					}
+				}
+			}
 		}
 		if got := constBankWords(elf, ".nv.constant2."+f.Name); strings.Join(got, " ") != strings.Join(want2, " ") {
 			fail("%s: .nv.constant2 holds %v, want the literal pool %v", f.Name, got, want2)

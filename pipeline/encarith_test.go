@@ -193,7 +193,7 @@ func TestArithFormsEncode(t *testing.T) {
 		for _, level := range []int{0, 3} {
 			var st encodeStats
 			bad := 0
-			funcs := compileFor(t, files, arch, level)
+			funcs, _ := compileFor(t, files, arch, level)
 			for _, c := range funcs {
 				bad += roundTrip(t, c, arch, &st)
 				for _, b := range c.f.Blocks {
@@ -231,7 +231,8 @@ func TestArithFormsNvdisasm(t *testing.T) {
 	files := arithFormFiles(t)
 	for _, arch := range []int{80, 90} {
 		for _, level := range []int{0, 3} {
-			st := nvdisasmCompare(t, tool, compileFor(t, files, arch, level), arch)
+			funcs, _ := compileFor(t, files, arch, level)
+			st := nvdisasmCompare(t, tool, funcs, arch)
 			t.Logf("sm_%d -O%d: %d of %d instructions print as nvdisasm prints them", arch, level, st.matched, st.total)
 			if st.matched != st.total || st.decMatched != st.encoded {
 				t.Errorf("sm_%d -O%d: %d of %d match nvdisasm, %d decode to its text; refused:%s\nmismatched:%s\n%s",

@@ -1,14 +1,17 @@
 package pipeline
 
-// The encoder against the compiler's real output: every function of the
-// testdata kernels (and, with ORILAB_ENCODE_CORPUS=1, of the whole shared
-// corpus; by default every 8th corpus file) compiled at -O0 and -O3 for
-// sm_80 and sm_90 is encoded; each word must decode back to the same
-// instruction inside orilab, and nvdisasm's text for it is compared with
-// orilab's SASS text after sass.Normalize.
+// The encoder against the compiler's real output: every function of every
+// .ptx file under testdata/ and of the shared corpus (by default every 8th
+// corpus file; all of it with ORILAB_ENCODE_CORPUS=1), compiled at -O0
+// and -O3 for sm_80 and sm_90, is encoded; each word must decode back to
+// the same instruction inside orilab, and nvdisasm's text for it is
+// compared with orilab's SASS text after sass.Normalize. Files orilab
+// rejects (the invalid-input testdata, modules whose .target is newer
+// than the target) are skipped and counted.
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,20 +25,14 @@ import (
 	"orilab/pipeline/sass"
 )
 
-// encodeInputs lists the PTX files the encoding tests compile.
+// encodeInputs lists the PTX files the encoding tests compile: every
+// .ptx under the repository's testdata/ (about 100 small files, a few
+// seconds per target and level), and the corpus: every 8th file in path
+// order by default, the whole of it with ORILAB_ENCODE_CORPUS=1 (about
+// 350 files, minutes on two cores), none with -short.
 func encodeInputs(t *testing.T) []string {
-	files, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "*.ptx"))
-	cuda, _ := filepath.Glob(filepath.Join(testenv.RepoRoot(t), "testdata", "cuda", "*.ptx"))
-	files = append(files, cuda...)
-	var corpus []string
-	root := filepath.Join(testenv.Shared(t), "corpus")
-	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".ptx") {
-			corpus = append(corpus, p)
-		}
-		return nil
-	})
-	sort.Strings(corpus)
+	files := ptxUnder(filepath.Join(testenv.RepoRoot(t), "testdata"))
+	corpus := ptxUnder(filepath.Join(testenv.Shared(t), "corpus"))
 	all := os.Getenv("ORILAB_ENCODE_CORPUS") != ""
 	for i, p := range corpus {
 		if all || (!testing.Short() && i%8 == 0) {
@@ -45,14 +42,32 @@ func encodeInputs(t *testing.T) []string {
 	return files
 }
 
+// ptxUnder returns the .ptx files below dir, sorted.
+func ptxUnder(dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ptx") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
 // compiled is one function of a compiled kernel.
 type compiled struct {
 	file string
 	f    *ori.Func
 }
 
-func compileFor(t *testing.T, files []string, arch, level int) []compiled {
+// compileFor compiles files for SM arch at level and returns their
+// functions, and how many files orilab rejected: the acceptance counts
+// only the kernels orilab compiles, and testdata holds invalid input on
+// purpose (testdata/lower's error cases, modules for a newer target).
+func compileFor(t *testing.T, files []string, arch, level int) ([]compiled, int) {
 	var out []compiled
+	skipped := 0
 	for _, p := range files {
 		src, err := os.ReadFile(p)
 		if err != nil {
@@ -60,32 +75,62 @@ func compileFor(t *testing.T, files []string, arch, level int) []compiled {
 		}
 		res, err := CompileWith(p, src, Options{Arch: arch}, PhaseOptions{OptLevel: level, NoSnapshots: true})
 		if err != nil {
-			continue // not a kernel orilab compiles: the acceptance counts only those that do
+			skipped++
+			continue
 		}
 		for _, f := range res.Final.Funcs {
 			// PostFixForMercTargets has legalized the operands.
 			out = append(out, compiled{file: p, f: f})
 		}
 	}
-	return out
+	return out, skipped
 }
 
 // encodeStats counts instructions per outcome.
 type encodeStats struct {
 	total, encoded, matched int
-	decMatched              int            // decoded text equals nvdisasm's
-	nvRejects               int            // words nvdisasm cannot decode
-	refused                 map[string]int // reason class -> instructions
-	mismatched              map[string]int // mnemonic -> instructions
+	decMatched              int               // decoded text equals nvdisasm's
+	nvRejects               int               // words nvdisasm cannot decode
+	refused                 map[string]int    // reason class -> instructions
+	refusedAt               map[string]string // reason class -> where it was first met
+	mismatched              map[string]int    // mnemonic -> instructions
 	decMismatched           map[string]int
 	examples, decExamples   []string
 }
 
-func (s *encodeStats) refuse(why string, n int) {
+// refuse counts an instruction the encoder (or nvdisasm) refused for
+// reason why, in function fn of file.
+func (s *encodeStats) refuse(why, file, fn string) {
 	if s.refused == nil {
 		s.refused = map[string]int{}
+		s.refusedAt = map[string]string{}
 	}
-	s.refused[why] += n
+	if s.refused[why] == 0 {
+		s.refusedAt[why] = shortPath(file) + " " + fn
+	}
+	s.refused[why]++
+}
+
+// refusals lists the refusal classes, most frequent first, each with the
+// file and function where it was first met.
+func (s *encodeStats) refusals() string {
+	m := map[string]int{}
+	for k, v := range s.refused {
+		m[k+"  (first: "+s.refusedAt[k]+")"] = v
+	}
+	return topCounts(m, 60)
+}
+
+// shortPath names a test input by its path below testdata/ or the
+// corpus.
+func shortPath(p string) string {
+	for _, root := range []string{"testdata", "corpus"} {
+		sep := string(filepath.Separator)
+		if i := strings.LastIndex(p, sep+root+sep); i >= 0 {
+			return p[i+1:]
+		}
+	}
+	return p
 }
 
 func topCounts(m map[string]int, n int) string {
@@ -128,10 +173,12 @@ func TestEncodeRoundTrip(t *testing.T) {
 		for _, level := range []int{0, 3} {
 			var st encodeStats
 			bad := 0
-			for _, c := range compileFor(t, files, arch, level) {
+			funcs, skipped := compileFor(t, files, arch, level)
+			for _, c := range funcs {
 				bad += roundTrip(t, c, arch, &st)
 			}
-			t.Logf("sm_%d -O%d: %d instructions, %d encoded and decoded back, %d refused:%s", arch, level, st.total, st.encoded, st.total-st.encoded, topCounts(st.refused, 12))
+			t.Logf("sm_%d -O%d: %d files (%d rejected by orilab, skipped), %d instructions, %d encoded and decoded back, %d refused:%s",
+				arch, level, len(files), skipped, st.total, st.encoded, st.total-st.encoded, st.refusals())
 			if bad > 0 {
 				t.Errorf("sm_%d -O%d: %d encodings do not decode back", arch, level, bad)
 			}
@@ -170,7 +217,7 @@ func roundTrip(t *testing.T, c compiled, arch int, st *encodeStats) int {
 			w, err := sass.Encode(in, arch, pc, addr)
 			if err != nil {
 				pc += 16
-				st.refuse(refusalClass(in, err), 1)
+				st.refuse(refusalClass(in, err), c.file, c.f.Name)
 				continue
 			}
 			st.encoded++
@@ -258,14 +305,17 @@ var (
 )
 
 // nvdisasmFloor is the share of instructions (in percent) whose nvdisasm
-// text must equal orilab's; it only rises. The test logs the numbers and
-// which mnemonics differ. The rest are instructions the encoder refuses
-// (sampled run: 99.9% at -O0 and -O3 on both targets, 7 refused of about
-// 9,600 and 12,400: tensor-core, F16 and TF32 conversion forms; RET was
-// the largest class until the calling convention passed a return
-// address); every instruction it encodes must print as nvdisasm prints
-// its word.
-var nvdisasmFloor = map[int]float64{80: 99.8, 90: 99.8}
+// text must equal orilab's, per target and level; it only rises. The
+// test logs the numbers, the refusals and where each is first met. The
+// rest are instructions the encoder refuses; every instruction it
+// encodes must print as nvdisasm prints its word. Since the test covers
+// all of testdata (before: testdata/kernels only), whose lowering and
+// optimizer cases reach forms the corpus does not, the floors are those
+// of that set with -short (no corpus: sm_80 99.9% at -O0 and 99.2% at
+// -O3, sm_90 99.8% and 99.3%; the refusals at -O3 are mostly testdata/
+// opt's ddiv_loop and idiv64_loop and the fuzz findings' IMAD with two
+// immediates); the corpus sample only raises them.
+var nvdisasmFloor = map[[2]int]float64{{80, 0}: 99.9, {80, 3}: 99.1, {90, 0}: 99.8, {90, 3}: 99.2}
 
 // TestNvdisasmEncoding encodes every compiled function, disassembles the
 // words with nvdisasm -b SMxx and compares the texts.
@@ -274,10 +324,11 @@ func TestNvdisasmEncoding(t *testing.T) {
 	files := encodeInputs(t)
 	for _, arch := range []int{80, 90} {
 		for _, level := range []int{0, 3} {
-			st := nvdisasmCompare(t, tool, compileFor(t, files, arch, level), arch)
+			funcs, skipped := compileFor(t, files, arch, level)
+			st := nvdisasmCompare(t, tool, funcs, arch)
 			pct := 100 * float64(st.matched) / float64(max(st.total, 1))
-			t.Logf("sm_%d -O%d: nvdisasm's text equals orilab's for %d of %d instructions (%.1f%%); %d refused by the encoder; the decoder agrees with nvdisasm on %d of %d encoded\nrefused:%s\nmismatched:%s\ndecoder mismatched:%s",
-				arch, level, st.matched, st.total, pct, st.total-st.encoded, st.decMatched, st.encoded, topCounts(st.refused, 60), topCounts(st.mismatched, 25), topCounts(st.decMismatched, 25))
+			t.Logf("sm_%d -O%d: %d files, %d rejected by orilab (skipped); nvdisasm's text equals orilab's for %d of %d instructions (%.2f%%); %d refused by the encoder; the decoder agrees with nvdisasm on %d of %d encoded\nrefused:%s\nmismatched:%s\ndecoder mismatched:%s",
+				arch, level, len(files), skipped, st.matched, st.total, pct, st.total-st.encoded, st.decMatched, st.encoded, st.refusals(), topCounts(st.mismatched, 25), topCounts(st.decMismatched, 25))
 			if testing.Verbose() {
 				for _, e := range append(st.examples, st.decExamples...) {
 					t.Log(e)
@@ -289,8 +340,8 @@ func TestNvdisasmEncoding(t *testing.T) {
 			if st.decMatched != st.encoded {
 				t.Errorf("sm_%d -O%d: the decoder disagrees with nvdisasm on %d words", arch, level, st.encoded-st.decMatched)
 			}
-			if pct < nvdisasmFloor[arch] {
-				t.Errorf("sm_%d -O%d: %.1f%% matched, below the floor %.1f%%", arch, level, pct, nvdisasmFloor[arch])
+			if floor := nvdisasmFloor[[2]int{arch, level}]; pct < floor {
+				t.Errorf("sm_%d -O%d: %.2f%% matched, below the floor %.1f%%", arch, level, pct, floor)
 			}
 		}
 	}
@@ -311,6 +362,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 	var words []sass.Word
 	var want []string
 	var insts []*ori.Inst
+	var from []compiled // the function each word is from
 	var ok []bool
 	// starts places each file's functions where this blob has them, for
 	// the function addresses the code loads.
@@ -345,12 +397,13 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			for _, in := range b.Insts {
 				st.total++
 				insts = append(insts, in)
+				from = append(from, c)
 				x, _ := sass.ResolveReturnPoint(in, rp)
 				x, _ = sass.ResolveFuncAddr(x, starts[c.file])
 				w, err := sass.Encode(x, arch, pc, addr)
 				pc += 16
 				if err != nil {
-					st.refuse(refusalClass(in, err), 1)
+					st.refuse(refusalClass(in, err), c.file, c.f.Name)
 					words = append(words, nopWord)
 					ok = append(ok, false)
 					continue
@@ -385,7 +438,7 @@ func nvdisasmCompare(t *testing.T, tool string, funcs []compiled, arch int) *enc
 			if !ok[i] {
 				continue
 			}
-			st.refuse("nvdisasm rejects "+insts[i].Name(), 1)
+			st.refuse("nvdisasm rejects "+insts[i].Name(), from[i].file, from[i].f.Name)
 			if st.nvRejects < 10 {
 				t.Errorf("sm_%d: nvdisasm rejects orilab's word %v for %s", arch, words[i], want[i])
 			}

@@ -15,11 +15,22 @@ package lower
 // (the .b32/.b64 bit types use U32/U64: only the bit pattern matters for
 // the bitwise ops, exch and cas), F32.FTZ.RN (global and generic f32 add)
 // F32.RN (shared f32 add) F64.RN F16x2.RN BF16x2.RN F16.RN BF16.RN.
-// The memory-order and scope qualifiers follow as modifiers: .relaxed
-// (the default) -> STRONG, .acquire -> ACQUIRE, .release -> RELEASE,
-// .acq_rel -> ACQ_REL, then .cta -> CTA, .gpu (the default) and .cluster
-// -> GPU, .sys -> SYS, except on ATOMS, which has none. The L2 cache-policy operand is a performance hint
-// with no effect on results (PTX says so) and is dropped.
+// The scope follows as STRONG.SM (.cta), STRONG.GPU (.gpu, the default,
+// and .cluster) or STRONG.SYS (.sys), except on ATOMS, which has none.
+// The memory order becomes fences around the atomic, as ptxas 13.0
+// writes them (measured on sm_80 and sm_90, -O0 and -O3, every order and
+// scope, global, generic and shared):
+//
+//	.release, .acq_rel:  MEMBAR.ALL.<CTA|GPU|SYS> before it, then, at
+//	                     GPU and system scope, ERRBAR and (sm_90)
+//	                     CGAERRBAR;
+//	.acquire, .acq_rel:  CCTL.IVALL after it, at GPU and system scope
+//	                     (for shared memory on sm_90 only);
+//
+// and the atomic itself is the relaxed one (ATOMG.E.ADD.STRONG.GPU:
+// SASS has no acquire or release atomic). The L2 cache-policy operand is
+// a performance hint with no effect on results (PTX says so) and is
+// dropped.
 //
 // Semantics: the atomic opcodes as SEMANTICS.md defines them, made
 // precise here. Each instruction atomically reads the old value of the
@@ -40,9 +51,9 @@ package lower
 // shared window the addition keeps subnormals, as for ATOMS.ADD.F32.RN,
 // which never flushes. RED.E takes a generic address (a global address is
 // also a generic address). The ordering and scope modifiers STRONG,
-// ACQUIRE, RELEASE, ACQ_REL, CTA, GPU, SYS are memory-model annotations:
-// the operation is atomic on its location whatever they say, and they do
-// not change any result.
+// SM, GPU, SYS and the fences are memory-model annotations: the operation
+// is atomic on its location whatever they say, and they do not change any
+// result.
 import (
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
@@ -98,24 +109,56 @@ func atomType(t, op, space string) ([]string, bool) {
 	return nil, false
 }
 
-// atomOrder returns the ordering and scope modifiers of an atomic.
-func atomOrder(in *ptx.Instr) []string {
-	sem, scope := "STRONG", "GPU"
+// atomOrder returns an atomic's memory order (acquire, release: one or
+// both) and its scope as MEMBAR names it (CTA, GPU, SYS).
+func atomOrder(in *ptx.Instr) (acquire, release bool, scope string) {
+	scope = "GPU"
 	for _, m := range in.Mods {
 		switch m {
 		case ".acquire":
-			sem = "ACQUIRE"
+			acquire = true
 		case ".release":
-			sem = "RELEASE"
+			release = true
 		case ".acq_rel":
-			sem = "ACQ_REL"
+			acquire, release = true, true
 		case ".cta":
 			scope = "CTA"
 		case ".sys":
 			scope = "SYS"
 		}
 	}
-	return []string{sem, scope}
+	return acquire, release, scope
+}
+
+// strongScope is the ordering modifier of a global or generic atomic at
+// MEMBAR scope sc: the CTA's scope is the SM's in SASS.
+func strongScope(sc string) []string {
+	if sc == "CTA" {
+		return []string{"STRONG", "SM"}
+	}
+	return []string{"STRONG", sc}
+}
+
+// releaseFence emits the fences ptxas writes before a release atomic at
+// scope sc (see the top of this file).
+func (c *fn) releaseFence(sc string) {
+	c.emit(ori.OpMEMBAR, []string{"ALL", sc}, nil)
+	if sc == "CTA" {
+		return
+	}
+	c.emit(ori.OpERRBAR, nil, nil)
+	if c.l.out.Arch >= 90 {
+		c.emit(ori.OpCGAERRBAR, nil, nil)
+	}
+}
+
+// acquireFence emits the cache invalidation ptxas writes after an
+// acquire atomic at scope sc on space sp.
+func (c *fn) acquireFence(sc, sp string) {
+	if sc == "CTA" || (sp == ".shared" && c.l.out.Arch < 90) {
+		return
+	}
+	c.emit(ori.OpCCTL, []string{"IVALL"}, nil)
 }
 
 func (c *fn) atomic(in *ptx.Instr, red bool) error {
@@ -201,18 +244,26 @@ func (c *fn) atomic(in *ptx.Instr, red bool) error {
 	if sp == ".shared" && op == "ADD" && t == ".f32" {
 		return c.sharedAddF32(in, ref.op, vals[0], dArg)
 	}
+	acquire, release, scope := atomOrder(in)
 	mods := func(lead ...string) []string {
 		m := append(lead, op)
 		m = append(m, tmods...)
 		if sp == ".shared" {
 			// Decision: ATOMS has no ordering or scope field (ptxas
 			// 13.0 writes ATOMS.ADD for atom.shared.add whatever its
-			// .sem and .scope, and orilab's ATOMS form measured from
-			// its words has none); shared memory is only visible to
-			// the CTA, and the simulator orders every atomic anyway.
+			// .sem and .scope, with the fences above around it, and
+			// orilab's ATOMS form measured from its words has none);
+			// shared memory is only visible to the CTA, and the
+			// simulator orders every atomic anyway.
 			return m
 		}
-		return append(m, atomOrder(in)...)
+		return append(m, strongScope(scope)...)
+	}
+	if release {
+		c.releaseFence(scope)
+	}
+	if acquire {
+		defer c.acquireFence(scope, sp)
 	}
 	srcs := append([]ori.Operand{ref.op}, vals...)
 	if red {

@@ -51,7 +51,10 @@ package lower
 //	BAR.SYNC a[, b]: wait at CTA barrier a (0-15) until b threads (a
 //	    multiple of 32; all threads of the CTA when absent) have arrived;
 //	    orders memory like membar.cta. BAR.ARV a, b: arrive without
-//	    waiting.
+//	    waiting. When a and b are both registers SASS reads them from
+//	    one: BAR.SYNC r, r (the same register twice) takes the barrier
+//	    from r's bits 0-15 and the count from bits 16-27, and the
+//	    lowering packs them as ptxas does (barOperands).
 //	BAR.RED.POPC d = a[, b], q: BAR.SYNC that also returns in every thread
 //	    the number of participating threads with q true; BAR.RED.AND/OR
 //	    p = a[, b], q: p = AND/OR of q over the participating threads.
@@ -166,6 +169,7 @@ func lowerBar(c *fn, in *ptx.Instr) error {
 		if err != nil {
 			return err
 		}
+		ops = c.barOperands(ops)
 		q, err := c.syncPredSrc(in.Args[n-1])
 		if err != nil {
 			return err
@@ -184,6 +188,7 @@ func lowerBar(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
+	ops = c.barOperands(ops)
 	if in.HasMod(".arrive") {
 		if len(ops) != 2 {
 			return c.l.errorf(in.OpPos, "%s.arrive needs a thread count", in.Op)
@@ -195,6 +200,21 @@ func lowerBar(c *fn, in *ptx.Instr) error {
 	// differs only in what the hardware tolerates for divergent callers.
 	c.emit(ori.OpBAR, []string{"SYNC"}, nil, ops...)
 	return nil
+}
+
+// barOperands packs a barrier and a thread count that are both
+// registers into one, as the only SASS word with both in registers reads
+// them (sass's barForms): r = (b << 16) & 0xfff0000 | a & ^0xfff0000,
+// ptxas 13.0's SHF and LOP3.LUT ... 0xe2 (measured on bar.sync %r1, %r2
+// at -O3 on sm_80 and sm_90); the result is BAR r, r.
+func (c *fn) barOperands(ops []ori.Operand) []ori.Operand {
+	if len(ops) != 2 || ops[0].Kind != ori.OpdReg || ops[1].Kind != ori.OpdReg {
+		return ops
+	}
+	hi, packed := c.newReg(1), c.newReg(1)
+	c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(hi)}, ops[1], ori.Imm(16), ori.R(ori.RZ))
+	c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(packed)}, ori.R(hi), ori.Imm(0xfff0000), ops[0], ori.Imm(0xe2), bitsNotPT)
+	return []ori.Operand{ori.R(packed), ori.R(packed)}
 }
 
 // syncScope maps a PTX scope modifier to MEMBAR's.

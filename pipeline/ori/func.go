@@ -116,10 +116,14 @@ type Func struct {
 	// spill slots.
 	LocalBytes int64
 	// Literals is a kernel's literal pool, constant bank 2: c[0x2][8*i]
-	// holds the 64 bits of Literals[i], each value once. The legalization
+	// holds the 64 bits of Literals[i]. The legalization
 	// (PostFixForMercTargets) fills it with the f64 constants no
-	// instruction word can hold; the cubin carries it as the section
-	// .nv.constant2.NAME, and the simulator reads bank 2 from it.
+	// instruction word can hold, each value once, and then appends the
+	// jump tables of the kernel's BRXs (4 bytes per entry; entry i holds
+	// i, which the cubin writer replaces with the i-th target's offset;
+	// the BRX names its table as c[0x2][offset]); the cubin carries it
+	// as the section .nv.constant2.NAME, and the simulator reads bank 2
+	// from it.
 	Literals []uint64
 	// ReqNtid and MaxNtid are a kernel's .reqntid and .maxntid (x, y, z;
 	// zero when absent): the cubin's EIATTR_REQNTID and

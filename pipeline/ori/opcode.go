@@ -162,6 +162,12 @@ const (
 	OpIDIV
 	OpDDIV
 	OpDSQRT
+	// Fences, appended here so that the numbers above (which the IR
+	// hash of TestHashSeesEveryChange and the bisection site IDs see)
+	// stay as they were.
+	OpERRBAR
+	OpCGAERRBAR
+	OpCCTL
 	numOpcodes
 )
 
@@ -240,8 +246,15 @@ var opTable = [numOpcodes]opInfo{
 	// B2R.RESULT d[, p]: the reduction of the warp's last BAR.RED
 	// (PostFixForMercTargets splits BAR.RED's result off into it, as
 	// ptxas writes BAR.RED.AND 0x0, P0 ; B2R.RESULT RZ, P1).
-	OpB2R:       {name: "B2R", flags: fCtl, dsts: "R P?", srcs: ""},
-	OpMEMBAR:    {name: "MEMBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	OpB2R:    {name: "B2R", flags: fCtl, dsts: "R P?", srcs: ""},
+	OpMEMBAR: {name: "MEMBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	// ERRBAR, CGAERRBAR (sm_90) and CCTL.IVALL: the fences ptxas puts
+	// around a release or acquire atomic at GPU or system scope (lower's
+	// atomic.go); memory-model instructions with no effect on any result
+	// in the simulator's sequentially consistent memory.
+	OpERRBAR:    {name: "ERRBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	OpCGAERRBAR: {name: "CGAERRBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	OpCCTL:      {name: "CCTL", flags: FBarrier | fCtl, dsts: "", srcs: ""},
 	OpWARPSYNC:  {name: "WARPSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "v"},
 	OpBSSY:      {name: "BSSY", flags: fCtl, dsts: "", srcs: "i B"},
 	OpBSYNC:     {name: "BSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "i"},

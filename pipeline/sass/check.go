@@ -135,8 +135,9 @@ var (
 	spaces    = regexp.MustCompile(`\s+`)
 	labelRef  = regexp.MustCompile("`\\((0x[0-9a-f]+)\\)")
 	callTgt   = regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`)
-	retTgt    = regexp.MustCompile(`^((?:@!?P[0-7T] )?RET\.REL\.NODEC R\d+) \S+ ;$`)
+	retTgt    = regexp.MustCompile(`^((?:@!?P[0-7T] )?(?:RET\.REL\.NODEC|BRX) R\d+) \S+ ;$`)
 	descURZ   = regexp.MustCompile(`desc\[URZ\]`)
+	brxList   = regexp.MustCompile(`\s*\(\*"BRANCH_TARGETS[^"]*"\*\)`)
 	spaceSemi = regexp.MustCompile(` ?([;,])`)
 	bankSpace = regexp.MustCompile(`(c\[0x[0-9a-f]+\]) \[`)
 )
@@ -150,13 +151,18 @@ var (
 //   - a branch target `(0x50) becomes 0x50 (nvdisasm's raw form);
 //   - a relative call's target becomes `(CALLEE): orilab encodes it as a
 //     relocation whose field is 0 until the cubin is linked;
-//   - a return's target becomes `(KERNEL): the start of the code, which
-//     nvdisasm names in a cubin and prints as 0x0 in a listing that
-//     starts there (the decoder checks that the field points there);
+//   - a return's target, and an indirect branch's (BRX Ra), becomes
+//     `(KERNEL): the start of the code, which nvdisasm names in a cubin
+//     and prints as 0x0 in a listing that starts there (BRX: as the
+//     field, -0x90, and in a cubin the targets of
+//     EIATTR_INDIRECT_BRANCH_TARGETS after it, (*"BRANCH_TARGETS
+//     .L_x_4,.L_x_5"*), which are dropped) (the decoder checks that the
+//     field points there);
 //   - desc[URZ]: a word whose descriptor field holds URZ names no
 //     descriptor (orilab's encoder never writes one), and nvdisasm's
 //     desc[URZ] is dropped.
 func Normalize(s string) string {
+	s = brxList.ReplaceAllString(s, "")
 	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
 	s = bankSpace.ReplaceAllString(s, "$1[")
 	s = labelRef.ReplaceAllString(s, "$1")

@@ -200,6 +200,11 @@ const (
 	eiattr5F             = 0x5f // HVAL; cuobjdump 13.5 does not name it
 )
 
+// eiattrIndirectBranchTargets: per BRX of the kernel, its offset, two
+// 16-bit zeros, the number of targets and their offsets (ptxas 13.0's
+// for brx.idx, measured with cuobjdump -elf and nvdisasm).
+const eiattrIndirectBranchTargets = 0x34
+
 // CubinFlags returns e_flags for SM arch with 64-bit addresses: the SM
 // number in bits 8-15 (ptxas 13.0: 0x6005004 for sm_80, 0x6005a04 for
 // sm_90).
@@ -561,6 +566,17 @@ func kernelAttrs(f *CubinFunc, arch int, symIndex map[string]int, refKind map[st
 	if exits := exitOffsets(f.Code); len(exits) > 0 {
 		sval(b, eiattrExitOffsets, u32(exits...))
 	}
+	if len(f.Code.JumpTables) > 0 {
+		// After the exits, as ptxas writes it for brx.idx.
+		var pl []byte
+		for _, jt := range f.Code.JumpTables {
+			pl = append(pl, u32(uint32(jt.At), 0, uint32(len(jt.Targets)))...)
+			for _, t := range jt.Targets {
+				pl = append(pl, u32(uint32(t))...)
+			}
+		}
+		sval(b, eiattrIndirectBranchTargets, pl)
+	}
 	if f.Reconverges {
 		sval(b, eiattrCRSStackSize, u32(0))
 	}
@@ -752,6 +768,15 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 			data := make([]byte, 8*len(k.Literals))
 			for i, v := range k.Literals {
 				binary.LittleEndian.PutUint64(data[8*i:], v)
+			}
+			// Jump tables: each entry is its target's offset from the
+			// kernel's start (Ori holds the target's number there).
+			for _, jt := range k.Code.JumpTables {
+				for i, t := range jt.Targets {
+					if at := jt.Base + 4*i; at+4 <= len(data) {
+						binary.LittleEndian.PutUint32(data[at:], uint32(t))
+					}
+				}
 			}
 			consts = append(consts, &section{name: c2, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: data, align: 4, infoSection: text})
 			locals = append(locals, symbol{name: c2, info: 3, shndx: c2})

@@ -108,7 +108,12 @@
 // predicate first (LOP3.LUT P0, R2, ...), as do ATOMG and ATOM, whose
 // predicate result SASS always prints (PT when Ori has none). BSSY and
 // BSYNC name their convergence barrier B0-B15 (Ori keeps its number as
-// an immediate). BRX prints its register, then its targets.
+// an immediate). BRX on an index prints its register, then its
+// targets; the BRX of a jump table (PostFixForMercTargets: BRX R4.64,
+// c[0x2][0x0], targets) prints as BRX R4 `(0x0), its branch field
+// pointing at the kernel's start as RET's (nvdisasm: BRX R4 -0x90), and
+// the cubin writer fills the table (Code.JumpTables) and writes
+// EIATTR_INDIRECT_BRANCH_TARGETS.
 //
 // Mnemonics print as nvdisasm 13.5 prints the same word (spell.go):
 // default modifiers are left out (I2F.F32.S32.RN R4, R4 is I2F R4, R4;
@@ -182,7 +187,8 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, BRX, HADD2 and HMUL2 with
+// (global and generic memory on sm_75, BRX outside a kernel, HADD2 and
+// HMUL2 with
 // a constant, an immediate or a half swizzle, 32-bit
 // addresses under .E) is refused, and the nvdisasm test in
 // package pipeline counts it. So are forms the hardware lacks: IDP

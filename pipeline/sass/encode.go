@@ -46,6 +46,36 @@ const (
 type Code struct {
 	Words  []Word
 	Relocs []Reloc
+	// JumpTables are the function's indirect branches with their jump
+	// tables, in code order.
+	JumpTables []JumpTable
+}
+
+// JumpTable is one indirect branch (BRX) and its jump table: literal-pool
+// entries (ori.Func.Literals) that the cubin writer fills with its
+// targets' offsets, 4 bytes each from byte Base of bank 2, and lists in
+// EIATTR_INDIRECT_BRANCH_TARGETS.
+type JumpTable struct {
+	// At is the BRX's offset in the function.
+	At int
+	// Base is the table's byte offset in bank 2.
+	Base int
+	// Targets are the offsets of the targets in the function.
+	Targets []int
+}
+
+// jumpTable returns in's jump table, when in is a BRX that reads one.
+func jumpTable(in *ori.Inst, pc int, addr map[int32]int) (JumpTable, bool) {
+	if in.Op != ori.OpBRX || len(in.Srcs) < 2 || in.Srcs[1].Kind != ori.OpdCBank {
+		return JumpTable{}, false
+	}
+	jt := JumpTable{At: pc, Base: int(in.Srcs[1].Imm)}
+	for _, o := range in.Srcs[2:] {
+		if o.Kind == ori.OpdBlock {
+			jt.Targets = append(jt.Targets, addr[o.Block])
+		}
+	}
+	return jt, true
 }
 
 // Bytes returns the function's instruction memory.
@@ -93,6 +123,9 @@ func EncodeFunc(f *ori.Func, arch int) (*Code, error) {
 				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocRetAddr})
 			case fn != "":
 				c.Relocs = append(c.Relocs, Reloc{Offset: pc, Kind: RelocFuncAddr, Sym: fn})
+			}
+			if jt, ok := jumpTable(in, pc, addr); ok {
+				c.JumpTables = append(c.JumpTables, jt)
 			}
 			c.Words = append(c.Words, w)
 			pc += 16

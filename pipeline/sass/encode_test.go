@@ -237,6 +237,8 @@ func TestNormalize(t *testing.T) {
 		{"CALL.REL.NOINC `(helper) ;", "CALL.REL.NOINC `(CALLEE) ;"},
 		{"RET.REL.NODEC R20 `(k) ;", "RET.REL.NODEC R20 `(KERNEL) ;"},
 		{"@P0 RET.REL.NODEC R6 0x0 ;", "@P0 RET.REL.NODEC R6 `(KERNEL) ;"},
+		{"BRX R4 -0x90                             (*\"BRANCH_TARGETS .L_x_3,.L_x_4\"*);", "BRX R4 `(KERNEL) ;"},
+		{"BRX R4 `(0x0) ;", "BRX R4 `(KERNEL) ;"},
 		{"LDG.E R0, desc[URZ][R2.64+0x10] ;", "LDG.E R0, [R2.64+0x10] ;"},
 		{"LDG.E R0, desc[UR4][R2.64+0x10] ;", "LDG.E R0, desc[UR4][R2.64+0x10] ;"},
 	}

@@ -20,6 +20,7 @@ package sass
 
 import (
 	"fmt"
+	"slices"
 
 	"orilab/pipeline/ori"
 )
@@ -75,7 +76,16 @@ var (
 	gOrder = group{pos: 77, n: 4, names: names(0, "", 4, "CONSTANT", 5, "STRONG.SM", 7, "STRONG.GPU", 0xa, "STRONG.SYS")}
 	gE     = group{pos: 72, n: 1, names: names(1, "E")}
 	gAtom  = group{pos: 87, n: 4, names: names(0, "ADD", 1, "MIN", 2, "MAX", 3, "INC", 4, "DEC", 5, "AND", 6, "OR", 7, "XOR", 8, "EXCH")}
-	gAtomT = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "F32.FTZ.RN", 5, "S64", 6, "F64.RN"), implicit: true}
+	// gAtomT: the type of ATOMG, ATOM, RED and ATOMS (sm_75-sm_89, and
+	// ATOMS on sm_90); gAtomT90 the integer types of ATOMG, ATOM and RED
+	// on sm_90, gAtomF90 the float types of their float opcodes there.
+	// Measured: ptxas 13.0.88's words for atom.global/generic and
+	// red.global of every PTX type on sm_80 and sm_90 (MIN.S64 is 5 on
+	// sm_80 and 3 on sm_90; nvdisasm -b SM90 prints 5 as INVALID5).
+	// Ori's U64 is "64" in the word (atomPre).
+	gAtomT   = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "F32.FTZ.RN", 4, "F16x2.RN", 5, "S64", 6, "F64.RN"), implicit: true}
+	gAtomT90 = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "S64"), implicit: true}
+	gAtomF90 = group{pos: 73, n: 4, names: names(0, "F16x2.RN", 3, "BF16x2.RN", 9, "F32.FTZ.RN", 15, "F64.RN")}
 )
 
 // formsOf lists the forms of each opcode; allForms all of them, in the
@@ -90,7 +100,7 @@ func init() {
 	allForms = sortedForms(formsOf)
 }
 
-var formTable = []*form{
+var formTable = append(barForms(), []*form{
 	// Integer ALU.
 	{op: ori.OpIADD3, opc: 0x010, noCVar: true, alu: true, notX: "X",
 		dsts: []slot{dR, pd81, pd84},
@@ -436,16 +446,27 @@ var formTable = []*form{
 	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
 	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpSTL, opc: 0x387, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
-	{op: ori.OpATOMG, opc: 0x9a8, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+	// ATOMG, ATOM and RED: sm_80-sm_89 one opcode each; sm_90 the same
+	// for integer types and 0x9a3, 0x9a2, 0x9a6 for float types, whose
+	// type field is 4 bits wide (gAtomF90).
+	{op: ori.OpATOMG, opc: 0x9a8, arch: 80, archMax: 89, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
-	{op: ori.OpATOM, opc: 0x98a, arch: 80, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+	{op: ori.OpATOM, opc: 0x98a, arch: 80, archMax: 89, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gE, gAtom, gAtomT, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
-	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81},
+	{op: ori.OpATOMG, opc: 0x9a8, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+		mods: []group{gE, gAtom, gAtomT90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, opc: 0x98a, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+		mods: []group{gE, gAtom, gAtomT90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOMG, opc: 0x9a3, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gAtom, gAtomF90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, opc: 0x9a2, arch: 90, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, gAtom, gAtomF90, gOrder}, tmpl: []fix{{64, 6, 63}, {70, 2, 3}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, arch: 80, dsts: []slot{dR, pd81}, pre: atomPre,
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	// ATOMG.E.CAS: ATOM.E.CAS's fields under its own opcode, without a
 	// memory descriptor (measured on sm_80-sm_90).
-	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81},
+	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, arch: 80, dsts: []slot{dR, pd81}, pre: atomPre,
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	// RED: ATOM's fields without a result, under its own opcode. Bits
@@ -453,10 +474,16 @@ var formTable = []*form{
 	// 90, is not one) and bits 90-91 hold 3, bits 70-71 2 (measured: ptxas
 	// 13.0.88's RED.E.MAX.S32.STRONG.GPU words on sm_75 and sm_80, and
 	// nvdisasm over orilab's RED words in TestNvdisasmEncoding).
-	{op: ori.OpRED, opc: 0x98e, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
+	{op: ori.OpRED, opc: 0x98e, arch: 80, archMax: 89, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
 		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
-	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}},
+	{op: ori.OpRED, opc: 0x98e, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT90, gOrder}, fix: []fix{{90, 2, 3}},
+		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
+	{op: ori.OpRED, opc: 0x9a6, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomF90, gOrder}, fix: []fix{{90, 2, 3}},
+		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
+	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomsPre,
 		mods: []group{gAtom, gAtomT}},
 	// ATOMS.CAS and ATOMS.CAST.SPIN: opcode 0x38d, the compare value at
 	// 32 and the new value at 64; bits 87-88 hold 3 for CAST.SPIN
@@ -465,9 +492,9 @@ var formTable = []*form{
 	// 0x...0000004005 and 0x000000040005738d / 0x...01804005; bit 78 there
 	// is the .X4 address scale orilab does not use).
 	{op: ori.OpATOMS, key: []string{"CAS"}, opc: 0x38d, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{gAtomT}, fix: []fix{{87, 2, 0}}},
+		mods: []group{gAtomT}, fix: []fix{{87, 2, 0}}, pre: atomPre},
 	{op: ori.OpATOMS, key: []string{"CAST", "SPIN"}, opc: 0x38d, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{gAtomT}, fix: []fix{{87, 2, 3}}},
+		mods: []group{gAtomT}, fix: []fix{{87, 2, 3}}, pre: atomPre},
 
 	// Tensor cores (issue 23's lowering of ldmatrix, stmatrix and
 	// mma.sync). Measured with ptxas 13.0.88 -arch sm_80 and sm_90 on
@@ -606,24 +633,7 @@ var formTable = []*form{
 		mods: []group{{pos: 79, n: 1, names: names(0, "ALL", 1, "ANY")}, {pos: 73, n: 1, names: names(0, "", 1, "U64")}}},
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
 		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
-	// Bits 77-78 hold the barrier operation (measured: 0 SYNC, 2 RED,
-	// whose reduction sits at 74-75, 0 POPC, 1 AND, 2 OR, and its
-	// predicate at 87-90; ptxas 13.0.88's BAR.RED words for
-	// testdata/kernels and ZLUDA's bar_red_and_pred on sm_80 and sm_90).
-	// BAR.RED has no result in the word: B2R.RESULT reads it
-	// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
-	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}}},
-	// BAR.SYNC with the barrier number in a register (bar.sync %r):
-	// opcode 0x51d, the register at 32 (measured: ptxas's BAR.SYNC
-	// .DEFER_BLOCKING R0 for ZLUDA's bar_sync at -O0, and nvdisasm over
-	// that word with other registers); bits 42 and up hold a thread count
-	// (nvdisasm: BAR.SYNC R0, 0x1), which this form leaves 0.
-	{op: ori.OpBAR, key: []string{"SYNC"}, opc: 0x51d, srcs: []slot{{k: sR, pos: 32}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}}, fix: []fix{{77, 2, 0}, {42, 12, 0}}},
-	{op: ori.OpBAR, key: []string{"RED"}, opc: 0xb1d, srcs: []slot{{k: sImm, pos: 54, n: 4}, {k: sP, pos: 87, not: 90}},
-		mods: []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, {pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}},
-		fix:  []fix{{77, 2, 2}}},
+	// BAR.SYNC, BAR.ARV and BAR.RED: barForms (below).
 	// B2R.RESULT d[, p]: bit 78 selects the barrier result (measured on
 	// ptxas's B2R.RESULT R9 and B2R.RESULT RZ, P0 words), p at 81.
 	{op: ori.OpB2R, key: []string{"RESULT"}, opc: 0x31c, dsts: []slot{dR, pd81}, fix: []fix{{78, 1, 1}}},
@@ -635,6 +645,15 @@ var formTable = []*form{
 	{op: ori.OpNANOSLEEP, opc: 0x15d, alu: true, srcs: []slot{b}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpMEMBAR, opc: 0x992,
 		mods: []group{{pos: 79, n: 1, names: names(0, "", 1, "ALL")}, {pos: 76, n: 3, names: names(0, "CTA", 1, "SM", 2, "GPU", 3, "SYS")}}},
+	// The fences of release and acquire atomics (lower's atomic.go):
+	// ERRBAR 0x00000000000079ab, CGAERRBAR (sm_90) 0x00000000000075ab
+	// with nothing but the control word above, and CCTL.IVALL
+	// 0x00000000ff00798f 0x...0002000000 (RZ at 24, 4 in bits 87-90):
+	// ptxas 13.0.88's words for atom.acquire/.release/.acq_rel probes on
+	// sm_75, sm_80 and sm_90.
+	{op: ori.OpERRBAR, opc: 0x9ab},
+	{op: ori.OpCGAERRBAR, opc: 0x5ab, arch: 90},
+	{op: ori.OpCCTL, key: []string{"IVALL"}, opc: 0x98f, fix: []fix{{24, 8, 0xff}, {87, 4, 4}}},
 	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{pfix(87)}},
 	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{pfix(87)}},
 
@@ -650,6 +669,14 @@ var formTable = []*form{
 	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}},
 		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
 	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
+	// BRX Ra jumps to the offset in the pair Ra (a jump-table entry:
+	// the target's offset from the kernel's start, JumpTable) plus the
+	// kernel's start, which the branch field reaches from the next
+	// instruction, as RET.REL.NODEC's. Measured on ptxas 13.0's words
+	// for brx.idx probes: sm_80 0x000fea000383ffff_ffffff7004007949
+	// (BRX R4 at 0x80), sm_90 0x000fea000383ffff_fffffffc04e07949 (R4 at
+	// 0x70); bits 87-89 a PT condition as BRA's.
+	{op: ori.OpBRX, opc: 0x949, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, pre: brxPre, tmpl: []fix{pfix(87)}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
 	// CALL.REL.NOINC Ra calls the function at the offset in Ra (a
 	// function pointer: the callee's offset from the kernel's start,
@@ -670,7 +697,7 @@ var formTable = []*form{
 	{op: ori.OpRET, key: []string{"REL", "NODEC"}, opc: 0x950, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
 	{op: ori.OpNOP, opc: 0x918},
-}
+}...)
 
 // imadSHL turns orilab's IMAD.SHL d = a, k, c (a << k) + c into IMAD
 // with the multiplier 1 << k, which is what the hardware computes and
@@ -682,6 +709,118 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 	c := in.Clone()
 	c.Mods = c.Mods[1:]
 	c.Srcs[1].Imm = int64(int32(uint32(1) << uint(in.Srcs[1].Imm)))
+	return c, nil
+}
+
+// barForms lists the forms of BAR.SYNC, BAR.ARV and BAR.RED. Measured:
+// ptxas 13.0.88's words for bar.sync, bar.arrive and bar.red with every
+// mix of immediate and register operands on sm_80 and sm_90
+// (testdata/lower/sync_bar*.ptx and probes), nvdisasm 13.5 -hex. Bits
+// 77-78 hold the operation (0 SYNC, 1 ARV, 2 RED), 74-75 the reduction
+// (0 POPC, 1 AND, 2 OR), 87-90 its predicate, bit 80 DEFER_BLOCKING
+// (which ptxas sets on every SYNC and RED; orilab does not). The opcode
+// says where the barrier and the thread count are:
+//
+//	0xb1d  BAR.SYNC 0x1, 0x40  barrier at 54 (4 bits), count at 42
+//	                           (12 bits, 0: none, nvdisasm prints none)
+//	0x91d  BAR.SYNC 0x1, R4    the count in the register at 32
+//	0x51d  BAR.SYNC R0, 0x60   the barrier in the register at 32
+//	0x31d  BAR.SYNC R5, R5     both in the register at 32: the barrier
+//	                           in its low bits, the count in bits 16-27
+//	                           (ptxas packs them with LOP3 ... 0xfff0000,
+//	                           ... 0xe2; so does orilab's lowering)
+//
+// BAR.RED has no result in the word: B2R.RESULT reads it
+// (PostFixForMercTargets splits orilab's BAR.RED d = ... in two).
+func barForms() []*form {
+	var out []*form
+	bar := slot{k: sImm, pos: 54, n: 4}
+	cnt := slot{k: sImm, pos: 42, n: 12}
+	optCnt := slot{k: sImm, pos: 42, n: 12, opt: true}
+	r := slot{k: sR, pos: 32}
+	pred := slot{k: sP, pos: 87, not: 90}
+	noCnt := fix{42, 12, 0}
+	gDefer := group{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}
+	add := func(key string, op uint64, opc uint16, mods []group, srcs []slot, fixes ...fix) {
+		fm := &form{op: ori.OpBAR, key: []string{key}, opc: opc, srcs: srcs, mods: mods,
+			fix: append([]fix{{77, 2, op}}, fixes...)}
+		if opc == 0x31d {
+			fm.pre = packedBar
+		}
+		out = append(out, fm)
+	}
+	for _, k := range []struct {
+		key  string
+		op   uint64
+		mods []group
+	}{{"SYNC", 0, []group{gDefer}}, {"ARV", 1, nil}} {
+		// The packed form first: an instruction with two registers
+		// that no form holds is refused with its reason (packedBar).
+		add(k.key, k.op, 0x31d, k.mods, []slot{r, r})
+		add(k.key, k.op, 0xb1d, k.mods, []slot{bar, optCnt})
+		add(k.key, k.op, 0x91d, k.mods, []slot{bar, r})
+		add(k.key, k.op, 0x51d, k.mods, []slot{r, optCnt})
+	}
+	red := []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, gDefer}
+	add("RED", 2, 0x31d, red, []slot{r, r, pred})
+	add("RED", 2, 0xb1d, red, []slot{bar, pred}, noCnt)
+	add("RED", 2, 0xb1d, red, []slot{bar, cnt, pred})
+	add("RED", 2, 0x91d, red, []slot{bar, r, pred})
+	add("RED", 2, 0x51d, red, []slot{r, pred}, noCnt)
+	add("RED", 2, 0x51d, red, []slot{r, cnt, pred})
+	return out
+}
+
+// packedBar refuses a BAR whose barrier and count are two different
+// registers: the word has one register for both (barForms).
+func packedBar(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) < 2 || in.Srcs[0].Kind != ori.OpdReg || in.Srcs[1].Kind != ori.OpdReg ||
+		in.Srcs[0].Reg != in.Srcs[1].Reg || in.Srcs[0].Not || in.Srcs[1].Not {
+		return nil, fmt.Errorf("the barrier and the count in registers must be one register holding both (the lowering packs them)")
+	}
+	return in, nil
+}
+
+// brxPre accepts an indirect branch whose register holds a jump-table
+// entry (PostFixForMercTargets' form: BRX Ra.64, c[0x2][table],
+// targets...) and drops the operands the word does not hold, and a
+// decoded BRX Ra.64 as it is; Ori's BRX Ra, targets... (Ra an index into
+// the targets) has no word.
+func brxPre(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) == 1 {
+		return in, nil
+	}
+	if in.Srcs[1].Kind != ori.OpdCBank {
+		return nil, fmt.Errorf("an indirect branch on an index needs a jump table, which PostFixForMercTargets builds only in a kernel (bank 2 is the launched kernel's)")
+	}
+	c := in.Clone()
+	c.Srcs = c.Srcs[:1]
+	return c, nil
+}
+
+// atomsPre refuses a 64-bit ATOMS other than EXCH: ptxas 13.0.88
+// writes atom.shared.{add.u64,min.s64,max.u64} as a compare-and-swap
+// loop (ATOMS.CAST.SPIN.64; measured on sm_80 and sm_90), and nvdisasm
+// reads the S64 type of ATOMS.MIN as S32 (sm_80) or INVALID5 (sm_90):
+// no such word was measured. It is atomPre otherwise.
+func atomsPre(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Mods) > 1 && in.Mods[0] != "EXCH" && (in.Mods[1] == "U64" || in.Mods[1] == "S64") {
+		return nil, fmt.Errorf("no word: ptxas writes a 64-bit shared %s as a compare-and-swap loop (ATOMS.CAST.SPIN.64), which orilab's lowering does not yet", in.Mods[0])
+	}
+	return atomPre(in, arch)
+}
+
+// atomPre writes an atomic's U64 type as the word names it, 64 (ptxas's
+// ATOMG.E.ADD.64, ATOMS.CAS.64: one type for the unsigned and the bit
+// types, as Ori's U64 is).
+func atomPre(in *ori.Inst, arch int) (*ori.Inst, error) {
+	i := slices.Index(in.Mods, "U64")
+	if i < 0 {
+		return in, nil
+	}
+	c := in.Clone()
+	c.Mods = slices.Clone(in.Mods)
+	c.Mods[i] = "64"
 	return c, nil
 }
 

@@ -117,6 +117,10 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) > j && c.Mods[j] == "U32" {
 			drop(j)
 		}
+		// U64 is the word's 64 (forms.go's atomPre).
+		if k := slices.Index(c.Mods, "U64"); k >= 0 {
+			c.Mods[k] = "64"
+		}
 		if c.Op != ori.OpATOMS && len(c.Mods) > 1 && c.Mods[0] == "E" && c.Mods[1] == "CAS" {
 			for k, o := range c.Srcs {
 				if o.Kind == ori.OpdMem && o.HasBase {

@@ -269,6 +269,14 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if len(parts) == 0 {
 		return name + " ;", nil
 	}
+	if in.Op == ori.OpBRX && len(in.Srcs) > 0 && (len(in.Srcs) == 1 || in.Srcs[1].Kind == ori.OpdCBank) {
+		// A BRX on a jump-table entry (PostFixForMercTargets): its
+		// branch field points at address 0 of the code, as RET's
+		// (nvdisasm prints the field, BRX R4 -0x90, and the targets from
+		// EIATTR_INDIRECT_BRANCH_TARGETS in a cubin). The table and the
+		// targets are not in the word; the targets keep their labels.
+		return name + " " + parts[len(dsts)] + " `(0x0) ;", nil
+	}
 	if (in.Op == ori.OpRET || in.Op == ori.OpCALL && len(in.Srcs) > 0 && in.Srcs[0].Kind == ori.OpdReg) && in.HasMod("REL") {
 		// The branch field of RET.REL.NODEC and CALL.REL.NOINC Ra points
 		// at address 0 of the code (form.toBase); nvdisasm prints the

@@ -25,6 +25,9 @@ func init() {
 		return nil
 	}
 	execTable[ori.OpMEMBAR] = noop
+	execTable[ori.OpERRBAR] = noop
+	execTable[ori.OpCGAERRBAR] = noop
+	execTable[ori.OpCCTL] = noop
 	execTable[ori.OpNANOSLEEP] = noop
 }
 
@@ -54,9 +57,17 @@ func leave(f *frame, d *dinst, lane int, from int32) {
 }
 
 // execBRX: BRX a, BB0, BB1, ...: each thread jumps to the a-th block.
+// After PostFixForMercTargets, BRX a.64, c[0x2][t], BB0, ...: a holds
+// the entry the thread loaded from the jump table at c[0x2][t], whose
+// entry i Ori holds as i (the cubin writer writes BBi's offset there,
+// which the hardware's BRX jumps to), so the jump is the same.
 func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	eff := s.guardMask(w, f, d, mask)
-	n := len(d.src) - 1
+	first := 1
+	if len(d.src) > 1 && d.in.Srcs[1].Kind == ori.OpdCBank {
+		first = 2
+	}
+	n := len(d.src) - first
 	for m := mask; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		if eff&(1<<lane) == 0 {
@@ -68,8 +79,8 @@ func execBRX(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		if int(i) >= n {
 			return s.faultLane(w, f, d, lane, "indirect branch index %d is outside the %d-entry target list", i, n)
 		}
-		f.pc[lane] = d.src[1+i].block
-		leave(f, d, lane, d.src[1+i].from)
+		f.pc[lane] = d.src[first+int(i)].block
+		leave(f, d, lane, d.src[first+int(i)].from)
 	}
 	return nil
 }
@@ -180,6 +191,12 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	if nsrc > 1 {
 		want = int(s.get(w, f, &d.src[1], lane, 0))
 	}
+	if nsrc > 1 && packedBarRegs(d.in) {
+		// BAR r, r: the barrier in bits 0-15, the count in 16-27 (the
+		// only SASS form with both in registers; lower's barOperands).
+		v := uint32(id)
+		id, want = int32(v&0xffff), int(v>>16&0xfff)
+	}
 	b := w.cta.bars[id]
 	if b == nil {
 		b = &barrier{}
@@ -214,6 +231,13 @@ func execBAR(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	w.barWait |= eff
 	b.waiters = append(b.waiters, barWaiter{w: w, mask: eff, d: d, f: f})
 	return nil
+}
+
+// packedBarRegs reports whether a BAR's barrier and count are one
+// register, which holds both.
+func packedBarRegs(in *ori.Inst) bool {
+	a, b := in.Srcs[0], in.Srcs[1]
+	return a.Kind == ori.OpdReg && b.Kind == ori.OpdReg && a.Reg == b.Reg && !a.Reg.IsZero()
 }
 
 // execB2R: B2R.RESULT d[, p] reads the reduction of the warp's last
