@@ -55,7 +55,8 @@ func schedule(c *PhaseContext, postRA bool) error {
 }
 
 // allocateRegisters allocates every function, then proves the allocation with
-// the reaching-definitions verifier against the IR from before it.
+// the reaching-definitions verifier against the IR from before it (not in
+// a release compilation: see ReleaseVerifiers).
 func allocateRegisters(c *PhaseContext) error {
 	if c.Backend == nil {
 		c.Backend = &Backend{}
@@ -77,6 +78,9 @@ func allocateRegisters(c *PhaseContext) error {
 		}
 	}
 	for _, f := range c.Module.Funcs {
+		if c.Release {
+			break
+		}
 		if err := verifyra.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
 			return err
 		}
@@ -90,7 +94,7 @@ func allocateRegisters(c *PhaseContext) error {
 // (ProcessO0WaitsAndSBs, -O0). Both then prove them sufficient with the
 // hazard checker: a control word that lets an instruction read a register
 // too early is a compiler bug, not a property of the kernel, so the check
-// always runs.
+// runs in every compilation but a release one (see ReleaseVerifiers).
 func controlWords(c *PhaseContext) error {
 	return fillControlWords(c, sched.AssignControlWords)
 }
@@ -103,6 +107,9 @@ func fillControlWords(c *PhaseContext, assign func(f *ori.Func, arch int) error)
 	for _, f := range c.Module.Funcs {
 		if err := assign(f, c.Arch); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+		if c.Release {
+			continue
 		}
 		if err := sched.CheckHazards(f, c.Arch); err != nil {
 			return err

@@ -29,6 +29,8 @@ type PhaseContext struct {
 	// Remarks collects the remarks of this phase run's passes (the
 	// manager keeps them in the phase's snapshot).
 	Remarks *[]opt.Remark
+	// Release skips the verifiers (PhaseOptions.Release).
+	Release bool
 	// planning is set when PhasePlan asks what would run in the default
 	// pipeline, before anything ran.
 	planning bool

@@ -115,13 +115,14 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
 	pr := addPrintFlags(fs)
+	check := fs.Bool("check", false, "run the verifiers a normal compile skips, as ptxas's release builds do: "+pipeline.ReleaseVerifiers+" (--verify implies it)")
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	pf := addPtxasFlags(fs, verbose, out)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: orilab compile [--parse-only] [--emit sass|ir|lowered|ptx] [--output-format cubin|sass|ir|lowered|ptx]")
 		fmt.Fprintln(fs.Output(), "                      [-O N] [-arch sm_XX]")
 		fmt.Fprintln(fs.Output(), "                      [-knob NAME=VALUE]... [-knobs-file F] [--maxrregcount N] [-v]")
-		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--verify] [-o OUT]")
+		fmt.Fprintln(fs.Output(), "                      [--stat=phase-wise] [--trace FILE] [--check] [--verify] [-o OUT]")
 		fmt.Fprintln(fs.Output(), "                      [--print-changed[=diff]] [--print-after LIST] [--func NAME] [--html FILE]")
 		fmt.Fprintln(fs.Output(), "                      [--remarks[=PHASE+...]]")
 		fmt.Fprintln(fs.Output(), "                      [--bugspec LINE|FILE [--seed S] [--at PHASE]] FILE.ptx")
@@ -165,6 +166,10 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	req.DumpTo = stdout
+	// A compile is a release compilation unless asked to check (see
+	// pipeline.ReleaseVerifiers); a planted --bugspec fault is judged by
+	// the post-RA verifiers either way.
+	req.Release = !*check && !req.Verify
 	if fmad, _ := strconv.ParseBool(pf.fmad); !fmad {
 		// First, so that an explicit -knob FMAContraction=... still wins.
 		req.Knobs.CLI = append([]string{pipeline.KnobFMAContraction + "=0"}, req.Knobs.CLI...)
