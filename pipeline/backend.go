@@ -30,7 +30,7 @@ func needsAllocation(c *PhaseContext) string {
 	if c.planning {
 		return "" // the default pipeline allocates at 122
 	}
-	if c.Backend == nil || c.Backend.PreRA == nil {
+	if c.Backend == nil || c.Backend.RAStats == nil {
 		return "needs physical registers: AllocateRegisters has not run in this compilation"
 	}
 	return ""
@@ -64,7 +64,13 @@ func allocateRegisters(c *PhaseContext) error {
 	if err := unexpanded(c.Module); err != nil {
 		return err
 	}
-	pre := c.Module.Clone()
+	// The IR from before allocation is the post-RA verifiers' reference:
+	// a release compilation without a planted fault runs none and keeps
+	// no copy (PostFixForMercTargets then mirrors nothing).
+	var pre *ori.Module
+	if !c.Release || c.keepPreRA {
+		pre = c.Module.Clone()
+	}
 	stats := map[string]*regalloc.Stats{}
 	opts := regalloc.Options{Arch: c.Arch, OptLevel: c.OptLevel, MaxRegs: c.MaxRegCount, Knobs: c.knobSet()}
 	for _, f := range c.Module.Funcs {

@@ -12,7 +12,8 @@ import (
 // orilab compile does without --check) and with the verifiers, and
 // requires the same SASS: the verifiers only judge. It also requires that
 // the release compilation really skipped the validation phases and that
-// the checked one ran them, so the policy cannot silently flip.
+// the checked one ran them, and that only the checked one kept the IR
+// from before allocation, so the policy cannot silently flip.
 func TestReleaseSameOutput(t *testing.T) {
 	shared := testenv.Shared(t)
 	files := []string{
@@ -35,6 +36,9 @@ func TestReleaseSameOutput(t *testing.T) {
 				t.Fatalf("%s (release %v): %v", file, release, err)
 			}
 			sass[i] = s.Backend().SASS
+			if (s.Backend().PreRA == nil) != release {
+				t.Errorf("%s (release %v): Backend.PreRA kept: %v", filepath.Base(file), release, s.Backend().PreRA != nil)
+			}
 			for _, snap := range s.Snapshots {
 				if PhaseTable[snap.Index].Category != "Validation" {
 					continue

@@ -115,7 +115,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	stat := fs.String("stat", "", "print statistics; `phase-wise` prints time and memory per phase to stderr")
 	trace := fs.String("trace", "", "write the phase timeline as Chrome trace JSON to `FILE` (opens in Perfetto)")
 	pr := addPrintFlags(fs)
-	check := fs.Bool("check", false, "run the verifiers a normal compile skips, as ptxas's release builds do: "+pipeline.ReleaseVerifiers+" (--verify implies it)")
+	check := fs.Bool("check", false, "run the verifiers a normal compile skips, as ptxas's release builds do: "+pipeline.ReleaseVerifiers+" (--verify, --stat, --trace, --print-after, --print-changed, --html and --remarks imply it)")
 	verbose := fs.Bool("v", false, "print ptxas-style resource usage (registers, stack frame, spill bytes, smem, cmem) to stderr")
 	pf := addPtxasFlags(fs, verbose, out)
 	fs.Usage = func() {
@@ -166,10 +166,6 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	req.DumpTo = stdout
-	// A compile is a release compilation unless asked to check (see
-	// pipeline.ReleaseVerifiers); a planted --bugspec fault is judged by
-	// the post-RA verifiers either way.
-	req.Release = !*check && !req.Verify
 	if fmad, _ := strconv.ParseBool(pf.fmad); !fmad {
 		// First, so that an explicit -knob FMAContraction=... still wins.
 		req.Knobs.CLI = append([]string{pipeline.KnobFMAContraction + "=0"}, req.Knobs.CLI...)
@@ -218,6 +214,11 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	// --print-changed and --html; recording them for every compilation
 	// cost a quarter to a third of the compile time of large kernels.
 	snaps := *stat != "" || *trace != "" || pr.active() || pr.html != "" || pr.remarks != ""
+	// A compile is a release compilation (see pipeline.ReleaseVerifiers)
+	// unless asked to check, or when it records snapshots: the phase
+	// views then show the validation phases run, as before. A planted
+	// --bugspec fault is judged by the post-RA verifiers either way.
+	req.Release = !*check && !req.Verify && !snaps
 	po, err := req.PhaseOptions(m, pipeline.SessionControl{Snapshots: snaps})
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)

@@ -195,9 +195,14 @@ func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
 			if def.Guarded() || def.IsPseudo() || def.Op.Has(ori.FCall) || bcWritesOther(def, s, d) {
 				continue
 			}
-			uses, ok := bcOtherUses(f, b, at, i, s, d)
-			if !ok {
-				continue
+			// The counts are exact (kept up to date below), so when the
+			// copy is s's only reader there is nothing to look for: the
+			// search scans the whole function, once per copy.
+			var uses []*ori.Inst
+			if st.reads[cmRegOf(s)] != 1 {
+				if uses, ok = bcOtherUses(f, b, at, i, s, d); !ok {
+					continue
+				}
 			}
 			if !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
 				continue
