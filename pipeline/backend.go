@@ -8,7 +8,6 @@ import (
 	"orilab/pipeline/regalloc"
 	"orilab/pipeline/sass"
 	"orilab/pipeline/sched"
-	"orilab/pipeline/verifyra"
 )
 
 // Decision: where the back-end phases run. The true phase order puts the
@@ -54,9 +53,11 @@ func schedule(c *PhaseContext, postRA bool) error {
 	return nil
 }
 
-// allocateRegisters allocates every function, then proves the allocation with
-// the reaching-definitions verifier against the IR from before it (not in
-// a release compilation: see ReleaseVerifiers).
+// allocateRegisters allocates every function, whole-seen callees before
+// their callers so that each call to one clobbers only the registers it
+// changes (regalloc/interproc.go), then proves the allocation with the
+// reaching-definitions verifier against the IR from before it (not in a
+// release compilation: see ReleaseVerifiers).
 func allocateRegisters(c *PhaseContext) error {
 	if c.Backend == nil {
 		c.Backend = &Backend{}
@@ -72,8 +73,10 @@ func allocateRegisters(c *PhaseContext) error {
 		pre = c.Module.Clone()
 	}
 	stats := map[string]*regalloc.Stats{}
-	opts := regalloc.Options{Arch: c.Arch, OptLevel: c.OptLevel, MaxRegs: c.MaxRegCount, Knobs: c.knobSet()}
-	for _, f := range c.Module.Funcs {
+	callees := map[string]ori.RegSet{}
+	opts := regalloc.Options{Arch: c.Arch, OptLevel: c.OptLevel, MaxRegs: c.MaxRegCount, Knobs: c.knobSet(), Callees: callees}
+	wholeSeen := func(name string) bool { g := c.Module.Func(name); return g != nil && g.WholeSeen() }
+	for _, f := range ori.CalleesFirst(c.Module) {
 		st, err := regalloc.Allocate(f, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
@@ -82,12 +85,16 @@ func allocateRegisters(c *PhaseContext) error {
 		if err := f.ComputeCFG(); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
-	}
-	for _, f := range c.Module.Funcs {
-		if c.Release {
-			break
+		if f.WholeSeen() {
+			set, err := ori.Clobbers(f, func(n string) (ori.RegSet, bool) { s, ok := callees[n]; return s, ok }, wholeSeen)
+			if err != nil {
+				return fmt.Errorf("regalloc: %w", err)
+			}
+			callees[f.Name] = set
 		}
-		if err := verifyra.VerifyReachingDefs(pre.Func(f.Name), f); err != nil {
+	}
+	if !c.Release {
+		if err := verifyModule(pre, c.Module); err != nil {
 			return err
 		}
 	}

@@ -72,6 +72,11 @@ type Backend struct {
 	// EncodeErr is the encoder's refusal (naming the instruction) or the
 	// cubin writer's; the SASS text is still printed then.
 	EncodeErr error
+	// checked holds the words MercEncodeAndDecode proved, and checkedOf
+	// the module it encoded: MercGenerateSassUCode takes them instead of
+	// encoding again when it sees that same module (see encodephases.go).
+	checked   []*sass.Code
+	checkedOf *ori.Module
 }
 
 // knobSet returns the compilation's knobs, loading the defaults once when

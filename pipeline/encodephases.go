@@ -97,6 +97,7 @@ func mercEncodeAndDecode(c *PhaseContext) error {
 			return err
 		}
 	}
+	c.Backend.checked, c.Backend.checkedOf = codes, c.Module
 	return nil
 }
 
@@ -140,14 +141,27 @@ func RoundTrip(f *ori.Func, code *sass.Code, arch int) error {
 }
 
 // mercGenerateSassUCode encodes the final instructions.
+//
+// The phases between MercEncodeAndDecode and this one change nothing
+// (143-146 are no-ops), so when the module is still the one
+// MercEncodeAndDecode encoded, its words are taken as they are: encoding
+// every instruction again cost as much as the round trip's encoding. A
+// module that is not that one (the manager runs each phase on a copy when
+// it keeps snapshots; a planted fault or Session.Replace puts in another)
+// is encoded afresh. The phases change a module only by running on it, so
+// the same pointer means the same instructions.
 func mercGenerateSassUCode(c *PhaseContext) error {
 	if c.Backend.EncodeErr != nil {
 		return nil
 	}
-	codes, err := encodeModule(c.Module, c.Arch)
-	if err != nil {
-		c.Backend.EncodeErr = err
-		return nil
+	codes, checkedOf := c.Backend.checked, c.Backend.checkedOf
+	c.Backend.checked, c.Backend.checkedOf = nil, nil
+	if checkedOf != c.Module {
+		var err error
+		if codes, err = encodeModule(c.Module, c.Arch); err != nil {
+			c.Backend.EncodeErr = err
+			return nil
+		}
 	}
 	c.Backend.Code = codes
 	return nil
@@ -158,7 +172,11 @@ func formatCodeList(c *PhaseContext) error {
 	if c.Backend.EncodeErr != nil || c.Backend.Code == nil {
 		return nil
 	}
-	cub, err := sass.WriteCubin(c.Arch, CubinFuncs(c.Module, c.Arch, c.Backend), CubinGlobals(c.Module))
+	funcs := CubinFuncs(c.Module, c.Arch, c.Backend)
+	for i := range funcs {
+		funcs[i].MaxRegs = c.MaxRegCount
+	}
+	cub, err := sass.WriteCubin(c.Arch, funcs, CubinGlobals(c.Module))
 	if err != nil {
 		c.Backend.EncodeErr = err
 		return nil
@@ -168,7 +186,8 @@ func formatCodeList(c *PhaseContext) error {
 }
 
 // CubinFuncs describes m's encoded functions for the cubin writer: the words of
-// b.Code, the register count the allocator reported (the one -v prints),
+// b.Code, the register count -v prints (the allocator's, and for a kernel
+// at least what its callees name, sass.RegsUsed),
 // the kernel parameters relative to the parameter area, the frame and
 // shared sizes.
 func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
@@ -177,11 +196,13 @@ func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
 		base = 0x210
 	}
 	var out []sass.CubinFunc
+	regs := sass.RegsUsed(m)
 	for i, f := range m.Funcs {
 		if b.Code[i] == nil {
 			continue // no kernel calls it
 		}
 		u := sass.UsageOf(f, arch)
+		u.Regs = regs[f.Name] // a kernel's count covers its callees
 		if st := b.RAStats[f.Name]; st != nil {
 			// The fix-ups after allocation (mercfixup.go) may name a
 			// register above the allocator's count.
@@ -193,10 +214,46 @@ func CubinFuncs(m *ori.Module, arch int, b *Backend) []sass.CubinFunc {
 			for _, p := range f.Params {
 				cf.Params = append(cf.Params, sass.CubinParam{Offset: int(p.Offset - base), Size: int(p.Size)})
 			}
+			for _, t := range f.TexRefs {
+				cf.TexRefs = append(cf.TexRefs, sass.CubinTexRef{Name: t.Name, Offset: int(t.Offset)})
+			}
+		}
+		for _, bl := range f.Blocks {
+			for _, in := range bl.Insts {
+				switch in.Op {
+				case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpSULD, ori.OpSUST:
+					cf.Textures = true
+				case ori.OpTXQ:
+					cf.Textures = true
+					cf.BindlessQuery = cf.BindlessQuery || objectQuery(f, in)
+				case ori.OpBSSY, ori.OpCALL:
+					cf.Reconverges = true
+				}
+			}
 		}
 		out = append(out, cf)
 	}
 	return out
+}
+
+// objectQuery reports whether in, a TXQ, queries a texture or surface
+// object (txq or suq on a handle) rather than a .texref or .surfref:
+// the handle is in a register (TXQ.B), or it is a kernel parameter whose
+// bank-0 word the query reads (its slot below the parameters' end),
+// which ptxas treats alike (surf_forms: suq.height on a parameter's
+// handle; see sass.CubinFunc.BindlessQuery).
+func objectQuery(f *ori.Func, in *ori.Inst) bool {
+	if in.HasMod("B") {
+		return true
+	}
+	if !f.Entry || len(in.Srcs) < 3 || in.Srcs[2].Kind != ori.OpdImm {
+		return false
+	}
+	end := int64(0)
+	for _, p := range f.Params {
+		end = max(end, p.Offset+p.Size)
+	}
+	return 4*in.Srcs[2].Imm < end
 }
 
 // barriers is the number of named barriers f uses: the highest constant
@@ -224,6 +281,13 @@ func barriers(f *ori.Func) int {
 // writer (module-scope .shared variables live in each kernel's window).
 func CubinGlobals(m *ori.Module) []sass.CubinGlobal {
 	var out []sass.CubinGlobal
+	for _, t := range m.TexVars {
+		r := sass.RefTexture
+		if t.Surface {
+			r = sass.RefSurface
+		}
+		out = append(out, sass.CubinGlobal{Name: t.Name, Ref: r})
+	}
 	for _, g := range m.Globals {
 		switch g.Space {
 		case ori.SpaceGlobal:

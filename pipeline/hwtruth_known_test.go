@@ -6,8 +6,8 @@ package pipeline
 // notes of issue 18 for what each family is.
 
 const (
-	hwApproxO0 = 120
-	hwApproxO3 = 120
+	hwApproxO0 = 49
+	hwApproxO3 = 49
 )
 
 // hwResidual maps "O<level> <program>" to the program's verdict: the
@@ -21,13 +21,9 @@ var hwResidual = map[string]string{
 	"O0 fuzz5550938": "approx,atom.gpu.global.or.b64,unattributed",
 	"O0 fuzz5551189": "activemask.b32,mad.wide.u32",
 	"O0 fuzz5551241": "activemask.b32,ld.global.u32,mul.rn.f64,selp.b32",
-	"O0 fuzz5551248": "approx,ld.global.u32,mad.lo.u32,mov.u32,mul.lo.u32,shr.u32,xor.b32",
-	"O0 fuzz5551336": "add.u32,approx,mov.f32,mul.wide.s16,slct.f32.f32,xor.b32",
 	"O3 fuzz5550319": "approx,ld.global.u64,subc.u32",
 	"O3 fuzz5550705": "activemask.b32",
 	"O3 fuzz5550938": "approx,atom.gpu.global.or.b64,unattributed",
 	"O3 fuzz5551189": "activemask.b32,mad.wide.u32",
 	"O3 fuzz5551241": "activemask.b32,ld.global.u32,mul.rn.f64,selp.b32",
-	"O3 fuzz5551248": "approx,ld.global.u32,mad.lo.u32,mov.u32,mul.lo.u32,shr.u32,st.local.u32,xor.b32",
-	"O3 fuzz5551336": "add.u32,approx,mov.f32,mul.wide.s16,slct.f32.f32,xor.b32",
 }

@@ -28,7 +28,11 @@ package pipeline
 //     two (LOP3 c[0x0][0x190], 0x80000000, 0x3f800000: three constants),
 //     MOVs of their words into registers dead at that point go right
 //     before it; on sm_75-sm_89 an f64 constant goes into the kernel's
-//     literal pool instead, read as c[0x2][] (poolLiteral).
+//     literal pool instead, read as c[0x2][] (poolLiteral). A uniform
+//     register where the word has no room for it moves the same way
+//     (LOP3.LUT R10 = RZ, -0x80000000, UR1, 0x88: one variable field
+//     for both; DMUL R2.64 = UR0.64, 0d43F0000000000000: a pair in A),
+//     and an operand modifier (-, |.|, ~) stays on the instruction.
 //
 // Example (sm_80, after allocation):
 //
@@ -66,15 +70,19 @@ package pipeline
 // Known limits: the scratch registers of (3) and (4) are found by a
 // liveness of physical R (P) registers in which CALL reads every R
 // register and a .func's RET reads R0-R3 and its results (retLive), and,
-// in a .func, only R registers it writes itself are taken; where every
-// register is live the instruction keeps its operand and the encoder
-// refuses it with an error naming the instruction. A
+// in a .func, only R registers it writes itself are taken; failing those,
+// an unguarded instruction's own result register (scratchReg). Where
+// every register is live (a .func that writes nothing but the register
+// an FFMA with two immediates reads and writes) the instruction keeps
+// its operand and the encoder refuses it with an error naming the
+// instruction. A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.
 
 import (
 	"fmt"
+	"slices"
 
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sass"
@@ -94,8 +102,9 @@ func postFixForMercTargets(c *PhaseContext) error {
 	if err := checkEncodable(c.Arch); err != nil {
 		return nil // no encoding tables for this target: nothing to fix for
 	}
-	desc, haveDesc := freeURPair(c.Module)
-	redux, haveRedux := freeUR(c.Module, desc, haveDesc)
+	used := usedURs(c.Module)
+	desc, haveDesc := freeURPair(used)
+	redux, haveRedux := freeUR(used, desc, haveDesc)
 	if c.Backend != nil && c.Backend.PreRA != nil {
 		// The mirror edits the copy from before allocation, which a
 		// forked session shares with its parent (Session.Fork copies
@@ -195,9 +204,8 @@ func checkEncodable(arch int) error {
 }
 
 // freeURPair returns the lowest even uniform pair from UR4 up that no
-// function of m touches.
-func freeURPair(m *ori.Module) (ori.Reg, bool) {
-	used := usedURs(m)
+// function touches (used, from usedURs).
+func freeURPair(used [64]bool) (ori.Reg, bool) {
 	for n := 4; n+1 < ori.ClassUR.Limit(); n += 2 {
 		if !used[n] && !used[n+1] {
 			return ori.PReg(ori.ClassUR, n, 2), true
@@ -206,12 +214,11 @@ func freeURPair(m *ori.Module) (ori.Reg, bool) {
 	return ori.Reg{}, false
 }
 
-// freeUR returns the highest uniform register that no function of m
-// touches and that is not in the pair desc (the descriptor, when there
+// freeUR returns the highest uniform register that no function
+// touches (used) and that is not in the pair desc (the descriptor, when there
 // is one): from the top, so that it stays clear of the descriptor's UR4
 // and of the allocator's low registers.
-func freeUR(m *ori.Module, desc ori.Reg, haveDesc bool) (ori.Reg, bool) {
-	used := usedURs(m)
+func freeUR(used [64]bool, desc ori.Reg, haveDesc bool) (ori.Reg, bool) {
 	for n := ori.ClassUR.Limit() - 1; n >= 0; n-- {
 		if used[n] || haveDesc && (n == int(desc.N) || n == int(desc.N)+1) {
 			continue
@@ -237,12 +244,14 @@ func usedURs(m *ori.Module) [64]bool {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-					if o.Kind == ori.OpdReg || o.HasBase {
-						mark(o.Reg)
-					}
-					if o.HasDesc {
-						mark(o.Desc)
+				for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+					for k := range ops {
+						if o := &ops[k]; o.Kind == ori.OpdReg || o.HasBase {
+							mark(o.Reg)
+						}
+						if o := &ops[k]; o.HasDesc {
+							mark(o.Desc)
+						}
 					}
 				}
 			}
@@ -369,7 +378,7 @@ func scratchMove(f *ori.Func, in *ori.Inst, j, words int, liveAfter regSet, m *m
 		mv := ori.NewInst(ori.OpMOV)
 		mv.ID = f.NewID()
 		mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, int(r.N)+w, 1))}
-		mv.Srcs = []ori.Operand{wordOf(in.Srcs[j], w, words)}
+		mv.Srcs = []ori.Operand{wordOf(plainSource(in.Srcs[j]), w, words)}
 		// Decision: no PTX line, as the constant it replaces had none;
 		// the simulator's provenance then treats the register as that
 		// constant (a SEL of constants is the predicate's doing:
@@ -379,12 +388,15 @@ func scratchMove(f *ori.Func, in *ori.Inst, j, words int, liveAfter regSet, m *m
 		if p != nil {
 			pm := mv.Clone()
 			pm.Dsts = []ori.Operand{ori.R(v.Word(w))}
+			// The copy's own source: a uniform register is still
+			// virtual there.
+			pm.Srcs = []ori.Operand{wordOf(plainSource(p.Srcs[j]), w, words)}
 			pmovs = append(pmovs, pm)
 		}
 	}
-	in.Srcs[j] = ori.R(r)
+	in.Srcs[j] = inReg(in.Srcs[j], r)
 	if p != nil {
-		p.Srcs[j] = ori.R(v)
+		p.Srcs[j] = inReg(p.Srcs[j], v)
 		m.insertBefore(p.ID, pmovs...)
 	}
 	return true
@@ -443,6 +455,12 @@ var f64Ops = map[ori.Opcode]bool{ori.OpDADD: true, ori.OpDMUL: true, ori.OpDFMA:
 // wordOf returns word w of a words-wide immediate or constant-bank
 // operand, as a 32-bit MOV source.
 func wordOf(o ori.Operand, w, words int) ori.Operand {
+	if o.Kind == ori.OpdReg {
+		if words == 2 {
+			o.Reg = o.Reg.Word(w)
+		}
+		return o
+	}
 	if o.Kind == ori.OpdCBank {
 		o.Imm += int64(4 * w)
 		return o
@@ -464,23 +482,38 @@ func wordOf(o ori.Operand, w, words int) ori.Operand {
 }
 
 // operandToMove returns the source of in (and its width in registers)
-// whose immediate or constant, moved into registers, makes in
-// encodable, or, when no single source does, the first of two that
+// whose immediate, constant or uniform register, moved into registers,
+// makes in encodable, or, when no single source does, the first of two that
 // together do (the caller moves the second next); false when in encodes
 // already or no one or two sources help.
 func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
-	if in.IsPseudo() || encodes(in, arch) {
+	if in.IsPseudo() {
 		return 0, 0, false
 	}
 	words := 1
 	if f64Ops[in.Op] {
 		words = 2
 	}
+	uniform := in.Op.Has(ori.FUniform)
 	movable := func(o ori.Operand) bool {
+		if o.Kind == ori.OpdReg {
+			// A uniform register where the word has no room for it
+			// (LOP3.LUT R10 = RZ, -0x80000000, UR1, 0x88: one variable
+			// field for the immediate and UR1) moves into an R register.
+			// So does a uniform pair in an f64 operation's A (DMUL
+			// R2.64 = UR0.64, 0d43F0000000000000).
+			return !uniform && o.Reg.Class == ori.ClassUR && !o.Reg.Virtual && !o.Reg.IsZero() && max(int(o.Reg.Words), 1) == words
+		}
 		if o.Kind != ori.OpdImm && o.Kind != ori.OpdCBank || o.Kind == ori.OpdCBank && o.HasBase {
 			return false
 		}
 		return !(words == 1 && o.Kind == ori.OpdImm && (o.FKind == ori.ImmF64 || o.Imm != int64(int32(o.Imm)) && o.Imm != int64(uint32(o.Imm))))
+	}
+	// Without a movable source there is nothing to move whether or not
+	// in encodes: decided before the trial encoding, which ran for every
+	// instruction of the function.
+	if !slices.ContainsFunc(in.Srcs, movable) || encodes(in, arch) {
+		return 0, 0, false
 	}
 	var pairs [][2]int
 	for j, o := range in.Srcs {
@@ -488,7 +521,7 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 			continue
 		}
 		try := in.Clone()
-		try.Srcs[j] = ori.R(ori.PReg(ori.ClassR, 0, words))
+		try.Srcs[j] = inReg(o, ori.PReg(ori.ClassR, 0, words))
 		if encodes(try, arch) {
 			return j, words, true
 		}
@@ -500,8 +533,8 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	}
 	for _, p := range pairs {
 		try := in.Clone()
-		try.Srcs[p[0]] = ori.R(ori.PReg(ori.ClassR, 0, words))
-		try.Srcs[p[1]] = ori.R(ori.PReg(ori.ClassR, words, words))
+		try.Srcs[p[0]] = inReg(in.Srcs[p[0]], ori.PReg(ori.ClassR, 0, words))
+		try.Srcs[p[1]] = inReg(in.Srcs[p[1]], ori.PReg(ori.ClassR, words, words))
 		if encodes(try, arch) {
 			return p[0], words, true
 		}
@@ -509,12 +542,30 @@ func operandToMove(in *ori.Inst, arch int) (int, int, bool) {
 	return 0, 0, false
 }
 
+// inReg returns the register r standing for the source o moved into it:
+// o's operand modifiers (-, |.|, ~) stay on the instruction, and the MOV
+// (plainSource) copies the bare value.
+func inReg(o ori.Operand, r ori.Reg) ori.Operand {
+	x := ori.R(r)
+	x.Neg, x.Abs, x.Not = o.Neg, o.Abs, o.Not
+	return x
+}
+
+// plainSource is o without its operand modifiers, as a MOV reads it.
+func plainSource(o ori.Operand) ori.Operand {
+	o.Neg, o.Abs, o.Not, o.Reuse = false, false, false, false
+	return o
+}
+
 // encodes reports whether the encoder takes in as it stands (branch
 // targets resolved to address 0: only the operand forms matter here).
 func encodes(in *ori.Inst, arch int) bool {
-	addr := map[int32]int{}
+	var addr map[int32]int
 	for _, o := range in.Srcs {
 		if o.Kind == ori.OpdBlock {
+			if addr == nil {
+				addr = map[int32]int{}
+			}
 			addr[o.Block] = 0
 		}
 	}
@@ -525,10 +576,38 @@ func encodes(in *ori.Inst, arch int) bool {
 // scratchReg returns the lowest aligned run of words R registers that
 // are not live after in, not read or written by in and not R1 (the
 // stack pointer); outside kernels only registers f already writes.
+// Where there is none and in is unguarded, in's own result registers
+// that it does not read are taken: the MOV's value is read by in and
+// then overwritten by it (ptxas 13.0.88 does the same for x * -1.5 + 3:
+// HFMA2.MMA R5, -RZ, RZ, 1.9375, 0 loads 1.5 into the result register
+// of FFMA R5, R0, -R5, 3). Only as a fallback, so that code which had a
+// free register keeps its listing. A .func that writes few registers
+// needs it (bicubicTexture's w2f: FFMA R5 = R4, -0x3fc00000,
+// 0x40400000, where every other register it writes is live;
+// particles_kernel's calcGridHash: SGXT R7 = c[0x3][0x2c], 0x18).
 func scratchReg(f *ori.Func, in *ori.Inst, liveAfter regSet, words int) (ori.Reg, bool) {
 	busy := liveAfter
 	busy.addInst(in, true)
 	busy.add(1)
+	if r, ok := scratchFrom(f, busy, words); ok || in.Guarded() {
+		return r, ok
+	}
+	busy = liveAfter
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR && !o.Reg.Virtual && !o.Reg.IsZero() {
+			for w := 0; w < max(int(o.Reg.Words), 1); w++ {
+				busy.del(int(o.Reg.N) + w)
+			}
+		}
+	}
+	busy.addInst(in, false)
+	busy.add(1)
+	return scratchFrom(f, busy, words)
+}
+
+// scratchFrom returns the lowest aligned run of words R registers not in
+// busy; outside kernels only registers f already writes.
+func scratchFrom(f *ori.Func, busy regSet, words int) (ori.Reg, bool) {
 	var written regSet
 	if !f.Entry {
 		for _, b := range f.Blocks {
@@ -747,6 +826,31 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 	return out
 }
 
+// unwrittenP returns the P registers f never writes (none when it has an
+// R2P, which may write any of them).
+func unwrittenP(f *ori.Func) regSet {
+	var written regSet
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpR2P {
+				return regSet{}
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					written.addRegOf(o.Reg, ori.ClassP)
+				}
+			}
+		}
+	}
+	var out regSet
+	for n := 0; n < ori.ClassP.Limit(); n++ {
+		if !written.has(n) {
+			out.add(n)
+		}
+	}
+	return out
+}
+
 // uniformBranchGuards moves the uniform predicate guarding a BRA into a
 // P register dead there: no BRA word holds a uniform predicate (see
 // the BRA forms), so
@@ -761,7 +865,9 @@ func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
 // PLOP3's source C is the one that may be uniform (bit 67), and 0x80
 // (a & b & c) with PT in A and B is C. A BRA where every P register is
 // live (a .func: CALL and RET read everything here) keeps its guard and
-// the encoder refuses it.
+// the encoder refuses it. In a whole-seen .func only the P registers it
+// writes itself are candidates: its callers were allocated knowing only
+// those change (regalloc/interproc.go).
 func uniformBranchGuards(f *ori.Func, m *mirror) {
 	var live *physLive
 	for bi, b := range f.Blocks {
@@ -780,6 +886,11 @@ func uniformBranchGuards(f *ori.Func, m *mirror) {
 			}
 			busy := after[k]
 			busy.addInstOf(in, true, ori.ClassP)
+			if f.WholeSeen() {
+				// Its callers keep predicates across the call in every
+				// P register it does not write (regalloc/interproc.go).
+				busy.union(unwrittenP(f))
+			}
 			n := 0
 			for n < ori.ClassP.Limit() && busy.has(n) {
 				n++

@@ -310,12 +310,14 @@ BB2:
 // (words=) bounds what RET keeps live. With words=0x1 the .b32 result is
 // R4 alone and SHF's immediate A goes into R6 (written by the function,
 // dead after #1); without it a 4-byte result may be a .v4.u8 in R4-R7, R6
-// stays live and the instruction keeps its immediate (bisect_small.ptx's
-// ceilPow2 at -O3 was refused so).
+// stays live, and the immediate goes into SHF's own result register R4,
+// which it overwrites (the fallback of scratchReg; before it,
+// bisect_small.ptx's ceilPow2 at -O3 kept the immediate and was
+// refused).
 func TestFuncResultWordsIR(t *testing.T) {
 	for _, c := range []struct{ words, want string }{
 		{" words=0x1", "\t#1 MOV R6 = RZ\n\t#2 MOV R5 = R4\n\t#5 MOV R6 = 0x1\n\t#3 SHF.L.U32 R4 = R6, R5, RZ\n\t#4 RET\n"},
-		{"", "\t#1 MOV R6 = RZ\n\t#2 MOV R5 = R4\n\t#3 SHF.L.U32 R4 = 0x1, R5, RZ\n\t#4 RET\n"},
+		{"", "\t#1 MOV R6 = RZ\n\t#2 MOV R5 = R4\n\t#5 MOV R4 = 0x1\n\t#3 SHF.L.U32 R4 = R4, R5, RZ\n\t#4 RET\n"},
 	} {
 		src := `.module sm_80 address_size=64
 
@@ -523,4 +525,56 @@ func TestLegalizedCodeRuns(t *testing.T) {
 		t.Error("the fix-ups inserted no instruction in any kernel: the comparison is vacuous")
 	}
 	t.Logf("%d instructions inserted over all kernels, levels and targets", inserted)
+}
+
+// TestWholeSeenScratchPredicateIR: in a whole-seen .func (.retaddr R2)
+// the uniform guard may only go into a P register the function writes
+// itself, since its callers keep predicates across the call in the others
+// (regalloc/interproc.go): P1 is dead there but never written, so the
+// copy goes into P2, which #2 writes and nothing reads after it. Without
+// such a register the guard stays uniform.
+func TestWholeSeenScratchPredicateIR(t *testing.T) {
+	for _, c := range []struct{ second, want string }{
+		{"#2 ISETP.NE.AND P2, PT = R4, 0x1, PT ;", "\t#8 PLOP3.LUT P2, PT = PT, PT, UP0, 0x80, 0x0\n\t#5 @P2 BRA BB2\n"},
+		{"#2 MOV R5 = R4 ;", "\t#5 @UP0 BRA BB2\n"},
+	} {
+		src := `.module sm_80 address_size=64
+
+.func f
+.param a offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.retaddr R2
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 ISETP.GT.AND P0, PT = R4, RZ, PT ;
+	` + c.second + `
+	#4 UISETP.EQ.U32.AND UP0, UPT = UR5, 0x0, UPT ;
+	#5 @UP0 BRA BB2 ;
+BB1:
+	#6 @P0 MOV R4 = RZ ;
+BB2:
+	#7 RET.REL.NODEC R2.64 ;
+}
+`
+		m, err := ori.ParseModule("k.ori", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := m.Funcs[0]
+		if err := f.ComputeCFG(); err != nil {
+			t.Fatal(err)
+		}
+		if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		for _, in := range f.Blocks[0].Insts[3:] {
+			got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+		}
+		if got.String() != c.want {
+			t.Errorf("with %q: got\n%s\nwant\n%s", c.second, got.String(), c.want)
+		}
+	}
 }

@@ -71,12 +71,8 @@ func VerifyPostRA(m, pre *ori.Module, arch int) *VerifierError {
 		}
 	}
 	if pre != nil {
-		for _, f := range m.Funcs {
-			if p := pre.Func(f.Name); p != nil {
-				if err := verifyra.VerifyReachingDefs(p, f); err != nil {
-					return &VerifierError{Verifier: "reaching-defs", Err: err}
-				}
-			}
+		if err := verifyModule(pre, m); err != nil {
+			return &VerifierError{Verifier: "reaching-defs", Err: err}
 		}
 	}
 	for _, f := range m.Funcs {

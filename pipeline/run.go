@@ -25,6 +25,8 @@ type RunOptions struct {
 	// Provenance, when set, records which PTX line produced every value
 	// the run writes (sim.Provenance); it slows the run down.
 	Provenance *sim.Provenance
+	// MUFU, when set, may replace MUFU results (sim.Options.MUFU).
+	MUFU func(fn string, x, y uint32) uint32
 }
 
 // RunReport is the outcome of executing a spec.
@@ -145,7 +147,7 @@ func ExecuteBuffers(m *ori.Module, s *spec.Spec, opts RunOptions) ([][]byte, *si
 			return nil, nil, err
 		}
 	}
-	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps, Context: opts.Context, Provenance: opts.Provenance})
+	st, err := sim.Run(m, s.Kernel, l, g, sim.Options{MaxWarpSteps: opts.MaxWarpSteps, Context: opts.Context, Provenance: opts.Provenance, MUFU: opts.MUFU})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -274,11 +274,17 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if pf.spills(resourceUsage(sess, m), stderr) {
+	// The usage is derived from the final code once, and only when the
+	// spill warning or -v reads it (it walks every instruction).
+	var usage []sass.Usage
+	if pf.warnSpills || *verbose {
+		usage = resourceUsage(sess, m)
+	}
+	if pf.spills(usage, stderr) {
 		return exitError
 	}
 	if *verbose {
-		if err := writeResources(stderr, sess, m); err != nil {
+		if err := writeResources(stderr, sess, usage); err != nil {
 			fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 			return exitError
 		}
@@ -317,10 +323,10 @@ func sassText(sess *pipeline.Session) (string, error) {
 	return text, nil
 }
 
-// writeResources prints ptxas's -v lines for the compilation of src.
-func writeResources(w io.Writer, sess *pipeline.Session, src *ptx.Module) error {
+// writeResources prints ptxas's -v lines from usage (resourceUsage).
+func writeResources(w io.Writer, sess *pipeline.Session, usage []sass.Usage) error {
 	m := sess.Module()
-	return sass.Resources(w, m.Arch, sass.GlobalBytes(m), resourceUsage(sess, src))
+	return sass.Resources(w, m.Arch, sass.GlobalBytes(m), usage)
 }
 
 // resourceUsage is what the -v lines say about each function: the

@@ -1,7 +1,6 @@
 package lower
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,7 +135,8 @@ func (l *lowerer) unsupported(p ptx.Pos, format string, args ...any) error {
 // collectGlobals lays out module-scope .global and .const variables: .const
 // data packed into bank 3, one bank-4 address slot per .global. .global
 // variables declared inside a function body are static storage too and
-// are laid out the same way (PTX gives them module lifetime).
+// are laid out the same way (PTX gives them module lifetime). .texref and
+// .surfref variables get no storage: they go to ori.Module.TexVars.
 func (l *lowerer) collectGlobals() error {
 	var constOff, slot int64
 	type pending struct {
@@ -145,7 +145,25 @@ func (l *lowerer) collectGlobals() error {
 		g *ori.Global
 	}
 	var withInit []pending
+	texVars := map[string]bool{}
 	add := func(v *ptx.VarDecl) error {
+		switch {
+		case v.Type == ".texref", v.Type == ".surfref", v.Space == ".tex":
+			// No storage: the driver binds a texture or surface to the
+			// name (ori.Module.TexVars; cubin symbols of type
+			// STT_CUDA_TEXTURE/SURFACE, as ptxas writes them).
+			for _, n := range v.Names {
+				if !texVars[n.Name] {
+					texVars[n.Name] = true
+					l.out.TexVars = append(l.out.TexVars, ori.TexVar{Name: n.Name, Surface: v.Type == ".surfref"})
+				}
+			}
+			return nil
+		case v.Type == ".samplerref":
+			// Only independent texturing mode has samplers, and the
+			// lowering refuses their use (tex.go); nothing to lay out.
+			return nil
+		}
 		for _, n := range v.Names {
 			size := declSize(v, n)
 			align := declAlign(v)
@@ -720,9 +738,10 @@ func (c *fn) lookupReg(name string) *preg {
 		if rd == nil {
 			continue
 		}
-		var n int
-		fmt.Sscanf(name[j:], "%d", &n)
-		if n >= rd.count {
+		// name[j:] is all digits; a number too large for an int names
+		// no member (fmt.Sscanf, used before, left n at 0 then).
+		n, err := strconv.Atoi(name[j:])
+		if err != nil || n >= rd.count {
 			continue
 		}
 		if r := rd.made[n]; r != nil {

@@ -99,54 +99,84 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 // src-size (a .u32: copy that many bytes, zero the rest up to cp-size) or
 // ignore-src (a predicate: when true, copy nothing and zero all).
 //
-// Each word is loaded whole when src-size covers it, and bytewise when
-// src-size ends inside it; every load is guarded by its predicate, so no
-// byte at or past src-size is read (Triton masks out-of-bounds tiles with
-// src-size 0). The predicates fold in the instruction's own guard.
+// Each word that holds a byte below src-size is loaded whole (guarded by
+// src-size > off, and by the instruction's own guard), and the bytes at
+// or past src-size are masked off: with n = min(src-size, cp-size),
+//
+//	MOV r = RZ ; @(n > off) LDG.E r = [src+off]
+//	BMSK m = RZ, 8*n - 8*off   (a width of 32 or more keeps the word)
+//	LOP3.LUT r = r & m ; STS [dst+off], r
+//
+// six instructions and one live value a word (it was a word load plus
+// four guarded byte loads, shifts and ORs: cp_async_srcsize needed 41
+// registers where ptxas needs 18). A word with no byte below src-size is
+// not read at all (Triton masks out-of-bounds tiles with src-size 0).
+// With ignore-src the words are all copied or all zeroed: one predicate
+// guards every load, and nothing is masked.
+//
+// Decision: the partial word is read whole, up to three bytes past
+// src-size inside the aligned word. ptxas's own code reads more: it
+// lowers this cp.async to LDGSTS.E.128.ZFILL, which reads the aligned
+// 16-byte block and takes the zero-fill count in the source address's
+// low bits (ptxas 13.0.88 computes the address as src + ((16 - n) & 15)
+// for testdata/kernels/cp_async_srcsize), and the manual lets cp.async
+// fetch beyond its data (.level::prefetch_size). An aligned word that
+// holds a valid byte cannot cross a page, so the extra bytes cannot
+// fault on a GPU; orilab's simulator, whose buffers end at their exact
+// size, would fault only for a buffer whose length is not a multiple of 4.
 // Decision: a src-size above cp-size copies cp-size bytes (the manual
 // leaves it undefined).
 func (c *fn) cpAsyncDynamic(in *ptx.Instr, dst, src memRef, size int64) error {
-	var n ori.Operand
+	n := c.newReg(1)
+	guard := ori.Operand{Kind: ori.OpdReg, Reg: c.guard, Not: c.gNot}
+	// With ignore-src every word is copied whole or not at all: one
+	// predicate (not ignored, and the instruction's guard) and no masks.
+	var whole ori.Reg
 	if r, reg, ok := c.reg(in.Args[3]); ok && r.pred {
-		t := c.newReg(1)
-		c.emit(ori.OpSEL, nil, []ori.Operand{ori.R(t)}, ori.R(ori.RZ), ori.Imm(size), ori.R(reg))
-		n = ori.R(t)
+		c.emit(ori.OpSEL, nil, []ori.Operand{ori.R(n)}, ori.R(ori.RZ), ori.Imm(size), ori.R(reg))
+		whole = c.newPred()
+		c.emitRaw(ori.OpISETP, []string{"NE", "U32", "AND"}, []ori.Operand{ori.R(whole), ori.R(ori.PT)}, ori.R(n), ori.R(ori.RZ), guard)
 	} else {
 		o, err := c.src(in.Args[3], ".u32")
 		if err != nil {
 			return err
 		}
-		n = c.asReg(word(o, 0))
+		c.emit(ori.OpIMNMX, []string{"U32"}, []ori.Operand{ori.R(n)}, c.asReg(word(o, 0)), ori.Imm(size), ori.R(ori.PT))
 	}
-	guard := ori.Operand{Kind: ori.OpdReg, Reg: c.guard, Not: c.gNot}
-	setp := func(cmp string, k int64, with ori.Operand) ori.Reg {
-		p := c.newPred()
-		c.emitRaw(ori.OpISETP, []string{cmp, "U32", "AND"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, n, ori.Imm(k), with)
-		return p
-	}
-	load := func(d ori.Reg, mods []string, off int64, p ori.Reg) {
-		a := src.op
-		a.Imm += off
-		ld := c.emitRaw(ori.OpLDG, mods, []ori.Operand{ori.R(d)}, a)
-		ld.Guard = p
+	var bits ori.Reg
+	if !whole.Virtual {
+		bits = c.newReg(1)
+		c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(bits)}, ori.R(n), ori.Imm(3), ori.R(ori.RZ))
 	}
 	for off := int64(0); off < size; off += 4 {
 		r := c.newReg(1)
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, ori.R(ori.RZ))
-		load(r, []string{"E"}, off, setp("GE", off+4, guard))
-		// src-size ends inside this word: bytes off..src-size-1.
-		part := setp("LT", off+4, guard)
-		for b := off; b < off+4; b++ {
-			pb := setp("GT", b, ori.R(part))
-			t := c.newReg(1)
-			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t)}, ori.R(ori.RZ))
-			load(t, []string{"E", "U8"}, b, pb)
-			c.emit(ori.OpSHF, []string{"L", "U32"}, []ori.Operand{ori.R(t)}, ori.R(t), ori.Imm(8*(b-off)), ori.R(ori.RZ))
-			c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, ori.R(r), ori.R(t), ori.R(ori.RZ), ori.Imm(0xfc), ori.R(ori.PT))
+		p := whole
+		if !whole.Virtual {
+			p = c.newPred()
+			c.emitRaw(ori.OpISETP, []string{"GT", "U32", "AND"}, []ori.Operand{ori.R(p), ori.R(ori.PT)}, ori.R(n), ori.Imm(off), guard)
 		}
-		a := dst.op
+		a := src.op
 		a.Imm += off
-		c.emit(ori.OpSTS, nil, nil, a, ori.R(r))
+		ld := c.emitRaw(ori.OpLDG, []string{"E"}, []ori.Operand{ori.R(r)}, a)
+		ld.Guard = p
+		if whole.Virtual {
+			d := dst.op
+			d.Imm += off
+			c.emit(ori.OpSTS, nil, nil, d, ori.R(r))
+			continue
+		}
+		w := bits
+		if off > 0 {
+			w = c.newReg(1)
+			c.emit(ori.OpIADD3, nil, []ori.Operand{ori.R(w)}, ori.R(bits), ori.Imm(-8*off), ori.R(ori.RZ))
+		}
+		m := c.newReg(1)
+		c.emit(ori.OpBMSK, nil, []ori.Operand{ori.R(m)}, ori.R(ori.RZ), ori.R(w))
+		c.emit(ori.OpLOP3, []string{"LUT"}, []ori.Operand{ori.R(r)}, ori.R(r), ori.R(m), ori.R(ori.RZ), ori.Imm(0xc0), ori.R(ori.PT))
+		d := dst.op
+		d.Imm += off
+		c.emit(ori.OpSTS, nil, nil, d, ori.R(r))
 	}
 	return nil
 }
@@ -607,9 +637,34 @@ func (c *fn) regOperand(val ori.Operand, words int) ori.Operand {
 		val.Reg = val.Reg.Wide(words)
 		return val
 	}
+	if val.Kind == ori.OpdImm && val.Imm == 0 && words == 1 {
+		return ori.R(ori.RZ) // STS [a], RZ as ptxas writes it
+	}
 	tmp := c.newReg(words)
-	c.mov(tmp, val, words)
+	c.movFresh(tmp, val, words)
 	return ori.R(tmp)
+}
+
+// movFresh moves val into tmp, a register fresh for it. An immediate is
+// moved without the instruction's guard: writing a constant into a
+// register nothing else defines has no effect a guard could withhold,
+// and an unguarded constant is one that copy propagation and constant
+// folding can see (a guarded "@p st [a], 0" stores RZ instead of holding
+// a register for the zero; fixup-bar-red-deadlock's eight guarded
+// stores of constants held eight registers). Anything else keeps the
+// guard.
+func (c *fn) movFresh(tmp ori.Reg, val ori.Operand, words int) {
+	if val.Kind != ori.OpdImm {
+		c.mov(tmp, val, words)
+		return
+	}
+	for i := 0; i < words; i++ {
+		w := word(val, i)
+		if w.Kind == ori.OpdImm && w.Imm == 0 {
+			w = ori.R(ori.RZ) // a register copy, which copy propagation folds into the use
+		}
+		c.emitRaw(ori.OpMOV, nil, []ori.Operand{ori.R(tmp.Word(i))}, w)
+	}
 }
 
 // readSlot reads bytes [off, off+size) of a parameter slot into r.
@@ -847,7 +902,7 @@ func (c *fn) asReg(o ori.Operand) ori.Operand {
 		return o
 	}
 	r := c.newReg(1)
-	c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(r)}, o)
+	c.movFresh(r, o, 1)
 	return ori.R(r)
 }
 

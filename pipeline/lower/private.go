@@ -3,6 +3,7 @@ package lower
 import (
 	"slices"
 
+	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
 
@@ -29,7 +30,7 @@ import (
 // relocatable code (its -c output is the whole-program one), so it
 // follows ptxas's whole-program choice. A .weak function keeps the ABI:
 // a linker may replace its definition.
-const retAddrPrivate = 2
+const retAddrPrivate = ori.PrivateRetAddr
 
 // privateFuncs returns the names of the functions whose calls use the
 // private return-address pair: .funcs with a body, not .weak or .extern,

@@ -79,7 +79,7 @@ func init() {
 // deletes the copy (phase OriBackCopyPropagate).
 var BackCopyPropagate = Pass{
 	Run: func(f *ori.Func, c *Context) (bool, error) {
-		return backCopyProp(f, c.Int("BackCopyPropBudget"), c.Sites), nil
+		return backCopyProp(f, c.Int("BackCopyPropBudget"), !c.Bool("DisableBackCopyTuples"), c.Sites), nil
 	},
 	NoOp: func(c *Context) string {
 		if c.Int("BackCopyPropBudget") == 0 {
@@ -158,7 +158,7 @@ func bcTouches(in *ori.Inst, r ori.Reg) bool {
 	return hit
 }
 
-func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
+func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 	if err := f.ComputeCFG(); err != nil {
 		return false
 	}
@@ -171,6 +171,10 @@ func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
 			}
 			mov := b.Insts[i]
 			d, s, ok := bcCopy(mov, st)
+			first := i // the group of word copies b.Insts[first..i] (backcopytuple.go), or the copy
+			if !ok && tuples {
+				d, s, first, ok = bcGroup(b, i, st)
+			}
 			if !ok || st.defs[cmRegOf(s)] != 1 {
 				continue
 			}
@@ -178,7 +182,7 @@ func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
 			// anything that reads or writes d first. Reads of s between
 			// them are fine: they will read d.
 			at := -1
-			for j := i - 1; j >= 0; j-- {
+			for j := first - 1; j >= 0; j-- {
 				in := b.Insts[j]
 				if bcWritesWhole(in, s) {
 					at = j
@@ -195,14 +199,20 @@ func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
 			if def.Guarded() || def.IsPseudo() || def.Op.Has(ori.FCall) || bcWritesOther(def, s, d) {
 				continue
 			}
-			// The counts are exact (kept up to date below), so when the
-			// copy is s's only reader there is nothing to look for: the
-			// search scans the whole function, once per copy.
 			var uses []*ori.Inst
-			if st.reads[cmRegOf(s)] != 1 {
-				if uses, ok = bcOtherUses(f, b, at, i, s, d); !ok {
-					continue
-				}
+			switch {
+			case first < i:
+				uses, ok = bcGroupUses(f, b, at, first, i, s)
+			case st.reads[cmRegOf(s)] != 1:
+				uses, ok = bcOtherUses(f, b, at, i, s, d)
+			default:
+				// The counts are exact (kept up to date below), so when
+				// the copy is s's only reader there is nothing to look
+				// for: the search scans the whole function, once per
+				// copy.
+			}
+			if !ok {
+				continue
 			}
 			if !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
 				continue
@@ -215,12 +225,15 @@ func backCopyProp(f *ori.Func, budget int, sites *Sites) bool {
 			for _, u := range uses {
 				bcRename(u, s, d)
 			}
-			b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+			b.Insts = append(b.Insts[:first], b.Insts[i+1:]...)
 			// s is gone; d keeps its number of definitions (D's replaces
-			// the copy's) and gains the reads of s but the copy's.
-			st.reads[cmRegOf(d)] += st.reads[cmRegOf(s)] - 1
+			// the copy's, or the group's) and gains the reads of s but
+			// the copies'.
+			st.reads[cmRegOf(d)] += st.reads[cmRegOf(s)] - (i - first + 1)
+			st.defs[cmRegOf(d)] -= i - first
 			st.reads[cmRegOf(s)], st.defs[cmRegOf(s)] = 0, 0
 			done++
+			i = first
 			// Go on with the instruction before the deleted copy; walking
 			// backwards reaches D, which may itself be a copy that now
 			// feeds d (the chain collapse).

@@ -148,7 +148,7 @@ func TestBackCopyPropBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !backCopyProp(f, 1, nil) {
+	if !backCopyProp(f, 1, true, nil) {
 		t.Fatal("no rewrite with a budget of 1")
 	}
 	if got := strings.Count(f.String(), "MOV"); got != 1 {

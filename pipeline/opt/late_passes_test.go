@@ -31,8 +31,9 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 		// first switched off.
 		{"testdata/opt/switch_chain.ptx", "DoSwitchOptSecond", []string{"DisablePhases=DoSwitchOptFirst"},
 			[]string{"DisablePhases=DoSwitchOptFirst+DoSwitchOptSecond"}},
-		// The tree form of the second position (see TestSwitchTreeNeedsPartialSSA).
-		{"testdata/opt/switch_sparse.ptx", "DoSwitchOptSecond", nil, []string{"DisablePhases=DoSwitchOptSecond"}},
+		// The tree form of the second position (see TestSwitchTreeNeedsPartialSSA),
+		// under its knob; without it the sparse chain stays (ptxas's choice).
+		{"testdata/opt/switch_sparse.ptx", "DoSwitchOptSecond", []string{"SwitchSearchTree"}, nil},
 		// The partial-SSA window: without GenerateMovPhi there is no
 		// MOV.PHI to convert, so one knob switches off both ends.
 		{"testdata/opt/movphi.ptx", "GenerateMovPhi", nil, []string{"DisablePhases=GenerateMovPhi"}},
@@ -138,13 +139,13 @@ func TestIDIV64HoistedOutOfItsLoop(t *testing.T) {
 }
 
 // TestSwitchTreeNeedsPartialSSA: switch_sparse.ptx's compares all write
-// %p1. DoSwitchOptFirst leaves the chain (the predicate has other
-// readers); in partial SSA each compare has its own predicate and
-// DoSwitchOptSecond lowers the chain to a tree; with GenerateMovPhi
-// switched off it cannot.
+// %p1. Under SwitchSearchTree, DoSwitchOptFirst leaves the chain (the
+// predicate has other readers); in partial SSA each compare has its own
+// predicate and DoSwitchOptSecond lowers the chain to a tree; with
+// GenerateMovPhi switched off it cannot.
 func TestSwitchTreeNeedsPartialSSA(t *testing.T) {
 	const ptx = "testdata/opt/switch_sparse.ptx"
-	s := prsSession(t, ptx, 3, "DoSwitchOptSecond")
+	s := prsSession(t, ptx, 3, "DoSwitchOptSecond", "SwitchSearchTree")
 	if sn := prsSnapshot(t, s, "DoSwitchOptFirst"); sn.Status == pipeline.StatusChanged {
 		t.Errorf("DoSwitchOptFirst changed the chain whose predicate is shared")
 	}
@@ -152,7 +153,7 @@ func TestSwitchTreeNeedsPartialSSA(t *testing.T) {
 	if sn.Status != pipeline.StatusChanged || !strings.Contains(sn.Module.String(), "ISETP.LT.AND") {
 		t.Errorf("DoSwitchOptSecond: %s, no tree:\n%s", sn.Status, sn.Module)
 	}
-	off := prsSession(t, ptx, 3, "DoSwitchOptSecond", "DisablePhases=GenerateMovPhi")
+	off := prsSession(t, ptx, 3, "DoSwitchOptSecond", "SwitchSearchTree", "DisablePhases=GenerateMovPhi")
 	if sn := prsSnapshot(t, off, "DoSwitchOptSecond"); sn.Status == pipeline.StatusChanged {
 		t.Errorf("DoSwitchOptSecond changed the chain without partial SSA")
 	}

@@ -46,8 +46,23 @@ package opt
 // links carry different values into one phi keeps its cascade (see
 // swPhiValues).
 //
-// A sparse switch of five cases or more becomes the wiki's balanced
-// binary search tree instead (swLowerTree).
+// A sparse switch (five cases or more, too sparse for a table) keeps its
+// cascade by default. The knob SwitchSearchTree lowers it to the wiki's
+// balanced binary search tree instead (swLowerTree).
+//
+// Decision: the wiki says ptxas turns a large sparse switch into a binary
+// search tree; ptxas 13.0.88 does not, for this input. Measured at sm_80
+// -O3 on generated cascades of setp.eq + bra on one selector: with 5, 8,
+// 12, 16, 24, 32 and 64 sparse cases (1,000 apart), on a per-thread
+// (ld.global) and on a uniform (ld.param) selector, its SASS keeps one
+// ISETP.NE + @!P0 BRA per case and no ordered compare; dense cascades
+// (5 to 64 cases one apart) become a bounds check and a BRX, as here.
+// The tree is also the worse code under divergence: a warp whose threads
+// take different cases walks every path of the tree, which has more
+// tests than the cascade (testdata/opt/switch_sparse: 104 warp-steps at
+// -O3 with the tree against 94 at -O0 and 74 at -O3 with the cascade).
+// orilab follows the compiler it measures itself against; the tree stays
+// behind the knob for the uniform selector where it wins.
 //
 // Decisions: DoSwitchOptFirst is architecture-specific in ptxas (vtable
 // dispatch) and DoSwitchOptSecond generic; orilab has one back end, so
@@ -60,8 +75,15 @@ import (
 	"fmt"
 	"sort"
 
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
+
+func init() {
+	knobs.Default.Register(knobs.Knob{Name: "SwitchSearchTree", Type: knobs.TypeBool,
+		Doc:     "Lower a sparse switch of 5+ cases to a binary search tree, as the wiki describes (phases DoSwitchOptFirst, DoSwitchOptSecond); off by default: ptxas 13.0.88 keeps the cascade.",
+		Readers: []string{"DoSwitchOptFirst", "DoSwitchOptSecond"}})
+}
 
 // Switch-lowering thresholds (wiki: "observed" values, not knobs).
 const (
@@ -71,11 +93,12 @@ const (
 )
 
 // SwitchOpt turns a cascade of compare-and-branch on one selector (5+
-// dense cases) into a bounds check and a jump table (BRX) (phases
+// dense cases) into a bounds check and a jump table (BRX), and a sparse
+// one into a binary search tree under SwitchSearchTree (phases
 // DoSwitchOptFirst and DoSwitchOptSecond).
 var SwitchOpt = Pass{
 	Run: func(f *ori.Func, c *Context) (bool, error) {
-		return switchOpt(f, c.Sites)
+		return switchOpt(f, c.Sites, c.Bool("SwitchSearchTree"))
 	},
 }
 
@@ -86,7 +109,7 @@ type swLink struct {
 	target int32
 }
 
-func switchOpt(f *ori.Func, sites *Sites) (bool, error) {
+func switchOpt(f *ori.Func, sites *Sites, tree bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
@@ -112,6 +135,9 @@ func switchOpt(f *ori.Func, sites *Sites) (bool, error) {
 			continue
 		}
 		table := span <= switchMaxTable && int64(len(first))*100 >= span*switchMinDensityPc
+		if !table && !tree {
+			continue
+		}
 		phiVals, ok := swPhiValues(f, links, deflt)
 		if !ok {
 			continue

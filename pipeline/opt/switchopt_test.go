@@ -88,12 +88,23 @@ func TestSwitchOptKeepsCascade(t *testing.T) {
 	expectUnchanged(t, "DoSwitchOptSecond", swCascade(1, 2, 3, 4))
 }
 
-// TestSwitchOptTree: five sparse cases (5 of a range of 401) become the
-// wiki's binary search tree: "less than 200" splits {0, 100} from {200,
-// 300, 400}; nodes whose left side is empty skip the "less than" test.
-// A value reaches its case in at most 4 compares instead of 5.
+// TestSwitchOptSparseKeepsCascade: five sparse cases (5 of a range of
+// 401), too sparse for a jump table, keep their cascade by default, as
+// ptxas 13.0.88 keeps it (see the Decision in switchopt.go), at both
+// positions.
+func TestSwitchOptSparseKeepsCascade(t *testing.T) {
+	expectUnchanged(t, "DoSwitchOptFirst", swCascade(0, 100, 200, 300, 400))
+	expectUnchanged(t, "DoSwitchOptSecond", swCascade(0, 100, 200, 300, 400))
+}
+
+// TestSwitchOptTree: under SwitchSearchTree, five sparse cases (5 of a
+// range of 401) become the wiki's binary search tree: "less than 200"
+// splits {0, 100} from {200, 300, 400}; nodes whose left side is empty
+// skip the "less than" test. A value reaches its case in at most 4
+// compares instead of 5.
 func TestSwitchOptTree(t *testing.T) {
-	got, changed := runPass(t, "DoSwitchOptSecond", dcFunc(swCascade(0, 100, 200, 300, 400)))
+	got, changed := applyPass(t, "DoSwitchOptSecond", dcFunc(swCascade(0, 100, 200, 300, 400)),
+		passRun{skipVerifyIn: true, knobs: []string{"SwitchSearchTree"}})
 	want := canon(t, dcFunc(`BB0:
 	#1 S2R %r2 = SR_TID.X ;
 	#2 LOP3.LUT %r3 = %r2, 0xff, RZ, 0xc0, !PT ;

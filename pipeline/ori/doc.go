@@ -11,7 +11,9 @@
 //   - the opcode table with each opcode's properties (opcode.go);
 //   - a deterministic text form and a parser that reads it back exactly
 //     (print.go, parse.go), in the spirit of ptxas's DUMPIR listings;
-//   - the verifier that can run between any two phases (verify.go).
+//   - the verifier that can run between any two phases (verify.go);
+//   - what a call may change: the ABI's set, and the registers a
+//     whole-seen callee's allocated code writes (clobbers.go).
 //
 // Instruction IDs are stable: a phase that rewrites an instruction in place
 // keeps its ID, and new instructions get fresh IDs from Func.NewID. Diffs,

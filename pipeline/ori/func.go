@@ -7,7 +7,18 @@ type Module struct {
 	Arch        int // SM number, 75 for sm_75
 	AddressSize int // 32 or 64
 	Globals     []*Global
-	Funcs       []*Func
+	// TexVars are the module's .texref and .surfref variables in
+	// declaration order. They have no storage: the driver binds a
+	// texture or surface to each by name and writes its header index
+	// into the bank-0 words the kernels list in Func.TexRefs.
+	TexVars []TexVar
+	Funcs   []*Func
+}
+
+// TexVar is a module-scope .texref or .surfref.
+type TexVar struct {
+	Name    string
+	Surface bool // a .surfref
 }
 
 // Space is a state space of module data.
@@ -391,6 +402,7 @@ func (m *Module) Clone() *Module {
 		ng.Init = append([]byte(nil), g.Init...)
 		c.Globals[i] = &ng
 	}
+	c.TexVars = append([]TexVar(nil), m.TexVars...)
 	c.Funcs = make([]*Func, len(m.Funcs))
 	for i, f := range m.Funcs {
 		c.Funcs[i] = f.Clone()

@@ -154,6 +154,13 @@ func (p *textParser) module() (*Module, error) {
 			}
 			m.Globals = append(m.Globals, g)
 			p.i++
+		case strings.HasPrefix(s, ".texref ") || strings.HasPrefix(s, ".surfref "):
+			dir, name, _ := strings.Cut(s, " ")
+			if name = strings.TrimSpace(name); name == "" || strings.ContainsAny(name, " =") {
+				return nil, p.errf(col, "expected \"%s NAME\", found %q", dir, s)
+			}
+			m.TexVars = append(m.TexVars, TexVar{Name: name, Surface: dir == ".surfref"})
+			p.i++
 		case strings.HasPrefix(s, ".entry ") || strings.HasPrefix(s, ".func "):
 			f, err := p.function()
 			if err != nil {

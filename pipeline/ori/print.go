@@ -50,6 +50,13 @@ func (m *Module) String() string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, t := range m.TexVars {
+		if t.Surface {
+			fmt.Fprintf(&b, ".surfref %s\n", t.Name)
+		} else {
+			fmt.Fprintf(&b, ".texref %s\n", t.Name)
+		}
+	}
 	for _, f := range m.Funcs {
 		b.WriteByte('\n')
 		f.write(&b)
@@ -135,26 +142,37 @@ func blockList(bs []*Block) string {
 
 // String renders the control word as [B------:R-:W-:-:S00].
 func (c Ctrl) String() string {
-	var b strings.Builder
-	b.WriteString("[B")
+	var a [32]byte
+	return string(c.AppendText(a[:0]))
+}
+
+// AppendText appends the control word as String spells it to b, without
+// fmt and without allocating when b has room (the SASS printer writes
+// one per instruction).
+func (c Ctrl) AppendText(b []byte) []byte {
+	b = append(b, "[B"...)
 	for i := 0; i < 6; i++ {
 		if c.Wait&(1<<i) != 0 {
-			b.WriteByte(byte('0' + i))
+			b = append(b, byte('0'+i))
 		} else {
-			b.WriteByte('-')
+			b = append(b, '-')
 		}
 	}
-	b.WriteString(":R")
-	b.WriteString(barChar(c.RdBar))
-	b.WriteString(":W")
-	b.WriteString(barChar(c.WrBar))
+	b = append(b, ":R"...)
+	b = append(b, barChar(c.RdBar)...)
+	b = append(b, ":W"...)
+	b = append(b, barChar(c.WrBar)...)
 	if c.Yield {
-		b.WriteString(":Y")
+		b = append(b, ":Y"...)
 	} else {
-		b.WriteString(":-")
+		b = append(b, ":-"...)
 	}
-	fmt.Fprintf(&b, ":S%02d]", c.Stall)
-	return b.String()
+	b = append(b, ":S"...)
+	if c.Stall < 10 {
+		b = append(b, '0')
+	}
+	b = strconv.AppendUint(b, uint64(c.Stall), 10)
+	return append(b, ']')
 }
 
 func barChar(n int8) string {

@@ -44,3 +44,47 @@ BB0:
 		t.Error("a .texref without offset parsed")
 	}
 }
+
+// TestTexVarRoundTrip: the module's .texref and .surfref variables print
+// as ".texref NAME" and ".surfref NAME" before the functions and parse
+// back in order, with their kind; a malformed one is an error naming its
+// line.
+func TestTexVarRoundTrip(t *testing.T) {
+	src := `.module sm_80 address_size=64
+.global g size=0x4 align=0x4 slot=0x0
+.texref tA
+.surfref sB
+.texref tC
+
+.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 EXIT ;
+}
+`
+	m, err := ParseModule("t.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TexVar{{Name: "tA"}, {Name: "sB", Surface: true}, {Name: "tC"}}
+	if len(m.TexVars) != len(want) {
+		t.Fatalf("TexVars = %+v, want %+v", m.TexVars, want)
+	}
+	for i := range want {
+		if m.TexVars[i] != want[i] {
+			t.Errorf("TexVars[%d] = %+v, want %+v", i, m.TexVars[i], want[i])
+		}
+	}
+	if out := m.String(); !strings.Contains(out, "slot=0x0\n.texref tA\n.surfref sB\n.texref tC\n") {
+		t.Errorf("printed module:\n%s", out)
+	}
+	if c := m.Clone(); &c.TexVars[0] == &m.TexVars[0] {
+		t.Error("Clone shares the TexVars array")
+	}
+	_, err = ParseModule("t.ori", []byte(strings.Replace(src, ".surfref sB", ".surfref sB x=1", 1)))
+	if err == nil || !strings.Contains(err.Error(), "t.ori:4:") || !strings.Contains(err.Error(), `expected ".surfref NAME"`) {
+		t.Errorf("malformed .surfref: %v", err)
+	}
+}

@@ -22,6 +22,12 @@ type Options struct {
 	// Log, when set, receives the NOSPILL/SPILL attempt lines and, with
 	// RegAllocPrintDetails, the allocator's guidance.
 	Log io.Writer
+	// Callees holds, by name, what a call to each whole-seen callee of
+	// the function may change (ori.Clobbers of the allocated callee);
+	// calls to them clobber only that, and a whole-seen function saves
+	// nothing (interproc.go). Nil allocates every call under the ABI
+	// and saves the callee-saved registers in every .func.
+	Callees map[string]ori.RegSet
 }
 
 // Attempt is one allocation attempt of one register class.
@@ -102,22 +108,18 @@ const HiddenRegs = 2
 // lowRegisters reports whether the R allocation of f may use R0, R2 and
 // R3 (knob RegAllocLowRegisters). R0-R3 are reserved by the calling
 // convention (001:20829: the parameter allocator marks them occupied),
-// so a .func and a kernel that makes calls keep starting at R4; a kernel
-// without calls has no convention to honour, and ptxas gives it R0, R2
-// and R3 like any other register (60 of 60 single-kernel ZLUDA files:
-// the highest register ptxas names is its reported count minus 3).
+// so a .func and a kernel that make calls under the ABI keep starting at
+// R4; a kernel without calls has no convention to honour, and ptxas gives
+// it R0, R2 and R3 like any other register (60 of 60 single-kernel ZLUDA
+// files: the highest register ptxas names is its reported count minus
+// 3). Nor does a kernel or whole-seen .func whose calls all go to
+// whole-seen callees (interproc.go): ptxas keeps a kernel's value in R0
+// across such a call.
 func (a *allocator) lowRegisters() bool {
-	if !a.set.lowRegs || !a.f.Entry {
+	if !a.set.lowRegs || !a.f.Entry && !a.calls.private(a.f) {
 		return false
 	}
-	for _, b := range a.f.Blocks {
-		for _, in := range b.Insts {
-			if in.Op == ori.OpCALL {
-				return false
-			}
-		}
-	}
-	return true
+	return a.calls.onlyPrivateCalls(a.f)
 }
 
 // abiMinimum returns ptxas's minimum register count for functions that
@@ -140,6 +142,7 @@ type allocator struct {
 	set   settings
 	stats *Stats
 	freq  []float64
+	calls callModel
 	// keep holds copies that are not deleted even when they become
 	// "MOV Rx = Rx".
 	keep map[*ori.Inst]bool
@@ -155,7 +158,7 @@ func Allocate(f *ori.Func, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &allocator{f: f, opts: opts, set: set, stats: &Stats{}, keep: map[*ori.Inst]bool{}}
+	a := &allocator{f: f, opts: opts, set: set, stats: &Stats{}, keep: map[*ori.Inst]bool{}, calls: callModel{callees: opts.Callees}}
 	if err := a.check(); err != nil {
 		return nil, err
 	}
@@ -231,7 +234,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if a.freq == nil {
 		a.freq = blockFrequencies(a.f, a.set.loopIters)
 	}
-	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef)
+	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.calls)
 	if err != nil {
 		return err
 	}
@@ -331,7 +334,7 @@ func (a *allocator) finish() {
 		setFrame(f, alignFrame(f.LocalBytes))
 	}
 	st.DroppedRefills, st.DroppedStores = dropRedundantRefills(f)
-	saveCalleeSaved(f)
+	saveCalleeSaved(f, a.calls)
 	st.StackFrame = f.LocalBytes
 	high := [ori.NumClasses]int{}
 	for _, b := range f.Blocks {

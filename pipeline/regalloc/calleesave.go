@@ -15,11 +15,14 @@ import "orilab/pipeline/ori"
 //
 // So the allocator
 //
-//   - places R values live across a CALL in R16-R31 only (the driver
-//     occupies every other register at each CALL's write position), and
-//     spills those that find none there;
-//   - in a .func, saves every register of R16-R31 the function writes
-//     (saveCalleeSaved, after allocation, when the frame is final).
+//   - places R values live across a CALL under the ABI in R16-R31 only
+//     (the driver occupies every other register at each such CALL's
+//     write position), and spills those that find none there;
+//   - in a .func under the ABI, saves every register of R16-R31 the
+//     function writes (saveCalleeSaved, after allocation, when the frame
+//     is final).
+//
+// Calls to whole-seen callees do not follow this (interproc.go).
 //
 // The return address. Under the ABI (recursive and indirect calls; the
 // others use R2:R3, lower/private.go, which nothing here allocates) the
@@ -50,10 +53,12 @@ func calleeSaved(r int) bool { return r >= 16 && r <= 31 }
 const retAddrABI = 20
 
 // saveCalleeSaved saves and restores the callee-saved registers a .func
-// writes, growing its frame, and returns the stores and loads it added.
-// It runs once allocation is complete (finish).
-func saveCalleeSaved(f *ori.Func) (stores, loads int) {
-	if f.Entry {
+// writes, or a whole-seen callee of it changes (interproc.go), growing
+// its frame, and returns the stores and loads it added. A whole-seen
+// .func saves nothing: its callers know what it changes. It runs once
+// allocation is complete (finish).
+func saveCalleeSaved(f *ori.Func, calls callModel) (stores, loads int) {
+	if f.Entry || calls.private(f) {
 		return 0, 0
 	}
 	ra := retAddrABI
@@ -63,6 +68,13 @@ func saveCalleeSaved(f *ori.Func) (stores, loads int) {
 	var written [32]bool
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
+			if in.Op == ori.OpCALL {
+				if set, abi := calls.clobbers(in); !abi {
+					for n := 16; n <= 31; n++ {
+						written[n] = written[n] || set.Has(ori.ClassR, n)
+					}
+				}
+			}
 			for _, o := range in.Dsts {
 				if o.Kind != ori.OpdReg || o.Reg.Class != ori.ClassR || o.Reg.Virtual || o.Reg.IsZero() {
 					continue

@@ -31,12 +31,19 @@
 //     problem.go); positions that no definition of a value reaches are
 //     then taken out of its range (undefined.go). Physical registers already in the code (R1, the ABI
 //     argument and result registers R4.. around CALL and RET) are
-//     precolored ranges; a CALL clobbers every caller-saved register.
-//  3. R values live across a CALL may take only the callee-saved
-//     registers R16-R31 of ptxas's ABI, and are spilled when none is
-//     free; predicate and uniform values live across a CALL are spilled
-//     up front (their files have no callee-saved registers). A .func
-//     saves the callee-saved registers it writes (calleesave.go).
+//     precolored ranges; a CALL clobbers every caller-saved register,
+//     or, when it calls a whole-seen callee (step 3), the registers that
+//     callee changes.
+//  3. R values live across a CALL under the ABI may take only the
+//     callee-saved registers R16-R31 of ptxas's ABI, and are spilled when
+//     none is free; predicate and uniform values live across such a CALL
+//     are spilled up front (their files have no callee-saved registers).
+//     A .func under the ABI saves the callee-saved registers it writes
+//     (calleesave.go). A callee the compiler sees whole
+//     (ori.Func.WholeSeen) is allocated before its callers, which learn
+//     the registers it changes (Options.Callees): values of every class
+//     live across a call to it take any register outside that set, and it
+//     saves nothing, as with ptxas (interproc.go).
 //  4. NOSPILL trials place every value with the register file virtually
 //     unbounded and measure what they used (fatpoint.go). If that fits the
 //     target (--maxrregcount, the ABI minimum, RegTargetList), done.
@@ -86,9 +93,10 @@
 //
 // After Allocate no virtual register is left. R1 is the stack pointer and
 // never allocated. R0-R3 are reserved by the calling convention: in a
-// .func and in a kernel that makes calls R registers are allocated from
-// R4; a kernel without calls gets R0, R2 and R3 as well, as ptxas gives
-// them (RegAllocLowRegisters). Tuples are aligned to their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
+// .func and in a kernel that make calls under the ABI R registers are
+// allocated from R4; a kernel without calls gets R0, R2 and R3 as well,
+// as ptxas gives them (RegAllocLowRegisters), and so do a kernel and a
+// whole-seen .func whose calls all go to whole-seen callees. Tuples are aligned to their size. Spill stores carry ori.RoleSpill, refills ori.RoleRefill,
 // rematerializations ori.RoleRemat with Origin set to the instruction they
 // recompute. Spill slots live above the function's .local variables in its
 // frame, addressed [R1+off].
@@ -99,9 +107,14 @@
 //     around the region that needs it; a value live across calls that
 //     finds no free callee-saved register is refilled at every use, not
 //     just after each call.
-//   - A .func saves every callee-saved register it writes, also one it
-//     writes only on paths without calls; and -v does not count those
-//     saves as spill stores (ptxas does; calleesave.go).
+//   - A .func under the ABI saves every callee-saved register it writes,
+//     also one it writes only on paths without calls; and -v does not
+//     count those saves as spill stores (ptxas does; calleesave.go).
+//   - Callers and whole-seen callees are not allocated together: the
+//     callee takes its registers first, from the lowest, and the values
+//     its callers keep across the call go above them; the arguments stay
+//     in R4.. and the return address in R2:R3, where ptxas moves both to
+//     suit each pair (interproc.go).
 //   - There is no bank-conflict avoidance and no smem spilling.
 //   - UR values cannot be spilled (Ori has no R2UR); a UR class that does
 //     not fit, or a UR value live across a call, is an error.

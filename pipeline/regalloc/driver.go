@@ -10,13 +10,15 @@ import (
 // The per-class driver: NOSPILL trials, then the SPILL retry loop
 // (ptxas's sub_971A90, 001:18660-18710 and 19702-19808).
 //
-// R values live across a CALL may only take the callee-saved registers
-// R16-R31 (calleesave.go): every other register is occupied at each
-// CALL's write position in the attempts' base, so a value that finds no
-// callee-saved register is spilled like any other that does not fit.
-// Predicate and uniform values live across a CALL (no callee-saved
-// registers in their files) are spilled before the first attempt, into
-// R holders that then live in callee-saved registers or memory.
+// R values live across a CALL under the ABI may only take the
+// callee-saved registers R16-R31 (calleesave.go): every other register is
+// occupied at each such CALL's write position in the attempts' base, so a
+// value that finds no callee-saved register is spilled like any other
+// that does not fit. Predicate and uniform values live across a CALL
+// under the ABI (no callee-saved registers in their files) are spilled
+// before the first attempt, into R holders that then live in callee-saved
+// registers or memory. A CALL to a whole-seen callee occupies only the
+// registers the callee changes (callBase, interproc.go).
 // Decision: those ABI saves do not make an attempt a SPILL attempt;
 // "NOSPILL" means no spilling for pressure.
 //
@@ -62,17 +64,7 @@ func (a *allocator) allocateClass(p *problem, target int, targets []int) (*class
 		base[r] = newPosSet(p.npos)
 		base[r].set(s, true)
 	}
-	if p.class == ori.ClassR && len(p.clobber) > 0 {
-		for r := p.lo; r < virtualFile; r++ {
-			if calleeSaved(r) {
-				continue
-			}
-			if base[r] == nil {
-				base[r] = newPosSet(p.npos)
-			}
-			base[r].set(p.clobber, true)
-		}
-	}
+	p.callBase(base)
 
 	var best *attempt
 	var noSpill []Attempt

@@ -33,8 +33,9 @@ import (
 //     arguments, and this rule reads them back);
 //   - a CALL writes every register the ABI does not preserve: it kills
 //     all physical liveness, and its write position is clobbered in
-//     every caller-saved register (clobber; R16-R31 are callee-saved,
-//     calleesave.go);
+//     every caller-saved register (callBase; R16-R31 are callee-saved,
+//     calleesave.go); a CALL to a whole-seen callee kills and clobbers
+//     only the registers that callee changes (interproc.go);
 //   - RET reads the function's return registers (Func.Rets).
 
 // problem is the allocation problem of one class of one function.
@@ -59,10 +60,13 @@ type problem struct {
 	// appear before allocation, by register number (R4.. around calls and
 	// returns). They are occupied there.
 	phys map[int][]seg
-	// calls are the instruction indices of CALLs; clobber holds their
-	// write positions.
-	calls   []int
-	clobber []seg
+	// calls are the instruction indices of CALLs; callABI says which
+	// of them are under the ABI, callSets what the others may change
+	// (interproc.go), both by call; model decides.
+	calls    []int
+	callABI  []bool
+	callSets []ori.RegSet
+	model    callModel
 	// prefs are the copies whose two sides would like one register;
 	// coalesce (RegAllocCoalescing) says whether they may ask for it.
 	prefs    []pref
@@ -132,9 +136,9 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 // estimated frequency, in layout order. lowRegs makes R0, R2 and R3
 // allocatable (lowRegisters says when that is allowed); trimUndef takes
 // the positions no definition reaches out of the live ranges
-// (undefined.go).
-func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef bool) (*problem, error) {
-	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit()}
+// (undefined.go); calls says what each CALL may change.
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef bool, calls callModel) (*problem, error) {
+	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit(), model: calls}
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
@@ -150,6 +154,11 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 	p.npos = 4*len(p.insts) + 4
 	if err := p.collect(); err != nil {
 		return nil, err
+	}
+	if len(p.vregs) == 0 {
+		// Nothing to allocate (the caller returns at once): the ranges
+		// below, physical ones included, would go unread.
+		return p, nil
 	}
 	p.virtualRanges()
 	if trimUndef {
@@ -168,14 +177,18 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 			a.liveBefore = segsContain(v.segs, posBefore(a.g))
 			a.liveAfter = segsContain(v.segs, posAfter(a.g))
 		}
-		for _, g := range p.calls {
+		for i, g := range p.calls {
 			if segsContain(v.segs, posWrite(g)) {
-				// R values live across a call go to the callee-saved
-				// registers (the clobbers in the driver's base keep
-				// them out of the others); the other classes have none.
+				// R values live across a call under the ABI go to the
+				// callee-saved registers (the clobbers in the driver's
+				// base keep them out of the others); the other classes
+				// have none. Across a call to a whole-seen callee any
+				// register it leaves alone will do (interproc.go).
 				v.acrossCall = true
-				v.mustSpill = p.class != ori.ClassR
-				break
+				if p.callABI[i] {
+					v.mustSpill = p.class != ori.ClassR
+					break
+				}
 			}
 		}
 	}
@@ -188,8 +201,10 @@ func (p *problem) collect() error {
 	type slice struct{ off, words int }
 	for g, in := range p.insts {
 		if in.Op == ori.OpCALL {
+			set, abi := p.model.clobbers(in)
 			p.calls = append(p.calls, g)
-			p.clobber = append(p.clobber, seg{posWrite(g), posWrite(g)})
+			p.callABI = append(p.callABI, abi)
+			p.callSets = append(p.callSets, set)
 		}
 		var err error
 		eachReg(in, func(r ori.Reg, def bool) {
@@ -436,6 +451,7 @@ func (p *problem) physicalRanges() {
 		all.add(r)
 	}
 	found := false
+	ci := 0 // index of the next CALL in p.calls
 	for bi := range p.f.Blocks {
 		var written physSet // physical registers written since the last CALL
 		for g := p.first[bi]; g < p.first[bi+1]; g++ {
@@ -465,7 +481,8 @@ func (p *problem) physicalRanges() {
 			case in.Op == ori.OpCALL:
 				e.call = true
 				e.uses.or(written)
-				e.kill = all
+				e.kill = p.callKill(ci, all)
+				ci++
 				written = physSet{}
 			case in.Op == ori.OpRET && p.class == ori.ClassR:
 				for _, r := range p.f.Rets {
@@ -546,7 +563,7 @@ func (p *problem) physicalRanges() {
 			touched.or(e.defs)
 			touched.or(e.uses)
 			if e.call {
-				touched = all
+				touched.or(e.kill)
 			}
 			touched.each(func(r int) {
 				_, isOpen := open[r]

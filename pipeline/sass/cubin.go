@@ -25,13 +25,41 @@ package sass
 // is .nv.constant2.NAME, right before its .nv.constant0, as ptxas writes
 // it.
 //
-// What ptxas writes and this writer does not: .debug_frame and its
-// relocations, .nv.rel.action, .note.nv.tkinfo, .nv.callgraph, the
-// cuinfo note and .nv.compat below sm_90 (on sm_90 nvdisasm 13.5
-// rejects a cubin without them, so they are written there),
-// EIATTR_CRS_STACK_SIZE, EIATTR_SW_WAR and the attributes cuobjdump 13.5
-// does not name. The CUDA driver has not loaded its output yet (no GPU
-// was lent to the session that wrote it).
+// Textures and surfaces: a .texref or .surfref is a global symbol of
+// type STT_CUDA_TEXTURE (10) or STT_CUDA_SURFACE (12) in no section; the
+// driver binds a texture or surface to it by name and writes its header
+// index into the kernel's bank-0 words that R_CUDA_TEX_HEADER_INDEX (6)
+// and R_CUDA_SURF_HEADER_INDEX (52) relocations in
+// .rel(a).nv.constant0.NAME point at; EIATTR_BINDLESS_TEXTURE_BANK and
+// _SURFACE_BANK name bank 0 (kernelAttrs). A texture object needs
+// nothing: its handle is a parameter's value.
+//
+// What ptxas 13.0 writes and this writer does not
+// (TestCubinMetaMatchesPtxas in package pipeline lists every difference
+// with ptxas's cubin for a fixed set of files, and its allow-list says
+// why each may stay):
+//   - .debug_frame and its relocations, the DWARF call-frame table of
+//     cuda-gdb and the exception unwinder, and .note.nv.tkinfo, the
+//     tool's name and command line. Decision: left out, as debugger
+//     and tool data: the cubin writer of the TuringAs assembler
+//     (daadaada/turingas, turingas/cubin.py) writes neither (nor the
+//     cuinfo note or .nv.callgraph), and its examples load those cubins
+//     with cuModuleLoad and launch them; orilab has no unwind model to
+//     describe. Not confirmed on a GPU by orilab itself;
+//   - on sm_90, the 1 KB of reserved shared memory (.nv.shared.reserved.0
+//     and the weak symbols .nv.reservedSmem.offset0 and
+//     __nv_reservedSMEM_offset_0_alias), because orilab's lowering places
+//     shared variables from offset 0 where ptxas starts them at 0x400;
+//   - the attributes that list code orilab does not track
+//     (EIATTR_COOP_GROUP_INSTR_OFFSETS and _MASK_REGIDS for warp votes and
+//     syncs, EIATTR_INT_WARP_WIDE_INSTR_OFFSETS,
+//     EIATTR_INDIRECT_BRANCH_TARGETS), and those of extern calls through
+//     the driver (EIATTR_EXTERNS, EIATTR_SYSCALL_OFFSETS, callgraph
+//     edges), which the lowering does not emit;
+//   - the empty .rela.text.NAME sections of sm_90.
+//
+// The CUDA driver has not loaded orilab's cubins yet (no GPU was lent
+// to the sessions that wrote this).
 
 import (
 	"bytes"
@@ -46,7 +74,11 @@ type CubinFunc struct {
 	Entry bool // a kernel (.entry): STO_CUDA_ENTRY, parameters in constant bank 0
 	Code  *Code
 	Regs  int // registers per thread (EIATTR_REGCOUNT)
-	Frame int // bytes of stack frame (EIATTR_FRAME_SIZE)
+	// MaxRegs is the register limit the code was allocated under
+	// (--maxrregcount; EIATTR_MAXREG_COUNT, which ptxas 13.0 writes as
+	// that number, 255 without one); 0 means none.
+	MaxRegs int
+	Frame   int // bytes of stack frame (EIATTR_FRAME_SIZE)
 	// Params are the kernel's parameters in order: byte offset from the
 	// start of the parameter area and size.
 	Params []CubinParam
@@ -60,6 +92,30 @@ type CubinFunc struct {
 	// (ori.Func.Literals): the section .nv.constant2.NAME, none when
 	// empty.
 	Literals []uint64
+	// TexRefs are the bank-0 words of a kernel where the driver writes
+	// the header index of the texture or surface bound to a .texref or
+	// .surfref (ori.Func.TexRefs): relocations in
+	// .rel.nv.constant0.NAME, and bank 0 reaches past them.
+	TexRefs []CubinTexRef
+	// Textures: the code reads textures or surfaces (TEX, TLD, TLD4,
+	// TXQ, SULD, SUST); sm_90's .nv.compat says so.
+	Textures bool
+	// BindlessQuery: the code queries a texture or surface object
+	// (txq or suq on a handle, not on a .texref or .surfref); ptxas then
+	// writes EIATTR_MAX_STACK_SIZE and no .nv.callgraph (measured on
+	// tex_forms and surf_forms, and on a probe whose only texture
+	// instruction is such a txq).
+	BindlessQuery bool
+	// Reconverges: the code has BSSY or calls a function; ptxas then
+	// writes EIATTR_CRS_STACK_SIZE (0).
+	Reconverges bool
+}
+
+// CubinTexRef is one bank-0 word of a kernel that names a .texref or
+// .surfref.
+type CubinTexRef struct {
+	Name   string
+	Offset int // byte offset in constant bank 0 (a multiple of 4)
 }
 
 // CubinParam is one kernel parameter.
@@ -75,7 +131,21 @@ type CubinGlobal struct {
 	// Offset is a .const variable's offset in bank 3; AddrSlot the
 	// offset in bank 4 where a .global variable's address goes.
 	Offset, AddrSlot int
+	// Ref, when not RefNone, makes the variable a .texref or .surfref
+	// (ori.Module.TexVars): no storage, a global symbol of type
+	// STT_CUDA_TEXTURE or STT_CUDA_SURFACE that the driver binds, and
+	// only Name counts.
+	Ref CubinRef
 }
+
+// CubinRef says whether a CubinGlobal is a texture or surface reference.
+type CubinRef uint8
+
+const (
+	RefNone    CubinRef = iota
+	RefTexture          // .texref
+	RefSurface          // .surfref
+)
 
 // ELF and CUDA constants (measured from ptxas 13.0.88 cubins).
 const (
@@ -97,11 +167,17 @@ const (
 	shfAlloc        = 0x2
 	shfExec         = 0x4
 	shfInfoLink     = 0x40
+	shtCUDARelInfo  = 0x7000000b // .nv.rel.action
 	stoCUDAEntry    = 0x10
-	rCUDA64         = 2 // R_CUDA_64: a 64-bit absolute address
+	sttCUDATexture  = 10 // STT_CUDA_TEXTURE
+	sttCUDASurface  = 12 // STT_CUDA_SURFACE
+	rCUDA64         = 2  // R_CUDA_64: a 64-bit absolute address
+	rCUDATexHeader  = 6  // R_CUDA_TEX_HEADER_INDEX
+	rCUDASurfHeader = 52 // R_CUDA_SURF_HEADER_INDEX
 	ptPhdr          = 6
 	ptLoad          = 1
 
+	eifmtNVAL = 1 // no value
 	eifmtBVAL = 2 // an 8-bit value
 	eifmtHVAL = 3 // a 16-bit value
 	eifmtSVAL = 4 // a sized payload
@@ -111,13 +187,21 @@ const (
 	eiattrReqNtid        = 0x10
 	eiattrFrameSize      = 0x11
 	eiattrMinStackSize   = 0x12
+	eiattrBindlessTex    = 0x15
+	eiattrBindlessSurf   = 0x16
 	eiattrKParamInfo     = 0x17
 	eiattrCBankParamSize = 0x19
 	eiattrMaxRegCount    = 0x1b
 	eiattrExitOffsets    = 0x1c
+	eiattrCRSStackSize   = 0x1e
+	eiattrMaxStackSize   = 0x23
 	eiattrRegCount       = 0x2f
+	eiattr35             = 0x35 // NVAL; cuobjdump 13.5 does not name it
+	eiattrSWWAR          = 0x36
 	eiattrCUDAAPIVersion = 0x37
 	eiattrNumBarriers    = 0x4c
+	eiattrSparseMMAMask  = 0x50
+	eiattr5F             = 0x5f // HVAL; cuobjdump 13.5 does not name it
 )
 
 // CubinFlags returns e_flags for SM arch with 64-bit addresses: the SM
@@ -162,6 +246,20 @@ func cuinfo(arch int) []byte {
 	binary.LittleEndian.PutUint16(d[2:], uint16(arch))
 	binary.LittleEndian.PutUint32(d[4:], 0x82)
 	return append(b, d[:]...)
+}
+
+// compat returns .nv.compat for sm_90: ptxas 13.0.88's bytes (compat90),
+// with ISA_CLASS 2 instead of 1 when the code reads textures or
+// surfaces (measured on every sm_90 cubin of TestCubinMetaMatchesPtxas's
+// set).
+func compat(funcs []CubinFunc) []byte {
+	b := append([]byte(nil), compat90...)
+	for _, f := range funcs {
+		if f.Textures {
+			b[6] = 2
+		}
+	}
+	return b
 }
 
 // compat90 is ptxas 13.0.88's .nv.compat for sm_90, byte for byte:
@@ -262,6 +360,234 @@ func linkedText(k *CubinFunc, callees []*CubinFunc, arch int) ([]byte, map[strin
 	return b, start
 }
 
+// kernelText is a kernel laid out with the functions it reaches.
+type kernelText struct {
+	k       *CubinFunc
+	callees []*CubinFunc
+	start   map[string]int // each function's offset in the kernel's .text
+}
+
+// moduleInfo returns .nv.info: per kernel in module order its register
+// count, the frame size of each function it reaches (last laid out
+// first), its own frame size, then the minimum stack size of every
+// kernel in reverse order, as ptxas 13.0 lists them (tex_func: k4's
+// group, k5's group, then k5's and k4's minimum stack). A kernel that
+// queries a texture through a register handle gets ptxas's other
+// shape: register count, EIATTR_MAX_STACK_SIZE, minimum stack, frame.
+//
+// The minimum stack size is minStack's.
+func moduleInfo(kts []kernelText, symIndex map[string]int) []byte {
+	b := &bytes.Buffer{}
+	stack := map[string]int{}
+	for _, kt := range kts {
+		k := uint32(symIndex[kt.k.Name])
+		st := minStack(kt)
+		stack[kt.k.Name] = st
+		sval(b, eiattrRegCount, u32(k, uint32(kt.k.Regs)))
+		if kt.k.BindlessQuery {
+			sval(b, eiattrMaxStackSize, u32(k, uint32(st)))
+			sval(b, eiattrMinStackSize, u32(k, uint32(st)))
+			sval(b, eiattrFrameSize, u32(k, uint32(kt.k.Frame)))
+			continue
+		}
+		for i := len(kt.callees) - 1; i >= 0; i-- {
+			g := kt.callees[i]
+			sval(b, eiattrFrameSize, u32(uint32(symIndex["$"+kt.k.Name+"$"+g.Name]), uint32(g.Frame)))
+		}
+		sval(b, eiattrFrameSize, u32(k, uint32(kt.k.Frame)))
+	}
+	for i := len(kts) - 1; i >= 0; i-- {
+		if !kts[i].k.BindlessQuery {
+			sval(b, eiattrMinStackSize, u32(uint32(symIndex[kts[i].k.Name]), uint32(stack[kts[i].k.Name])))
+		}
+	}
+	return b.Bytes()
+}
+
+// minStack is a kernel's EIATTR_MIN_STACK_SIZE as ptxas 13.0 computes
+// it: the kernel's frame plus the deepest chain of frames of the
+// functions it calls (directly, or through a function pointer it
+// takes), where a function that can reach itself counts nothing, nor do
+// the functions it calls: the stack of a recursion is not static, and
+// the program sets its own limit (measured: func_frame at -O0, frame
+// 0x18 and a callee with none, gives 0x18; a kernel calling a recursive
+// function with a 16-byte frame gives 0).
+func minStack(kt kernelText) int {
+	byName := map[string]*CubinFunc{kt.k.Name: kt.k}
+	for _, g := range kt.callees {
+		byName[g.Name] = g
+	}
+	calls := func(f *CubinFunc) []string {
+		var out []string
+		for _, r := range f.Code.Relocs {
+			if (r.Kind == RelocCall || r.Kind == RelocFuncAddr) && byName[r.Sym] != nil {
+				out = append(out, r.Sym)
+			}
+		}
+		return out
+	}
+	// recursive: f reaches itself.
+	recursive := map[string]bool{}
+	for _, g := range kt.callees {
+		seen := map[string]bool{}
+		var walk func(n string) bool
+		walk = func(n string) bool {
+			for _, c := range calls(byName[n]) {
+				if c == g.Name {
+					return true
+				}
+				if !seen[c] {
+					seen[c] = true
+					if walk(c) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		recursive[g.Name] = walk(g.Name)
+	}
+	depth := map[string]int{}
+	var deep func(n string) int
+	deep = func(n string) int {
+		if recursive[n] {
+			return 0
+		}
+		if d, ok := depth[n]; ok {
+			return d
+		}
+		d := 0
+		for _, c := range calls(byName[n]) {
+			if c != kt.k.Name {
+				d = max(d, deep(c))
+			}
+		}
+		d += byName[n].Frame
+		depth[n] = d
+		return d
+	}
+	return deep(kt.k.Name)
+}
+
+// kernelAttrs returns .nv.info.NAME, the kernel's attributes in ptxas
+// 13.0's order, which differs between sm_75-sm_89 and sm_90:
+//
+//	sm_80: CUDA_API_VERSION, 0x35, PARAM_CBANK, CBANK_PARAM_SIZE,
+//	       KPARAM_INFO (last parameter first), MAXREG_COUNT,
+//	       BINDLESS_TEXTURE_BANK, BINDLESS_SURFACE_BANK, NUM_BARRIERS,
+//	       0x5f, EXIT_INSTR_OFFSETS, CRS_STACK_SIZE, MAX_THREADS, REQNTID
+//	sm_90: CUDA_API_VERSION, KPARAM_INFO, SPARSE_MMA_MASK, MAXREG_COUNT,
+//	       NUM_BARRIERS, 0x5f, EXIT_INSTR_OFFSETS, CRS_STACK_SIZE,
+//	       MAX_THREADS, REQNTID, CBANK_PARAM_SIZE, PARAM_CBANK, SW_WAR,
+//	       BINDLESS_TEXTURE_BANK, BINDLESS_SURFACE_BANK
+//
+// (measured over testdata/kernels, ZLUDA's tex_read kernels and probes
+// with .maxntid and .reqntid; TestCubinMetaMatchesPtxas compares them).
+// A kernel without parameters has neither PARAM_CBANK nor
+// CBANK_PARAM_SIZE (measured on an empty kernel). The bindless banks are
+// bank 0, where the texref words are: below
+// sm_90 each is written when a .texref (.surfref) word is, on sm_90 both
+// when either is. 0x35 (no value) below sm_90, SPARSE_MMA_MASK 0 and
+// SW_WAR 8 on sm_90, and 0x5f (0 below sm_90, 0x101 on sm_90) are
+// written on every kernel, as measured: cuobjdump 13.5 names neither
+// 0x35 nor 0x5f, and orilab has no model of what the driver does with
+// them.
+//
+// Decision: where one kernel would need two of the optional
+// attributes whose relative order no measured cubin shows (a texture
+// and named barriers, CRS_STACK_SIZE and a launch bound, MAX_THREADS
+// and REQNTID), they follow the numbering of the attributes.
+func kernelAttrs(f *CubinFunc, arch int, symIndex map[string]int, refKind map[string]CubinRef) []byte {
+	b := &bytes.Buffer{}
+	psize := 0
+	for _, p := range f.Params {
+		psize = max(psize, p.Offset+p.Size)
+	}
+	var tex, surf bool
+	for _, t := range f.TexRefs {
+		if refKind[t.Name] == RefSurface {
+			surf = true
+		} else {
+			tex = true
+		}
+	}
+	params := func() {
+		for i := len(f.Params) - 1; i >= 0; i-- {
+			p := f.Params[i]
+			var pl [12]byte
+			binary.LittleEndian.PutUint16(pl[4:], uint16(i))
+			binary.LittleEndian.PutUint16(pl[6:], uint16(p.Offset))
+			binary.LittleEndian.PutUint32(pl[8:], uint32(p.Size)<<18|0x1f<<12)
+			sval(b, eiattrKParamInfo, pl[:])
+		}
+	}
+	cbank := func() {
+		var pc [8]byte
+		binary.LittleEndian.PutUint32(pc[0:], uint32(symIndex[".nv.constant0."+f.Name]))
+		binary.LittleEndian.PutUint16(pc[4:], uint16(paramBase(arch)))
+		binary.LittleEndian.PutUint16(pc[6:], uint16(psize))
+		sval(b, eiattrParamCBank, pc[:])
+	}
+	bval := func(attr byte, v byte) { b.Write([]byte{eifmtBVAL, attr, v, 0}) }
+	sval(b, eiattrCUDAAPIVersion, u32(0x82))
+	if arch < 90 {
+		b.Write([]byte{eifmtNVAL, eiattr35, 0, 0})
+		if len(f.Params) > 0 {
+			cbank()
+			hval(b, eiattrCBankParamSize, uint16(psize))
+		}
+		params()
+	} else {
+		params()
+		hval(b, eiattrSparseMMAMask, 0)
+	}
+	maxRegs := uint16(0xff)
+	if f.MaxRegs > 0 {
+		maxRegs = uint16(f.MaxRegs)
+	}
+	hval(b, eiattrMaxRegCount, maxRegs)
+	if arch < 90 {
+		if tex {
+			bval(eiattrBindlessTex, 0)
+		}
+		if surf {
+			bval(eiattrBindlessSurf, 0)
+		}
+	}
+	if f.Barriers > 0 {
+		bval(eiattrNumBarriers, byte(f.Barriers))
+	}
+	if arch < 90 {
+		hval(b, eiattr5F, 0)
+	} else {
+		hval(b, eiattr5F, 0x101)
+	}
+	if exits := exitOffsets(f.Code); len(exits) > 0 {
+		sval(b, eiattrExitOffsets, u32(exits...))
+	}
+	if f.Reconverges {
+		sval(b, eiattrCRSStackSize, u32(0))
+	}
+	if f.MaxNtid != [3]int{} {
+		sval(b, eiattrMaxThreads, u32(uint32(f.MaxNtid[0]), uint32(f.MaxNtid[1]), uint32(f.MaxNtid[2])))
+	}
+	if f.ReqNtid != [3]int{} {
+		sval(b, eiattrReqNtid, u32(uint32(f.ReqNtid[0]), uint32(f.ReqNtid[1]), uint32(f.ReqNtid[2])))
+	}
+	if arch >= 90 {
+		if len(f.Params) > 0 {
+			hval(b, eiattrCBankParamSize, uint16(psize))
+			cbank()
+		}
+		sval(b, eiattrSWWAR, u32(8))
+		if tex || surf {
+			bval(eiattrBindlessTex, 0)
+			bval(eiattrBindlessSurf, 0)
+		}
+	}
+	return b.Bytes()
+}
+
 // exitOffsets lists the EXIT words of a kernel's own code.
 func exitOffsets(c *Code) []uint32 {
 	var exits []uint32
@@ -296,14 +622,19 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 		// ELF" when it sits anywhere else (measured by moving it in
 		// orilab's and ptxas's cubins; nvdisasm does not care).
 		meta = append(meta,
-			&section{name: ".nv.compat", typ: shtCUDACompat, align: 4, data: compat90},
+			&section{name: ".nv.compat", typ: shtCUDACompat, align: 4, data: compat(funcs)},
 			&section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90, align: 4, data: cuinfo(arch), infoSection: ".nv.compat"})
 	}
 	var consts, texts, nobits []*section
-	var locals, globalSyms []symbol
+	locals := []symbol{{name: ".note.nv.cuinfo", info: 3, shndx: ".note.nv.cuinfo"}}
+	var globalSyms []symbol
 	// Module data.
-	var gvars, cvars []CubinGlobal
+	var gvars, cvars, refs []CubinGlobal
 	for _, g := range globals {
+		if g.Ref != RefNone {
+			refs = append(refs, g)
+			continue
+		}
 		if g.Const {
 			cvars = append(cvars, g)
 		} else {
@@ -379,11 +710,6 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 		locals = append(locals, symbol{name: ".nv.constant3", info: 3, shndx: ".nv.constant3"})
 	}
 	// Kernels, each with the functions it calls in its own .text.
-	type kernelText struct {
-		k       *CubinFunc
-		callees []*CubinFunc
-		start   map[string]int
-	}
 	var kts []kernelText
 	for i := range funcs {
 		k := &funcs[i]
@@ -431,7 +757,11 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 			locals = append(locals, symbol{name: c2, info: 3, shndx: c2})
 		}
 		c0 := ".nv.constant0." + k.Name
-		consts = append(consts, &section{name: c0, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: make([]byte, int(paramBase(arch))+psize),
+		c0size := int(paramBase(arch)) + psize
+		for _, t := range k.TexRefs {
+			c0size = max(c0size, t.Offset+4)
+		}
+		consts = append(consts, &section{name: c0, typ: shtProgbits, flags: shfAlloc | shfInfoLink, data: make([]byte, c0size),
 			align: 4, infoSection: text})
 		locals = append(locals, symbol{name: c0, info: 3, shndx: c0})
 		meta = append(meta, &section{name: ".nv.info." + k.Name, typ: shtCUDAInfo, flags: shfInfoLink, align: 4,
@@ -440,6 +770,81 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 	}
 	if len(kts) == 0 {
 		return nil, fmt.Errorf("sass: the module has no kernel: a cubin without an .entry loads nothing")
+	}
+	if arch < 90 {
+		// ptxas writes the cuinfo note (toolkit version, SM) on every
+		// target; below sm_90 it links nothing (ptxas's links its
+		// .note.nv.tkinfo, which orilab does not write). Decision: at
+		// section index 6, after .nv.info and the first kernel's
+		// .nv.info.NAME, as on sm_90: cuobjdump 13.5 reads the note
+		// only there (moved to index 4 it reports toolkit 0.0; measured
+		// by swapping section headers in orilab's cubin).
+		note := &section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90 &^ shfInfoLink, align: 4, data: cuinfo(arch)}
+		meta = append(meta[:6], append([]*section{note}, meta[6:]...)...)
+	}
+	// .nv.callgraph: ptxas 13.0 writes it on every target, in
+	// whole-program mode with no edges (calls are resolved in the
+	// code), only the four entries 0 -> -1 ... 0 -> -4; none when a
+	// kernel queries a texture through a register handle (TXQ.B;
+	// measured on tex_forms and surf_forms, and on a probe with only
+	// such a txq, where ptxas also writes EIATTR_MAX_STACK_SIZE).
+	bindlessQuery := false
+	for _, kt := range kts {
+		bindlessQuery = bindlessQuery || kt.k.BindlessQuery
+	}
+	if !bindlessQuery {
+		meta = append(meta, &section{name: ".nv.callgraph", typ: shtCUDACallgrph, align: 4, entsize: 8, linkSection: ".symtab",
+			data: u32(0, 0xffffffff, 0, 0xfffffffe, 0, 0xfffffffd, 0, 0xfffffffc)})
+		locals = append(locals, symbol{name: ".nv.callgraph", info: 3, shndx: ".nv.callgraph"})
+	}
+	if arch < 90 {
+		// .nv.rel.action: the relocation action table ptxas 13.0 writes
+		// below sm_90, byte for byte: R_CUDA_CONST_FIELD22_37 (0x73)
+		// with its fields (EIVALUE_SYM_KIND_ADDR, shift 0, bits 0+17 to
+		// 37, 0+5 to 54). orilab emits no relocation of that type; the
+		// table describes one for the driver's linker.
+		meta = append(meta, &section{name: ".nv.rel.action", typ: shtCUDARelInfo, align: 8, entsize: 8,
+			data: []byte{0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36}})
+		locals = append(locals, symbol{name: ".nv.rel.action", info: 3, shndx: ".nv.rel.action"})
+	}
+	// Texture and surface references: global symbols of their own
+	// types in no section, and in each kernel that names one, a
+	// relocation of its bank-0 word (R_CUDA_TEX_HEADER_INDEX or
+	// R_CUDA_SURF_HEADER_INDEX, REL below sm_90 and RELA with addend 0
+	// from sm_90, listed from the highest offset down, as ptxas 13.0
+	// writes them).
+	refKind := map[string]CubinRef{}
+	for _, r := range refs {
+		refKind[r.Name] = r.Ref
+		typ := uint8(sttCUDATexture)
+		if r.Ref == RefSurface {
+			typ = sttCUDASurface
+		}
+		globalSyms = append(globalSyms, symbol{name: r.Name, info: 1<<4 | typ})
+	}
+	type texRel struct {
+		sec  *section
+		refs []CubinTexRef
+	}
+	var texRels []texRel
+	for _, kt := range kts {
+		if len(kt.k.TexRefs) == 0 {
+			continue
+		}
+		trs := append([]CubinTexRef(nil), kt.k.TexRefs...)
+		for _, t := range trs {
+			if refKind[t.Name] == RefNone {
+				return nil, fmt.Errorf("sass: %s reads the texture or surface %s, which the module does not declare", kt.k.Name, t.Name)
+			}
+		}
+		sort.Slice(trs, func(i, j int) bool { return trs[i].Offset > trs[j].Offset })
+		rs := &section{name: ".rel.nv.constant0." + kt.k.Name, typ: shtRel, flags: shfInfoLink, align: 8, entsize: 16,
+			linkSection: ".symtab", infoSection: ".nv.constant0." + kt.k.Name}
+		if arch >= 90 {
+			rs.name, rs.typ, rs.entsize = ".rela.nv.constant0."+kt.k.Name, shtRela, 24
+		}
+		meta = append(meta, rs)
+		texRels = append(texRels, texRel{rs, trs})
 	}
 	relSec := &section{name: ".rel.nv.constant4", typ: shtRel, flags: shfInfoLink, align: 8, entsize: 16,
 		linkSection: ".symtab", infoSection: ".nv.constant4"}
@@ -463,59 +868,21 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 	for i, s := range secs {
 		secIndex[s.name] = i
 	}
-	// .nv.info: register count of every kernel, frame and stack size of
-	// every function as laid out in a kernel's text.
-	info := &bytes.Buffer{}
+	secByName(secs, ".nv.info").data = moduleInfo(kts, symIndex)
 	for _, kt := range kts {
-		sval(info, eiattrRegCount, u32(uint32(symIndex[kt.k.Name]), uint32(kt.k.Regs)))
+		secByName(secs, ".nv.info."+kt.k.Name).data = kernelAttrs(kt.k, arch, symIndex, refKind)
 	}
-	for _, kt := range kts {
-		for _, g := range kt.callees {
-			sval(info, eiattrFrameSize, u32(uint32(symIndex["$"+kt.k.Name+"$"+g.Name]), uint32(g.Frame)))
+	for _, tr := range texRels {
+		for _, t := range tr.refs {
+			e := make([]byte, tr.sec.entsize) // a RELA's addend stays 0
+			typ := uint64(rCUDATexHeader)
+			if refKind[t.Name] == RefSurface {
+				typ = rCUDASurfHeader
+			}
+			binary.LittleEndian.PutUint64(e[0:], uint64(t.Offset))
+			binary.LittleEndian.PutUint64(e[8:], uint64(symIndex[t.Name])<<32|typ)
+			tr.sec.data = append(tr.sec.data, e...)
 		}
-		stack := kt.k.Frame
-		for _, g := range kt.callees {
-			stack += g.Frame // a bound: every callee's frame on top of the kernel's
-		}
-		sval(info, eiattrFrameSize, u32(uint32(symIndex[kt.k.Name]), uint32(kt.k.Frame)))
-		sval(info, eiattrMinStackSize, u32(uint32(symIndex[kt.k.Name]), uint32(stack)))
-	}
-	secByName(secs, ".nv.info").data = info.Bytes()
-	// .nv.info.NAME: the kernel's parameters, exits and launch bounds.
-	for _, kt := range kts {
-		f := kt.k
-		b := &bytes.Buffer{}
-		sval(b, eiattrCUDAAPIVersion, u32(0x82))
-		psize := 0
-		for i := len(f.Params) - 1; i >= 0; i-- { // ptxas lists them last first
-			p := f.Params[i]
-			psize = max(psize, p.Offset+p.Size)
-			var pl [12]byte
-			binary.LittleEndian.PutUint16(pl[4:], uint16(i))
-			binary.LittleEndian.PutUint16(pl[6:], uint16(p.Offset))
-			binary.LittleEndian.PutUint32(pl[8:], uint32(p.Size)<<18|0x1f<<12)
-			sval(b, eiattrKParamInfo, pl[:])
-		}
-		hval(b, eiattrMaxRegCount, 0xff)
-		if f.Barriers > 0 {
-			b.Write([]byte{eifmtBVAL, eiattrNumBarriers, byte(f.Barriers), 0})
-		}
-		if exits := exitOffsets(f.Code); len(exits) > 0 {
-			sval(b, eiattrExitOffsets, u32(exits...))
-		}
-		if f.MaxNtid != [3]int{} {
-			sval(b, eiattrMaxThreads, u32(uint32(f.MaxNtid[0]), uint32(f.MaxNtid[1]), uint32(f.MaxNtid[2])))
-		}
-		if f.ReqNtid != [3]int{} {
-			sval(b, eiattrReqNtid, u32(uint32(f.ReqNtid[0]), uint32(f.ReqNtid[1]), uint32(f.ReqNtid[2])))
-		}
-		hval(b, eiattrCBankParamSize, uint16(psize))
-		var pc [8]byte
-		binary.LittleEndian.PutUint32(pc[0:], uint32(symIndex[".nv.constant0."+f.Name]))
-		binary.LittleEndian.PutUint16(pc[4:], uint16(paramBase(arch)))
-		binary.LittleEndian.PutUint16(pc[6:], uint16(psize))
-		sval(b, eiattrParamCBank, pc[:])
-		secByName(secs, ".nv.info."+f.Name).data = b.Bytes()
 	}
 	// Relocations of the global addresses in bank 4.
 	sort.Slice(c4rels, func(i, j int) bool { return c4rels[i].off < c4rels[j].off })

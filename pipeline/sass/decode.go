@@ -5,8 +5,9 @@ package sass
 // check that over all compiled corpus code.
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -205,6 +206,9 @@ func (d *decoder) variable(s slot, f int) ori.Operand {
 		if d.w.Bit(63) && s.mod&mNeg != 0 {
 			o.Neg = true
 		}
+		if d.notX {
+			o.Not, o.Neg = o.Neg, false
+		}
 		if d.w.Bit(62) && s.mod&mAbs != 0 {
 			o.Abs = true
 		}
@@ -219,6 +223,9 @@ func (d *decoder) variable(s slot, f int) ori.Operand {
 	}
 	if d.w.Bit(62) && s.mod&mAbs != 0 {
 		o.Abs = true
+	}
+	if d.notX {
+		o.Not, o.Neg = o.Neg, false
 	}
 	return o
 }
@@ -243,7 +250,7 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			o = d.aluReg(24, 72, 73, s.mod, file, s.words, reuseA)
 		case sB, sBC:
 			switch {
-			case f == formRR && s.k == sBC:
+			case f == formRR && (s.k == sBC || d.fm.bReuseC):
 				o = d.aluReg(32, 63, 62, s.mod, file, s.words, reuseC)
 			case f == formRR:
 				o = d.aluReg(32, 63, 62, s.mod, file, s.words, reuseB)
@@ -411,14 +418,15 @@ func sortedForms(byOp map[ori.Opcode][]*form) []*form {
 	for _, fs := range byOp {
 		all = append(all, fs...)
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if len(all[i].fix) != len(all[j].fix) {
-			return len(all[i].fix) > len(all[j].fix)
+	// The generic stable sort: this runs at start-up, in every process.
+	slices.SortStableFunc(all, func(a, b *form) int {
+		if len(a.fix) != len(b.fix) {
+			return len(b.fix) - len(a.fix)
 		}
-		if all[i].op != all[j].op {
-			return all[i].op < all[j].op
+		if a.op != b.op {
+			return cmp.Compare(a.op, b.op)
 		}
-		return len(all[i].key) > len(all[j].key)
+		return len(b.key) - len(a.key)
 	})
 	return all
 }

@@ -20,7 +20,10 @@
 //     label names apart, TestNormalize);
 //   - spell (spell.go): nvdisasm's spelling of an Ori instruction,
 //     which the printer uses;
-//   - WriteCubin (cubin.go): the ELF file around the words;
+//   - WriteCubin (cubin.go): the ELF file around the words, with the
+//     sections, symbols, relocations and .nv.info attributes ptxas 13.0
+//     writes (texture and surface references included; cubin.go says
+//     what it leaves out and why);
 //   - the operand syntax (operand.go): registers, immediates, constant
 //     banks, addresses, special registers, branch targets;
 //   - Resources, Usage, UsageOf and SpillBytes (resources.go): "ptxas
@@ -109,17 +112,20 @@
 //
 // Mnemonics print as nvdisasm 13.5 prints the same word (spell.go):
 // default modifiers are left out (I2F.F32.S32.RN R4, R4 is I2F R4, R4;
-// F2I's S32 and F32, F2F.F32.F64's RN, ATOM's U32, FCHK's DIVIDE,
-// FRND's RN), FRND's RM/RP/RZ are FLOOR/CEIL/TRUNC, F2F's FTZ and a
-// load's or store's size come first (LDG.E.64.STRONG.GPU), MEMBAR names
-// .SC, IMAD prints its aliases IMAD.SHL (a power-of-two multiplier and
-// RZ; Ori's IMAD.SHL holds the shift count, the listing the
-// multiplier), IMAD.MOV and IMAD.IADD, IADD3 leaves out PT carry-outs,
-// VOTE an RZ result, an absolute address 0 is [RZ] (and LDC's
-// c[0x0][RZ]), ATOM.E.CAS's 64-bit address has no .64, sm_90's
-// WARPSYNC with a full mask is WARPSYNC.ALL, and on sm_75 a weak LDG or
-// STG names .SYS and prints its address register without .64
-// (LDG.E.SYS R4, [R2+0x10]).
+// F2I's S32 and F32, F2F.F32.F64's RN, the RN of any conversion to f16
+// or bf16, ATOM's U32, FCHK's DIVIDE, FRND's RN, FLO's S32, REDUX's
+// AND), FRND's RM/RP/RZ are FLOOR/CEIL/TRUNC, F2F's FTZ and a load's or
+// store's size come first (LDG.E.64.STRONG.GPU), MEMBAR names .SC, IMAD
+// prints its aliases IMAD.SHL (a power-of-two multiplier other than 1
+// and 0x10000, and RZ; Ori's IMAD.SHL holds the shift count, the
+// listing the multiplier), IMAD.MOV (a zero product, or a multiplier 1
+// and RZ) and IMAD.IADD, IADD3 leaves out PT carry-outs, LOP3 a PT
+// predicate result and VOTE an RZ result, MATCH.ALL prints its
+// predicate result first (PT when Ori has none), an absolute address 0
+// is [RZ] (and LDC's c[0x0][RZ]), ATOM.E.CAS's 64-bit address has no
+// .64, sm_90's WARPSYNC with a full mask is WARPSYNC.ALL, and on sm_75 a
+// weak LDG or STG names .SYS and prints its address register without
+// .64 (LDG.E.SYS R4, [R2+0x10]).
 //
 // Pseudo instructions (MOV.PHI and the pseudo opcodes) and virtual
 // registers have no SASS form: they are errors naming the function,
@@ -179,7 +185,15 @@
 // (global and generic memory on sm_75, BRX, HADD2 and HMUL2 with
 // a constant, an immediate or a half swizzle, 32-bit
 // addresses under .E) is refused, and the nvdisasm test in
-// package pipeline counts it. The tensor-core forms (HMMA, IMMA, DMMA,
+// package pipeline counts it. So are forms the hardware lacks: IDP
+// with an immediate or anything but a register in C, IMAD.HI with an
+// immediate C, .NAN on sm_75, conversions to bf16 from integers and
+// f64 before sm_90 (PostFixForMercTargets moves such immediates into
+// registers). Conversions to f16 and bf16 name their result type in
+// bits 75-77 (1 F16, 2 F32, 4 BF16) in I2F and F2F alike; FLO.S32 is
+// nvdisasm's plain FLO. Under .X the negation bit of a register, a
+// uniform register or a constant in B is a bitwise not (~UR1,
+// ~c[0x0][0x164]); outside it a constant takes -, |.| like a register. The tensor-core forms (HMMA, IMMA, DMMA,
 // LDSM, STSM) cover every shape issue 23 lowers; nvdisasm prints IMMA's
 // A and B as R16.ROW, R20.COL and sm_90's DMMA.884 as DMMA.8x8x4 (text.go,
 // spell.go). A uniform-datapath instruction's guard field names a UP:

@@ -7,7 +7,7 @@ package sass
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -351,7 +351,12 @@ func candidates(in *ori.Inst, arch int) []*form {
 			out = append(out, fm)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].key) > len(out[j].key) })
+	// Longest key first, in table order among equals (a stable sort; the
+	// generic one, without sort.SliceStable's reflection, as the encoder
+	// asks for every instruction).
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(a, b *form) int { return len(b.key) - len(a.key) })
+	}
 	return out
 }
 
@@ -763,7 +768,7 @@ func immField(o ori.Operand, s slot) (uint64, error) {
 // number.
 func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC bool) error {
 	slotB := reuseB
-	if bIsC {
+	if bIsC || fm.bReuseC {
 		slotB = reuseC
 	}
 	file := ori.ClassR
@@ -807,6 +812,21 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC
 	}
 	// variable puts o into bits 32-63 and returns its form kind.
 	variable := func(o *ori.Operand, allowed int, slotName string) (string, error) {
+		if notX && o.Kind != ori.OpdImm && o.Kind != ori.OpdReg || notX && o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassUR && !fm.uni {
+			// Under .X the negation bit (63) of a constant or uniform
+			// register is a bitwise not, as for registers (measured:
+			// nvdisasm -b SM80/SM90 prints IADD3.X's form-6 word with
+			// bit 63 set as ~UR4, form 5 as ~c[0x0][0x164]).
+			if o.Neg {
+				return "", fmt.Errorf("operand %s: .X takes ~, not -", *o)
+			}
+			if o.Not && allowed&(mNot|mNeg) == 0 {
+				return "", fmt.Errorf("operand %s: bitwise not has no bit here", *o)
+			}
+			x := *o
+			x.Neg, x.Not = o.Not, false
+			o = &x
+		}
 		switch o.Kind {
 		case ori.OpdImm:
 			if o.Neg || o.Abs || o.Not {
@@ -838,6 +858,11 @@ func (e *encoder) aluSrcs(fm *form, alu [3]*ori.Operand, mods [3]int, notX, bIsC
 			}
 			e.w.SetField(38, 16, uint64(o.Imm))
 			e.w.SetField(54, 5, uint64(o.Bank))
+			// The negation and absolute-value bits of B apply to a
+			// constant too (the decoder reads them; nvdisasm prints
+			// FFMA R0, R2, -c[0x0][0x160], R3 for bit 63).
+			e.w.SetBit(63, o.Neg)
+			e.w.SetBit(62, o.Abs)
 			return "cb", nil
 		case ori.OpdReg:
 			if o.Reg.Class == ori.ClassUR && !fm.uni {

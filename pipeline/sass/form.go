@@ -126,6 +126,9 @@ type form struct {
 	// notX: the ALU neg bits print as ~ (bitwise not) when the
 	// instruction has this modifier (IADD3.X, LEA.X).
 	notX string
+	// bReuseC: source B's register takes C's reuse flag (HSETP2; FADD
+	// and DSETP, whose B is C, get it from sBC).
+	bReuseC bool
 	// toBase: the word's branch field (BRA's layout on each target)
 	// holds the offset from the next instruction back to address 0 of
 	// the code, the start of the kernel once the cubin is linked

@@ -116,7 +116,9 @@ var formTable = []*form{
 		dsts: []slot{dR64, pd81},
 		srcs: []slot{a, bInt, {k: sC, mod: mNeg, signed: true, words: 2}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		mods: []group{gU32, gX}},
-	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true,
+	// IMAD.HI has no immediate C (nvdisasm -b SM80/SM90 rejects form 2
+	// and reads forms 1 and 3-7).
+	{op: ori.OpIMAD, key: []string{"HI"}, opc: 0x027, alu: true, pre: noImmC,
 		dsts: []slot{dR, pd81},
 		srcs: []slot{a, bInt, cNeg, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		mods: []group{gU32, gX}},
@@ -174,14 +176,24 @@ var formTable = []*form{
 	{op: ori.OpSEL, opc: 0x007, alu: true, dsts: []slot{dR}, srcs: []slot{a, bInt, pAcc}},
 	{op: ori.OpUSEL, opc: 0x087, alu: true, uni: true, dsts: []slot{dUR}, srcs: []slot{a, bInt, upAcc}},
 	{op: ori.OpPOPC, opc: 0x109, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNot}}},
+	// FLO: bit 73 set is the signed search (bfind.s32), which nvdisasm
+	// prints as plain FLO and Ori spells FLO.S32 (the simulator reads
+	// it; spell.go drops it); an FLO with neither is unsigned, as the
+	// simulator executes it. Measured: ptxas 13.0.88's FLO R12, R7 for
+	// bfind.s32 on sm_80 and sm_90 has bit 73 set, FLO.U32 clear.
 	{op: ori.OpFLO, opc: 0x100, alu: true, dsts: []slot{dR, pd81}, srcs: []slot{{k: sB, mod: mNot}},
-		mods: []group{gU32, {pos: 74, n: 1, names: names(0, "", 1, "SH")}}},
+		mods: []group{{pos: 73, n: 1, names: names(0, "U32", 1, "S32"), implicit: true}, {pos: 74, n: 1, names: names(0, "", 1, "SH")}}},
 	{op: ori.OpBREV, opc: 0x101, alu: true, dsts: []slot{dR}, srcs: []slot{b}},
 	{op: ori.OpBMSK, opc: 0x01b, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
 		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}}},
 	{op: ori.OpSGXT, opc: 0x01a, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
 		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}, gU32}},
-	{op: ori.OpIDP, opc: 0x026, alu: true, dsts: []slot{dR}, srcs: []slot{a, b, c},
+	// IDP has no immediate form and nothing but a register in C:
+	// nvdisasm -b SM80 rejects its words in forms 2, 3, 4 and 7 and reads
+	// 1, 5 and 6; ptxas 13.0.88 puts dp4a's immediate into c[0x2][] on
+	// sm_80 and into a register (MOV) on sm_90, and PostFixForMercTargets
+	// moves it into a register.
+	{op: ori.OpIDP, opc: 0x026, alu: true, noCVar: true, pre: noImmB, dsts: []slot{dR}, srcs: []slot{a, b, c},
 		mods: []group{{pos: 73, n: 5, names: names(
 			0x03, "4A.S8.S8", 0x01, "4A.S8.U8", 0x02, "4A.U8.S8", 0x00, "4A.U8.U8",
 			0x1b, "2A.HI.S16.S8", 0x19, "2A.HI.S16.U8", 0x1a, "2A.HI.U16.S8", 0x18, "2A.HI.U16.U8",
@@ -203,8 +215,13 @@ var formTable = []*form{
 	// ptxas leaves bits 64-71 (source C, which FMNMX lacks) 0; sm_75-89
 	// ignore them, sm_90 reads a nonzero value there as another form
 	// (nvdisasm: FMNMX.IS_A Rd, PT, ...), so the field is fixed at 0.
-	{op: ori.OpFMNMX, opc: 0x009, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+	// .NAN (bit 81, min/max.NaN) is sm_80 and later: nvdisasm -b SM80,
+	// SM86, SM90 print ptxas's FMNMX.FTZ.NAN word (bits 80 and 81 set)
+	// with it, -b SM75 without it.
+	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 75, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0}}},
+	{op: ori.OpFMNMX, opc: 0x009, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
+		mods: []group{gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}, tmpl: []fix{{64, 8, 0}}},
 	// FSET writes 1.0 or 0.0 (nvdisasm: FSET.BF); measured on ptxas's
 	// FSET.BF.GT.AND word, modifiers as FSETP's.
 	{op: ori.OpFSET, key: []string{"BF"}, opc: 0x00a, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
@@ -213,7 +230,8 @@ var formTable = []*form{
 	{op: ori.OpFSETP, opc: 0x00b, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFCmp, gFTZ, gBool}},
-	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, b},
+	// FCHK's immediate is an f32 (nvdisasm prints FCHK P0, R2, 0).
+	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}},
 		mods: []group{{pos: 76, n: 1, names: names(0, "DIVIDE"), implicit: true}}},
 	{op: ori.OpMUFU, opc: 0x108, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		mods: []group{{pos: 74, n: 4, names: names(0, "COS", 1, "SIN", 2, "EX2", 3, "LG2", 4, "RCP", 5, "RSQ", 6, "RCP64H", 7, "RSQ64H", 8, "SQRT", 9, "TANH")}}},
@@ -229,9 +247,13 @@ var formTable = []*form{
 	// words: bit 76 set for BF16; bit 77 SATFINITE and bit 78 MERGE_C
 	// are other forms, as are bits 73-75 and 86-90 set (the fp8 and tf32
 	// conversions below); C, unused, holds RZ).
+	// Bits 79-80 are the rounding, 3 RZ (ptxas's F2FP.PACK_AB.RZ and
+	// F2FP.BF16.F32.PACK_AB.RZ words for cvt.rz.{f16x2,bf16x2}.f32 on
+	// sm_80 and sm_90; nvdisasm prints 1 and 2 as ???1, ???2).
 	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
-		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")}},
-		fix:  []fix{{73, 3, 0}, {77, 1, 0}, {79, 2, 0}, {86, 1, 0}, {87, 4, 0}}, tmpl: []fix{{64, 8, 0xff}}},
+		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")},
+			{pos: 79, n: 2, names: names(0, "", 3, "RZ")}},
+		fix: []fix{{73, 3, 0}, {77, 1, 0}, {86, 1, 0}, {87, 4, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	// F2FP.TF32.F32.PACK_B: cvt.{rn,rz}{.relu}.tf32.f32 (measured on
 	// ptxas's three words for testdata/kernels/cvt_tf32 on sm_80 and
 	// sm_90: bits 76, 78, 86 and 89 set, 79-80 the rounding, 3 RZ; bit
@@ -266,6 +288,16 @@ var formTable = []*form{
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 2}, {84, 2, 3}},
 		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	// F2F from f64 to f16 (1) and bf16 (4, sm_90: nvdisasm -b SM80
+	// rejects the word): bits 75-77, as I2F's (ptxas 13.0.88's
+	// F2F.F16.F64, F2F.F16.F64.RZ, F2F.BF16.F64, F2F.BF16.F64.RM words
+	// for cvt.{rn,rz,rm}.{f16,bf16}.f64 on sm_90).
+	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		fix:  []fix{{75, 3, 1}, {84, 2, 3}},
+		mods: []group{{pos: 75, n: 3, names: names(1, "F16")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+	{op: ori.OpF2F, opc: 0x110, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
+		fix:  []fix{{75, 3, 4}, {84, 2, 3}},
+		mods: []group{{pos: 75, n: 3, names: names(4, "BF16")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
 	// F2F between f32 and f16 is another opcode, 0x104, with the same
 	// type fields (1 is F16) and rounding (measured: ptxas 13.0.88's
 	// F2F.F16.F32 R0, c[0x0][0x168] for cvt.rn.f16.f32 on sm_75, and
@@ -277,6 +309,12 @@ var formTable = []*form{
 	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 1}, {84, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(1, "F16")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ, gRndRN}},
+	// F2F.BF16.F32: the result type 4 in bits 75-77, as I2F's
+	// (ptxas 13.0.88's F2F.BF16.F32 and F2F.BF16.F32.RZ words for
+	// cvt.rn/.rz.bf16.f32 on sm_80 and sm_90).
+	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
+		fix:  []fix{{75, 3, 4}, {84, 2, 2}},
+		mods: []group{{pos: 75, n: 3, names: names(4, "BF16")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ, gRndRN}},
 	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs}},
 		fix:  []fix{{75, 2, 2}, {84, 2, 1}},
 		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(1, "F16")}, gFTZ, gRndRN}},
@@ -304,6 +342,24 @@ var formTable = []*form{
 		fix: []fix{{75, 2, 2}},
 		mods: []group{{pos: 75, n: 2, names: names(2, "F32")},
 			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
+	// I2F to f16 and bf16: the result type is bits 75-77, 1 F16, 2 F32,
+	// 4 BF16 (sm_90; nvdisasm -b SM80 prints the BF16 word as I2F.???0,
+	// and cvt.bf16 from an integer needs sm_90). Measured on ptxas
+	// 13.0.88's words for cvt.{rn,rz,rm,rp}.{f16,bf16}.{s32,u32,s16,s64,u64}
+	// (I2F.F16, I2F.F16.U32.RZ, I2F.F16.S16.RM, I2F.BF16, I2F.F16.S64,
+	// I2F.F16.U64.RP, I2F.BF16.S64) and nvdisasm -b SM90 over bits 75-77.
+	{op: ori.OpI2F, key: []string{"F16"}, opc: 0x106, alu: true, dsts: []slot{dR}, srcs: []slot{bInt},
+		fix:  []fix{{75, 3, 1}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
+	{op: ori.OpI2F, key: []string{"BF16"}, opc: 0x106, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{bInt},
+		fix:  []fix{{75, 3, 4}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
+	{op: ori.OpI2F, key: []string{"F16"}, opc: 0x112, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
+		fix:  []fix{{75, 3, 1}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
+	{op: ori.OpI2F, key: []string{"BF16"}, opc: 0x112, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
+		fix:  []fix{{75, 3, 4}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
 	{op: ori.OpDADD, opc: 0x029, alu: true, dsts: []slot{dR64},
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sC, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		mods: []group{gRnd}},
@@ -317,8 +373,13 @@ var formTable = []*form{
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sBC, mod: mNeg | mAbs, words: 2, f64hi: true}, pAcc},
 		mods: []group{gDCmp, gBool}},
+	// .RELU is bit 79 (ptxas's HFMA2.RELU and HFMA2.BF16_V2.RELU words
+	// for fma.rn.relu.{f16x2,bf16x2} on sm_80 and sm_90). Bits 87-89 are
+	// a predicate that ptxas sets to PT and nvdisasm prints after C with
+	// .RELU when it is not (HFMA2.RELU R4, R5, R3, R4, P0).
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
-		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}},
+		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT, {pos: 79, n: 1, names: names(0, "", 1, "RELU")}},
+		tmpl: []fix{pfix(87)}},
 	// HADD2 and HMUL2 (opcodes 0x030, 0x032): A at 24 and B at 32 with
 	// FADD's negation and absolute-value bits, FTZ at 80, SAT at 77,
 	// BF16_V2 at 85 on sm_90 only (nvdisasm -b SM80 ignores that bit).
@@ -339,7 +400,11 @@ var formTable = []*form{
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
-	{op: ori.OpHSETP2, opc: 0x034, alu: true,
+	// HSETP2's B register takes C's reuse flag (bit 124): nvdisasm -b
+	// SM80/SM90 prints HSETP2 P1, P2, R0, R2.reuse for it and rejects
+	// the word with bit 123 set ("undefined value for table
+	// TABLES_opex_4").
+	{op: ori.OpHSETP2, opc: 0x034, alu: true, bReuseC: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}}},
 
@@ -621,6 +686,24 @@ func imadSHL(in *ori.Inst, arch int) (*ori.Inst, error) {
 func regB(in *ori.Inst, arch int) (*ori.Inst, error) {
 	if len(in.Srcs) > 1 && (in.Srcs[1].Kind != ori.OpdReg || in.Srcs[1].Reg.Class != ori.ClassR) {
 		return nil, fmt.Errorf("source B %s: orilab encodes %s with R registers only", in.Srcs[1], in.Op)
+	}
+	return in, nil
+}
+
+// noImmB refuses an instruction whose source B is an immediate (IDP: no
+// such form).
+func noImmB(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) > 1 && in.Srcs[1].Kind == ori.OpdImm {
+		return nil, fmt.Errorf("source B %s: %s has no form with an immediate", in.Srcs[1], in.Op)
+	}
+	return in, nil
+}
+
+// noImmC refuses an instruction whose source C is an immediate
+// (IMAD.HI: no such form).
+func noImmC(in *ori.Inst, arch int) (*ori.Inst, error) {
+	if len(in.Srcs) > 2 && in.Srcs[2].Kind == ori.OpdImm {
+		return nil, fmt.Errorf("source C %s: %s has no form with an immediate in C", in.Srcs[2], in.Name())
 	}
 	return in, nil
 }

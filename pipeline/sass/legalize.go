@@ -4,7 +4,10 @@ package sass
 // immediate or a constant bank in source A, which no ALU word can hold
 // (A is always a register: bits 24-31). Where the operation commutes, the
 // operands are swapped so the encoder finds a legal form; the meaning is
-// unchanged, so the simulator executes the result as before. Forms that
+// unchanged, so the simulator executes the result as before. An
+// immediate 0 that no word can hold becomes RZ (in A or B of the ALU
+// operations that read any register value; in C beside an immediate,
+// constant or uniform register in B, and in IMAD.HI, zeroCToRZ). Forms that
 // need a new instruction (two immediates in IMAD, an immediate in FCHK)
 // are left alone: they need the legalization phase, which can allocate a
 // register, and the encoder refuses them with an error naming them.
@@ -52,6 +55,10 @@ func Legalize(in *ori.Inst, arch int) bool {
 	s := in.Srcs
 	if len(s) < 2 {
 		return false
+	}
+	if zeroCToRZ(in, uni) {
+		Legalize(in, arch)
+		return true
 	}
 	if isFileReg(s[0], uni) {
 		return legalizeC(in, uni)
@@ -179,6 +186,32 @@ func permuteLUT(lut uint8, i, j int) uint8 {
 		}
 	}
 	return out
+}
+
+// zeroCToRZ replaces an immediate 0 in source C by RZ (URZ) where the
+// word could not hold it: beside an immediate, constant or uniform
+// register in B (IMAD R5 = R5, 0x1f, 0x0: one variable field), and in
+// IMAD.HI, which has no immediate C. Elsewhere the immediate stays, so
+// code that encodes keeps its listing.
+func zeroCToRZ(in *ori.Inst, uni bool) bool {
+	s := in.Srcs
+	if !zeroC[in.Op] || len(s) < 3 || !isZeroImm(s[2]) {
+		return false
+	}
+	hi := in.Op == ori.OpIMAD && len(in.Mods) > 0 && in.Mods[0] == "HI"
+	if !hi && isFileReg(s[1], uni) {
+		return false
+	}
+	s[2] = ori.R(zeroReg(uni))
+	return true
+}
+
+// zeroC lists the ALU operations whose source C (Srcs[2]) takes any
+// 32-bit register value (not LEA, whose third source is its shift, nor
+// the SETP and SEL forms, whose third is a predicate).
+var zeroC = map[ori.Opcode]bool{
+	ori.OpIADD3: true, ori.OpUIADD3: true, ori.OpIMAD: true, ori.OpUIMAD: true,
+	ori.OpLOP3: true, ori.OpULOP3: true, ori.OpFFMA: true, ori.OpSHF: true, ori.OpPRMT: true,
 }
 
 // zeroRZ lists the ALU operations whose sources A and B take any 32-bit

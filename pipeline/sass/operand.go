@@ -122,10 +122,25 @@ func operandText(o ori.Operand, labels map[int32]string) (string, error) {
 	case ori.OpdImm:
 		return immText(o), nil
 	case ori.OpdCBank:
+		var c string
 		if o.HasBase {
-			return fmt.Sprintf("c[0x%x][%s%s]", o.Bank, regName(o.Reg, false), offset(o.Imm)), nil
+			c = fmt.Sprintf("c[0x%x][%s%s]", o.Bank, regName(o.Reg, false), offset(o.Imm))
+		} else {
+			c = fmt.Sprintf("c[0x%x][%s]", o.Bank, hexInt(o.Imm))
 		}
-		return fmt.Sprintf("c[0x%x][%s]", o.Bank, hexInt(o.Imm)), nil
+		// An ALU constant source takes B's operand modifiers (the
+		// decoder reads them from bits 62-63: IADD3.X R5, R7,
+		// ~c[0x0][0x164], RZ, P0, !PT).
+		if o.Abs {
+			c = "|" + c + "|"
+		}
+		if o.Neg {
+			c = "-" + c
+		}
+		if o.Not {
+			c = "~" + c
+		}
+		return c, nil
 	case ori.OpdMem:
 		desc := ""
 		if o.HasDesc {

@@ -17,7 +17,7 @@ import (
 type Usage struct {
 	Name  string
 	Entry bool  // a kernel: gets the "Compiling" and "Used" lines
-	Regs  int   // R registers used, as ptxas counts them (highest used + 3)
+	Regs  int   // R registers used, as ptxas counts them (highest used + 3; with the callees in ModuleUsage)
 	Frame int64 // stack frame bytes (f.LocalBytes after allocation)
 	// SpillStores and SpillLoads are the bytes the spill code moves to and
 	// from local memory (SpillBytes).
@@ -76,19 +76,23 @@ func SpillBytes(f *ori.Func) (stores, loads int64) {
 // always there, so the least is 4.
 func UsedRegs(f *ori.Func) int {
 	high := 0
+	note := func(r ori.Reg) {
+		if r.Class == ori.ClassR && !r.Virtual && !r.IsZero() {
+			high = max(high, int(r.N)+int(r.Words))
+		}
+	}
+	notes := func(ops []ori.Operand) {
+		for k := range ops {
+			if o := &ops[k]; o.Kind == ori.OpdReg || o.HasBase {
+				note(o.Reg)
+			}
+		}
+	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			note := func(r ori.Reg) {
-				if r.Class == ori.ClassR && !r.Virtual && !r.IsZero() {
-					high = max(high, int(r.N)+int(r.Words))
-				}
-			}
 			note(in.Guard)
-			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-				if o.Kind == ori.OpdReg || o.HasBase {
-					note(o.Reg)
-				}
-			}
+			notes(in.Dsts)
+			notes(in.Srcs)
 		}
 	}
 	return max(high, 2) + 2
@@ -145,9 +149,33 @@ func ownBarriers(f *ori.Func) int {
 // function it calls (transitively) use.
 func BarriersUsed(m *ori.Module) map[string]int {
 	own := map[string]int{}
-	calls := map[string][]string{}
 	for _, f := range m.Funcs {
 		own[f.Name] = ownBarriers(f)
+	}
+	return overCallees(m, own)
+}
+
+// RegsUsed returns, per function of m, the registers (UsedRegs) it and
+// every function it calls (transitively) name.
+//
+// Decision: ptxas's count for a kernel covers its callees, and so does
+// orilab's: the hardware gives a thread the kernel's count, which the
+// callees' code must fit in. Measured with ptxas 13.0.88 (sm_80): a
+// kernel whose own code names R0-R5 and that calls a .func naming up to
+// R20 reports "Used 23 registers" (R20 plus 3).
+func RegsUsed(m *ori.Module) map[string]int {
+	own := map[string]int{}
+	for _, f := range m.Funcs {
+		own[f.Name] = UsedRegs(f)
+	}
+	return overCallees(m, own)
+}
+
+// overCallees returns, per function of m, the largest own value over the
+// function and every function it calls directly, transitively.
+func overCallees(m *ori.Module, own map[string]int) map[string]int {
+	calls := map[string][]string{}
+	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
 				if in.Op != ori.OpCALL {
@@ -187,11 +215,12 @@ func ModuleUsage(m *ori.Module, arch int) []Usage {
 	if arch == 0 {
 		arch = m.Arch
 	}
-	bars := BarriersUsed(m)
+	bars, regs := BarriersUsed(m), RegsUsed(m)
 	out := make([]Usage, len(m.Funcs))
 	for i, f := range m.Funcs {
 		out[i] = UsageOf(f, arch)
 		out[i].Barriers = bars[f.Name]
+		out[i].Regs = regs[f.Name]
 	}
 	return out
 }

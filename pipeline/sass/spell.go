@@ -51,6 +51,17 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		if len(c.Mods) >= 2 && len(c.Mods) <= 3 && c.Mods[0] == "F64" && c.Mods[len(c.Mods)-1] == "RN" {
 			drop(len(c.Mods) - 1)
 		}
+		// An f16 or bf16 result never names RN, whatever the source
+		// (measured: I2F.F16, I2F.F16.U32, I2F.F16.S64, I2F.BF16.S16,
+		// I2F.F16.U16 for round-to-nearest words).
+		if len(c.Mods) >= 2 && (c.Mods[0] == "F16" || c.Mods[0] == "BF16") && c.Mods[len(c.Mods)-1] == "RN" {
+			drop(len(c.Mods) - 1)
+		}
+	case ori.OpFLO:
+		// The signed search is the default (FLO R11, R10 for bfind.s32).
+		if i := slices.Index(c.Mods, "S32"); i >= 0 {
+			drop(i)
+		}
 	case ori.OpF2I:
 		// Mods: result type, source type, ...; S32 results and F32
 		// sources are the defaults.
@@ -69,7 +80,7 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 	case ori.OpF2F:
 		// F64 to F32 and conversions between F32 and F16 round to
 		// nearest by default; .FTZ comes before the types.
-		narrow := len(c.Mods) >= 2 && (c.Mods[0] == "F32" && c.Mods[1] == "F64" || c.Mods[0] == "F16" && c.Mods[1] == "F32" || c.Mods[0] == "F32" && c.Mods[1] == "F16")
+		narrow := len(c.Mods) >= 2 && (c.Mods[0] == "F32" && c.Mods[1] == "F64" || (c.Mods[0] == "F16" || c.Mods[0] == "BF16") && (c.Mods[1] == "F32" || c.Mods[1] == "F64") || c.Mods[0] == "F32" && c.Mods[1] == "F16")
 		if len(c.Mods) >= 3 && narrow && c.Mods[len(c.Mods)-1] == "RN" &&
 			(len(c.Mods) == 3 || len(c.Mods) == 4 && c.Mods[2] == "FTZ") {
 			drop(len(c.Mods) - 1)
@@ -169,6 +180,17 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 		}
 	case ori.OpIMAD:
 		spellIMAD(c)
+	case ori.OpLOP3, ori.OpULOP3:
+		// A PT predicate result prints nothing (LOP3.LUT R0, R0, R3,
+		// R2, 0x3f, !PT for Ori's LOP3.LUT R0, PT = ...).
+		if len(c.Dsts) == 2 && c.Dsts[1].Kind == ori.OpdReg && (c.Dsts[1].Reg == ori.PT || c.Dsts[1].Reg == ori.UPT) && !c.Dsts[1].Not {
+			c.Dsts = c.Dsts[:1]
+		}
+	case ori.OpREDUX:
+		// AND is the default operation (nvdisasm: REDUX UR62, R0).
+		if len(c.Mods) > 0 && c.Mods[0] == "AND" {
+			drop(0)
+		}
 	case ori.OpF2FP:
 		// The tf32 conversion reads only B (A is RZ in the word) and
 		// prints .RELU first (F2FP.RELU.TF32.F32.PACK_B R13, R2).
@@ -266,7 +288,7 @@ func floatImm(in *ori.Inst) bool {
 // f32 values (their forms decode them as ori.ImmF32, forms.go).
 var floatImmOps = map[ori.Opcode]bool{
 	ori.OpFADD: true, ori.OpFMUL: true, ori.OpFFMA: true, ori.OpFSETP: true,
-	ori.OpFMNMX: true, ori.OpFSEL: true, ori.OpFSET: true, ori.OpMUFU: true, ori.OpF2FP: true,
+	ori.OpFMNMX: true, ori.OpFSEL: true, ori.OpFSET: true, ori.OpMUFU: true, ori.OpF2FP: true, ori.OpFCHK: true,
 }
 
 // signedImmOps are the opcodes whose immediates nvdisasm prints signed
@@ -293,11 +315,19 @@ func spellIMAD(c *ori.Inst) {
 		return o.Kind == ori.OpdReg && o.Reg == ori.RZ && !o.Reuse && !o.Neg && !o.Not
 	}
 	alias := ""
+	// Measured with nvdisasm 13.5 -b SM80/SM90: a zero product (RZ in A
+	// or B) is MOV whatever B and C are (IMAD.MOV R4, RZ, 0x1f, R16;
+	// IMAD.MOV R4, R5, RZ, R16; IMAD.MOV R4, RZ, 0x2, RZ), except with a
+	// uniform C (IMAD.U32 R3, RZ, RZ, UR4); over IMAD Rd, Ra, 1<<k, RZ
+	// for every k, signed and .U32: SHL for k = 1-30 except 16 (0x10000,
+	// the bf16-to-f32 shift, prints as plain IMAD), MOV for k = 0.
 	switch {
-	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm > 0 && b.Imm <= 1<<30 && bits.OnesCount64(uint64(b.Imm)) == 1 && isRZ(cc):
-		alias = "SHL"
-	case isRZ(a) && isRZ(b) && !(cc.Kind == ori.OpdReg && cc.Reg.Class == ori.ClassUR):
+	case (isRZ(a) || isRZ(b)) && !(cc.Kind == ori.OpdReg && cc.Reg.Class == ori.ClassUR):
 		alias = "MOV"
+	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm == 1 && isRZ(cc):
+		alias = "MOV"
+	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm > 1 && b.Imm <= 1<<30 && b.Imm != 1<<16 && bits.OnesCount64(uint64(b.Imm)) == 1 && isRZ(cc):
+		alias = "SHL"
 	case b.Kind == ori.OpdImm && b.FKind == ori.ImmInt && b.Imm == 1:
 		alias = "IADD"
 	}

@@ -139,8 +139,9 @@ func writeLine(w *strings.Builder, addr int, guard, text string, c ori.Ctrl) {
 	w.WriteString(text)
 	if c.Set {
 		pad(w, ctrlColumn-utf8.RuneCountInString(text))
+		var ctrl [32]byte
 		w.WriteString(" /* ")
-		w.WriteString(c.String())
+		w.Write(c.AppendText(ctrl[:0]))
 		w.WriteString(" */")
 	}
 	w.WriteByte('\n')
@@ -185,13 +186,19 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if in.IsPseudo() {
 		return "", fmt.Errorf("%s is a pseudo instruction with no SASS form; it must be expanded before emission", in.Name())
 	}
-	for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-		if (o.Kind == ori.OpdReg || o.HasBase) && o.Reg.Virtual {
-			return "", fmt.Errorf("operand %s is a virtual register; SASS text needs allocated code", o)
+	for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+		for _, o := range ops {
+			if (o.Kind == ori.OpdReg || o.HasBase) && o.Reg.Virtual {
+				return "", fmt.Errorf("operand %s is a virtual register; SASS text needs allocated code", o)
+			}
 		}
 	}
 	in = spell(in, arch)
-	ops := make([]ori.Operand, 0, len(in.Dsts)+len(in.Srcs))
+	// Most instructions have few operands: the buffers keep ops and
+	// parts off the heap.
+	var opsBuf [8]ori.Operand
+	var partsBuf [8]string
+	ops := opsBuf[:0]
 	dsts := in.Dsts
 	switch in.Op {
 	case ori.OpLOP3, ori.OpULOP3:
@@ -199,6 +206,18 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 		// result first.
 		if len(dsts) == 2 {
 			dsts = []ori.Operand{dsts[1], dsts[0]}
+		}
+	case ori.OpMATCH:
+		// MATCH.ALL always prints its predicate result, first (measured:
+		// nvdisasm -b SM80/SM90 prints MATCH.ALL PT, R10, R0; MATCH.ANY
+		// has none).
+		if in.HasMod("ALL") {
+			switch len(dsts) {
+			case 1:
+				dsts = []ori.Operand{ori.R(ori.PT), dsts[0]}
+			case 2:
+				dsts = []ori.Operand{dsts[1], dsts[0]}
+			}
 		}
 	case ori.OpATOMG, ori.OpATOM:
 		// SASS always prints the predicate result, first.
@@ -211,7 +230,11 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	}
 	ops = append(ops, dsts...)
 	ops = append(ops, in.Srcs...)
-	parts := make([]string, len(ops))
+	parts := partsBuf[:0]
+	if len(ops) > len(partsBuf) {
+		parts = make([]string, 0, len(ops))
+	}
+	parts = parts[:len(ops)]
 	for i, o := range ops {
 		if (in.Op == ori.OpBSSY || in.Op == ori.OpBSYNC) && i == len(dsts) && o.Kind == ori.OpdImm {
 			parts[i] = fmt.Sprintf("B%d", o.Imm)

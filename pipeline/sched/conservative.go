@@ -35,9 +35,10 @@ func AssignConservativeControlWords(f *ori.Func, arch int) error {
 		return err
 	}
 	for _, b := range f.Blocks {
-		for _, x := range b.Insts {
+		bf := fs.of(b)
+		for i, x := range b.Insts {
 			x.Ctrl.Stall, x.Ctrl.Yield = 15, true
-			fx := fs.of(x)
+			fx := &bf[i]
 			if !fx.info.Variable {
 				continue
 			}

@@ -90,10 +90,13 @@ const yieldStall = 4
 const numBarriers = 6
 
 // facts caches the register words and latency of each instruction: the
-// passes below visit every instruction several times.
+// passes below visit every instruction several times. They are kept per
+// block, in b.Insts order (the passes change control words, never the
+// instruction lists), so a pass looks a block up once instead of every
+// instruction.
 type facts struct {
-	arch int
-	m    map[*ori.Inst]*fact
+	arch   int
+	blocks map[*ori.Block][]fact
 }
 
 type fact struct {
@@ -101,13 +104,17 @@ type fact struct {
 	info Info
 }
 
-func (fs *facts) of(x *ori.Inst) *fact {
-	if f, ok := fs.m[x]; ok {
-		return f
+// of returns the facts of b's instructions, fact i for b.Insts[i].
+func (fs *facts) of(b *ori.Block) []fact {
+	if l, ok := fs.blocks[b]; ok {
+		return l
 	}
-	f := &fact{u: usesOf(x), info: Latency(fs.arch, x)}
-	fs.m[x] = f
-	return f
+	l := make([]fact, len(b.Insts))
+	for i, x := range b.Insts {
+		l[i] = fact{u: usesOf(x), info: Latency(fs.arch, x)}
+	}
+	fs.blocks[b] = l
+	return l
 }
 
 // AssignControlWords fills every instruction's control word (Ctrl, with
@@ -149,10 +156,11 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return nil, fmt.Errorf("sched: %w", err)
 	}
-	fs := &facts{arch: arch, m: map[*ori.Inst]*fact{}}
+	fs := &facts{arch: arch, blocks: make(map[*ori.Block][]fact, len(f.Blocks))}
 	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			if fs.of(in).u.hasVir {
+		bf := fs.of(b)
+		for i, in := range b.Insts {
+			if bf[i].u.hasVir {
 				return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s; control words need physical registers", f.Name, b.ID, in.ID, in.Name())
 			}
 			in.Ctrl = ori.NoCtrl
@@ -174,7 +182,7 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 		in = newWState()
 	}
 	in = in.clone()
-	writes, reads := in.writes, in.reads
+	writes, reads := &in.writes, &in.reads
 	var busy [numBarriers]bool
 	var since [numBarriers]int
 	for k := range busy {
@@ -190,19 +198,20 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 				busy[k] = false
 			}
 		}
-		clearBits(writes, mask)
-		clearBits(reads, mask)
+		writes.clear(mask)
+		reads.clear(mask)
 	}
+	bf := fs.of(b)
 	for idx, x := range b.Insts {
-		u, info := &fs.of(x).u, fs.of(x).info
+		u, info := &bf[idx].u, bf[idx].info
 		var need uint8
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
-				need |= writes[w]
+				need |= writes.get(w)
 			}
 		}
 		for _, w := range u.dsts {
-			need |= writes[w] | reads[w]
+			need |= writes.get(w) | reads.get(w)
 		}
 		if isDrain(x) {
 			for k := range busy {
@@ -234,8 +243,8 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 			return int8(best)
 		}
 		for _, w := range u.dsts {
-			delete(writes, w)
-			delete(reads, w)
+			writes.put(w, 0)
+			reads.put(w, 0)
 		}
 		if !info.Variable {
 			continue
@@ -244,15 +253,15 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 		if len(u.dsts) > 0 {
 			x.Ctrl.WrBar = alloc(-1)
 		}
-		if len(late) > 0 && (len(u.dsts) == 0 || sourcesOverwritten(b, fs, idx, u)) {
+		if len(late) > 0 && (len(u.dsts) == 0 || sourcesOverwritten(b, bf, idx, u)) {
 			x.Ctrl.RdBar = alloc(x.Ctrl.WrBar)
 		}
 		for _, w := range u.dsts {
-			writes[w] = 1 << x.Ctrl.WrBar
+			writes.put(w, 1<<x.Ctrl.WrBar)
 		}
 		if bar := releaseBar(x); bar >= 0 {
 			for _, w := range late {
-				reads[w] |= 1 << bar
+				reads.or(w, 1<<bar)
 			}
 		}
 	}
@@ -271,9 +280,9 @@ func releaseBar(x *ori.Inst) int8 {
 // source of b.Insts[idx] before anything consumes or overwrites its
 // results: only then does a separate read barrier release the sources
 // sooner than the write barrier would.
-func sourcesOverwritten(b *ori.Block, fs *facts, idx int, u *use) bool {
-	for _, y := range b.Insts[idx+1:] {
-		v := &fs.of(y).u
+func sourcesOverwritten(b *ori.Block, bf []fact, idx int, u *use) bool {
+	for k, y := range b.Insts[idx+1:] {
+		v := &bf[idx+1+k].u
 		for _, w := range v.dsts {
 			if hasWord(u.srcs, w) {
 				return true
@@ -293,43 +302,63 @@ func sourcesOverwritten(b *ori.Block, fs *facts, idx int, u *use) bool {
 	return false
 }
 
-func clearBits(m map[word]uint8, mask uint8) {
-	for w, v := range m {
-		if v &^= mask; v == 0 {
-			delete(m, w)
-		} else {
-			m[w] = v
-		}
+// barMap holds a barrier mask (a byte) per physical register word, eight
+// words to a uint64: the control-word passes run after allocation, where
+// every word is physical and below 256 (prepare refuses virtual ones).
+// Clearing barriers, merging two states and copying one are then a few
+// dozen word operations instead of a walk over a map per waiting
+// instruction, which was most of the wait dataflow's time.
+type barMap [int(ori.NumClasses) * 256 / 8]uint64
+
+// slot is w's byte in a barMap.
+func slot(w word) (int, uint) {
+	k := int(w.class)*256 + int(w.n)
+	return k / 8, uint(k%8) * 8
+}
+
+func (m *barMap) get(w word) uint8 {
+	i, sh := slot(w)
+	return uint8(m[i] >> sh)
+}
+
+func (m *barMap) put(w word, v uint8) {
+	i, sh := slot(w)
+	m[i] = m[i]&^(0xff<<sh) | uint64(v)<<sh
+}
+
+func (m *barMap) or(w word, v uint8) {
+	i, sh := slot(w)
+	m[i] |= uint64(v) << sh
+}
+
+// clear removes the barriers in mask from every word.
+func (m *barMap) clear(mask uint8) {
+	lanes := uint64(mask) * 0x0101010101010101
+	for i := range m {
+		m[i] &^= lanes
 	}
 }
 
 // wstate is the pending-barrier state of the wait dataflow.
 type wstate struct {
-	writes map[word]uint8 // barriers protecting a pending result
-	reads  map[word]uint8 // barriers protecting a pending source read
-	set    uint8          // barriers possibly pending
+	writes barMap // barriers protecting a pending result
+	reads  barMap // barriers protecting a pending source read
+	set    uint8  // barriers possibly pending
 }
 
-func newWState() *wstate { return &wstate{writes: map[word]uint8{}, reads: map[word]uint8{}} }
+func newWState() *wstate { return &wstate{} }
 
 func (s *wstate) clone() *wstate {
-	c := newWState()
-	for w, v := range s.writes {
-		c.writes[w] = v
-	}
-	for w, v := range s.reads {
-		c.reads[w] = v
-	}
-	c.set = s.set
-	return c
+	c := *s
+	return &c
 }
 
 func (s *wstate) merge(o *wstate) bool {
 	grew := false
-	for _, p := range [2][2]map[word]uint8{{s.writes, o.writes}, {s.reads, o.reads}} {
-		for w, v := range p[1] {
-			if p[0][w]|v != p[0][w] {
-				p[0][w] |= v
+	for _, p := range [2][2]*barMap{{&s.writes, &o.writes}, {&s.reads, &o.reads}} {
+		for i, v := range p[1] {
+			if p[0][i]|v != p[0][i] {
+				p[0][i] |= v
 				grew = true
 			}
 		}
@@ -390,16 +419,17 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 // state after b.
 func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
 	s := in.clone()
-	for _, x := range b.Insts {
-		u, info := &fs.of(x).u, fs.of(x).info
+	bf := fs.of(b)
+	for i, x := range b.Insts {
+		u, info := &bf[i].u, bf[i].info
 		var wait uint8
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
-				wait |= s.writes[w]
+				wait |= s.writes.get(w)
 			}
 		}
 		for _, w := range u.dsts {
-			wait |= s.writes[w] | s.reads[w]
+			wait |= s.writes.get(w) | s.reads.get(w)
 		}
 		if isDrain(x) {
 			wait |= s.set
@@ -407,22 +437,24 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		wait |= extra(x, s.set)
 		wait &= s.set // a wait on a barrier nothing set is an error
 		x.Ctrl.Wait = wait
-		clearBits(s.writes, wait)
-		clearBits(s.reads, wait)
+		if wait != 0 {
+			s.writes.clear(wait)
+			s.reads.clear(wait)
+		}
 		s.set &^= wait
 		if x.Op == ori.OpCALL {
 			s = newWState()
 		}
 		for _, w := range u.dsts {
-			delete(s.writes, w)
-			delete(s.reads, w)
+			s.writes.put(w, 0)
+			s.reads.put(w, 0)
 			if info.Variable && x.Ctrl.WrBar >= 0 {
-				s.writes[w] = 1 << x.Ctrl.WrBar
+				s.writes.put(w, 1<<x.Ctrl.WrBar)
 			}
 		}
 		if bar := releaseBar(x); info.Variable && bar >= 0 {
 			for _, w := range lateSources(u) {
-				s.reads[w] |= 1 << bar
+				s.reads.or(w, 1<<bar)
 			}
 		}
 		for _, bar := range [2]int8{x.Ctrl.WrBar, x.Ctrl.RdBar} {
@@ -477,8 +509,9 @@ func assignStalls(b *ori.Block, fs *facts) {
 	ready := map[word]int32{} // landing cycle of pending fixed-latency writes
 	t := int32(0)
 	var prev *ori.Inst
-	for _, x := range b.Insts {
-		u, info := &fs.of(x).u, fs.of(x).info
+	bf := fs.of(b)
+	for i, x := range b.Insts {
+		u, info := &bf[i].u, bf[i].info
 		if prev != nil {
 			req := t + 1
 			for _, ws := range [2][]word{u.guard, u.srcs} {
@@ -548,7 +581,7 @@ func assignYield(f *ori.Func) {
 func assignReuse(b *ori.Block, arch int) {
 	for i, x := range b.Insts {
 		for k := range x.Srcs {
-			if reuseProblem(arch, b.Insts, i, k) == "" {
+			if reuseAllowed(arch, b.Insts, i, k) {
 				x.Srcs[k].Reuse = true
 			}
 		}
@@ -562,6 +595,19 @@ func reusePipe(p Pipe) bool { return p == PipeALU || p == PipeFMA || p == PipeFP
 // reuseProblem returns why source k of insts[i] may not carry a reuse
 // flag, or "" when it may.
 func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
+	return reuseCheck(arch, insts, i, k, true)
+}
+
+// reuseAllowed reports whether source k of insts[i] may carry a reuse
+// flag: reuseProblem without formatting the reason, which assignReuse,
+// asking for every source of every instruction, spent most of its time on.
+func reuseAllowed(arch int, insts []*ori.Inst, i, k int) bool {
+	return reuseCheck(arch, insts, i, k, false) == ""
+}
+
+// reuseCheck is reuseProblem; without explain, a refusal is the
+// unformatted "refused".
+func reuseCheck(arch int, insts []*ori.Inst, i, k int, explain bool) string {
 	x := insts[i]
 	o := x.Srcs[k]
 	if o.Kind != ori.OpdReg || o.Reg.Class != ori.ClassR || o.Reg.IsZero() || o.Reg.Virtual {
@@ -576,6 +622,9 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 	y := insts[i+1]
 	xi, yi := Latency(arch, x), Latency(arch, y)
 	if xi.Variable || yi.Variable || !reusePipe(xi.Pipe) || !reusePipe(yi.Pipe) {
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d and #%d are not both fixed-latency ALU, FMA or FP64 instructions", x.ID, y.ID)
 	}
 	if x.Op == ori.OpFCHK {
@@ -583,17 +632,29 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 		// the reuse bit set (FCHK P0, R18, R15 for orilab's word with
 		// bit 122 set; TestNvdisasmEncoding over the corpus at -O3, sm_80
 		// and sm_90), so text and word would disagree.
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d is FCHK, which prints no reuse flag", x.ID)
 	}
 	if x.Guarded() || y.Guarded() {
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d or #%d is guarded", x.ID, y.ID)
 	}
 	if k >= len(y.Srcs) || y.Srcs[k].Kind != ori.OpdReg || y.Srcs[k].Reg != o.Reg {
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d does not read %s as source %d", y.ID, o.Reg, k)
 	}
 	xw := usesOf(x)
 	for _, w := range wordsOf(nil, o.Reg) {
 		if hasWord(xw.dsts, w) {
+			if !explain {
+				return "refused"
+			}
 			return fmt.Sprintf("#%d writes %s itself", x.ID, w)
 		}
 	}
@@ -602,6 +663,9 @@ func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
 		// operand reuse cache: the flag would do nothing, and nvdisasm
 		// does not print it (measured over every stall and yield with
 		// -b SM80), so SASS text and words would disagree.
+		if !explain {
+			return "refused"
+		}
 		return fmt.Sprintf("#%d yields, which empties the reuse cache", x.ID)
 	}
 	return ""

@@ -107,7 +107,7 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 	// Physical words below R256 (every register after allocation) are
 	// found in a table, holding id+1; the others go through the map.
 	var phys [ori.NumClasses][256]int32
-	ids := map[word]int32{}
+	var ids map[word]int32     // made on first use, sized for the region (virtual words)
 	var lastW, version []int32 // lastW: -1 while the word is unwritten
 	var readers [][]int32
 	idOf := func(w word) int32 {
@@ -123,6 +123,9 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 		if small {
 			phys[w.class][w.n] = id + 1
 		} else {
+			if ids == nil {
+				ids = make(map[word]int32, n)
+			}
 			ids[w] = id
 		}
 		lastW = append(lastW, -1)

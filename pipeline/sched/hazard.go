@@ -62,7 +62,9 @@ package sched
 // shares nothing else, in particular not the barrier or wait logic.
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -219,13 +221,13 @@ func hasVarR(l []varR, e varR) bool {
 // on the order predecessors were merged in.
 func insertVarW(l []varW, e varW) []varW {
 	l = append(l, e)
-	sort.SliceStable(l, func(i, j int) bool { return l[i].prod.ID < l[j].prod.ID })
+	slices.SortStableFunc(l, func(a, b varW) int { return cmp.Compare(a.prod.ID, b.prod.ID) })
 	return l
 }
 
 func insertVarR(l []varR, e varR) []varR {
 	l = append(l, e)
-	sort.SliceStable(l, func(i, j int) bool { return l[i].prod.ID < l[j].prod.ID })
+	slices.SortStableFunc(l, func(a, b varR) int { return cmp.Compare(a.prod.ID, b.prod.ID) })
 	return l
 }
 
@@ -264,6 +266,10 @@ func minWrite(info Info) int32 {
 type checker struct {
 	f    *ori.Func
 	arch int
+	// fs caches each instruction's words and latency: the dataflow may
+	// visit a block several times. The check reads the instructions and
+	// changes none.
+	fs *facts
 }
 
 // CheckHazards reports the first hazard the control words of f leave open
@@ -276,7 +282,7 @@ func CheckHazards(f *ori.Func, arch int) error {
 	if len(f.Blocks) == 0 {
 		return nil
 	}
-	c := &checker{f: f, arch: arch}
+	c := &checker{f: f, arch: arch, fs: &facts{arch: arch, blocks: make(map[*ori.Block][]fact, len(f.Blocks))}}
 	entry := make(map[*ori.Block]*hstate, len(f.Blocks))
 	for _, b := range f.Blocks {
 		entry[b] = newHState()
@@ -347,6 +353,7 @@ func (c *checker) block(b *ori.Block, in *hstate, report bool) (*hstate, int32, 
 		}
 		first = e
 	}
+	bf := c.fs.of(b)
 	for idx, x := range b.Insts {
 		if prev != nil {
 			t += int32(max(1, prev.Ctrl.Stall))
@@ -356,12 +363,11 @@ func (c *checker) block(b *ori.Block, in *hstate, report bool) (*hstate, int32, 
 			return nil, 0, first
 		}
 		c.fields(x, fail)
-		u := usesOf(x)
+		u, info := &bf[idx].u, bf[idx].info
 		if u.hasVir {
 			fail(x, nil, "", "virtual register in %s after register allocation", x.Name())
 			return nil, 0, first
 		}
-		info := Latency(c.arch, x)
 		setBefore := s.set
 		s.wait(x.Ctrl.Wait)
 		for _, ws := range [2][]word{u.guard, u.srcs} {
@@ -429,7 +435,7 @@ func (c *checker) block(b *ori.Block, in *hstate, report bool) (*hstate, int32, 
 			}
 		}
 		if info.Variable {
-			for _, w := range lateSources(&u) {
+			for _, w := range lateSources(u) {
 				e := varR{prod: x, rd: x.Ctrl.RdBar, wr: x.Ctrl.WrBar}
 				if !hasVarR(s.reads[w], e) {
 					s.reads[w] = append(s.reads[w], e)

@@ -49,7 +49,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 	n := len(d.insts)
 	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
-	index := map[word]int32{}
+	index := make(map[word]int32, n) // about one virtual word per instruction
 	id := func(w word) int32 {
 		if k, ok := index[w]; ok {
 			return k
@@ -122,6 +122,17 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 	p.peak = p.count[ori.ClassR]
 	p.peakP = p.count[ori.ClassP]
 	return p
+}
+
+// fork returns a tracker in p's state with R limit budgetR. The fork
+// shares p's per-node and per-word tables, which no tracker changes, and
+// copies the live words and remaining reads, which commit changes.
+func (p *pressure) fork(budgetR int) *pressure {
+	c := *p
+	c.live = append([]bool(nil), p.live...)
+	c.remain = append([]int32(nil), p.remain...)
+	c.limit[ori.ClassR] = budgetR
+	return &c
 }
 
 func has(l []int32, k int32) bool {

@@ -87,7 +87,13 @@ func predWords(dst []word, mask uint32) []word {
 // usesOf computes the words in touches. MOV.PHI is not special here: its
 // callers keep phis out of the scheduled region.
 func usesOf(in *ori.Inst) use {
-	var u use
+	// The three lists are gathered in stack buffers and then share one
+	// exact-size allocation (each capped at its length, so appending to
+	// one cannot overwrite the next): the scheduler and the control-word
+	// passes call this for every instruction, and growing three slices
+	// from nil was most of its cost.
+	var gb, sb, db [16]word
+	u := use{guard: gb[:0], srcs: sb[:0], dsts: db[:0]}
 	note := func(r ori.Reg) {
 		if r.Virtual {
 			u.hasVir = true
@@ -137,7 +143,55 @@ func usesOf(in *ori.Inst) use {
 		}
 		u.dsts = predWords(u.dsts, mask)
 	}
-	return u
+	ng, ns, nd := len(u.guard), len(u.srcs), len(u.dsts)
+	if ng+ns+nd == 0 {
+		return use{hasVir: u.hasVir}
+	}
+	all := make([]word, 0, ng+ns+nd)
+	all = append(append(append(all, u.guard...), u.srcs...), u.dsts...)
+	out := use{hasVir: u.hasVir}
+	if ng > 0 {
+		out.guard = all[:ng:ng]
+	}
+	if ns > 0 {
+		out.srcs = all[ng : ng+ns : ng+ns]
+	}
+	if nd > 0 {
+		out.dsts = all[ng+ns : ng+ns+nd : ng+ns+nd]
+	}
+	return out
+}
+
+// hasVirtual reports usesOf(in).hasVir without collecting any words.
+func hasVirtual(in *ori.Inst) bool {
+	if in.Guarded() && in.Guard.Virtual {
+		return true
+	}
+	for k := range in.Srcs {
+		switch o := &in.Srcs[k]; o.Kind {
+		case ori.OpdReg:
+			if o.Reg.Virtual {
+				return true
+			}
+		case ori.OpdMem, ori.OpdCBank:
+			if o.HasBase && o.Reg.Virtual || o.HasDesc && o.Desc.Virtual {
+				return true
+			}
+		}
+	}
+	for k := range in.Dsts {
+		switch o := &in.Dsts[k]; o.Kind {
+		case ori.OpdReg:
+			if o.Reg.Virtual {
+				return true
+			}
+		case ori.OpdMem, ori.OpdCBank:
+			if o.HasBase && o.Reg.Virtual {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasWord reports whether ws contains w.

@@ -162,7 +162,7 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if opts.PostRA {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				if u := usesOf(in); u.hasVir {
+				if hasVirtual(in) {
 					return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s after register allocation", f.Name, b.ID, in.ID, in.Name())
 				}
 			}
@@ -307,14 +307,20 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 // liveOut is nil after register allocation (no pressure tracking).
 func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
 	d := buildDAG(insts, opts.Arch)
+	// The tracker's start state depends only on the region and liveOut:
+	// built once, then forked for each use.
+	var base *pressure
+	if liveOut != nil {
+		base = newPressure(d, liveOut, p.budgetR)
+	}
 	if p.capAtInput && liveOut != nil {
-		in := newPressure(d, liveOut, p.budgetR)
+		in := base.fork(p.budgetR)
 		for i := range d.insts {
 			in.commit(int32(i))
 		}
 		capped := p
 		capped.budgetR = min(p.budgetR, max(1, in.peak))
-		ls := newListState(d, m, capped, liveOut)
+		ls := newListState(d, m, capped, base)
 		out := ls.run()
 		// Holding R values back can leave more predicates live at once
 		// (cp_async_srcsize: 24 guarded loads whose predicates were all
@@ -326,22 +332,22 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 			return out
 		}
 	}
-	ls := newListState(d, m, p, liveOut)
+	ls := newListState(d, m, p, base)
 	out := ls.run()
 	if m == ModeReduceReg && liveOut != nil {
 		// Evaluate, then commit (the RBT backend's model, 001:22985): a
 		// greedy pass can lose to the input order, and a pass whose
 		// only goal is pressure must not raise it.
-		if in := inputPeak(d, p, liveOut); ls.pr.peak > in {
+		if in := inputPeak(d, base.fork(p.budgetR)); ls.pr.peak > in {
 			return insts
 		}
 	}
 	return out
 }
 
-// inputPeak returns the R pressure peak of the region in its input order.
-func inputPeak(d *dag, p params, liveOut map[word]bool) int {
-	pr := newPressure(d, liveOut, p.budgetR)
+// inputPeak returns the R pressure peak of the region in its input order,
+// placing its nodes in pr (a fresh tracker).
+func inputPeak(d *dag, pr *pressure) int {
 	for i := range d.insts {
 		pr.commit(int32(i))
 	}
@@ -368,12 +374,14 @@ type listState struct {
 	next     []int32
 }
 
-func newListState(d *dag, m Mode, p params, liveOut map[word]bool) *listState {
+// base is the region's pressure tracker in its start state (nil after
+// allocation: no tracking); the list state works on a fork of it.
+func newListState(d *dag, m Mode, p params, base *pressure) *listState {
 	n := len(d.insts)
 	ls := &listState{d: d, m: m, p: p, pr: &pressure{}, npred: append([]int32(nil), d.npred...),
 		rawDone: make([]int32, n), earliest: make([]int32, n), placed: make([]bool, n), stamp: make([]int32, n)}
-	if liveOut != nil {
-		ls.pr = newPressure(d, liveOut, p.budgetR)
+	if base != nil {
+		ls.pr = base.fork(p.budgetR)
 	}
 	if m == ModeDynBatch {
 		ls.bs = newBatch(d, p.batchDepth)

@@ -74,4 +74,11 @@
 // copies pass their source's line on, so a word of an output buffer names
 // the statement that computed it. The hardware-truth conformance test uses
 // it to explain each difference from the H100's buffers.
+//
+// With Options.MUFU set, every 32-bit MUFU result passes through a
+// function that may replace it. Perturbing one function's results and
+// watching which output words start to agree with the H100's recovers
+// single-instruction hardware data from whole recorded programs
+// (pipeline's TestMUFUExtract; the tanh model is checked against what it
+// recovered).
 package sim

@@ -264,27 +264,28 @@ func execMUFU(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 	}
 	var fn32 func(uint32) uint32
 	var fn64 func(uint64) uint64
+	var name string // the function, for Options.MUFU
 	switch {
 	case d.has("RCP64H"):
 		fn64 = fp.Rcp64HSFU
 	case d.has("RSQ64H"):
 		fn64 = fp.Rsq64HSFU
 	case d.has("RCP"):
-		fn32 = fp.RcpSFU32
+		fn32, name = fp.RcpSFU32, "RCP"
 	case d.has("RSQ"):
-		fn32 = fp.RsqSFU32
+		fn32, name = fp.RsqSFU32, "RSQ"
 	case d.has("SQRT"):
-		fn32 = fp.SqrtSFU32
+		fn32, name = fp.SqrtSFU32, "SQRT"
 	case d.has("EX2"):
-		fn32 = fp.Ex2SFU32
+		fn32, name = fp.Ex2SFU32, "EX2"
 	case d.has("LG2"):
-		fn32 = fp.Lg2SFU32
+		fn32, name = fp.Lg2SFU32, "LG2"
 	case d.has("SIN"):
-		fn32 = fp.SinRadSFU32
+		fn32, name = fp.SinRadSFU32, "SIN"
 	case d.has("COS"):
-		fn32 = fp.CosRadSFU32
+		fn32, name = fp.CosRadSFU32, "COS"
 	case d.has("TANH"):
-		fn32 = fp.TanhSFU32
+		fn32, name = fp.TanhSFU32, "TANH"
 	default:
 		return s.fault(w, f, d, mask, "unknown MUFU function %s", modsString(d))
 	}
@@ -296,7 +297,12 @@ func execMUFU(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 			s.set(w, f, &d.dst[0], lane, 0, uint32(fn64(a)>>32))
 			return
 		}
-		s.set(w, f, &d.dst[0], lane, 0, fn32(s.f32(w, f, &d.src[0], lane)))
+		x := s.f32(w, f, &d.src[0], lane)
+		y := fn32(x)
+		if s.mufu != nil {
+			y = s.mufu(name, x, y)
+		}
+		s.set(w, f, &d.dst[0], lane, 0, y)
 	})
 	return nil
 }

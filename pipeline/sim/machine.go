@@ -40,6 +40,15 @@ type Options struct {
 	// Provenance, when set, records which PTX line produced every value
 	// written (see Provenance); nil runs at full speed.
 	Provenance *Provenance
+	// MUFU, when set, sees every result of a 32-bit MUFU (fn is the
+	// function, "TANH", "EX2", ...; x the operand; y the model's result)
+	// and returns the result to write instead. It is how the recorded
+	// hardware programs are made to yield single-instruction data: a tool
+	// perturbs one function's results and watches which outputs start to
+	// agree with the hardware (pipeline's mufuextract tool, issue 18).
+	// nil writes the models' results. The F16 forms and RCP64H/RSQ64H do
+	// not call it.
+	MUFU func(fn string, x, y uint32) uint32
 }
 
 // ctxPollSteps is how often a run checks Options.Context: a power of two,
@@ -105,6 +114,7 @@ type machine struct {
 	cta      *cta
 	ctaID    [3]int
 	prov     *Provenance
+	mufu     func(fn string, x, y uint32) uint32 // Options.MUFU
 }
 
 type cta struct {
@@ -212,7 +222,7 @@ func Run(m *ori.Module, kernel string, l Launch, g *Global, opts Options) (*Stat
 	if len(l.Params) != len(k.fn.Params) {
 		return nil, fmt.Errorf("kernel %s takes %d parameters, the launch passes %d", kernel, len(k.fn.Params), len(l.Params))
 	}
-	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, ctx: opts.Context, prov: opts.Provenance}
+	s := &machine{mod: m, codes: codes, kernel: k, launch: l, global: g, maxSteps: opts.MaxWarpSteps, ctx: opts.Context, prov: opts.Provenance, mufu: opts.MUFU}
 	if s.prov != nil {
 		s.prov.init()
 	}

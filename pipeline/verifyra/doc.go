@@ -7,10 +7,14 @@
 // the same read saw before allocation, or returns a *ReachingDefsError
 // naming the first read that does not. In a .func it also proves that
 // every RET gives the caller back its callee-saved R16-R31 and jumps
-// through the return address it received. verify.go explains the
-// algorithm; verify_pre.go, verify_state.go, verify_role.go and
-// verify_report.go are its parts; verify_calleesave.go checks the shape
-// of the saves and restores of the callee-saved registers.
+// through the return address it received. VerifyReachingDefsCalls does
+// the same for a function allocated with the registers each of its
+// whole-seen callees changes (verify_calls.go): a call to one changes
+// only those, and such a callee owes its callers no register but the
+// return address. verify.go explains the algorithm; verify_pre.go,
+// verify_state.go, verify_role.go and verify_report.go are its parts;
+// verify_calleesave.go checks the shape of the saves and restores of the
+// callee-saved registers.
 //
 // It depends only on the IR (pipeline/ori), not on the allocator in
 // pipeline/regalloc: the phase manager runs it after AllocateRegisters,

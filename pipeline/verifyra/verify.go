@@ -54,7 +54,8 @@ package verifyra
 //     written before it in its block, and R1), every register location
 //     but R1 and the callee-saved R16-R31 holds only its own name (the
 //     callee may have left results there) and every physical value is
-//     redefined. Spill slots survive:
+//     redefined; a CALL to a whole-seen callee does that only to the
+//     registers the callee changes (verify_calls.go). Spill slots survive:
 //     the callee's frame lies below the caller's R1, which the callee
 //     restores. RET reads the result registers and R1.
 //   - a write to R1 moves the frame: every slot word is forgotten.
@@ -262,6 +263,13 @@ func (e *ReachingDefsError) Error() string {
 // current. It returns nil, a *ReachingDefsError, or an error when before
 // is not a function the allocator accepts (MOV.PHI left in it).
 func VerifyReachingDefs(before, after *ori.Func) error {
+	return verifyReachingDefs(before, after, nil)
+}
+
+// verifyReachingDefs is VerifyReachingDefs with the clobber sets of the
+// whole-seen callees (VerifyReachingDefsCalls; nil: every call under the
+// ABI).
+func verifyReachingDefs(before, after *ori.Func, callees map[string]ori.RegSet) error {
 	if before == nil || after == nil {
 		return fmt.Errorf("verify-ra: VerifyReachingDefs needs both functions (before=%v, after=%v)", before != nil, after != nil)
 	}
@@ -273,6 +281,7 @@ func VerifyReachingDefs(before, after *ori.Func) error {
 		return err
 	}
 	v := rdNewVerifier(pre, after)
+	v.callees = callees
 	if !v.run() {
 		return fmt.Errorf("verify-ra %s: the reaching-definitions dataflow did not reach a fixed point after %d sweeps over %d blocks (an orilab bug in the verifier, not in the allocation)", after.Name, rdMaxSweeps(after), len(after.Blocks))
 	}
@@ -328,6 +337,9 @@ type rdVerifier struct {
 	record       bool
 	mism         []RAMismatch
 	cur          *ori.Block
+	// callees holds what a call to each whole-seen callee may change
+	// (verify_calls.go); nil: every call is under the ABI.
+	callees map[string]ori.RegSet
 }
 
 func rdNewVerifier(pre *rdPre, f *ori.Func) *rdVerifier {
@@ -350,9 +362,11 @@ func rdNewVerifier(pre *rdPre, f *ori.Func) *rdVerifier {
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			addReg(in.Guard)
-			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-				if r, ok := rdOpReg(o); ok {
-					addReg(r)
+			for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+				for _, o := range ops {
+					if r, ok := rdOpReg(o); ok {
+						addReg(r)
+					}
 				}
 			}
 			if off, size, ok := rdSlotAccess(in); ok {
@@ -833,7 +847,7 @@ func (v *rdVerifier) matched(s rdState, in, p *ori.Inst) {
 		v.read(s, in, OperandImplicit, label, r, r, cond)
 	}
 	if p.Op == ori.OpCALL {
-		v.callClobber(s, in.ID)
+		v.callClobber(s, in)
 	}
 	if p.Op == ori.OpRET && !v.f.Entry {
 		v.checkCalleeSaved(s, in, p, cond)
@@ -1338,7 +1352,7 @@ func (v *rdVerifier) checkCalleeSaved(s rdState, in, p *ori.Inst, cond rdCond) {
 	}
 	for _, i := range v.regs {
 		l := v.locs[i]
-		if !v.calleeSaved(i) || skip[l.n] {
+		if !v.calleeSaved(i) || skip[l.n] || v.private() {
 			continue
 		}
 		want := rdCallerVal(l.n)
@@ -1358,17 +1372,20 @@ func (v *rdVerifier) calleeSaved(i int) bool {
 	return l.kind == uint8(ori.ClassR) && l.n >= 16 && l.n <= 31
 }
 
-// callClobber is the effect of a CALL: every physical value but R1 is
-// redefined, and every register but R1 and the callee-saved ones holds
-// its own name.
-func (v *rdVerifier) callClobber(s rdState, id int32) {
+// callClobber is the effect of CALL in: under the ABI every physical
+// value but R1 is redefined, and every register but R1 and the
+// callee-saved ones holds its own name; a call to a whole-seen callee
+// does that only to the registers the callee may change (callSet).
+func (v *rdVerifier) callClobber(s rdState, in *ori.Inst) {
+	id := in.ID
+	set, abi := v.callSet(in)
 	for _, x := range v.pre.phys {
-		if x != rdSP {
+		if x != rdSP && (abi || set.Has(x.class, int(x.n))) {
 			s.kill(v.pre.canon(x), id)
 		}
 	}
 	for _, i := range v.regs {
-		if i == v.r1 || v.calleeSaved(i) {
+		if i == v.r1 || abi && v.calleeSaved(i) || !abi && !set.Has(ori.RegClass(v.locs[i].kind), int(v.locs[i].n)) {
 			continue
 		}
 		var stale []rdStale
@@ -1447,7 +1464,7 @@ func (v *rdVerifier) copyEvent(s rdState, ev *ori.Inst) {
 // function: everything it writes holds nothing afterwards.
 func (v *rdVerifier) unknown(s rdState, in *ori.Inst) {
 	if in.Op == ori.OpCALL {
-		v.callClobber(s, in.ID)
+		v.callClobber(s, in)
 	}
 	// Guarded or not, the written locations are forgotten: without a
 	// pre-allocation guard value there is no condition to keep facts

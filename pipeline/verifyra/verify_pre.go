@@ -141,9 +141,11 @@ func rdNewPre(before, after *ori.Func) (*rdPre, error) {
 			if !in.Guard.IsZero() {
 				notePhys(in.Guard)
 			}
-			for _, o := range append(append([]ori.Operand(nil), in.Dsts...), in.Srcs...) {
-				if r, ok := rdOpReg(o); ok {
-					notePhys(r)
+			for _, ops := range [2][]ori.Operand{in.Dsts, in.Srcs} {
+				for _, o := range ops {
+					if r, ok := rdOpReg(o); ok {
+						notePhys(r)
+					}
 				}
 			}
 			if p.present[in.ID] || !rdIsRegCopy(in) {

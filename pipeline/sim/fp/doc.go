@@ -136,19 +136,29 @@
 //     solved from the sin and cos binades together (6.1 million of its
 //     2^23 inputs seen; the structured sweeps fill its middle) and matches
 //     every input of both structured sweeps and both binades.
-//   - TANH returns the operand itself up to 0x3b80c000 and ±1 from 8, as
-//     the hardware does. On [0.5, 2) it is the same datapath on the
-//     operand as a fixed-point number with 20 fraction bits, segments of
-//     1/8, the value truncated from 25 fraction bits (sfuTanhHalf,
-//     sfuTanhOne; exact on both tanh binades). Elsewhere in between it is
-//     the correctly rounded tanh, while the unit is only about 2^-11
-//     accurate: no exhaustive sweep covers those ranges.
+//   - TANH returns the operand itself below 2^-8 and ±1 from 8, as the
+//     hardware does. In between it is the same datapath, one table per
+//     binade of |a| (tanhTables), with segments of 2^17 steps: from 0.5
+//     to 4 the operand as a fixed-point number with 20 fraction bits in
+//     segments of 1/8 (18 bits and segments of 1/2 from 4 to 8), below
+//     0.5 one, two or four segments per binade on the top 17 to 19
+//     fraction bits; the value is truncated to f32. [0.5, 2) is solved
+//     from the two exhaustive tanh binades, the other nine binades from
+//     the structured sweep (512 inputs each), and the result matches
+//     every input of every tanh sweep and the H100's results for 582
+//     other operands (574 with low fraction bits that the sweep's inputs
+//     lack) recovered from the recorded programs (TanhSFU32 gives the
+//     evidence and what the sweeps leave open).
 //   - LG2 (Lg2SFU32) uses the same datapath for log2(1 + f) as a
 //     fixed-point number with 36 fraction bits (64 segments), adds the
 //     exponent and truncates to f32; lg2(1) is 0. Exact on both lg2
 //     sweeps.
 //   - EX2.F16 and TANH.F16 (Ex2SFU16, TanhSFU16) truncate the f32 unit's
-//     result to f16; the lowering does not emit them yet.
+//     result to f16 (ex2 overflows to +inf from 2^16): both match all
+//     65,536 f16 inputs of their sweeps. The lowering emits them for
+//     ex2.approx.f16 and tanh.approx.f16 (and the .f16x2 forms); the
+//     .bf16 forms (MUFU.*.BF16 in ptxas's code) are not lowered: no
+//     hardware recording of them exists.
 //
 // The functions named *Approx32, Rcp64H and Rsq64H are the correctly
 // rounded references the models fall back on for special operands.

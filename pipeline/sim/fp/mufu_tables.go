@@ -630,3 +630,96 @@ var sfuTanhOne = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
 	{8280457871360, 237600, -50304},
 	{8391894237184, 187456, -40144},
 }}
+
+// sfuTanhM8: mufu-tanh.approx.f32.bin on [2^-8, 2^-7), Y = output * 2^32; 0 of the observed inputs differ.
+// 512 of 131072 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 0 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM8 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4398046511104, 8388608, -512},
+}}
+
+// sfuTanhM7: mufu-tanh.approx.f32.bin on [2^-7, 2^-6), Y = output * 2^31; 0 of the observed inputs differ.
+// 512 of 131072 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 33728 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM7 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4397979402240, 8388096, -1536},
+}}
+
+// sfuTanhM6: mufu-tanh.approx.f32.bin on [2^-6, 2^-5), Y = output * 2^30; 0 of the observed inputs differ.
+// 512 of 131072 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 32192 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM6 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4397710966784, 8387072, -6656},
+}}
+
+// sfuTanhM5: mufu-tanh.approx.f32.bin on [2^-5, 2^-4), Y = output * 2^29; 0 of the observed inputs differ.
+// 512 of 262144 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 37280 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM5 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4396620447744, 4190464, -5248},
+	{6592254705664, 4185216, -7040},
+}}
+
+// sfuTanhM4: mufu-tanh.approx.f32.bin on [2^-4, 2^-3), Y = output * 2^28; 0 of the observed inputs differ.
+// 512 of 262144 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 73408 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM4 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4392325480448, 4178688, -20352},
+	{6577792745472, 4158464, -28416},
+}}
+
+// sfuTanhM3: mufu-tanh.approx.f32.bin on [2^-3, 2^-2), Y = output * 2^27; 0 of the observed inputs differ.
+// 512 of 524288 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 72320 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM3 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4375284023296, 2065024, -17888},
+	{5453245317120, 2047104, -21632},
+	{6520825708544, 2025472, -25280},
+	{7576120983552, 2000192, -28512},
+}}
+
+// sfuTanhM2: mufu-tanh.approx.f32.bin on [2^-2, 2^-1), Y = output * 2^26; 0 of the observed inputs differ.
+// 512 of 524288 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 86800 of the binade's 2^23 inputs (openInputs).
+var sfuTanhM2 = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{4308640727040, 1972352, -66208},
+	{5325302267904, 1905920, -77184},
+	{6304273793024, 1828576, -85952},
+	{7240408891392, 1742432, -92608},
+}}
+
+// sfuTanhTwo: mufu-tanh.approx.f32.bin on [2^1, 2^2), Y = output * 2^25; 0 of the observed inputs differ.
+// 513 of 2097152 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 665852 of the binade's 2^23 inputs (openInputs).
+var sfuTanhTwo = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{8479691505664, 147496, -31892},
+	{8548696719360, 115768, -25180},
+	{8602822115328, 90696, -19796},
+	{8645205557248, 70984, -15568},
+	{8678359433216, 55480, -12188},
+	{8704265551872, 43340, -9552},
+	{8724495728640, 33828, -7468},
+	{8740282040320, 26396, -5840},
+	{8752597041152, 20584, -4556},
+	{8762199900160, 16048, -3556},
+	{8769685684224, 12508, -2772},
+	{8775520485376, 9748, -2164},
+	{8780066586624, 7596, -1684},
+	{8783609200640, 5916, -1308},
+	{8786369052672, 4608, -1016},
+	{8788519157760, 3588, -788},
+}}
+
+// sfuTanhFour: mufu-tanh.approx.f32.bin on [2^2, 2^3), Y = output * 2^25; 0 of the observed inputs differ.
+// 512 of 1048576 inputs observed, 0 segments with none; the solutions that reproduce every observed input disagree
+// on 215544 of the binade's 2^23 inputs (openInputs).
+var sfuTanhFour = sfuDatapath{bits: 17, sq: 19, k1: 16, k2: 18, seg: []sfuCoef{
+	{8790212608000, 10544, -7008},
+	{8793928761344, 3888, -2592},
+	{8795296104448, 1424, -928},
+	{8795799420928, 528, -352},
+	{8795986067456, 192, -128},
+	{8796053176320, 80, -64},
+	{8796078342144, 32, -32},
+	{8796086730752, 16, -16},
+}}
