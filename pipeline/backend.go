@@ -29,7 +29,7 @@ func needsAllocation(c *PhaseContext) string {
 	if c.planning {
 		return "" // the default pipeline allocates at 122
 	}
-	if c.Backend == nil || c.Backend.PreRA == nil {
+	if c.Backend == nil || c.Backend.RAStats == nil {
 		return "needs physical registers: AllocateRegisters has not run in this compilation"
 	}
 	return ""
@@ -56,7 +56,8 @@ func schedule(c *PhaseContext, postRA bool) error {
 // allocateRegisters allocates every function, whole-seen callees before
 // their callers so that each call to one clobbers only the registers it
 // changes (regalloc/interproc.go), then proves the allocation with the
-// reaching-definitions verifier against the IR from before it.
+// reaching-definitions verifier against the IR from before it (not in a
+// release compilation: see ReleaseVerifiers).
 func allocateRegisters(c *PhaseContext) error {
 	if c.Backend == nil {
 		c.Backend = &Backend{}
@@ -64,7 +65,13 @@ func allocateRegisters(c *PhaseContext) error {
 	if err := unexpanded(c.Module); err != nil {
 		return err
 	}
-	pre := c.Module.Clone()
+	// The IR from before allocation is the post-RA verifiers' reference:
+	// a release compilation without a planted fault runs none and keeps
+	// no copy (PostFixForMercTargets then mirrors nothing).
+	var pre *ori.Module
+	if !c.Release || c.keepPreRA {
+		pre = c.Module.Clone()
+	}
 	stats := map[string]*regalloc.Stats{}
 	callees := map[string]ori.RegSet{}
 	opts := regalloc.Options{Arch: c.Arch, OptLevel: c.OptLevel, MaxRegs: c.MaxRegCount, Knobs: c.knobSet(), Callees: callees}
@@ -86,8 +93,10 @@ func allocateRegisters(c *PhaseContext) error {
 			callees[f.Name] = set
 		}
 	}
-	if err := verifyModule(pre, c.Module); err != nil {
-		return err
+	if !c.Release {
+		if err := verifyModule(pre, c.Module); err != nil {
+			return err
+		}
 	}
 	c.Backend.PreRA, c.Backend.RAStats = pre, stats
 	return nil
@@ -98,7 +107,7 @@ func allocateRegisters(c *PhaseContext) error {
 // (ProcessO0WaitsAndSBs, -O0). Both then prove them sufficient with the
 // hazard checker: a control word that lets an instruction read a register
 // too early is a compiler bug, not a property of the kernel, so the check
-// always runs.
+// runs in every compilation but a release one (see ReleaseVerifiers).
 func controlWords(c *PhaseContext) error {
 	return fillControlWords(c, sched.AssignControlWords)
 }
@@ -111,6 +120,9 @@ func fillControlWords(c *PhaseContext, assign func(f *ori.Func, arch int) error)
 	for _, f := range c.Module.Funcs {
 		if err := assign(f, c.Arch); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+		if c.Release {
+			continue
 		}
 		if err := sched.CheckHazards(f, c.Arch); err != nil {
 			return err

@@ -65,3 +65,46 @@ func BenchmarkCompileLarge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileCorpus20K compiles, per op, every corpus file of 20 KB
+// or more at -O3 as orilab compile does (no snapshots, a release
+// compilation): the files issue 21's first acceptance line is about. Profile the whole set with
+//
+//	go test ./pipeline -run '^$' -bench CompileCorpus20K -benchtime 3x -cpuprofile cpu.out
+func BenchmarkCompileCorpus20K(b *testing.B) {
+	shared := testenv.Shared(b)
+	type input struct {
+		file string
+		src  []byte
+	}
+	var inputs []input
+	err := filepath.WalkDir(filepath.Join(shared, "corpus"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ptx") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() < 20<<10 {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, input{p, src})
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, in := range inputs {
+			// Files orilab refuses (or ptxas does) fail the same way
+			// every time; only the time matters here.
+			_, _ = CompileWith(in.file, in.src, Options{}, PhaseOptions{OptLevel: 3, NoSnapshots: true, Release: true})
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(len(inputs)), "files")
+}

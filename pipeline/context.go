@@ -29,6 +29,11 @@ type PhaseContext struct {
 	// Remarks collects the remarks of this phase run's passes (the
 	// manager keeps them in the phase's snapshot).
 	Remarks *[]opt.Remark
+	// Release skips the verifiers (PhaseOptions.Release).
+	Release bool
+	// keepPreRA keeps Backend.PreRA in a release compilation (a planted
+	// fault is judged against it).
+	keepPreRA bool
 	// planning is set when PhasePlan asks what would run in the default
 	// pipeline, before anything ran.
 	planning bool
@@ -54,6 +59,8 @@ func fn(run func(c *PhaseContext) error) PhaseFunc { return PhaseFunc{Run: run} 
 // function, the SASS text once DumpNVuCodeText has run, and the words and
 // cubin of the encoding phases.
 type Backend struct {
+	// PreRA is nil in a release compilation without a planted fault
+	// (PhaseOptions.Release): nothing there reads it.
 	PreRA   *ori.Module
 	RAStats map[string]*regalloc.Stats
 	SASS    string

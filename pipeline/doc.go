@@ -8,7 +8,8 @@
 //
 //   - context.go: what a phase sees (PhaseContext, Backend) and the code
 //     of a phase (PhaseFunc);
-//   - the phases' code owned here: checks.go (validation, CFG analysis),
+//   - the phases' code owned here: checks.go (validation, CFG analysis,
+//     and ReleaseVerifiers: what a release compilation skips),
 //     midend.go (running a pipeline/opt pass over every function),
 //     expand.go (ConvertUnsupportedOps, LateExpansionUnsupportedOps),
 //     backend.go (scheduling, allocation, control words, SASS text),
@@ -30,7 +31,8 @@
 //   - request.go: the one compilation request (Request) every front door
 //     builds: target, -O, the knobs resolved once from every source in
 //     ptxas's order (ORILAB_KNOBS, knobs file, -knob, .pragma),
-//     --maxrregcount, verify mode, a planted fault, observers;
+//     --maxrregcount, verify mode, release mode (no verifiers), a planted
+//     fault, observers;
 //   - knobs.go, sites.go, dumpir.go, report.go: .pragma knobs (with their
 //     positions, for errors), BisectSites,
 //     DUMPIR and the per-phase statistics and trace;

@@ -122,6 +122,14 @@ type PhaseOptions struct {
 	DumpTo io.Writer
 	// Verify runs the IR verifier after every phase that ran.
 	Verify bool
+	// Release skips the verifiers that a compilation otherwise runs on
+	// its own result (see ReleaseVerifiers): orilab compile sets it unless
+	// --check or --verify asks for them. The zero value keeps them, so
+	// every test, the differential tester, bisection, reduction and the
+	// fault injector, which count a verifier's complaint as a failed
+	// compilation, still get it. A planted Fault is judged by the post-RA
+	// verifiers either way, and Verify still verifies after every phase.
+	Release bool
 	// Observer, when set, sees every snapshot as it is recorded.
 	Observer func(*Snapshot)
 	// Context cancels a compilation between phases.
@@ -251,6 +259,9 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		return nil, err
 	}
 	for _, f := range m.Funcs {
+		if po.Release {
+			break
+		}
 		if err := ori.Verify(f, ori.VerifyOptions{}); err != nil {
 			return nil, fmt.Errorf("internal error: the lowering of %s does not verify:\n%w", f.Name, err)
 		}
@@ -347,7 +358,7 @@ func (s *Session) RunAll() error {
 
 func (s *Session) step(i int) error {
 	p := &PhaseTable[i]
-	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend}
+	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
 	case s.disabled[i]:

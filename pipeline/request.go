@@ -37,6 +37,9 @@ type Request struct {
 	MaxRegCount int
 	// Verify runs the IR verifier after every phase.
 	Verify bool
+	// Release skips the verifiers a compilation runs on its own result
+	// (PhaseOptions.Release): orilab compile without --check.
+	Release bool
 	// Fault, when set, is planted after its phase (see Fault).
 	Fault *Fault
 	// Observer, when set, sees every snapshot as it is recorded.
@@ -149,6 +152,7 @@ func (r *Request) PhaseOptions(m *ptx.Module, c SessionControl) (PhaseOptions, e
 		OptLevel:      r.OptLevel,
 		DisablePhases: append([]string(nil), r.DisablePhases...),
 		Verify:        r.Verify,
+		Release:       r.Release,
 		Observer:      r.Observer,
 		Context:       c.Context,
 		NoSnapshots:   !c.Snapshots,

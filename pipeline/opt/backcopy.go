@@ -200,10 +200,16 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 				continue
 			}
 			var uses []*ori.Inst
-			if first < i {
+			switch {
+			case first < i:
 				uses, ok = bcGroupUses(f, b, at, first, i, s)
-			} else {
+			case st.reads[cmRegOf(s)] != 1:
 				uses, ok = bcOtherUses(f, b, at, i, s, d)
+			default:
+				// The counts are exact (kept up to date below), so when
+				// the copy is s's only reader there is nothing to look
+				// for: the search scans the whole function, once per
+				// copy.
 			}
 			if !ok {
 				continue

@@ -150,6 +150,8 @@ type cseState struct {
 	vn    map[cseWord]int
 	next  int
 	table map[string]cseAvail
+	// buf and tmp are instKey's reused buffers.
+	buf, tmp []byte
 }
 
 func (s *cseState) fresh() int {
@@ -175,55 +177,72 @@ func (s *cseState) regVNs(r ori.Reg) []int {
 	return out
 }
 
-func (s *cseState) regKey(b *strings.Builder, r ori.Reg) {
+// The keys are built by appending to one reused buffer: instKey ran for
+// every instruction of every block, and a builder, a string per
+// operand and strconv's strings per number were most of commoning's
+// time. The key text is what it always was.
+
+// appendReg appends r's key: its class and the value numbers of its
+// words (the register's name under names).
+func (s *cseState) appendReg(b []byte, r ori.Reg) []byte {
 	if r.IsZero() {
-		b.WriteString("Z")
-		b.WriteString(r.Class.String())
-		return
+		b = append(b, 'Z')
+		return append(b, r.Class.String()...)
 	}
 	if s.names {
-		b.WriteString(r.String())
-		return
+		return append(b, r.String()...)
 	}
-	b.WriteString(r.Class.String())
-	for _, v := range s.regVNs(r) {
-		b.WriteByte('v')
-		b.WriteString(strconv.Itoa(v))
+	b = append(b, r.Class.String()...)
+	for _, w := range cseWords(r) {
+		b = append(b, 'v')
+		b = strconv.AppendInt(b, int64(s.get(w)), 10)
 	}
+	return b
 }
 
-func (s *cseState) opdKey(o ori.Operand) string {
-	var b strings.Builder
+// appendOpd appends the key of operand o.
+func (s *cseState) appendOpd(b []byte, o ori.Operand) []byte {
 	switch o.Kind {
 	case ori.OpdReg:
 		if o.Not {
-			b.WriteByte('!')
+			b = append(b, '!')
 		}
 		if o.Neg {
-			b.WriteByte('-')
+			b = append(b, '-')
 		}
 		if o.Abs {
-			b.WriteByte('|')
+			b = append(b, '|')
 		}
-		s.regKey(&b, o.Reg)
+		b = s.appendReg(b, o.Reg)
 	case ori.OpdImm:
-		b.WriteString("i" + strconv.Itoa(int(o.FKind)) + ":" + strconv.FormatInt(o.Imm, 16))
+		b = append(b, 'i')
+		b = strconv.AppendInt(b, int64(o.FKind), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, o.Imm, 16)
 	case ori.OpdCBank, ori.OpdMem:
-		b.WriteString("m" + strconv.Itoa(int(o.Kind)) + ":" + strconv.Itoa(int(o.Bank)) + ":" + strconv.FormatInt(o.Imm, 16))
+		b = append(b, 'm')
+		b = strconv.AppendInt(b, int64(o.Kind), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(o.Bank), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, o.Imm, 16)
 		if o.HasBase {
-			b.WriteByte('+')
-			s.regKey(&b, o.Reg)
+			b = append(b, '+')
+			b = s.appendReg(b, o.Reg)
 		}
 	case ori.OpdSR:
-		b.WriteString("s" + o.Name)
+		b = append(b, 's')
+		b = append(b, o.Name...)
 	case ori.OpdBlock:
-		b.WriteString("b" + strconv.Itoa(int(o.Block)))
+		b = append(b, 'b')
+		b = strconv.AppendInt(b, int64(o.Block), 10)
 	case ori.OpdSym:
-		b.WriteString("y" + o.Name)
+		b = append(b, 'y')
+		b = append(b, o.Name...)
 	default:
-		b.WriteString("?")
+		b = append(b, '?')
 	}
-	return b.String()
+	return b
 }
 
 const impureFlags = ori.FSideEffect | ori.FLoad | ori.FStore | ori.FAtomic | ori.FBarrier |
@@ -278,32 +297,58 @@ func cseResult(in *ori.Inst) int {
 }
 
 func (s *cseState) instKey(in *ori.Inst) string {
-	var b strings.Builder
-	b.WriteString(in.Name())
-	b.WriteByte('|')
+	b := s.buf[:0]
+	b = append(b, in.Op.String()...)
+	for _, m := range in.Mods {
+		b = append(b, '.')
+		b = append(b, m...)
+	}
+	b = append(b, '|')
 	for _, o := range in.Dsts {
 		if o.Reg.IsZero() {
-			b.WriteString("Z" + o.Reg.Class.String())
+			b = append(b, 'Z')
+			b = append(b, o.Reg.Class.String()...)
 		} else {
-			b.WriteString(o.Reg.Class.String() + strconv.Itoa(int(o.Reg.Words)))
+			b = append(b, o.Reg.Class.String()...)
+			b = strconv.AppendInt(b, int64(o.Reg.Words), 10)
 		}
-		b.WriteByte(',')
+		b = append(b, ',')
 	}
-	b.WriteByte('|')
-	srcs := make([]string, len(in.Srcs))
-	for i, o := range in.Srcs {
-		srcs[i] = s.opdKey(o)
-	}
+	b = append(b, '|')
+	// The sources of IADD3 and of IMAD's product commute: their keys
+	// are sorted (as strings) so that either order finds the other.
+	sorted := 0
 	if len(in.Mods) == 0 {
 		switch {
-		case in.Op == ori.OpIADD3 && len(srcs) == 3:
-			sort.Strings(srcs)
-		case in.Op == ori.OpIMAD && len(srcs) == 3:
-			sort.Strings(srcs[:2])
+		case in.Op == ori.OpIADD3 && len(in.Srcs) == 3:
+			sorted = 3
+		case in.Op == ori.OpIMAD && len(in.Srcs) == 3:
+			sorted = 2
 		}
 	}
-	b.WriteString(strings.Join(srcs, ","))
-	return b.String()
+	if sorted == 0 {
+		for i, o := range in.Srcs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = s.appendOpd(b, o)
+		}
+	} else {
+		var keys [3]string
+		for i, o := range in.Srcs {
+			s.tmp = s.appendOpd(s.tmp[:0], o)
+			keys[i] = string(s.tmp)
+		}
+		sort.Strings(keys[:sorted])
+		for i, k := range keys[:len(in.Srcs)] {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, k...)
+		}
+	}
+	s.buf = b
+	return string(b)
 }
 
 func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool {

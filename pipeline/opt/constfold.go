@@ -614,35 +614,57 @@ func foldLOP3(in *ori.Inst) bool {
 	isConst := true
 	var cval uint32
 	isCopy := [3]bool{!known[0], !known[1], !known[2]}
+	// The restriction of a bit depends only on the known inputs' values
+	// at that bit: at most eight patterns, each worked out once.
+	type restriction struct {
+		done, constant bool
+		out0           uint32
+		copyOf         [3]bool
+	}
+	var seen [8]restriction
 	for bit := 0; bit < 32; bit++ {
-		var outs [8]uint32
-		for v := 0; v < 8; v++ {
-			var in3 [3]uint32
-			for i := 0; i < 3; i++ {
-				if known[i] {
-					in3[i] = vals[i] >> bit & 1
-				} else {
-					in3[i] = uint32(v>>(2-i)) & 1
-				}
-			}
-			outs[v] = lop3(lut, in3[0], in3[1], in3[2]) & 1
-		}
-		for v := 1; v < 8; v++ {
-			if outs[v] != outs[0] {
-				isConst = false
+		pat := 0
+		for i := 0; i < 3; i++ {
+			if known[i] {
+				pat |= int(vals[i]>>bit&1) << i
 			}
 		}
-		cval |= outs[0] << bit
-		for k := 0; k < 3; k++ {
-			if !isCopy[k] {
-				continue
-			}
+		r := &seen[pat]
+		if !r.done {
+			var outs [8]uint32
 			for v := 0; v < 8; v++ {
-				if outs[v] != uint32(v>>(2-k))&1 {
-					isCopy[k] = false
-					break
+				var in3 [3]uint32
+				for i := 0; i < 3; i++ {
+					if known[i] {
+						in3[i] = uint32(pat>>i) & 1
+					} else {
+						in3[i] = uint32(v>>(2-i)) & 1
+					}
+				}
+				outs[v] = lop3(lut, in3[0], in3[1], in3[2]) & 1
+			}
+			r.done, r.constant, r.out0 = true, true, outs[0]
+			for v := 1; v < 8; v++ {
+				if outs[v] != outs[0] {
+					r.constant = false
 				}
 			}
+			for k := 0; k < 3; k++ {
+				r.copyOf[k] = true
+				for v := 0; v < 8; v++ {
+					if outs[v] != uint32(v>>(2-k))&1 {
+						r.copyOf[k] = false
+						break
+					}
+				}
+			}
+		}
+		if !r.constant {
+			isConst = false
+		}
+		cval |= r.out0 << bit
+		for k := 0; k < 3; k++ {
+			isCopy[k] = isCopy[k] && r.copyOf[k]
 		}
 	}
 	if isConst {

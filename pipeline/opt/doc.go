@@ -15,6 +15,9 @@
 // through Context.Remark (remark.go); the phase manager keeps the remarks
 // in the phase's snapshot, for orilab compile --remarks and the
 // workbench.
+//
+// Shared helpers have their own files too: wordids.go numbers register
+// words densely for the passes that keep per-word lists and bitsets.
 package opt
 
 import (

@@ -182,17 +182,33 @@ type rematConfig struct {
 	aggressive bool
 	preds      bool
 	target     int // R-register pressure at or below which nothing is gained
+	// maxRegCount is RematMaxRegCount; aggressive is decided from it
+	// (resolved set) only when a step is planned: most functions are
+	// below the target, and the pressure estimate it needs cost a
+	// liveness computation per run.
+	maxRegCount int
+	resolved    bool
 }
 
-func rematSettings(f *ori.Func, c *Context) rematConfig {
+// resolve decides aggressive mode from f's pressure. It must run before
+// the run changes f.
+func (cfg *rematConfig) resolve(f *ori.Func) {
+	if !cfg.resolved {
+		cfg.aggressive = ori.MaxPressure(f).R > cfg.maxRegCount
+		cfg.resolved = true
+	}
+}
+
+func rematSettings(c *Context) rematConfig {
 	cfg := rematConfig{
 		minDist: c.Int("RematMinDistance"),
 		maxTree: c.Int("RematCostInstLimit"),
 		budget:  c.Int("RematInflationSlack"),
 		preds:   c.Bool("RematEnablePReg"),
 		target:  int(float64(fullOccupancyRegs(c.Arch)) * c.knobSet().Double("RematRegTargetFactor")),
+
+		maxRegCount: c.Int("RematMaxRegCount"),
 	}
-	cfg.aggressive = ori.MaxPressure(f).R > c.Int("RematMaxRegCount")
 	return cfg
 }
 
@@ -208,7 +224,7 @@ func sinkRemat(f *ori.Func, c *Context, sink bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return sunk > 0, err
 	}
-	n, err := rematerialize(f, rematSettings(f, c), c.Sites)
+	n, err := rematerialize(f, rematSettings(c), c.Sites)
 	return sunk+n > 0, err
 }
 
@@ -774,6 +790,10 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 			if class == ori.ClassR && start <= cfg.target {
 				break // the register target is met: more copies buy nothing
 			}
+			// The first time here f is still as the run found it (steps
+			// are made only below), so aggressive mode is judged on the
+			// unchanged function, as before any step.
+			cfg.resolve(f)
 			cur := [2]int{start, at}
 			var batch []rematStep
 			dropped := false

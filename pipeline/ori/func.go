@@ -250,10 +250,33 @@ func (f *Func) ComputeCFG() error {
 }
 
 func (f *Func) computeEdges() error {
-	byID := make(map[int32]*Block, len(f.Blocks))
+	// Block IDs are small and dense (NewBlock counts up), so a slice
+	// indexed by ID finds a branch target; the map it replaced was most
+	// of the cost of a ComputeCFG, which every pass runs several times.
+	// A later block with the same ID wins, as it did in the map.
+	lo, hi := int32(0), int32(-1)
 	for _, b := range f.Blocks {
 		b.Preds, b.Succs = b.Preds[:0], b.Succs[:0]
-		byID[b.ID] = b
+		lo, hi = min(lo, b.ID), max(hi, b.ID)
+	}
+	var byID func(id int32) *Block
+	if lo >= 0 && hi < int32(4*len(f.Blocks)+64) {
+		dense := make([]*Block, hi+1)
+		for _, b := range f.Blocks {
+			dense[b.ID] = b
+		}
+		byID = func(id int32) *Block {
+			if id < 0 || int(id) >= len(dense) {
+				return nil
+			}
+			return dense[id]
+		}
+	} else {
+		m := make(map[int32]*Block, len(f.Blocks))
+		for _, b := range f.Blocks {
+			m[b.ID] = b
+		}
+		byID = func(id int32) *Block { return m[id] }
 	}
 	addEdge := func(from, to *Block) {
 		for _, s := range from.Succs {
@@ -277,7 +300,7 @@ func (f *Func) computeEdges() error {
 					if o.Kind != OpdBlock {
 						continue
 					}
-					t := byID[o.Block]
+					t := byID(o.Block)
 					if t == nil {
 						return fmt.Errorf("%s: instruction #%d branches to BB%d, which does not exist", f.Name, last.ID, o.Block)
 					}

@@ -362,38 +362,24 @@ func (l *LiveSets) solveGenKill() {
 }
 
 // wordsOf indexes the virtual register words of in, adding new ones.
+//
+// The word lists are cut from one growing slice (l.arena) instead of two
+// small allocations per instruction; a slice cut before the arena grew
+// keeps pointing at the old, unchanged array. Operands are visited in
+// place (they are large to copy) and in forRegs's order: results, then
+// the guard, the sources and the address bases of results.
 func (l *LiveSets) wordsOf(in *Inst) instWords {
 	w := instWords{kill: !in.Guarded(), phi: in.IsPhi()}
-	// The word lists are cut from one growing slice (l.arena) instead of
-	// two small allocations per instruction; a slice cut before the
-	// arena grew keeps pointing at the old, unchanged array.
 	start := len(l.arena)
-	cut := func() []int32 {
-		if len(l.arena) == start {
-			return nil
-		}
-		s := l.arena[start:len(l.arena):len(l.arena)]
-		start = len(l.arena)
-		return s
-	}
-	for _, o := range in.Dsts {
-		if o.Kind == OpdReg && o.Reg.Virtual {
-			for k := 0; k < int(o.Reg.Words); k++ {
-				l.arena = append(l.arena, int32(l.key(o.Reg, k)))
-			}
+	for i := range in.Dsts {
+		if o := &in.Dsts[i]; o.Kind == OpdReg && o.Reg.Virtual {
+			l.appendWords(o.Reg)
 		}
 	}
-	w.defs = cut()
-	use := func(r Reg) {
-		if r.Virtual {
-			for k := 0; k < int(r.Words); k++ {
-				l.arena = append(l.arena, int32(l.key(r, k)))
-			}
-		}
-	}
+	w.defs = l.cut(&start)
 	if w.phi {
-		use(in.Guard)
-		w.uses = cut()
+		l.appendWords(in.Guard)
+		w.uses = l.cut(&start)
 		for j := 0; j+1 < len(in.Srcs); j += 2 {
 			r, ok := in.Srcs[j].usesReg()
 			if !ok || !r.Virtual {
@@ -412,13 +398,41 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 		}
 		return w
 	}
-	forRegs(in, func(r Reg, def bool) {
-		if !def {
-			use(r)
+	l.appendWords(in.Guard)
+	for i := range in.Srcs {
+		o := &in.Srcs[i]
+		if o.Kind == OpdReg || (o.Kind == OpdMem || o.Kind == OpdCBank) && o.HasBase {
+			l.appendWords(o.Reg)
 		}
-	})
-	w.uses = cut()
+	}
+	for i := range in.Dsts {
+		if o := &in.Dsts[i]; (o.Kind == OpdMem || o.Kind == OpdCBank) && o.HasBase {
+			l.appendWords(o.Reg)
+		}
+	}
+	w.uses = l.cut(&start)
 	return w
+}
+
+// appendWords appends the indices of r's words to the arena when r is
+// virtual.
+func (l *LiveSets) appendWords(r Reg) {
+	if r.Virtual {
+		for k := 0; k < int(r.Words); k++ {
+			l.arena = append(l.arena, int32(l.key(r, k)))
+		}
+	}
+}
+
+// cut returns the arena's words from *start on (nil when none) and moves
+// *start to its end.
+func (l *LiveSets) cut(start *int) []int32 {
+	if len(l.arena) == *start {
+		return nil
+	}
+	s := l.arena[*start:len(l.arena):len(l.arena)]
+	*start = len(l.arena)
+	return s
 }
 
 // outOf joins the successors' live-in sets and the phi reads they make at
