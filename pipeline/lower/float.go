@@ -1629,7 +1629,7 @@ func (c *fn) flSqrtF64(d ori.Reg, a ori.Operand, rnd string) {
 // flRsqrtF64 is rsqrt.approx{.ftz}.f64. With .ftz it is the MUFU.RSQ64H
 // seed alone. Without, it is the seed refined once for positive finite
 // operands, the seed itself for the special ones (+-0 -> +-inf, +inf ->
-// +0, negative -> NaN) and DADD a, a for a NaN; a subnormal operand is
+// +0), the default NaN for a negative one and DADD a, a for a NaN; a subnormal operand is
 // scaled by 2^128 and the result by 2^64.
 func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 	if ftz {
@@ -1659,5 +1659,14 @@ func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 	seed = c.flSel64(c.flR64(ori.OpDADD, nil, a, a), seed, ori.R(isNaN))
 	r := c.flSel64(y, seed, ori.R(ok))
 	r = c.flSel64(c.flR64(ori.OpDMUL, nil, r, flPow64(64)), r, ori.R(tiny))
+	// Decision: a negative operand (normal, subnormal or -inf; not -0)
+	// gives the f64 default NaN 0xfff8000000000000, a constant that
+	// ptxas 13.0's fix-up path writes (SASS: DSETP.NEU a, 0; the sign bit
+	// set -> MOV 0 / MOV 0xfff80000), not the seed: MUFU.RSQ64H itself
+	// gives the high word 0x7fffffff there (fp.Rsq64HSFU). The H100
+	// returns 0xfff8000000000000 for every negative input of the
+	// rsqrt.approx.f64 sweep in ops-h100.tgz (TestRsqrtF64AgainstH100).
+	neg := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, a, ori.F64(0), flPT)
+	r = c.flSel64(c.flPair(flRZ, ori.Imm(0xfff80000)), r, ori.R(neg))
 	c.flMovTo(d, r, 2)
 }
