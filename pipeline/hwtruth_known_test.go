@@ -6,8 +6,8 @@ package pipeline
 // notes of issue 18 for what each family is.
 
 const (
-	hwApproxO0 = 13
-	hwApproxO3 = 13
+	hwApproxO0 = 7
+	hwApproxO3 = 7
 )
 
 // hwResidual maps "O<level> <program>" to the program's verdict: the
