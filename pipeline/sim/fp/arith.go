@@ -365,14 +365,7 @@ func Fma64(a, b, c uint64, rm Round) uint64 {
 }
 
 // Div64 returns a/b correctly rounded to binary64 (div.rnd.f64).
-// Decision: a NaN dividend gives itself, quieted, even when b is a NaN
-// too: ptxas 13.0's division tests a first (SASS: DSETP.NAN a, then
-// LOP3 a.hi | 0x80000), and the H100 agrees (fuzz5551939; pipeline/lower
-// flDivF64Slow computes the same).
 func Div64(a, b uint64, rm Round) uint64 {
-	if isNaN64(a) {
-		return a | 1<<51
-	}
 	if rm == RN {
 		if r := math.Float64bits(f64(a) / f64(b)); !isNaN64(r) {
 			return r
