@@ -40,7 +40,20 @@ import (
 // at -O3 (-O3 compiles take about four times as long); with -short every
 // fourth at -O0 and every sixteenth at -O3; with ORILAB_HWTRUTH_FULL=1
 // all of them at both levels. ORILAB_HWTRUTH_DUMP=FILE writes every
-// difference with its statement, for studying a family.
+// difference with its statement, for studying a family;
+// ORILAB_HWTRUTH_ONLY=fuzz5550319,fuzz5550938 runs only the programs
+// named, at both levels (for iterating on a family: the approx counts
+// are not checked then).
+
+// What the approx-only programs left are (issue 18): the H100's
+// recordings were compiled by the driver's JIT at -O3, and ptxas folds an
+// .approx function (all but tanh) of a compile-time constant to the
+// correctly rounded result (rsqrt.approx.f32 of cvt.f32.f16 of the
+// constant 0x21 compiles to one HFMA2.MMA writing 0x4432416a, where
+// MUFU.RSQ, and the H100's sweep, give 0x44324169; fuzz5551215,
+// fuzz5551138, fuzz5551178, fuzz5551200). orilab computes the MUFU at
+// every -O level, as ptxas -O0 does, and its fuzz oracle needs the
+// levels to agree, so these stay counted.
 
 // hwApproxMax is how many programs have only approx differences when all
 // of them run (ORILAB_HWTRUTH_FULL=1), at -O0 and -O3. More fails the
@@ -120,6 +133,15 @@ func TestHWTruthConformance(t *testing.T) {
 		dump = df
 	}
 	full := os.Getenv("ORILAB_HWTRUTH_FULL") != "" || *hwUpdate
+	only := map[string]bool{}
+	for _, n := range strings.Split(os.Getenv("ORILAB_HWTRUTH_ONLY"), ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			only[n+".json"] = true
+		}
+	}
+	if len(only) > 0 && *hwUpdate {
+		t.Fatal("ORILAB_HWTRUTH_ONLY and -hwtruth-update exclude each other: the update needs every program")
+	}
 	newKnown := map[string]string{}
 	var newApprox [2]int
 	every := [2]int{1, 8}
@@ -135,6 +157,12 @@ func TestHWTruthConformance(t *testing.T) {
 		ran, bad, approxOnly := 0, 0, 0
 		var sel []string
 		for i, f := range files {
+			if len(only) > 0 {
+				if only[filepath.Base(f)] {
+					sel = append(sel, f)
+				}
+				continue
+			}
 			if i%every[li] == 0 {
 				sel = append(sel, f)
 			}
@@ -204,7 +232,7 @@ func TestHWTruthConformance(t *testing.T) {
 		}
 		t.Logf("-O%d: %d of %d programs bit-exact in %v, %d differ only in approx results; programs per family: %s", level, counts["pass"], ran, time.Since(start).Round(time.Millisecond), approxOnly, formatCounts(counts))
 		newApprox[li] = approxOnly
-		if full && !*hwUpdate && approxOnly > hwApproxMax[li] {
+		if full && len(only) == 0 && !*hwUpdate && approxOnly > hwApproxMax[li] {
 			t.Errorf("-O%d: %d programs differ only in approx results, hwApproxMax says %d", level, approxOnly, hwApproxMax[li])
 		}
 	}

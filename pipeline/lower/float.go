@@ -1193,31 +1193,88 @@ func (c *fn) flDiv(in *ptx.Instr, t string) error {
 	}
 	a, b := c.flPlain(s[0], 1), c.flPlain(s[1], 1)
 	switch {
-	case in.HasMod(".approx"):
-		// d = a * (1/b). MUFU.RCP flushes a subnormal reciprocal, which
-		// gives PTX's documented 0 (or NaN for infinite a) when
-		// 2^126 < |b| < 2^128.
-		r := c.flR32(ori.OpMUFU, []string{"RCP"}, b)
-		c.flOp(ori.OpFMUL, flMods(ftz, "", false), d, a, r)
-	case in.HasMod(".full"):
-		// Full range: |b| > 2^126 is scaled by 1/4 so that its reciprocal
-		// stays normal, and without .ftz a subnormal b by 2^24:
-		// a/b = (a * rcp(b*s)) * s.
-		abs := c.flAbs(b, t)
-		big := c.flSetp(ori.OpFSETP, []string{"GT", "AND"}, abs, flPow32(126), flPT)
-		sc := c.flSel(flPow32(-2), flF32(flOne32), ori.R(big))
-		if !ftz {
-			tiny := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, abs, flF32(flMinN32), flPT)
-			sc = c.flSel(flPow32(24), sc, ori.R(tiny))
+	case in.HasMod(".approx"), in.HasMod(".full"):
+		// Decision: div.approx.f32 and div.full.f32 follow ptxas 13.0's
+		// SASS (sm_90) operation for operation: both operands are scaled
+		// by 1/4 when |b| > 2^126 (.full only) and by 2^24 when |b| <
+		// 2^-126 (without .ftz), then d = MUFU.RCP(b') * a'. The scaling
+		// of a (not of the quotient) decides overflow and underflow: the
+		// H100 wrote 0x7f000001 for a quotient this lowering used to
+		// compute as a * rcp(b), inf (fuzz5550413), and 1.0 for x/x with
+		// a subnormal x (fuzz5551944). Without .ftz the FMUL is RCP * a;
+		// div.approx.ftz.f32 is FMUL.FTZ a, RCP.
+		if b.Kind == ori.OpdImm && !math.IsNaN(float64(math.Float32frombits(uint32(b.Imm)))) {
+			c.flDivByImm32(d, a, uint32(b.Imm), in.HasMod(".full"), ftz)
+			return nil
 		}
-		bs := c.flR32(ori.OpFMUL, nil, b, sc)
-		r := c.flR32(ori.OpMUFU, []string{"RCP"}, bs)
-		q := c.flR32(ori.OpFMUL, flMods(ftz, "", false), a, r)
-		c.flOp(ori.OpFMUL, flMods(ftz, "", false), d, q, sc)
+		var ops [2]ori.Operand
+		ops[0], ops[1] = a, b
+		abs := c.flAbs(b, t)
+		scale := func(p ori.Operand, by ori.Operand) {
+			for i := range ops {
+				ops[i] = c.flSel(c.flR32(ori.OpFMUL, flMods(ftz, "", false), ops[i], by), ops[i], p)
+			}
+		}
+		if in.HasMod(".full") {
+			big := c.flSetp(ori.OpFSETP, []string{"GT", "AND"}, abs, flPow32(126), flPT)
+			if ftz {
+				scale(ori.R(big), flPow32(-2))
+			} else {
+				// The test reads the unscaled b, as in the SASS.
+				tiny := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, abs, flF32(flMinN32), flPT)
+				scale(ori.R(big), flPow32(-2))
+				scale(ori.R(tiny), flPow32(24))
+			}
+		} else if !ftz {
+			tiny := c.flSetp(ori.OpFSETP, []string{"LT", "AND"}, abs, flF32(flMinN32), flPT)
+			scale(ori.R(tiny), flPow32(24))
+		}
+		r := c.flR32(ori.OpMUFU, []string{"RCP"}, ops[1])
+		if ftz {
+			c.flOp(ori.OpFMUL, flMods(true, "", false), d, ops[0], r)
+		} else {
+			c.flOp(ori.OpFMUL, nil, d, r, ops[0])
+		}
 	default:
 		c.flDivF32(d, a, b, rnd, ftz)
 	}
 	return nil
+}
+
+// flDivByImm32 is div.approx.f32 or div.full.f32 (full) by the
+// immediate, not NaN, b: ptxas 13.0 applies the scalings of the register
+// form to b at compile time and folds MUFU.RCP of the result into an
+// FMUL immediate.
+// Decision: the folded reciprocal is 1/b' rounded to nearest, a flushed
+// subnormal b' giving ±inf and a subnormal reciprocal ±0, which is what
+// ptxas writes (SASS of div.full.ftz.f32 by 0fBC87C37C: FMUL.FTZ by
+// -60.340175628662109375, RN(1/b); by 0f7F000000 without .full: FMUL
+// by RZ), not the MUFU.RCP model's value: the H100 differed by one ulp
+// from a * MUFU.RCP(b) in 286 elements of fuzz5550289 and fuzz5551772.
+func (c *fn) flDivByImm32(d ori.Reg, a ori.Operand, b uint32, full, ftz bool) {
+	abs := b &^ flSign32
+	mods := flMods(ftz, "", false)
+	switch {
+	case full && abs > 0x7e800000: // |b| > 2^126
+		a = c.flR32(ori.OpFMUL, mods, a, flPow32(-2))
+		b = math.Float32bits(math.Float32frombits(b) * 0.25)
+	case !ftz && abs < flMinN32:
+		a = c.flR32(ori.OpFMUL, mods, a, flPow32(24))
+		b = math.Float32bits(math.Float32frombits(b) * 0x1p24)
+	}
+	var r uint32
+	if b&^flSign32 < flMinN32 {
+		r = b&flSign32 | flInf32
+	} else {
+		// 1/b rounded to f64 and then to f32 is RN(1/b): the quotient of
+		// 1 by a 24-bit significand is never within 2^-53 of an f32
+		// midpoint without being a power of two.
+		r = math.Float32bits(float32(1 / float64(math.Float32frombits(b))))
+		if r&^flSign32 < flMinN32 {
+			r &= flSign32
+		}
+	}
+	c.flOp(ori.OpFMUL, mods, d, a, flF32(r))
 }
 
 // flDivF32 is the IEEE f32 division d = a/b rounded by rnd (a and b are
@@ -1423,11 +1480,17 @@ func (c *fn) flDivF64Slow(t ori.Reg, a, b ori.Operand, rnd string) {
 	zero := ori.F64(0)
 	absA, absB := c.flAbs(a, ".f64"), c.flAbs(b, ".f64")
 	// Special operands: a * rb with rb = +-inf for b = +-0, +-0 for
-	// b = +-inf, b for a NaN b and +-1 otherwise; DMUL then produces
-	// every IEEE special result (and propagates NaNs as DMUL does).
+	// b = +-inf, b for a NaN b (when a is not a NaN) and +-1 otherwise;
+	// DMUL then produces every IEEE special result.
+	// Decision: when both operands are NaNs the quotient is a, quieted,
+	// as ptxas 13.0's slow path computes it (SASS: DSETP.NAN a first,
+	// then LOP3 a.hi | 0x80000), not DMUL's order, which takes b first:
+	// the H100 wrote 0xfff80000 (a, the default NaN of an earlier sqrt)
+	// for div.rn.f64 of it by 0x7fffffff_00000000 in fuzz5551939.
 	bZero := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, b, zero, flPT)
 	bInf := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, absB, inf, flPT)
-	bNaN := c.flSetp(ori.OpDSETP, []string{"NAN", "AND"}, b, b, flPT)
+	aNum := c.flSetp(ori.OpDSETP, []string{"NUM", "AND"}, a, a, flPT)
+	bNaN := c.flSetp(ori.OpDSETP, []string{"NAN", "AND"}, b, b, ori.R(aNum))
 	h := c.flSel(flImm32(flInfHi64), flImm32(0x3ff00000), ori.R(bZero))
 	h = c.flSel(flRZ, h, ori.R(bInf))
 	h = c.flLop(h, word(b, 1), flImm32(flSign32), func(h, b, s bool) bool { return h || b && s })
@@ -1629,7 +1692,7 @@ func (c *fn) flSqrtF64(d ori.Reg, a ori.Operand, rnd string) {
 // flRsqrtF64 is rsqrt.approx{.ftz}.f64. With .ftz it is the MUFU.RSQ64H
 // seed alone. Without, it is the seed refined once for positive finite
 // operands, the seed itself for the special ones (+-0 -> +-inf, +inf ->
-// +0, negative -> NaN) and DADD a, a for a NaN; a subnormal operand is
+// +0), the default NaN for a negative one and DADD a, a for a NaN; a subnormal operand is
 // scaled by 2^128 and the result by 2^64.
 func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 	if ftz {
@@ -1659,5 +1722,14 @@ func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 	seed = c.flSel64(c.flR64(ori.OpDADD, nil, a, a), seed, ori.R(isNaN))
 	r := c.flSel64(y, seed, ori.R(ok))
 	r = c.flSel64(c.flR64(ori.OpDMUL, nil, r, flPow64(64)), r, ori.R(tiny))
+	// Decision: a negative operand (normal, subnormal or -inf; not -0)
+	// gives the f64 default NaN 0xfff8000000000000, a constant that
+	// ptxas 13.0's fix-up path writes (SASS: DSETP.NEU a, 0; the sign bit
+	// set -> MOV 0 / MOV 0xfff80000), not the seed: MUFU.RSQ64H itself
+	// gives the high word 0x7fffffff there (fp.Rsq64HSFU). The H100
+	// returns 0xfff8000000000000 for every negative input of the
+	// rsqrt.approx.f64 sweep in ops-h100.tgz (TestRsqrtF64AgainstH100).
+	neg := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, a, ori.F64(0), flPT)
+	r = c.flSel64(c.flPair(flRZ, ori.Imm(0xfff80000)), r, ori.R(neg))
 	c.flMovTo(d, r, 2)
 }

@@ -137,8 +137,16 @@ func execDDIV(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		var r uint64
 		if d.op == ori.OpDSQRT {
 			r = fp.Sqrt64(a, rm)
+		} else if b := s.f64(w, f, &d.src[1], lane); a&^(1<<63) > 0x7ff0000000000000 {
+			// Decision: a NaN dividend gives itself, quieted, even when
+			// b is a NaN too (fp.Div64 would take b's, in the order of
+			// DMUL): ptxas 13.0's division tests a first (SASS:
+			// DSETP.NAN a, then LOP3 a.hi | 0x80000), the expansion
+			// (pipeline/lower flDivF64Slow) does the same, and the H100
+			// agrees (fuzz5551939 in ../shared/hwtruth).
+			r = a | 1<<51
 		} else {
-			r = fp.Div64(a, s.f64(w, f, &d.src[1], lane), rm)
+			r = fp.Div64(a, b, rm)
 		}
 		s.set64(w, f, &d.dst[0], lane, r)
 	})

@@ -126,7 +126,11 @@
 //     and complements the fraction of a negative one bit by bit (exact on
 //     the [-2,-1) binade against the [1,2) one).
 //   - RCP64H and RSQ64H are the f32 units applied to the 20-bit fraction,
-//     truncated to 20 bits: exact on the f64 sweep.
+//     truncated to 20 bits: exact on the f64 sweep. RSQ64H of a negative
+//     operand gives the high word 0x7fffffff (rsqrt.approx.ftz.f64, the
+//     MUFU alone, in the fuzz recordings); the sweep's rsqrt.approx.f64
+//     gets its default NaN from ptxas's fix-up path, which the lowering
+//     reproduces.
 //   - SIN and COS take the FMUL.RZ by 1/(2π) that SASS issues first, and
 //     truncate the turn to 25 fraction bits: two quadrant bits and a
 //     23-bit index u into one quarter-turn table on the same datapath,

@@ -70,6 +70,9 @@ func rsqrt64Seq(x uint64) uint64 {
 	if tiny {
 		r = Mul64(r, math.Float64bits(0x1p64), RN)
 	}
+	if Cmp64(x, 0, LT) {
+		r = 0xfff8000000000000
+	}
 	return r
 }
 
