@@ -340,9 +340,59 @@ func materializeImms(f *ori.Func, arch int, m *mirror) {
 				}
 			}
 			out = append(out, in)
+			if add := splitIMADAddend(f, in, arch, m); add != nil {
+				out = append(out, add)
+			}
 		}
 		b.Insts = out
 	}
+}
+
+// splitIMADAddend rewrites an IMAD d = a, imm1, imm2 that still does not
+// encode (no dead register held either immediate) into IMAD d = a,
+// imm1, RZ followed by the IADD3 d = d, imm2, RZ it returns, in the
+// allocated code and in its mirror; nil where in is not such an IMAD or
+// the pair would not encode either. Neither instruction needs a register
+// besides d: the IMAD has read a before the IADD3 writes d again, so d
+// may be a.
+//
+// Decision: ptxas never meets this form (it folds or moves constants
+// long before), so there is no word of its to follow; two instructions
+// with the same result are the fix that needs no free register. The
+// case is a .func whose registers are all live or reserved by the call
+// ABI at the IMAD (fuzz finding regalloc-implicit-argument's fn2 at -O0:
+// mad.lo.u32 %r5, %r2, 8, 0x80 became IMAD R0 = R0, 0x8, 0x80, and only
+// registers the .func writes may be taken, see scratchReg).
+func splitIMADAddend(f *ori.Func, in *ori.Inst, arch int, m *mirror) *ori.Inst {
+	if in.Op != ori.OpIMAD || len(in.Mods) != 0 || len(in.Dsts) != 1 || len(in.Srcs) != 3 {
+		return nil
+	}
+	d, b, c := in.Dsts[0], in.Srcs[1], in.Srcs[2]
+	if d.Kind != ori.OpdReg || d.Reg.Class != ori.ClassR || d.Reg.Virtual || d.Reg.Words > 1 || d.Reg.IsZero() ||
+		b.Kind == ori.OpdReg || c.Kind != ori.OpdImm || c.FKind != ori.ImmInt || c.Neg || c.Not || c.Abs ||
+		encodes(in, arch) {
+		return nil
+	}
+	mul := in.Clone()
+	mul.Srcs[2] = ori.R(ori.RZ)
+	add := ori.NewInst(ori.OpIADD3)
+	add.ID = f.NewID()
+	add.Guard, add.GuardNot, add.Line = in.Guard, in.GuardNot, in.Line
+	add.Dsts = []ori.Operand{ori.R(d.Reg)}
+	add.Srcs = []ori.Operand{ori.R(d.Reg), c, ori.R(ori.RZ)}
+	if !encodes(mul, arch) || !encodes(add, arch) {
+		return nil
+	}
+	in.Srcs[2] = mul.Srcs[2]
+	if p := m.byID[in.ID]; p != nil && len(p.Dsts) == 1 && len(p.Srcs) == 3 {
+		pa := add.Clone()
+		pa.Guard = p.Guard
+		pa.Dsts = []ori.Operand{p.Dsts[0]}
+		pa.Srcs = []ori.Operand{ori.R(p.Dsts[0].Reg), p.Srcs[2], ori.R(ori.RZ)}
+		p.Srcs[2] = ori.R(ori.RZ)
+		m.insertAfter(p.ID, pa)
+	}
+	return add
 }
 
 // firstF64Imm returns the first of two or more f64 immediate sources of
