@@ -77,7 +77,8 @@ package pipeline
 // every register is live (a .func that writes nothing but the register
 // an FFMA with two immediates reads and writes) the instruction keeps
 // its operand and the encoder refuses it with an error naming the
-// instruction. A
+// instruction, except a plain IMAD with immediates in B and C, which
+// becomes IMAD d = a, B, RZ and IADD3 d = d, C, RZ (splitIMADAddend). A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.
