@@ -1096,6 +1096,19 @@ func barRedResults(f *ori.Func, m *mirror) {
 // encoder refuses it: bank 2 is the launched kernel's, and a .func may
 // be called from several kernels. So does a BRX where no register pair
 // is free.
+//
+// What ptxas does there (13.0.88, sm_80 and sm_90, -O0 and -O3, brx.idx
+// in a .visible .func called from one kernel; cuobjdump -sass and -elf):
+// the callee's code lies inside .text.KERNEL after the kernel's EXIT (no
+// .text.FUNC section), and its table is in .nv.constant2.KERNEL with the
+// targets' offsets from the kernel's start, read by LDC c[0x2][R] and
+// BRX R -PC as above; no relocation touches the table (sm_90's
+// .rela.nv.constant2.k is empty). So ptxas sidesteps the question by
+// giving each kernel its own copy of its callees. orilab writes every
+// .func once, in its own .text.FUNC section; following ptxas needs either
+// that per-kernel copy of the callees or one layout of the .funcs'
+// tables in bank 2 shared by every kernel that calls them (and the
+// simulator reading it there), neither of which exists yet.
 
 func jumpTables(f *ori.Func, m *mirror) {
 	if !f.Entry {
