@@ -77,7 +77,8 @@ package pipeline
 // every register is live (a .func that writes nothing but the register
 // an FFMA with two immediates reads and writes) the instruction keeps
 // its operand and the encoder refuses it with an error naming the
-// instruction. A
+// instruction, except a plain IMAD with immediates in B and C, which
+// becomes IMAD d = a, B, RZ and IADD3 d = d, C, RZ (splitIMADAddend). A
 // constant with a register index (c[0x0][R2]) is not moved. A module whose
 // functions use every uniform pair gets no descriptor, and the encoder
 // refuses its global accesses.
@@ -340,9 +341,59 @@ func materializeImms(f *ori.Func, arch int, m *mirror) {
 				}
 			}
 			out = append(out, in)
+			if add := splitIMADAddend(f, in, arch, m); add != nil {
+				out = append(out, add)
+			}
 		}
 		b.Insts = out
 	}
+}
+
+// splitIMADAddend rewrites an IMAD d = a, imm1, imm2 that still does not
+// encode (no dead register held either immediate) into IMAD d = a,
+// imm1, RZ followed by the IADD3 d = d, imm2, RZ it returns, in the
+// allocated code and in its mirror; nil where in is not such an IMAD or
+// the pair would not encode either. Neither instruction needs a register
+// besides d: the IMAD has read a before the IADD3 writes d again, so d
+// may be a.
+//
+// Decision: ptxas never meets this form (it folds or moves constants
+// long before), so there is no word of its to follow; two instructions
+// with the same result are the fix that needs no free register. The
+// case is a .func whose registers are all live or reserved by the call
+// ABI at the IMAD (fuzz finding regalloc-implicit-argument's fn2 at -O0:
+// mad.lo.u32 %r5, %r2, 8, 0x80 became IMAD R0 = R0, 0x8, 0x80, and only
+// registers the .func writes may be taken, see scratchReg).
+func splitIMADAddend(f *ori.Func, in *ori.Inst, arch int, m *mirror) *ori.Inst {
+	if in.Op != ori.OpIMAD || len(in.Mods) != 0 || len(in.Dsts) != 1 || len(in.Srcs) != 3 {
+		return nil
+	}
+	d, b, c := in.Dsts[0], in.Srcs[1], in.Srcs[2]
+	if d.Kind != ori.OpdReg || d.Reg.Class != ori.ClassR || d.Reg.Virtual || d.Reg.Words > 1 || d.Reg.IsZero() ||
+		b.Kind == ori.OpdReg || c.Kind != ori.OpdImm || c.FKind != ori.ImmInt || c.Neg || c.Not || c.Abs ||
+		encodes(in, arch) {
+		return nil
+	}
+	mul := in.Clone()
+	mul.Srcs[2] = ori.R(ori.RZ)
+	add := ori.NewInst(ori.OpIADD3)
+	add.ID = f.NewID()
+	add.Guard, add.GuardNot, add.Line = in.Guard, in.GuardNot, in.Line
+	add.Dsts = []ori.Operand{ori.R(d.Reg)}
+	add.Srcs = []ori.Operand{ori.R(d.Reg), c, ori.R(ori.RZ)}
+	if !encodes(mul, arch) || !encodes(add, arch) {
+		return nil
+	}
+	in.Srcs[2] = mul.Srcs[2]
+	if p := m.byID[in.ID]; p != nil && len(p.Dsts) == 1 && len(p.Srcs) == 3 {
+		pa := add.Clone()
+		pa.Guard = p.Guard
+		pa.Dsts = []ori.Operand{p.Dsts[0]}
+		pa.Srcs = []ori.Operand{ori.R(p.Dsts[0].Reg), p.Srcs[2], ori.R(ori.RZ)}
+		p.Srcs[2] = ori.R(ori.RZ)
+		m.insertAfter(p.ID, pa)
+	}
+	return add
 }
 
 // firstF64Imm returns the first of two or more f64 immediate sources of
@@ -1045,6 +1096,19 @@ func barRedResults(f *ori.Func, m *mirror) {
 // encoder refuses it: bank 2 is the launched kernel's, and a .func may
 // be called from several kernels. So does a BRX where no register pair
 // is free.
+//
+// What ptxas does there (13.0.88, sm_80 and sm_90, -O0 and -O3, brx.idx
+// in a .visible .func called from one kernel; cuobjdump -sass and -elf):
+// the callee's code lies inside .text.KERNEL after the kernel's EXIT (no
+// .text.FUNC section), and its table is in .nv.constant2.KERNEL with the
+// targets' offsets from the kernel's start, read by LDC c[0x2][R] and
+// BRX R -PC as above; no relocation touches the table (sm_90's
+// .rela.nv.constant2.k is empty). So ptxas sidesteps the question by
+// giving each kernel its own copy of its callees. orilab writes every
+// .func once, in its own .text.FUNC section; following ptxas needs either
+// that per-kernel copy of the callees or one layout of the .funcs'
+// tables in bank 2 shared by every kernel that calls them (and the
+// simulator reading it there), neither of which exists yet.
 
 func jumpTables(f *ori.Func, m *mirror) {
 	if !f.Entry {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -575,6 +576,183 @@ BB2:
 		}
 		if got.String() != c.want {
 			t.Errorf("with %q: got\n%s\nwant\n%s", c.second, got.String(), c.want)
+		}
+	}
+}
+
+// TestIMADSplitAddendIR: in a .func whose written registers are all live
+// at an IMAD with immediates in B and C (R0 is read by it and by #4, R4
+// is the result that #4 adds to), no register can hold either immediate
+// (fuzz finding regalloc-implicit-argument's fn2 at -O0), so the IMAD
+// keeps B and an IADD3 adds C to its result.
+func TestIMADSplitAddendIR(t *testing.T) {
+	src := `.module sm_80 address_size=64
+
+.func f
+.param a offset=0x4 size=0x4 align=0x4
+.ret r offset=0x4 size=0x4 align=0x4
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 MOV R0 = R4 ;
+	#2 MOV R4 = RZ ;
+	#3 IMAD R0 = R0, 0x8, 0x80 ;
+	#4 IADD3 R4 = R4, R0, RZ ;
+	#5 RET ;
+}
+`
+	want := "\t#1 MOV R0 = R4\n\t#2 MOV R4 = RZ\n\t#3 IMAD R0 = R0, 0x8, RZ\n\t#6 IADD3 R0 = R0, 0x80, RZ\n\t#4 IADD3 R4 = R4, R0, RZ\n\t#5 RET\n"
+	m, err := ori.ParseModule("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if err := postFixForMercTargets(&PhaseContext{Module: m, Arch: 80, Backend: &Backend{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, in := range f.Blocks[0].Insts {
+		got.WriteString("\t" + strings.SplitN(in.String(), " ;", 2)[0] + "\n")
+		if in.Op == ori.OpRET {
+			continue // no return-address register in this IR
+		}
+		if _, err := sass.Encode(in, 80, 0, nil); err != nil {
+			t.Errorf("the legalized code does not encode: %v", err)
+		}
+	}
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
+	}
+}
+
+// TestIMADSplitAddendRuns: the split computes what the IMAD did. A
+// kernel's mad.lo.u32 with two immediates is compiled at -O0 up to
+// PostFixForMercTargets, its IMAD split as the fix-up splits it where no
+// register is free, and both versions run in the simulator: the buffers
+// are equal and hold tid * 8 + 0x80.
+func TestIMADSplitAddendRuns(t *testing.T) {
+	dir := t.TempDir()
+	ptxSrc := `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	mad.lo.u32 %r2, %r1, 8, 0x80;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r2;
+	ret;
+}
+`
+	var vals []string
+	for i := 0; i < 32; i++ {
+		vals = append(vals, fmt.Sprintf("%q", fmt.Sprintf("0x%08x", i*8+0x80)))
+	}
+	specSrc := `{"name": "k", "ptx": "k.ptx", "kernel": "k",
+ "launch": {"grid": [1, 1, 1], "block": [32, 1, 1]},
+ "params": [{"name": "out", "kind": "buffer", "elem": "u32", "count": 32, "init": "zero"}],
+ "expect": [{"param": "out", "elem": "u32", "count": 32, "values_hex": [` + strings.Join(vals, ", ") + `]}]}`
+	if err := os.WriteFile(filepath.Join(dir, "k.ptx"), []byte(ptxSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "k.json"), []byte(specSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Load(filepath.Join(dir, "k.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := LookupPhase("PostFixForMercTargets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Arch: 80, OptLevel: 0}
+	sess, err := req.StartFile(s.PTXPath, []byte(ptxSrc), SessionControl{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RunTo(before - 1); err != nil {
+		t.Fatal(err)
+	}
+	pre := sess.Module().Clone()
+	f := sess.Module().Func("k")
+	split := 0
+	for _, b := range f.Blocks {
+		var out []*ori.Inst
+		for _, in := range b.Insts {
+			out = append(out, in)
+			if add := splitIMADAddend(f, in, 80, newMirror(nil, f)); add != nil {
+				out = append(out, add)
+				split++
+			}
+		}
+		b.Insts = out
+	}
+	if split != 1 {
+		t.Fatalf("%d IMADs split, want 1:\n%s", split, f)
+	}
+	b1, _, err := ExecuteBuffers(pre, s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Execute(sess.Module(), s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Pass {
+		t.Errorf("the split code fails its spec:\n%s", spec.FormatResults(rep.Results))
+	}
+	b2, _, _ := ExecuteBuffers(sess.Module(), s, RunOptions{})
+	if !bytes.Equal(b1[0], b2[0]) {
+		t.Error("the buffer differs before and after the split")
+	}
+}
+
+// TestFCHKConstantNumeratorEncodes: rcp.rn.f32 is 1.0 / x, whose
+// FCHK.DIVIDE reads the 1.0 in source A, which is a register in every
+// FCHK word. The lowering moves it into a register; before, the fix-up
+// had to find one, and in bodysystemcuda's gravitation (a .func) at -O3
+// every register the .func writes is live at the FCHK, so
+// FCHK.DIVIDE P1 = 0f3F800000, R15 was refused by the encoder. Every
+// function of that module now encodes, and every FCHK reads a register.
+func TestFCHKConstantNumeratorEncodes(t *testing.T) {
+	p := filepath.Join(testenv.Shared(t), "corpus", "gpuocelot", "tests", "ptx", "sdk2.2", "bodysystemcuda.ptx")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arch := range []int{80, 90} {
+		res, err := CompileWith(p, src, Options{Arch: arch}, PhaseOptions{OptLevel: 3, NoSnapshots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fchk := 0
+		for _, f := range res.Final.Funcs {
+			if _, err := sass.EncodeFunc(f, arch); err != nil {
+				t.Errorf("sm_%d %s: %v", arch, f.Name, err)
+			}
+			for _, b := range f.Blocks {
+				for _, in := range b.Insts {
+					if in.Op == ori.OpFCHK {
+						fchk++
+						if in.Srcs[0].Kind != ori.OpdReg {
+							t.Errorf("sm_%d %s: %s", arch, f.Name, in)
+						}
+					}
+				}
+			}
+		}
+		if fchk == 0 {
+			t.Errorf("sm_%d: no FCHK in bodysystemcuda: the test checks nothing", arch)
 		}
 	}
 }

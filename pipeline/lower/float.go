@@ -1293,7 +1293,20 @@ func (c *fn) flDivF32(d ori.Reg, a, b ori.Operand, rnd string, ftz bool) {
 	q1 := c.flR32(ori.OpFFMA, nil, r, y, q0)
 	r1 := c.flR32(ori.OpFFMA, nil, nb, q1, a)
 	c.flOp(ori.OpFFMA, flMods(false, rnd, false), t, r1, y, q1)
-	slow := c.flSetp(ori.OpFCHK, []string{"DIVIDE"}, a, b)
+	// FCHK's A is a register in every SASS word (the immediate slot is
+	// B), so a constant numerator (rcp.rn.f32 is 1.0 / b) is moved into
+	// a register here, where the allocator gives it one. Leaving it to
+	// PostFixForMercTargets failed in a .func whose written registers
+	// are all live at the FCHK (bodysystemcuda's gravitation at -O3:
+	// FCHK.DIVIDE P1 = 0f3F800000, R15 stayed unencodable), as the fix-up
+	// may only take registers the .func already writes. Copy propagation
+	// does not put the constant back: FCHK has no immediate A slot
+	// (opt's immSlot).
+	fa := a
+	if a.Kind != ori.OpdReg {
+		fa = c.flR32(ori.OpMOV, nil, a)
+	}
+	slow := c.flSetp(ori.OpFCHK, []string{"DIVIDE"}, fa, b)
 	join := c.f.NewBlock("")
 	c.flBranchIf(slow, true, join)
 	c.flDivF32Slow(t, a, b, rnd, ftz)
