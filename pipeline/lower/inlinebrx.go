@@ -14,20 +14,27 @@ import (
 // itself is not changed.
 //
 // Decision: ptxas 13.0.88 (sm_80 and sm_90, -O0 and -O3, brx.idx in a
-// .visible .func called from a kernel; cuobjdump -sass and -elf) emits no
-// .text.FUNC for such a function: its code lies inside .text.KERNEL, its
-// jump table in .nv.constant2.KERNEL with the targets' offsets from the
-// kernel's start and no relocation. Every calling kernel thus has its own
-// copy, and the table is read from the launched kernel's bank 2, which is
-// what a BRX in a separately emitted .func cannot do (see jumpTables in
-// pipeline/mercfixup.go). orilab gives each caller its own copy by
-// inlining, here in the lowering, so that it happens at every -O level as
-// ptxas's placement does (at -O0 too). Only functions every call sees
-// whole are inlined (privateFuncs: defined here, not .weak, not
-// address-taken, not recursive), and only at calls whose arguments and
-// results are .param variables of the call's own block and that carry no
-// guard; any other call keeps the CALL, and the encoder's refusal of its
-// BRX stands with its reason.
+// .func or .visible .func called from a kernel; cuobjdump -sass and -elf)
+// emits no .text.FUNC for such a function: one copy of it lies inside
+// .text.KERNEL after the kernel's EXIT, reached by CALL.REL.NOINC, and its
+// jump table is in .nv.constant2.KERNEL with the targets' offsets from
+// the kernel's start and no relocation (testdata/kernels/brx_func.ptx:
+// two calls, one BRX, only .text.brx_func, at both levels on both
+// targets). Every calling kernel thus has its own copy, and the table is
+// read from the launched kernel's bank 2, which a BRX in a separately
+// emitted .func cannot do (see jumpTables in pipeline/mercfixup.go).
+// orilab writes each .func once, in its own section, and has no
+// per-kernel copy of a callee; it gives each caller its own copy by
+// inlining instead, here in the lowering so that it happens at every -O
+// level (ptxas's placement does not depend on the level either). The
+// difference from ptxas: one copy per call, not per kernel, so a kernel
+// that calls such a function n times holds n copies of its code and n
+// tables where ptxas holds one. Only functions every call sees whole are
+// inlined (privateFuncs: defined here, not .weak, not address-taken, not
+// recursive), and only at calls whose arguments and results are .param
+// variables of the call's own block and that carry no guard; any other
+// call keeps the CALL, and the encoder's refusal of its BRX stands with
+// its reason.
 //
 // The body goes into a nested block, so its declarations shadow the
 // caller's as PTX scoping prescribes; its labels get a suffix that no
