@@ -361,7 +361,8 @@ func materializeImms(f *ori.Func, arch int, m *mirror) {
 // long before), so there is no word of its to follow; two instructions
 // with the same result are the fix that needs no free register. The
 // case is a .func whose registers are all live or reserved by the call
-// ABI at the IMAD (fuzz finding regalloc-implicit-argument's fn2 at -O0:
+// ABI at the IMAD (fuzz finding regalloc-implicit-argument's fn2 at -O0,
+// before the lowering dropped that uncalled function for its brx.idx:
 // mad.lo.u32 %r5, %r2, 8, 0x80 became IMAD R0 = R0, 0x8, 0x80, and only
 // registers the .func writes may be taken, see scratchReg).
 func splitIMADAddend(f *ori.Func, in *ori.Inst, arch int, m *mirror) *ori.Inst {
@@ -1095,7 +1096,10 @@ func barRedResults(f *ori.Func, m *mirror) {
 // kernel's start. A BRX outside a kernel keeps its index form, and the
 // encoder refuses it: bank 2 is the launched kernel's, and a .func may
 // be called from several kernels. So does a BRX where no register pair
-// is free.
+// is free. The lowering inlines every .func holding brx.idx that it can
+// (lower/inlinebrx.go), so this refusal remains only for a BRX in a .func
+// whose address is taken, that is recursive, or whose call could not be
+// inlined.
 //
 // What ptxas does there (13.0.88, sm_80 and sm_90, -O0 and -O3, brx.idx
 // in a .visible .func called from one kernel; cuobjdump -sass and -elf):
@@ -1105,10 +1109,9 @@ func barRedResults(f *ori.Func, m *mirror) {
 // BRX R -PC as above; no relocation touches the table (sm_90's
 // .rela.nv.constant2.k is empty). So ptxas sidesteps the question by
 // giving each kernel its own copy of its callees. orilab writes every
-// .func once, in its own .text.FUNC section; following ptxas needs either
-// that per-kernel copy of the callees or one layout of the .funcs'
-// tables in bank 2 shared by every kernel that calls them (and the
-// simulator reading it there), neither of which exists yet.
+// .func once, in its own .text.FUNC section, and instead inlines such a
+// callee at each call in the lowering (lower/inlinebrx.go, whose
+// Decision compares the two).
 
 func jumpTables(f *ori.Func, m *mirror) {
 	if !f.Entry {

@@ -41,6 +41,11 @@
 // value); those rules look at every definition of a register that
 // reaches the use, which ptxreach.go finds on the PTX statements.
 //
+// Before lowering, a .func holding brx.idx is inlined at each direct call
+// it can be (inlinebrx.go) and dropped, so that its jump table lies in the
+// calling kernel's constant bank 2 as ptxas's does; the parsed module is
+// left as it was.
+//
 // Anything it cannot translate is an error "FILE:LINE:COL: error:
 // unsupported: ...", never a silent skip.
 package lower

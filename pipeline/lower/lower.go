@@ -89,6 +89,7 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	if asz == 0 {
 		asz = 32 // PTX's default when .address_size is absent
 	}
+	m = inlineBRXFuncs(m)
 	l := &lowerer{m: m, out: &ori.Module{Arch: arch, AddressSize: asz}, globals: map[string]*ori.Global{}, funcs: map[string]*ptx.Func{}, opts: opts}
 	if err := l.collectGlobals(); err != nil {
 		return nil, err
