@@ -19,7 +19,7 @@ import (
 	"orilab/pipeline/sass"
 )
 
-// cubinInputs: testdata/kernels and every 32nd corpus file by default
+// cubinInputs: testdata/kernels and every 4th corpus file by default
 // (about 40 s on two cores; each cubin costs a cuobjdump and an nvdisasm
 // run, so the rest of testdata, which TestNvdisasmEncoding covers, is
 // left out), the whole corpus and all of testdata with
