@@ -55,29 +55,8 @@ var arithWords = []struct {
 // TestArithWords: each form encodes to its word, prints as nvdisasm does,
 // and decodes back to the same text.
 func TestArithWords(t *testing.T) {
-	const ctrlMask = 1<<(105-64) - 1
 	for _, c := range arithWords {
-		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-		in := f.Blocks[0].Insts[0]
-		w, err := Encode(in, c.arch, 0, nil)
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if w.Lo != c.lo || w.Hi&ctrlMask != c.hi {
-			t.Errorf("sm_%d %s: word %v, want %016x %016x below the control bits", c.arch, c.ori, w, c.lo, c.hi)
-		}
-		if got, err := InstTextRaw(in, c.arch); err != nil || Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", c.arch, c.ori, got, err, c.text)
-		}
-		d, err := Decode(w, c.arch, DecodeContext{Raw: true})
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
-		}
+		checkMeasuredWord(t, c.arch, c.ori, c.lo, c.hi, belowCtrl, c.text, false)
 	}
 }
 

@@ -62,27 +62,7 @@ func TestAtomicAndBarrierWords(t *testing.T) {
 		{90, "[B------:R-:W-:-:S08] BAR.SYNC.DEFER_BLOCKING 0x0", 0x0000000000007b1d, 0x000ff00000010000, "BAR.SYNC.DEFER_BLOCKING 0x0 ;"},
 	}
 	for _, c := range cases {
-		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-		in := f.Blocks[0].Insts[0]
-		w, err := Encode(in, c.arch, 0, nil)
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if want := (Word{c.lo, c.hi}); w != want {
-			t.Errorf("sm_%d %s: word %v, ptxas wrote %v", c.arch, c.ori, w, want)
-		}
-		if got, err := InstTextRaw(in, c.arch); err != nil || Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", c.arch, c.ori, got, err, c.text)
-		}
-		d, err := Decode(w, c.arch, DecodeContext{Raw: true})
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
-		}
+		checkMeasuredWord(t, c.arch, c.ori, c.lo, c.hi, allBits, c.text, false)
 	}
 }
 

@@ -44,27 +44,7 @@ func TestTensorCoreWords(t *testing.T) {
 		{90, "[B------:R-:W0:-:S02] ATOMS.CAST.SPIN R5 = [R0], R4, R5", 0x000000040005738d, 0x000e240001800005, "ATOMS.CAST.SPIN R5, [R0], R4, R5 ;"},
 	}
 	for _, c := range cases {
-		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-		in := f.Blocks[0].Insts[0]
-		w, err := Encode(in, c.arch, 0, nil)
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if want := (Word{c.lo, c.hi}); w != want {
-			t.Errorf("sm_%d %s: word %v, ptxas wrote %v", c.arch, c.ori, w, want)
-		}
-		if got, err := InstTextRaw(in, c.arch); err != nil || Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", c.arch, c.ori, got, err, c.text)
-		}
-		d, err := Decode(w, c.arch, DecodeContext{Raw: true})
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
-		}
+		checkMeasuredWord(t, c.arch, c.ori, c.lo, c.hi, allBits, c.text, false)
 	}
 	// STSM is an sm_90 form (stmatrix needs sm_90).
 	f := parseFunc(t, "BB0:\n\t#1 STSM.16.M88 [R15], R18 ;\n")
@@ -95,27 +75,7 @@ func TestF2FPTF32Words(t *testing.T) {
 	}
 	for _, arch := range []int{90} {
 		for _, c := range cases {
-			f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-			in := f.Blocks[0].Insts[0]
-			w, err := Encode(in, arch, 0, nil)
-			if err != nil {
-				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
-				continue
-			}
-			if want := (Word{c.lo, c.hi}); w != want {
-				t.Errorf("sm_%d %s: word %v, ptxas wrote %v", arch, c.ori, w, want)
-			}
-			if got, err := InstTextRaw(in, arch); err != nil || Normalize(got) != Normalize(c.text) {
-				t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", arch, c.ori, got, err, c.text)
-			}
-			d, err := Decode(w, arch, DecodeContext{Raw: true})
-			if err != nil {
-				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
-				continue
-			}
-			if got, _ := InstTextRaw(d, arch); Normalize(got) != Normalize(c.text) {
-				t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", arch, c.ori, got, c.text)
-			}
+			checkMeasuredWord(t, arch, c.ori, c.lo, c.hi, allBits, c.text, false)
 		}
 	}
 }
@@ -141,27 +101,7 @@ func TestBarRedWords(t *testing.T) {
 	}
 	for _, arch := range []int{80, 90} {
 		for _, c := range cases {
-			f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-			in := f.Blocks[0].Insts[0]
-			w, err := Encode(in, arch, 0, nil)
-			if err != nil {
-				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
-				continue
-			}
-			if want := (Word{c.lo, c.hi}); w != want {
-				t.Errorf("sm_%d %s: word %v, ptxas wrote %v", arch, c.ori, w, want)
-			}
-			if got, err := InstTextRaw(in, arch); err != nil || Normalize(got) != Normalize(c.text) {
-				t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", arch, c.ori, got, err, c.text)
-			}
-			d, err := Decode(w, arch, DecodeContext{Raw: true})
-			if err != nil {
-				t.Errorf("sm_%d %s: %v", arch, c.ori, err)
-				continue
-			}
-			if got, _ := InstTextRaw(d, arch); Normalize(got) != Normalize(c.text) {
-				t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", arch, c.ori, got, c.text)
-			}
+			checkMeasuredWord(t, arch, c.ori, c.lo, c.hi, allBits, c.text, false)
 		}
 	}
 	// A result on BAR.RED itself has no bits.
@@ -202,29 +142,8 @@ func TestHalfWords(t *testing.T) {
 		{89, "F2FP.F16.E4M3.UNPACK_B R7 = RZ, UR4", 0x00000004ff077c3e, 0x000000000a0006ff, "F2FP.F16.E4M3.UNPACK_B R7, UR4 ;"},
 		{90, "F2FP.F16.E5M2.UNPACK_B R9 = RZ, UR4", 0x00000004ff097c3e, 0x000000000a0004ff, "F2FP.F16.E5M2.UNPACK_B R9, UR4 ;"},
 	}
-	const ctrlMask = 1<<(105-64) - 1
 	for _, c := range cases {
-		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-		in := f.Blocks[0].Insts[0]
-		w, err := Encode(in, c.arch, 0, nil)
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if w.Lo != c.lo || w.Hi&ctrlMask != c.hi {
-			t.Errorf("sm_%d %s: word %v, want %016x %016x below the control bits", c.arch, c.ori, w, c.lo, c.hi)
-		}
-		if got, err := InstTextRaw(in, c.arch); err != nil || Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", c.arch, c.ori, got, err, c.text)
-		}
-		d, err := Decode(w, c.arch, DecodeContext{Raw: true})
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
-		}
+		checkMeasuredWord(t, c.arch, c.ori, c.lo, c.hi, belowCtrl, c.text, false)
 	}
 	// sm_80 has no HADD2.BF16_V2 (nvdisasm -b SM80 ignores bit 85) and
 	// no fp8 conversion (sm_89 and later), and a constant or a uniform

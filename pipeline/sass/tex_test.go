@@ -48,29 +48,7 @@ func TestTextureWords(t *testing.T) {
 		{90, "SUST.D.BA.2D.STRONG.SM.IGN R14, R23, UR4, 0x0", 0x600004170e007f9d, 0x0007e2000810a900, "SUST.D.BA.2D.STRONG.SM.IGN [R14], R23, UR4, 0x0 ;"},
 	}
 	for _, c := range cases {
-		want := Word{c.lo, c.hi}
-		f := parseFunc(t, "BB0:\n\t#1 "+c.ori+" ;\n")
-		in := f.Blocks[0].Insts[0]
-		in.Ctrl = decodeCtrl(want)
-		w, err := Encode(in, c.arch, 0, nil)
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if w != want {
-			t.Errorf("sm_%d %s: word %v, ptxas wrote %v", c.arch, c.ori, w, want)
-		}
-		if got, err := InstTextRaw(in, c.arch); err != nil || Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: prints %q (%v), nvdisasm %q", c.arch, c.ori, got, err, c.text)
-		}
-		d, err := Decode(w, c.arch, DecodeContext{Raw: true})
-		if err != nil {
-			t.Errorf("sm_%d %s: %v", c.arch, c.ori, err)
-			continue
-		}
-		if got, _ := InstTextRaw(d, c.arch); Normalize(got) != Normalize(c.text) {
-			t.Errorf("sm_%d %s: decodes as %q, nvdisasm %q", c.arch, c.ori, got, c.text)
-		}
+		checkMeasuredWord(t, c.arch, c.ori, c.lo, c.hi, allBits, c.text, true)
 	}
 	// ptxas wrote no bindless TLD: its word is not measured, so the
 	// encoder refuses it rather than guess.
