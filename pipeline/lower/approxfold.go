@@ -97,9 +97,10 @@ func (c *fn) ptxasFoldApprox(in *ptx.Instr, d ori.Reg) bool {
 }
 
 // approxFoldValue returns what ptxas folds the .approx.f32 instruction in
-// to, if it does.
+// to, if it does. A guarded instruction folds to a guarded move (ptxas
+// 13.0 too).
 func (c *fn) approxFoldValue(in *ptx.Instr, depth int) (uint32, bool) {
-	if !approxFoldOps[in.Op] || !in.HasMod(".approx") || lastType(in) != ".f32" || len(in.Args) != 2 || in.Guard != nil {
+	if !approxFoldOps[in.Op] || !in.HasMod(".approx") || lastType(in) != ".f32" || len(in.Args) != 2 {
 		return 0, false
 	}
 	a, ok := c.approxConst32(in, in.Args[1], depth+1)
@@ -174,7 +175,9 @@ func (c *fn) approxConst(use *ptx.Instr, a *ptx.Operand, depth int) (uint64, int
 // approxDefConst returns the constant that def writes to its
 // destination register, with the register's width.
 func (c *fn) approxDefConst(def *ptx.Instr, depth int) (uint64, int, bool) {
-	if def.Guard != nil || len(def.Args) != 2 || def.Args[0].Kind != ptx.OpName {
+	// A guarded definition counts with the value it writes: the
+	// definitions before it reach the use too (reachingDefs).
+	if len(def.Args) != 2 || def.Args[0].Kind != ptx.OpName {
 		return 0, 0, false
 	}
 	if approxFoldOps[def.Op] {
