@@ -39,7 +39,11 @@
 // lowering computes ptxas's (ptxasfold.go: a shift folded into a
 // multiplier, abs/neg of a NaN constant, an 8-bit store of an f16
 // value); those rules look at every definition of a register that
-// reaches the use, which ptxreach.go finds on the PTX statements.
+// reaches the use, which ptxreach.go finds on the PTX statements (a
+// register declared in a nested block is another register). rcp, sqrt,
+// rsqrt, lg2, ex2, sin and cos .approx.f32 of a compile-time constant
+// become a move of the value ptxas 13.0 folds them to (approxfold.go), at
+// every -O level, unless the FoldApproxConstants knob says no.
 //
 // Before lowering, a .func holding brx.idx is inlined at each direct call
 // it can be (inlinebrx.go) and dropped, so that its jump table lies in the

@@ -941,6 +941,9 @@ func lowerMufu(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
+	if c.ptxasFoldApprox(in, d) {
+		return nil
+	}
 	a, err := c.src(in.Args[1], t)
 	if err != nil {
 		return err
@@ -1058,6 +1061,9 @@ func lowerRcp(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
+	if c.ptxasFoldApprox(in, d) {
+		return nil
+	}
 	a, err := c.src(in.Args[1], t)
 	if err != nil {
 		return err
@@ -1106,6 +1112,9 @@ func lowerSqrt(c *fn, in *ptx.Instr) error {
 	if err != nil {
 		return err
 	}
+	if c.ptxasFoldApprox(in, d) {
+		return nil
+	}
 	a, err := c.src(in.Args[1], t)
 	if err != nil {
 		return err
@@ -1146,6 +1155,9 @@ func lowerRsqrt(c *fn, in *ptx.Instr) error {
 	d, err := c.flDst(in, t)
 	if err != nil {
 		return err
+	}
+	if c.ptxasFoldApprox(in, d) {
+		return nil
 	}
 	a, err := c.src(in.Args[1], t)
 	if err != nil {

@@ -19,6 +19,10 @@ type Options struct {
 	// by default those without a rounding modifier are contracted into
 	// fused multiply-adds where ptxas contracts them (contract.go).
 	NoContract bool
+	// NoApproxFold keeps rcp, sqrt, rsqrt, lg2, ex2, sin and cos
+	// .approx.f32 of compile-time constants on the unit; by default they
+	// are folded to ptxas's compile-time result (approxfold.go).
+	NoApproxFold bool
 	// UndefinedReads, when set, is called for every function whose PTX
 	// reads registers before writing them on some path from the entry,
 	// with the function's name and those registers' PTX names (each once,

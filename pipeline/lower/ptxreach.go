@@ -6,7 +6,11 @@ package lower
 // depends on every definition that can reach a use, not only on the last
 // one in the text.
 
-import "orilab/pipeline/ptx"
+import (
+	"strconv"
+
+	"orilab/pipeline/ptx"
+)
 
 // ptxFlow is the control flow of a function's statements, flattened
 // (nested { } blocks inline, in order).
@@ -14,6 +18,31 @@ type ptxFlow struct {
 	stmts []ptx.Stmt
 	at    map[*ptx.Instr]int
 	preds [][]int
+	// scope is the innermost { } block holding each statement, parent
+	// the block around each nested one, and decls each block's own
+	// register declarations: a nested block's .reg shadows a register
+	// of the same name outside it (the inlined .func of inlinebrx.go
+	// declares its registers so), and a name means the variable that
+	// the innermost declaration around the statement names.
+	scope  []*ptx.Block
+	parent map[*ptx.Block]*ptx.Block
+	decls  map[*ptx.Block]func(string) bool
+}
+
+// declScope returns the block whose declaration register name refers
+// to at statement i (nil: none of the function's blocks declares it).
+func (g *ptxFlow) declScope(i int, name string) *ptx.Block {
+	for b := g.scope[i]; b != nil; b = g.parent[b] {
+		d, ok := g.decls[b]
+		if !ok {
+			d = blockRegDecls(b)
+			g.decls[b] = d
+		}
+		if d(name) {
+			return b
+		}
+	}
+	return nil
 }
 
 // flow returns the function's flow graph, built on first use.
@@ -21,11 +50,12 @@ func (c *fn) flow() *ptxFlow {
 	if c.pflow != nil {
 		return c.pflow
 	}
-	g := &ptxFlow{at: map[*ptx.Instr]int{}}
+	g := &ptxFlow{at: map[*ptx.Instr]int{}, parent: map[*ptx.Block]*ptx.Block{}, decls: map[*ptx.Block]func(string) bool{}}
 	var walk func(b *ptx.Block)
 	walk = func(b *ptx.Block) {
 		for _, s := range b.Stmts {
 			if nb, ok := s.(*ptx.Block); ok {
+				g.parent[nb] = b
 				walk(nb)
 				continue
 			}
@@ -33,6 +63,7 @@ func (c *fn) flow() *ptxFlow {
 				g.at[in] = len(g.stmts)
 			}
 			g.stmts = append(g.stmts, s)
+			g.scope = append(g.scope, b)
 		}
 	}
 	if c.pf.Body != nil {
@@ -114,7 +145,8 @@ func ptxDefines(in *ptx.Instr, name string) bool {
 }
 
 // reachingDefs returns the instructions whose definition of register
-// name can reach use (read before use executes). complete is false when
+// name can reach use (read before use executes); a definition of another
+// register of that name, declared in a nested block, does not count. complete is false when
 // some path from the function's entry reaches use without a definition,
 // or use is not in the function's body.
 func (c *fn) reachingDefs(use *ptx.Instr, name string) (defs []*ptx.Instr, complete bool) {
@@ -124,6 +156,7 @@ func (c *fn) reachingDefs(use *ptx.Instr, name string) (defs []*ptx.Instr, compl
 		return nil, false
 	}
 	complete = true
+	v := g.declScope(u, name)
 	seen := make([]bool, len(g.stmts))
 	var stack []int
 	push := func(i int) {
@@ -142,7 +175,7 @@ func (c *fn) reachingDefs(use *ptx.Instr, name string) (defs []*ptx.Instr, compl
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		in, ok := g.stmts[i].(*ptx.Instr)
-		if ok && ptxDefines(in, name) {
+		if ok && ptxDefines(in, name) && g.declScope(i, name) == v {
 			defs = append(defs, in)
 			if in.Guard == nil {
 				continue // an unguarded definition ends the path
@@ -167,4 +200,42 @@ func (c *fn) allReachingDefs(use *ptx.Instr, name string, ok func(*ptx.Instr) bo
 		}
 	}
 	return true
+}
+
+// blockRegDecls returns a test for the register names that the .reg
+// declarations directly in b declare (%r<N> declares %r0..%r(N-1)).
+func blockRegDecls(b *ptx.Block) func(string) bool {
+	exact := map[string]bool{}
+	ranges := map[string]int{}
+	for _, s := range b.Stmts {
+		d, ok := s.(*ptx.VarDecl)
+		if !ok || d.Space != ".reg" {
+			continue
+		}
+		for _, n := range d.Names {
+			if n.Range > 0 {
+				ranges[n.Name] = max(ranges[n.Name], n.Range)
+			} else {
+				exact[n.Name] = true
+			}
+		}
+	}
+	return func(name string) bool {
+		if exact[name] {
+			return true
+		}
+		j := len(name)
+		for j > 0 && name[j-1] >= '0' && name[j-1] <= '9' {
+			j--
+		}
+		if j == len(name) || j == 0 {
+			return false
+		}
+		r, ok := ranges[name[:j]]
+		if !ok {
+			return false
+		}
+		k, err := strconv.Atoi(name[j:])
+		return err == nil && k < r
+	}
 }

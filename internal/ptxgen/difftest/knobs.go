@@ -55,8 +55,13 @@ var driverKnobs = map[string]bool{
 
 // meaningKnobs change what a program computes, not how: a configuration
 // that set one would differ from the oracle (lowered with the defaults)
-// without a bug. FMAContraction decides whether mul+add is fused.
-var meaningKnobs = map[string]bool{strings.ToLower(pipeline.KnobFMAContraction): true}
+// without a bug. FMAContraction decides whether mul+add is fused,
+// FoldApproxConstants whether an .approx function of a constant is
+// ptxas's compile-time result.
+var meaningKnobs = map[string]bool{
+	strings.ToLower(pipeline.KnobFMAContraction):      true,
+	strings.ToLower(pipeline.KnobFoldApproxConstants): true,
+}
 
 func isCodegenKnob(k knobs.Knob) bool {
 	if driverKnobs[strings.ToLower(k.Name)] || meaningKnobs[strings.ToLower(k.Name)] {
