@@ -12,9 +12,12 @@ package opt
 // local access at all in its SASS, 6 registers; orilab kept three stores
 // and four loads, 10 registers).
 //
-// The pass runs in the SSA window, where every virtual register has one
-// definition, so a stored register still holds the stored value wherever
-// its store dominates. It works on one function:
+// The pass runs in the SSA window, but a guarded definition there keeps
+// its register's name (the fuzz programs fuzz5551688 and fuzz5551812 of
+// the hardware-truth set store a register a guarded instruction rewrites
+// later), so the pass forwards only a register each of whose words has
+// one definition that comes before the store: it holds the stored value
+// wherever the store dominates. It works on one function:
 //
 //  1. The frame must not escape. Every read of R1 and of the registers
 //     derived from it ("MOV %v = R1", "IADD3 %v = R1, imm, RZ" with one
@@ -27,7 +30,8 @@ package opt
 //     is the only store overlapping that range in the function.
 //  3. An unguarded LDL of exactly that range, whose block the store's
 //     block dominates (the load after the store when they share one),
-//     becomes a MOV of the stored register (one MOV per word).
+//     becomes a MOV of the stored register (one MOV per word), when that
+//     register (or RZ) is defined once, before the store.
 //  4. A store whose range no remaining load overlaps is deleted.
 //
 // A load no store reaches (reading uninitialized local memory) is left
@@ -207,6 +211,63 @@ func forwardLocals(f *ori.Func, c *Context) (bool, error) {
 			pos[in] = i
 		}
 	}
+	// The definitions of every virtual R word, for stable.
+	type lfDef struct {
+		n  int
+		in *ori.Inst
+		b  *ori.Block
+	}
+	wdefs := map[[2]int32]*lfDef{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind != ori.OpdReg || !o.Reg.Virtual || o.Reg.Class != ori.ClassR {
+					continue
+				}
+				for w := 0; w < max(int(o.Reg.Words), 1); w++ {
+					k := [2]int32{o.Reg.N, int32(o.Reg.Off) + int32(w)}
+					d := wdefs[k]
+					if d == nil {
+						d = &lfDef{}
+						wdefs[k] = d
+					}
+					d.n++
+					d.in, d.b = in, b
+				}
+			}
+		}
+	}
+	// stable reports whether every word of r has one definition in the
+	// function, which comes before the store st on every path (its block
+	// dominates st's, or it precedes st in st's block). Guarded
+	// definitions keep the register's name in the SSA window, and a value
+	// can change around a loop, so a register with another definition,
+	// or one the store may read before its definition, could hold a
+	// different value at a load than the store wrote.
+	stable := func(r ori.Reg, st *lfAccess) bool {
+		if !r.Virtual {
+			return false
+		}
+		for w := 0; w < max(int(r.Words), 1); w++ {
+			d := wdefs[[2]int32{r.N, int32(r.Off) + int32(w)}]
+			if d == nil || d.n != 1 {
+				return false
+			}
+			if d.b == st.b {
+				if pos[d.in] >= pos[st.in] {
+					return false
+				}
+				continue
+			}
+			if dom == nil {
+				dom = ori.Dominators(f)
+			}
+			if !dom.Dominates(d.b, st.b) {
+				return false
+			}
+		}
+		return true
+	}
 	replace := map[*ori.Inst][]*ori.Inst{}
 	changed := false
 	for _, st := range acc {
@@ -224,7 +285,7 @@ func forwardLocals(f *ori.Func, c *Context) (bool, error) {
 			continue
 		}
 		data := st.in.Srcs[1]
-		if data.Kind != ori.OpdReg || data.Reg.Class != ori.ClassR {
+		if data.Kind != ori.OpdReg || data.Reg.Class != ori.ClassR || !data.Reg.IsZero() && !stable(data.Reg, st) {
 			continue
 		}
 		for _, ld := range acc {

@@ -84,6 +84,9 @@ func TestForwardLocalsRefuses(t *testing.T) {
 		{"narrower load", "#10 LDL %r5 = [R1]", "#10 LDL.U8 %r5 = [R1]", "#6 STL [R1], %r2"},
 		// A guarded store is not a definite value.
 		{"guarded store", "#6 STL [R1], %r2", "#6 @P0 STL [R1], %r2", "#10 LDL %r5 = [R1]"},
+		// The stored register changes after the store (a guarded
+		// definition keeps its name in the SSA window).
+		{"stored register rewritten", "#10 LDL", "#24 @P0 MOV %r2 = 0x1 ;\n\t#10 LDL", "#10 LDL %r5 = [R1]"},
 		// The load before the store reads what was there before.
 		{"load first", "#10 LDL %r5 = [R1] ;", "#10 LDL %r5 = [R1+0x8] ;\n\t#23 STL [R1+0x8], %r2 ;", "#10 LDL %r5 = [R1+0x8]"},
 	} {
