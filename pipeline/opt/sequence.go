@@ -52,7 +52,10 @@ var (
 	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
 	// the 32- and 64-bit LEA folds and the comparison-predicate fold.
 	LateArchSecond = Sequence(FoldOffsets, FoldLEA, FoldLEAHI, FoldSetpPred)
-	// LiveDeadLoops is OriPerformLiveDeadFourth: dead loops, then dead
-	// code (which the deleted loops leave more of).
-	LiveDeadLoops = Sequence(DeadLoops, LiveDead)
+	// LiveDeadLoops is OriPerformLiveDeadFourth: dead loops and the
+	// argument moves whole-seen callees do not read, constants loaded
+	// again after the calls they were live across, then dead code
+	// (which all three leave more of), then the split of tuples that the
+	// remaining code accesses only word by word.
+	LiveDeadLoops = Sequence(DeadLoops, DeadCallArgs, CallRemat, LiveDead, SplitTuples)
 )

@@ -35,6 +35,9 @@ func init() {
 	// which orilab does not model).
 	reg("SchedKeepPressure", knobs.TypeBool, "1",
 		"Before allocation, the ILP and DynBatch passes after ReduceReg may not raise the R pressure of any block above its peak after ReduceReg; =0 leaves them the whole register budget.")
+	// orilab's own knob: see pressure.go.
+	reg("SchedArgPressure", knobs.TypeBool, "1",
+		"Before allocation, count the argument and return-address registers a block writes for a CALL as live from their moves to the CALL, so the pressure passes keep the moves next to it; =0 counts virtual registers only.")
 	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }
@@ -48,6 +51,9 @@ type params struct {
 	budgetR    int // R-register budget of the pressure-overflow test
 	batchDepth int
 	keepPeak   bool // SchedKeepPressure
+	// argPressure (SchedArgPressure) counts the physical words written
+	// for a CALL in the pressure tracker.
+	argPressure bool
 	// capAtInput caps the R budget of each region at its peak in its
 	// input order (set per pass by Schedule).
 	capAtInput bool
@@ -63,12 +69,13 @@ func readParams(set *knobs.Set, fn string) params {
 	}
 	s := set.ForFunction(fn)
 	p := params{
-		enabled:    s.Bool("ScheduleInstructions"),
-		reduceReg:  s.Bool("ScheduleInstructionsReduceReg"),
-		dynBatch:   s.Bool("ScheduleInstructionsDynBatch"),
-		readAvail:  max(0, s.Int("SchedReadAvailTarget")),
-		batchDepth: int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
-		keepPeak:   s.Bool("SchedKeepPressure"),
+		enabled:     s.Bool("ScheduleInstructions"),
+		reduceReg:   s.Bool("ScheduleInstructionsReduceReg"),
+		dynBatch:    s.Bool("ScheduleInstructionsDynBatch"),
+		readAvail:   max(0, s.Int("SchedReadAvailTarget")),
+		batchDepth:  int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
+		keepPeak:    s.Bool("SchedKeepPressure"),
+		argPressure: s.Bool("SchedArgPressure"),
 	}
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.

@@ -18,11 +18,17 @@ package sched
 // candidate that would push a class over its budget. Before allocation,
 // the passes after ReduceReg get each region's peak after ReduceReg as
 // their R budget (SchedKeepPressure, see Schedule), so hiding latency
-// never raises a block's pressure. Only virtual
-// registers count: after allocation the register count is fixed and no
-// order can change it, so the post-RA scheduler runs without a tracker,
-// and before allocation the few physical registers (R1, the ABI argument
-// registers) are precolored and short-lived.
+// never raises a block's pressure. Virtual registers count, and before
+// allocation the physical R words a region writes for a CALL (the
+// argument registers R4.. and the return-address pair, which the CALL
+// reads implicitly: the words written since the region's previous CALL,
+// the allocator's rule in regalloc/problem.go): each is live from its
+// move to the CALL, so hoisting an argument move away from its CALL
+// raises the pressure as the allocator will see it. Without that, ReduceReg
+// moved "MOV R4 = 0x11" to the top of vec_subword_mov's block, where its
+// precolored range kept the output pointer out of R4-R7 (12 registers,
+// 10 with it; SchedArgPressure=0 counts virtual words only). After allocation the register count is fixed and no order
+// can change it, so the post-RA scheduler runs without a tracker.
 
 import "orilab/pipeline/ori"
 
@@ -44,8 +50,9 @@ type pressure struct {
 }
 
 // newPressure prepares the tracker for region d. liveOut holds the
-// virtual words live after the region; budgetR is the R-class limit.
-func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
+// virtual words live after the region; budgetR is the R-class limit;
+// args counts the physical words written for a CALL (SchedArgPressure).
+func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressure {
 	n := len(d.insts)
 	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
@@ -68,6 +75,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 		}
 		return append(l, k)
 	}
+	var pending []int32 // physical argument words written since the last CALL
 	for i := range d.insts {
 		u := &d.uses[i]
 		for _, ws := range [2][]word{u.guard, u.srcs} {
@@ -78,9 +86,22 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int) *pressure {
 			}
 		}
 		for _, w := range u.dsts {
-			if w.virt {
+			switch {
+			case w.virt:
 				p.dst[i] = add(p.dst[i], id(w))
+			case args && w.class == ori.ClassR && w.n != 1:
+				// An argument (or return-address) word: live from its
+				// move to the CALL that reads it.
+				k := id(w)
+				p.dst[i] = add(p.dst[i], k)
+				pending = add(pending, k)
 			}
+		}
+		if d.insts[i].Op == ori.OpCALL {
+			for _, k := range pending {
+				p.rd[i] = add(p.rd[i], k)
+			}
+			pending = pending[:0]
 		}
 	}
 	nw := len(p.class)

@@ -311,7 +311,7 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 	// built once, then forked for each use.
 	var base *pressure
 	if liveOut != nil {
-		base = newPressure(d, liveOut, p.budgetR)
+		base = newPressure(d, liveOut, p.budgetR, p.argPressure)
 	}
 	if p.capAtInput && liveOut != nil {
 		in := base.fork(p.budgetR)
@@ -526,7 +526,7 @@ func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, 
 		}
 		cycles += int(now)
 		if live != nil {
-			pr := newPressure(d, live[b], 0)
+			pr := newPressure(d, live[b], 0, false)
 			for i := range insts {
 				pr.commit(int32(i))
 			}
