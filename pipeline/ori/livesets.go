@@ -175,13 +175,9 @@ func (l *LiveSets) solve() {
 	f, essential := l.f, l.essential
 	nb := len(f.Blocks)
 	n := len(l.keys)
-	l.in = make([]bitset, nb)
-	l.out = make([]bitset, nb)
+	sets := newBitsets(2*nb, n)
+	l.in, l.out = sets[:nb:nb], sets[nb:]
 	l.phiOut = make([]map[int]bitset, nb)
-	for i := range f.Blocks {
-		l.in[i] = newBitset(n)
-		l.out[i] = newBitset(n)
-	}
 	if essential == nil {
 		l.solveGenKill()
 		return
@@ -277,10 +273,10 @@ func phiReadsEqual(a, b map[int]bitset) bool {
 func (l *LiveSets) solveGenKill() {
 	nb := len(l.f.Blocks)
 	n := len(l.keys)
-	gen := make([]bitset, nb)
-	kill := make([]bitset, nb)
+	sets := newBitsets(2*nb, n)
+	gen, kill := sets[:nb:nb], sets[nb:]
 	for bi := range l.f.Blocks {
-		g, k := newBitset(n), newBitset(n)
+		g, k := gen[bi], kill[bi]
 		ws := l.iw[bi]
 		for j := len(ws) - 1; j >= 0; j-- {
 			w := &ws[j]
@@ -305,7 +301,6 @@ func (l *LiveSets) solveGenKill() {
 				s.set(int(pu.word))
 			}
 		}
-		gen[bi], kill[bi] = g, k
 	}
 	// A worklist instead of sweeps until nothing changes: the equations
 	// are monotone, so from empty sets any order reaches the same least
@@ -548,11 +543,9 @@ func (l *LiveSets) transfer(bi int, b *Block, out bitset, visit func(in *Inst, a
 
 // transferWords is transfer over the indexed words ws of b's instructions.
 func (l *LiveSets) transferWords(bi int, b *Block, ws []instWords, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
-	cur := out.clone()
-	if need := newBitset(len(l.keys)); len(need) > len(cur) {
-		// New words (an uncached block): widen, they are not live out.
-		cur = append(cur, need[len(cur):]...)
-	}
+	// New words (an uncached block) widen the set: they are not live out.
+	cur := make(bitset, max(len(out), (len(l.keys)+63)/64))
+	copy(cur, out)
 	var phis map[int]bitset
 	for ii := len(b.Insts) - 1; ii >= 0; ii-- {
 		in := b.Insts[ii]
@@ -596,9 +589,7 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 	if !ok {
 		return
 	}
-	l.transfer(bi, b, l.out[bi], func(in *Inst, after bitset, needed bool) {
-		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
-	})
+	l.transfer(bi, b, l.out[bi], l.visitor(fn))
 }
 
 // WalkUnchanged is Walk for a block whose instructions have not been
@@ -614,9 +605,20 @@ func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg)
 		l.Walk(b, fn) // edited after all: index it afresh
 		return
 	}
-	l.transferWords(bi, b, ws, l.out[bi], func(in *Inst, after bitset, needed bool) {
-		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
-	})
+	l.transferWords(bi, b, ws, l.out[bi], l.visitor(fn))
+}
+
+// visitor adapts a Walk callback to transfer's. The liveAfter function is
+// made once per walk, not once per instruction: the walk updates one set
+// in place, so every instruction's liveAfter read the same set anyway,
+// and allocating a closure per instruction was a large part of a walk.
+func (l *LiveSets) visitor(fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) func(in *Inst, after bitset, needed bool) {
+	var cur bitset
+	liveAfter := func(r Reg) bool { return l.has(cur, r) }
+	return func(in *Inst, after bitset, needed bool) {
+		cur = after
+		fn(in, liveAfter, needed)
+	}
 }
 
 // has reports whether any word of r is in s; physical non-zero registers
