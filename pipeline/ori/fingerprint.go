@@ -1,5 +1,7 @@
 package ori
 
+import "math/bits"
+
 // Fingerprint hashes f's code: the blocks in layout order (ID, label,
 // nounroll flag) and every field of every instruction (ID, opcode,
 // modifiers, guard, operands, control word, line, role, origin). Two
@@ -7,7 +9,7 @@ package ori
 // hash collision, the same code. It walks the instructions once without
 // allocating, far cheaper than any analysis a pass would rebuild.
 func Fingerprint(f *Func) uint64 {
-	h := fpHash(fnvOffset)
+	h := fpHash(fpSeed)
 	h.int(int64(len(f.Blocks)))
 	for _, b := range f.Blocks {
 		h.int(int64(b.ID))
@@ -46,15 +48,23 @@ func Fingerprint(f *Func) uint64 {
 	return uint64(h)
 }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
+const fpSeed = 0x9e3779b97f4a7c15
 
-// fpHash is FNV-1a over 64-bit values instead of bytes.
+// fpHash mixes 64-bit values: each is scrambled (multiply, xor-shift)
+// before it is folded in, and the state is rotated, so that a difference
+// in any bit of any value reaches every bit of the result. (Plain FNV
+// over whole words does not: a multiplication carries a difference only
+// towards the high bits, and the virtual flag of a register, in bit 62,
+// was lost.)
 type fpHash uint64
 
-func (h *fpHash) int(x int64) { *h = (*h ^ fpHash(x)) * fnvPrime }
+func (h *fpHash) int(x int64) {
+	v := uint64(x) * 0xff51afd7ed558ccd
+	v ^= v >> 33
+	v *= 0xc4ceb9fe1a85ec53
+	v ^= v >> 29
+	*h = fpHash(bits.RotateLeft64(uint64(*h)^v, 27)*0x100000001b3 + 0x52dce729)
+}
 
 func (h *fpHash) bool(b bool) {
 	if b {
@@ -67,7 +77,7 @@ func (h *fpHash) bool(b bool) {
 func (h *fpHash) str(s string) {
 	h.int(int64(len(s)))
 	for i := 0; i < len(s); i++ {
-		*h = (*h ^ fpHash(s[i])) * fnvPrime
+		h.int(int64(s[i]))
 	}
 }
 

@@ -48,6 +48,8 @@ type LiveSets struct {
 	iw [][]instWords
 	// arena backs the defs and uses slices of iw (see wordsOf).
 	arena []int32
+	// consumed is set by Recompute, which hands l's index to its result.
+	consumed bool
 }
 
 // instWords are the virtual register words one instruction touches, as
@@ -65,7 +67,38 @@ type instWords struct {
 type phiUse struct{ pred, word int32 }
 
 // Liveness computes ordinary liveness of virtual register words.
-func Liveness(f *Func) *LiveSets { return computeLive(f, nil) }
+//
+// The result is kept with the function and handed out again while the
+// code is the same (same Fingerprint, same blocks): many passes compute
+// liveness on entry, and a third of those computations were of code no
+// pass had changed since the previous one. A caller may edit the
+// function after asking; the next call then sees another fingerprint. A
+// set that a caller grew (a Walk over an edited block indexes new words)
+// or consumed (Recompute) is not handed out again.
+func Liveness(f *Func) *LiveSets {
+	fp := Fingerprint(f)
+	c := &f.cache
+	// The blocks and their successor lists as they are now (the sets
+	// are keyed by block, and a caller may ask before ComputeCFG has
+	// caught up with an edit of the control flow).
+	edges := c.liveScratch[:0]
+	for _, b := range f.Blocks {
+		edges = append(edges, b)
+		edges = append(edges, b.Succs...)
+		edges = append(edges, nil)
+	}
+	if l := c.live; l != nil && l.f == f && !l.consumed && c.liveFP == fp && len(l.keys) == c.liveKeys && slices.Equal(c.liveEdges, edges) {
+		c.liveScratch = edges
+		if CheckAnalysisCache.Load() {
+			l.checkAgainst(computeLive(f, nil))
+		}
+		return l
+	}
+	l := computeLive(f, nil)
+	c.live, c.liveFP, c.liveKeys = l, fp, len(l.keys)
+	c.liveEdges, c.liveScratch = edges, c.liveEdges
+	return l
+}
 
 // StrongLiveness computes strong (faint-variable) liveness: sources of an
 // instruction are read only when essential(in) holds or one of its virtual
@@ -145,7 +178,7 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		}
 		n.iw[i] = ws
 	}
-	l.index, l.keys, l.arena = wordIndex{}, nil, nil // consumed
+	l.index, l.keys, l.arena, l.consumed = wordIndex{}, nil, nil, true
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
