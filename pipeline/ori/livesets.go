@@ -1,10 +1,10 @@
 package ori
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
-	"sort"
 	"sync/atomic"
 )
 
@@ -686,7 +686,14 @@ func (l *LiveSets) LiveOutWords(b *Block) []Reg { return l.words(l.out[l.pos[b]]
 func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.pos[b]]) }
 
 func (l *LiveSets) words(s bitset) []Reg {
-	var out []Reg
+	n := 0
+	for _, x := range s {
+		n += bits.OnesCount64(x)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Reg, 0, n)
 	for wi, x := range s { // the set bits only, not every indexed word
 		for x != 0 {
 			i := wi*64 + bits.TrailingZeros64(x)
@@ -695,15 +702,16 @@ func (l *LiveSets) words(s bitset) []Reg {
 			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Class != b.Class {
-			return a.Class < b.Class
+	// The words are distinct, so any sort gives the one order;
+	// slices.SortFunc does not allocate as sort.Slice's swapper does.
+	slices.SortFunc(out, func(a, b Reg) int {
+		if c := cmp.Compare(a.Class, b.Class); c != 0 {
+			return c
 		}
-		if a.N != b.N {
-			return a.N < b.N
+		if c := cmp.Compare(a.N, b.N); c != 0 {
+			return c
 		}
-		return a.Off < b.Off
+		return cmp.Compare(a.Off, b.Off)
 	})
 	return out
 }
