@@ -108,3 +108,34 @@ func BenchmarkCompileCorpus20K(b *testing.B) {
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(len(inputs)), "files")
 }
+
+// BenchmarkCompileFile compiles the files named by $ORILAB_BENCH_FILES
+// (space-separated paths) per op at -O3 as orilab compile does (no
+// snapshots, a release compilation); without it the benchmark is skipped.
+// It is how one slow file is profiled in isolation:
+//
+//	ORILAB_BENCH_FILES=F.ptx go test ./pipeline -run '^$' -bench CompileFile -cpuprofile cpu.out
+func BenchmarkCompileFile(b *testing.B) {
+	files := strings.Fields(os.Getenv("ORILAB_BENCH_FILES"))
+	if len(files) == 0 {
+		b.Skip("set ORILAB_BENCH_FILES to the PTX files to compile")
+	}
+	srcs := make([][]byte, len(files))
+	for i, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs[i] = src
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for j, f := range files {
+			if _, err := CompileWith(f, srcs[j], Options{}, PhaseOptions{OptLevel: 3, NoSnapshots: true, Release: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}

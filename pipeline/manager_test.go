@@ -231,8 +231,10 @@ func BenchmarkCompileNoSnapshots(b *testing.B) {
 
 // TestAnalysisCacheIsInvalidated compiles every spec at -O1, -O2 and -O3
 // with ori.CheckAnalysisCache on: every use of a cached dominator or
-// post-dominator tree is compared with a freshly computed one, and a
-// stale tree panics. (The cache is invalidated by ComputeCFG only.)
+// post-dominator tree, and every liveness ori.Liveness hands out again,
+// is compared with a freshly computed one, and a stale one panics. (The
+// trees are invalidated by ComputeCFG, the liveness by a change of the
+// function's Fingerprint or blocks.)
 func TestAnalysisCacheIsInvalidated(t *testing.T) {
 	ori.CheckAnalysisCache.Store(true)
 	defer ori.CheckAnalysisCache.Store(false)

@@ -451,7 +451,11 @@ func foldIADD3(in *ori.Inst) bool {
 		}
 	}
 	var known uint32
-	var regs []ori.Operand
+	// Both operand lists start in arrays on the stack: this runs on every
+	// IADD3 in every GeneralOptimize round, and nearly always leaves the
+	// instruction as it is.
+	var regBuf [3]ori.Operand
+	regs := regBuf[:0]
 	for _, o := range in.Srcs[:3] {
 		if v, ok := constVal(o); ok {
 			known += v
@@ -481,7 +485,8 @@ func foldIADD3(in *ori.Inst) bool {
 	}
 	// Canonical form: unknown sources in order, then the known sum (if
 	// non-zero), then RZ.
-	srcs := append([]ori.Operand(nil), regs...)
+	var srcBuf [4]ori.Operand
+	srcs := append(srcBuf[:0], regs...)
 	if known != 0 {
 		srcs = append(srcs, immOperand(known))
 	}
@@ -512,7 +517,7 @@ func foldIADD3(in *ori.Inst) bool {
 		return false
 	}
 	in.Mods = nil
-	in.Srcs = srcs
+	in.Srcs = append([]ori.Operand(nil), srcs...)
 	in.Dsts = in.Dsts[:1]
 	return true
 }

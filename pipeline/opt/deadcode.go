@@ -81,8 +81,28 @@ import (
 // OriSimpleLiveDead.
 var LiveDead = Pass{
 	Run: func(f *ori.Func, c *Context) (bool, error) {
-		removed, narrowed, err := deadCode(f, c.Sites)
-		return removed+narrowed > 0, err
+		if c.Sites != nil {
+			// Bisection numbers every proposal, and a refused one leaves
+			// the function short of the fixed point: no memo.
+			removed, narrowed, err := deadCode(f, c.Sites)
+			return removed+narrowed > 0, err
+		}
+		// One run reaches the fixed point (see deadCode), so a function
+		// that has not changed since the last run has nothing dead: skip
+		// the liveness over the whole function.
+		at, fp := f.AtFixedPoint("LiveDead")
+		if at {
+			return false, nil
+		}
+		removed, narrowed, err := deadCode(f, nil)
+		if err != nil {
+			return removed+narrowed > 0, err
+		}
+		if removed+narrowed > 0 {
+			fp = ori.Fingerprint(f)
+		}
+		f.NoteFixedPoint("LiveDead", fp)
+		return removed+narrowed > 0, nil
 	},
 }
 

@@ -73,6 +73,10 @@ func (c *Context) Bool(name string) bool { return c.knobSet().Bool(name) }
 // pipeline name. A repeated pass is one value named by several rows. Which
 // -O levels a phase runs at, whether it can be disabled and its doc line
 // belong to the row, not to the pass: one table says them all.
+//
+// A repeated pass that is idempotent may skip a function it left at its
+// fixed point when the code has not changed since (ori.Func.AtFixedPoint):
+// LiveDead and GeneralOptimize do, except under a site limit or record.
 type Pass struct {
 	// Run transforms one function. It reports whether it changed it.
 	Run func(f *ori.Func, c *Context) (bool, error)

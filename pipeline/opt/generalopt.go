@@ -31,22 +31,51 @@ import "orilab/pipeline/ori"
 const maxBundleRounds = 8
 
 // generalOptimize runs copy propagation and folding to a fixed point.
+//
+// A run that ends in a round changing nothing leaves f at a fixed point
+// of the bundle; the next run skips f if its code is still the same
+// (ori.Func.AtFixedPoint), since its one round would change nothing
+// again. The memo is kept per value of the one knob the bundle reads,
+// and not at all under a site limit, where a refused proposal leaves f
+// short of the fixed point.
 func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 	s := c.Sites
-	changed := false
+	cbank := c.Bool("CopyPropConstantBank")
+	memo := "GeneralOptimize"
+	if cbank {
+		memo += "+CopyPropConstantBank"
+	}
+	var fp uint64
+	if s == nil {
+		var at bool
+		if at, fp = f.AtFixedPoint(memo); at {
+			return false, nil
+		}
+	}
+	changed, fixed := false, false
 	for round := 0; round < maxBundleRounds; round++ {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		c1 := copyProp(f, s, c.Bool("CopyPropConstantBank"))
+		c1 := copyProp(f, s, cbank)
 		c2 := constFold(f, s)
 		c3 := fpFold(f, s)
 		if !c1 && !c2 && !c3 {
+			fixed = true
 			break
 		}
 		changed = true
 	}
-	return changed, f.ComputeCFG()
+	if err := f.ComputeCFG(); err != nil {
+		return changed, err
+	}
+	if fixed && s == nil {
+		if changed {
+			fp = ori.Fingerprint(f)
+		}
+		f.NoteFixedPoint(memo, fp)
+	}
+	return changed, nil
 }
 
 // GeneralOptimize is the GeneralOptimize bundle: copy propagation,

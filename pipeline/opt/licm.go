@@ -498,7 +498,7 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 			if o.Kind != ori.OpdReg {
 				continue
 			}
-			for _, w := range loopWords(o.Reg) {
+			for w := range loopWordSeq(o.Reg) {
 				if s.exitDeps[w] {
 					return false
 				}
@@ -523,7 +523,7 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 			return false
 		}
 		useful = true
-		for _, w := range loopWords(r) {
+		for w := range loopWordSeq(r) {
 			if s.defs.count[w] != 1 {
 				return false
 			}
@@ -544,7 +544,7 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 			ok = s.defs.physInvariant(r)
 			return
 		}
-		for _, w := range loopWords(r) {
+		for w := range loopWordSeq(r) {
 			switch s.defs.count[w] {
 			case 0:
 			case 1:
@@ -567,7 +567,7 @@ func (s *licmLoop) sourcesHoisted(in *ori.Inst, hoisted map[*ori.Inst]bool) bool
 		if !r.Virtual {
 			return
 		}
-		for _, w := range loopWords(r) {
+		for w := range loopWordSeq(r) {
 			if s.defs.count[w] > 0 && !hoisted[s.defs.def[w]] {
 				ok = false
 			}
@@ -582,7 +582,7 @@ func (s *licmLoop) exitSlice() map[loopWord]bool {
 	slice := map[loopWord]bool{}
 	var work []loopWord
 	add := func(r ori.Reg) {
-		for _, w := range loopWords(r) {
+		for w := range loopWordSeq(r) {
 			if !slice[w] {
 				slice[w] = true
 				work = append(work, w)
@@ -601,7 +601,7 @@ func (s *licmLoop) exitSlice() map[loopWord]bool {
 	for _, b := range s.l.Blocks {
 		for _, in := range b.Insts {
 			loopDstRegs(in, func(r ori.Reg) {
-				for _, w := range loopWords(r) {
+				for w := range loopWordSeq(r) {
 					writers[w] = append(writers[w], in)
 				}
 			})

@@ -39,6 +39,7 @@ package opt
 // any change to the control flow.
 
 import (
+	"iter"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -338,6 +339,29 @@ func loopWords(r ori.Reg) []loopWord {
 	return out
 }
 
+// loopWordSeq yields the words r covers, as loopWords lists them, without
+// allocating the list: LICM and the loop passes ask for the words of
+// every operand of every loop instruction, and the small slices were the
+// most frequent allocation of the middle end.
+func loopWordSeq(r ori.Reg) iter.Seq[loopWord] {
+	return func(yield func(loopWord) bool) {
+		if r.IsZero() {
+			return
+		}
+		for w := 0; w < int(r.Words); w++ {
+			var x loopWord
+			if r.Virtual {
+				x = loopWord{r.Class, true, r.N, int32(r.Off) + int32(w)}
+			} else {
+				x = loopWord{r.Class, false, r.N + int32(w), 0}
+			}
+			if !yield(x) {
+				return
+			}
+		}
+	}
+}
+
 // loopSrcRegs calls fn for every register in reads: the guard, register
 // sources and address bases (of sources and of non-register results).
 func loopSrcRegs(in *ori.Inst, fn func(r ori.Reg)) {
@@ -382,7 +406,7 @@ func newLoopDefs(l *Loop) *loopDefs {
 				d.hasCall = true
 			}
 			loopDstRegs(in, func(r ori.Reg) {
-				for _, w := range loopWords(r) {
+				for w := range loopWordSeq(r) {
 					d.count[w]++
 					d.def[w] = in
 				}
@@ -396,7 +420,7 @@ func newLoopDefs(l *Loop) *loopDefs {
 // throughout the loop: no instruction of the loop writes it and, unless
 // it is R1 (which a callee restores), the loop has no CALL.
 func (d *loopDefs) physInvariant(r ori.Reg) bool {
-	for _, w := range loopWords(r) {
+	for w := range loopWordSeq(r) {
 		if d.count[w] > 0 {
 			return false
 		}

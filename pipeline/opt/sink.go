@@ -536,10 +536,16 @@ func (a *cmAnalysis) unchangedBetween(x *ori.Inst, u *ori.Block, p int, ws []cmW
 }
 
 // cmReadWords returns the distinct words in reads, in operand order, and
-// whether all of them are virtual or zero registers.
+// whether all of them are virtual or zero registers. The list starts in a
+// small array that stays on the caller's stack when the caller does not
+// keep it (every pass asking this of every instruction made these lists a
+// large share of the middle end's allocations).
 func cmReadWords(in *ori.Inst) ([]cmWord, bool) {
-	var out []cmWord
-	seen := map[cmWord]bool{}
+	var buf [8]cmWord
+	return cmAppendReadWords(buf[:0], in)
+}
+
+func cmAppendReadWords(out []cmWord, in *ori.Inst) ([]cmWord, bool) {
 	ok := true
 	cmReads(in, func(r ori.Reg) {
 		switch {
@@ -547,12 +553,15 @@ func cmReadWords(in *ori.Inst) ([]cmWord, bool) {
 		case !r.Virtual:
 			ok = false
 		default:
+		word:
 			for w := 0; w < int(r.Words); w++ {
 				k := cmWordOf(r, w)
-				if !seen[k] {
-					seen[k] = true
-					out = append(out, k)
+				for _, x := range out { // a few words: no set needed
+					if x == k {
+						continue word
+					}
 				}
+				out = append(out, k)
 			}
 		}
 	})
@@ -560,9 +569,14 @@ func cmReadWords(in *ori.Inst) ([]cmWord, bool) {
 }
 
 // cmResultWords returns the virtual words in writes, and whether every
-// result is a virtual or zero register.
+// result is a virtual or zero register (in a small array, as
+// cmReadWords).
 func cmResultWords(in *ori.Inst) ([]cmWord, bool) {
-	var out []cmWord
+	var buf [8]cmWord
+	return cmAppendResultWords(buf[:0], in)
+}
+
+func cmAppendResultWords(out []cmWord, in *ori.Inst) ([]cmWord, bool) {
 	for _, o := range in.Dsts {
 		if o.Kind != ori.OpdReg {
 			return nil, false

@@ -207,7 +207,7 @@ func srRegInvariant(r ori.Reg, defs *loopDefs) bool {
 	if !r.Virtual {
 		return defs.physInvariant(r)
 	}
-	for _, w := range loopWords(r) {
+	for w := range loopWordSeq(r) {
 		if defs.count[w] != 0 {
 			return false
 		}

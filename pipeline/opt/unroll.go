@@ -570,7 +570,7 @@ func unrollInit(l *Loop, iv ori.Reg) (uint32, bool) {
 			in := b.Insts[i]
 			writes := false
 			loopDstRegs(in, func(r ori.Reg) {
-				for _, x := range loopWords(r) {
+				for x := range loopWordSeq(r) {
 					if x == w {
 						writes = true
 					}

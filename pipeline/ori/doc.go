@@ -13,7 +13,12 @@
 //     (print.go, parse.go), in the spirit of ptxas's DUMPIR listings;
 //   - the verifier that can run between any two phases (verify.go);
 //   - what a call may change: the ABI's set, and the registers a
-//     whole-seen callee's allocated code writes (clobbers.go).
+//     whole-seen callee's allocated code writes (clobbers.go);
+//   - the analyses passes share, kept with the function while they stay
+//     true: dominator trees until ComputeCFG changes an edge (dom.go),
+//     liveness while the code's Fingerprint and edges stay the same
+//     (livesets.go), and per-pass fixed-point memos that let an
+//     idempotent pass skip code it already settled (fingerprint.go).
 //
 // Instruction IDs are stable: a phase that rewrites an instruction in place
 // keeps its ID, and new instructions get fresh IDs from Func.NewID. Diffs,

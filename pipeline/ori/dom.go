@@ -120,6 +120,14 @@ type analysisCache struct {
 	// flow; comparing keeps their trees (block identity included, as the
 	// trees are keyed by *Block).
 	edges, scratch []*Block
+	// live is the last ordinary liveness computed for the function (see
+	// Liveness), valid while the code has the Fingerprint liveFP, the
+	// blocks and edges are liveEdges (flattened as edges is), and no
+	// user has grown or consumed it.
+	live                   *LiveSets
+	liveFP                 uint64
+	liveKeys               int
+	liveEdges, liveScratch []*Block
 }
 
 // noteEdges starts a new generation when f's edges differ from the ones

@@ -1,6 +1,9 @@
 package ori
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // Module is a compiled PTX module: its functions and its module-scope data.
 type Module struct {
@@ -135,6 +138,9 @@ type Func struct {
 	nextBlock        int32
 	// cache holds the dominator trees between passes (see dom.go).
 	cache analysisCache
+	// fixed holds, per pass that asks (NoteFixedPoint), the Fingerprint
+	// of the function when that pass last left it at a fixed point.
+	fixed map[string]uint64
 }
 
 // Block is a basic block. Preds and Succs are derived from the terminators
@@ -320,7 +326,8 @@ func (f *Func) computeEdges() error {
 // edges are rebuilt to point into the copy.
 func (f *Func) Clone() *Func {
 	c := *f
-	c.cache = analysisCache{} // the trees hold f's blocks
+	c.cache = analysisCache{}     // the trees hold f's blocks
+	c.fixed = maps.Clone(f.fixed) // the same code: the same fixed points, noted apart
 	c.Params = append([]Param(nil), f.Params...)
 	c.Rets = append([]Param(nil), f.Rets...)
 	c.TexRefs = append([]TexRef(nil), f.TexRefs...)

@@ -1,10 +1,10 @@
 package ori
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
-	"sort"
 	"sync/atomic"
 )
 
@@ -48,6 +48,8 @@ type LiveSets struct {
 	iw [][]instWords
 	// arena backs the defs and uses slices of iw (see wordsOf).
 	arena []int32
+	// consumed is set by Recompute, which hands l's index to its result.
+	consumed bool
 }
 
 // instWords are the virtual register words one instruction touches, as
@@ -65,7 +67,38 @@ type instWords struct {
 type phiUse struct{ pred, word int32 }
 
 // Liveness computes ordinary liveness of virtual register words.
-func Liveness(f *Func) *LiveSets { return computeLive(f, nil) }
+//
+// The result is kept with the function and handed out again while the
+// code is the same (same Fingerprint, same blocks): many passes compute
+// liveness on entry, and a third of those computations were of code no
+// pass had changed since the previous one. A caller may edit the
+// function after asking; the next call then sees another fingerprint. A
+// set that a caller grew (a Walk over an edited block indexes new words)
+// or consumed (Recompute) is not handed out again.
+func Liveness(f *Func) *LiveSets {
+	fp := Fingerprint(f)
+	c := &f.cache
+	// The blocks and their successor lists as they are now (the sets
+	// are keyed by block, and a caller may ask before ComputeCFG has
+	// caught up with an edit of the control flow).
+	edges := c.liveScratch[:0]
+	for _, b := range f.Blocks {
+		edges = append(edges, b)
+		edges = append(edges, b.Succs...)
+		edges = append(edges, nil)
+	}
+	if l := c.live; l != nil && l.f == f && !l.consumed && c.liveFP == fp && len(l.keys) == c.liveKeys && slices.Equal(c.liveEdges, edges) {
+		c.liveScratch = edges
+		if CheckAnalysisCache.Load() {
+			l.checkAgainst(computeLive(f, nil))
+		}
+		return l
+	}
+	l := computeLive(f, nil)
+	c.live, c.liveFP, c.liveKeys = l, fp, len(l.keys)
+	c.liveEdges, c.liveScratch = edges, c.liveEdges
+	return l
+}
 
 // StrongLiveness computes strong (faint-variable) liveness: sources of an
 // instruction are read only when essential(in) holds or one of its virtual
@@ -145,7 +178,7 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		}
 		n.iw[i] = ws
 	}
-	l.index, l.keys, l.arena = wordIndex{}, nil, nil // consumed
+	l.index, l.keys, l.arena, l.consumed = wordIndex{}, nil, nil, true
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
@@ -175,13 +208,9 @@ func (l *LiveSets) solve() {
 	f, essential := l.f, l.essential
 	nb := len(f.Blocks)
 	n := len(l.keys)
-	l.in = make([]bitset, nb)
-	l.out = make([]bitset, nb)
+	sets := newBitsets(2*nb, n)
+	l.in, l.out = sets[:nb:nb], sets[nb:]
 	l.phiOut = make([]map[int]bitset, nb)
-	for i := range f.Blocks {
-		l.in[i] = newBitset(n)
-		l.out[i] = newBitset(n)
-	}
 	if essential == nil {
 		l.solveGenKill()
 		return
@@ -277,10 +306,10 @@ func phiReadsEqual(a, b map[int]bitset) bool {
 func (l *LiveSets) solveGenKill() {
 	nb := len(l.f.Blocks)
 	n := len(l.keys)
-	gen := make([]bitset, nb)
-	kill := make([]bitset, nb)
+	sets := newBitsets(2*nb, n)
+	gen, kill := sets[:nb:nb], sets[nb:]
 	for bi := range l.f.Blocks {
-		g, k := newBitset(n), newBitset(n)
+		g, k := gen[bi], kill[bi]
 		ws := l.iw[bi]
 		for j := len(ws) - 1; j >= 0; j-- {
 			w := &ws[j]
@@ -305,7 +334,6 @@ func (l *LiveSets) solveGenKill() {
 				s.set(int(pu.word))
 			}
 		}
-		gen[bi], kill[bi] = g, k
 	}
 	// A worklist instead of sweeps until nothing changes: the equations
 	// are monotone, so from empty sets any order reaches the same least
@@ -548,11 +576,9 @@ func (l *LiveSets) transfer(bi int, b *Block, out bitset, visit func(in *Inst, a
 
 // transferWords is transfer over the indexed words ws of b's instructions.
 func (l *LiveSets) transferWords(bi int, b *Block, ws []instWords, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
-	cur := out.clone()
-	if need := newBitset(len(l.keys)); len(need) > len(cur) {
-		// New words (an uncached block): widen, they are not live out.
-		cur = append(cur, need[len(cur):]...)
-	}
+	// New words (an uncached block) widen the set: they are not live out.
+	cur := make(bitset, max(len(out), (len(l.keys)+63)/64))
+	copy(cur, out)
 	var phis map[int]bitset
 	for ii := len(b.Insts) - 1; ii >= 0; ii-- {
 		in := b.Insts[ii]
@@ -596,9 +622,7 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 	if !ok {
 		return
 	}
-	l.transfer(bi, b, l.out[bi], func(in *Inst, after bitset, needed bool) {
-		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
-	})
+	l.transfer(bi, b, l.out[bi], l.visitor(fn))
 }
 
 // WalkUnchanged is Walk for a block whose instructions have not been
@@ -614,9 +638,20 @@ func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg)
 		l.Walk(b, fn) // edited after all: index it afresh
 		return
 	}
-	l.transferWords(bi, b, ws, l.out[bi], func(in *Inst, after bitset, needed bool) {
-		fn(in, func(r Reg) bool { return l.has(after, r) }, needed)
-	})
+	l.transferWords(bi, b, ws, l.out[bi], l.visitor(fn))
+}
+
+// visitor adapts a Walk callback to transfer's. The liveAfter function is
+// made once per walk, not once per instruction: the walk updates one set
+// in place, so every instruction's liveAfter read the same set anyway,
+// and allocating a closure per instruction was a large part of a walk.
+func (l *LiveSets) visitor(fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) func(in *Inst, after bitset, needed bool) {
+	var cur bitset
+	liveAfter := func(r Reg) bool { return l.has(cur, r) }
+	return func(in *Inst, after bitset, needed bool) {
+		cur = after
+		fn(in, liveAfter, needed)
+	}
 }
 
 // has reports whether any word of r is in s; physical non-zero registers
@@ -651,7 +686,14 @@ func (l *LiveSets) LiveOutWords(b *Block) []Reg { return l.words(l.out[l.pos[b]]
 func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.pos[b]]) }
 
 func (l *LiveSets) words(s bitset) []Reg {
-	var out []Reg
+	n := 0
+	for _, x := range s {
+		n += bits.OnesCount64(x)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Reg, 0, n)
 	for wi, x := range s { // the set bits only, not every indexed word
 		for x != 0 {
 			i := wi*64 + bits.TrailingZeros64(x)
@@ -660,15 +702,16 @@ func (l *LiveSets) words(s bitset) []Reg {
 			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Class != b.Class {
-			return a.Class < b.Class
+	// The words are distinct, so any sort gives the one order;
+	// slices.SortFunc does not allocate as sort.Slice's swapper does.
+	slices.SortFunc(out, func(a, b Reg) int {
+		if c := cmp.Compare(a.Class, b.Class); c != 0 {
+			return c
 		}
-		if a.N != b.N {
-			return a.N < b.N
+		if c := cmp.Compare(a.N, b.N); c != 0 {
+			return c
 		}
-		return a.Off < b.Off
+		return cmp.Compare(a.Off, b.Off)
 	})
 	return out
 }

@@ -1,0 +1,155 @@
+package ori
+
+import (
+	"fmt"
+	"testing"
+)
+
+const fingerprintSrc = `.entry k
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r1 = 0x1 ;
+	#3 ISETP.LT.AND %p0, PT = %r0, 0x40, PT ;
+	#4 @%p0 BRA BB2 ;
+BB1:
+	#5 IADD3 %r1 = %r0, %r1, RZ ;
+BB2:
+	#6 STS [%r0], %r1 ;
+	#7 EXIT ;
+}
+`
+
+func parseFingerprintFunc(t *testing.T) *Func {
+	t.Helper()
+	f, err := ParseFunc("k.ori", []byte(fingerprintSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestFingerprint: every kind of edit a pass makes changes the
+// fingerprint, and a clone has the same one.
+func TestFingerprint(t *testing.T) {
+	base := Fingerprint(parseFingerprintFunc(t))
+	if got := Fingerprint(parseFingerprintFunc(t).Clone()); got != base {
+		t.Errorf("clone: fingerprint %x, want %x", got, base)
+	}
+	edits := map[string]func(f *Func){
+		"source immediate": func(f *Func) { f.Blocks[0].Insts[1].Srcs[0].Imm = 2 },
+		"source register":  func(f *Func) { f.Blocks[1].Insts[0].Srcs[1].Reg.N = 0 },
+		"operand negation": func(f *Func) { f.Blocks[1].Insts[0].Srcs[0].Neg = true },
+		"result register":  func(f *Func) { f.Blocks[1].Insts[0].Dsts[0].Reg = RZ },
+		// The register allocator's rewrite: same number, now physical
+		// (a word hash that let the virtual flag, bit 62, fall off the
+		// top missed exactly this).
+		"virtual to physical": func(f *Func) {
+			// Every %r1 (four operands) becomes R1.
+			for _, b := range f.Blocks {
+				for _, in := range b.Insts {
+					for _, ops := range [][]Operand{in.Dsts, in.Srcs} {
+						for i := range ops {
+							if r := &ops[i].Reg; ops[i].Kind == OpdReg && r.Virtual && r.Class == ClassR && r.N == 1 {
+								r.Virtual = false
+							}
+						}
+					}
+				}
+			}
+		},
+		"high register number": func(f *Func) { f.Blocks[1].Insts[0].Dsts[0].Reg.N |= 1 << 30 },
+		"guard":                func(f *Func) { f.Blocks[0].Insts[3].GuardNot = true },
+		"modifier":             func(f *Func) { f.Blocks[0].Insts[2].Mods[1] = "OR" },
+		"opcode":               func(f *Func) { f.Blocks[1].Insts[0].Op = OpIMAD },
+		"branch target":        func(f *Func) { f.Blocks[0].Insts[3].Srcs[0].Block = 1 },
+		"deleted inst":         func(f *Func) { f.Blocks[1].Insts = f.Blocks[1].Insts[:0] },
+		"moved inst": func(f *Func) {
+			b0, b2 := f.Blocks[0], f.Blocks[2]
+			b2.Insts = append([]*Inst{b0.Insts[1]}, b2.Insts...)
+			b0.Insts = append(b0.Insts[:1], b0.Insts[2:]...)
+		},
+		"block order":  func(f *Func) { f.Blocks[1], f.Blocks[2] = f.Blocks[2], f.Blocks[1] },
+		"control word": func(f *Func) { f.Blocks[2].Insts[1].Ctrl.Stall = 4 },
+	}
+	for name, edit := range edits {
+		f := parseFingerprintFunc(t)
+		edit(f)
+		if Fingerprint(f) == base {
+			t.Errorf("%s: the fingerprint did not change", name)
+		}
+	}
+}
+
+// TestFixedPointMemo: a memo holds until the code changes, and a clone's
+// memos are its own.
+func TestFixedPointMemo(t *testing.T) {
+	f := parseFingerprintFunc(t)
+	if at, _ := f.AtFixedPoint("P"); at {
+		t.Fatal("fixed point before any was noted")
+	}
+	_, fp := f.AtFixedPoint("P")
+	f.NoteFixedPoint("P", fp)
+	if at, _ := f.AtFixedPoint("P"); !at {
+		t.Error("no fixed point right after noting it")
+	}
+	if at, _ := f.AtFixedPoint("Q"); at {
+		t.Error("a memo of pass P answers for pass Q")
+	}
+	c := f.Clone()
+	if at, _ := c.AtFixedPoint("P"); !at {
+		t.Error("the clone lost the memo of identical code")
+	}
+	c.NoteFixedPoint("Q", 0)
+	if _, ok := f.fixed["Q"]; ok {
+		t.Error("a memo noted on the clone shows on the original")
+	}
+	f.Blocks[0].Insts[1].Srcs[0].Imm = 7
+	if at, _ := f.AtFixedPoint("P"); at {
+		t.Error("fixed point still reported after an edit")
+	}
+}
+
+// TestLivenessCache: Liveness hands out the same sets while the code is
+// unchanged, and fresh, correct ones after an edit.
+func TestLivenessCache(t *testing.T) {
+	f := parseFingerprintFunc(t)
+	l := Liveness(f)
+	if Liveness(f) != l {
+		t.Error("unchanged code: liveness computed again")
+	}
+	b2 := f.Blocks[2]
+	if got := fmt.Sprint(l.LiveInWords(b2)); got != "[%r0 %r1]" {
+		t.Fatalf("live into BB2 = %s", got)
+	}
+	// Store %r0 twice: %r1 is no longer read.
+	b2.Insts[0].Srcs[1].Reg = VReg(ClassR, 0, 1)
+	l2 := Liveness(f)
+	if l2 == l {
+		t.Fatal("edited code: the old liveness handed out")
+	}
+	if got := fmt.Sprint(l2.LiveInWords(b2)); got != "[%r0]" {
+		t.Errorf("after the edit, live into BB2 = %s, want [%%r0]", got)
+	}
+	// Recompute consumes its input: it is not handed out again.
+	l3 := l2.Recompute(func(*Block) bool { return false })
+	if l4 := Liveness(f); l4 == l2 || l4 == l3 {
+		t.Error("a consumed liveness handed out again")
+	}
+	// New blocks with the same code (a pass that rebuilt them) are not
+	// the blocks the sets are keyed by.
+	l5 := Liveness(f)
+	g := f.Clone()
+	f.Blocks = g.Blocks
+	if err := f.ComputeCFG(); err != nil {
+		t.Fatal(err)
+	}
+	if Liveness(f) == l5 {
+		t.Error("liveness keyed by the old blocks handed out for new ones")
+	}
+}
