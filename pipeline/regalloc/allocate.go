@@ -234,7 +234,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if a.freq == nil {
 		a.freq = blockFrequencies(a.f, a.set.loopIters)
 	}
-	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.calls)
+	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.set.wordRanges, a.calls)
 	if err != nil {
 		return err
 	}

@@ -84,6 +84,7 @@ type item struct {
 	width  int
 	shape  tempShape // temporaries: refill/store
 	segs   []seg
+	wsegs  [][]seg // per word, or nil: every word occupies segs
 	prio   float64
 	fixed  bool
 	slot   int // assigned register, -1 if none
@@ -134,7 +135,7 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 		at.itemOf[vi] = -1
 		if !spilled[vi] {
 			at.itemOf[vi] = len(at.items)
-			at.items = append(at.items, item{v: vi, width: v.width, segs: v.segs, prio: v.prio, fixed: v.fixed, slot: -1})
+			at.items = append(at.items, item{v: vi, width: v.width, segs: v.segs, wsegs: v.wsegs, prio: v.prio, fixed: v.fixed, slot: -1})
 			continue
 		}
 		for _, a := range v.acc {
@@ -251,13 +252,22 @@ func (at *attempt) slotOcc(s int) posSet {
 	return at.occ[s]
 }
 
+// word returns the positions where word k of item it occupies its
+// register.
+func (it *item) word(k int) []seg {
+	if it.wsegs != nil {
+		return it.wsegs[k]
+	}
+	return it.segs
+}
+
 // free reports whether item it can take slots s..s+width-1.
 func (at *attempt) free(it *item, s int) bool {
 	for k := 0; k < it.width; k++ {
-		if b := at.base[s+k]; b != nil && b.overlaps(it.segs) {
+		if b := at.base[s+k]; b != nil && b.overlaps(it.word(k)) {
 			return false
 		}
-		if o := at.occ[s+k]; o != nil && o.overlaps(it.segs) {
+		if o := at.occ[s+k]; o != nil && o.overlaps(it.word(k)) {
 			return false
 		}
 	}
@@ -268,7 +278,7 @@ func (at *attempt) place(i, s int) {
 	it := &at.items[i]
 	it.slot = s
 	for k := 0; k < it.width; k++ {
-		at.slotOcc(s+k).set(it.segs, true)
+		at.slotOcc(s+k).set(it.word(k), true)
 		at.owners[s+k] = append(at.owners[s+k], i)
 	}
 }
@@ -277,7 +287,7 @@ func (at *attempt) unplace(i int) {
 	it := &at.items[i]
 	s := it.slot
 	for k := 0; k < it.width; k++ {
-		at.occ[s+k].set(it.segs, false)
+		at.occ[s+k].set(it.word(k), false)
 		own := at.owners[s+k]
 		for j, x := range own {
 			if x == i {
@@ -491,15 +501,15 @@ func (at *attempt) guide(i int) {
 // precolored register or a fixed item is among them.
 func (at *attempt) conflicts(it *item, s int) (victims []int, cost float64, ok bool) {
 	for k := 0; k < it.width; k++ {
-		if b := at.base[s+k]; b != nil && b.overlaps(it.segs) {
+		if b := at.base[s+k]; b != nil && b.overlaps(it.word(k)) {
 			return nil, 0, false
 		}
-		if o := at.occ[s+k]; o == nil || !o.overlaps(it.segs) {
+		if o := at.occ[s+k]; o == nil || !o.overlaps(it.word(k)) {
 			continue
 		}
 		for _, j := range at.owners[s+k] {
 			o := &at.items[j]
-			if !segsOverlap(o.segs, it.segs) {
+			if !segsOverlap(o.word(s+k-o.slot), it.word(k)) {
 				continue
 			}
 			if o.fixed {

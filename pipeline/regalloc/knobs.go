@@ -24,6 +24,8 @@ const (
 	knobLowRegs = "RegAllocLowRegisters"
 	// knobTrimUndef is orilab's own too (undefined.go).
 	knobTrimUndef = "RegAllocTrimUndefined"
+	// knobWordRanges is orilab's own too (wordranges.go).
+	knobWordRanges = "RegAllocWordRanges"
 )
 
 var allocReaders = []string{"AllocateRegisters"}
@@ -56,6 +58,8 @@ func init() {
 		"in a kernel without calls, allocate R0, R2 and R3 as ptxas does (R1 stays the stack pointer); =0 starts every allocation at R4")
 	reg(knobTrimUndef, knobs.TypeBool, "1",
 		"take the positions that no definition of a value reaches (before its first, possibly guarded, definition) out of its live range; =0 keeps them")
+	reg(knobWordRanges, knobs.TypeBool, "1",
+		"give each word of a register tuple its own live range, so a dead word's register can hold another value; =0 keeps a tuple's registers busy wherever any word is live")
 	reg(knobPrint, knobs.TypeBool, "",
 		"write the allocator's guidance (ABI saves, spill decisions, evictions) to the allocation log")
 }
@@ -72,6 +76,7 @@ type settings struct {
 	print      bool
 	lowRegs    bool
 	trimUndef  bool
+	wordRanges bool
 }
 
 // readSettings reads the knobs for function fn from s (nil: defaults).
@@ -93,6 +98,7 @@ func readSettings(s *knobs.Set, fn string, optLevel int) (settings, error) {
 		print:      s.Bool(knobPrint),
 		lowRegs:    s.Bool(knobLowRegs),
 		trimUndef:  s.Bool(knobTrimUndef),
+		wordRanges: s.Bool(knobWordRanges),
 	}
 	if s.IsSet(knobRematRange) {
 		r := s.Range(knobRematRange)
