@@ -35,6 +35,9 @@ func init() {
 	// which orilab does not model).
 	reg("SchedKeepPressure", knobs.TypeBool, "1",
 		"Before allocation, the ILP and DynBatch passes after ReduceReg may not raise the R pressure of any block above its peak after ReduceReg; =0 leaves them the whole register budget.")
+	// orilab's own knob (floatcalls.go).
+	reg("SchedFloatAcrossCalls", knobs.TypeBool, "1",
+		"Before allocation, plain instructions that name only virtual registers may move across CALLs (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
 	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }
@@ -48,6 +51,7 @@ type params struct {
 	budgetR    int // R-register budget of the pressure-overflow test
 	batchDepth int
 	keepPeak   bool // SchedKeepPressure
+	floatCalls bool // SchedFloatAcrossCalls
 	// capAtInput caps the R budget of each region at its peak in its
 	// input order (set per pass by Schedule).
 	capAtInput bool
@@ -69,6 +73,7 @@ func readParams(set *knobs.Set, fn string) params {
 		readAvail:  max(0, s.Int("SchedReadAvailTarget")),
 		batchDepth: int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
 		keepPeak:   s.Bool("SchedKeepPressure"),
+		floatCalls: s.Bool("SchedFloatAcrossCalls"),
 	}
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.
