@@ -242,6 +242,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 		return nil
 	}
 	p.coalesce = a.set.coalescing
+	p.sameValue = a.set.sameValue
 	for _, v := range p.vregs {
 		v.remat = a.set.remat && rematerializable(v) &&
 			!(a.set.rematRange != nil && a.set.rematRange.Contains(v.def.ID))

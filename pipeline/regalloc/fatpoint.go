@@ -77,14 +77,17 @@ const virtualFile = 512
 
 // item is one live range to place.
 type item struct {
-	v      int  // the value (index in problem.vregs)
-	temp   bool // a temporary of a spilled value at instruction g
-	g      int
-	start  int // first word of the value the item holds
-	width  int
-	shape  tempShape // temporaries: refill/store
-	segs   []seg
-	wsegs  [][]seg // per word, or nil: every word occupies segs
+	v     int  // the value (index in problem.vregs)
+	temp  bool // a temporary of a spilled value at instruction g
+	g     int
+	start int // first word of the value the item holds
+	width int
+	shape tempShape // temporaries: refill/store
+	segs  []seg
+	wsegs [][]seg // per word, or nil: every word occupies segs
+	// same, per word, lists the words of other items that hold the same
+	// value wherever both are live (samevalue.go); nil when none.
+	same   [][]sameWord
 	prio   float64
 	fixed  bool
 	slot   int // assigned register, -1 if none
@@ -199,6 +202,9 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 			add(si, link{other: -1, phys: pr.dst.phys, delta: -soff, weight: pr.weight})
 		}
 	}
+	if p.sameValue && p.coalesce {
+		at.sameValuePairs()
+	}
 	return at
 }
 
@@ -268,7 +274,10 @@ func (at *attempt) free(it *item, s int) bool {
 			return false
 		}
 		if o := at.occ[s+k]; o != nil && o.overlaps(it.word(k)) {
-			return false
+			// The overlap may be all with a same-valued word there.
+			if ws, cut := at.unshared(it, k, s+k); !cut || o.overlaps(ws) {
+				return false
+			}
 		}
 	}
 	return true
@@ -293,6 +302,14 @@ func (at *attempt) unplace(i int) {
 			if x == i {
 				at.owners[s+k] = append(own[:j], own[j+1:]...)
 				break
+			}
+		}
+		if it.same != nil && len(it.same[k]) > 0 {
+			// A same-valued word may share positions with this one:
+			// give the remaining owners theirs back.
+			for _, j := range at.owners[s+k] {
+				o := &at.items[j]
+				at.occ[s+k].set(o.word(s+k-o.slot), true)
 			}
 		}
 	}
@@ -509,7 +526,7 @@ func (at *attempt) conflicts(it *item, s int) (victims []int, cost float64, ok b
 		}
 		for _, j := range at.owners[s+k] {
 			o := &at.items[j]
-			if !segsOverlap(o.word(s+k-o.slot), it.word(k)) {
+			if !segsOverlap(o.word(s+k-o.slot), it.word(k)) || it.isSame(k, j, s+k-o.slot) {
 				continue
 			}
 			if o.fixed {

@@ -26,6 +26,8 @@ const (
 	knobTrimUndef = "RegAllocTrimUndefined"
 	// knobWordRanges is orilab's own too (wordranges.go).
 	knobWordRanges = "RegAllocWordRanges"
+	// knobSameValue is orilab's own too (samevalue.go).
+	knobSameValue = "RegAllocSameValueCopies"
 )
 
 var allocReaders = []string{"AllocateRegisters"}
@@ -60,6 +62,8 @@ func init() {
 		"take the positions that no definition of a value reaches (before its first, possibly guarded, definition) out of its live range; =0 keeps them")
 	reg(knobWordRanges, knobs.TypeBool, "1",
 		"give each word of a register tuple its own live range, so a dead word's register can hold another value; =0 keeps a tuple's registers busy wherever any word is live")
+	reg(knobSameValue, knobs.TypeBool, "1",
+		"let the two sides of a register copy share a register where both are live, when neither is written again while the other is live; =0 coalesces a copy only where its source dies")
 	reg(knobPrint, knobs.TypeBool, "",
 		"write the allocator's guidance (ABI saves, spill decisions, evictions) to the allocation log")
 }
@@ -77,6 +81,7 @@ type settings struct {
 	lowRegs    bool
 	trimUndef  bool
 	wordRanges bool
+	sameValue  bool
 }
 
 // readSettings reads the knobs for function fn from s (nil: defaults).
@@ -99,6 +104,7 @@ func readSettings(s *knobs.Set, fn string, optLevel int) (settings, error) {
 		lowRegs:    s.Bool(knobLowRegs),
 		trimUndef:  s.Bool(knobTrimUndef),
 		wordRanges: s.Bool(knobWordRanges),
+		sameValue:  s.Bool(knobSameValue),
 	}
 	if s.IsSet(knobRematRange) {
 		r := s.Range(knobRematRange)

@@ -71,6 +71,9 @@ type problem struct {
 	// coalesce (RegAllocCoalescing) says whether they may ask for it.
 	prefs    []pref
 	coalesce bool
+	// sameValue (RegAllocSameValueCopies) lets the two sides of a copy
+	// share a register where both are live (samevalue.go).
+	sameValue bool
 	// lo is the first allocatable register: R4 for R (R0-R3 are
 	// ABI-reserved), 0 for the other classes; limit is the hardware limit
 	// (the zero register's number).
