@@ -92,7 +92,7 @@ type memNode struct {
 
 // buildDAG builds the dependency graph of insts on SM arch. With
 // floatCalls, plain instructions that name only virtual registers may
-// cross CALLs (floatcalls.go).
+// sink below the CALLs after them (floatcalls.go).
 func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	n := len(insts)
 	d := &dag{
@@ -148,8 +148,8 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	}
 	var mems []memNode
 	// lastHard is the last full barrier that is not a CALL: floating
-	// instructions (floatcalls.go) cross CALLs but never a block
-	// terminator or a write of the stack pointer.
+	// instructions (floatcalls.go) sink below CALLs but never below a
+	// block terminator or a write of the stack pointer.
 	lastOrder, lastFull, lastHard := int32(-1), int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
 	stamp := make([]int32, n)
@@ -186,12 +186,7 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		k := orderKind(in)
 		floating := floatCalls && k == kindPlain && floats(u)
 		call := k == kindFull && in.Op == ori.OpCALL
-		switch {
-		case floating:
-			add(lastHard, i, depOrder, 0)
-		default:
-			add(lastFull, i, depOrder, 0)
-		}
+		add(lastFull, i, depOrder, 0)
 		switch {
 		case call && floatCalls:
 			for p := lastFull + 1; p < i; p++ {

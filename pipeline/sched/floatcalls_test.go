@@ -36,7 +36,9 @@ BB0:
 // and #5, which name only virtual registers, past the first CALL (#7) to
 // the argument moves of the second, so they are not live across the
 // first call; the moves into R4 and R5 and out of R4 stay between their
-// CALLs. With SchedFloatAcrossCalls=0 #4 and #5 stay before #7.
+// CALLs. Nothing rises above a CALL: #14, which names only virtual
+// registers, stays after #11. With SchedFloatAcrossCalls=0 #4 and #5
+// stay before #7.
 func TestFloatAcrossCalls(t *testing.T) {
 	for _, c := range []struct {
 		knobs []string

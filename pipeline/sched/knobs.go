@@ -37,7 +37,7 @@ func init() {
 		"Before allocation, the ILP and DynBatch passes after ReduceReg may not raise the R pressure of any block above its peak after ReduceReg; =0 leaves them the whole register budget.")
 	// orilab's own knob (floatcalls.go).
 	reg("SchedFloatAcrossCalls", knobs.TypeBool, "1",
-		"Before allocation, plain instructions that name only virtual registers may move across CALLs (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
+		"Before allocation, plain instructions that name only virtual registers may sink below the CALLs after them (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
 	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }

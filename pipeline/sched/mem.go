@@ -24,7 +24,7 @@ package sched
 //     terminator (BRA, BRX, EXIT, RET), and every write of the stack
 //     pointer R1 (the prologue and epilogue must stay where the frame
 //     layout expects them). Before allocation, plain instructions that
-//     name only virtual registers may cross a CALL (floatcalls.go).
+//     name only virtual registers may sink below a CALL (floatcalls.go).
 
 import "orilab/pipeline/ori"
 
