@@ -22,7 +22,9 @@ package opt
 //     t' = i*C + x (mod 2^32) then holds at every point of the loop
 //     because t' changes exactly where i does; no overflow argument is
 //     needed in 32-bit modular arithmetic. When C is a register, s*C is
-//     computed once in the preheader. Multiplies with the same (i, C, x)
+//     computed once in the preheader; when C is a constant-bank operand
+//     and s is 1, the increment reads C from the bank, so no register
+//     holds the step across the loop. Multiplies with the same (i, C, x)
 //     share one t'.
 //
 //  2. Linear-function test replacement. When the loop's trip count is
@@ -334,9 +336,15 @@ func srLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop) int {
 			// The step of t': s*C, an immediate or a preheader product.
 			inc := incs[m.iv]
 			var stepOpd ori.Operand
-			if m.c.Kind == ori.OpdImm {
+			switch {
+			case m.c.Kind == ori.OpdImm:
 				stepOpd = ori.Imm(int64(int32(steps[m.iv] * uint32(m.c.Imm))))
-			} else {
+			case m.c.Kind == ori.OpdCBank && steps[m.iv] == 1:
+				// s*C is C itself: the increment reads the constant
+				// bank, as IADD3 may, and no register holds the step
+				// across the loop (rodinia dilate_kernel kept two).
+				stepOpd = m.c
+			default:
 				sc := f.NewVReg(ori.ClassR, 1)
 				mul := ori.NewInst(ori.OpIMAD)
 				mul.ID, mul.Line = f.NewID(), m.in.Line

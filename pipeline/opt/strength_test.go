@@ -146,3 +146,38 @@ func TestStrengthReduceKnob(t *testing.T) {
 		t.Errorf("LoopMakeSingleEntry=0 did not switch the pass off:\n%s", got)
 	}
 }
+
+func TestStrengthReduceCBankStep(t *testing.T) {
+	// A constant-bank multiplier with a step of 1: the increment of %r4
+	// reads the bank itself, so no preheader product holds the step in
+	// a register across the loop.
+	loopExpect(t, "OriStrengthReduce", loopKernel(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r2 = 0x0 ;
+	#3 MOV %r1 = 0x0 ;
+BB1:
+	#4 IMAD %r3 = c[0x0][0x164], %r2, %r0 ;
+	#5 IADD3 %r1 = %r1, %r3, RZ ;
+	#6 IADD3 %r2 = %r2, 0x1, RZ ;
+	#7 ISETP.LT.AND %p0, PT = %r2, c[0x0][0x160], PT ;
+	#8 @%p0 BRA BB1 ;
+BB2:
+	#9 STG.E [R4.64], %r1 ;
+	#10 EXIT ;
+`), loopKernel(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r2 = 0x0 ;
+	#3 MOV %r1 = 0x0 ;
+	#11 IMAD %r4 = c[0x0][0x164], %r2, %r0 ;
+BB1:
+	#4 MOV %r3 = %r4 ;
+	#5 IADD3 %r1 = %r1, %r3, RZ ;
+	#6 IADD3 %r2 = %r2, 0x1, RZ ;
+	#12 IADD3 %r4 = %r4, c[0x0][0x164], RZ ;
+	#7 ISETP.LT.AND %p0, PT = %r2, c[0x0][0x160], PT ;
+	#8 @%p0 BRA BB1 ;
+BB2:
+	#9 STG.E [R4.64], %r1 ;
+	#10 EXIT ;
+`))
+}

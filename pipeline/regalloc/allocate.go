@@ -234,7 +234,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if a.freq == nil {
 		a.freq = blockFrequencies(a.f, a.set.loopIters)
 	}
-	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.calls)
+	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.set.wordRanges, a.calls)
 	if err != nil {
 		return err
 	}
@@ -242,6 +242,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 		return nil
 	}
 	p.coalesce = a.set.coalescing
+	p.sameValue = a.set.sameValue
 	for _, v := range p.vregs {
 		v.remat = a.set.remat && rematerializable(v) &&
 			!(a.set.rematRange != nil && a.set.rematRange.Contains(v.def.ID))

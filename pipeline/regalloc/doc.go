@@ -29,7 +29,9 @@
 //     granularity on a linear order of the function with four positions
 //     per instruction, so spill code has positions of its own (ranges.go,
 //     problem.go); positions that no definition of a value reaches are
-//     then taken out of its range (undefined.go). Physical registers already in the code (R1, the ABI
+//     then taken out of its range (undefined.go). Each word of a tuple
+//     also gets a range of its own, so a register of a tuple is free
+//     where that word is dead (wordranges.go). Physical registers already in the code (R1, the ABI
 //     argument and result registers R4.. around CALL and RET) are
 //     precolored ranges; a CALL clobbers every caller-saved register,
 //     or, when it calls a whole-seen callee (step 3), the registers that
@@ -53,7 +55,9 @@
 //     (spill cost per freed position, cost.go), evicts them. The next
 //     attempt replaces every spilled value by per-instruction temporaries
 //     (refill before a read, store after a write) and tries again, until
-//     an attempt places everything.
+//     an attempt places everything. The two sides of a copy may share
+//     a register even where both are live, when neither is written again
+//     meanwhile (samevalue.go).
 //  6. The result is written back (rewrite.go): registers, LDL/STL on spill
 //     slots of the frame (slot sharing between values that are never live
 //     together), remat clones of cheap definitions (remat.go), the frame

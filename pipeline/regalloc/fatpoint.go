@@ -77,13 +77,17 @@ const virtualFile = 512
 
 // item is one live range to place.
 type item struct {
-	v      int  // the value (index in problem.vregs)
-	temp   bool // a temporary of a spilled value at instruction g
-	g      int
-	start  int // first word of the value the item holds
-	width  int
-	shape  tempShape // temporaries: refill/store
-	segs   []seg
+	v     int  // the value (index in problem.vregs)
+	temp  bool // a temporary of a spilled value at instruction g
+	g     int
+	start int // first word of the value the item holds
+	width int
+	shape tempShape // temporaries: refill/store
+	segs  []seg
+	wsegs [][]seg // per word, or nil: every word occupies segs
+	// same, per word, lists the words of other items that hold the same
+	// value wherever both are live (samevalue.go); nil when none.
+	same   [][]sameWord
 	prio   float64
 	fixed  bool
 	slot   int // assigned register, -1 if none
@@ -134,7 +138,7 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 		at.itemOf[vi] = -1
 		if !spilled[vi] {
 			at.itemOf[vi] = len(at.items)
-			at.items = append(at.items, item{v: vi, width: v.width, segs: v.segs, prio: v.prio, fixed: v.fixed, slot: -1})
+			at.items = append(at.items, item{v: vi, width: v.width, segs: v.segs, wsegs: v.wsegs, prio: v.prio, fixed: v.fixed, slot: -1})
 			continue
 		}
 		for _, a := range v.acc {
@@ -198,6 +202,9 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 			add(si, link{other: -1, phys: pr.dst.phys, delta: -soff, weight: pr.weight})
 		}
 	}
+	if p.sameValue && p.coalesce {
+		at.sameValuePairs()
+	}
 	return at
 }
 
@@ -251,14 +258,26 @@ func (at *attempt) slotOcc(s int) posSet {
 	return at.occ[s]
 }
 
+// word returns the positions where word k of item it occupies its
+// register.
+func (it *item) word(k int) []seg {
+	if it.wsegs != nil {
+		return it.wsegs[k]
+	}
+	return it.segs
+}
+
 // free reports whether item it can take slots s..s+width-1.
 func (at *attempt) free(it *item, s int) bool {
 	for k := 0; k < it.width; k++ {
-		if b := at.base[s+k]; b != nil && b.overlaps(it.segs) {
+		if b := at.base[s+k]; b != nil && b.overlaps(it.word(k)) {
 			return false
 		}
-		if o := at.occ[s+k]; o != nil && o.overlaps(it.segs) {
-			return false
+		if o := at.occ[s+k]; o != nil && o.overlaps(it.word(k)) {
+			// The overlap may be all with a same-valued word there.
+			if ws, cut := at.unshared(it, k, s+k); !cut || o.overlaps(ws) {
+				return false
+			}
 		}
 	}
 	return true
@@ -268,7 +287,7 @@ func (at *attempt) place(i, s int) {
 	it := &at.items[i]
 	it.slot = s
 	for k := 0; k < it.width; k++ {
-		at.slotOcc(s+k).set(it.segs, true)
+		at.slotOcc(s+k).set(it.word(k), true)
 		at.owners[s+k] = append(at.owners[s+k], i)
 	}
 }
@@ -277,12 +296,20 @@ func (at *attempt) unplace(i int) {
 	it := &at.items[i]
 	s := it.slot
 	for k := 0; k < it.width; k++ {
-		at.occ[s+k].set(it.segs, false)
+		at.occ[s+k].set(it.word(k), false)
 		own := at.owners[s+k]
 		for j, x := range own {
 			if x == i {
 				at.owners[s+k] = append(own[:j], own[j+1:]...)
 				break
+			}
+		}
+		if it.same != nil && len(it.same[k]) > 0 {
+			// A same-valued word may share positions with this one:
+			// give the remaining owners theirs back.
+			for _, j := range at.owners[s+k] {
+				o := &at.items[j]
+				at.occ[s+k].set(o.word(s+k-o.slot), true)
 			}
 		}
 	}
@@ -491,15 +518,15 @@ func (at *attempt) guide(i int) {
 // precolored register or a fixed item is among them.
 func (at *attempt) conflicts(it *item, s int) (victims []int, cost float64, ok bool) {
 	for k := 0; k < it.width; k++ {
-		if b := at.base[s+k]; b != nil && b.overlaps(it.segs) {
+		if b := at.base[s+k]; b != nil && b.overlaps(it.word(k)) {
 			return nil, 0, false
 		}
-		if o := at.occ[s+k]; o == nil || !o.overlaps(it.segs) {
+		if o := at.occ[s+k]; o == nil || !o.overlaps(it.word(k)) {
 			continue
 		}
 		for _, j := range at.owners[s+k] {
 			o := &at.items[j]
-			if !segsOverlap(o.segs, it.segs) {
+			if !segsOverlap(o.word(s+k-o.slot), it.word(k)) || it.isSame(k, j, s+k-o.slot) {
 				continue
 			}
 			if o.fixed {

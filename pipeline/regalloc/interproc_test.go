@@ -108,19 +108,19 @@ func TestCallsWholeSeen(t *testing.T) {
 	}
 	if got, want := body(a.Func("k")), `BB0:
 	#1 MOV R1 = c[0x0][0x28] ;
-	#2 S2R R6 = SR_TID.X ;
-	#3 MOV R7 = 0x7 ;
-	#4 IADD3 R8 = R6, 0x10, RZ ;
-	#5 MOV R4 = R6 ;
-	#6 MOV R5 = R7 ;
+	#2 S2R R7 = SR_TID.X ;
+	#3 MOV R8 = 0x7 ;
+	#4 IADD3 R6 = R7, 0x10, RZ ;
+	#5 MOV R4 = R7 ;
+	#6 MOV R5 = R8 ;
 	#15 MOV R2 = `+"`.ret`"+` ;
 	#16 MOV R3 = RZ ;
 	#7 CALL.REL.NOINC `+"`f`"+` ;
-	#9 IADD3 R4 = R4, R8, R7 ;
-	#10 IMAD.WIDE.U32 R2.64 = R6, 0x4, RZ ;
-	#11 IADD3 R6, P0 = c[0x0][0x160], R2, RZ ;
-	#12 IADD3.X R7 = c[0x0][0x164], R3, RZ, P0, !PT ;
-	#13 STG.E [R6.64], R4 ;
+	#9 IADD3 R4 = R4, R6, R8 ;
+	#10 IMAD.WIDE.U32 R2.64 = R7, 0x4, RZ ;
+	#11 IADD3 R2, P0 = c[0x0][0x160], R2, RZ ;
+	#12 IADD3.X R3 = c[0x0][0x164], R3, RZ, P0, !PT ;
+	#13 STG.E [R2.64], R4 ;
 	#14 EXIT ;
 `; got != want {
 		t.Errorf("k after allocation:\n%s\nwant:\n%s", got, want)
@@ -154,29 +154,29 @@ func TestVerifyWholeSeenCallee(t *testing.T) {
 	m := parseModule(t, privateModule)
 	a := allocateCalleesFirst(t, m)
 	if err := verifyra.VerifyReachingDefs(m.Func("k"), a.Func("k")); err == nil ||
-		!strings.Contains(err.Error(), "#9: operand 2 reads R8, which held %r2 until the CALL #7 clobbered it") {
+		!strings.Contains(err.Error(), "#9: operand 2 reads R6, which held %r2 until the CALL #7 clobbered it") {
 		t.Errorf("the ABI verifier on k: %v", err)
 	}
-	// f now also writes R8, where k keeps %r2 across the call.
+	// f now also writes R6, where k keeps %r2 across the call.
 	f := a.Func("f")
 	b := f.Blocks[0]
 	mv := ori.NewInst(ori.OpMOV)
 	mv.ID = f.NewID()
-	mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, 8, 1))}
+	mv.Dsts = []ori.Operand{ori.R(ori.PReg(ori.ClassR, 6, 1))}
 	mv.Srcs = []ori.Operand{ori.R(ori.RZ)}
 	b.Insts = append(b.Insts[:len(b.Insts)-1], mv, b.Insts[len(b.Insts)-1])
 	sets, err := ori.ModuleClobbers(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sets["f"].String(); got != "R0 R4-R5 R8" {
+	if got := sets["f"].String(); got != "R0 R4-R6" {
 		t.Errorf("f clobbers %q", got)
 	}
 	if err := verifyra.VerifyReachingDefsCalls(m.Func("f"), f, sets); err != nil {
 		t.Errorf("f itself owes its caller nothing: %v", err)
 	}
 	err = verifyra.VerifyReachingDefsCalls(m.Func("k"), a.Func("k"), sets)
-	if err == nil || !strings.Contains(err.Error(), "#9: operand 2 reads R8, which held %r2 until the CALL #7 clobbered it") {
+	if err == nil || !strings.Contains(err.Error(), "#9: operand 2 reads R6, which held %r2 until the CALL #7 clobbered it") {
 		t.Errorf("k with the corrupted f: %v", err)
 	}
 }

@@ -24,6 +24,10 @@ const (
 	knobLowRegs = "RegAllocLowRegisters"
 	// knobTrimUndef is orilab's own too (undefined.go).
 	knobTrimUndef = "RegAllocTrimUndefined"
+	// knobWordRanges is orilab's own too (wordranges.go).
+	knobWordRanges = "RegAllocWordRanges"
+	// knobSameValue is orilab's own too (samevalue.go).
+	knobSameValue = "RegAllocSameValueCopies"
 )
 
 var allocReaders = []string{"AllocateRegisters"}
@@ -56,6 +60,10 @@ func init() {
 		"in a kernel without calls, allocate R0, R2 and R3 as ptxas does (R1 stays the stack pointer); =0 starts every allocation at R4")
 	reg(knobTrimUndef, knobs.TypeBool, "1",
 		"take the positions that no definition of a value reaches (before its first, possibly guarded, definition) out of its live range; =0 keeps them")
+	reg(knobWordRanges, knobs.TypeBool, "1",
+		"give each word of a register tuple its own live range, so a dead word's register can hold another value; =0 keeps a tuple's registers busy wherever any word is live")
+	reg(knobSameValue, knobs.TypeBool, "1",
+		"let the two sides of a register copy share a register where both are live, when neither is written again while the other is live; =0 coalesces a copy only where its source dies")
 	reg(knobPrint, knobs.TypeBool, "",
 		"write the allocator's guidance (ABI saves, spill decisions, evictions) to the allocation log")
 }
@@ -72,6 +80,8 @@ type settings struct {
 	print      bool
 	lowRegs    bool
 	trimUndef  bool
+	wordRanges bool
+	sameValue  bool
 }
 
 // readSettings reads the knobs for function fn from s (nil: defaults).
@@ -93,6 +103,8 @@ func readSettings(s *knobs.Set, fn string, optLevel int) (settings, error) {
 		print:      s.Bool(knobPrint),
 		lowRegs:    s.Bool(knobLowRegs),
 		trimUndef:  s.Bool(knobTrimUndef),
+		wordRanges: s.Bool(knobWordRanges),
+		sameValue:  s.Bool(knobSameValue),
 	}
 	if s.IsSet(knobRematRange) {
 		r := s.Range(knobRematRange)

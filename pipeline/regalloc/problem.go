@@ -71,6 +71,9 @@ type problem struct {
 	// coalesce (RegAllocCoalescing) says whether they may ask for it.
 	prefs    []pref
 	coalesce bool
+	// sameValue (RegAllocSameValueCopies) lets the two sides of a copy
+	// share a register where both are live (samevalue.go).
+	sameValue bool
 	// lo is the first allocatable register: R4 for R (R0-R3 are
 	// ABI-reserved), 0 for the other classes; limit is the hardware limit
 	// (the zero register's number).
@@ -82,6 +85,10 @@ type vreg struct {
 	num   int32
 	width int // words: 1, 2 or 4 (a tuple aligned to its width)
 	segs  []seg
+	// wsegs, for a tuple when RegAllocWordRanges is on, holds each
+	// word's own range, a subset of segs (wordranges.go); nil means every
+	// word occupies segs.
+	wsegs [][]seg
 	acc   []access // one per instruction that reads or writes the value
 	defs  int      // instructions that write it
 	def   *ori.Inst
@@ -136,8 +143,9 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 // estimated frequency, in layout order. lowRegs makes R0, R2 and R3
 // allocatable (lowRegisters says when that is allowed); trimUndef takes
 // the positions no definition reaches out of the live ranges
-// (undefined.go); calls says what each CALL may change.
-func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef bool, calls callModel) (*problem, error) {
+// (undefined.go); wordRanges gives each word of a tuple its own range
+// (wordranges.go); calls says what each CALL may change.
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef, wordRanges bool, calls callModel) (*problem, error) {
 	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit(), model: calls}
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
@@ -163,6 +171,9 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 	p.virtualRanges()
 	if trimUndef {
 		p.trimUndefined()
+	}
+	if wordRanges {
+		p.wordRanges()
 	}
 	p.physicalRanges()
 	if c == ori.ClassR && lowRegs {

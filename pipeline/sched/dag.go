@@ -77,6 +77,9 @@ type dag struct {
 	// waits marks nodes that read a variable-latency result produced in
 	// the region: ptxas's "barrier target" flag (001:22280).
 	waits []bool
+	// float marks the nodes that may cross CALLs (floatcalls.go); nil
+	// when none may.
+	float []bool
 }
 
 // memNode is a memory instruction the alias test may compare against.
@@ -87,8 +90,10 @@ type memNode struct {
 	ver  []int32
 }
 
-// buildDAG builds the dependency graph of insts on SM arch.
-func buildDAG(insts []*ori.Inst, arch int) *dag {
+// buildDAG builds the dependency graph of insts on SM arch. With
+// floatCalls, plain instructions that name only virtual registers may
+// sink below the CALLs after them (floatcalls.go).
+func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	n := len(insts)
 	d := &dag{
 		insts:    insts,
@@ -142,7 +147,10 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 		return dst
 	}
 	var mems []memNode
-	lastOrder, lastFull := int32(-1), int32(-1)
+	// lastHard is the last full barrier that is not a CALL: floating
+	// instructions (floatcalls.go) sink below CALLs but never below a
+	// block terminator or a write of the stack pointer.
+	lastOrder, lastFull, lastHard := int32(-1), int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
 	stamp := make([]int32, n)
 	where := make([]int32, n)
@@ -176,11 +184,30 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 		u := &d.uses[i]
 		guardIDs, srcIDs, dstIDs = toIDs(guardIDs, u.guard), toIDs(srcIDs, u.srcs), toIDs(dstIDs, u.dsts)
 		k := orderKind(in)
+		floating := floatCalls && k == kindPlain && floats(u)
+		call := k == kindFull && in.Op == ori.OpCALL
 		add(lastFull, i, depOrder, 0)
-		if k == kindFull {
+		switch {
+		case call && floatCalls:
+			for p := lastFull + 1; p < i; p++ {
+				if !d.floating(p) {
+					add(p, i, depOrder, 0)
+				}
+			}
+		case k == kindFull && floatCalls:
+			for p := lastHard + 1; p < i; p++ {
+				add(p, i, depOrder, 0)
+			}
+		case k == kindFull:
 			for p := lastFull + 1; p < i; p++ {
 				add(p, i, depOrder, 0)
 			}
+		}
+		if floating {
+			if d.float == nil {
+				d.float = make([]bool, n)
+			}
+			d.float[i] = true
 		}
 		for _, ws := range [2][]int32{guardIDs, srcIDs} {
 			for _, w := range ws {
@@ -238,6 +265,9 @@ func buildDAG(insts []*ori.Inst, arch int) *dag {
 		}
 		if k == kindFull {
 			lastFull = i
+			if !call {
+				lastHard = i
+			}
 		}
 	}
 	for i := n - 1; i >= 0; i-- {

@@ -16,7 +16,7 @@ func dagOf(t *testing.T, insts string) *dag {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return buildDAG(f.Blocks[0].Insts, 75)
+	return buildDAG(f.Blocks[0].Insts, 75, false)
 }
 
 // edgeList renders d's edges as "#from->#to kinds lat", sorted.

@@ -10,6 +10,8 @@
 //   - regs.go, mem.go, dag.go: the dependency DAG of a basic block over
 //     register words (RAW, WAR, WAW, virtual or physical, predicates and
 //     guards included), memory ordering and ordering points;
+//     floatcalls.go: which instructions may sink below a CALL before
+//     allocation;
 //   - schedule.go, priority.go, dynbatch.go, pressure.go: the list
 //     scheduler with ptxas's three modes, ReduceReg, ILP and DynBatch
 //     (Schedule, Options, Mode, Stats), for ScheduleInstructions before

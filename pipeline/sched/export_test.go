@@ -18,7 +18,7 @@ func ShuffleFunc(f *ori.Func, arch int, seed int64) {
 		if len(body) < 2 {
 			continue
 		}
-		d := buildDAG(body, arch)
+		d := buildDAG(body, arch, true)
 		npred := append([]int32(nil), d.npred...)
 		var ready []int32
 		for i := range body {

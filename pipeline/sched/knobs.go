@@ -38,6 +38,9 @@ func init() {
 	// orilab's own knob: see pressure.go.
 	reg("SchedArgPressure", knobs.TypeBool, "1",
 		"Before allocation, count the argument and return-address registers a block writes for a CALL as live from their moves to the CALL, so the pressure passes keep the moves next to it; =0 counts virtual registers only.")
+	// orilab's own knob (floatcalls.go).
+	reg("SchedFloatAcrossCalls", knobs.TypeBool, "1",
+		"Before allocation, plain instructions that name only virtual registers may sink below the CALLs after them (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
 	regInt("SchedTexBatchTargetSelectRegisterTarget", "8", knobs.AtLeast(1),
 		"DynBatch: the most long-latency loads issued in one batch (capped at 16).")
 }
@@ -54,6 +57,7 @@ type params struct {
 	// argPressure (SchedArgPressure) counts the physical words written
 	// for a CALL in the pressure tracker.
 	argPressure bool
+	floatCalls  bool // SchedFloatAcrossCalls
 	// capAtInput caps the R budget of each region at its peak in its
 	// input order (set per pass by Schedule).
 	capAtInput bool
@@ -76,6 +80,7 @@ func readParams(set *knobs.Set, fn string) params {
 		batchDepth:  int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
 		keepPeak:    s.Bool("SchedKeepPressure"),
 		argPressure: s.Bool("SchedArgPressure"),
+		floatCalls:  s.Bool("SchedFloatAcrossCalls"),
 	}
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.

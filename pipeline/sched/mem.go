@@ -23,7 +23,8 @@ package sched
 //     clobbers the ABI registers and may touch any memory), the block
 //     terminator (BRA, BRX, EXIT, RET), and every write of the stack
 //     pointer R1 (the prologue and epilogue must stay where the frame
-//     layout expects them).
+//     layout expects them). Before allocation, plain instructions that
+//     name only virtual registers may sink below a CALL (floatcalls.go).
 
 import "orilab/pipeline/ori"
 

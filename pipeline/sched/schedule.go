@@ -306,7 +306,7 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 // scheduleRegion returns the region's instructions in scheduled order.
 // liveOut is nil after register allocation (no pressure tracking).
 func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
-	d := buildDAG(insts, opts.Arch)
+	d := buildDAG(insts, opts.Arch, p.floatCalls)
 	// The tracker's start state depends only on the region and liveOut:
 	// built once, then forked for each use.
 	var base *pressure
@@ -511,7 +511,7 @@ func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, 
 		if len(insts) == 0 {
 			continue
 		}
-		d := buildDAG(insts, arch)
+		d := buildDAG(insts, arch, false)
 		earliest := make([]int32, len(insts))
 		var pipeFree [NumPipes]int32
 		now := int32(0)

@@ -1,0 +1,176 @@
+package regalloc
+
+import (
+	"math/bits"
+
+	"orilab/pipeline/ori"
+)
+
+// Live ranges per word of a tuple.
+//
+// problem.virtualRanges gives a value one range: every position where any
+// of its words is live. For a single register that is exact; for a tuple
+// it keeps all of the tuple's registers busy while only some words are
+// live. Vector code is full of such tuples. particleSystem's integrate
+// loads two float4s, computes three new words of each and stores them
+// with the loaded w:
+//
+//	LDG.E.128 %r18.128 = [%r17.64]
+//	FFMA %r42 = %r32, c[0x0][0x180], %r18       // last read of %r18[0]
+//	...
+//	MOV %r61 = %r73
+//	MOV %r61[3] = %r18[3]                       // last read of %r18[3]
+//	STG.E.128 [%r60.64], %r61.128
+//
+// With one range per value %r18 holds four registers until its last word
+// dies, so %r61 cannot take %r18's quad and the copy of the w word stays
+// (ptxas stores from the loaded quad, having written the new x, y and z
+// over the dead words: 18 registers, orilab 26). wordRanges gives every
+// word of a tuple its own range, built by the same backward walk at word
+// granularity; the fat point (fatpoint.go) then places word k of an item
+// against the occupancy of register slot+k only. A word's range opens
+// at its write position even when nobody reads it, as the union's does,
+// so a dead result still clobbers its register; undefined positions
+// trimmed from the union (undefined.go) are trimmed from every word.
+//
+// Knob RegAllocWordRanges=0 gives every word the whole value's range.
+
+// wordRanges builds v.wsegs for every tuple of the class.
+func (p *problem) wordRanges() {
+	lv := ori.Liveness(p.f)
+	base := make([]int, len(p.vregs)+1)
+	tuples := false
+	for i, v := range p.vregs {
+		base[i+1] = base[i] + v.width
+		tuples = tuples || v.width > 1
+	}
+	if !tuples {
+		return
+	}
+	for _, v := range p.vregs {
+		if v.width > 1 {
+			v.wsegs = make([][]seg, v.width)
+		}
+	}
+	nw := base[len(p.vregs)]
+	live := make([]bool, nw)
+	open := make([]int32, nw)
+	for i := range open {
+		open[i] = -1
+	}
+	owner := make([]int, nw) // global word -> value
+	for vi := range p.vregs {
+		for k := base[vi]; k < base[vi+1]; k++ {
+			owner[k] = vi
+		}
+	}
+	closeAt := func(k int, lo int32) {
+		v := p.vregs[owner[k]]
+		w := k - base[owner[k]]
+		v.wsegs[w] = append(v.wsegs[w], seg{lo, open[k]})
+		open[k] = -1
+	}
+	var active []int // words opened in the current block
+	openAt := func(k int, hi int32) {
+		open[k] = hi
+		active = append(active, k)
+	}
+	type touch struct {
+		vi          int
+		read, write uint8
+	}
+	var touched []touch
+	for bi, b := range p.f.Blocks {
+		g0, g1 := p.first[bi], p.first[bi+1]-1
+		if g1 < g0 {
+			continue
+		}
+		for _, w := range lv.LiveOutWords(b) {
+			vi, ok := p.index[w.N]
+			if w.Class != p.class || !ok || p.vregs[vi].width == 1 {
+				continue
+			}
+			k := base[vi] + int(w.Off)
+			live[k] = true
+			if open[k] < 0 {
+				openAt(k, posAfter(g1))
+			}
+		}
+		for g := g1; g >= g0; g-- {
+			in := p.insts[g]
+			touched = touched[:0]
+			eachReg(in, func(r ori.Reg, def bool) {
+				if r.Class != p.class || !r.Virtual {
+					return
+				}
+				vi := p.index[r.N]
+				if p.vregs[vi].width == 1 {
+					return
+				}
+				m := wordMask(int(r.Off), int(r.Words))
+				for i := range touched {
+					if touched[i].vi == vi {
+						if def {
+							touched[i].write |= m
+						} else {
+							touched[i].read |= m
+						}
+						return
+					}
+				}
+				t := touch{vi: vi}
+				if def {
+					t.write = m
+				} else {
+					t.read = m
+				}
+				touched = append(touched, t)
+			})
+			for _, t := range touched {
+				for m := t.write; m != 0; m &= m - 1 {
+					if k := base[t.vi] + bits.TrailingZeros8(m); open[k] < 0 {
+						openAt(k, posWrite(g))
+					}
+				}
+			}
+			if !in.Guarded() {
+				for _, t := range touched {
+					for m := t.write; m != 0; m &= m - 1 {
+						live[base[t.vi]+bits.TrailingZeros8(m)] = false
+					}
+				}
+			}
+			for _, t := range touched {
+				for m := t.read; m != 0; m &= m - 1 {
+					live[base[t.vi]+bits.TrailingZeros8(m)] = true
+				}
+			}
+			for _, t := range touched {
+				for m := t.read | t.write; m != 0; m &= m - 1 {
+					k := base[t.vi] + bits.TrailingZeros8(m)
+					switch {
+					case !live[k] && open[k] >= 0:
+						closeAt(k, posWrite(g))
+					case live[k] && open[k] < 0:
+						openAt(k, posRead(g))
+					}
+				}
+			}
+		}
+		for _, k := range active {
+			if open[k] >= 0 {
+				closeAt(k, posBefore(g0))
+			}
+			live[k] = false
+		}
+		active = active[:0]
+	}
+	for _, v := range p.vregs {
+		for w := range v.wsegs {
+			// Within the union by construction; intersecting with it
+			// carries over what trimUndefined took out.
+			ws := normalizeSegs(v.wsegs[w])
+			v.wsegs[w] = segsMinus(ws, segsMinus(ws, v.segs))
+		}
+	}
+}
