@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,6 +41,27 @@ func encodeInputs(t *testing.T) []string {
 		}
 	}
 	return files
+}
+
+// encodeArchs lists the targets the encoding tests cover: sm_75 (ptxas's
+// default target, and orilab's), sm_80 and sm_90 (the two word layouts
+// after it: the memory descriptor from sm_80, the branch and texture
+// forms of sm_90), or the targets ORILAB_ENCODE_ARCHS names (a comma
+// list of SM numbers, "86,89"), for sweeps over the others.
+func encodeArchs(t *testing.T) []int {
+	env := os.Getenv("ORILAB_ENCODE_ARCHS")
+	if env == "" {
+		return []int{75, 80, 90}
+	}
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			t.Fatalf("ORILAB_ENCODE_ARCHS=%q: %v", env, err)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // ptxUnder returns the .ptx files below dir, sorted.
@@ -169,7 +191,7 @@ func refusalClass(in *ori.Inst, err error) string {
 // mnemonic, operands), control word and reuse flags as the original.
 func TestEncodeRoundTrip(t *testing.T) {
 	files := encodeInputs(t)
-	for _, arch := range []int{80, 90} {
+	for _, arch := range encodeArchs(t) {
 		for _, level := range []int{0, 3} {
 			var st encodeStats
 			bad := 0
@@ -322,7 +344,7 @@ var nvdisasmFloor = map[[2]int]float64{{80, 0}: 99.9, {80, 3}: 99.1, {90, 0}: 99
 func TestNvdisasmEncoding(t *testing.T) {
 	tool := nvtools.Require(t, nvtools.Nvdisasm)
 	files := encodeInputs(t)
-	for _, arch := range []int{80, 90} {
+	for _, arch := range encodeArchs(t) {
 		for _, level := range []int{0, 3} {
 			funcs, skipped := compileFor(t, files, arch, level)
 			st := nvdisasmCompare(t, tool, funcs, arch)
