@@ -61,6 +61,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -401,6 +402,14 @@ func moduleInfo(kts []kernelText, symIndex map[string]int) []byte {
 		if !kts[i].k.BindlessQuery {
 			sval(b, eiattrMinStackSize, u32(uint32(symIndex[kts[i].k.Name]), uint32(stack[kts[i].k.Name])))
 		}
+	}
+	if len(kts) == 0 {
+		// A module without a kernel: ptxas 13.0 (whole-program mode,
+		// no -c) still writes a cubin, with no code (its .funcs are
+		// unreachable and dropped) and only the attribute 0x5f, 0,
+		// here (measured on ZLUDA's param_func_array_0 and lud.ptx:
+		// .nv.info is 03 5f 00 00).
+		b.Write([]byte{eifmtHVAL, eiattr5F, 0, 0})
 	}
 	return b.Bytes()
 }
@@ -793,20 +802,6 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 			linkSection: ".symtab", infoSection: text})
 		kts = append(kts, kernelText{k, callees, start})
 	}
-	if len(kts) == 0 {
-		return nil, fmt.Errorf("sass: the module has no kernel: a cubin without an .entry loads nothing")
-	}
-	if arch < 90 {
-		// ptxas writes the cuinfo note (toolkit version, SM) on every
-		// target; below sm_90 it links nothing (ptxas's links its
-		// .note.nv.tkinfo, which orilab does not write). Decision: at
-		// section index 6, after .nv.info and the first kernel's
-		// .nv.info.NAME, as on sm_90: cuobjdump 13.5 reads the note
-		// only there (moved to index 4 it reports toolkit 0.0; measured
-		// by swapping section headers in orilab's cubin).
-		note := &section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90 &^ shfInfoLink, align: 4, data: cuinfo(arch)}
-		meta = append(meta[:6], append([]*section{note}, meta[6:]...)...)
-	}
 	if arch >= 90 {
 		// sm_90: the first KB of every CTA's shared window is the
 		// system's (ori.SharedReserved; the lowering places shared
@@ -850,6 +845,22 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 		meta = append(meta, &section{name: ".nv.rel.action", typ: shtCUDARelInfo, align: 8, entsize: 8,
 			data: []byte{0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36}})
 		locals = append(locals, symbol{name: ".nv.rel.action", info: 3, shndx: ".nv.rel.action"})
+	}
+	if arch < 90 {
+		// ptxas writes the cuinfo note (toolkit version, SM) on every
+		// target; below sm_90 it links nothing (ptxas's links its
+		// .note.nv.tkinfo, which orilab does not write). Decision: at
+		// section index 6, after .nv.info and the first kernel's
+		// .nv.info.NAME, as on sm_90: cuobjdump 13.5 reads the note
+		// only there (moved to index 4 it reports toolkit 0.0; measured
+		// by swapping section headers in orilab's cubin). It is placed
+		// after .nv.callgraph and .nv.rel.action are appended, so that
+		// a module without a kernel, which has no .nv.info.NAME, still
+		// has it at 6 (after .nv.callgraph; ptxas's cubin has
+		// .debug_frame and .note.nv.tkinfo there).
+		note := &section{name: ".note.nv.cuinfo", typ: shtNote, flags: shfCUInfo90 &^ shfInfoLink, align: 4, data: cuinfo(arch)}
+		at := min(6, len(meta)) // a module without a kernel has no .nv.info.NAME
+		meta = append(meta[:at], append([]*section{note}, meta[at:]...)...)
 	}
 	// Texture and surface references: global symbols of their own
 	// types in no section, and in each kernel that names one, a
@@ -1049,6 +1060,10 @@ func WriteCubin(arch int, funcs []CubinFunc, globals []CubinGlobal) ([]byte, err
 		}
 		phs = append(phs, phdr{ptLoad, 5, phoff, 0, 0})
 	}
+	// A module without a kernel has no code and no banks: ptxas 13.0
+	// writes no LOAD for them (PHDR and its LOAD, and on sm_90 the
+	// empty RW one; measured on ZLUDA's param_func_array_0).
+	phs = slices.DeleteFunc(phs, func(p phdr) bool { return p.off < 0 })
 	for i := range phs {
 		if phs[i].off == phoff && phs[i].fsz == 0 && phs[i].flags != 6 {
 			phs[i].fsz, phs[i].msz = 56*len(phs), 56*len(phs)

@@ -1,6 +1,8 @@
 package sass
 
 import (
+	"bytes"
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,5 +245,57 @@ func TestCubinKernelAddr(t *testing.T) {
 	_, err = WriteCubin(80, []CubinFunc{{Name: "k", Entry: true, Code: kc, Regs: 8}, {Name: "j", Entry: true, Code: jc, Regs: 8}}, nil)
 	if want := "sass: k takes the address of the kernel j, which orilab cannot place in its code"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// TestCubinWithoutKernel: a module with no .entry still gets a cubin, as
+// ptxas 13.0.88 (whole-program mode) writes one: no code or banks (its
+// .funcs are unreachable), .nv.info holding only the attribute 0x5f, 0,
+// the cuinfo note at section 6, PHDR and its LOAD (and sm_90's empty RW
+// LOAD); cuobjdump reads the note's toolkit version and nvdisasm the
+// file.
+func TestCubinWithoutKernel(t *testing.T) {
+	for _, c := range []struct {
+		arch  int
+		secs  string
+		loads int
+	}{
+		{75, ",.shstrtab,.strtab,.symtab,.nv.info,.nv.callgraph,.note.nv.cuinfo,.nv.rel.action", 2},
+		{90, ",.shstrtab,.strtab,.symtab,.nv.info,.nv.compat,.note.nv.cuinfo,.nv.callgraph,.nv.shared.reserved.0", 3},
+	} {
+		cubin, err := WriteCubin(c.arch, []CubinFunc{{Name: "foobar"}}, nil)
+		if err != nil {
+			t.Fatalf("sm_%d: %v", c.arch, err)
+		}
+		f, err := elf.NewFile(bytes.NewReader(cubin))
+		if err != nil {
+			t.Fatalf("sm_%d: %v", c.arch, err)
+		}
+		var names []string
+		for _, s := range f.Sections {
+			names = append(names, s.Name)
+		}
+		if got := strings.Join(names, ","); got != c.secs {
+			t.Errorf("sm_%d: sections %s, want %s", c.arch, got, c.secs)
+		}
+		if info, err := f.Section(".nv.info").Data(); err != nil || !bytes.Equal(info, []byte{3, 0x5f, 0, 0}) {
+			t.Errorf("sm_%d: .nv.info % x (%v), want 03 5f 00 00", c.arch, info, err)
+		}
+		if len(f.Progs) != c.loads {
+			t.Errorf("sm_%d: %d program headers, want %d", c.arch, len(f.Progs), c.loads)
+		}
+		path := filepath.Join(t.TempDir(), "nokernel.cubin")
+		if err := os.WriteFile(path, cubin, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cuobjdump := nvtools.Require(t, nvtools.Cuobjdump)
+		out, err := exec.Command(cuobjdump, "-elf", path).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "toolkit=13.0") {
+			t.Errorf("sm_%d: cuobjdump -elf: %v\n%s", c.arch, err, out)
+		}
+		nvdisasm := nvtools.Require(t, nvtools.Nvdisasm)
+		if out, err := exec.Command(nvdisasm, path).CombinedOutput(); err != nil {
+			t.Errorf("sm_%d: nvdisasm: %v\n%s", c.arch, err, out)
+		}
 	}
 }

@@ -301,9 +301,10 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			}
 		case sMem:
 			base := int(d.w.Field(24, 8))
-			off := int64(d.w.Field(40, 24))
-			if off >= 1<<23 {
-				off -= 1 << 24
+			offPos, offN := s.memOffset()
+			off := int64(d.w.Field(offPos, offN))
+			if off >= 1<<(offN-1) {
+				off -= 1 << offN
 			}
 			if base == 255 {
 				o = ori.AbsMem(off)

@@ -22,7 +22,8 @@
 //     which the printer uses;
 //   - WriteCubin (cubin.go): the ELF file around the words, with the
 //     sections, symbols, relocations and .nv.info attributes ptxas 13.0
-//     writes (texture and surface references included; cubin.go says
+//     writes (texture and surface references included; a module
+//     without a kernel gets ptxas's cubin with no code; cubin.go says
 //     what it leaves out and why);
 //   - the operand syntax (operand.go): registers, immediates, constant
 //     banks, addresses, special registers, branch targets;
@@ -129,8 +130,10 @@
 // predicate result first (PT when Ori has none), an absolute address 0
 // is [RZ] (and LDC's c[0x0][RZ]), ATOM.E.CAS's 64-bit address has no
 // .64, sm_90's WARPSYNC with a full mask is WARPSYNC.ALL, and on sm_75 a
-// weak LDG or STG names .SYS and prints its address register without
-// .64 (LDG.E.SYS R4, [R2+0x10]).
+// weak global or generic load or store names .SYS (LDG.E.SYS R4,
+// [R2+0x10]), a .nc one .CONSTANT.SYS, the .cta scope of any memory
+// access is STRONG.CTA (orilab's STRONG.SM), and a global or generic
+// access prints its address register without .64.
 //
 // Pseudo instructions (MOV.PHI and the pseudo opcodes) and virtual
 // registers have no SASS form: they are errors naming the function,
@@ -172,6 +175,15 @@
 // modifier with no bits, an offset out of range). It never drops an
 // operand or a modifier.
 //
+// sm_75 has no memory descriptor: its global and generic accesses, atomics
+// and reductions are the Volta forms with a register address (LDG 0x381,
+// STG 0x386, LD 0x980 and ST 0x385 with a signed 32-bit offset, ATOMG
+// 0x3a8, ATOM 0x38a, RED 0x98e), the ordering in another layout (two
+// bits of semantics and two of scope; forms.go's gOrder75), all measured
+// on ptxas 13.0.88 -arch sm_75's words. Its texture words are sm_80's,
+// its surface words sm_80's with that ordering, LDSM sm_80's, and its
+// HMMA and IMMA have the Turing shapes only (m16n8k8 f16, m8n8k16).
+//
 // The memory descriptor: global and generic accesses on sm_80 and later
 // name a uniform register pair (desc[UR4][R2.64]: ori.Operand's HasDesc
 // and Desc) that the phase PostFixForMercTargets loads with ULDC.64 from
@@ -187,10 +199,9 @@
 // as that IMAD.
 //
 // Where the facts come from is at the top of forms.go; what is missing
-// (global and generic memory on sm_75, BRX outside a kernel, HADD2 and
-// HMUL2 with
-// a constant, an immediate or a half swizzle, 32-bit
-// addresses under .E) is refused, and the nvdisasm test in
+// (BRX outside a kernel, HADD2 and HMUL2 with a constant, an immediate
+// or a half swizzle, 32-bit addresses under .E, ptxas's [UR+off]
+// addresses) is refused, and the nvdisasm test in
 // package pipeline counts it. So are forms the hardware lacks: IDP
 // with an immediate or anything but a register in C, IMAD.HI with an
 // immediate C, .NAN on sm_75, conversions to bf16 from integers and

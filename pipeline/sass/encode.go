@@ -645,8 +645,9 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 			}
 			base = n
 		}
-		if o.Imm < -(1<<23) || o.Imm >= 1<<23 {
-			return fmt.Errorf("address offset %s does not fit 24 signed bits", hexInt(o.Imm))
+		offPos, offN := s.memOffset()
+		if o.Imm < -(1<<(offN-1)) || o.Imm >= 1<<(offN-1) {
+			return fmt.Errorf("address offset %s does not fit %d signed bits", hexInt(o.Imm), offN)
 		}
 		// .E addresses are 64-bit: the base is a register pair. A 32-bit
 		// base under .E would read the next register as the high word.
@@ -675,7 +676,7 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 			e.w.SetField(e.desc, 6, n)
 		}
 		e.w.SetField(24, 8, base)
-		e.w.SetField(40, 24, uint64(o.Imm))
+		e.w.SetField(offPos, offN, uint64(o.Imm))
 		return nil
 	case sCB, sUCB:
 		if o.Kind != ori.OpdCBank {

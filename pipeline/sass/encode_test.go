@@ -130,7 +130,7 @@ func TestEncodeRefuses(t *testing.T) {
 		{80, "FMUL R4 = 0f3F800000, R5", "sass: FMUL: source A 0f3F800000 must be a R register (legalize it first)"},
 		{80, "IADD3 R4 = R5, R6, 0x1", "sass: IADD3: source C 0x1: this instruction has no form with an immediate, constant or uniform register in C (legalize it first)"},
 		{80, "RET", "sass: RET: no encoding of this modifier form for sm_80"},
-		{75, "LDG.E R0 = [R2.64]", "sass: LDG.E: no encoding of this modifier form for sm_75"},
+		{75, "HMNMX2 R0 = R2, R3, PT", "sass: HMNMX2: no encoding of this modifier form for sm_75"},
 		{80, "LDG.E.FOO R0 = [R2.64]", "sass: LDG.E.FOO: modifier .FOO has no encoding here for sm_80 (or is out of order)"},
 		{80, "LDG.E R0 = [R2.64+0x800000]", "sass: LDG.E: source 0 ([R2.64+0x800000]): address offset 0x800000 does not fit 24 signed bits"},
 		{90, "WARPSYNC 0x5", "sass: WARPSYNC: source 0 (0x5): sm_90 has no form with an immediate mask other than all lanes (0x5); the mask must be in a register"},

@@ -21,7 +21,7 @@ const (
 	sC                        // ALU source C: GPR at 64 or the variable field (form 2, 3, 7)
 	sBC                       // ALU source that sits in B when it is a GPR, in C otherwise (FADD, DSETP)
 	sImm                      // immediate of n bits at pos
-	sMem                      // [R+off]: GPR at 24, signed 24-bit offset at 40
+	sMem                      // [R+off]: GPR at 24, signed offset of n bits at pos (24 at 40 when pos is 0)
 	sCB                       // c[bank][R+off] of LDC: GPR at 24, offset at 38 (16 bits), bank at 54
 	sUCB                      // c[bank][off] of ULDC: offset at 38, bank at 54
 	sSR                       // special register, 8 bits at pos
@@ -40,6 +40,16 @@ const (
 	mNot              // ~R (R slots) or !P (predicate slots)
 	mNoRZ             // sB/sC: never a GPR (the form needs the variable field)
 )
+
+// memOffset returns the position and width of an sMem slot's offset:
+// 24 bits at 40 in most forms; sm_75's generic LD and ST hold 32 bits at
+// 32.
+func (s slot) memOffset() (pos, n int) {
+	if s.pos == 0 {
+		return 40, 24
+	}
+	return s.pos, s.n
+}
 
 // slot is one operand position of a form.
 type slot struct {

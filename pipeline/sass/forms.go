@@ -48,6 +48,8 @@ var (
 	cNeg  = slot{k: sC, mod: mNeg, signed: true}
 	cFP   = slot{k: sC, mod: mNeg | mAbs, fk: ori.ImmF32}
 	mem   = slot{k: sMem}
+	// mem32: sm_75's generic LD and ST, a signed 32-bit offset at 32.
+	mem32 = slot{k: sMem, pos: 32, n: 32}
 )
 
 func pfix(pos int) fix { return fix{pos, 3, 7} } // an unused predicate field: PT
@@ -74,8 +76,20 @@ var (
 	// gOrder: memory ordering and scope of global and generic accesses
 	// on sm_80 and later (NAK's set_mem_order; "" is weak).
 	gOrder = group{pos: 77, n: 4, names: names(0, "", 4, "CONSTANT", 5, "STRONG.SM", 7, "STRONG.GPU", 0xa, "STRONG.SYS")}
-	gE     = group{pos: 72, n: 1, names: names(1, "E")}
-	gAtom  = group{pos: 87, n: 4, names: names(0, "ADD", 1, "MIN", 2, "MAX", 3, "INC", 4, "DEC", 5, "AND", 6, "OR", 7, "XOR", 8, "EXCH")}
+	// gOrder75: the same field on sm_75, two groups of two bits that
+	// nvdisasm prints as one name: bits 79-80 the semantics (0
+	// CONSTANT, 1 weak, 2 STRONG, 3 MMIO) and 77-78 the scope (0 CTA,
+	// 1 SM, 2 GPU, 3 SYS). Measured: nvdisasm -b SM75 over all sixteen
+	// values in ptxas 13.0.88's LDG word, and ptxas's words for ld/st
+	// .global and generic, weak, .nc, .volatile and .relaxed at every
+	// scope, atom and red, suld and sust (weak is 7, which nvdisasm
+	// prints .SYS; .nc 3, CONSTANT.SYS; .volatile 0xb, STRONG.SYS;
+	// .cta 8, STRONG.CTA). spell.go prints the scope ptxas's words
+	// name; orilab's STRONG.SM (the .cta scope on sm_80 and later) is
+	// written as STRONG.CTA (order75), so 9 has no name here.
+	gOrder75 = group{pos: 77, n: 4, names: names(3, "CONSTANT", 7, "", 8, "STRONG.CTA", 0xa, "STRONG.GPU", 0xb, "STRONG.SYS")}
+	gE       = group{pos: 72, n: 1, names: names(1, "E")}
+	gAtom    = group{pos: 87, n: 4, names: names(0, "ADD", 1, "MIN", 2, "MAX", 3, "INC", 4, "DEC", 5, "AND", 6, "OR", 7, "XOR", 8, "EXCH")}
 	// gAtomT: the type of ATOMG, ATOM, RED and ATOMS (sm_75-sm_89, and
 	// ATOMS on sm_90); gAtomT90 the integer types of ATOMG, ATOM and RED
 	// on sm_90, gAtomF90 the float types of their float opcodes there.
@@ -439,6 +453,24 @@ var formTable = append(barForms(), []*form{
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpST, opc: 0x985, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{64, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
+	// sm_75 has no memory descriptor: global and generic accesses with
+	// a register address are the Volta forms (measured: ptxas 13.0.88
+	// -arch sm_75 on loads and stores of every size, ordering and scope
+	// at [R+off], nvdisasm 13.5 -hex; ptxas's [UR4+off] forms, opcode
+	// 0x98x with bits 90-91 set, are not emitted by orilab). LDG 0x381
+	// and STG 0x386 hold the offset at 40 as LDS's and STG its data at
+	// 32; the generic LD 0x980 (bits 90-91 clear: no uniform register)
+	// and ST 0x385 hold a signed 32-bit offset at 32 (nvdisasm -b SM75
+	// reads 0xfffffff0 there as [R16+-0x10] and 0x01000000 as
+	// +0x1000000), ST its data at 64. Bit 76 would be .PRIVATE.
+	{op: ori.OpLDG, opc: 0x381, archMax: 75, dsts: []slot{dR}, srcs: []slot{mem}, pre: order75,
+		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}}, tmpl: []fix{pfix(81), {84, 3, 1}}},
+	{op: ori.OpLD, opc: 0x980, archMax: 75, dsts: []slot{dR}, srcs: []slot{mem32}, pre: order75,
+		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}, {90, 2, 0}}, tmpl: []fix{{84, 3, 1}}},
+	{op: ori.OpSTG, opc: 0x386, archMax: 75, srcs: []slot{mem, {k: sR, pos: 32}}, pre: order75,
+		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}}, tmpl: []fix{{84, 3, 1}}},
+	{op: ori.OpST, opc: 0x385, archMax: 75, srcs: []slot{mem32, {k: sR, pos: 64}}, pre: order75,
+		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}}, tmpl: []fix{{84, 3, 1}}},
 	// LDS: bits 78-79 scale the address register (3: [R16.X16+0x4],
 	// measured on ptxas's word); orilab's addresses are unscaled.
 	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType},
@@ -483,6 +515,27 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpRED, opc: 0x9a6, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomF90, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
+	// sm_75's ATOMG 0x3a8, ATOM 0x38a, their CAS 0x3a9 and 0x38b, and
+	// RED 0x98e with bits 90-91 clear: the fields of sm_80's forms
+	// without the descriptor, bits 64-71 RZ (ATOMG, ATOM) or 0 (RED),
+	// and the ordering in gOrder75. Measured: ptxas 13.0.88 -arch sm_75
+	// on atom.global and atom of every operation and type, cas.b32/.b64,
+	// .cta/.gpu/.sys scopes, red.global and red of add/min/and and the
+	// float types ([R24+0x4] addresses; ptxas's RED with [UR4+0x24] is
+	// the same opcode with bits 90-91 set and the UR at 64).
+	{op: ori.OpATOMG, opc: 0x3a8, archMax: 75, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: order75,
+		mods: []group{gE, gAtom, gAtomT, gOrder75}, fix: []fix{{91, 1, 0}}, tmpl: []fix{{64, 8, 0xff}, {84, 3, 1}}},
+	{op: ori.OpATOM, opc: 0x38a, archMax: 75, dsts: []slot{dR, pd81}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: order75,
+		mods: []group{gE, gAtom, gAtomT, gOrder75}, fix: []fix{{91, 1, 0}}, tmpl: []fix{{64, 8, 0xff}, {84, 3, 1}}},
+	{op: ori.OpATOM, key: []string{"E", "CAS"}, opc: 0x38b, archMax: 75, dsts: []slot{dR, pd81}, pre: order75,
+		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT, gOrder75}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	{op: ori.OpATOMG, key: []string{"E", "CAS"}, opc: 0x3a9, archMax: 75, dsts: []slot{dR, pd81}, pre: order75,
+		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{gAtomT, gOrder75}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
+	{op: ori.OpRED, opc: 0x98e, archMax: 75, srcs: []slot{mem, {k: sR, pos: 32}}, pre: order75,
+		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder75}, fix: []fix{{64, 8, 0}, {90, 2, 0}},
+		tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomsPre,
 		mods: []group{gAtom, gAtomT}},
 	// ATOMS.CAS and ATOMS.CAST.SPIN: opcode 0x38d, the compare value at
@@ -520,6 +573,20 @@ var formTable = append(barForms(), []*form{
 			{pos: 78, n: 1, names: names(0, "U8", 1, "S8")},
 			{pos: 82, n: 1, names: names(0, "", 1, "SAT")}},
 		fix: []fix{{74, 1, 1}}},
+	// sm_75 (Turing) has the f16 m16n8k8 HMMA and the 8-bit m8n8k16
+	// IMMA only, in the same words (measured: ptxas 13.0.88 -arch sm_75
+	// on mma.sync m16n8k8 f16/f32 and m8n8k16 s8: HMMA.1688.F32 R8,
+	// R4, R6, R8 is 0x000000060408723c 0x...1008, as on sm_80).
+	{op: ori.OpHMMA, key: []string{"1688"}, opc: 0x23c, archMax: 75, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{{pos: 76, n: 1, names: names(0, "F16", 1, "F32")}},
+		fix:  []fix{{75, 1, 0}, {78, 1, 0}, {82, 2, 0}}},
+	{op: ori.OpIMMA, key: []string{"8816"}, opc: 0x237, archMax: 75, dsts: []slot{dR},
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
+		mods: []group{{pos: 76, n: 1, names: names(0, "U8", 1, "S8")},
+			{pos: 78, n: 1, names: names(0, "U8", 1, "S8")},
+			{pos: 82, n: 1, names: names(0, "", 1, "SAT")}},
+		fix: []fix{{74, 1, 1}, {75, 1, 0}, {86, 1, 0}}},
 	// DMMA.884 has no modifier bits (nvdisasm -b SM90 prints the same
 	// word DMMA.8x8x4).
 	{op: ori.OpDMMA, key: []string{"884"}, opc: 0x23f, arch: 80, dsts: []slot{dR},
@@ -527,14 +594,16 @@ var formTable = append(barForms(), []*form{
 	// LDSM and STSM: the address as LDS's, bits 72-73 the matrix count
 	// (0 one, 1 .2, 2 .4), bit 78 the transposed layout MT88; STSM (sm_90)
 	// reads its registers at 32.
-	{op: ori.OpLDSM, key: []string{"16"}, opc: 0x83b, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
+	{op: ori.OpLDSM, key: []string{"16"}, opc: 0x83b, arch: 75, dsts: []slot{dR}, srcs: []slot{mem},
 		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
 	{op: ori.OpSTSM, key: []string{"16"}, opc: 0x844, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
 		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
 
 	// Textures and surfaces (lower/tex.go, lower/surface.go). Measured:
-	// ptxas 13.0.88 -arch sm_80 and sm_90 on testdata/kernels/tex_forms.ptx
-	// and surf_forms.ptx, nvdisasm 13.5 -hex (the words are pinned in
+	// ptxas 13.0.88 -arch sm_75, sm_80 and sm_90 on
+	// testdata/kernels/tex_forms.ptx and surf_forms.ptx (.target
+	// lowered to sm_75 for sm_75), nvdisasm 13.5 -hex; sm_75's texture
+	// words are sm_80's, its surface words differ in the ordering only (the words are pinned in
 	// TestTextureWords). D2 (the second result pair) at 64, D at 16, Ra at
 	// 24, Rb at 32 (RZ when the coordinates fit Ra: ptxas's TLD.LZ 1D),
 	// the texture slot at 40 (sm_80) or the header's uniform register at
@@ -547,10 +616,10 @@ var formTable = append(barForms(), []*form{
 	// level of detail (1 LZ, 3 LL) and TLD4's component (0 R ... 3 A);
 	// bits 72-75 the write mask (orilab fetches all four) and 81-84 hold
 	// 0xf in every word ptxas writes.
-	{op: ori.OpTEX, opc: 0xb60, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTEX, opc: 0xb60, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
-	{op: ori.OpTEX, opc: 0xb60, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTEX, opc: 0xb60, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
@@ -559,22 +628,22 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTexLL, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
-	{op: ori.OpTLD, opc: 0xb66, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTLD, opc: 0xb66, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTexLZ, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
-	{op: ori.OpTLD, opc: 0xb66, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTLD, opc: 0xb66, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTexLZ, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
-	{op: ori.OpTLD4, opc: 0xb63, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTLD4, opc: 0xb63, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
-	{op: ori.OpTLD4, opc: 0xb63, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTLD4, opc: 0xb63, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
@@ -583,7 +652,7 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
 		mods: []group{gTLD4, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
-	{op: ori.OpTEX, opc: 0x361, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTEX, opc: 0x361, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}},
 		mods: []group{gTexSCR, {pos: 59, n: 1, names: names(1, "B")}, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	// TXQ RZ, Rd, Ra, query, [slot | UR, 0x0 | nothing (.B)], mask: RZ at
@@ -591,10 +660,10 @@ var formTable = append(barForms(), []*form{
 	// writes holds the TEX_HEADER_DIMENSION query as 0 in bits 62-63
 	// (Decision: the query field's place is not measured; orilab emits
 	// only this query, so the group only consumes its name).
-	{op: ori.OpTXQ, opc: 0xb6f, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTXQ, opc: 0xb6f, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}, {k: sImm, pos: 72, n: 4}},
 		mods: []group{gTxqQuery}, fix: []fix{{59, 2, 0}}},
-	{op: ori.OpTXQ, opc: 0x370, arch: 80, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
+	{op: ori.OpTXQ, opc: 0x370, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 72, n: 4}},
 		mods: []group{{pos: 59, n: 1, names: names(1, "B")}, gTxqQuery}},
 	{op: ori.OpTXQ, opc: 0xf6f, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
@@ -605,6 +674,15 @@ var formTable = append(barForms(), []*form{
 	// Bit 72 .D.BA, bits 73-75 the size as LDG's, 77-80 the ordering as
 	// LDG's (.STRONG.SM), 59-60 the out-of-range mode (0 IGN, 1 none, 2
 	// TRAP), 61-63 the dimension (1D 0, 1D_ARRAY 2, 2D 3, 3D 5).
+	// sm_75: the same words with the ordering in gOrder75 (ptxas's
+	// SULD.D.BA.2D.STRONG.CTA.TRAP, SUST.D.BA.2D.STRONG.CTA.IGN: the
+	// .CTA scope where sm_80 writes .SM).
+	{op: ori.OpSULD, opc: 0xb99, archMax: 75, dsts: []slot{dR}, pre: order75,
+		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder75, gSurfMode}, tmpl: []fix{{81, 4, 0xf}}},
+	{op: ori.OpSUST, opc: 0xb9d, archMax: 75, dsts: nil, pre: order75,
+		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
+		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder75, gSurfMode}, tmpl: []fix{{84, 1, 1}}},
 	{op: ori.OpSULD, opc: 0xb99, arch: 80, archMax: 89, dsts: []slot{dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
 		mods: []group{gSurfDBA, gSurfDim, gMemType, gOrder, gSurfMode}, tmpl: []fix{{81, 4, 0xf}}},
@@ -698,6 +776,28 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
 	{op: ori.OpNOP, opc: 0x918},
 }...)
+
+// order75 writes an sm_75 global, generic or surface access for its
+// word: the .cta scope, which orilab's lowering spells STRONG.SM (sm_80's
+// name for it), is STRONG.CTA, as ptxas 13.0.88 -arch sm_75 writes it
+// (ld/st/atom/red .relaxed.cta, suld/sust: STRONG.CTA, value 8; see
+// gOrder75); and an atomic's U64 is 64 (atomPre).
+//
+// Decision: follow ptxas (CTA) rather than keep SM, which sm_75 also
+// has (nvdisasm -b SM75 reads 9 as STRONG.SM): the CTA scope is what
+// PTX's .cta asks for, and the listing then equals ptxas's.
+func order75(in *ori.Inst, arch int) (*ori.Inst, error) {
+	for i := 0; i+1 < len(in.Mods); i++ {
+		if in.Mods[i] == "STRONG" && in.Mods[i+1] == "SM" {
+			c := in.Clone()
+			c.Mods = slices.Clone(in.Mods)
+			c.Mods[i+1] = "CTA"
+			in = c
+			break
+		}
+	}
+	return atomPre(in, arch)
+}
 
 // imadSHL turns orilab's IMAD.SHL d = a, k, c (a << k) + c into IMAD
 // with the multiplier 1 << k, which is what the hardware computes and

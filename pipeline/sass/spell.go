@@ -147,20 +147,41 @@ func spell(in *ori.Inst, arch int) *ori.Inst {
 				c.Mods = slices.Insert(slices.Delete(c.Mods, 1+n, 2+n), 1, size)
 			}
 		}
-		if (c.Op == ori.OpLDG || c.Op == ori.OpSTG) && arch > 0 && arch < 80 {
-			// sm_75: nvdisasm names a weak global access's scope (.SYS)
-			// and prints its 64-bit address register without .64
-			// (measured on ptxas's words: LDG.E.SYS R2, [R2];
-			// STG.E.64.SYS [R2], R4).
-			if !slices.Contains(c.Mods, "STRONG") && !slices.Contains(c.Mods, "CONSTANT") {
+		if arch > 0 && arch < 80 {
+			// sm_75: nvdisasm names a weak access's scope (.SYS) and
+			// a constant one's (.CONSTANT.SYS), measured on ptxas's
+			// words: LDG.E.SYS R2, [R2]; LDG.E.64.CONSTANT.SYS R20,
+			// [R2+0x28]; LD.E.S16.SYS R29, [R16+0x10].
+			switch {
+			case slices.Contains(c.Mods, "STRONG"):
+			case slices.Contains(c.Mods, "CONSTANT"):
+				i := slices.Index(c.Mods, "CONSTANT")
+				c.Mods = slices.Insert(c.Mods, i+1, "SYS")
+			default:
 				c.Mods = append(c.Mods, "SYS")
 			}
+		}
+	}
+	if arch > 0 && arch < 80 {
+		switch c.Op {
+		case ori.OpLD, ori.OpST, ori.OpLDG, ori.OpSTG, ori.OpATOM, ori.OpATOMG, ori.OpRED, ori.OpSULD, ori.OpSUST:
+			// sm_75 prints a 64-bit address register without .64
+			// (ATOMG.E.ADD.STRONG.GPU PT, R27, [R24], R26) and the
+			// .cta scope as STRONG.CTA, the word's (forms.go's
+			// order75).
 			for k, o := range c.Srcs {
 				if o.Kind == ori.OpdMem && o.HasBase {
 					c.Srcs[k].Reg.Words = 1
 				}
 			}
+			for i := 0; i+1 < len(c.Mods); i++ {
+				if c.Mods[i] == "STRONG" && c.Mods[i+1] == "SM" {
+					c.Mods[i+1] = "CTA"
+				}
+			}
 		}
+	}
+	switch c.Op {
 	case ori.OpMEMBAR:
 		if len(c.Mods) == 1 {
 			switch c.Mods[0] {
