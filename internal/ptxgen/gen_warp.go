@@ -105,7 +105,14 @@ func (fg *fgen) warpLeaf(c ctx) Stmt {
 		return leaf("warp.elect", append(pre, sprintf("elect.sync %s|%s, %s;", fg.sv(ClassB32), fg.sv(ClassPred), mask))...)
 	}
 	if m == maskFull {
-		return leaf("warp.activemask", sprintf("activemask.b32 %s;", fg.sv(ClassB32)))
+		// activemask does not synchronize: after a divergent region the
+		// warp need not have reconverged, and on the H100 it sometimes had
+		// not (fuzz5550319, fuzz5550705, fuzz5551189, fuzz5551241 of
+		// ../shared/hwtruth: each path group of the region read its own
+		// mask; see pipeline/sim's doc.go). bar.warp.sync over the full
+		// warp, which every lane reaches in converged code, reconverges it
+		// first, so the result is the full mask on every GPU.
+		return leaf("warp.activemask", "bar.warp.sync -1;", sprintf("activemask.b32 %s;", fg.sv(ClassB32)))
 	}
 	return fg.shfl(m, pre, mask)
 }

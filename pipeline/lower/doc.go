@@ -30,6 +30,11 @@
 // refuses it. atom/red.shared.add.f32 becomes ptxas's compare-and-swap
 // loop (atomic.go): no ATOMS word adds f32.
 //
+// The two commuted operands of an f64 add, sub, mul, fma or min/max are
+// put in the order ptxas 13.0 -O3 gives them, the earlier-defined value
+// first and a constant second (commute.go), since the f64 units return
+// the second operand's NaN when both are NaNs.
+//
 // A mul and an add (or sub) without rounding modifiers become one fused
 // multiply-add where ptxas 13.0 contracts them (contract.go), at every -O
 // level, unless the FMAContraction knob (--fmad=false) says no.

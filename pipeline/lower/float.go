@@ -567,6 +567,11 @@ func (c *fn) flAddMul(in *ptx.Instr, t string) error {
 	if in.Op == "sub" {
 		b = c.flNeg(b, t)
 	}
+	if flKind(t) == 64 {
+		if first, _ := c.f64Commute(in, 1, 2); first == 2 {
+			a, b = b, a // commute.go: ptxas's order decides which NaN wins
+		}
+	}
 	a, b = flImmSecond(a, b)
 	add := in.Op != "mul"
 	switch flKind(t) {
@@ -627,6 +632,9 @@ func (c *fn) flFma(in *ptx.Instr, t string) error {
 		}
 		c.flOp(ori.OpFFMA, flMods(ftz, rnd, sat), d, s[0], s[1], s[2])
 	case 64:
+		if first, _ := c.f64Commute(in, 1, 2); first == 2 {
+			s[0], s[1] = s[1], s[0] // commute.go
+		}
 		s[0], s[1] = flImmSecond(s[0], s[1])
 		c.flOp(ori.OpDFMA, flMods(false, rnd, false), d, s[0], s[1], s[2])
 	default:
@@ -681,6 +689,9 @@ func (c *fn) flMinMax(in *ptx.Instr, t string) error {
 	if kind == 64 {
 		if nan || xs || abs || len(s) != 2 || ftz {
 			return c.l.unsupported(in.OpPos, "%s with these modifiers on .f64", in.Op)
+		}
+		if first, _ := c.f64Commute(in, 1, 2); first == 2 {
+			s[0], s[1] = s[1], s[0] // commute.go
 		}
 		c.flMinMax64(d, s[0], s[1], isMax)
 		return nil
