@@ -153,6 +153,10 @@ type PhaseOptions struct {
 	// that phase then carries the corruption, and the post-RA verifiers
 	// judge it at once (see Fault and Planted).
 	Fault *Fault
+	// Jobs bounds how many goroutines compile the module's independent
+	// functions at once (parallel.go): 0 is GOMAXPROCS, 1 compiles them
+	// one after another. The output is the same either way.
+	Jobs int
 }
 
 // PhaseError is a compilation that failed in a phase: the phase returned
@@ -196,6 +200,12 @@ type Session struct {
 	backend *Backend
 	// planted is what became of opts.Fault (nil until it is planted).
 	planted *Planted
+	// lowerOpts lowered PTX; serialOnly is set in the sessions of a
+	// split's components and after a failed split (parallel.go).
+	lowerOpts  lower.Options
+	serialOnly bool
+	// splitInto is how many components the split compiled (0: none).
+	splitInto int
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -254,7 +264,8 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs)})
+	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs)}
+	m, err := lower.Lower(pm, s.lowerOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -326,6 +337,16 @@ func (s *Session) RunTo(last int) error {
 		last = len(PhaseTable) - 1
 	}
 	ctx := s.opts.Context
+	if s.canSplit(last) {
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if _, err := s.runSplit(); err != nil {
+			return err
+		}
+	}
 	for s.pos < len(s.order) {
 		i := s.order[s.pos]
 		if len(s.opts.NamedPhases) == 0 && i > last {
