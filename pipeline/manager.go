@@ -380,6 +380,9 @@ func (s *Session) RunAll() error {
 func (s *Session) step(i int) error {
 	p := &PhaseTable[i]
 	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil}
+	if s.parallelOK() {
+		pc.jobs = s.jobs()
+	}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
 	case s.disabled[i]:

@@ -71,14 +71,60 @@ func (s *Session) jobs() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// canSplit reports whether the next phases up to last may run per
-// component (see the Decision above).
-func (s *Session) canSplit(last int) bool {
+// parallelOK reports whether the session may compile functions at once
+// (see the Decision above): nothing watches the phases in order.
+func (s *Session) parallelOK() bool {
 	o := &s.opts
-	return s.pos == 0 && !s.serialOnly && last >= splitEnd-1 && s.jobs() > 1 &&
+	return !s.serialOnly && s.jobs() > 1 &&
 		len(o.NamedPhases) == 0 && o.NoSnapshots && o.Observer == nil &&
 		o.Fault == nil && o.Sites == nil && !o.RecordSites && o.DumpIR == "" &&
 		phaseOverrides.Load() == 0
+}
+
+// canSplit reports whether the next phases up to last may run per
+// component.
+func (s *Session) canSplit(last int) bool {
+	return s.pos == 0 && last >= splitEnd-1 && s.parallelOK()
+}
+
+// eachFunc runs fn on every function of c's module, on up to c.jobs
+// goroutines, for the phases after the split whose work on a function
+// reads and writes that function alone. The error is the first
+// function's in module order, as a loop stopping at the first failure
+// would return.
+func eachFunc(c *PhaseContext, fn func(f *ori.Func) error) error {
+	funcs := c.Module.Funcs
+	if c.jobs <= 1 || len(funcs) < 2 {
+		for _, f := range funcs {
+			if err := fn(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(funcs))
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for w := min(c.jobs, len(funcs)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(funcs) {
+					return
+				}
+				errs[i] = fn(funcs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // components returns m's functions grouped by the connected components
