@@ -103,22 +103,7 @@ func eachFunc(c *PhaseContext, fn func(f *ori.Func) error) error {
 		return nil
 	}
 	errs := make([]error, len(funcs))
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := min(c.jobs, len(funcs)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(funcs) {
-					return
-				}
-				errs[i] = fn(funcs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallelFor(len(funcs), c.jobs, func(i int) { errs[i] = fn(funcs[i]) })
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -227,23 +212,10 @@ func (s *Session) runSplit() (ran bool, err error) {
 	}
 	sort.SliceStable(byWork, func(a, b int) bool { return size[byWork[a]] > size[byWork[b]] })
 	errs := make([]error, len(comps))
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := min(s.jobs(), len(comps)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(byWork) {
-					return
-				}
-				i := byWork[k]
-				errs[i] = subs[i].RunTo(splitEnd - 1)
-			}
-		}()
-	}
-	wg.Wait()
+	parallelFor(len(comps), s.jobs(), func(k int) {
+		i := byWork[k]
+		errs[i] = subs[i].RunTo(splitEnd - 1)
+	})
 	for _, e := range errs {
 		if e == nil {
 			continue
@@ -256,6 +228,27 @@ func (s *Session) runSplit() (ran bool, err error) {
 	s.backend = mergeBackends(m, subs)
 	s.pos, s.splitInto = splitEnd, len(comps)
 	return true, nil
+}
+
+// parallelFor calls fn(0) ... fn(n-1) on up to jobs goroutines, taking
+// the indices in order, and returns when every call has returned.
+func parallelFor(n, jobs int, fn func(i int)) {
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for w := min(jobs, n); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // relower replaces the current IR, which the failed split left half
