@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -529,4 +530,95 @@ func (s *Session) sitesFor(name string) *opt.Sites {
 		st.Limit, st.Lo, st.Hi = true, lim.Lo, lim.Hi
 	}
 	return st
+}
+
+// The split compilation (parallel.go explains it).
+
+// splitEnd is the first phase that works on the whole module at once.
+var splitEnd = mustPhase("PostFixForMercTargets")
+
+// jobs is how many goroutines compile components at once.
+func (s *Session) jobs() int {
+	if s.opts.Jobs > 0 {
+		return s.opts.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// parallelOK reports whether the session may compile functions at once
+// (see the Decision above): nothing watches the phases in order.
+func (s *Session) parallelOK() bool {
+	o := &s.opts
+	return !s.serialOnly && s.jobs() > 1 &&
+		len(o.NamedPhases) == 0 && o.NoSnapshots && o.Observer == nil &&
+		o.Fault == nil && o.Sites == nil && !o.RecordSites && o.DumpIR == "" &&
+		phaseOverrides.Load() == 0
+}
+
+// canSplit reports whether the next phases up to last may run per
+// component.
+func (s *Session) canSplit(last int) bool {
+	return s.pos == 0 && last >= splitEnd-1 && s.parallelOK()
+}
+
+// runSplit runs phases 0 to splitEnd-1 per component, when the module has
+// more than one (ran is false otherwise, and nothing ran). On a phase's
+// failure the module is lowered again and the caller runs it serially.
+func (s *Session) runSplit() (ran bool, err error) {
+	comps := components(s.cur)
+	if len(comps) < 2 {
+		return false, nil
+	}
+	m := s.cur
+	subs := make([]*Session, len(comps))
+	size := make([]int, len(comps))
+	for i, fs := range comps {
+		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd], serialOnly: true}
+		sub.cur = &ori.Module{Arch: m.Arch, AddressSize: m.AddressSize, Globals: m.Globals, TexVars: m.TexVars, Funcs: fs}
+		subs[i] = sub
+		for _, f := range fs {
+			size[i] += f.NumInsts()
+		}
+	}
+	// The largest components first, so that a big kernel does not start
+	// last and leave the other workers idle; the results land by index,
+	// so the order of work does not reach the output.
+	byWork := make([]int, len(comps))
+	for i := range byWork {
+		byWork[i] = i
+	}
+	sort.SliceStable(byWork, func(a, b int) bool { return size[byWork[a]] > size[byWork[b]] })
+	errs := make([]error, len(comps))
+	parallelFor(len(comps), s.jobs(), func(k int) {
+		i := byWork[k]
+		errs[i] = subs[i].RunTo(splitEnd - 1)
+	})
+	for _, e := range errs {
+		if e == nil {
+			continue
+		}
+		if ctx := s.opts.Context; ctx != nil && ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		return true, s.relower()
+	}
+	backends := make([]*Backend, len(subs))
+	for i, sub := range subs {
+		backends[i] = sub.backend
+	}
+	s.backend = mergeBackends(m, backends)
+	s.pos, s.splitInto = splitEnd, len(comps)
+	return true, nil
+}
+
+// relower replaces the current IR, which the failed split left half
+// compiled, by a fresh lowering, so that the serial run starts over.
+func (s *Session) relower() error {
+	m, err := lower.Lower(s.PTX, s.lowerOpts)
+	if err != nil {
+		return err
+	}
+	s.Lowered, s.cur, s.backend, s.pos = m, m, nil, 0
+	s.serialOnly = true
+	return nil
 }

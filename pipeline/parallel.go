@@ -45,47 +45,17 @@ package pipeline
 // and the lowering is a small part of a compilation.
 
 import (
-	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 
-	"orilab/pipeline/lower"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 )
-
-// splitEnd is the first phase that works on the whole module at once.
-var splitEnd = mustPhase("PostFixForMercTargets")
 
 // phaseOverrides counts the phase overrides tests have installed
 // (SetPhaseOverrideForTest): an override may treat the module as a whole
 // (plant a fault in its first function), so none runs split.
 var phaseOverrides atomic.Int32
-
-// jobs is how many goroutines compile components at once.
-func (s *Session) jobs() int {
-	if s.opts.Jobs > 0 {
-		return s.opts.Jobs
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// parallelOK reports whether the session may compile functions at once
-// (see the Decision above): nothing watches the phases in order.
-func (s *Session) parallelOK() bool {
-	o := &s.opts
-	return !s.serialOnly && s.jobs() > 1 &&
-		len(o.NamedPhases) == 0 && o.NoSnapshots && o.Observer == nil &&
-		o.Fault == nil && o.Sites == nil && !o.RecordSites && o.DumpIR == "" &&
-		phaseOverrides.Load() == 0
-}
-
-// canSplit reports whether the next phases up to last may run per
-// component.
-func (s *Session) canSplit(last int) bool {
-	return s.pos == 0 && last >= splitEnd-1 && s.parallelOK()
-}
 
 // eachFunc runs fn on every function of c's module, on up to c.jobs
 // goroutines, for the phases after the split whose work on a function
@@ -184,52 +154,6 @@ func components(m *ori.Module) [][]*ori.Func {
 	return out
 }
 
-// runSplit runs phases 0 to splitEnd-1 per component, when the module has
-// more than one (ran is false otherwise, and nothing ran). On a phase's
-// failure the module is lowered again and the caller runs it serially.
-func (s *Session) runSplit() (ran bool, err error) {
-	comps := components(s.cur)
-	if len(comps) < 2 {
-		return false, nil
-	}
-	m := s.cur
-	subs := make([]*Session, len(comps))
-	size := make([]int, len(comps))
-	for i, fs := range comps {
-		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd], serialOnly: true}
-		sub.cur = &ori.Module{Arch: m.Arch, AddressSize: m.AddressSize, Globals: m.Globals, TexVars: m.TexVars, Funcs: fs}
-		subs[i] = sub
-		for _, f := range fs {
-			size[i] += f.NumInsts()
-		}
-	}
-	// The largest components first, so that a big kernel does not start
-	// last and leave the other workers idle; the results land by index,
-	// so the order of work does not reach the output.
-	byWork := make([]int, len(comps))
-	for i := range byWork {
-		byWork[i] = i
-	}
-	sort.SliceStable(byWork, func(a, b int) bool { return size[byWork[a]] > size[byWork[b]] })
-	errs := make([]error, len(comps))
-	parallelFor(len(comps), s.jobs(), func(k int) {
-		i := byWork[k]
-		errs[i] = subs[i].RunTo(splitEnd - 1)
-	})
-	for _, e := range errs {
-		if e == nil {
-			continue
-		}
-		if ctx := s.opts.Context; ctx != nil && ctx.Err() != nil {
-			return true, ctx.Err()
-		}
-		return true, s.relower()
-	}
-	s.backend = mergeBackends(m, subs)
-	s.pos, s.splitInto = splitEnd, len(comps)
-	return true, nil
-}
-
 // parallelFor calls fn(0) ... fn(n-1) on up to jobs goroutines, taking
 // the indices in order, and returns when every call has returned.
 func parallelFor(n, jobs int, fn func(i int)) {
@@ -251,28 +175,15 @@ func parallelFor(n, jobs int, fn func(i int)) {
 	wg.Wait()
 }
 
-// relower replaces the current IR, which the failed split left half
-// compiled, by a fresh lowering, so that the serial run starts over.
-func (s *Session) relower() error {
-	m, err := lower.Lower(s.PTX, s.lowerOpts)
-	if err != nil {
-		return err
-	}
-	s.Lowered, s.cur, s.backend, s.pos = m, m, nil, 0
-	s.serialOnly = true
-	return nil
-}
-
-// mergeBackends joins the back-end records of the component sessions into
+// mergeBackends joins the back-end records of the components' sessions into
 // the module's: the allocation statistics (function names are distinct)
 // and, where kept, the pre-allocation copy with its functions in module
 // order.
-func mergeBackends(m *ori.Module, subs []*Session) *Backend {
+func mergeBackends(m *ori.Module, backends []*Backend) *Backend {
 	var out *Backend
 	pre := map[string]*ori.Func{}
 	var preMod *ori.Module
-	for _, sub := range subs {
-		b := sub.backend
+	for _, b := range backends {
 		if b == nil {
 			continue
 		}
