@@ -16,6 +16,7 @@ package pipeline
 import (
 	"fmt"
 
+	"orilab/internal/par"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sass"
 )
@@ -61,15 +62,9 @@ func encodeModuleJobs(m *ori.Module, arch, jobs int, roundTrip bool) (codes []*s
 			rtErrs[i] = RoundTrip(f, codes[i], arch)
 		}
 	}
-	if jobs <= 1 {
-		for i := range m.Funcs {
-			if one(i); encErrs[i] != nil {
-				return nil, encErrs[i], nil
-			}
-		}
-	} else {
-		parallelFor(len(m.Funcs), jobs, one)
-	}
+	// The loop stops at the encoder's first refusal, as encodeModule
+	// always did; a failed round trip is collected, not a stop.
+	par.Do(len(m.Funcs), jobs, func(i int) error { one(i); return encErrs[i] })
 	for _, err := range encErrs {
 		if err != nil {
 			return nil, err, nil

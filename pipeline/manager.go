@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"orilab/internal/par"
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/lower"
 	"orilab/pipeline/opt"
@@ -265,7 +266,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs)}
+	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), Jobs: s.jobs()}
 	m, err := lower.Lower(pm, s.lowerOpts)
 	if err != nil {
 		return nil, err
@@ -589,9 +590,10 @@ func (s *Session) runSplit() (ran bool, err error) {
 	}
 	sort.SliceStable(byWork, func(a, b int) bool { return size[byWork[a]] > size[byWork[b]] })
 	errs := make([]error, len(comps))
-	parallelFor(len(comps), s.jobs(), func(k int) {
+	par.Do(len(comps), s.jobs(), func(k int) error {
 		i := byWork[k]
 		errs[i] = subs[i].RunTo(splitEnd - 1)
+		return nil
 	})
 	for _, e := range errs {
 		if e == nil {

@@ -45,9 +45,9 @@ package pipeline
 // and the lowering is a small part of a compilation.
 
 import (
-	"sync"
 	"sync/atomic"
 
+	"orilab/internal/par"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/regalloc"
 )
@@ -59,27 +59,12 @@ var phaseOverrides atomic.Int32
 
 // eachFunc runs fn on every function of c's module, on up to c.jobs
 // goroutines, for the phases after the split whose work on a function
-// reads and writes that function alone. The error is the first
-// function's in module order, as a loop stopping at the first failure
-// would return.
+// reads and writes that function alone. The error (or panic) is the
+// first function's in module order, as a loop stopping at the first
+// failure would give (par.Do).
 func eachFunc(c *PhaseContext, fn func(f *ori.Func) error) error {
 	funcs := c.Module.Funcs
-	if c.jobs <= 1 || len(funcs) < 2 {
-		for _, f := range funcs {
-			if err := fn(f); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make([]error, len(funcs))
-	parallelFor(len(funcs), c.jobs, func(i int) { errs[i] = fn(funcs[i]) })
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return par.Do(len(funcs), c.jobs, func(i int) error { return fn(funcs[i]) })
 }
 
 // components returns m's functions grouped by the connected components
@@ -152,27 +137,6 @@ func components(m *ori.Module) [][]*ori.Func {
 		out[k] = append(out[k], f)
 	}
 	return out
-}
-
-// parallelFor calls fn(0) ... fn(n-1) on up to jobs goroutines, taking
-// the indices in order, and returns when every call has returned.
-func parallelFor(n, jobs int, fn func(i int)) {
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := min(jobs, n); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // mergeBackends joins the back-end records of the components' sessions into

@@ -8,10 +8,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
+	"orilab/internal/par"
 	"orilab/pipeline/ori"
 )
 
@@ -66,27 +65,10 @@ func TextJobs(m *ori.Module, arch, jobs int) (string, error) {
 			}
 		}
 	}
-	errs := make([]error, len(m.Funcs))
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := min(jobs, len(m.Funcs)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(m.Funcs) {
-					return
-				}
-				errs[i] = parts[i].function(m.Funcs[i])
-			}
-		}()
+	if err := par.Do(len(m.Funcs), jobs, func(i int) error { return parts[i].function(m.Funcs[i]) }); err != nil {
+		return "", err
 	}
-	wg.Wait()
 	for i := range parts {
-		if errs[i] != nil {
-			return "", errs[i]
-		}
 		p.b.WriteByte('\n')
 		p.b.WriteString(parts[i].b.String())
 	}
