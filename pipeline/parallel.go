@@ -29,8 +29,15 @@ package pipeline
 // immutable), the disabled-phase set and the phase table. Each function
 // sees the same phases in the same order with the same context as in a
 // serial compilation, so the output is byte for byte the serial one's
-// (TestParallelSameOutput compares SASS, -v lines and cubins, under
-// -race in CI's race job).
+// (TestParallelSameOutput compares SASS, -v lines, cubins and the final
+// IR; run under -race it finds state shared by accident: it passes).
+//
+// The later phases that work on each function alone
+// (PostFixForMercTargets once it has chosen the descriptor's registers,
+// the control words, the encoding and its round trip, the SASS text) run
+// on up to Jobs functions at once through eachFunc and internal/par, and
+// so does the lowering (lower.Options.Jobs); each reports the failure of
+// the first function in module order, as the loop it replaces did.
 //
 // Decision: the split is only taken when nothing watches the phases one
 // after another across the module: without snapshots (--stat,
