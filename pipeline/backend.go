@@ -117,23 +117,20 @@ func conservativeControlWords(c *PhaseContext) error {
 }
 
 func fillControlWords(c *PhaseContext, assign func(f *ori.Func, arch int) error) error {
-	for _, f := range c.Module.Funcs {
+	return eachFunc(c, func(f *ori.Func) error {
 		if err := assign(f, c.Arch); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 		if c.Release {
-			continue
+			return nil
 		}
-		if err := sched.CheckHazards(f, c.Arch); err != nil {
-			return err
-		}
-	}
-	return nil
+		return sched.CheckHazards(f, c.Arch)
+	})
 }
 
 // sassText prints the SASS of the final code (DumpNVuCodeText).
 func sassText(c *PhaseContext) error {
-	text, err := sass.Text(c.Module, c.Arch)
+	text, err := sass.TextJobs(c.Module, c.Arch, c.jobs)
 	if err != nil {
 		return err
 	}

@@ -28,11 +28,14 @@
 //     a snapshot after each (with the remarks of its passes), names a
 //     phase that fails or panics (PhaseError) and runs the verifier after
 //     every phase on request;
+//   - parallel.go: compiling the module's call-graph components at once
+//     up to PlaceBlocksInSourceOrder, and the later per-function phases'
+//     functions at once (PhaseOptions.Jobs), with the serial output;
 //   - request.go: the one compilation request (Request) every front door
 //     builds: target, -O, the knobs resolved once from every source in
 //     ptxas's order (ORILAB_KNOBS, knobs file, -knob, .pragma),
 //     --maxrregcount, verify mode, release mode (no verifiers), a planted
-//     fault, observers;
+//     fault, observers, how many functions compile at once (Jobs);
 //   - knobs.go, sites.go, dumpir.go, report.go: .pragma knobs (with their
 //     positions, for errors), BisectSites,
 //     DUMPIR and the per-phase statistics and trace;

@@ -16,6 +16,7 @@ package pipeline
 import (
 	"fmt"
 
+	"orilab/internal/par"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sass"
 )
@@ -36,19 +37,45 @@ func needsEncoding(c *PhaseContext) string {
 // module order; a function no kernel reaches gets no code (nil), as
 // ptxas leaves it out of the cubin.
 func encodeModule(m *ori.Module, arch int) ([]*sass.Code, error) {
+	codes, err, _ := encodeModuleJobs(m, arch, 1, false)
+	return codes, err
+}
+
+// encodeModuleJobs is encodeModule on up to jobs functions at once, each
+// function's words decoded back and re-encoded (RoundTrip) when
+// roundTrip is set. encErr is the first refusal of the encoder in module
+// order (encodeModule's error), and rtErr, when everything encoded, the
+// first function's failed round trip: what encoding every function and
+// then checking each, one after another, would report.
+func encodeModuleJobs(m *ori.Module, arch, jobs int, roundTrip bool) (codes []*sass.Code, encErr, rtErr error) {
 	live := reachable(m)
-	out := make([]*sass.Code, len(m.Funcs))
-	for i, f := range m.Funcs {
+	codes = make([]*sass.Code, len(m.Funcs))
+	encErrs := make([]error, len(m.Funcs))
+	rtErrs := make([]error, len(m.Funcs))
+	one := func(i int) {
+		f := m.Funcs[i]
 		if !live[f.Name] {
-			continue
+			return
 		}
-		code, err := sass.EncodeFunc(f, arch)
-		if err != nil {
-			return nil, err
+		codes[i], encErrs[i] = sass.EncodeFunc(f, arch)
+		if roundTrip && encErrs[i] == nil {
+			rtErrs[i] = RoundTrip(f, codes[i], arch)
 		}
-		out[i] = code
 	}
-	return out, nil
+	// The loop stops at the encoder's first refusal, as encodeModule
+	// always did; a failed round trip is collected, not a stop.
+	par.Do(len(m.Funcs), jobs, func(i int) error { one(i); return encErrs[i] })
+	for _, err := range encErrs {
+		if err != nil {
+			return nil, err, nil
+		}
+	}
+	for _, err := range rtErrs {
+		if err != nil {
+			return codes, nil, err
+		}
+	}
+	return codes, nil, nil
 }
 
 // reachable names the kernels of m and every function they call,
@@ -84,18 +111,13 @@ func reachable(m *ori.Module) map[string]bool {
 // mercEncodeAndDecode encodes the module and decodes every word back:
 // the decoded instruction must encode to the same word.
 func mercEncodeAndDecode(c *PhaseContext) error {
-	codes, err := encodeModule(c.Module, c.Arch)
-	if err != nil {
-		c.Backend.EncodeErr = err
+	codes, encErr, rtErr := encodeModuleJobs(c.Module, c.Arch, c.jobs, true)
+	if encErr != nil {
+		c.Backend.EncodeErr = encErr
 		return nil
 	}
-	for i, f := range c.Module.Funcs {
-		if codes[i] == nil {
-			continue
-		}
-		if err := RoundTrip(f, codes[i], c.Arch); err != nil {
-			return err
-		}
+	if rtErr != nil {
+		return rtErr
 	}
 	c.Backend.checked, c.Backend.checkedOf = codes, c.Module
 	return nil
@@ -158,7 +180,7 @@ func mercGenerateSassUCode(c *PhaseContext) error {
 	c.Backend.checked, c.Backend.checkedOf = nil, nil
 	if checkedOf != c.Module {
 		var err error
-		if codes, err = encodeModule(c.Module, c.Arch); err != nil {
+		if codes, err, _ = encodeModuleJobs(c.Module, c.Arch, c.jobs, false); err != nil {
 			c.Backend.EncodeErr = err
 			return nil
 		}

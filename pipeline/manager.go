@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"orilab/internal/par"
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/lower"
 	"orilab/pipeline/opt"
@@ -153,6 +155,10 @@ type PhaseOptions struct {
 	// that phase then carries the corruption, and the post-RA verifiers
 	// judge it at once (see Fault and Planted).
 	Fault *Fault
+	// Jobs bounds how many goroutines compile the module's independent
+	// functions at once (parallel.go): 0 is GOMAXPROCS, 1 compiles them
+	// one after another. The output is the same either way.
+	Jobs int
 }
 
 // PhaseError is a compilation that failed in a phase: the phase returned
@@ -196,6 +202,12 @@ type Session struct {
 	backend *Backend
 	// planted is what became of opts.Fault (nil until it is planted).
 	planted *Planted
+	// lowerOpts lowered PTX; serialOnly is set in the sessions of a
+	// split's components and after a failed split (parallel.go).
+	lowerOpts  lower.Options
+	serialOnly bool
+	// splitInto is how many components the split compiled (0: none).
+	splitInto int
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -254,7 +266,8 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs)})
+	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), Jobs: s.jobs()}
+	m, err := lower.Lower(pm, s.lowerOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -326,6 +339,16 @@ func (s *Session) RunTo(last int) error {
 		last = len(PhaseTable) - 1
 	}
 	ctx := s.opts.Context
+	if s.canSplit(last) {
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if _, err := s.runSplit(); err != nil {
+			return err
+		}
+	}
 	for s.pos < len(s.order) {
 		i := s.order[s.pos]
 		if len(s.opts.NamedPhases) == 0 && i > last {
@@ -359,6 +382,9 @@ func (s *Session) RunAll() error {
 func (s *Session) step(i int) error {
 	p := &PhaseTable[i]
 	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil}
+	if s.parallelOK() {
+		pc.jobs = s.jobs()
+	}
 	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
 	case s.disabled[i]:
@@ -505,4 +531,96 @@ func (s *Session) sitesFor(name string) *opt.Sites {
 		st.Limit, st.Lo, st.Hi = true, lim.Lo, lim.Hi
 	}
 	return st
+}
+
+// The split compilation (parallel.go explains it).
+
+// splitEnd is the first phase that works on the whole module at once.
+var splitEnd = mustPhase("PostFixForMercTargets")
+
+// jobs is how many goroutines compile components at once.
+func (s *Session) jobs() int {
+	if s.opts.Jobs > 0 {
+		return s.opts.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// parallelOK reports whether the session may compile functions at once
+// (see the Decision above): nothing watches the phases in order.
+func (s *Session) parallelOK() bool {
+	o := &s.opts
+	return !s.serialOnly && s.jobs() > 1 &&
+		len(o.NamedPhases) == 0 && o.NoSnapshots && o.Observer == nil &&
+		o.Fault == nil && o.Sites == nil && !o.RecordSites && o.DumpIR == "" &&
+		phaseOverrides.Load() == 0
+}
+
+// canSplit reports whether the next phases up to last may run per
+// component.
+func (s *Session) canSplit(last int) bool {
+	return s.pos == 0 && last >= splitEnd-1 && s.parallelOK()
+}
+
+// runSplit runs phases 0 to splitEnd-1 per component, when the module has
+// more than one (ran is false otherwise, and nothing ran). On a phase's
+// failure the module is lowered again and the caller runs it serially.
+func (s *Session) runSplit() (ran bool, err error) {
+	comps := components(s.cur)
+	if len(comps) < 2 {
+		return false, nil
+	}
+	m := s.cur
+	subs := make([]*Session, len(comps))
+	size := make([]int, len(comps))
+	for i, fs := range comps {
+		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd], serialOnly: true}
+		sub.cur = &ori.Module{Arch: m.Arch, AddressSize: m.AddressSize, Globals: m.Globals, TexVars: m.TexVars, Funcs: fs}
+		subs[i] = sub
+		for _, f := range fs {
+			size[i] += f.NumInsts()
+		}
+	}
+	// The largest components first, so that a big kernel does not start
+	// last and leave the other workers idle; the results land by index,
+	// so the order of work does not reach the output.
+	byWork := make([]int, len(comps))
+	for i := range byWork {
+		byWork[i] = i
+	}
+	sort.SliceStable(byWork, func(a, b int) bool { return size[byWork[a]] > size[byWork[b]] })
+	errs := make([]error, len(comps))
+	par.Do(len(comps), s.jobs(), func(k int) error {
+		i := byWork[k]
+		errs[i] = subs[i].RunTo(splitEnd - 1)
+		return nil
+	})
+	for _, e := range errs {
+		if e == nil {
+			continue
+		}
+		if ctx := s.opts.Context; ctx != nil && ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		return true, s.relower()
+	}
+	backends := make([]*Backend, len(subs))
+	for i, sub := range subs {
+		backends[i] = sub.backend
+	}
+	s.backend = mergeBackends(m, backends)
+	s.pos, s.splitInto = splitEnd, len(comps)
+	return true, nil
+}
+
+// relower replaces the current IR, which the failed split left half
+// compiled, by a fresh lowering, so that the serial run starts over.
+func (s *Session) relower() error {
+	m, err := lower.Lower(s.PTX, s.lowerOpts)
+	if err != nil {
+		return err
+	}
+	s.Lowered, s.cur, s.backend, s.pos = m, m, nil, 0
+	s.serialOnly = true
+	return nil
 }

@@ -116,7 +116,9 @@ func postFixForMercTargets(c *PhaseContext) error {
 		// verifier would compare unlegalized code with legalized.
 		c.Backend.PreRA = c.Backend.PreRA.Clone()
 	}
-	for _, f := range c.Module.Funcs {
+	// Each function is fixed up on its own (its own mirror, literal pool
+	// and jump tables), so they may be fixed up at once.
+	return eachFunc(c, func(f *ori.Func) error {
 		m := newMirror(c.Backend, f)
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
@@ -137,8 +139,8 @@ func postFixForMercTargets(c *PhaseContext) error {
 		}
 		barRedResults(f, m)
 		jumpTables(f, m)
-	}
-	return nil
+		return nil
+	})
 }
 
 // mirror applies the fix-ups to the function's copy from before

@@ -49,6 +49,10 @@ type Request struct {
 	Log io.Writer
 	// DumpTo receives the IR the DUMPIR knob asks for (nil: not written).
 	DumpTo io.Writer
+	// Jobs bounds how many of the module's independent functions compile
+	// at once (PhaseOptions.Jobs): 0 is GOMAXPROCS, 1 one after another.
+	// The output does not depend on it.
+	Jobs int
 }
 
 // Args returns the command-line arguments that ask for r again, unquoted:
@@ -160,6 +164,7 @@ func (r *Request) PhaseOptions(m *ptx.Module, c SessionControl) (PhaseOptions, e
 		MaxRegCount:   r.MaxRegCount,
 		Fault:         r.Fault,
 		DumpTo:        r.DumpTo,
+		Jobs:          r.Jobs,
 	}
 	if err := po.ApplyKnobs(set); err != nil {
 		return PhaseOptions{}, err

@@ -16,6 +16,7 @@ func SetPhaseOverrideForTest(name string, run func(*PhaseContext) error) (restor
 		panic(fmt.Sprintf("SetPhaseOverrideForTest: %v", err))
 	}
 	old := PhaseTable[i]
+	phaseOverrides.Add(1)
 	row := &PhaseTable[i]
 	row.NoOp = ""
 	row.Fn.Run = run
@@ -30,5 +31,8 @@ func SetPhaseOverrideForTest(name string, run func(*PhaseContext) error) (restor
 			return run(c)
 		}
 	}
-	return func() { PhaseTable[i] = old }
+	return func() {
+		PhaseTable[i] = old
+		phaseOverrides.Add(-1)
+	}
 }

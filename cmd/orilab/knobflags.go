@@ -26,6 +26,7 @@ type requestFlags struct {
 	knobs   knobFlags
 	maxrreg int
 	verify  bool
+	threads int
 	// werror (compile's -Werror) turns the warnings request prints into
 	// errors.
 	werror bool
@@ -50,6 +51,7 @@ func addRequestFlags(fs *flag.FlagSet, withFault, clockSeed bool) *requestFlags 
 	f.knobs.add(fs)
 	fs.IntVar(&f.maxrreg, "maxrregcount", 0, "use at most `N` R registers per thread (0: no limit below the hardware's 255; below 24 raised to 24, as ptxas does); spills to local memory when needed")
 	fs.BoolVar(&f.verify, "verify", false, "run the IR verifier after every phase and name the phase that breaks an invariant")
+	fs.IntVar(&f.threads, "threads", 0, "compile at most `N` of the module's independent functions at once, as nvcc's --threads (0: one per CPU; 1: one after another); the output is the same")
 	if withFault {
 		fs.StringVar(&f.bug, "bugspec", "", "plant bugspec faults: a `LINE` \"C0,C1,C2,C3 C4 C5\" or a FILE holding one (see orilab inject)")
 		seedDoc := "with --bugspec: the injection's random `SEED`"
@@ -91,6 +93,9 @@ func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, 
 	if !checkArchOpt(cmd, f.arch, f.opt, stderr) {
 		return pipeline.Request{}, false
 	}
+	if f.threads < 0 {
+		return fail("--threads %d: want 0 (one per CPU) or more", f.threads)
+	}
 	if f.maxrreg < 0 {
 		return fail("--maxrregcount %d: want 1 to 255 (0 for no limit)", f.maxrreg)
 	}
@@ -123,7 +128,7 @@ func (f *requestFlags) request(cmd string, stderr io.Writer) (pipeline.Request, 
 	if err != nil {
 		return fail("%v", err)
 	}
-	req := pipeline.Request{Arch: archNumber(f.arch), OptLevel: f.opt, Knobs: src, MaxRegCount: f.maxrreg, Verify: f.verify, Log: stderr}
+	req := pipeline.Request{Arch: archNumber(f.arch), OptLevel: f.opt, Knobs: src, MaxRegCount: f.maxrreg, Verify: f.verify, Jobs: f.threads, Log: stderr}
 	if f.fault && f.bug != "" {
 		bs, err := readBugspec(f.bug)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orilab/internal/par"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/ptx"
 )
@@ -30,6 +31,12 @@ type Options struct {
 	// defineUndefined). The reducer uses it to reject candidates whose
 	// deletions leave a register undefined.
 	UndefinedReads func(fn string, regs []string)
+	// Jobs bounds how many functions are lowered at once (0 and 1: one
+	// after another). Each function is lowered from the module's
+	// read-only tables (globals, the shared-memory and texture layouts),
+	// so the result is the same; with UndefinedReads set the functions
+	// are lowered in order, so that it is called in program order.
+	Jobs int
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel
@@ -105,16 +112,42 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 			l.funcs[f.Name] = f
 		}
 	}
+	var bodies []*ptx.Func
 	for _, f := range m.Funcs() {
-		if f.Body == nil {
-			continue
+		if f.Body != nil {
+			bodies = append(bodies, f)
 		}
+	}
+	if opts.Jobs > 1 && opts.UndefinedReads == nil && len(bodies) > 1 {
+		return l.functions(bodies, opts.Jobs)
+	}
+	for _, f := range bodies {
 		of, err := l.function(f)
 		if err != nil {
 			return nil, err
 		}
 		l.out.Funcs = append(l.out.Funcs, of)
 	}
+	return l.out, nil
+}
+
+// functions lowers fs on up to jobs goroutines and returns the module
+// with them in order, or the first function's error in order (the error
+// a lowering one after another stops at; par.Do). The texture layout, otherwise
+// built when a function first needs it, is built before: it is the one
+// piece of the lowerer a function's lowering would write.
+func (l *lowerer) functions(fs []*ptx.Func, jobs int) (*ori.Module, error) {
+	l.texLayout()
+	out := make([]*ori.Func, len(fs))
+	err := par.Do(len(fs), jobs, func(i int) error {
+		var err error
+		out[i], err = l.function(fs[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.out.Funcs = out
 	return l.out, nil
 }
 

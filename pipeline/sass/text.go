@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"orilab/internal/par"
 	"orilab/pipeline/ori"
 )
 
@@ -27,7 +28,13 @@ type printer struct {
 
 // Text renders the allocated module m as SASS text for SM arch (0: the
 // module's own target).
-func Text(m *ori.Module, arch int) (string, error) {
+func Text(m *ori.Module, arch int) (string, error) { return TextJobs(m, arch, 1) }
+
+// TextJobs is Text printing up to jobs functions at once (jobs <= 1: one
+// after another). The listing is the same: each function's labels start
+// where the previous functions' count ends, as in one pass, and a failure
+// is the first function's in module order.
+func TextJobs(m *ori.Module, arch, jobs int) (string, error) {
 	if arch == 0 {
 		arch = m.Arch
 	}
@@ -38,13 +45,50 @@ func Text(m *ori.Module, arch int) (string, error) {
 	}
 	fmt.Fprintf(&p.b, "\t.headerflags\t@\"%s EF_CUDA_SM%d EF_CUDA_VIRTUAL_SM(EF_CUDA_SM%d)\"\n", flags, arch, arch)
 	p.b.WriteString("\t.elftype\t@\"ET_EXEC\"\n")
-	for _, f := range m.Funcs {
-		p.b.WriteByte('\n')
-		if err := p.function(f); err != nil {
-			return "", err
+	if jobs <= 1 || len(m.Funcs) < 2 {
+		for _, f := range m.Funcs {
+			p.b.WriteByte('\n')
+			if err := p.function(f); err != nil {
+				return "", err
+			}
+		}
+		return p.b.String(), nil
+	}
+	parts := make([]printer, len(m.Funcs))
+	n := 0
+	for i, f := range m.Funcs {
+		parts[i] = printer{arch: arch, nlabel: n}
+		targets := branchTargets(f)
+		for _, b := range f.Blocks {
+			if targets[b.ID] {
+				n++ // function numbers one label per such block
+			}
 		}
 	}
+	if err := par.Do(len(m.Funcs), jobs, func(i int) error { return parts[i].function(m.Funcs[i]) }); err != nil {
+		return "", err
+	}
+	for i := range parts {
+		p.b.WriteByte('\n')
+		p.b.WriteString(parts[i].b.String())
+	}
 	return p.b.String(), nil
+}
+
+// branchTargets returns the IDs of f's blocks some instruction names, the
+// blocks that get a label.
+func branchTargets(f *ori.Func) map[int32]bool {
+	targets := map[int32]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdBlock {
+					targets[o.Block] = true
+				}
+			}
+		}
+	}
+	return targets
 }
 
 // FuncText renders one allocated function as SASS text for SM arch, its
@@ -60,16 +104,7 @@ func FuncText(f *ori.Func, arch int) (string, error) {
 
 // function prints f's section header and its instructions.
 func (p *printer) function(f *ori.Func) error {
-	targets := map[int32]bool{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			for _, o := range in.Srcs {
-				if o.Kind == ori.OpdBlock {
-					targets[o.Block] = true
-				}
-			}
-		}
-	}
+	targets := branchTargets(f)
 	labels := map[int32]string{}
 	for _, b := range f.Blocks {
 		if targets[b.ID] {
