@@ -54,6 +54,7 @@ func keepWholeAboveO0(c *PhaseContext) string {
 // expansion's other blocks follow it, and the code after the IDIV moves
 // to the end of the last one.
 func expandUnsupported(c *PhaseContext) error {
+	slow := slowPaths(c, c.OptLevel > 0)
 	for _, f := range c.Module.Funcs {
 		changed := false
 		for bi := 0; bi < len(f.Blocks); bi++ {
@@ -63,7 +64,7 @@ func expandUnsupported(c *PhaseContext) error {
 				if !lower.Unsupported(in.Op) {
 					continue
 				}
-				blocks, err := lower.Expand(f, in)
+				blocks, err := lower.ExpandOutlined(f, in, slow)
 				if err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)
 				}

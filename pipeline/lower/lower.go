@@ -414,6 +414,9 @@ type fn struct {
 	in     *ptx.Instr // instruction being lowered (for guards and lines)
 	guard  ori.Reg
 	gNot   bool
+	// slow, when set, takes the f64 division's slow path out of line
+	// (slowpath.go); nil keeps it inline.
+	slow *SlowPaths
 	// vars maps .local/.shared/.param variable names visible in the
 	// function to their placement.
 	vars []map[string]*varInfo

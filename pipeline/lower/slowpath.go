@@ -1,0 +1,138 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// Out-of-line slow paths: the exact part of the f64 division behind a
+// CALL.
+//
+// The DDIV expansion (flDivF64) is a Newton fast path, a range check and
+// an exact slow path that only subnormal operands or results and huge
+// exponent gaps reach. Inline, the slow path's ~110 instructions and
+// their temporaries are allocated together with everything the caller
+// keeps live around the division, so the fast path of a kernel pays for
+// registers it only needs on the rare path (srad_cuda_1: 38 registers,
+// ptxas 22). ptxas 13.0.88 (sm_80, -O3) keeps that path out of line:
+//
+//	@P0 BRA P1, `(.L_x_0) ;
+//	MOV R0, 0x160 ;
+//	CALL.REL.NOINC `($__internal_0_$__cuda_sm20_div_rn_f64_full) ;
+//	.L_x_0:
+//
+// a subroutine after the kernel's code that returns with RET.REL.NODEC
+// and saves nothing: its caller knows which registers it writes.
+//
+// SlowPaths does the same in Ori. The slow path of each rounding mode
+// becomes one .func of the module (made on first use, shared by every
+// division of every function): operands a in R4:R5 and b in R6:R7,
+// result in R4:R5, return address in R2:R3 (PrivateRetAddr), so it is a
+// whole-seen callee (ori.Func.WholeSeen). The allocator then allocates
+// it before its callers and charges each CALL only with the registers
+// the subroutine writes (regalloc/interproc.go); the caller's values
+// live across the call take the others, and nothing is saved.
+//
+// Decision: orilab keeps the argument registers of its private calling
+// convention (R4.. and R2:R3) where ptxas places the operands freely
+// (ptxas passes them in the registers the fast path already uses and
+// the return address in R0). The cost is at most four moves on the
+// slow path and the argument registers in every caller's count.
+//
+// The outlining runs where the DDIV is expanded, LateExpansionUnsupported
+// Ops (86; the wiki puts ptxas's templates for DDIV, "__ori_template_
+// DDIV1..3", in the same late expansion), behind the knob
+// OutlineF64SlowPath (pipeline/expand.go).
+type SlowPaths struct {
+	m *ori.Module
+	// funcs holds the subroutine made for each rounding mode.
+	funcs map[string]*ori.Func
+}
+
+// NewSlowPaths returns the outliner for module m: the subroutines it
+// makes are appended to m.Funcs.
+func NewSlowPaths(m *ori.Module) *SlowPaths {
+	return &SlowPaths{m: m, funcs: map[string]*ori.Func{}}
+}
+
+// Registers of the subroutine's convention (first words).
+const (
+	slowArgA = 4
+	slowArgB = 6
+	slowRet  = 4
+)
+
+// divName returns the subroutine name for rounding mode rnd, unique in
+// the module. The dots make it a name no PTX identifier can take.
+func (s *SlowPaths) divName(rnd string) string {
+	base := slowPathPrefix + rnd
+	name := base
+	for i := 1; s.m.Func(name) != nil; i++ {
+		name = fmt.Sprintf("%s.%d", base, i)
+	}
+	return name
+}
+
+// divFunc returns the slow-path subroutine of rounding mode rnd, making
+// it on first use.
+func (s *SlowPaths) divFunc(rnd string) *ori.Func {
+	if g := s.funcs[rnd]; g != nil {
+		return g
+	}
+	g := &ori.Func{
+		Name: s.divName(rnd),
+		Params: []ori.Param{
+			{Name: "a", Size: 8, Align: 8, Offset: slowArgA, Words: 2},
+			{Name: "b", Size: 8, Align: 8, Offset: slowArgB, Words: 2},
+		},
+		Rets:    []ori.Param{{Name: "q", Size: 8, Align: 8, Offset: slowRet, Words: 2}},
+		RetAddr: ori.PrivateRetAddr,
+	}
+	c := &fn{f: g, guard: ori.PT}
+	c.setBlock(g.NewBlock(""))
+	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
+	a, b, t := c.newReg(2), c.newReg(2), c.newReg(2)
+	for w := 0; w < 2; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(a.Word(w))}, phys(slowArgA+w))
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(b.Word(w))}, phys(slowArgB+w))
+	}
+	c.flDivF64Slow(t, ori.R(a), ori.R(b), rnd)
+	for w := 0; w < 2; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowRet + w)}, ori.R(t.Word(w)))
+	}
+	// A leaf returns through the pair it received (lowering's .func
+	// convention for functions without calls).
+	c.emit(ori.OpRET, []string{"REL", "NODEC"}, nil, ori.R(ori.PReg(ori.ClassR, ori.PrivateRetAddr, 2)))
+	g.Blocks = c.order
+	s.funcs[rnd] = g
+	s.m.Funcs = append(s.m.Funcs, g)
+	return g
+}
+
+// callDivSlow emits, in place of the inline slow path, the call of the
+// subroutine: t = slowpath_rnd(a, b).
+func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
+	g := c.slow.divFunc(rnd)
+	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
+	for w := 0; w < 2; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArgA + w)}, word(a, w))
+		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArgB + w)}, word(b, w))
+	}
+	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr)}, ori.RetAddr())
+	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr + 1)}, ori.R(ori.RZ))
+	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.Sym(g.Name))
+	for w := 0; w < 2; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t.Word(w))}, phys(slowRet+w))
+	}
+}
+
+// slowPathPrefix starts the name of every subroutine SlowPaths makes.
+const slowPathPrefix = "__orilab.ddiv.slowpath."
+
+// IsSlowPath reports whether f is a slow-path subroutine made by
+// SlowPaths.
+func IsSlowPath(f *ori.Func) bool {
+	return !f.Entry && strings.HasPrefix(f.Name, slowPathPrefix)
+}
