@@ -90,7 +90,7 @@ func expandUnsupported(c *PhaseContext) error {
 			}
 		}
 	}
-	return nil
+	return slow.Finish()
 }
 
 // unexpanded reports an operation kept whole that reached a phase that

@@ -1075,7 +1075,9 @@ func lowerRcp(c *fn, in *ptx.Instr) error {
 		if rnd == "" {
 			rnd = "RN"
 		}
-		c.flDivF64(d, ori.F64(1), a, rnd)
+		// One DDIV 1/a for the optimizer, as div.rnd.f64; Expand
+		// replaces it late (its slow path out of line, slowpath.go).
+		c.emit(ori.OpDDIV, []string{rnd}, []ori.Operand{ori.R(d)}, ori.F64(1), a)
 		return nil
 	}
 	a = c.flPlain(a, 1)
@@ -1544,15 +1546,16 @@ func (c *fn) flDivF64Slow(t ori.Reg, a, b ori.Operand, rnd string) {
 	T := c.flR64(ori.OpDMUL, nil, q1, c.flPow2x(k1, false))
 	T = c.flR64(ori.OpDMUL, []string{"RZ"}, T, c.flPow2x(half2(k1), false))
 	rT := c.flR64(ori.OpDFMA, nil, nmb, scale(T), ma)
-	U := c.flAdd64(T, ori.Imm(1), flRZ)
-	rU := c.flR64(ori.OpDFMA, nil, nmb, scale(U), ma)
+	rU := c.flR64(ori.OpDFMA, nil, nmb, scale(c.flAdd64(T, ori.Imm(1), flRZ)), ma)
 	above := c.flSetp(ori.OpDSETP, []string{"GE", "AND"}, rU, zero, flPT) // x >= T+1
 	eqU := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, rU, zero, flPT)
-	F := c.flSel64(U, T, ori.R(above))
 	rF := c.flSel64(rU, rT, ori.R(above))
 	below := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, rT, zero, flPT) // x < T
 	eqT := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, rT, zero, flPT)
-	F = c.flSel64(c.flAdd64(T, ori.Imm(-1), ori.Imm(-1)), F, ori.R(below))
+	// F = T+1, T-1 or T (above and below exclude each other), added to
+	// T rather than selected, so that T+1 need not stay live.
+	step := c.flSel(ori.Imm(-1), c.flSel(ori.Imm(1), flRZ, ori.R(above)), ori.R(below))
+	F := c.flAdd64(T, step, c.flSel(ori.Imm(-1), flRZ, ori.R(below)))
 	eqF := c.flPlop(ori.R(above), ori.R(eqU), ori.R(eqT), func(a, u, t bool) bool {
 		if a {
 			return u

@@ -128,6 +128,20 @@ func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
 	}
 }
 
+// Finish computes the control flow of the subroutines made so far; the
+// expansion calls it once every division is expanded.
+func (s *SlowPaths) Finish() error {
+	if s == nil {
+		return nil
+	}
+	for _, g := range s.funcs {
+		if err := g.ComputeCFG(); err != nil {
+			return fmt.Errorf("%s: %w", g.Name, err)
+		}
+	}
+	return nil
+}
+
 // slowPathPrefix starts the name of every subroutine SlowPaths makes.
 const slowPathPrefix = "__orilab.ddiv.slowpath."
 
