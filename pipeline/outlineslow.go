@@ -24,9 +24,17 @@ func init() {
 		Name:    KnobOutlineF64SlowPath,
 		Type:    knobs.TypeBool,
 		Default: "1",
-		Doc:     "Expand the exact slow path of f64 division (div.rnd.f64) as a CALL to one subroutine per rounding mode, as ptxas does (__cuda_sm20_div_rn_f64_full); 0 keeps it inline in every division.",
-		Readers: []string{"LateExpansionUnsupportedOps"},
+		Doc:     "Above -O0, put the slow paths of f64 division and reciprocal (div.rnd.f64, rcp.rnd.f64: one subroutine per rounding mode) and of rsqrt.approx.f64 out of line behind a CALL, as ptxas does (__cuda_sm20_div_rn_f64_full, __cuda_sm20_drsqrt_f64_slowpath_v2); 0 keeps them inline.",
+		Readers: []string{"lowering (rsqrt.approx.f64)", "LateExpansionUnsupportedOps"},
 	})
+}
+
+// outlineAtLowering tells the lowering whether to put the slow path of
+// rsqrt.approx.f64 out of line (it has no operation kept whole for the
+// late expansion): above -O0, unless the knob is off (nil knobs: the
+// defaults, on).
+func outlineAtLowering(po PhaseOptions) bool {
+	return po.OptLevel > 0 && (po.Knobs == nil || po.Knobs.Bool(KnobOutlineF64SlowPath))
 }
 
 // slowPaths returns the outliner the expansion of phase c uses, nil when

@@ -1741,6 +1741,38 @@ func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 		c.flOp(ori.OpMOV, nil, d.Word(0), flRZ)
 		return
 	}
+	if c.slow != nil {
+		c.flRsqrtF64Fast(d, a)
+		return
+	}
+	c.flRsqrtF64Full(d, a)
+}
+
+// flRsqrtF64Fast is rsqrt.approx.f64 with its slow path out of line
+// (slowpath.go), as ptxas 13.0 compiles it (SASS: IADD3 hi - 0x100000,
+// ISETP.GE.U32 ... 0x7fe00000, CALL __cuda_sm20_drsqrt_f64_slowpath_v2):
+// a positive normal operand (high word in [0x00100000, 0x7fefffff]) takes
+// the refinement of flRsqrtF64Full inline, which gives it the same
+// result; every other operand calls flRsqrtF64Full.
+func (c *fn) flRsqrtF64Fast(d ori.Reg, a ori.Operand) {
+	end := c.flBegin()
+	t := c.newReg(2)
+	seed := c.flPair(flRZ, c.flR32(ori.OpMUFU, []string{"RSQ64H"}, word(a, 1)))
+	e := c.flR64(ori.OpDFMA, nil, a, c.flNeg(c.flR64(ori.OpDMUL, nil, seed, seed), ".f64"), ori.F64(1))
+	h := c.flR64(ori.OpDFMA, nil, e, ori.F64(0.375), ori.F64(0.5))
+	c.flOp(ori.OpDFMA, nil, t, h, c.flR64(ori.OpDMUL, nil, seed, e), seed)
+	x := c.flR32(ori.OpIADD3, nil, word(a, 1), flImm32(0xfff00000), flRZ)
+	slow := c.flSetp(ori.OpISETP, []string{"GE", "U32", "AND"}, x, flImm32(0x7fe00000), flPT)
+	join := c.f.NewBlock("")
+	c.flBranchIf(slow, true, join)
+	c.callRsqrtSlow(t, a)
+	c.setBlock(join)
+	c.flMovTo(d, ori.R(t), 2)
+	end()
+}
+
+// flRsqrtF64Full is rsqrt.approx.f64 for every operand (flRsqrtF64).
+func (c *fn) flRsqrtF64Full(d ori.Reg, a ori.Operand) {
 	tiny := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, c.flAbs(a, ".f64"), flPow64(-1022), flPT)
 	as := c.flSel64(c.flR64(ori.OpDMUL, nil, a, flPow64(128)), a, ori.R(tiny))
 	// Decision: one refinement step of the seed y with the error

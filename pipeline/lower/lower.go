@@ -26,6 +26,11 @@ type Options struct {
 	// defineUndefined). The reducer uses it to reject candidates whose
 	// deletions leave a register undefined.
 	UndefinedReads func(fn string, regs []string)
+	// OutlineSlowPaths puts the slow path of rsqrt.approx.f64 into a
+	// subroutine the module shares (slowpath.go) instead of inline in
+	// every instruction; the pipeline sets it above -O0 unless the knob
+	// OutlineF64SlowPath is off.
+	OutlineSlowPaths bool
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel
@@ -96,6 +101,9 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	}
 	l.layoutShared()
 	l.private = privateFuncs(m)
+	if opts.OutlineSlowPaths {
+		l.slow = NewSlowPaths(l.out)
+	}
 	for _, f := range m.Funcs() {
 		if f.Body != nil || l.funcs[f.Name] == nil {
 			l.funcs[f.Name] = f
@@ -111,6 +119,9 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 		}
 		l.out.Funcs = append(l.out.Funcs, of)
 	}
+	if err := l.slow.Finish(); err != nil {
+		return nil, err
+	}
 	return l.out, nil
 }
 
@@ -123,6 +134,9 @@ type lowerer struct {
 	private map[string]bool        // functions called with the private return pair (private.go)
 	opts    Options
 	texL    *texLayout // where .texref header words go (tex.go; built on first use)
+	// slow makes the slow-path subroutines of the lowering's expansions
+	// (rsqrt.approx.f64), nil unless Options.OutlineSlowPaths.
+	slow *SlowPaths
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -513,7 +527,7 @@ func ntid(args []string) [3]int {
 }
 
 func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
-	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}}
+	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}, slow: l.slow}
 	c.guard = ori.PT
 	for _, d := range pf.Dirs {
 		switch d.Name {

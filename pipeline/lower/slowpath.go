@@ -57,48 +57,55 @@ func NewSlowPaths(m *ori.Module) *SlowPaths {
 	return &SlowPaths{m: m, funcs: map[string]*ori.Func{}}
 }
 
-// Registers of the subroutine's convention (first words).
+// Registers of the subroutine's convention (first words): the i-th
+// f64 operand in R4+2i, the result in R4:R5.
 const (
-	slowArgA = 4
-	slowArgB = 6
+	slowArg0 = 4
 	slowRet  = 4
 )
 
-// divName returns the subroutine name for rounding mode rnd, unique in
-// the module. The dots make it a name no PTX identifier can take.
-func (s *SlowPaths) divName(rnd string) string {
-	base := slowPathPrefix + rnd
-	name := base
+// slowPathPrefix and slowPathMark make the names of the subroutines:
+// __orilab.<operation>.slowpath[.<rounding>]. The dots make them names
+// no PTX identifier can take.
+const (
+	slowPathPrefix = "__orilab."
+	slowPathMark   = ".slowpath"
+)
+
+// name returns the subroutine name for key, unique in the module.
+func (s *SlowPaths) name(key string) string {
+	name := key
 	for i := 1; s.m.Func(name) != nil; i++ {
-		name = fmt.Sprintf("%s.%d", base, i)
+		name = fmt.Sprintf("%s.%d", key, i)
 	}
 	return name
 }
 
-// divFunc returns the slow-path subroutine of rounding mode rnd, making
-// it on first use.
-func (s *SlowPaths) divFunc(rnd string) *ori.Func {
-	if g := s.funcs[rnd]; g != nil {
+// subroutine returns the slow-path subroutine named key (made on first
+// use): it takes nargs f64 operands and returns body's f64 result t.
+func (s *SlowPaths) subroutine(key string, nargs int, body func(c *fn, args []ori.Operand, t ori.Reg)) *ori.Func {
+	if g := s.funcs[key]; g != nil {
 		return g
 	}
 	g := &ori.Func{
-		Name: s.divName(rnd),
-		Params: []ori.Param{
-			{Name: "a", Size: 8, Align: 8, Offset: slowArgA, Words: 2},
-			{Name: "b", Size: 8, Align: 8, Offset: slowArgB, Words: 2},
-		},
-		Rets:    []ori.Param{{Name: "q", Size: 8, Align: 8, Offset: slowRet, Words: 2}},
+		Name:    s.name(key),
+		Rets:    []ori.Param{{Name: "r", Size: 8, Align: 8, Offset: slowRet, Words: 2}},
 		RetAddr: ori.PrivateRetAddr,
 	}
 	c := &fn{f: g, guard: ori.PT}
 	c.setBlock(g.NewBlock(""))
 	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
-	a, b, t := c.newReg(2), c.newReg(2), c.newReg(2)
-	for w := 0; w < 2; w++ {
-		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(a.Word(w))}, phys(slowArgA+w))
-		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(b.Word(w))}, phys(slowArgB+w))
+	var args []ori.Operand
+	for i := 0; i < nargs; i++ {
+		g.Params = append(g.Params, ori.Param{Name: fmt.Sprintf("a%d", i), Size: 8, Align: 8, Offset: int64(slowArg0 + 2*i), Words: 2})
+		a := c.newReg(2)
+		for w := 0; w < 2; w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(a.Word(w))}, phys(slowArg0+2*i+w))
+		}
+		args = append(args, ori.R(a))
 	}
-	c.flDivF64Slow(t, ori.R(a), ori.R(b), rnd)
+	t := c.newReg(2)
+	body(c, args, t)
 	for w := 0; w < 2; w++ {
 		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowRet + w)}, ori.R(t.Word(w)))
 	}
@@ -106,19 +113,18 @@ func (s *SlowPaths) divFunc(rnd string) *ori.Func {
 	// convention for functions without calls).
 	c.emit(ori.OpRET, []string{"REL", "NODEC"}, nil, ori.R(ori.PReg(ori.ClassR, ori.PrivateRetAddr, 2)))
 	g.Blocks = c.order
-	s.funcs[rnd] = g
+	s.funcs[key] = g
 	s.m.Funcs = append(s.m.Funcs, g)
 	return g
 }
 
-// callDivSlow emits, in place of the inline slow path, the call of the
-// subroutine: t = slowpath_rnd(a, b).
-func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
-	g := c.slow.divFunc(rnd)
+// callSlow emits the call t = g(args...) of a slow-path subroutine.
+func (c *fn) callSlow(g *ori.Func, t ori.Reg, args ...ori.Operand) {
 	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
-	for w := 0; w < 2; w++ {
-		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArgA + w)}, word(a, w))
-		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArgB + w)}, word(b, w))
+	for i, a := range args {
+		for w := 0; w < 2; w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArg0 + 2*i + w)}, word(a, w))
+		}
 	}
 	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr)}, ori.RetAddr())
 	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr + 1)}, ori.R(ori.RZ))
@@ -126,6 +132,24 @@ func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
 	for w := 0; w < 2; w++ {
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t.Word(w))}, phys(slowRet+w))
 	}
+}
+
+// callDivSlow emits, in place of the inline slow path, the call
+// t = __orilab.ddiv.slowpath.<rnd>(a, b).
+func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
+	g := c.slow.subroutine(slowPathPrefix+"ddiv"+slowPathMark+"."+rnd, 2, func(c *fn, args []ori.Operand, t ori.Reg) {
+		c.flDivF64Slow(t, args[0], args[1], rnd)
+	})
+	c.callSlow(g, t, a, b)
+}
+
+// callRsqrtSlow emits the call t = __orilab.drsqrt.slowpath(a): every
+// operand but the positive normal ones (flRsqrtF64).
+func (c *fn) callRsqrtSlow(t ori.Reg, a ori.Operand) {
+	g := c.slow.subroutine(slowPathPrefix+"drsqrt"+slowPathMark, 1, func(c *fn, args []ori.Operand, t ori.Reg) {
+		c.flRsqrtF64Full(t, args[0])
+	})
+	c.callSlow(g, t, a)
 }
 
 // Finish computes the control flow of the subroutines made so far; the
@@ -142,11 +166,8 @@ func (s *SlowPaths) Finish() error {
 	return nil
 }
 
-// slowPathPrefix starts the name of every subroutine SlowPaths makes.
-const slowPathPrefix = "__orilab.ddiv.slowpath."
-
 // IsSlowPath reports whether f is a slow-path subroutine made by
 // SlowPaths.
 func IsSlowPath(f *ori.Func) bool {
-	return !f.Entry && strings.HasPrefix(f.Name, slowPathPrefix)
+	return !f.Entry && strings.HasPrefix(f.Name, slowPathPrefix) && strings.Contains(f.Name, slowPathMark)
 }
