@@ -180,3 +180,42 @@ func TestOutlineF64SlowPathRegisters(t *testing.T) {
 	}
 	t.Logf("float_div64: %d registers out of line, %d inline", on, off)
 }
+
+// TestOutlineRsqrtF64SlowPath: rsqrt.approx.f64 keeps the refinement of
+// positive normal operands inline and calls one subroutine for the
+// others (its results over the H100's sweep: TestRsqrtF64AgainstH100);
+// rsqrt_f64_nan.ptx's two rsqrt share it, and the kernel counts 18
+// registers (ptxas 16; inline, 24). With the knob off, or at -O0, it
+// stays inline.
+func TestOutlineRsqrtF64SlowPath(t *testing.T) {
+	const path = "testdata/kernels/rsqrt_f64_nan.ptx"
+	src, err := os.ReadFile("../" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		level        int
+		knob         string
+		funcs, calls int
+		maxRegs      int
+	}{{3, "OutlineF64SlowPath=1", 1, 2, 18}, {3, "OutlineF64SlowPath=0", 0, 0, 24}, {0, "OutlineF64SlowPath=1", 0, 0, 0}} {
+		r, err := CompileWith(path, src, Options{}, PhaseOptions{OptLevel: tc.level, NoSnapshots: true, Knobs: outlineKnobs(t, tc.knob)})
+		if err != nil {
+			t.Fatalf("-O%d %s: %v", tc.level, tc.knob, err)
+		}
+		text := r.Final.String()
+		if got := strings.Count(text, ".func __orilab.drsqrt.slowpath"); got != tc.funcs {
+			t.Errorf("-O%d %s: %d rsqrt subroutines, want %d", tc.level, tc.knob, got, tc.funcs)
+		}
+		if got := strings.Count(text, "CALL.REL.NOINC `__orilab.drsqrt.slowpath`"); got != tc.calls {
+			t.Errorf("-O%d %s: %d calls, want %d", tc.level, tc.knob, got, tc.calls)
+		}
+		n := 0
+		for _, f := range r.Final.Funcs {
+			n = max(n, sass.UsedRegs(f))
+		}
+		if tc.maxRegs > 0 && n > tc.maxRegs {
+			t.Errorf("-O%d %s: %d registers, want at most %d", tc.level, tc.knob, n, tc.maxRegs)
+		}
+	}
+}
