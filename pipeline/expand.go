@@ -57,6 +57,10 @@ func expandUnsupported(c *PhaseContext) error {
 	slow := slowPaths(c, c.OptLevel > 0)
 	for _, f := range c.Module.Funcs {
 		changed := false
+		fslow := slow
+		if !lower.CanCall(f) {
+			fslow = nil
+		}
 		for bi := 0; bi < len(f.Blocks); bi++ {
 			b := f.Blocks[bi]
 			for i := 0; i < len(b.Insts); i++ {
@@ -64,7 +68,7 @@ func expandUnsupported(c *PhaseContext) error {
 				if !lower.Unsupported(in.Op) {
 					continue
 				}
-				blocks, err := lower.ExpandOutlined(f, in, slow)
+				blocks, err := lower.ExpandOutlined(f, in, fslow)
 				if err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)
 				}

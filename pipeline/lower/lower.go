@@ -527,7 +527,12 @@ func ntid(args []string) [3]int {
 }
 
 func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
-	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}, slow: l.slow}
+	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}}
+	if l.slow != nil && (pf.Entry || hasCall(pf.Body)) {
+		// A .func without calls returns through the physical pair it
+		// received, which a call would overwrite (slowpath.go, CanCall).
+		c.slow = l.slow
+	}
 	c.guard = ori.PT
 	for _, d := range pf.Dirs {
 		switch d.Name {

@@ -166,6 +166,32 @@ func (s *SlowPaths) Finish() error {
 	return nil
 }
 
+// CanCall reports whether a CALL may be added to f: a kernel, or a .func
+// that keeps its return address in a virtual pair. A .func the lowering
+// saw without calls returns through the physical pair it received
+// (R2:R3 or the ABI's), which stays occupied until each RET; the
+// caller side of a new call writes that pair, so such a function keeps
+// its slow paths inline. Found by TestHWTruthConformance: 102 fuzz
+// programs whose leaf .funcs divide in f64 returned through a clobbered
+// R2 (the post-allocation verifier refused them).
+func CanCall(f *ori.Func) bool {
+	if f.Entry {
+		return true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpRET {
+				for _, o := range in.Srcs {
+					if o.Kind == ori.OpdReg && !o.Reg.Virtual {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
 // IsSlowPath reports whether f is a slow-path subroutine made by
 // SlowPaths.
 func IsSlowPath(f *ori.Func) bool {
