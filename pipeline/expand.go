@@ -54,7 +54,7 @@ func keepWholeAboveO0(c *PhaseContext) string {
 // expansion's other blocks follow it, and the code after the IDIV moves
 // to the end of the last one.
 func expandUnsupported(c *PhaseContext) error {
-	slow := slowPaths(c, c.OptLevel > 0)
+	slow := slowPaths(c)
 	for _, f := range c.Module.Funcs {
 		changed := false
 		fslow := slow

@@ -254,7 +254,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), OutlineSlowPaths: outlineAtLowering(po)})
+	m, err := lower.Lower(pm, lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), OutlineSlowPaths: outlineAtLowering(po.Knobs)})
 	if err != nil {
 		return nil, err
 	}

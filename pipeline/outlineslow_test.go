@@ -185,7 +185,7 @@ func TestOutlineF64SlowPathRegisters(t *testing.T) {
 // positive normal operands inline and calls one subroutine for the
 // others (its results over the H100's sweep: TestRsqrtF64AgainstH100);
 // rsqrt_f64_nan.ptx's two rsqrt share it, and the kernel counts 18
-// registers (ptxas 16; inline, 24). With the knob off, or at -O0, it
+// registers (ptxas 16; inline, 24), at -O0 too. With the knob off it
 // stays inline.
 func TestOutlineRsqrtF64SlowPath(t *testing.T) {
 	const path = "testdata/kernels/rsqrt_f64_nan.ptx"
@@ -198,7 +198,7 @@ func TestOutlineRsqrtF64SlowPath(t *testing.T) {
 		knob         string
 		funcs, calls int
 		maxRegs      int
-	}{{3, "OutlineF64SlowPath=1", 1, 2, 18}, {3, "OutlineF64SlowPath=0", 0, 0, 24}, {0, "OutlineF64SlowPath=1", 0, 0, 0}} {
+	}{{3, "OutlineF64SlowPath=1", 1, 2, 18}, {3, "OutlineF64SlowPath=0", 0, 0, 24}, {0, "OutlineF64SlowPath=1", 1, 2, 0}} {
 		r, err := CompileWith(path, src, Options{}, PhaseOptions{OptLevel: tc.level, NoSnapshots: true, Knobs: outlineKnobs(t, tc.knob)})
 		if err != nil {
 			t.Fatalf("-O%d %s: %v", tc.level, tc.knob, err)

@@ -19,7 +19,7 @@
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call. slowpath.go puts the slow paths of
-// f64 division and reciprocal (at the late expansion) and of
+// f64 division and reciprocal (where DDIV is expanded) and of
 // rsqrt.approx.f64 (at lowering, Options.OutlineSlowPaths) into
 // subroutines the module shares, called with the private convention, as
 // ptxas does.

@@ -28,7 +28,7 @@ type Options struct {
 	UndefinedReads func(fn string, regs []string)
 	// OutlineSlowPaths puts the slow path of rsqrt.approx.f64 into a
 	// subroutine the module shares (slowpath.go) instead of inline in
-	// every instruction; the pipeline sets it above -O0 unless the knob
+	// every instruction; the pipeline sets it unless the knob
 	// OutlineF64SlowPath is off.
 	OutlineSlowPaths bool
 }

@@ -41,10 +41,11 @@ import (
 // the return address in R0). The cost is at most four moves on the
 // slow path and the argument registers in every caller's count.
 //
-// The outlining runs where the DDIV is expanded, LateExpansionUnsupported
-// Ops (86; the wiki puts ptxas's templates for DDIV, "__ori_template_
-// DDIV1..3", in the same late expansion), behind the knob
-// OutlineF64SlowPath (pipeline/expand.go).
+// The outlining runs where the DDIV is expanded (ConvertUnsupportedOps
+// at -O0, LateExpansionUnsupportedOps at -O1 and above; the wiki puts
+// ptxas's templates for DDIV, "__ori_template_DDIV1..3", in the same
+// expansion) and, for rsqrt.approx.f64, in the lowering, behind the knob
+// OutlineF64SlowPath (pipeline/outlineslow.go).
 type SlowPaths struct {
 	m *ori.Module
 	// funcs holds the subroutine made for each rounding mode.
