@@ -80,11 +80,22 @@ func foldAddressChains(f *ori.Func, c *Context) (bool, error) {
 	if c.Bool("DisableAddressChainFold") {
 		return false, nil
 	}
+	reads := virtualReads(f)
 	changed := false
 	for _, b := range f.Blocks {
+		// A register is dissolved when every read of it, in the whole
+		// function, is in this block and is one the fold rewrites to its
+		// root: then it dies, and the root's longer life replaces it.
+		// Otherwise it stays live anyway, and its uses keep reading it
+		// (the root would live longer beside it).
+		local := chainLocalReads(b)
+		dissolved := func(n int32) bool {
+			k := ori.VReg(ori.ClassR, int(n), 1)
+			return local[n] > 0 && local[n] == reads[cmRegOf(k)]
+		}
 		roots := map[int32]chainRoot{}
 		for _, in := range b.Insts {
-			if foldChainUses(f, in, roots, c) {
+			if foldChainUses(f, in, roots, dissolved, c) {
 				changed = true
 			}
 			// Forget what this instruction's writes invalidate.
@@ -106,6 +117,26 @@ func foldAddressChains(f *ori.Func, c *Context) (bool, error) {
 	return changed, nil
 }
 
+// chainLocalReads counts, per virtual R register, the reads in b that
+// the fold can rewrite: the address base of a local, shared or LDC
+// access and the register source of an add of an immediate.
+func chainLocalReads(b *ori.Block) map[int32]int {
+	local := map[int32]int{}
+	for _, in := range b.Insts {
+		switch in.Op {
+		case ori.OpLDL, ori.OpSTL, ori.OpLDS, ori.OpSTS, ori.OpLDC:
+			if a := in.Srcs[0]; (a.Kind == ori.OpdMem || a.Kind == ori.OpdCBank) && a.HasBase && chainScalar(a.Reg) && a.Reg.Off == 0 {
+				local[a.Reg.N]++
+			}
+		case ori.OpIADD3:
+			if u, _, ok := chainAdd(in); ok && u.Reg.Off == 0 {
+				local[u.Reg.N]++
+			}
+		}
+	}
+	return local
+}
+
 // chainScalar reports whether r is a single virtual R word (the
 // registers the fold tracks).
 func chainScalar(r ori.Reg) bool {
@@ -114,7 +145,7 @@ func chainScalar(r ori.Reg) bool {
 
 // foldChainUses rewrites in's address base, or its add source, to its
 // root when roots knows it.
-func foldChainUses(f *ori.Func, in *ori.Inst, roots map[int32]chainRoot, c *Context) bool {
+func foldChainUses(f *ori.Func, in *ori.Inst, roots map[int32]chainRoot, dissolved func(int32) bool, c *Context) bool {
 	switch in.Op {
 	case ori.OpLDL, ori.OpSTL, ori.OpLDS, ori.OpSTS:
 		a := &in.Srcs[0]
@@ -122,7 +153,7 @@ func foldChainUses(f *ori.Func, in *ori.Inst, roots map[int32]chainRoot, c *Cont
 			return false
 		}
 		r, ok := roots[a.Reg.N]
-		if !ok || r.Const || a.Reg.Off != 0 {
+		if !ok || r.Const || a.Reg.Off != 0 || !dissolved(a.Reg.N) {
 			return false
 		}
 		off := a.Imm + r.Off
@@ -137,7 +168,7 @@ func foldChainUses(f *ori.Func, in *ori.Inst, roots map[int32]chainRoot, c *Cont
 			return false
 		}
 		r, ok := roots[a.Reg.N]
-		if !ok {
+		if !ok || !dissolved(a.Reg.N) {
 			return false
 		}
 		off := a.Imm + r.Off
@@ -156,7 +187,7 @@ func foldChainUses(f *ori.Func, in *ori.Inst, roots map[int32]chainRoot, c *Cont
 			return false
 		}
 		r, known := roots[u.Reg.N]
-		if !known || r.Const || u.Reg.Off != 0 || !c.Sites.Allow(f, in.ID, "add to the root of an address chain") {
+		if !known || r.Const || u.Reg.Off != 0 || !dissolved(u.Reg.N) || !c.Sites.Allow(f, in.ID, "add to the root of an address chain") {
 			return false
 		}
 		sum := int64(int32(uint32(imm + r.Off)))
@@ -175,8 +206,8 @@ func foldChainUses(f *ori.Func, in *ori.Inst, roots map[int32]chainRoot, c *Cont
 }
 
 // chainDef returns the root of the register in defines when it is an
-// unguarded add of an immediate to a virtual R word or a move of an
-// immediate; a source that roots knows is replaced by its root.
+// unguarded add of an immediate to a virtual R word (the root is that
+// word) or a move of an immediate.
 func chainDef(in *ori.Inst, roots map[int32]chainRoot) (int32, chainRoot, bool) {
 	if in.Guarded() || len(in.Dsts) == 0 || in.Dsts[0].Kind != ori.OpdReg || !chainScalar(in.Dsts[0].Reg) || in.Dsts[0].Reg.Off != 0 {
 		return 0, chainRoot{}, false
@@ -193,11 +224,8 @@ func chainDef(in *ori.Inst, roots map[int32]chainRoot) (int32, chainRoot, bool) 
 		if !ok || u.Reg.N == v.N || u.Reg.Off != 0 {
 			return 0, chainRoot{}, false
 		}
-		if r, known := roots[u.Reg.N]; known && !r.Const {
-			// foldChainUses has rewritten the add already unless the
-			// site was refused; then the add's own source is the root.
-			return 0, chainRoot{}, false
-		}
+		// foldChainUses has rewritten the add to its source's root
+		// already where it could; v is its source plus imm either way.
 		return v.N, chainRoot{Root: u.Reg, Off: int64(int32(uint32(imm)))}, true
 	}
 	return 0, chainRoot{}, false

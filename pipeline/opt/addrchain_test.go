@@ -31,7 +31,9 @@ func chainRun(t *testing.T, in string, settings ...string) (string, bool) {
 // simpleTexture leaves them; then a chain whose root is written in
 // between (#30), an LDC offset past 16 bits (#33) and a chain in the
 // next block, which the fold follows only from that block's own add:
-// %r505 is not known there to be %r18+8 (#41).
+// %r505 is not known there to be %r18+8 (#41). %r505 stays live into
+// the next block, so its uses in its own block keep reading it (#20,
+// #21) rather than keep %r18 live beside it.
 const chainIn = `BB0:
 	#1 MOV %r18 = R1 ;
 	#2 S2R %r3 = SR_TID.X ;
@@ -76,8 +78,8 @@ BB1:
 	#17 IADD3 %r505, PT = %r18, 0x8, RZ ;
 	#18 MOV %r506 = 0x8 ;
 	#19 LDC %r507 = c[0x3][0xc] ;
-	#20 STL [%r18+0x10], %r507 ;
-	#21 LDL %r508 = [%r18+0x8] ;
+	#20 STL [%r505+0x8], %r507 ;
+	#21 LDL %r508 = [%r505] ;
 	#30 IADD3 %r40 = %r3, 0x10, RZ ;
 	#31 IADD3 %r3 = %r3, 0x1, RZ ;
 	#32 STS [%r40], %r508 ;
