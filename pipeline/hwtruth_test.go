@@ -47,15 +47,14 @@ import (
 // named, at both levels (for iterating on a family: the approx counts
 // are not checked then).
 
-// What the approx-only programs left are (issue 18): the H100's
-// recordings were compiled by the driver's JIT at -O3, and ptxas folds an
-// .approx function (all but tanh) of a compile-time constant to the
-// correctly rounded result (rsqrt.approx.f32 of cvt.f32.f16 of the
-// constant 0x21 compiles to one HFMA2.MMA writing 0x4432416a, where
-// MUFU.RSQ, and the H100's sweep, give 0x44324169; fuzz5551215,
-// fuzz5551138, fuzz5551178, fuzz5551200). orilab computes the MUFU at
-// every -O level, as ptxas -O0 does, and its fuzz oracle needs the
-// levels to agree, so these stay counted.
+// The approx-only programs (issue 18): the H100's recordings were
+// compiled by the driver's JIT at -O3, and ptxas folds an .approx.f32
+// function (all but tanh) of a compile-time constant to the correctly
+// rounded result (rsqrt.approx.f32 of cvt.f32.f16 of the constant 0x21
+// compiles to one HFMA2.MMA writing 0x4432416a, where MUFU.RSQ, and the
+// H100's sweep, give 0x44324169). The lowering folds those at every -O
+// level as ptxas -O3 does (lower/approxfold.go, knob FoldApproxConstants),
+// so that the fuzz oracle's levels agree; none is left (hwApproxO0/O3).
 
 // hwNamed lists the programs whose every difference has one cause that
 // is understood and not modelled, by family name. They are expected to
