@@ -252,6 +252,10 @@ type cmAnalysis struct {
 	words cmWordIndex
 	info  []cmWordInfo
 	width map[cmReg]int // words of each virtual register (the widest access)
+	// slab backs the first two entries of the definition and use lists
+	// newCMAnalysis builds (most words have one definition and a use or
+	// two; a list that grows further moves out by append).
+	slab []*ori.Inst
 }
 
 // cmWordInfo is what cmAnalysis knows of one virtual register word.
@@ -270,6 +274,21 @@ func (a *cmAnalysis) word(w cmWord) *cmWordInfo {
 		a.info = append(a.info, cmWordInfo{})
 	}
 	return &a.info[i]
+}
+
+// add appends in to list, a definition or use list of newCMAnalysis.
+func (a *cmAnalysis) add(list []*ori.Inst, in *ori.Inst) []*ori.Inst {
+	if list != nil {
+		return append(list, in)
+	}
+	if len(a.slab)+2 > cap(a.slab) {
+		a.slab = make([]*ori.Inst, 0, 1024)
+	}
+	n := len(a.slab)
+	a.slab = a.slab[:n+2]
+	list = a.slab[n : n+1 : n+2]
+	list[0] = in
+	return list
 }
 
 // defs returns the instructions that write w.
@@ -358,7 +377,7 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 						}
 						seen = append(seen, k)
 						e := a.word(k)
-						e.uses = append(e.uses, in)
+						e.uses = a.add(e.uses, in)
 					}
 				})
 			}
@@ -368,7 +387,7 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 					for w := 0; w < int(o.Reg.Words); w++ {
 						k := cmWordOf(o.Reg, w)
 						e := a.word(k)
-						e.defs = append(e.defs, in)
+						e.defs = a.add(e.defs, in)
 					}
 				}
 			}
