@@ -154,7 +154,11 @@ func (lf *LoopForest) InnerFirst() []*Loop {
 // current.
 func FindLoops(f *ori.Func) *LoopForest {
 	dom := ori.Dominators(f)
-	lf := &LoopForest{Dom: dom, of: map[*ori.Block]*Loop{}, pos: map[*ori.Block]int{}}
+	// Maps sized up front: LICM, unrolling and strength reduction
+	// rebuild the forest after every loop they change, and each rebuild
+	// grew these maps block by block.
+	nb := len(f.Blocks)
+	lf := &LoopForest{Dom: dom, of: make(map[*ori.Block]*Loop, nb), pos: make(map[*ori.Block]int, nb)}
 	for i, b := range f.Blocks {
 		lf.pos[b] = i
 	}
@@ -283,7 +287,7 @@ func loopHasIrreducibleCycle(f *ori.Func, dom *ori.DomTree) bool {
 		onStack
 		done
 	)
-	state := map[*ori.Block]int{}
+	state := make(map[*ori.Block]int, len(f.Blocks))
 	type frame struct {
 		b *ori.Block
 		i int
