@@ -596,13 +596,23 @@ func (s *licmLoop) exitSlice() map[loopWord]bool {
 			}
 		}
 	}
-	// Every writer of a word in the slice contributes its sources.
-	writers := map[loopWord][]*ori.Inst{}
+	// Every writer of a word in the slice contributes its sources. The
+	// writers of each word are a list threaded through one array (head:
+	// index+1 of the word's last writer), not a slice per word: the slice
+	// is a closure, whatever order the writers are visited in, and the
+	// per-word slices were most of the allocations of LICM.
+	type writer struct {
+		in   *ori.Inst
+		next int32 // index+1 of the word's previous writer, 0 for none
+	}
+	var writers []writer
+	head := map[loopWord]int32{}
 	for _, b := range s.l.Blocks {
 		for _, in := range b.Insts {
 			loopDstRegs(in, func(r ori.Reg) {
 				for w := range loopWordSeq(r) {
-					writers[w] = append(writers[w], in)
+					writers = append(writers, writer{in, head[w]})
+					head[w] = int32(len(writers))
 				}
 			})
 		}
@@ -610,8 +620,8 @@ func (s *licmLoop) exitSlice() map[loopWord]bool {
 	for len(work) > 0 {
 		w := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, in := range writers[w] {
-			loopSrcRegs(in, add)
+		for i := head[w]; i != 0; i = writers[i-1].next {
+			loopSrcRegs(writers[i-1].in, add)
 		}
 	}
 	return slice

@@ -39,7 +39,9 @@ package opt
 // any change to the control flow.
 
 import (
+	"cmp"
 	"iter"
+	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -154,7 +156,11 @@ func (lf *LoopForest) InnerFirst() []*Loop {
 // current.
 func FindLoops(f *ori.Func) *LoopForest {
 	dom := ori.Dominators(f)
-	lf := &LoopForest{Dom: dom, of: map[*ori.Block]*Loop{}, pos: map[*ori.Block]int{}}
+	// Maps sized up front: LICM, unrolling and strength reduction
+	// rebuild the forest after every loop they change, and each rebuild
+	// grew these maps block by block.
+	nb := len(f.Blocks)
+	lf := &LoopForest{Dom: dom, of: make(map[*ori.Block]*Loop, nb), pos: make(map[*ori.Block]int, nb)}
 	for i, b := range f.Blocks {
 		lf.pos[b] = i
 	}
@@ -174,7 +180,12 @@ func FindLoops(f *ori.Func) *LoopForest {
 			}
 		}
 	}
-	sort.SliceStable(headers, func(i, j int) bool { return lf.pos[headers[i]] < lf.pos[headers[j]] })
+	// slices.SortStableFunc, not sort.SliceStable, whose reflective
+	// swapper allocated on every rebuild; the order is the same.
+	byPosStable := func(bs []*ori.Block) {
+		slices.SortStableFunc(bs, func(x, y *ori.Block) int { return cmp.Compare(lf.pos[x], lf.pos[y]) })
+	}
+	byPosStable(headers)
 	for _, h := range headers {
 		// The body's blocks are collected by the walk and sorted by layout
 		// position, not found by scanning the whole function: a scan per
@@ -199,7 +210,7 @@ func FindLoops(f *ori.Func) *LoopForest {
 		byPos(body)
 		l.Blocks = append([]*ori.Block{h}, body...)
 		l.Latches = append(l.Latches, latches[h]...)
-		sort.SliceStable(l.Latches, func(i, j int) bool { return lf.pos[l.Latches[i]] < lf.pos[l.Latches[j]] })
+		byPosStable(l.Latches)
 		exitSeen := map[*ori.Block]bool{}
 		for _, b := range l.Blocks {
 			exiting := loopLeavesFunction(b)
@@ -244,12 +255,11 @@ func FindLoops(f *ori.Func) *LoopForest {
 			l.Depth++
 		}
 	}
-	sort.SliceStable(lf.Loops, func(i, j int) bool {
-		a, b := lf.Loops[i], lf.Loops[j]
+	slices.SortStableFunc(lf.Loops, func(a, b *Loop) int {
 		if a.Depth != b.Depth {
-			return a.Depth < b.Depth
+			return cmp.Compare(a.Depth, b.Depth)
 		}
-		return lf.pos[a.Header] < lf.pos[b.Header]
+		return cmp.Compare(lf.pos[a.Header], lf.pos[b.Header])
 	})
 	for _, l := range lf.Loops { // outer first, so inner loops overwrite
 		for b := range l.in {
@@ -283,7 +293,7 @@ func loopHasIrreducibleCycle(f *ori.Func, dom *ori.DomTree) bool {
 		onStack
 		done
 	)
-	state := map[*ori.Block]int{}
+	state := make(map[*ori.Block]int, len(f.Blocks))
 	type frame struct {
 		b *ori.Block
 		i int

@@ -351,7 +351,7 @@ func (a *cmAnalysis) planRemat(root *ori.Inst, res []cmWord, u *ori.Block, cfg r
 		if in.IsPhi() || !reads(in) || !a.dominates(root, in) {
 			continue
 		}
-		d := a.order[in] - a.order[root]
+		d := a.at[in].order - a.at[root].order
 		if d < 0 {
 			d = -d
 		}
@@ -478,7 +478,7 @@ func (a *cmAnalysis) readsGuardedBy(in *ori.Inst, p ori.Reg) bool {
 			return
 		}
 		for _, w := range cmRegWords(r) {
-			for _, d := range a.defs[w] {
+			for _, d := range a.defs(w) {
 				if d.Guarded() && d.Guard.SameValue(p) {
 					found = true
 				}
@@ -499,7 +499,7 @@ func (a *cmAnalysis) stillLive(root *ori.Inst, res []cmWord, u *ori.Block, p int
 	// before root: after it, it reads root's next value.
 	other := map[*ori.Block]bool{}
 	for _, w := range res {
-		for _, use := range a.uses[w] {
+		for _, use := range a.uses(w) {
 			if rewritten[use] {
 				continue
 			}
@@ -509,7 +509,7 @@ func (a *cmAnalysis) stillLive(root *ori.Inst, res []cmWord, u *ori.Block, p int
 			}
 			other[s.b] = true
 		}
-		if a.phiUse[w] {
+		if a.phiUse(w) {
 			for _, b := range a.f.Blocks {
 				for _, in := range b.Insts {
 					if !in.IsPhi() {
@@ -826,7 +826,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 					var blocks []*ori.Block
 					seen := map[*ori.Block]bool{}
 					for _, w := range res {
-						for _, use := range a.uses[w] {
+						for _, use := range a.uses(w) {
 							if b := a.at[use].b; !seen[b] {
 								seen[b] = true
 								blocks = append(blocks, b)

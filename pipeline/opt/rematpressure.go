@@ -29,7 +29,7 @@ import (
 type cmPressureState struct {
 	f     *ori.Func
 	c     ori.RegClass
-	index map[cmWord]int32
+	index cmWordIndex
 	words []cmWord
 	pos   map[*ori.Block]int
 	byID  map[int32]int // block ID to layout index
@@ -53,10 +53,10 @@ type cmStep struct {
 }
 
 func (s *cmPressureState) id(w cmWord) int32 {
-	if i, ok := s.index[w]; ok {
+	if i, ok := s.index.get(w); ok {
 		return i
 	}
-	s.index[w] = int32(len(s.words))
+	s.index.set(w, int32(len(s.words)))
 	s.words = append(s.words, w)
 	s.outIn = append(s.outIn, nil)
 	s.occ = append(s.occ, nil)
@@ -87,7 +87,7 @@ func (s *cmPressureState) stepOf(in *ori.Inst) cmStep {
 func newCMPressure(f *ori.Func, c ori.RegClass) *cmPressureState {
 	live := ori.Liveness(f)
 	nb := len(f.Blocks)
-	s := &cmPressureState{f: f, c: c, index: map[cmWord]int32{}, pos: make(map[*ori.Block]int, nb),
+	s := &cmPressureState{f: f, c: c, pos: make(map[*ori.Block]int, nb),
 		byID: make(map[int32]int, nb), steps: make([][]cmStep, nb), outs: make([][]int32, nb), counts: make([][]int32, nb)}
 	for bi, b := range f.Blocks {
 		s.pos[b] = bi

@@ -223,11 +223,12 @@ func cmPure(in *ori.Inst) bool {
 	return true
 }
 
-// cmSite is where an instruction is: its block, the block's layout index
-// and the instruction's index in the block.
+// cmSite is where an instruction is: its block, the block's layout index,
+// the instruction's index in the block and its position in a layout-order
+// walk of all instructions (one map entry per instruction holds both).
 type cmSite struct {
-	b     *ori.Block
-	bi, i int
+	b            *ori.Block
+	bi, i, order int
 }
 
 // cmAnalysis is the code-motion view of a function: positions, the
@@ -245,11 +246,74 @@ type cmAnalysis struct {
 	liveStale map[cmWord]bool
 	at        map[*ori.Inst]cmSite
 	bpos      map[*ori.Block]int // layout index
-	order     map[*ori.Inst]int  // position in a layout-order walk of all instructions
-	defs      map[cmWord][]*ori.Inst
-	uses      map[cmWord][]*ori.Inst // reads other than by MOV.PHI, in layout order
-	phiUse    map[cmWord]bool
-	width     map[cmReg]int // words of each virtual register (the widest access)
+	// words numbers the virtual register words, and info holds, per
+	// number, their definitions and reads (dense tables: maps keyed by
+	// word were a third of building the analysis).
+	words cmWordIndex
+	info  []cmWordInfo
+	width map[cmReg]int // words of each virtual register (the widest access)
+	// slab backs the first two entries of the definition and use lists
+	// newCMAnalysis builds (most words have one definition and a use or
+	// two; a list that grows further moves out by append).
+	slab []*ori.Inst
+}
+
+// cmWordInfo is what cmAnalysis knows of one virtual register word.
+type cmWordInfo struct {
+	defs   []*ori.Inst
+	uses   []*ori.Inst // reads other than by MOV.PHI, in layout order
+	phiUse bool
+}
+
+// word returns w's entry, adding an empty one if w has none.
+func (a *cmAnalysis) word(w cmWord) *cmWordInfo {
+	i, ok := a.words.get(w)
+	if !ok {
+		i = int32(len(a.info))
+		a.words.set(w, i)
+		a.info = append(a.info, cmWordInfo{})
+	}
+	return &a.info[i]
+}
+
+// add appends in to list, a definition or use list of newCMAnalysis.
+func (a *cmAnalysis) add(list []*ori.Inst, in *ori.Inst) []*ori.Inst {
+	if list != nil {
+		return append(list, in)
+	}
+	if len(a.slab)+2 > cap(a.slab) {
+		a.slab = make([]*ori.Inst, 0, 1024)
+	}
+	n := len(a.slab)
+	a.slab = a.slab[:n+2]
+	list = a.slab[n : n+1 : n+2]
+	list[0] = in
+	return list
+}
+
+// defs returns the instructions that write w.
+func (a *cmAnalysis) defs(w cmWord) []*ori.Inst {
+	if i, ok := a.words.get(w); ok {
+		return a.info[i].defs
+	}
+	return nil
+}
+
+// uses returns the instructions other than phis that read w, in layout
+// order.
+func (a *cmAnalysis) uses(w cmWord) []*ori.Inst {
+	if i, ok := a.words.get(w); ok {
+		return a.info[i].uses
+	}
+	return nil
+}
+
+// phiUse reports whether a MOV.PHI reads w.
+func (a *cmAnalysis) phiUse(w cmWord) bool {
+	if i, ok := a.words.get(w); ok {
+		return a.info[i].phiUse
+	}
+	return false
 }
 
 // cmDoms are the dominator and post-dominator trees of a function whose
@@ -271,9 +335,8 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 	// growing the maps instruction by instruction was most of its cost.
 	a := &cmAnalysis{
 		f: f, dom: d.dom, pdom: d.pdom,
-		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)), order: make(map[*ori.Inst]int, total),
-		defs: make(map[cmWord][]*ori.Inst, total), uses: make(map[cmWord][]*ori.Inst, total), phiUse: map[cmWord]bool{},
-		width: make(map[cmReg]int, total),
+		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)),
+		info: make([]cmWordInfo, 0, total), width: make(map[cmReg]int, total),
 	}
 	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
@@ -286,15 +349,14 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 	for bi, b := range f.Blocks {
 		a.bpos[b] = bi
 		for i, in := range b.Insts {
-			a.at[in] = cmSite{b, bi, i}
-			a.order[in] = n
+			a.at[in] = cmSite{b, bi, i, n}
 			n++
 			if in.IsPhi() {
 				for j := 0; j < len(in.Srcs); j += 2 {
 					if r := in.Srcs[j]; r.Kind == ori.OpdReg && r.Reg.Virtual {
 						note(r.Reg)
 						for w := 0; w < int(r.Reg.Words); w++ {
-							a.phiUse[cmWordOf(r.Reg, w)] = true
+							a.word(cmWordOf(r.Reg, w)).phiUse = true
 						}
 					}
 				}
@@ -314,7 +376,8 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 							}
 						}
 						seen = append(seen, k)
-						a.uses[k] = append(a.uses[k], in)
+						e := a.word(k)
+						e.uses = a.add(e.uses, in)
 					}
 				})
 			}
@@ -323,7 +386,8 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 					note(o.Reg)
 					for w := 0; w < int(o.Reg.Words); w++ {
 						k := cmWordOf(o.Reg, w)
-						a.defs[k] = append(a.defs[k], in)
+						e := a.word(k)
+						e.defs = a.add(e.defs, in)
 					}
 				}
 			}
@@ -351,8 +415,7 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 	for bi := lo; bi <= hi; bi++ {
 		b := a.f.Blocks[bi]
 		for i, x := range b.Insts {
-			a.at[x] = cmSite{b, bi, i}
-			a.order[x] = n
+			a.at[x] = cmSite{b, bi, i, n}
 			n++
 		}
 	}
@@ -366,7 +429,7 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 				out = append(out, x)
 			}
 		}
-		at := sort.Search(len(out), func(i int) bool { return a.order[out[i]] > a.order[in] })
+		at := sort.Search(len(out), func(i int) bool { return a.at[out[i]].order > a.at[in].order })
 		for ; k > 0; k-- {
 			out = slices.Insert(out, at, in)
 		}
@@ -390,7 +453,8 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 				k := cmWordOf(r, w)
 				if !slices.Contains(seen, k) {
 					seen = append(seen, k)
-					a.uses[k] = place(a.uses[k])
+					e := a.word(k)
+					e.uses = place(e.uses)
 					stale(k)
 				}
 			}
@@ -402,7 +466,8 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 			for w := 0; w < int(o.Reg.Words); w++ {
 				if k := cmWordOf(o.Reg, w); !slices.Contains(done, k) {
 					done = append(done, k)
-					a.defs[k] = place(a.defs[k])
+					e := a.word(k)
+					e.defs = place(e.defs)
 					stale(k)
 				}
 			}
@@ -410,10 +475,26 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 	}
 }
 
+// wordList returns the words a numbered, for cmAnalysisDiff.
+func (a *cmAnalysis) wordList() []cmWord {
+	var ws []cmWord
+	for c, d := range a.words.dense {
+		for i, n := range d {
+			if n != 0 {
+				ws = append(ws, cmWord{n: int32(i >> 2), class: ori.RegClass(c), w: uint8(i & 3)})
+			}
+		}
+	}
+	for w := range a.words.other {
+		ws = append(ws, w)
+	}
+	return ws
+}
+
 // soleDef returns the instruction that is the only definition of w, or
 // nil.
 func (a *cmAnalysis) soleDef(w cmWord) *ori.Inst {
-	if d := a.defs[w]; len(d) == 1 {
+	if d := a.defs(w); len(d) == 1 {
 		return d[0]
 	}
 	return nil
@@ -611,10 +692,10 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 	d := a.at[in].b
 	var u *ori.Block
 	for _, w := range res {
-		if a.soleDef(w) != in || a.phiUse[w] {
+		if a.soleDef(w) != in || a.phiUse(w) {
 			return nil, 0
 		}
-		for _, use := range a.uses[w] {
+		for _, use := range a.uses(w) {
 			ub := a.at[use].b
 			if u == nil {
 				u = ub
@@ -874,17 +955,19 @@ func cmAnalysisDiff(u, f *cmAnalysis) string {
 	if !maps.Equal(u.bpos, f.bpos) {
 		return "block positions"
 	}
-	if !maps.Equal(u.order, f.order) {
-		return "layout order"
-	}
-	if !maps.EqualFunc(u.defs, f.defs, slices.Equal) {
-		return "definitions"
-	}
-	if !maps.EqualFunc(u.uses, f.uses, slices.Equal) {
-		return "uses"
-	}
-	if !maps.Equal(u.phiUse, f.phiUse) {
-		return "phi uses"
+	// Every word either analysis numbered (a word the other lacks has
+	// no definitions, uses or phi uses there).
+	for _, x := range [2]*cmAnalysis{u, f} {
+		for _, e := range x.wordList() {
+			switch {
+			case !slices.Equal(u.defs(e), f.defs(e)):
+				return "definitions"
+			case !slices.Equal(u.uses(e), f.uses(e)):
+				return "uses"
+			case u.phiUse(e) != f.phiUse(e):
+				return "phi uses"
+			}
+		}
 	}
 	if !maps.Equal(u.width, f.width) {
 		return "register widths"

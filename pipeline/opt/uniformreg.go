@@ -223,7 +223,13 @@ func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
 // the loop's exit). Code before any divergent branch is safe: every live
 // thread runs it together (a guarded EXIT only removes threads).
 func dropDiverged(f *ori.Func, u *uniformity, set map[cmReg]bool) {
+	// The unsafe blocks are those reachable from the successors of any
+	// divergent branch: one search from all of them, which stops at a
+	// block already marked (everything it reaches is marked too), instead
+	// of a search per branch (quadratic in kernels with many divergent
+	// branches).
 	unsafe := map[*ori.Block]bool{}
+	var stack []*ori.Block
 	for _, b := range f.Blocks {
 		if len(b.Insts) == 0 {
 			continue
@@ -232,9 +238,15 @@ func dropDiverged(f *ori.Func, u *uniformity, set map[cmReg]bool) {
 		div := last.Op == ori.OpBRA && last.Guarded() && u.divergentReg(last.Guard) ||
 			last.Op == ori.OpBRX && len(last.Srcs) > 0 && last.Srcs[0].Kind == ori.OpdReg && u.divergentReg(last.Srcs[0].Reg)
 		if div {
-			for _, r := range reachableFrom(b) {
-				unsafe[r] = true
-			}
+			stack = append(stack, b.Succs...)
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !unsafe[b] {
+			unsafe[b] = true
+			stack = append(stack, b.Succs...)
 		}
 	}
 	if len(unsafe) == 0 {

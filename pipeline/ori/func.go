@@ -381,10 +381,27 @@ func (f *Func) Clone() *Func {
 func (f *Func) CloneBlocks(blocks []*Block) (*Func, map[*Block]*Block) {
 	c := &Func{Name: f.Name, Entry: f.Entry, nextID: f.nextID, nextVReg: f.nextVReg, nextBlock: f.nextBlock}
 	idx := make(map[*Block]*Block, len(blocks))
+	// One array each for the instructions, their operands and their
+	// modifiers, as Clone does: if-conversion clones every candidate
+	// region to measure it, and an allocation per instruction was most
+	// of that trial's cost.
+	var nInsts, nOps, nMods int
+	for _, b := range blocks {
+		nInsts += len(b.Insts)
+		for _, in := range b.Insts {
+			nOps += len(in.Dsts) + len(in.Srcs)
+			nMods += len(in.Mods)
+		}
+	}
+	insts := make([]Inst, nInsts)
+	a := cloneArena{ops: make([]Operand, 0, nOps), mods: make([]string, 0, nMods)}
 	for _, b := range blocks {
 		nb := &Block{ID: b.ID, Label: b.Label, NoUnroll: b.NoUnroll, Insts: make([]*Inst, len(b.Insts))}
 		for j, in := range b.Insts {
-			nb.Insts[j] = in.Clone()
+			ni := &insts[0]
+			insts = insts[1:]
+			in.cloneInto(ni, &a)
+			nb.Insts[j] = ni
 		}
 		c.Blocks = append(c.Blocks, nb)
 		idx[b] = nb

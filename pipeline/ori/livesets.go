@@ -163,7 +163,8 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 	n.iw = make([][]instWords, len(f.Blocks))
 	for i, b := range f.Blocks {
 		if oi, ok := l.pos[b]; ok && !edited(b) && len(l.iw[oi]) == len(b.Insts) {
-			ws := append([]instWords(nil), l.iw[oi]...)
+			// l is consumed: its lists are taken over, not copied.
+			ws := l.iw[oi]
 			for j, in := range b.Insts {
 				if ws[j].phi {
 					ws[j] = n.wordsOf(in)
@@ -178,7 +179,7 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		}
 		n.iw[i] = ws
 	}
-	l.index, l.keys, l.arena, l.consumed = wordIndex{}, nil, nil, true
+	l.index, l.keys, l.arena, l.iw, l.consumed = wordIndex{}, nil, nil, nil, true
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
