@@ -158,6 +158,11 @@ func compareFile(ctx context.Context, path, tmp string, o Options) (*File, error
 	for name, n := range countOrilab(string(sass)) {
 		fig(oriFig, name).Insts = n
 	}
+	for name := range oriFig {
+		if strings.HasPrefix(name, slowPrefix) {
+			delete(oriFig, name) // counted in its callers (countOrilab)
+		}
+	}
 	ptxFig := parseVerbose(ptxOut)
 	dump, err := exec.CommandContext(ctx, o.Cuobjdump, "-sass", cubin).Output()
 	if err != nil {
@@ -291,9 +296,47 @@ var (
 )
 
 // countOrilab counts the instructions of each function in orilab's SASS.
+//
+// orilab's slow-path subroutines (__orilab.*: the f64 division and
+// rsqrt slow paths that lowering puts out of line) are separate functions
+// in its SASS, while ptxas places its own (__cuda_sm20_div_rn_f64_full
+// and the like) inside each calling kernel's code, where cuobjdump counts
+// them. So that the counts compare like with like, each such subroutine
+// is counted in every function that calls it, and not as a row of its own.
 func countOrilab(sass string) map[string]int {
-	return count(sass, reText)
+	m := count(sass, reText)
+	calls := map[string]map[string]bool{}
+	cur := ""
+	for _, l := range strings.Split(sass, "\n") {
+		if x := reText.FindStringSubmatch(l); x != nil {
+			cur = x[1]
+			continue
+		}
+		if x := reCallSlow.FindStringSubmatch(l); x != nil && cur != "" {
+			if calls[cur] == nil {
+				calls[cur] = map[string]bool{}
+			}
+			calls[cur][x[1]] = true
+		}
+	}
+	for caller, callees := range calls {
+		for callee := range callees {
+			m[caller] += m[callee]
+		}
+	}
+	for name := range m {
+		if strings.HasPrefix(name, slowPrefix) {
+			delete(m, name)
+		}
+	}
+	return m
 }
+
+// slowPrefix starts the names of orilab's slow-path subroutines
+// (pipeline/lower/slowpath.go); reCallSlow finds a call of one.
+const slowPrefix = "__orilab."
+
+var reCallSlow = regexp.MustCompile("CALL\\.\\S*\\s+`\\((__orilab\\.[^)]+)\\)")
 
 // countCuobjdump counts the instructions of each function in cuobjdump
 // -sass output.

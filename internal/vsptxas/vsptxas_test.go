@@ -120,3 +120,23 @@ func TestRunCPU(t *testing.T) {
 		t.Error("exit 3: no error")
 	}
 }
+
+// TestCountAddsSlowPathsToTheirCallers: orilab's out-of-line slow paths
+// count in each function that calls them (ptxas's sit inside the calling
+// kernel, where cuobjdump counts them) and are no row of their own; a
+// function that calls none keeps its own count.
+func TestCountAddsSlowPathsToTheirCallers(t *testing.T) {
+	inst := func(a, text string) string {
+		return "        /*" + a + "*/                   " + text + " ;   /* [B------:R-:W-:-:S01] */\n"
+	}
+	sass := ".text.k1:\n" + inst("0000", "MOV R1, c[0x0][0x28]") +
+		inst("0010", "CALL.REL.NOINC `(__orilab.ddiv.slowpath.RN)") +
+		inst("0020", "CALL.REL.NOINC `(__orilab.ddiv.slowpath.RN)") +
+		inst("0030", "EXIT") +
+		".text.k2:\n" + inst("0000", "EXIT") +
+		".text.__orilab.ddiv.slowpath.RN:\n" + inst("0000", "DFMA R4, R4, R6, R8") + inst("0010", "RET.REL.NODEC R2 0x0")
+	want := map[string]int{"k1": 6, "k2": 1}
+	if got := countOrilab(sass); !reflect.DeepEqual(got, want) {
+		t.Errorf("orilab counts %v, want %v", got, want)
+	}
+}
