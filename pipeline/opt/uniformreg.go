@@ -35,7 +35,15 @@ package opt
 //     Registers touched or live in code that runs after a divergent
 //     branch are left out altogether (dropDiverged): a warp's diverged
 //     thread groups share the uniform registers.
-//  3. Budget: the conversion is undone when the converted function would
+//  3. Cost: unless the knob UregAddsInstructions is set, a candidate
+//     leaves the set when its uniform form would issue more instructions
+//     than its R form (addsInstructions): a definition that reads a
+//     constant bank and needs a ULDC before it, a UP predicate (its only
+//     outside reads are BRA guards, and no BRA word reads a uniform
+//     predicate: pipeline/mercfixup.go adds a PLOP3 before each), or a
+//     value whose every read is a copy into R (MOV R, UR, where the
+//     allocator would have coalesced the R copy away).
+//  4. Budget: the conversion is undone when the converted function would
 //     need more UR words live at once than urBudget, or more than
 //     upBudget UP registers; the allocator cannot spill uniform
 //     registers (pipeline/regalloc), so this is a hard limit.
@@ -78,6 +86,9 @@ func init() {
 	knobs.Default.Register(knobs.Knob{Name: "DisableUreg", Type: knobs.TypeBool,
 		Doc:     "Do not use the uniform register file: ConvertToUniformReg leaves every value in R and P.",
 		Readers: []string{"ConvertToUniformReg"}})
+	knobs.Default.Register(knobs.Knob{Name: "UregAddsInstructions", Type: knobs.TypeBool,
+		Doc:     "Let ConvertToUniformReg move a value to UR/UP even when that issues more instructions (a ULDC for a constant operand, a PLOP3 for a branch on UP, a MOV R, UR for a value only copied to R), as ptxas does.",
+		Readers: []string{"ConvertToUniformReg"}})
 }
 
 // ConvertToUniformReg moves CTA-uniform values and their computations to
@@ -87,7 +98,7 @@ var ConvertToUniformReg = Pass{
 		if c.Bool("DisableUreg") {
 			return false, nil
 		}
-		return convertToUniform(f, c.Sites)
+		return convertToUniform(f, c.Sites, c.Bool("UregAddsInstructions"))
 	},
 	NoOp: func(c *Context) string {
 		if c.Bool("DisableUreg") {
@@ -111,7 +122,7 @@ type urState struct {
 	users map[cmReg][]*ori.Inst
 }
 
-func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
+func convertToUniform(f *ori.Func, sites *Sites, addsOK bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
@@ -171,7 +182,7 @@ func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
 	for changed := true; changed; {
 		changed = false
 		for _, k := range order {
-			if st.set[k] && (!st.defsOK(k) || !st.usesOK(k)) {
+			if st.set[k] && (!st.defsOK(k) || !st.usesOK(k) || !addsOK && st.addsInstructions(k)) {
 				delete(st.set, k)
 				changed = true
 			}
@@ -375,6 +386,66 @@ func (st *urState) usesOK(k cmReg) bool {
 			}
 		}
 		if special > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// addsInstructions reports whether converting k issues more instructions
+// than leaving it in R; the conversion itself is one for one.
+//
+// Decision: the dynamic instruction count decides, not ptxas's habit.
+// ptxas moves loop counters and parameter arithmetic to the uniform
+// datapath even where that costs a ULDC in the loop and a PLOP3 before
+// the branch, for issue slots orilab's simulator does not model; at -O3
+// that made surf_forms issue 65 warp-instructions against 57 at -O0, and
+// backcopy 154 against 150 (issue 21, TestDynamicCountO3NotAboveO0). The
+// knob UregAddsInstructions restores ptxas's choice.
+func (st *urState) addsInstructions(k cmReg) bool {
+	if k.class == ori.ClassP {
+		// Read outside the set only as a BRA guard (usesOK): each such
+		// branch gets a PLOP3 copying the UP into a P register.
+		for _, in := range st.users[k] {
+			if !st.member(in) {
+				return true
+			}
+		}
+	}
+	for _, d := range st.defs[k] {
+		if d.Op == ori.OpMOV || d.Op == ori.OpLDC {
+			continue // becomes a ULDC or UMOV one for one
+		}
+		for _, o := range d.Srcs {
+			if o.Kind == ori.OpdCBank {
+				return true // a ULDC goes before it
+			}
+		}
+	}
+	// A value only copied into R registers: each copy becomes a
+	// MOV R, UR the allocator cannot coalesce, where the R value's copies
+	// would have gone.
+	copies := 0
+	for _, in := range st.users[k] {
+		if st.member(in) {
+			if !st.definesOnly(in, k) {
+				return false // read by another uniform value
+			}
+			continue
+		}
+		if in.Op != ori.OpMOV || in.Guarded() || len(in.Srcs) != 1 || len(in.Dsts) != 1 {
+			return false
+		}
+		copies++
+	}
+	return copies > 0
+}
+
+// definesOnly reports whether in writes k and no other register (a
+// definition of k reading k, such as a counter's increment).
+func (st *urState) definesOnly(in *ori.Inst, k cmReg) bool {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) != k {
 			return false
 		}
 	}
