@@ -51,7 +51,9 @@ package opt
 // Each converted register gets a fresh %urN or %upN; RZ and PT sources of
 // converted instructions become URZ and UPT.
 //
-// Example (a loop whose trip count is a parameter):
+// Example (a loop whose trip count is a parameter; with the knob
+// UregAddsInstructions, as the ULDC and the PLOP3 before the branch cost
+// two instructions an iteration):
 //
 //	#14 MOV %r9 = 0x0                     #14 UMOV %ur0 = 0x0
 //	...                                   ...
