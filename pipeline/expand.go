@@ -54,8 +54,13 @@ func keepWholeAboveO0(c *PhaseContext) string {
 // expansion's other blocks follow it, and the code after the IDIV moves
 // to the end of the last one.
 func expandUnsupported(c *PhaseContext) error {
+	slow := slowPaths(c)
 	for _, f := range c.Module.Funcs {
 		changed := false
+		fslow := slow
+		if !lower.CanCall(f) {
+			fslow = nil
+		}
 		for bi := 0; bi < len(f.Blocks); bi++ {
 			b := f.Blocks[bi]
 			for i := 0; i < len(b.Insts); i++ {
@@ -63,7 +68,7 @@ func expandUnsupported(c *PhaseContext) error {
 				if !lower.Unsupported(in.Op) {
 					continue
 				}
-				blocks, err := lower.Expand(f, in)
+				blocks, err := lower.ExpandOutlined(f, in, fslow)
 				if err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)
 				}
@@ -89,7 +94,7 @@ func expandUnsupported(c *PhaseContext) error {
 			}
 		}
 	}
-	return nil
+	return slow.Finish()
 }
 
 // unexpanded reports an operation kept whole that reached a phase that

@@ -16,5 +16,4 @@ const (
 // in the program and flowed into the statement named (the provenance names
 // the last statement that computed the value, not the first that went
 // wrong).
-var hwResidual = map[string]string{
-}
+var hwResidual = map[string]string{}

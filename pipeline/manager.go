@@ -266,7 +266,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), Jobs: s.jobs()}
+	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), OutlineSlowPaths: outlineAtLowering(po.Knobs), Jobs: s.jobs()}
 	m, err := lower.Lower(pm, s.lowerOpts)
 	if err != nil {
 		return nil, err
@@ -566,6 +566,9 @@ func (s *Session) canSplit(last int) bool {
 // more than one (ran is false otherwise, and nothing ran). On a phase's
 // failure the module is lowered again and the caller runs it serially.
 func (s *Session) runSplit() (ran bool, err error) {
+	if makesSubroutines(s.cur) {
+		return false, nil
+	}
 	comps := components(s.cur)
 	if len(comps) < 2 {
 		return false, nil
@@ -623,4 +626,23 @@ func (s *Session) relower() error {
 	s.Lowered, s.cur, s.backend, s.pos = m, m, nil, 0
 	s.serialOnly = true
 	return nil
+}
+
+// makesSubroutines reports whether a phase before the split's end may add
+// functions to the module: the expansion of a DDIV (ConvertUnsupportedOps
+// at -O0, LateExpansionUnsupportedOps above) puts its slow path into a
+// subroutine the whole module shares (OutlineF64SlowPath). A component's
+// sub-module would add its own copy, which the module never sees, so such
+// a module compiles serially.
+func makesSubroutines(m *ori.Module) bool {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if in.Op == ori.OpDDIV {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -19,7 +19,10 @@ import (
 // 28). Each ceiling is what orilab uses now, counted as ptxas counts
 // (regalloc.HiddenRegs). needle_cuda_shared_1/2 (ptxas 32) kept 16 wide
 // products live across two loops (48 registers) before
-// opt/imadwideshared.go.
+// opt/imadwideshared.go. simpleTexture's transformKernel (ptxas 19)
+// kept sinf's table address and local array base live through the whole
+// kernel and each unrolled address in its own register: 27 before
+// opt/sameconst.go and opt/addrchain.go.
 func TestRegisterCounts(t *testing.T) {
 	shared := testenv.Shared(t)
 	cases := []struct {
@@ -30,6 +33,7 @@ func TestRegisterCounts(t *testing.T) {
 		{"sdk2.2/quasirandomGenerator_SM13.ptx", "_Z26quasirandomGeneratorKernelPfjj", 20},
 		{"rodinia/needle.ptx", "_Z20needle_cuda_shared_1PiS_S_iiii", 34},
 		{"rodinia/needle.ptx", "_Z20needle_cuda_shared_2PiS_S_iiii", 34},
+		{"sdk2.2/simpleTexture_kernel.ptx", "_Z15transformKernelPfiif", 25},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {

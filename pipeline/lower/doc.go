@@ -18,7 +18,11 @@
 // and surface.go (suld.b, sust.b, suq). expand.go holds the expansions of the operations kept
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
-// LateExpansionUnsupportedOps call.
+// LateExpansionUnsupportedOps call. slowpath.go puts the slow paths of
+// f64 division and reciprocal (where DDIV is expanded) and of
+// rsqrt.approx.f64 (at lowering, Options.OutlineSlowPaths) into
+// subroutines the module shares, called with the private convention, as
+// ptxas does.
 //
 // Shared variables have one module-wide layout (body.go), from 0x400 on
 // sm_90 where the first KB is the system's (ori.SharedReserved), and a

@@ -28,11 +28,18 @@ func Unsupported(op ori.Opcode) bool {
 // to the next; the code after in belongs at the end of the last. New
 // instructions take in's line; the last one keeps in's ID.
 func Expand(f *ori.Func, in *ori.Inst) ([]*ori.Block, error) {
+	return ExpandOutlined(f, in, nil)
+}
+
+// ExpandOutlined is Expand with the slow path of an f64 division
+// replaced by a call of slow's subroutine (slowpath.go); a nil slow
+// keeps it inline.
+func ExpandOutlined(f *ori.Func, in *ori.Inst, slow *SlowPaths) ([]*ori.Block, error) {
 	if !Unsupported(in.Op) || len(in.Dsts) != 1 || in.Dsts[0].Kind != ori.OpdReg {
 		return nil, fmt.Errorf("#%d: %s is not an operation the lowering keeps whole", in.ID, in.Name())
 	}
 	nBlocks := len(f.Blocks)
-	c := &fn{f: f, guard: ori.PT}
+	c := &fn{f: f, guard: ori.PT, slow: slow}
 	c.setBlock(&ori.Block{})
 	var err error
 	switch in.Op {

@@ -1092,7 +1092,9 @@ func lowerRcp(c *fn, in *ptx.Instr) error {
 		if rnd == "" {
 			rnd = "RN"
 		}
-		c.flDivF64(d, ori.F64(1), a, rnd)
+		// One DDIV 1/a for the optimizer, as div.rnd.f64; Expand
+		// replaces it late (its slow path out of line, slowpath.go).
+		c.emit(ori.OpDDIV, []string{rnd}, []ori.Operand{ori.R(d)}, ori.F64(1), a)
 		return nil
 	}
 	a = c.flPlain(a, 1)
@@ -1476,7 +1478,11 @@ func (c *fn) flDivF64(d ori.Reg, a, b ori.Operand, rnd string) {
 	slow = c.flSetp(ori.OpISETP, []string{"GT", "U32", "OR"}, x3, ori.Imm(2000), ori.R(slow))
 	join := c.f.NewBlock("")
 	c.flBranchIf(slow, true, join)
-	c.flDivF64Slow(t, a, b, rnd)
+	if c.slow != nil {
+		c.callDivSlow(t, a, b, rnd)
+	} else {
+		c.flDivF64Slow(t, a, b, rnd)
+	}
 	c.setBlock(join)
 	c.flMovTo(d, ori.R(t), 2)
 	end()
@@ -1511,33 +1517,29 @@ func (c *fn) flPow2x(k ori.Operand, neg bool) ori.Operand {
 // flDivF64Slow computes the f64 quotient exactly for every operand pair
 // (file comment: normalize, estimate, then pick the result among the
 // neighbours of T = RZ(q1 * 2^k) by exact remainder signs).
+//
+// The order of the code keeps few values live, as the slow path is
+// also a subroutine of its own (slowpath.go) whose registers count in
+// every caller: special operands branch off to a block of their own
+// before anything else is computed, the sign of the quotient is taken
+// before a and b die, each power of two is built right before the
+// multiplication that reads it (its zero low word is one more register
+// while it lives), and the neighbours of T and their remainders are
+// selected as soon as the comparison that picks them is known.
 func (c *fn) flDivF64Slow(t ori.Reg, a, b ori.Operand, rnd string) {
 	inf := ori.F64(math.Inf(1))
 	zero := ori.F64(0)
 	absA, absB := c.flAbs(a, ".f64"), c.flAbs(b, ".f64")
-	// Special operands: a * rb with rb = +-inf for b = +-0, +-0 for
-	// b = +-inf, b for a NaN b (when a is not a NaN) and +-1 otherwise;
-	// DMUL then produces every IEEE special result.
-	// Decision: when both operands are NaNs the quotient is a, quieted,
-	// as ptxas 13.0's slow path computes it (SASS: DSETP.NAN a first,
-	// then LOP3 a.hi | 0x80000), not DMUL's order, which takes b first:
-	// the H100 wrote 0xfff80000 (a, the default NaN of an earlier sqrt)
-	// for div.rn.f64 of it by 0x7fffffff_00000000 in fuzz5551939.
-	bZero := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, b, zero, flPT)
-	bInf := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, absB, inf, flPT)
-	aNum := c.flSetp(ori.OpDSETP, []string{"NUM", "AND"}, a, a, flPT)
-	bNaN := c.flSetp(ori.OpDSETP, []string{"NAN", "AND"}, b, b, ori.R(aNum))
-	h := c.flSel(flImm32(flInfHi64), flImm32(0x3ff00000), ori.R(bZero))
-	h = c.flSel(flRZ, h, ori.R(bInf))
-	h = c.flLop(h, word(b, 1), flImm32(flSign32), func(h, b, s bool) bool { return h || b && s })
-	rb := c.flPair(c.flSel(word(b, 0), flRZ, ori.R(bNaN)), c.flSel(word(b, 1), h, ori.R(bNaN)))
-	sp := c.flR64(ori.OpDMUL, nil, a, rb)
 	ok := c.flSetp(ori.OpDSETP, []string{"GT", "AND"}, absA, zero, flPT)
 	ok = c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, absA, inf, ori.R(ok))
 	ok = c.flSetp(ori.OpDSETP, []string{"GT", "AND"}, absB, zero, ori.R(ok))
 	ok = c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, absB, inf, ori.R(ok))
+	special := c.f.NewBlock("")
+	join := c.f.NewBlock("")
+	c.flBranchIf(ok, true, special)
 
 	// Finite nonzero operands.
+	sign := c.flLop(word(a, 1), word(b, 1), flImm32(flSign32), func(a, b, s bool) bool { return (a != b) && s })
 	ma, ea := c.flNorm64(a)
 	mb, eb := c.flNorm64(b)
 	nmb := mb
@@ -1549,27 +1551,34 @@ func (c *fn) flDivF64Slow(t ori.Reg, a, b ori.Operand, rnd string) {
 	// is under 2^-1076 either way; above, it overflows either way.
 	k = c.flR32(ori.OpIMNMX, nil, k, ori.Imm(-1077), flNotPT)
 	k = c.flR32(ori.OpIMNMX, nil, k, ori.Imm(1026), flPT)
-	k1 := c.flR32(ori.OpSHF, []string{"R", "S32", "HI"}, flRZ, ori.Imm(1), k)
-	nk1 := k1
-	nk1.Neg = true
-	k2 := c.flR32(ori.OpIADD3, nil, k, nk1, flRZ)
-	p1, p2 := c.flPow2x(k1, false), c.flPow2x(k2, false)
-	n1, n2 := c.flPow2x(k1, true), c.flPow2x(k2, true)
+	// k = k1 + k2 with k1 = k>>1: 2^k1 and 2^k2 (and their inverses)
+	// are normal for every clamped k. They are recomputed from k where
+	// they are used.
+	half1 := func() ori.Operand { return c.flR32(ori.OpSHF, []string{"R", "S32", "HI"}, flRZ, ori.Imm(1), k) }
+	half2 := func(k1 ori.Operand) ori.Operand {
+		k1.Neg = true
+		return c.flR32(ori.OpIADD3, nil, k, k1, flRZ)
+	}
 	scale := func(x ori.Operand) ori.Operand { // x * 2^-k, exact
-		return c.flR64(ori.OpDMUL, nil, c.flR64(ori.OpDMUL, nil, x, n2), n1)
+		k1 := half1()
+		y := c.flR64(ori.OpDMUL, nil, x, c.flPow2x(half2(k1), true))
+		return c.flR64(ori.OpDMUL, nil, y, c.flPow2x(k1, true))
 	}
 	_, q1, _ := c.flQuot64(ma, mb, true)
-	T := c.flR64(ori.OpDMUL, []string{"RZ"}, c.flR64(ori.OpDMUL, nil, q1, p1), p2)
-	U := c.flAdd64(T, ori.Imm(1), flRZ)
-	Tm := c.flAdd64(T, ori.Imm(-1), ori.Imm(-1))
+	k1 := half1()
+	T := c.flR64(ori.OpDMUL, nil, q1, c.flPow2x(k1, false))
+	T = c.flR64(ori.OpDMUL, []string{"RZ"}, T, c.flPow2x(half2(k1), false))
 	rT := c.flR64(ori.OpDFMA, nil, nmb, scale(T), ma)
-	rU := c.flR64(ori.OpDFMA, nil, nmb, scale(U), ma)
-	below := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, rT, zero, flPT) // x < T
+	rU := c.flR64(ori.OpDFMA, nil, nmb, scale(c.flAdd64(T, ori.Imm(1), flRZ)), ma)
 	above := c.flSetp(ori.OpDSETP, []string{"GE", "AND"}, rU, zero, flPT) // x >= T+1
-	eqT := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, rT, zero, flPT)
 	eqU := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, rU, zero, flPT)
-	F := c.flSel64(U, T, ori.R(above))
-	F = c.flSel64(Tm, F, ori.R(below))
+	rF := c.flSel64(rU, rT, ori.R(above))
+	below := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, rT, zero, flPT) // x < T
+	eqT := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, rT, zero, flPT)
+	// F = T+1, T-1 or T (above and below exclude each other), added to
+	// T rather than selected, so that T+1 need not stay live.
+	step := c.flSel(ori.Imm(-1), c.flSel(ori.Imm(1), flRZ, ori.R(above)), ori.R(below))
+	F := c.flAdd64(T, step, c.flSel(ori.Imm(-1), flRZ, ori.R(below)))
 	eqF := c.flPlop(ori.R(above), ori.R(eqU), ori.R(eqT), func(a, u, t bool) bool {
 		if a {
 			return u
@@ -1581,17 +1590,13 @@ func (c *fn) flDivF64Slow(t ori.Reg, a, b ori.Operand, rnd string) {
 	ef := c.flR32(ori.OpIMNMX, nil, c.flExp64(F), ori.Imm(1), flNotPT)
 	nk := k
 	nk.Neg = true
-	he := c.flR32(ori.OpIADD3, nil, ef, nk, ori.Imm(-53))
-	half := c.flPair(flRZ, c.flR32(ori.OpSHF, []string{"L", "U32"}, he, ori.Imm(20), flRZ))
-	unit := c.flPair(flRZ, c.flR32(ori.OpIADD3, nil, word(half, 1), ori.Imm(1<<20), flRZ))
+	he := c.flR32(ori.OpSHF, []string{"L", "U32"}, c.flR32(ori.OpIADD3, nil, ef, nk, ori.Imm(-53)), ori.Imm(20), flRZ)
 	// r_F = ma - mb*F' is exact (r_{T-1} = r_T + mb*unit'), and the sign
 	// of x minus the midpoint of F and its successor is that of
 	// r_F - mb*half.
-	rTm := c.flR64(ori.OpDFMA, nil, mb, unit, rT)
-	rF := c.flSel64(rU, rT, ori.R(above))
-	rF = c.flSel64(rTm, rF, ori.R(below))
-	mr := c.flR64(ori.OpDFMA, nil, nmb, half, rF)
-	sign := c.flLop(word(a, 1), word(b, 1), flImm32(flSign32), func(a, b, s bool) bool { return (a != b) && s })
+	unit := c.flPair(flRZ, c.flR32(ori.OpIADD3, nil, he, ori.Imm(1<<20), flRZ))
+	rF = c.flSel64(c.flR64(ori.OpDFMA, nil, mb, unit, rT), rF, ori.R(below))
+	mr := c.flR64(ori.OpDFMA, nil, nmb, c.flPair(flRZ, he), rF)
 	var up ori.Reg
 	switch rnd {
 	case "RN":
@@ -1613,9 +1618,29 @@ func (c *fn) flDivF64Slow(t ori.Reg, a, b ori.Operand, rnd string) {
 	}
 	inc := c.flSel(ori.Imm(1), flRZ, ori.R(up))
 	R := c.flAdd64(F, inc, flRZ)
-	res := c.flPair(word(R, 0), c.flLop(word(R, 1), sign, flRZ, func(r, s, _ bool) bool { return r || s }))
-	c.flOp(ori.OpSEL, nil, t.Word(0), word(res, 0), word(sp, 0), ori.R(ok))
-	c.flOp(ori.OpSEL, nil, t.Word(1), word(res, 1), word(sp, 1), ori.R(ok))
+	c.flOp(ori.OpMOV, nil, t.Word(0), word(R, 0))
+	c.flOp(ori.OpLOP3, []string{"LUT"}, t.Word(1), word(R, 1), sign, flRZ, ori.Imm(0xfc), flNotPT)
+	c.emit(ori.OpBRA, nil, nil, ori.BlockRef(int(join.ID)))
+
+	// Special operands: a * rb with rb = +-inf for b = +-0, +-0 for
+	// b = +-inf, b for a NaN b (when a is not a NaN) and +-1 otherwise;
+	// DMUL then produces every IEEE special result.
+	// Decision: when both operands are NaNs the quotient is a, quieted,
+	// as ptxas 13.0's slow path computes it (SASS: DSETP.NAN a first,
+	// then LOP3 a.hi | 0x80000), not DMUL's order, which takes b first:
+	// the H100 wrote 0xfff80000 (a, the default NaN of an earlier sqrt)
+	// for div.rn.f64 of it by 0x7fffffff_00000000 in fuzz5551939.
+	c.setBlock(special)
+	bZero := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, b, zero, flPT)
+	bInf := c.flSetp(ori.OpDSETP, []string{"EQ", "AND"}, absB, inf, flPT)
+	aNum := c.flSetp(ori.OpDSETP, []string{"NUM", "AND"}, a, a, flPT)
+	bNaN := c.flSetp(ori.OpDSETP, []string{"NAN", "AND"}, b, b, ori.R(aNum))
+	h := c.flSel(flImm32(flInfHi64), flImm32(0x3ff00000), ori.R(bZero))
+	h = c.flSel(flRZ, h, ori.R(bInf))
+	h = c.flLop(h, word(b, 1), flImm32(flSign32), func(h, b, s bool) bool { return h || b && s })
+	rb := c.flPair(c.flSel(word(b, 0), flRZ, ori.R(bNaN)), c.flSel(word(b, 1), h, ori.R(bNaN)))
+	c.flOp(ori.OpDMUL, nil, t, a, rb)
+	c.setBlock(join)
 }
 
 // flSqrtF32 is the IEEE f32 square root d = sqrt(a) rounded by rnd.
@@ -1739,6 +1764,38 @@ func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 		c.flOp(ori.OpMOV, nil, d.Word(0), flRZ)
 		return
 	}
+	if c.slow != nil {
+		c.flRsqrtF64Fast(d, a)
+		return
+	}
+	c.flRsqrtF64Full(d, a)
+}
+
+// flRsqrtF64Fast is rsqrt.approx.f64 with its slow path out of line
+// (slowpath.go), as ptxas 13.0 compiles it (SASS: IADD3 hi - 0x100000,
+// ISETP.GE.U32 ... 0x7fe00000, CALL __cuda_sm20_drsqrt_f64_slowpath_v2):
+// a positive normal operand (high word in [0x00100000, 0x7fefffff]) takes
+// the refinement of flRsqrtF64Full inline, which gives it the same
+// result; every other operand calls flRsqrtF64Full.
+func (c *fn) flRsqrtF64Fast(d ori.Reg, a ori.Operand) {
+	end := c.flBegin()
+	t := c.newReg(2)
+	seed := c.flPair(flRZ, c.flR32(ori.OpMUFU, []string{"RSQ64H"}, word(a, 1)))
+	e := c.flR64(ori.OpDFMA, nil, a, c.flNeg(c.flR64(ori.OpDMUL, nil, seed, seed), ".f64"), ori.F64(1))
+	h := c.flR64(ori.OpDFMA, nil, e, ori.F64(0.375), ori.F64(0.5))
+	c.flOp(ori.OpDFMA, nil, t, h, c.flR64(ori.OpDMUL, nil, seed, e), seed)
+	x := c.flR32(ori.OpIADD3, nil, word(a, 1), flImm32(0xfff00000), flRZ)
+	slow := c.flSetp(ori.OpISETP, []string{"GE", "U32", "AND"}, x, flImm32(0x7fe00000), flPT)
+	join := c.f.NewBlock("")
+	c.flBranchIf(slow, true, join)
+	c.callRsqrtSlow(t, a)
+	c.setBlock(join)
+	c.flMovTo(d, ori.R(t), 2)
+	end()
+}
+
+// flRsqrtF64Full is rsqrt.approx.f64 for every operand (flRsqrtF64).
+func (c *fn) flRsqrtF64Full(d ori.Reg, a ori.Operand) {
 	tiny := c.flSetp(ori.OpDSETP, []string{"LT", "AND"}, c.flAbs(a, ".f64"), flPow64(-1022), flPT)
 	as := c.flSel64(c.flR64(ori.OpDMUL, nil, a, flPow64(128)), a, ori.R(tiny))
 	// Decision: one refinement step of the seed y with the error

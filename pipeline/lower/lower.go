@@ -37,6 +37,11 @@ type Options struct {
 	// so the result is the same; with UndefinedReads set the functions
 	// are lowered in order, so that it is called in program order.
 	Jobs int
+	// OutlineSlowPaths puts the slow path of rsqrt.approx.f64 into a
+	// subroutine the module shares (slowpath.go) instead of inline in
+	// every instruction; the pipeline sets it unless the knob
+	// OutlineF64SlowPath is off.
+	OutlineSlowPaths bool
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel
@@ -107,6 +112,9 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	}
 	l.layoutShared()
 	l.private = privateFuncs(m)
+	if opts.OutlineSlowPaths {
+		l.slow = NewSlowPaths(l.out)
+	}
 	for _, f := range m.Funcs() {
 		if f.Body != nil || l.funcs[f.Name] == nil {
 			l.funcs[f.Name] = f
@@ -118,7 +126,10 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 			bodies = append(bodies, f)
 		}
 	}
-	if opts.Jobs > 1 && opts.UndefinedReads == nil && len(bodies) > 1 {
+	// The slow-path subroutines (rsqrt.approx.f64) are made on first use
+	// and appended to the module in that order: only a lowering one
+	// function after another keeps that order, and the maker unshared.
+	if opts.Jobs > 1 && opts.UndefinedReads == nil && l.slow == nil && len(bodies) > 1 {
 		return l.functions(bodies, opts.Jobs)
 	}
 	for _, f := range bodies {
@@ -127,6 +138,9 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 			return nil, err
 		}
 		l.out.Funcs = append(l.out.Funcs, of)
+	}
+	if err := l.slow.Finish(); err != nil {
+		return nil, err
 	}
 	return l.out, nil
 }
@@ -160,6 +174,9 @@ type lowerer struct {
 	private map[string]bool        // functions called with the private return pair (private.go)
 	opts    Options
 	texL    *texLayout // where .texref header words go (tex.go; built on first use)
+	// slow makes the slow-path subroutines of the lowering's expansions
+	// (rsqrt.approx.f64), nil unless Options.OutlineSlowPaths.
+	slow *SlowPaths
 }
 
 func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) error {
@@ -451,6 +468,9 @@ type fn struct {
 	in     *ptx.Instr // instruction being lowered (for guards and lines)
 	guard  ori.Reg
 	gNot   bool
+	// slow, when set, takes the f64 division's slow path out of line
+	// (slowpath.go); nil keeps it inline.
+	slow *SlowPaths
 	// vars maps .local/.shared/.param variable names visible in the
 	// function to their placement.
 	vars []map[string]*varInfo
@@ -548,6 +568,11 @@ func ntid(args []string) [3]int {
 
 func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
 	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}}
+	if l.slow != nil && (pf.Entry || hasCall(pf.Body)) {
+		// A .func without calls returns through the physical pair it
+		// received, which a call would overwrite (slowpath.go, CanCall).
+		c.slow = l.slow
+	}
 	c.guard = ori.PT
 	for _, d := range pf.Dirs {
 		switch d.Name {

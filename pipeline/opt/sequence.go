@@ -50,8 +50,10 @@ var (
 	// narrowing, then loop inversion.
 	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, InvertLoops)
 	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
-	// the 32- and 64-bit LEA folds and the comparison-predicate fold.
-	LateArchSecond = Sequence(FoldOffsets, FoldLEA, FoldLEAHI, FoldSetpPred)
+	// the same-constant remat, the address-chain fold (which folds what
+	// the remat leaves), the 32- and 64-bit LEA folds and the
+	// comparison-predicate fold.
+	LateArchSecond = Sequence(FoldOffsets, RematSameConsts, FoldAddressChains, FoldLEA, FoldLEAHI, FoldSetpPred)
 	// LiveDeadLoops is OriPerformLiveDeadFourth: dead loops and the
 	// argument moves whole-seen callees do not read, constants loaded
 	// again after the calls they were live across, then dead code

@@ -15,7 +15,8 @@
 //   - schedule.go, priority.go, dynbatch.go, pressure.go: the list
 //     scheduler with ptxas's three modes, ReduceReg, ILP and DynBatch
 //     (Schedule, Options, Mode, Stats), for ScheduleInstructions before
-//     register allocation and PostSchedule after it;
+//     register allocation and PostSchedule after it; the pressure
+//     tracker counts a multi-word register whole, as the allocator does;
 //   - ctrlwords.go: control words for physical code at -O1 and above
 //     (AssignControlWords, the AdvancedScoreboardsAndOpexes phase): the six
 //     dependency barriers, stall counts, yield hints and operand reuse;

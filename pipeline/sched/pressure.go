@@ -29,6 +29,18 @@ package sched
 // precolored range kept the output pointer out of R4-R7 (12 registers,
 // 10 with it; SchedArgPressure=0 counts virtual words only). After allocation the register count is fixed and no order
 // can change it, so the post-RA scheduler runs without a tracker.
+//
+// A multi-word virtual register (a pair, a store's data tuple) counts
+// whole, as the allocator sees it: it gives such a register one live
+// range, all of its words live from the first definition of any of them
+// to the last read of any. So the tracker counts a register's words as
+// live while any word is live, and also between a first partial
+// definition and the last one (open, below). Counting word by word, the
+// ILP pass moved the first word of each tuple up and its last word down
+// within the same word peak, and the allocator needed far more: in
+// int_carry.ptx (four 128-bit stores built from 32- and 64-bit adds) 38
+// registers where the unscheduled order needs 24 (ptxas 30), in ZLUDA's
+// sad_s64 24 where it needs 18 (ptxas 16).
 
 import "orilab/pipeline/ori"
 
@@ -43,6 +55,19 @@ type pressure struct {
 	remain []int32   // reads of the word by unplaced instructions
 	rd     [][]int32 // per node: the virtual words it reads, once each
 	dst    [][]int32 // per node: the virtual words it writes, once each
+	// Registers (groups of words): grp is each word's register, gsize
+	// its words in the region, gtouch per node the registers it reads
+	// or writes and gwrite those it writes (once each). gLive counts a
+	// register's live words, gDefs its unplaced writers, and gDone is
+	// set once a placed node wrote one of its words.
+	grp    []int32
+	gsize  []int32
+	gclass []ori.RegClass
+	gtouch [][]int32
+	gwrite [][]int32
+	gLive  []int32
+	gDefs  []int32
+	gDone  []bool
 	count  [ori.NumClasses]int
 	limit  [ori.NumClasses]int
 	peak   int // the largest R count seen
@@ -57,6 +82,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressur
 	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
 	index := make(map[word]int32, n) // about one virtual word per instruction
+	gindex := make(map[word]int32, n)
 	id := func(w word) int32 {
 		if k, ok := index[w]; ok {
 			return k
@@ -65,6 +91,19 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressur
 		index[w] = k
 		p.class = append(p.class, w.class)
 		p.out = append(p.out, liveOut[w])
+		gw := w
+		if gw.virt {
+			gw.n >>= 2 // the register: N<<2 | word index (regs.go)
+		} // a physical word is a register of its own
+		g, ok := gindex[gw]
+		if !ok {
+			g = int32(len(p.gsize))
+			gindex[gw] = g
+			p.gsize = append(p.gsize, 0)
+			p.gclass = append(p.gclass, w.class)
+		}
+		p.gsize[g]++
+		p.grp = append(p.grp, g)
 		return k
 	}
 	add := func(l []int32, k int32) []int32 {
@@ -76,30 +115,40 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressur
 		return append(l, k)
 	}
 	var pending []int32 // physical argument words written since the last CALL
+	p.gtouch = make([][]int32, n)
+	p.gwrite = make([][]int32, n)
 	for i := range d.insts {
 		u := &d.uses[i]
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
 				if w.virt {
-					p.rd[i] = add(p.rd[i], id(w))
+					k := id(w)
+					p.rd[i] = add(p.rd[i], k)
+					p.gtouch[i] = add(p.gtouch[i], p.grp[k])
 				}
 			}
 		}
 		for _, w := range u.dsts {
 			switch {
 			case w.virt:
-				p.dst[i] = add(p.dst[i], id(w))
-			case args && w.class == ori.ClassR && w.n != 1:
-				// An argument (or return-address) word: live from its
-				// move to the CALL that reads it.
 				k := id(w)
 				p.dst[i] = add(p.dst[i], k)
+				p.gtouch[i] = add(p.gtouch[i], p.grp[k])
+				p.gwrite[i] = add(p.gwrite[i], p.grp[k])
+			case args && w.class == ori.ClassR && w.n != 1:
+				// An argument (or return-address) word: live from its
+				// move to the CALL that reads it, a register of its own.
+				k := id(w)
+				p.dst[i] = add(p.dst[i], k)
+				p.gtouch[i] = add(p.gtouch[i], p.grp[k])
+				p.gwrite[i] = add(p.gwrite[i], p.grp[k])
 				pending = add(pending, k)
 			}
 		}
 		if d.insts[i].Op == ori.OpCALL {
 			for _, k := range pending {
 				p.rd[i] = add(p.rd[i], k)
+				p.gtouch[i] = add(p.gtouch[i], p.grp[k])
 			}
 			pending = pending[:0]
 		}
@@ -122,9 +171,22 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressur
 			p.remain[k]++
 		}
 	}
+	p.gLive = make([]int32, len(p.gsize))
+	p.gDefs = make([]int32, len(p.gsize))
+	p.gDone = make([]bool, len(p.gsize))
 	for k, on := range p.live {
 		if on {
-			p.count[p.class[k]]++
+			p.gLive[p.grp[k]]++
+		}
+	}
+	for i := range p.gwrite {
+		for _, g := range p.gwrite[i] {
+			p.gDefs[g]++
+		}
+	}
+	for g := range p.gsize {
+		if p.open(int32(g)) {
+			p.count[p.gclass[g]] += int(p.gsize[g])
 		}
 	}
 	// Words live out that the region never touches are live throughout.
@@ -145,6 +207,12 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressur
 	return p
 }
 
+// open reports whether register g counts as live: a word of it is live,
+// or a placed node wrote a word of it and another node will write more.
+func (p *pressure) open(g int32) bool {
+	return p.gLive[g] > 0 || p.gDone[g] && p.gDefs[g] > 0
+}
+
 // fork returns a tracker in p's state with R limit budgetR. The fork
 // shares p's per-node and per-word tables, which no tracker changes, and
 // copies the live words and remaining reads, which commit changes.
@@ -152,6 +220,9 @@ func (p *pressure) fork(budgetR int) *pressure {
 	c := *p
 	c.live = append([]bool(nil), p.live...)
 	c.remain = append([]int32(nil), p.remain...)
+	c.gLive = append([]int32(nil), p.gLive...)
+	c.gDefs = append([]int32(nil), p.gDefs...)
+	c.gDone = append([]bool(nil), p.gDone...)
 	c.limit[ori.ClassR] = budgetR
 	return &c
 }
@@ -170,15 +241,26 @@ func (p *pressure) delta(i int32) (d [ori.NumClasses]int) {
 	if !p.on {
 		return d
 	}
-	rd := p.rd[i]
-	for _, k := range p.dst[i] {
-		needed := int(p.remain[k])-b2i(has(rd, k)) > 0 || p.out[k]
-		d[p.class[k]] += b2i(needed) - b2i(p.live[k])
-	}
-	for _, k := range rd {
-		if p.live[k] && p.remain[k] == 1 && !p.out[k] && !has(p.dst[i], k) {
-			d[p.class[k]]--
+	rd, dst := p.rd[i], p.dst[i]
+	for _, g := range p.gtouch[i] {
+		live := p.gLive[g]
+		for _, k := range dst {
+			if p.grp[k] == g {
+				needed := int(p.remain[k])-b2i(has(rd, k)) > 0 || p.out[k]
+				live += int32(b2i(needed) - b2i(p.live[k]))
+			}
 		}
+		for _, k := range rd {
+			if p.grp[k] == g && p.live[k] && p.remain[k] == 1 && !p.out[k] && !has(dst, k) {
+				live--
+			}
+		}
+		defs, done := p.gDefs[g], p.gDone[g]
+		if has(p.gwrite[i], g) {
+			defs, done = defs-1, true
+		}
+		after := live > 0 || done && defs > 0
+		d[p.gclass[g]] += int(p.gsize[g]) * (b2i(after) - b2i(p.open(g)))
 	}
 	return d
 }
@@ -201,6 +283,11 @@ func (p *pressure) commit(i int32) {
 	if !p.on {
 		return
 	}
+	for _, g := range p.gtouch[i] {
+		if p.open(g) {
+			p.count[p.gclass[g]] -= int(p.gsize[g])
+		}
+	}
 	rd, dst := p.rd[i], p.dst[i]
 	for _, k := range rd {
 		p.remain[k]--
@@ -213,19 +300,29 @@ func (p *pressure) commit(i int32) {
 			p.set(k, false)
 		}
 	}
+	for _, g := range p.gwrite[i] {
+		p.gDefs[g]--
+		p.gDone[g] = true
+	}
+	for _, g := range p.gtouch[i] {
+		if p.open(g) {
+			p.count[p.gclass[g]] += int(p.gsize[g])
+		}
+	}
 	p.peak = max(p.peak, p.count[ori.ClassR])
 	p.peakP = max(p.peakP, p.count[ori.ClassP])
 }
 
+// set marks word k live or dead (the caller recounts its register).
 func (p *pressure) set(k int32, on bool) {
 	if p.live[k] == on {
 		return
 	}
 	p.live[k] = on
 	if on {
-		p.count[p.class[k]]++
+		p.gLive[p.grp[k]]++
 	} else {
-		p.count[p.class[k]]--
+		p.gLive[p.grp[k]]--
 	}
 }
 

@@ -345,3 +345,45 @@ func TestNoMeasure(t *testing.T) {
 		t.Error("no kernel had measured cycles: the comparison checks nothing")
 	}
 }
+
+// tupleByWords builds the data tuple of a 128-bit store word by word, its
+// first word well before the others.
+const tupleByWords = `.entry m
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 IMAD.WIDE.U32 %r1.64 = %r0, 0x10, RZ ;
+	#3 IADD3 %r2 = %r0, 0x1, RZ ;
+	#4 LDG.E %r3 = [%r1.64] ;
+	#5 IADD3 %r2[1] = %r3, 0x1, RZ ;
+	#6 IADD3 %r2[2] = %r3, 0x2, RZ ;
+	#7 IADD3 %r2[3] = %r3, 0x3, RZ ;
+	#8 STG.E.128 [%r1.64], %r2.128 ;
+	#9 EXIT ;
+}
+`
+
+// TestPressureCountsRegistersWhole: the tracker counts the tuple %r2 as
+// four live words from its first partial definition (#3), as the
+// allocator gives it one live range: after #4 the address pair, the
+// whole tuple and the loaded word, 7. Counting word by word it saw 6 (the
+// tuple's first word only until #5), and the ILP pass could spread a
+// tuple's definitions within that count while the allocator needed more.
+func TestPressureCountsRegistersWhole(t *testing.T) {
+	f := parse(t, tupleByWords)
+	st, err := sched.Schedule(f, sched.Options{Arch: 80, OptLevel: 3, Mode: sched.ModeReduceReg, Knobs: knobSet(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.PressureBefore != 7 {
+		t.Errorf("input order: pressure %d, want 7", st.PressureBefore)
+	}
+	// ReduceReg opens the tuple after the load, where %r0 dies at #3
+	// instead of living beside the open tuple; the peak stays 7 (the
+	// address, the tuple and the loaded word after #3).
+	if got, want := order(f), "1 2 4 3 5 6 7 8 9"; got != want || st.PressureAfter != 7 {
+		t.Errorf("ReduceReg: order %s, pressure %d; want %s, 7", got, st.PressureAfter, want)
+	}
+}

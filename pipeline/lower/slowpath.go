@@ -1,0 +1,200 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
+
+// Out-of-line slow paths: the exact part of the f64 division behind a
+// CALL.
+//
+// The DDIV expansion (flDivF64) is a Newton fast path, a range check and
+// an exact slow path that only subnormal operands or results and huge
+// exponent gaps reach. Inline, the slow path's ~110 instructions and
+// their temporaries are allocated together with everything the caller
+// keeps live around the division, so the fast path of a kernel pays for
+// registers it only needs on the rare path (srad_cuda_1: 38 registers,
+// ptxas 22). ptxas 13.0.88 (sm_80, -O3) keeps that path out of line:
+//
+//	@P0 BRA P1, `(.L_x_0) ;
+//	MOV R0, 0x160 ;
+//	CALL.REL.NOINC `($__internal_0_$__cuda_sm20_div_rn_f64_full) ;
+//	.L_x_0:
+//
+// a subroutine after the kernel's code that returns with RET.REL.NODEC
+// and saves nothing: its caller knows which registers it writes.
+//
+// SlowPaths does the same in Ori. The slow path of each rounding mode
+// becomes one .func of the module (made on first use, shared by every
+// division of every function): operands a in R4:R5 and b in R6:R7,
+// result in R4:R5, return address in R2:R3 (PrivateRetAddr), so it is a
+// whole-seen callee (ori.Func.WholeSeen). The allocator then allocates
+// it before its callers and charges each CALL only with the registers
+// the subroutine writes (regalloc/interproc.go); the caller's values
+// live across the call take the others, and nothing is saved.
+//
+// Decision: orilab keeps the argument registers of its private calling
+// convention (R4.. and R2:R3) where ptxas places the operands freely
+// (ptxas passes them in the registers the fast path already uses and
+// the return address in R0). The cost is at most four moves on the
+// slow path and the argument registers in every caller's count.
+//
+// The outlining runs where the DDIV is expanded (ConvertUnsupportedOps
+// at -O0, LateExpansionUnsupportedOps at -O1 and above; the wiki puts
+// ptxas's templates for DDIV, "__ori_template_DDIV1..3", in the same
+// expansion) and, for rsqrt.approx.f64, in the lowering, behind the knob
+// OutlineF64SlowPath (pipeline/outlineslow.go).
+type SlowPaths struct {
+	m *ori.Module
+	// funcs holds the subroutine made for each rounding mode.
+	funcs map[string]*ori.Func
+}
+
+// NewSlowPaths returns the outliner for module m: the subroutines it
+// makes are appended to m.Funcs.
+func NewSlowPaths(m *ori.Module) *SlowPaths {
+	return &SlowPaths{m: m, funcs: map[string]*ori.Func{}}
+}
+
+// Registers of the subroutine's convention (first words): the i-th
+// f64 operand in R4+2i, the result in R4:R5.
+const (
+	slowArg0 = 4
+	slowRet  = 4
+)
+
+// slowPathPrefix and slowPathMark make the names of the subroutines:
+// __orilab.<operation>.slowpath[.<rounding>]. The dots make them names
+// no PTX identifier can take.
+const (
+	slowPathPrefix = "__orilab."
+	slowPathMark   = ".slowpath"
+)
+
+// name returns the subroutine name for key, unique in the module.
+func (s *SlowPaths) name(key string) string {
+	name := key
+	for i := 1; s.m.Func(name) != nil; i++ {
+		name = fmt.Sprintf("%s.%d", key, i)
+	}
+	return name
+}
+
+// subroutine returns the slow-path subroutine named key (made on first
+// use): it takes nargs f64 operands and returns body's f64 result t.
+func (s *SlowPaths) subroutine(key string, nargs int, body func(c *fn, args []ori.Operand, t ori.Reg)) *ori.Func {
+	if g := s.funcs[key]; g != nil {
+		return g
+	}
+	g := &ori.Func{
+		Name:    s.name(key),
+		Rets:    []ori.Param{{Name: "r", Size: 8, Align: 8, Offset: slowRet, Words: 2}},
+		RetAddr: ori.PrivateRetAddr,
+	}
+	c := &fn{f: g, guard: ori.PT}
+	c.setBlock(g.NewBlock(""))
+	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
+	var args []ori.Operand
+	for i := 0; i < nargs; i++ {
+		g.Params = append(g.Params, ori.Param{Name: fmt.Sprintf("a%d", i), Size: 8, Align: 8, Offset: int64(slowArg0 + 2*i), Words: 2})
+		a := c.newReg(2)
+		for w := 0; w < 2; w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(a.Word(w))}, phys(slowArg0+2*i+w))
+		}
+		args = append(args, ori.R(a))
+	}
+	t := c.newReg(2)
+	body(c, args, t)
+	for w := 0; w < 2; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowRet + w)}, ori.R(t.Word(w)))
+	}
+	// A leaf returns through the pair it received (lowering's .func
+	// convention for functions without calls).
+	c.emit(ori.OpRET, []string{"REL", "NODEC"}, nil, ori.R(ori.PReg(ori.ClassR, ori.PrivateRetAddr, 2)))
+	g.Blocks = c.order
+	s.funcs[key] = g
+	s.m.Funcs = append(s.m.Funcs, g)
+	return g
+}
+
+// callSlow emits the call t = g(args...) of a slow-path subroutine.
+func (c *fn) callSlow(g *ori.Func, t ori.Reg, args ...ori.Operand) {
+	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
+	for i, a := range args {
+		for w := 0; w < 2; w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArg0 + 2*i + w)}, word(a, w))
+		}
+	}
+	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr)}, ori.RetAddr())
+	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr + 1)}, ori.R(ori.RZ))
+	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.Sym(g.Name))
+	for w := 0; w < 2; w++ {
+		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t.Word(w))}, phys(slowRet+w))
+	}
+}
+
+// callDivSlow emits, in place of the inline slow path, the call
+// t = __orilab.ddiv.slowpath.<rnd>(a, b).
+func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
+	g := c.slow.subroutine(slowPathPrefix+"ddiv"+slowPathMark+"."+rnd, 2, func(c *fn, args []ori.Operand, t ori.Reg) {
+		c.flDivF64Slow(t, args[0], args[1], rnd)
+	})
+	c.callSlow(g, t, a, b)
+}
+
+// callRsqrtSlow emits the call t = __orilab.drsqrt.slowpath(a): every
+// operand but the positive normal ones (flRsqrtF64).
+func (c *fn) callRsqrtSlow(t ori.Reg, a ori.Operand) {
+	g := c.slow.subroutine(slowPathPrefix+"drsqrt"+slowPathMark, 1, func(c *fn, args []ori.Operand, t ori.Reg) {
+		c.flRsqrtF64Full(t, args[0])
+	})
+	c.callSlow(g, t, a)
+}
+
+// Finish computes the control flow of the subroutines made so far; the
+// expansion calls it once every division is expanded.
+func (s *SlowPaths) Finish() error {
+	if s == nil {
+		return nil
+	}
+	for _, g := range s.funcs {
+		if err := g.ComputeCFG(); err != nil {
+			return fmt.Errorf("%s: %w", g.Name, err)
+		}
+	}
+	return nil
+}
+
+// CanCall reports whether a CALL may be added to f: a kernel, or a .func
+// that keeps its return address in a virtual pair. A .func the lowering
+// saw without calls returns through the physical pair it received
+// (R2:R3 or the ABI's), which stays occupied until each RET; the
+// caller side of a new call writes that pair, so such a function keeps
+// its slow paths inline. Found by TestHWTruthConformance: 102 fuzz
+// programs whose leaf .funcs divide in f64 returned through a clobbered
+// R2 (the post-allocation verifier refused them).
+func CanCall(f *ori.Func) bool {
+	if f.Entry {
+		return true
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if in.Op == ori.OpRET {
+				for _, o := range in.Srcs {
+					if o.Kind == ori.OpdReg && !o.Reg.Virtual {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// IsSlowPath reports whether f is a slow-path subroutine made by
+// SlowPaths.
+func IsSlowPath(f *ori.Func) bool {
+	return !f.Entry && strings.HasPrefix(f.Name, slowPathPrefix) && strings.Contains(f.Name, slowPathMark)
+}

@@ -1,0 +1,48 @@
+package pipeline
+
+import (
+	"orilab/pipeline/knobs"
+	"orilab/pipeline/lower"
+)
+
+// The f64 slow paths out of line, at ConvertUnsupportedOps (5, -O0),
+// LateExpansionUnsupportedOps (86) and in the lowering (rsqrt.approx.f64):
+// lower/slowpath.go has the design and ptxas's SASS it follows; this
+// file is the knob and the choice of when it applies.
+//
+// Decision: both expansions outline, at -O0 too (ConvertUnsupportedOps,
+// 5, and the lowering of rsqrt.approx.f64), as ptxas keeps its slow
+// paths out of line at every level. Inline at -O0 only, a kernel that
+// takes the slow path executed more instructions at -O3 than at -O0
+// (the CALL, the RET and the argument moves; TestDynamicCountO3NotAboveO0:
+// h100_div 161 against 133, rsqrt_f64_nan 115 against 73).
+
+// KnobOutlineF64SlowPath switches the outlining off (0: the slow path
+// stays inline in each division, as before).
+const KnobOutlineF64SlowPath = "OutlineF64SlowPath"
+
+func init() {
+	knobs.Default.Register(knobs.Knob{
+		Name:    KnobOutlineF64SlowPath,
+		Type:    knobs.TypeBool,
+		Default: "1",
+		Doc:     "Put the slow paths of f64 division and reciprocal (div.rnd.f64, rcp.rnd.f64: one subroutine per rounding mode) and of rsqrt.approx.f64 out of line behind a CALL, as ptxas does (__cuda_sm20_div_rn_f64_full, __cuda_sm20_drsqrt_f64_slowpath_v2); 0 keeps them inline.",
+		Readers: []string{"lowering (rsqrt.approx.f64)", "ConvertUnsupportedOps", "LateExpansionUnsupportedOps"},
+	})
+}
+
+// outlineAtLowering tells the lowering whether to put the slow path of
+// rsqrt.approx.f64 out of line (it has no operation kept whole for the
+// late expansion): unless the knob is off (nil knobs: the defaults, on).
+func outlineAtLowering(ks *knobs.Set) bool {
+	return ks == nil || ks.Bool(KnobOutlineF64SlowPath)
+}
+
+// slowPaths returns the outliner the expansion of phase c uses, nil when
+// the slow paths stay inline.
+func slowPaths(c *PhaseContext) *lower.SlowPaths {
+	if !c.knobSet().Bool(KnobOutlineF64SlowPath) {
+		return nil
+	}
+	return lower.NewSlowPaths(c.Module)
+}
