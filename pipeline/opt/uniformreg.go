@@ -42,7 +42,9 @@ package opt
 //     outside reads are BRA guards, and no BRA word reads a uniform
 //     predicate: pipeline/mercfixup.go adds a PLOP3 before each), or a
 //     value whose every read is a copy into R (MOV R, UR, where the
-//     allocator would have coalesced the R copy away).
+//     allocator would have coalesced the R copy away). Where more R words
+//     are live than full occupancy allows, ptxas's full conversion is
+//     taken instead.
 //  4. Budget: the conversion is undone when the converted function would
 //     need more UR words live at once than urBudget, or more than
 //     upBudget UP registers; the allocator cannot spill uniform
@@ -100,7 +102,7 @@ var ConvertToUniformReg = Pass{
 		if c.Bool("DisableUreg") {
 			return false, nil
 		}
-		return convertToUniform(f, c.Sites, c.Bool("UregAddsInstructions"))
+		return convertToUniform(f, c.Sites, c.Arch, c.Bool("UregAddsInstructions"))
 	},
 	NoOp: func(c *Context) string {
 		if c.Bool("DisableUreg") {
@@ -124,7 +126,7 @@ type urState struct {
 	users map[cmReg][]*ori.Inst
 }
 
-func convertToUniform(f *ori.Func, sites *Sites, addsOK bool) (bool, error) {
+func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
@@ -181,25 +183,64 @@ func convertToUniform(f *ori.Func, sites *Sites, addsOK bool) (bool, error) {
 	// that survives depends on the order; iterating the map made the
 	// output differ from run to run.
 	order := sortedRegs(st.set)
-	for changed := true; changed; {
-		changed = false
-		for _, k := range order {
-			if st.set[k] && (!st.defsOK(k) || !st.usesOK(k) || !addsOK && st.addsInstructions(k)) {
-				delete(st.set, k)
-				changed = true
+	shrink := func(costed bool) {
+		for changed := true; changed; {
+			changed = false
+			for _, k := range order {
+				if st.set[k] && (!st.defsOK(k) || !st.usesOK(k) || costed && st.addsInstructions(k)) {
+					delete(st.set, k)
+					changed = true
+				}
 			}
 		}
 	}
-	if len(st.set) == 0 {
-		return false, nil
+	// trial converts a copy of f: the budget is checked on the result.
+	trial := func() (*ori.Func, ori.Pressure, error) {
+		if len(st.set) == 0 {
+			return nil, ori.MaxPressure(f), nil
+		}
+		g := f.Clone()
+		st.rewrite(g, width)
+		if err := g.ComputeCFG(); err != nil {
+			return nil, ori.Pressure{}, err
+		}
+		p := ori.MaxPressure(g)
+		if p.UR > urBudget || p.UP > upBudget {
+			return nil, ori.MaxPressure(f), nil
+		}
+		return g, p, nil
 	}
-	// Convert a copy first: the budget is checked on the result.
-	g := f.Clone()
-	st.rewrite(g, width)
-	if err := g.ComputeCFG(); err != nil {
+	all := make(map[cmReg]bool, len(st.set))
+	for k := range st.set {
+		all[k] = true
+	}
+	shrink(!addsOK)
+	g, p, err := trial()
+	if err != nil {
 		return false, err
 	}
-	if p := ori.MaxPressure(g); p.UR > urBudget || p.UP > upBudget {
+	// Decision: the instruction count gives way to occupancy. When more
+	// R words are live at once than full occupancy allows, take ptxas's
+	// full conversion unless it needs more: every value in the uniform
+	// file is one the allocator and the later rematerialization need not
+	// place in R. The peak here need not move for the final count to
+	// (rodinia needle_cuda_shared_1: 40 words live either way here, 42
+	// registers allocated with the cost rule, 32 without, target 32).
+	if !addsOK && p.R > fullOccupancyRegs(arch) {
+		cheap := st.set
+		st.set = all
+		shrink(false)
+		g2, p2, err := trial()
+		if err != nil {
+			return false, err
+		}
+		if g2 != nil && p2.R <= p.R {
+			g = g2
+		} else {
+			st.set = cheap
+		}
+	}
+	if g == nil {
 		return false, nil
 	}
 	n, first := 0, int32(0)
