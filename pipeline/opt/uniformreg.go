@@ -408,6 +408,11 @@ func (st *urState) usesOK(k cmReg) bool {
 			// The sm_80 texture forms read coordinates and handles from
 			// R registers only (lower/tex.go).
 			return false
+		case ori.OpFCHK:
+			// Every FCHK word reads source A from an R register (the
+			// encoder refused FCHK P1, UR0, R9 in bodysystemcuda's
+			// bodyBodyInteraction at -O3).
+			return false
 		}
 		if in.Guarded() && in.Guard.Virtual && cmRegOf(in.Guard) == k {
 			return false
