@@ -84,6 +84,10 @@ import (
 const (
 	urBudget = 48
 	upBudget = 6
+	// urPressureR is the most R words live at once under which the
+	// instruction count alone decides (see convertToUniform): full
+	// occupancy on sm_80 and later.
+	urPressureR = 32
 )
 
 func init() {
@@ -225,8 +229,10 @@ func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK bool) (bool, e
 	// file is one the allocator and the later rematerialization need not
 	// place in R. The peak here need not move for the final count to
 	// (rodinia needle_cuda_shared_1: 40 words live either way here, 42
-	// registers allocated with the cost rule, 32 without, target 32).
-	if !addsOK && p.R > fullOccupancyRegs(arch) {
+	// registers allocated with the cost rule, 32 without, as ptxas). The
+	// bar is at most urPressureR on every target: on sm_75, whose full
+	// occupancy allows 64, needle would otherwise keep 42.
+	if !addsOK && p.R > min(fullOccupancyRegs(arch), urPressureR) {
 		cheap := st.set
 		st.set = all
 		shrink(false)
