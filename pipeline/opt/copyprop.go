@@ -634,6 +634,14 @@ func (p *copyProblem) rewriteUses(in *ori.Inst, avail cpSet) bool {
 			if e.src.Kind == ori.OpdCBank && hasCBank(in, i) {
 				continue
 			}
+			if in.Op == ori.OpIADD3 && iadd3Special(in, i) && (e.src.Kind == ori.OpdCBank || e.src.Kind == ori.OpdImm) {
+				// Decision: IADD3 has one immediate-or-constant slot
+				// (source B); a second one is moved back into a register
+				// by PostFixForMercTargets, MOV R, c[..] and IADD3 where
+				// the copy's register would have served (surf_forms -O3:
+				// five such pairs, issue 21's dynamic count).
+				continue
+			}
 			reuse := o.Reuse
 			*o = e.src
 			if o.Kind == ori.OpdReg {
@@ -651,6 +659,17 @@ func (p *copyProblem) rewriteUses(in *ori.Inst, avail cpSet) bool {
 		}
 	}
 	return changed
+}
+
+// iadd3Special reports whether an IADD3 addend other than skip is an
+// immediate or a constant-bank operand.
+func iadd3Special(in *ori.Inst, skip int) bool {
+	for j, o := range in.Srcs {
+		if j != skip && j < 3 && (o.Kind == ori.OpdImm || o.Kind == ori.OpdCBank) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCBank reports whether a source other than skip is a constant-bank

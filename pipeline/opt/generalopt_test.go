@@ -59,6 +59,30 @@ func TestGeneralOptimizeCases(t *testing.T) {
 `,
 		},
 		{
+			// IADD3 encodes one immediate or constant addend: the
+			// constant stays in %r1 rather than coming back at
+			// PostFixForMercTargets as a MOV of its own; the immediate
+			// goes into the IADD3 that has none.
+			name: "copy prop: no second immediate or constant in an IADD3",
+			pass: "OriCopyProp",
+			in: `BB0:
+	#1 MOV %r1 = c[0x0][0x178] ;
+	#2 MOV %r2 = 0x10 ;
+	#3 IADD3 %r3 = %r1, 0x10, RZ ;
+	#4 IADD3 %r4 = %r3, %r2, RZ ;
+	#5 STS [%r3], %r4 ;
+	#6 EXIT ;
+`,
+			want: `BB0:
+	#1 MOV %r1 = c[0x0][0x178] ;
+	#2 MOV %r2 = 0x10 ;
+	#3 IADD3 %r3 = %r1, 0x10, RZ ;
+	#4 IADD3 %r4 = %r3, 0x10, RZ ;
+	#5 STS [%r3], %r4 ;
+	#6 EXIT ;
+`,
+		},
+		{
 			name: "copy prop: source redefined, modifiers, guarded copy",
 			pass: "OriCopyProp",
 			in: `BB0:

@@ -20,7 +20,7 @@ func TestLatePassesChangeTheirKernels(t *testing.T) {
 	checkPhasesChangeKernels(t, []phaseCase{
 		{"testdata/opt/backcopy.ptx", "OriBackCopyPropagate", nil, []string{"BackCopyPropBudget=0"}},
 		{"testdata/opt/barriers.ptx", "OriRemoveRedundantBarriers", nil, []string{"DisableRedundantBarrierRemoval"}},
-		{"testdata/opt/backcopy.ptx", "ConvertToUniformReg", nil, []string{"DisableUreg"}},
+		{"testdata/opt/backcopy.ptx", "ConvertToUniformReg", []string{"UregAddsInstructions"}, []string{"UregAddsInstructions", "DisableUreg"}},
 		{"testdata/opt/vectorize.ptx", "Vectorization", nil, []string{"DisableReadVectorization", "DisableWriteVectorization"}},
 		// The late position merges what the early one left: shown with the
 		// early one switched off.
@@ -58,23 +58,26 @@ func TestMovPhiWindow(t *testing.T) {
 	}
 }
 
-// TestUniformLoopNeedsNoConvergenceBarrier: backcopy.ptx's loop counter
-// moves to UR, its exit branch is on a UP (in the final code on a P
+// TestUniformLoopNeedsNoConvergenceBarrier: with UregAddsInstructions
+// backcopy.ptx's loop counter moves to UR, its exit branch is on a UP (in the final code on a P
 // register that PostFixForMercTargets copies from UP0 right before it,
 // as no BRA word holds a UP), and the final code has no BSSY/BSYNC
 // around it; with DisableUreg the branch is on a P register computed
-// per thread and gets them.
+// per thread and gets them, as by default (the uniform loop issues a
+// ULDC and a PLOP3 more per iteration, so ConvertToUniformReg leaves it).
 func TestUniformLoopNeedsNoConvergenceBarrier(t *testing.T) {
 	count := func(cli ...string) (bssy, upBranch int) {
 		s := prsSession(t, "testdata/opt/backcopy.ptx", 3, "DumpNVuCodeText", cli...)
 		text := prsSnapshot(t, s, "DumpNVuCodeText").Module.String()
 		return strings.Count(text, "BSSY"), len(upBranchRE.FindAllString(text, -1))
 	}
-	if bssy, up := count(); bssy != 0 || up != 1 {
+	if bssy, up := count("UregAddsInstructions"); bssy != 0 || up != 1 {
 		t.Errorf("uniform registers on: %d BSSY, %d branches on UP0; want 0 and 1", bssy, up)
 	}
-	if bssy, up := count("DisableUreg"); bssy != 1 || up != 0 {
-		t.Errorf("DisableUreg: %d BSSY, %d branches on UP0; want 1 and 0", bssy, up)
+	for _, k := range []string{"DisableUreg", "UregAddsInstructions=false"} {
+		if bssy, up := count(k); bssy != 1 || up != 0 {
+			t.Errorf("%s: %d BSSY, %d branches on UP0; want 1 and 0", k, bssy, up)
+		}
 	}
 }
 

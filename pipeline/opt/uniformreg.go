@@ -35,7 +35,17 @@ package opt
 //     Registers touched or live in code that runs after a divergent
 //     branch are left out altogether (dropDiverged): a warp's diverged
 //     thread groups share the uniform registers.
-//  3. Budget: the conversion is undone when the converted function would
+//  3. Cost: unless the knob UregAddsInstructions is set, a candidate
+//     leaves the set when its uniform form would issue more instructions
+//     than its R form (addsInstructions): a definition that reads a
+//     constant bank and needs a ULDC before it, a UP predicate (its only
+//     outside reads are BRA guards, and no BRA word reads a uniform
+//     predicate: pipeline/mercfixup.go adds a PLOP3 before each), or a
+//     value whose every read is a copy into R (MOV R, UR, where the
+//     allocator would have coalesced the R copy away). Where more R words
+//     are live than full occupancy allows, ptxas's full conversion is
+//     taken instead.
+//  4. Budget: the conversion is undone when the converted function would
 //     need more UR words live at once than urBudget, or more than
 //     upBudget UP registers; the allocator cannot spill uniform
 //     registers (pipeline/regalloc), so this is a hard limit.
@@ -43,7 +53,9 @@ package opt
 // Each converted register gets a fresh %urN or %upN; RZ and PT sources of
 // converted instructions become URZ and UPT.
 //
-// Example (a loop whose trip count is a parameter):
+// Example (a loop whose trip count is a parameter; with the knob
+// UregAddsInstructions, as the ULDC and the PLOP3 before the branch cost
+// two instructions an iteration):
 //
 //	#14 MOV %r9 = 0x0                     #14 UMOV %ur0 = 0x0
 //	...                                   ...
@@ -72,11 +84,18 @@ import (
 const (
 	urBudget = 48
 	upBudget = 6
+	// urPressureR is the most R words live at once under which the
+	// instruction count alone decides (see convertToUniform): full
+	// occupancy on sm_80 and later.
+	urPressureR = 32
 )
 
 func init() {
 	knobs.Default.Register(knobs.Knob{Name: "DisableUreg", Type: knobs.TypeBool,
 		Doc:     "Do not use the uniform register file: ConvertToUniformReg leaves every value in R and P.",
+		Readers: []string{"ConvertToUniformReg"}})
+	knobs.Default.Register(knobs.Knob{Name: "UregAddsInstructions", Type: knobs.TypeBool,
+		Doc:     "Let ConvertToUniformReg move a value to UR/UP even when that issues more instructions (a ULDC for a constant operand, a PLOP3 for a branch on UP, a MOV R, UR for a value only copied to R), as ptxas does.",
 		Readers: []string{"ConvertToUniformReg"}})
 }
 
@@ -87,7 +106,7 @@ var ConvertToUniformReg = Pass{
 		if c.Bool("DisableUreg") {
 			return false, nil
 		}
-		return convertToUniform(f, c.Sites)
+		return convertToUniform(f, c.Sites, c.Arch, c.Bool("UregAddsInstructions"))
 	},
 	NoOp: func(c *Context) string {
 		if c.Bool("DisableUreg") {
@@ -111,7 +130,7 @@ type urState struct {
 	users map[cmReg][]*ori.Inst
 }
 
-func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
+func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
@@ -168,25 +187,66 @@ func convertToUniform(f *ori.Func, sites *Sites) (bool, error) {
 	// that survives depends on the order; iterating the map made the
 	// output differ from run to run.
 	order := sortedRegs(st.set)
-	for changed := true; changed; {
-		changed = false
-		for _, k := range order {
-			if st.set[k] && (!st.defsOK(k) || !st.usesOK(k)) {
-				delete(st.set, k)
-				changed = true
+	shrink := func(costed bool) {
+		for changed := true; changed; {
+			changed = false
+			for _, k := range order {
+				if st.set[k] && (!st.defsOK(k) || !st.usesOK(k) || costed && st.addsInstructions(k)) {
+					delete(st.set, k)
+					changed = true
+				}
 			}
 		}
 	}
-	if len(st.set) == 0 {
-		return false, nil
+	// trial converts a copy of f: the budget is checked on the result.
+	trial := func() (*ori.Func, ori.Pressure, error) {
+		if len(st.set) == 0 {
+			return nil, ori.MaxPressure(f), nil
+		}
+		g := f.Clone()
+		st.rewrite(g, width)
+		if err := g.ComputeCFG(); err != nil {
+			return nil, ori.Pressure{}, err
+		}
+		p := ori.MaxPressure(g)
+		if p.UR > urBudget || p.UP > upBudget {
+			return nil, ori.MaxPressure(f), nil
+		}
+		return g, p, nil
 	}
-	// Convert a copy first: the budget is checked on the result.
-	g := f.Clone()
-	st.rewrite(g, width)
-	if err := g.ComputeCFG(); err != nil {
+	all := make(map[cmReg]bool, len(st.set))
+	for k := range st.set {
+		all[k] = true
+	}
+	shrink(!addsOK)
+	g, p, err := trial()
+	if err != nil {
 		return false, err
 	}
-	if p := ori.MaxPressure(g); p.UR > urBudget || p.UP > upBudget {
+	// Decision: the instruction count gives way to occupancy. When more
+	// R words are live at once than full occupancy allows, take ptxas's
+	// full conversion unless it needs more: every value in the uniform
+	// file is one the allocator and the later rematerialization need not
+	// place in R. The peak here need not move for the final count to
+	// (rodinia needle_cuda_shared_1: 40 words live either way here, 42
+	// registers allocated with the cost rule, 32 without, as ptxas). The
+	// bar is at most urPressureR on every target: on sm_75, whose full
+	// occupancy allows 64, needle would otherwise keep 42.
+	if !addsOK && p.R > min(fullOccupancyRegs(arch), urPressureR) {
+		cheap := st.set
+		st.set = all
+		shrink(false)
+		g2, p2, err := trial()
+		if err != nil {
+			return false, err
+		}
+		if g2 != nil && p2.R <= p.R {
+			g = g2
+		} else {
+			st.set = cheap
+		}
+	}
+	if g == nil {
 		return false, nil
 	}
 	n, first := 0, int32(0)
@@ -366,6 +426,11 @@ func (st *urState) usesOK(k cmReg) bool {
 			// The sm_80 texture forms read coordinates and handles from
 			// R registers only (lower/tex.go).
 			return false
+		case ori.OpFCHK:
+			// Every FCHK word reads source A from an R register (the
+			// encoder refused FCHK P1, UR0, R9 in bodysystemcuda's
+			// bodyBodyInteraction at -O3).
+			return false
 		}
 		if in.Guarded() && in.Guard.Virtual && cmRegOf(in.Guard) == k {
 			return false
@@ -387,6 +452,66 @@ func (st *urState) usesOK(k cmReg) bool {
 			}
 		}
 		if special > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// addsInstructions reports whether converting k issues more instructions
+// than leaving it in R; the conversion itself is one for one.
+//
+// Decision: the dynamic instruction count decides, not ptxas's habit.
+// ptxas moves loop counters and parameter arithmetic to the uniform
+// datapath even where that costs a ULDC in the loop and a PLOP3 before
+// the branch, for issue slots orilab's simulator does not model; at -O3
+// that made surf_forms issue 65 warp-instructions against 57 at -O0, and
+// backcopy 154 against 150 (issue 21, TestDynamicCountO3NotAboveO0). The
+// knob UregAddsInstructions restores ptxas's choice.
+func (st *urState) addsInstructions(k cmReg) bool {
+	if k.class == ori.ClassP {
+		// Read outside the set only as a BRA guard (usesOK): each such
+		// branch gets a PLOP3 copying the UP into a P register.
+		for _, in := range st.users[k] {
+			if !st.member(in) {
+				return true
+			}
+		}
+	}
+	for _, d := range st.defs[k] {
+		if d.Op == ori.OpMOV || d.Op == ori.OpLDC {
+			continue // becomes a ULDC or UMOV one for one
+		}
+		for _, o := range d.Srcs {
+			if o.Kind == ori.OpdCBank {
+				return true // a ULDC goes before it
+			}
+		}
+	}
+	// A value only copied into R registers: each copy becomes a
+	// MOV R, UR the allocator cannot coalesce, where the R value's copies
+	// would have gone.
+	copies := 0
+	for _, in := range st.users[k] {
+		if st.member(in) {
+			if !st.definesOnly(in, k) {
+				return false // read by another uniform value
+			}
+			continue
+		}
+		if in.Op != ori.OpMOV || in.Guarded() || len(in.Srcs) != 1 || len(in.Dsts) != 1 {
+			return false
+		}
+		copies++
+	}
+	return copies > 0
+}
+
+// definesOnly reports whether in writes k and no other register (a
+// definition of k reading k, such as a counter's increment).
+func (st *urState) definesOnly(in *ori.Inst, k cmReg) bool {
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) != k {
 			return false
 		}
 	}
