@@ -25,9 +25,12 @@ package opt
 // are left for the dead-code phases.
 //
 // A source is folded when it is a virtual register pair both of whose
-// words have one definition in the function, an unguarded MOV of a 32-bit
-// immediate or RZ (fpKnownMovs), and it sits in a slot that takes a
-// constant: B of DADD, DMUL and DSETP, B or C of DFMA. At most one
+// words are known: written last before the use in the same block by an
+// unguarded MOV of a 32-bit immediate or RZ (mov.f64 %fd7, C; add.f64
+// %fd7, %fd6, %fd7 redefines %fd7, and the add still reads C), or, where
+// the block has not written the word before the use, with one definition
+// in the function, such a MOV (fpKnownMovs). It sits in a slot that
+// takes a constant: B of DADD, DMUL and DSETP, B or C of DFMA. At most one
 // constant per instruction, as the encoding has one constant slot: of a
 // DFMA whose B and C are both known the addend C is folded, as ptxas
 // does (its multiplier stays in registers). '|..|' and '-' on the source
@@ -62,41 +65,86 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
 	if !f.Entry || arch < 75 || arch >= 90 {
 		return false
 	}
-	var known map[wkey]uint32
-	changed := false
+	has := false
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			var slots []int
-			switch in.Op {
-			case ori.OpDADD, ori.OpDMUL, ori.OpDSETP:
-				slots = []int{1}
-			case ori.OpDFMA:
-				slots = []int{2, 1}
-			default:
-				continue
-			}
-			if in.IsPseudo() || len(in.Srcs) <= slots[0] || f64HasConst(in) {
-				continue
-			}
-			if known == nil {
-				known = fpKnownMovs(f)
-			}
-			for _, j := range slots {
-				imm, ok := f64Known(in.Srcs[j], known)
-				if !ok {
-					continue
+			has = has || f64Ops(in.Op)
+		}
+	}
+	if !has {
+		return false
+	}
+	known := fpKnownMovs(f)
+	changed := false
+	for _, b := range f.Blocks {
+		// local holds the words this block has written so far: the
+		// immediate of an unguarded MOV, or ok false after any other
+		// definition.
+		local := map[wkey]f64Word{}
+		for _, in := range b.Insts {
+			f64ConstInst(f, in, s, known, local, &changed)
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					for i := 0; i < max(int(o.Reg.Words), 1); i++ {
+						local[wordKey(o.Reg, i)] = f64Word{}
+					}
 				}
-				if s.Try(f, in, "put an f64 constant into its operand slot", func() bool {
-					in.Srcs[j] = imm
-					return true
-				}) {
-					changed = true
+			}
+			if in.Op == ori.OpMOV && !in.Guarded() && !in.IsPhi() && len(in.Dsts) == 1 && len(in.Srcs) == 1 &&
+				in.Dsts[0].Kind == ori.OpdReg && in.Dsts[0].Reg.Virtual && in.Dsts[0].Reg.Class == ori.ClassR && in.Dsts[0].Reg.Words == 1 {
+				if v, ok := constVal(in.Srcs[0]); ok {
+					local[wordKey(in.Dsts[0].Reg, 0)] = f64Word{v, true}
 				}
-				break
 			}
 		}
 	}
 	return changed
+}
+
+// f64Word is what a block knows of a register word it wrote.
+type f64Word struct {
+	v  uint32
+	ok bool
+}
+
+// f64ConstInst folds one known source of in, an f64 operation, into its
+// constant slot.
+func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known map[wkey]uint32, local map[wkey]f64Word, changed *bool) {
+	if !f64Ops(in.Op) {
+		return
+	}
+	slots := []int{1}
+	if in.Op == ori.OpDFMA {
+		slots = []int{2, 1}
+	}
+	if in.IsPseudo() || len(in.Srcs) <= slots[0] || f64HasConst(in) {
+		return
+	}
+	word := func(k wkey) (uint32, bool) {
+		if w, seen := local[k]; seen {
+			return w.v, w.ok
+		}
+		v, ok := known[k]
+		return v, ok
+	}
+	for _, j := range slots {
+		imm, ok := f64Known(in.Srcs[j], word)
+		if !ok {
+			continue
+		}
+		if s.Try(f, in, "put an f64 constant into its operand slot", func() bool {
+			in.Srcs[j] = imm
+			return true
+		}) {
+			*changed = true
+		}
+		return
+	}
+}
+
+// f64Ops are the operations with a constant slot for an f64 source.
+func f64Ops(op ori.Opcode) bool {
+	return op == ori.OpDADD || op == ori.OpDMUL || op == ori.OpDFMA || op == ori.OpDSETP
 }
 
 // f64HasConst says whether an f64 operation already reads an immediate
@@ -112,12 +160,12 @@ func f64HasConst(in *ori.Inst) bool {
 
 // f64Known returns the f64 immediate the unit reads from o, a virtual
 // register pair whose words are known, with its modifiers applied.
-func f64Known(o ori.Operand, known map[wkey]uint32) (ori.Operand, bool) {
+func f64Known(o ori.Operand, word func(wkey) (uint32, bool)) (ori.Operand, bool) {
 	if o.Kind != ori.OpdReg || !o.Reg.Virtual || o.Reg.Class != ori.ClassR || o.Reg.Words != 2 || o.Not {
 		return ori.Operand{}, false
 	}
-	lo, ok1 := known[wordKey(o.Reg, 0)]
-	hi, ok2 := known[wordKey(o.Reg, 1)]
+	lo, ok1 := word(wordKey(o.Reg, 0))
+	hi, ok2 := word(wordKey(o.Reg, 1))
 	if !ok1 || !ok2 {
 		return ori.Operand{}, false
 	}
