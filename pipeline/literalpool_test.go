@@ -1,10 +1,12 @@
 package pipeline
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sass"
 )
@@ -109,5 +111,64 @@ BB0:
 		if back.String() != m.String() {
 			t.Errorf("sm_%d: the legalized IR prints differently after parsing:\n%s", c.arch, back)
 		}
+	}
+}
+
+// movF64PTX names its f64 constants through registers (mov.f64), as
+// older nvcc writes a polynomial (MonteCarlo_SM13's inverseCNDKernel).
+const movF64PTX = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .f64 %fd<8>;
+	.reg .u64 %rd<2>;
+	ld.param.u64 %rd1, [p];
+	ld.global.f64 %fd1, [%rd1];
+	mov.f64 %fd5, 0d40040d931b28620d;
+	mov.f64 %fd2, 0dc0329d70ae54a3de;
+	mov.f64 %fd3, 0d4044b212c473c6fc;
+	mad.rn.f64 %fd4, %fd1, %fd2, %fd3;
+	mad.rn.f64 %fd6, %fd4, %fd1, %fd5;
+	mov.f64 %fd7, 0d3fdae147ae147ae1;
+	add.f64 %fd7, %fd6, %fd7;
+	st.global.f64 [%rd1], %fd7;
+	ret;
+}
+`
+
+// TestLiteralPoolThroughMov: constants that reach DFMA and DADD through
+// a mov.f64 are read from the literal pool, in order of use, with the
+// one multiplier beside a pooled addend in registers, as ptxas 13.0.88
+// compiles movF64PTX for sm_80 (DFMA R6, R4, -R6, c[0x2][0x0]; DFMA R6,
+// R4, R6, c[0x2][0x8]; DADD R6, R6, c[0x2][0x10]); with
+// DisableF64ConstOperands=1 every constant stays in registers.
+func TestLiteralPoolThroughMov(t *testing.T) {
+	compile := func(knob string) (string, []uint64) {
+		po := PhaseOptions{OptLevel: 3}
+		if knob != "" {
+			ks, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: []string{knob}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			po.Knobs = ks
+		}
+		res, err := CompileWith("k.ptx", []byte(movF64PTX), Options{}, po)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Final.String(), res.Final.Funcs[0].Literals
+	}
+	text, lits := compile("")
+	if want := []uint64{0x4044b212c473c6fc, 0x40040d931b28620d, 0x3fdae147ae147ae1}; !slices.Equal(lits, want) {
+		t.Errorf("literal pool %#x, want %#x\n%s", lits, want, text)
+	}
+	for _, want := range []string{", c[0x2][0x0] ;", ", c[0x2][0x8] ;", ", c[0x2][0x10] ;"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if text, lits := compile("DisableF64ConstOperands=1"); len(lits) != 0 {
+		t.Errorf("DisableF64ConstOperands=1: literal pool %#x\n%s", lits, text)
 	}
 }

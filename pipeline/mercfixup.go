@@ -474,9 +474,9 @@ func scratchMove(f *ori.Func, in *ori.Inst, j, words int, liveAfter regSet, m *m
 // goes into registers (two MOVs), as here when in does not encode with
 // the c[0x2] operand. ptxas fills the pool before register allocation;
 // orilab here, at the legalization, where the immediates that do not
-// encode are found, so its pool holds the constants the PTX names in
-// f64 operations but not those that reach them through a mov.f64 (ptxas
-// propagates those into the constant slot too). On sm_90 ptxas writes no
+// encode are found; the constants that reach an f64 operation through a
+// mov.f64 are put into its constant slot before, by the GeneralOptimize
+// bundles (opt/f64constop.go), as ptxas propagates them. On sm_90 ptxas writes no
 // pool: the same kernel loads each constant with two UMOVs into a
 // uniform pair (DMUL R2, R2, UR4), and orilab keeps its MOVs there. Only
 // kernels get a pool: bank 2 is the launched kernel's, and a .func may

@@ -4,7 +4,8 @@ package opt
 // "GeneralOptimize Bundles", seed lines 10188-11388; fixed-point iteration
 // 11169-11223). Each instance runs copy propagation (copyprop.go) and
 // constant folding with algebraic simplification (constfold.go) over the
-// whole function, then floating-point folding (fpfold.go), repeating until neither changes anything or a bound of
+// whole function, then floating-point folding (fpfold.go) and f64
+// constants into operand slots (f64constop.go), repeating until neither changes anything or a bound of
 // maxBundleRounds rounds is reached (ptxas bounds its per-block loop with
 // knob 464, MergeEquivalentConditionalFlowBudget).
 //
@@ -41,9 +42,13 @@ const maxBundleRounds = 8
 func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 	s := c.Sites
 	cbank := c.Bool("CopyPropConstantBank")
+	f64c := !c.Bool("DisableF64ConstOperands")
 	memo := "GeneralOptimize"
 	if cbank {
 		memo += "+CopyPropConstantBank"
+	}
+	if f64c {
+		memo += "+F64ConstOperands"
 	}
 	var fp uint64
 	if s == nil {
@@ -60,7 +65,8 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 		c1 := copyProp(f, s, cbank)
 		c2 := constFold(f, s)
 		c3 := fpFold(f, s)
-		if !c1 && !c2 && !c3 {
+		c4 := f64c && f64ConstOperands(f, s, c.Arch)
+		if !c1 && !c2 && !c3 && !c4 {
 			fixed = true
 			break
 		}
