@@ -566,9 +566,6 @@ func (s *Session) canSplit(last int) bool {
 // more than one (ran is false otherwise, and nothing ran). On a phase's
 // failure the module is lowered again and the caller runs it serially.
 func (s *Session) runSplit() (ran bool, err error) {
-	if makesSubroutines(s.cur) {
-		return false, nil
-	}
 	comps := components(s.cur)
 	if len(comps) < 2 {
 		return false, nil
@@ -607,6 +604,20 @@ func (s *Session) runSplit() (ran bool, err error) {
 		}
 		return true, s.relower()
 	}
+	// Functions a component's phases added (the DDIV slow paths; only
+	// the one component with DDIVs adds any, see components) go to the
+	// module's end, where the serial compilation appends them.
+	for i, sub := range subs {
+		in := make(map[*ori.Func]bool, len(comps[i]))
+		for _, f := range comps[i] {
+			in[f] = true
+		}
+		for _, f := range sub.cur.Funcs {
+			if !in[f] {
+				m.Funcs = append(m.Funcs, f)
+			}
+		}
+	}
 	backends := make([]*Backend, len(subs))
 	for i, sub := range subs {
 		backends[i] = sub.backend
@@ -626,23 +637,4 @@ func (s *Session) relower() error {
 	s.Lowered, s.cur, s.backend, s.pos = m, m, nil, 0
 	s.serialOnly = true
 	return nil
-}
-
-// makesSubroutines reports whether a phase before the split's end may add
-// functions to the module: the expansion of a DDIV (ConvertUnsupportedOps
-// at -O0, LateExpansionUnsupportedOps above) puts its slow path into a
-// subroutine the whole module shares (OutlineF64SlowPath). A component's
-// sub-module would add its own copy, which the module never sees, so such
-// a module compiles serially.
-func makesSubroutines(m *ori.Module) bool {
-	for _, f := range m.Funcs {
-		for _, b := range f.Blocks {
-			for _, in := range b.Insts {
-				if in.Op == ori.OpDDIV {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }

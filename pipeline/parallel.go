@@ -79,7 +79,13 @@ func eachFunc(c *PhaseContext, fn func(f *ori.Func) error) error {
 // their first function. A function that names another (a call, or its
 // address taken) is in its component; a function with an indirect call
 // is in the component of every function that is not a kernel, as any of
-// them could be its target.
+// them could be its target. The functions with a DDIV are in one
+// component: expanding a DDIV (ConvertUnsupportedOps at -O0,
+// LateExpansionUnsupportedOps above) calls a slow-path subroutine the
+// module's DDIVs share and the expansion makes on first use
+// (OutlineF64SlowPath), so they share it in one sub-module, which adds
+// it to its end as the serial compilation adds it to the module's
+// (runSplit carries it over).
 func components(m *ori.Module) [][]*ori.Func {
 	index := make(map[string]int, len(m.Funcs))
 	for i, f := range m.Funcs {
@@ -104,10 +110,17 @@ func components(m *ori.Module) [][]*ori.Func {
 		parent[a] = b
 	}
 	var indirect []int
+	ddiv := -1 // the first function with a DDIV
 	for i, f := range m.Funcs {
 		hasIndirect := false
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
+				if in.Op == ori.OpDDIV {
+					if ddiv < 0 {
+						ddiv = i
+					}
+					union(i, ddiv)
+				}
 				for k := range in.Srcs {
 					if o := &in.Srcs[k]; o.Kind == ori.OpdSym {
 						if j, ok := index[o.Name]; ok {

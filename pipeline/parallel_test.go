@@ -60,6 +60,9 @@ func TestParallelSameOutput(t *testing.T) {
 		{"../testdata/kernels/tex_func.ptx", 0},     // two kernels calling the same .funcs
 		{filepath.Join(sdk, "transposeNew.ptx"), 8}, // module-level .shared arrays
 		{filepath.Join(sdk, "dct8x8.ptx"), 14},      // 8 kernels, .funcs (some called by no kernel)
+		// f64 divisions in several kernels: their component makes the
+		// shared slow-path subroutines (OutlineF64SlowPath).
+		{filepath.Join(sdk, "MonteCarlo_SM13.ptx"), 6},
 	}
 	for _, tc := range files {
 		file := tc.name
@@ -169,5 +172,14 @@ func TestComponents(t *testing.T) {
 	d.Blocks[0].Insts = append([]*ori.Inst{call}, d.Blocks[0].Insts...)
 	if got, want := show(components(m)), "[a][f b g d][c]"; got != want {
 		t.Errorf("with an indirect call in d: components = %s, want %s", got, want)
+	}
+	// DDIVs in a and c: one component makes their shared slow path.
+	for _, name := range []string{"a", "c"} {
+		f := m.Func(name)
+		div := &ori.Inst{Op: ori.OpDDIV, Dsts: []ori.Operand{ori.R(ori.VReg(ori.ClassR, 1, 2))}, Srcs: []ori.Operand{ori.R(ori.VReg(ori.ClassR, 2, 2)), ori.R(ori.VReg(ori.ClassR, 3, 2))}}
+		f.Blocks[0].Insts = append([]*ori.Inst{div}, f.Blocks[0].Insts...)
+	}
+	if got, want := show(components(m)), "[a c][f b g d]"; got != want {
+		t.Errorf("with DDIVs in a and c: components = %s, want %s", got, want)
 	}
 }
