@@ -329,10 +329,6 @@ func (p *problem) virtualRanges() {
 		v.segs = append(v.segs, seg{lo, open[vi]})
 		open[vi] = -1
 	}
-	type touch struct {
-		vi          int
-		read, write uint8
-	}
 	var touched []touch
 	var active []int // values opened in the current block
 	openAt := func(vi int, hi int32) {
@@ -356,31 +352,7 @@ func (p *problem) virtualRanges() {
 		}
 		for g := g1; g >= g0; g-- {
 			in := p.insts[g]
-			touched = touched[:0]
-			eachReg(in, func(r ori.Reg, def bool) {
-				if r.Class != p.class || !r.Virtual {
-					return
-				}
-				vi := p.index[r.N]
-				m := wordMask(int(r.Off), int(r.Words))
-				for i := range touched {
-					if touched[i].vi == vi {
-						if def {
-							touched[i].write |= m
-						} else {
-							touched[i].read |= m
-						}
-						return
-					}
-				}
-				t := touch{vi: vi}
-				if def {
-					t.write = m
-				} else {
-					t.read = m
-				}
-				touched = append(touched, t)
-			})
+			touched = p.touches(in, touched[:0], false)
 			// Results occupy their registers at the write position even
 			// when nobody reads them.
 			for _, t := range touched {
@@ -610,4 +582,45 @@ func (p *problem) physHigh() int {
 		}
 	}
 	return h
+}
+
+// touch is what one instruction does to one virtual register of the
+// class: the words it reads and writes (masks of wordMask).
+type touch struct {
+	vi          int
+	read, write uint8
+}
+
+// touches appends to dst, once per register, the virtual registers of
+// p's class that in reads or writes, with the words of each; multiOnly
+// leaves out single-word registers.
+func (p *problem) touches(in *ori.Inst, dst []touch, multiOnly bool) []touch {
+	eachReg(in, func(r ori.Reg, def bool) {
+		if r.Class != p.class || !r.Virtual {
+			return
+		}
+		vi := p.index[r.N]
+		if multiOnly && p.vregs[vi].width == 1 {
+			return
+		}
+		m := wordMask(int(r.Off), int(r.Words))
+		for i := range dst {
+			if dst[i].vi == vi {
+				if def {
+					dst[i].write |= m
+				} else {
+					dst[i].read |= m
+				}
+				return
+			}
+		}
+		t := touch{vi: vi}
+		if def {
+			t.write = m
+		} else {
+			t.read = m
+		}
+		dst = append(dst, t)
+	})
+	return dst
 }

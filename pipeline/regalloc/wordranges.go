@@ -75,10 +75,6 @@ func (p *problem) wordRanges() {
 		open[k] = hi
 		active = append(active, k)
 	}
-	type touch struct {
-		vi          int
-		read, write uint8
-	}
 	var touched []touch
 	for bi, b := range p.f.Blocks {
 		g0, g1 := p.first[bi], p.first[bi+1]-1
@@ -98,34 +94,7 @@ func (p *problem) wordRanges() {
 		}
 		for g := g1; g >= g0; g-- {
 			in := p.insts[g]
-			touched = touched[:0]
-			eachReg(in, func(r ori.Reg, def bool) {
-				if r.Class != p.class || !r.Virtual {
-					return
-				}
-				vi := p.index[r.N]
-				if p.vregs[vi].width == 1 {
-					return
-				}
-				m := wordMask(int(r.Off), int(r.Words))
-				for i := range touched {
-					if touched[i].vi == vi {
-						if def {
-							touched[i].write |= m
-						} else {
-							touched[i].read |= m
-						}
-						return
-					}
-				}
-				t := touch{vi: vi}
-				if def {
-					t.write = m
-				} else {
-					t.read = m
-				}
-				touched = append(touched, t)
-			})
+			touched = p.touches(in, touched[:0], true)
 			for _, t := range touched {
 				for m := t.write; m != 0; m &= m - 1 {
 					if k := base[t.vi] + bits.TrailingZeros8(m); open[k] < 0 {
