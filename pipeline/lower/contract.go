@@ -310,6 +310,12 @@ func innerRegDecls(body *ptx.Block) func(string) bool {
 	if body != nil {
 		walk(body, false)
 	}
+	return declaredIn(exact, ranges)
+}
+
+// declaredIn returns the test of whether a register name is declared by
+// the names in exact or the parameterized ranges (%r<N>: prefix -> N).
+func declaredIn(exact map[string]bool, ranges map[string]int) func(string) bool {
 	return func(name string) bool {
 		if exact[name] {
 			return true

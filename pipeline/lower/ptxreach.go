@@ -7,8 +7,6 @@ package lower
 // one in the text.
 
 import (
-	"strconv"
-
 	"orilab/pipeline/ptx"
 )
 
@@ -220,22 +218,5 @@ func blockRegDecls(b *ptx.Block) func(string) bool {
 			}
 		}
 	}
-	return func(name string) bool {
-		if exact[name] {
-			return true
-		}
-		j := len(name)
-		for j > 0 && name[j-1] >= '0' && name[j-1] <= '9' {
-			j--
-		}
-		if j == len(name) || j == 0 {
-			return false
-		}
-		r, ok := ranges[name[:j]]
-		if !ok {
-			return false
-		}
-		k, err := strconv.Atoi(name[j:])
-		return err == nil && k < r
-	}
+	return declaredIn(exact, ranges)
 }
