@@ -3,6 +3,7 @@ package ptx
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // The checker resolves every name in a module and validates instruction
@@ -452,7 +453,7 @@ func (c *checker) instr(s *scope, in *Instr) {
 			c.d.errorf(in.Guard.Pos, "guard %s is not a predicate register", in.Guard.Reg)
 		}
 	}
-	entry, ok := isaIndex[in.Op]
+	entry, ok := isaIndex()[in.Op]
 	if !ok {
 		c.d.errorf(in.OpPos, "unknown instruction '%s'", in.Op)
 		return
@@ -777,9 +778,11 @@ type isaEntry struct {
 	forms []compiledForm
 }
 
-// isaIndex is isaTable with compiled forms: one map lookup per
-// instruction on the checker's hot path.
-var isaIndex = func() map[string]*isaEntry {
+// isaIndex returns isaTable with compiled forms (one map lookup per
+// instruction on the checker's hot path), built on first use: every
+// orilab process used to build it at initialization, also those that
+// check no PTX (--help).
+var isaIndex = sync.OnceValue(func() map[string]*isaEntry {
 	out := make(map[string]*isaEntry, len(isaTable))
 	for op, spec := range isaTable {
 		e := &isaEntry{spec: spec}
@@ -794,7 +797,7 @@ var isaIndex = func() map[string]*isaEntry {
 		out[op] = e
 	}
 	return out
-}()
+})
 
 // forms reports whether the operands match one applicable form, and
 // reports the mismatch when they do not.

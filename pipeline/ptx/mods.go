@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"strings"
+	"sync"
 )
 
 // The modifier and operand-type checks: every modifier of an instruction
@@ -19,7 +20,10 @@ type modEntry struct {
 	ngroup int
 }
 
-var modIndex, knownMods = func() (map[string]*modEntry, map[string]bool) {
+// modIndex returns the index and the set of every modifier the tables
+// know, built on first use: every orilab process used to build them at
+// initialization, also those that check no PTX (--help).
+var modIndex = sync.OnceValues(func() (map[string]*modEntry, map[string]bool) {
 	idx := map[string]*modEntry{}
 	known := map[string]bool{}
 	for _, t := range strings.Fields(tMemTypes + " " + tCvtTypes + " " + tFloatAll + " " + tInt16_64 + " .pred .u16x2 .s16x2 .b128 .f32x2") {
@@ -54,7 +58,13 @@ var modIndex, knownMods = func() (map[string]*modEntry, map[string]bool) {
 		}
 	}
 	return idx, known
-}()
+})
+
+// modIndexOf returns op's entry of modIndex, nil when it has none.
+func modIndexOf(op string) *modEntry {
+	idx, _ := modIndex()
+	return idx[op]
+}
 
 // typeInfo returns the kind ('b', 'u', 's', 'f', 'p') and width in bits of
 // a PTX type, ok false for types that are not scalar values (.texref).
@@ -103,14 +113,15 @@ func isIntType(t string) bool {
 // mods checks in's modifiers and operand types against modTable. It
 // reports at most one problem per instruction, the first ptxas would.
 func (c *checker) mods(s *scope, in *Instr) {
-	e := modIndex[in.Op]
+	idx, known := modIndex()
+	e := idx[in.Op]
 	if e == nil {
 		return
 	}
 	var types []string
 	seen := make([]string, e.ngroup)
 	for _, m := range in.Mods {
-		if _, _, ok := typeInfo(m); ok && (knownMods[m] || e.types[m]) {
+		if _, _, ok := typeInfo(m); ok && (known[m] || e.types[m]) {
 			if len(e.types) == 0 {
 				c.d.errorf(in.OpPos, "%s takes no type, found %s", opName(in), m)
 				return
@@ -124,7 +135,7 @@ func (c *checker) mods(s *scope, in *Instr) {
 		}
 		g, ok := e.group[m]
 		if !ok {
-			if knownMods[m] {
+			if known[m] {
 				c.d.errorf(in.OpPos, "modifier %s is not allowed for %s", m, in.Op)
 			} else {
 				c.d.errorf(in.OpPos, "unknown modifier %s on %s", m, in.Op)
@@ -300,7 +311,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	case "setp", "set":
 		cmp := has(gCmp)
 		if cmp == "" {
-			if bad := firstUnknown(in, modIndex[in.Op]); bad != "" {
+			if bad := firstUnknown(in, modIndexOf(in.Op)); bad != "" {
 				return fail("unknown comparison %s on %s", bad, in.Op)
 			}
 			return fail("%s needs a comparison (.eq, .lt, ...)", name)
@@ -620,7 +631,7 @@ func (c *checker) memRules(in *Instr) bool {
 // operandTypes checks every register and immediate operand against the
 // type its position needs (modSpec.sig).
 func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
-	sig := modIndex[in.Op].spec.sig
+	sig := modIndexOf(in.Op).spec.sig
 	if sig == "" || len(types) == 0 {
 		return
 	}

@@ -95,7 +95,7 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 // matchForm finds the form whose opcode and constant fields w has.
 func matchForm(w Word, arch int) *form {
 	opc := uint16(w.Field(0, 12))
-	for _, fm := range allForms {
+	for _, fm := range forms().all {
 		if fm.encodeOnly || fm.arch > arch || (fm.archMax != 0 && arch > fm.archMax) {
 			continue
 		}

@@ -21,6 +21,7 @@ package sass
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -102,17 +103,24 @@ var (
 	gAtomF90 = group{pos: 73, n: 4, names: names(0, "F16x2.RN", 3, "BF16x2.RN", 9, "F32.FTZ.RN", 15, "F64.RN")}
 )
 
-// formsOf lists the forms of each opcode; allForms all of them, in the
-// decoder's search order.
-var formsOf = map[ori.Opcode][]*form{}
-var allForms []*form
-
-func init() {
-	for _, f := range formTable {
-		formsOf[f.op] = append(formsOf[f.op], f)
-	}
-	allForms = sortedForms(formsOf)
+// formIndex holds the forms of each opcode (of) and all of them in the
+// decoder's search order (all).
+type formIndex struct {
+	of  map[ori.Opcode][]*form
+	all []*form
 }
+
+// forms returns the form index, built on first use rather than at
+// initialization, which every orilab process paid (also those that
+// encode nothing: --help, the workbench before its first compile).
+var forms = sync.OnceValue(func() *formIndex {
+	x := &formIndex{of: map[ori.Opcode][]*form{}}
+	for _, f := range formTable {
+		x.of[f.op] = append(x.of[f.op], f)
+	}
+	x.all = sortedForms(x.of)
+	return x
+})
 
 var formTable = append(barForms(), []*form{
 	// Integer ALU.
