@@ -38,7 +38,7 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 	in.Mods = append([]string(nil), fm.key...)
 	for _, g := range fm.mods {
 		v := getGroup(w, g)
-		name, ok := g.names[v]
+		name, ok := g.names.lookup(v)
 		if !ok {
 			return nil, fmt.Errorf("sass: word %s at 0x%04x (%s): bits %d-%d hold %d, which orilab has no modifier for", w, ctx.PC, fm.op, g.pos, g.pos+g.n-1, v)
 		}

@@ -456,7 +456,8 @@ func (e *encoder) mods(fm *form, mods []string) error {
 func match(g group, mods []string) (uint64, int) {
 	var bv uint64
 	bk := 0
-	for v, n := range g.names {
+	for _, vn := range g.names {
+		v, n := vn.v, vn.name
 		if n == "" {
 			continue
 		}
@@ -494,7 +495,8 @@ func getGroup(w Word, g group) uint64 {
 }
 
 func valueOf(g group, name string) (uint64, bool) {
-	for v, n := range g.names {
+	for _, vn := range g.names {
+		v, n := vn.v, vn.name
 		if n == name {
 			return v, true
 		}
