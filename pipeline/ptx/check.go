@@ -453,7 +453,7 @@ func (c *checker) instr(s *scope, in *Instr) {
 			c.d.errorf(in.Guard.Pos, "guard %s is not a predicate register", in.Guard.Reg)
 		}
 	}
-	entry, ok := isaIndex()[in.Op]
+	entry, ok := isaEntryOf(in.Op)
 	if !ok {
 		c.d.errorf(in.OpPos, "unknown instruction '%s'", in.Op)
 		return
@@ -778,26 +778,33 @@ type isaEntry struct {
 	forms []compiledForm
 }
 
-// isaIndex returns isaTable with compiled forms (one map lookup per
-// instruction on the checker's hot path), built on first use: every
-// orilab process used to build it at initialization, also those that
-// check no PTX (--help).
-var isaIndex = sync.OnceValue(func() map[string]*isaEntry {
-	out := make(map[string]*isaEntry, len(isaTable))
-	for op, spec := range isaTable {
-		e := &isaEntry{spec: spec}
-		for _, f := range spec.forms {
-			cf := compiledForm{any: strings.TrimSpace(f.ops) == "*"}
-			if f.when != "" {
-				cf.when = strings.Split(f.when, "|")
-			}
-			cf.letters, cf.required = formOps(f.ops)
-			e.forms = append(e.forms, cf)
-		}
-		out[op] = e
+// isaEntries holds the isaEntry of each opcode made so far (isaEntryOf).
+var isaEntries sync.Map // opcode -> *isaEntry
+
+// isaEntryOf returns op's entry of isaTable with its forms compiled, ok
+// false for an opcode the table lacks. Each entry is made when the
+// checker first meets its opcode: every orilab process used to compile
+// the whole table at initialization, also those that check no PTX.
+func isaEntryOf(op string) (*isaEntry, bool) {
+	if e, ok := isaEntries.Load(op); ok {
+		return e.(*isaEntry), true
 	}
-	return out
-})
+	spec, ok := isaTable[op]
+	if !ok {
+		return nil, false
+	}
+	e := &isaEntry{spec: spec}
+	for _, f := range spec.forms {
+		cf := compiledForm{any: strings.TrimSpace(f.ops) == "*"}
+		if f.when != "" {
+			cf.when = strings.Split(f.when, "|")
+		}
+		cf.letters, cf.required = formOps(f.ops)
+		e.forms = append(e.forms, cf)
+	}
+	got, _ := isaEntries.LoadOrStore(op, e)
+	return got.(*isaEntry), true
+}
 
 // forms reports whether the operands match one applicable form, and
 // reports the mismatch when they do not.

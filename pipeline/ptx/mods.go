@@ -11,7 +11,7 @@ import (
 // the instruction type by ptxas's rules. They run after the operand forms
 // matched, so every operand here is of the expected class.
 
-// modIndex is modTable compiled: for each opcode the group of every
+// modEntry is an opcode's entry of modTable compiled: the group of every
 // modifier and the set of instruction types.
 type modEntry struct {
 	spec   modSpec
@@ -20,30 +20,52 @@ type modEntry struct {
 	ngroup int
 }
 
-// modIndex returns the index and the set of every modifier the tables
-// know, built on first use: every orilab process used to build them at
-// initialization, also those that check no PTX (--help).
-var modIndex = sync.OnceValues(func() (map[string]*modEntry, map[string]bool) {
-	idx := map[string]*modEntry{}
+// modEntries holds the modEntry of each opcode made so far (modEntryOf).
+var modEntries sync.Map // opcode -> *modEntry
+
+// modEntryOf returns op's entry of modTable compiled, nil when it has
+// none. Each entry is made when the checker first meets its opcode: a
+// file uses a few dozen of the table's opcodes, and every orilab process
+// used to compile the whole table at initialization (0.2 ms, also in
+// those that check no PTX).
+func modEntryOf(op string) *modEntry {
+	if e, ok := modEntries.Load(op); ok {
+		return e.(*modEntry)
+	}
+	s, ok := modTable[op]
+	if !ok {
+		return nil
+	}
+	e := &modEntry{spec: s, group: map[string]int{}, types: map[string]bool{}}
+	for _, t := range strings.Fields(s.types) {
+		e.types[t] = true
+	}
+	if s.groups != "" {
+		for i, g := range strings.Split(s.groups, "/") {
+			for _, m := range strings.Fields(g) {
+				e.group[m] = i
+			}
+			e.ngroup = i + 1
+		}
+	}
+	got, _ := modEntries.LoadOrStore(op, e)
+	return got.(*modEntry)
+}
+
+// knownMods returns the set of every modifier the tables know, built
+// on first use: the checker asks only about a modifier its opcode does
+// not take.
+var knownMods = sync.OnceValue(func() map[string]bool {
 	known := map[string]bool{}
 	for _, t := range strings.Fields(tMemTypes + " " + tCvtTypes + " " + tFloatAll + " " + tInt16_64 + " .pred .u16x2 .s16x2 .b128 .f32x2") {
 		known[t] = true
 	}
-	for op, s := range modTable {
-		e := &modEntry{spec: s, group: map[string]int{}, types: map[string]bool{}}
-		for _, t := range strings.Fields(s.types) {
-			e.types[t] = true
-		}
-		if s.groups != "" {
-			for i, g := range strings.Split(s.groups, "/") {
-				for _, m := range strings.Fields(g) {
-					e.group[m] = i
-					known[m] = true
-				}
-				e.ngroup = i + 1
+	for _, s := range modTable {
+		for _, g := range strings.Split(s.groups, "/") {
+			for _, m := range strings.Fields(g) {
+				known[m] = true
 			}
 		}
-		idx[op] = e
 	}
 	for _, s := range isaTable {
 		for _, g := range s.gates {
@@ -57,14 +79,8 @@ var modIndex = sync.OnceValues(func() (map[string]*modEntry, map[string]bool) {
 			}
 		}
 	}
-	return idx, known
+	return known
 })
-
-// modIndexOf returns op's entry of modIndex, nil when it has none.
-func modIndexOf(op string) *modEntry {
-	idx, _ := modIndex()
-	return idx[op]
-}
 
 // typeInfo returns the kind ('b', 'u', 's', 'f', 'p') and width in bits of
 // a PTX type, ok false for types that are not scalar values (.texref).
@@ -113,15 +129,14 @@ func isIntType(t string) bool {
 // mods checks in's modifiers and operand types against modTable. It
 // reports at most one problem per instruction, the first ptxas would.
 func (c *checker) mods(s *scope, in *Instr) {
-	idx, known := modIndex()
-	e := idx[in.Op]
+	e := modEntryOf(in.Op)
 	if e == nil {
 		return
 	}
 	var types []string
 	seen := make([]string, e.ngroup)
 	for _, m := range in.Mods {
-		if _, _, ok := typeInfo(m); ok && (known[m] || e.types[m]) {
+		if _, _, ok := typeInfo(m); ok && (e.types[m] || knownMods()[m]) {
 			if len(e.types) == 0 {
 				c.d.errorf(in.OpPos, "%s takes no type, found %s", opName(in), m)
 				return
@@ -135,7 +150,7 @@ func (c *checker) mods(s *scope, in *Instr) {
 		}
 		g, ok := e.group[m]
 		if !ok {
-			if known[m] {
+			if knownMods()[m] {
 				c.d.errorf(in.OpPos, "modifier %s is not allowed for %s", m, in.Op)
 			} else {
 				c.d.errorf(in.OpPos, "unknown modifier %s on %s", m, in.Op)
@@ -311,7 +326,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	case "setp", "set":
 		cmp := has(gCmp)
 		if cmp == "" {
-			if bad := firstUnknown(in, modIndexOf(in.Op)); bad != "" {
+			if bad := firstUnknown(in, modEntryOf(in.Op)); bad != "" {
 				return fail("unknown comparison %s on %s", bad, in.Op)
 			}
 			return fail("%s needs a comparison (.eq, .lt, ...)", name)
@@ -631,7 +646,7 @@ func (c *checker) memRules(in *Instr) bool {
 // operandTypes checks every register and immediate operand against the
 // type its position needs (modSpec.sig).
 func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
-	sig := modIndexOf(in.Op).spec.sig
+	sig := modEntryOf(in.Op).spec.sig
 	if sig == "" || len(types) == 0 {
 		return
 	}
