@@ -434,6 +434,13 @@ func declNames(v *VarDecl) string {
 // opName is the full mnemonic for messages: "ld.global.u32".
 func opName(in *Instr) string { return in.Op + strings.Join(in.Mods, "") }
 
+// lazyOpName prints as opName(in) where a message formats it (%s): the
+// checkers that name the instruction in many messages make the name only
+// when they report one, not for every instruction.
+type lazyOpName struct{ in *Instr }
+
+func (n lazyOpName) String() string { return opName(n.in) }
+
 func (c *checker) gate(p Pos, what string, minPTX, minSM int) {
 	if minPTX > 0 && c.m.Version.Num() > 0 && c.m.Version.Num() < minPTX {
 		c.d.errorf(p, "%s requires PTX ISA %d.%d or later, but the module declares .version %s", what, minPTX/10, minPTX%10, c.m.Version)
@@ -755,7 +762,7 @@ func fits(letter byte, cl opClass) bool {
 // formOps splits a form string into letters and the count of required
 // operands.
 func formOps(ops string) (letters []byte, required int) {
-	for _, f := range strings.Fields(ops) {
+	for f := range strings.FieldsSeq(ops) {
 		letters = append(letters, f[0])
 		if !strings.HasSuffix(f, "?") {
 			required = len(letters)

@@ -37,12 +37,12 @@ func modEntryOf(op string) *modEntry {
 		return nil
 	}
 	e := &modEntry{spec: s, group: map[string]int{}, types: map[string]bool{}}
-	for _, t := range strings.Fields(s.types) {
+	for t := range strings.FieldsSeq(s.types) {
 		e.types[t] = true
 	}
 	if s.groups != "" {
 		for i, g := range strings.Split(s.groups, "/") {
-			for _, m := range strings.Fields(g) {
+			for m := range strings.FieldsSeq(g) {
 				e.group[m] = i
 			}
 			e.ngroup = i + 1
@@ -57,12 +57,12 @@ func modEntryOf(op string) *modEntry {
 // not take.
 var knownMods = sync.OnceValue(func() map[string]bool {
 	known := map[string]bool{}
-	for _, t := range strings.Fields(tMemTypes + " " + tCvtTypes + " " + tFloatAll + " " + tInt16_64 + " .pred .u16x2 .s16x2 .b128 .f32x2") {
+	for t := range strings.FieldsSeq(tMemTypes + " " + tCvtTypes + " " + tFloatAll + " " + tInt16_64 + " .pred .u16x2 .s16x2 .b128 .f32x2") {
 		known[t] = true
 	}
 	for _, s := range modTable {
 		for _, g := range strings.Split(s.groups, "/") {
-			for _, m := range strings.Fields(g) {
+			for m := range strings.FieldsSeq(g) {
 				known[m] = true
 			}
 		}
@@ -133,8 +133,17 @@ func (c *checker) mods(s *scope, in *Instr) {
 	if e == nil {
 		return
 	}
-	var types []string
-	seen := make([]string, e.ngroup)
+	// Fixed-size buffers: this runs for every instruction, and an opcode
+	// has at most a few groups and types.
+	var typeBuf [2]string
+	var seenBuf [8]string
+	types := typeBuf[:0]
+	var seen []string
+	if e.ngroup <= len(seenBuf) {
+		seen = seenBuf[:e.ngroup]
+	} else {
+		seen = make([]string, e.ngroup)
+	}
 	for _, m := range in.Mods {
 		if _, _, ok := typeInfo(m); ok && (e.types[m] || knownMods()[m]) {
 			if len(e.types) == 0 {
@@ -249,13 +258,13 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	if len(types) > 0 {
 		t = types[len(types)-1]
 	}
-	name := opName(in)
+	name := lazyOpName{in}
 	fail := func(format string, args ...any) bool {
 		c.d.errorf(in.OpPos, format, args...)
 		return false
 	}
 	has := func(list string) string {
-		for _, m := range strings.Fields(list) {
+		for m := range strings.FieldsSeq(list) {
 			if in.HasMod(m) {
 				return m
 			}
@@ -289,7 +298,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 			return fail("modifier .cc of %s applies only to 32- and 64-bit integer types", name)
 		}
 		if in.HasMod(".cc") && (t == ".u64" || t == ".s64") {
-			c.gate(in.OpPos, name+" (.cc on a 64-bit type)", 43, 0)
+			c.gate(in.OpPos, name.String()+" (.cc on a 64-bit type)", 43, 0)
 		}
 		if in.HasMod(".sat") && integer && (t != ".s32" || in.Op == "mul") {
 			return fail("modifier .sat of %s applies only to .s32 among the integer types", name)
@@ -451,7 +460,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		// are new in PTX 8.8 for sm_100 ("Feature '256 bit wide
 		// load/store' requires .target sm_100 or higher").
 		if _, b, ok := typeInfo(t); ok && vecWidth(in)*b == 256 && !in.HasMod(".v8") {
-			c.gate(in.OpPos, name+" (256 bits wide)", 88, 100)
+			c.gate(in.OpPos, name.String()+" (256 bits wide)", 88, 100)
 		}
 		return c.memRules(in)
 	}
@@ -472,7 +481,7 @@ var atomTypes = map[string]string{
 
 // inList reports whether m is one of the space-separated words of list.
 func inList(list, m string) bool {
-	for _, w := range strings.Fields(list) {
+	for w := range strings.FieldsSeq(list) {
 		if w == m {
 			return true
 		}
@@ -602,7 +611,7 @@ func (c *checker) failAt(in *Instr, format string, args ...any) bool {
 func (c *checker) memRules(in *Instr) bool {
 	name := opName(in)
 	has := func(list string) string {
-		for _, m := range strings.Fields(list) {
+		for m := range strings.FieldsSeq(list) {
 			if in.HasMod(m) {
 				return m
 			}
