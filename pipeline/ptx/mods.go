@@ -129,7 +129,7 @@ func isIntType(t string) bool {
 // mods checks in's modifiers and operand types against modTable. It
 // reports at most one problem per instruction, the first ptxas would.
 func (c *checker) mods(s *scope, in *Instr) {
-	e := modEntryOf(in.Op)
+	e := c.modEntry(in.Op)
 	if e == nil {
 		return
 	}
@@ -335,7 +335,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	case "setp", "set":
 		cmp := has(gCmp)
 		if cmp == "" {
-			if bad := firstUnknown(in, modEntryOf(in.Op)); bad != "" {
+			if bad := firstUnknown(in, c.modEntry(in.Op)); bad != "" {
 				return fail("unknown comparison %s on %s", bad, in.Op)
 			}
 			return fail("%s needs a comparison (.eq, .lt, ...)", name)
@@ -655,7 +655,7 @@ func (c *checker) memRules(in *Instr) bool {
 // operandTypes checks every register and immediate operand against the
 // type its position needs (modSpec.sig).
 func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
-	sig := modEntryOf(in.Op).spec.sig
+	sig := c.modEntry(in.Op).spec.sig
 	if sig == "" || len(types) == 0 {
 		return
 	}
