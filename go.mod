@@ -37,3 +37,7 @@ require (
 	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+// The clipboard package bubbles' textinput imports, with its helper
+// program looked up on first use instead of at start-up (see its doc).
+replace github.com/atotto/clipboard => ./third_party/clipboard

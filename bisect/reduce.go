@@ -69,6 +69,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"orilab/internal/atomicfile"
@@ -747,22 +748,24 @@ func elemValues(b []byte, elem string, count int) []uint64 {
 	return vals
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 var (
 	// numberedName matches a number that is part of a name: an
 	// instruction ID (#31), a PTX or virtual register (%r12), a physical
 	// register or a block (R12, UP3, BB4).
-	numberedName = regexp.MustCompile(`(#|%[A-Za-z_]+|\b(?:UR|UP|BB|R|P))[0-9]+\b`)
-	hexNumber    = regexp.MustCompile(`\b0[xX][0-9a-fA-F]+\b`)
-	decNumber    = regexp.MustCompile(`\b[0-9]+\b`)
-	phaseInError = regexp.MustCompile(`^phase _ ([A-Za-z0-9_]+)`)
+	numberedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(#|%[A-Za-z_]+|\b(?:UR|UP|BB|R|P))[0-9]+\b`) })
+	hexNumber    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b0[xX][0-9a-fA-F]+\b`) })
+	decNumber    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9]+\b`) })
+	phaseInError = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^phase _ ([A-Za-z0-9_]+)`) })
 )
 
 // normalize replaces the numbers of a message (IDs, register numbers,
 // addresses, counts, positions) by "_", keeping the words.
 func normalize(s string) string {
-	s = hexNumber.ReplaceAllString(s, "0x_")
-	s = numberedName.ReplaceAllString(s, "${1}_")
-	return decNumber.ReplaceAllString(s, "_")
+	s = hexNumber().ReplaceAllString(s, "0x_")
+	s = numberedName().ReplaceAllString(s, "${1}_")
+	return decNumber().ReplaceAllString(s, "_")
 }
 
 // compileSignature turns a compilation error into a signature: the
@@ -778,7 +781,7 @@ func compileSignature(msg string) Signature {
 	}
 	keep = normalize(keep)
 	sig := Signature{Kind: SigCompileError, Failure: keep}
-	if m := phaseInError.FindStringSubmatch(keep); m != nil {
+	if m := phaseInError().FindStringSubmatch(keep); m != nil {
 		sig.Phase = m[1]
 	}
 	return sig

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -458,8 +459,10 @@ func (v *IRView) Unfollow() string {
 	return what
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 // srcLine finds the PTX line an IR line names ("; line 190").
-var srcLine = regexp.MustCompile(`; line (\d+)\s*$`)
+var srcLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`; line (\d+)\s*$`) })
 
 // sourceLine says which PTX line the cursor's instruction came from, and
 // what that line says.
@@ -475,7 +478,7 @@ func (v *IRView) sourceLine() string {
 			line = r.left
 		}
 	}
-	m := srcLine.FindStringSubmatch(line)
+	m := srcLine().FindStringSubmatch(line)
 	if m == nil {
 		return "this line names no PTX line"
 	}

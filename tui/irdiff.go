@@ -3,6 +3,7 @@ package tui
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"orilab/internal/irdiff"
 )
@@ -38,8 +39,10 @@ func changes(ops []diffOp) int {
 	return n
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 // regOperand finds virtual and physical registers in an IR line.
-var regOperand = regexp.MustCompile(`%[a-z]+\d+|\bU?R\d+\b|\bU?P\d+\b`)
+var regOperand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[a-z]+\d+|\bU?R\d+\b|\bU?P\d+\b`) })
 
 // definedReg returns the first register an instruction line writes (its
 // first result, before " = "), or "".
@@ -48,7 +51,7 @@ func definedReg(line string) string {
 	if eq < 0 || lineID(line) == "" {
 		return ""
 	}
-	return regOperand.FindString(line[:eq])
+	return regOperand().FindString(line[:eq])
 }
 
 // followRe matches token as a whole word: "%r1" does not match "%r10".

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -89,13 +90,15 @@ func (v *IRView) updateRemarks(km tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 // blockRef finds "BB3" in a remark's place.
-var blockRef = regexp.MustCompile(`\bBB\d+\b`)
+var blockRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bBB\d+\b`) })
 
 // gotoRemark moves the cursor to the block a remark names, in its
 // function, and says where it went.
 func (v *IRView) gotoRemark(r opt.Remark) string {
-	bb := blockRef.FindString(r.Where)
+	bb := blockRef().FindString(r.Where)
 	for i, row := range v.rows {
 		if row.fn != r.Func {
 			continue

@@ -19,7 +19,7 @@ import (
 // rowLine is the PTX line a row names, or 0.
 func rowLine(r irRow) int {
 	for _, t := range []string{r.text, r.right, r.left} {
-		if m := srcLine.FindStringSubmatch(t); m != nil {
+		if m := srcLine().FindStringSubmatch(t); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			return n
 		}

@@ -1,4 +1,4 @@
-//go:build !((darwin || freebsd || linux || netbsd) && !android)
+//go:build !((darwin || freebsd || linux || netbsd) && !android) && !nogpu
 
 package cuda
 

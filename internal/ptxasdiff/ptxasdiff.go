@@ -59,18 +59,22 @@ func (r Result) LineAgree() bool {
 	return !r.Ptxas.Accept && !r.Orilab.Accept && r.Ptxas.Line == r.Orilab.Line
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 var (
-	targetRE = regexp.MustCompile(`(?m)^\s*\.target\s+([a-z_0-9]+)`)
+	targetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\.target\s+([a-z_0-9]+)`) })
 	// "ptxas FILE, line 12; error   : MESSAGE" and the fatal form.
-	lineRE = regexp.MustCompile(`(?m)^ptxas [^\n]*?, line (\d+); (?:error|fatal)\s*: ([^\n]*)$`)
-	fatRE  = regexp.MustCompile(`(?m)^ptxas fatal\s*: ([^\n]*)$`)
+	lineRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^ptxas [^\n]*?, line (\d+); (?:error|fatal)\s*: ([^\n]*)$`)
+	})
+	fatRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ptxas fatal\s*: ([^\n]*)$`) })
 )
 
 // Arch returns the -arch for a module: its own .target where ptxas 13 can
 // compile for it, sm_75 (the oldest ptxas 13 supports) for older targets,
 // whose PTX ptxas compiles for any newer architecture.
 func Arch(src []byte) string {
-	m := targetRE.FindSubmatch(src)
+	m := targetRE().FindSubmatch(src)
 	if m == nil {
 		return "sm_75"
 	}
@@ -116,10 +120,10 @@ func parsePtxas(out []byte, ok bool) Verdict {
 		return Verdict{Accept: true}
 	}
 	v := Verdict{}
-	if m := lineRE.FindSubmatch(out); m != nil {
+	if m := lineRE().FindSubmatch(out); m != nil {
 		v.Line, _ = strconv.Atoi(string(m[1]))
 		v.Msg = strings.TrimSpace(string(m[2]))
-	} else if m := fatRE.FindSubmatch(out); m != nil {
+	} else if m := fatRE().FindSubmatch(out); m != nil {
 		v.Msg = strings.TrimSpace(string(m[1]))
 	} else {
 		v.Msg = strings.TrimSpace(string(out))

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -251,11 +252,13 @@ func firstLine(out string, err error) string {
 	return err.Error()
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 var (
-	reEntry = regexp.MustCompile(`Compiling entry function '([^']+)'`)
-	reProps = regexp.MustCompile(`Function properties for (\S+)`)
-	reSpill = regexp.MustCompile(`(\d+) bytes spill stores, (\d+) bytes spill loads`)
-	reUsed  = regexp.MustCompile(`Used (\d+) registers`)
+	reEntry = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Compiling entry function '([^']+)'`) })
+	reProps = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Function properties for (\S+)`) })
+	reSpill = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+) bytes spill stores, (\d+) bytes spill loads`) })
+	reUsed  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Used (\d+) registers`) })
 )
 
 // parseVerbose reads ptxas -v style lines (orilab prints the same).
@@ -265,16 +268,16 @@ func parseVerbose(out string) map[string]*Figures {
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		l := sc.Text()
-		if x := reEntry.FindStringSubmatch(l); x != nil {
+		if x := reEntry().FindStringSubmatch(l); x != nil {
 			cur = x[1]
 			fig(m, cur)
-		} else if x := reProps.FindStringSubmatch(l); x != nil {
+		} else if x := reProps().FindStringSubmatch(l); x != nil {
 			cur = x[1]
-		} else if x := reSpill.FindStringSubmatch(l); x != nil && cur != "" {
+		} else if x := reSpill().FindStringSubmatch(l); x != nil && cur != "" {
 			f := fig(m, cur)
 			f.SpillStores, _ = strconv.Atoi(x[1])
 			f.SpillLoads, _ = strconv.Atoi(x[2])
-		} else if x := reUsed.FindStringSubmatch(l); x != nil && cur != "" {
+		} else if x := reUsed().FindStringSubmatch(l); x != nil && cur != "" {
 			fig(m, cur).Regs, _ = strconv.Atoi(x[1])
 		}
 	}
@@ -288,11 +291,13 @@ func parseVerbose(out string) map[string]*Figures {
 	return m
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 var (
-	reInst     = regexp.MustCompile(`^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;`)
-	reFunction = regexp.MustCompile(`^\s*Function : (\S+)`)
-	reText     = regexp.MustCompile(`^\.text\.(\S+):$`)
-	reSelfBRA  = regexp.MustCompile(`^BRA 0x([0-9a-f]+)$`)
+	reInst     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;`) })
+	reFunction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*Function : (\S+)`) })
+	reText     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.text\.(\S+):$`) })
+	reSelfBRA  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^BRA 0x([0-9a-f]+)$`) })
 )
 
 // countOrilab counts the instructions of each function in orilab's SASS.
@@ -304,15 +309,15 @@ var (
 // them. So that the counts compare like with like, each such subroutine
 // is counted in every function that calls it, and not as a row of its own.
 func countOrilab(sass string) map[string]int {
-	m := count(sass, reText)
+	m := count(sass, reText())
 	calls := map[string]map[string]bool{}
 	cur := ""
 	for _, l := range strings.Split(sass, "\n") {
-		if x := reText.FindStringSubmatch(l); x != nil {
+		if x := reText().FindStringSubmatch(l); x != nil {
 			cur = x[1]
 			continue
 		}
-		if x := reCallSlow.FindStringSubmatch(l); x != nil && cur != "" {
+		if x := reCallSlow().FindStringSubmatch(l); x != nil && cur != "" {
 			if calls[cur] == nil {
 				calls[cur] = map[string]bool{}
 			}
@@ -336,12 +341,14 @@ func countOrilab(sass string) map[string]int {
 // (pipeline/lower/slowpath.go); reCallSlow finds a call of one.
 const slowPrefix = "__orilab."
 
-var reCallSlow = regexp.MustCompile("CALL\\.\\S*\\s+`\\((__orilab\\.[^)]+)\\)")
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
+var reCallSlow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("CALL\\.\\S*\\s+`\\((__orilab\\.[^)]+)\\)") })
 
 // countCuobjdump counts the instructions of each function in cuobjdump
 // -sass output.
 func countCuobjdump(dump string) map[string]int {
-	return count(dump, reFunction)
+	return count(dump, reFunction())
 }
 
 func count(text string, header *regexp.Regexp) map[string]int {
@@ -353,7 +360,7 @@ func count(text string, header *regexp.Regexp) map[string]int {
 			m[cur] += 0
 			continue
 		}
-		x := reInst.FindStringSubmatch(l)
+		x := reInst().FindStringSubmatch(l)
 		if x == nil || cur == "" {
 			continue
 		}
@@ -361,7 +368,7 @@ func count(text string, header *regexp.Regexp) map[string]int {
 		if ins == "NOP" {
 			continue
 		}
-		if b := reSelfBRA.FindStringSubmatch(ins); b != nil {
+		if b := reSelfBRA().FindStringSubmatch(ins); b != nil {
 			if a, err := strconv.ParseUint(x[1], 16, 64); err == nil {
 				if t, err := strconv.ParseUint(b[1], 16, 64); err == nil && t == a {
 					continue // ptxas's trailing branch-to-self

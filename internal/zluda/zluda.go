@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/spec"
 )
@@ -144,7 +145,9 @@ func Load(sharedDir string) ([]Case, error) {
 	return cases, nil
 }
 
-var macroRE = regexp.MustCompile(`\(macro (\S+)\)`)
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
+var macroRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(macro (\S+)\)`) })
 
 // loadExpect builds the case of one expectation file, plus its 32-bit
 // copy when there is one.
@@ -154,7 +157,7 @@ func loadExpect(root, rel, macro string) ([]Case, error) {
 		return nil, err
 	}
 	if macro == "" {
-		if m := macroRE.FindStringSubmatch(x.Source); m != nil {
+		if m := macroRE().FindStringSubmatch(x.Source); m != nil {
 			macro = m[1]
 		}
 	}

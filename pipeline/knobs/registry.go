@@ -3,6 +3,7 @@ package knobs
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -95,7 +96,11 @@ func (r Range) describe() string {
 type Registry struct {
 	mu     sync.RWMutex
 	byName map[string]*entryDef // lower-case name or alias
-	all    []*entryDef
+	// exact maps each name and alias as registered: the code reads its
+	// knobs by those spellings, so a lookup rarely needs the lower-case
+	// copy (an allocation per read of a CamelCase name).
+	exact map[string]*entryDef
+	all   []*entryDef
 }
 
 type entryDef struct {
@@ -107,7 +112,7 @@ type entryDef struct {
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{byName: map[string]*entryDef{}}
+	return &Registry{byName: map[string]*entryDef{}, exact: map[string]*entryDef{}}
 }
 
 // Default is the registry the compiler uses. Packages that read a knob
@@ -155,21 +160,22 @@ func (r *Registry) Register(k Knob) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	// Check every name before adding any, so a panic leaves r unchanged.
-	seen := map[string]bool{}
-	for _, n := range names {
+	keys := make([]string, len(names))
+	for i, n := range names {
 		if validIdent(n) != nil {
 			panic(fmt.Sprintf("knobs: Register(%q): bad alias %q", k.Name, n))
 		}
-		if old, ok := r.byName[strings.ToLower(n)]; ok {
+		keys[i] = strings.ToLower(n)
+		if old, ok := r.byName[keys[i]]; ok {
 			panic(fmt.Sprintf("knobs: Register(%q): name %q already registered by %q", k.Name, n, old.Name))
 		}
-		if seen[strings.ToLower(n)] {
+		if slices.Contains(keys[:i], keys[i]) {
 			panic(fmt.Sprintf("knobs: Register(%q): name %q given twice", k.Name, n))
 		}
-		seen[strings.ToLower(n)] = true
 	}
-	for _, n := range names {
-		r.byName[strings.ToLower(n)] = e
+	for i, n := range names {
+		r.byName[keys[i]] = e
+		r.exact[n] = e
 	}
 	r.all = append(r.all, e)
 }
@@ -186,6 +192,9 @@ func (r *Registry) Lookup(name string) (Knob, bool) {
 func (r *Registry) lookup(name string) *entryDef {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	if e := r.exact[name]; e != nil {
+		return e
+	}
 	return r.byName[strings.ToLower(name)]
 }
 

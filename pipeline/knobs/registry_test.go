@@ -77,6 +77,11 @@ func TestLookupIgnoresCase(t *testing.T) {
 	if _, ok := r.Lookup("NoSuchKnob"); ok {
 		t.Error("found NoSuchKnob")
 	}
+	// A read by the registered spelling makes no lower-case copy: the
+	// compiler reads knobs that way in every phase.
+	if n := testing.AllocsPerRun(100, func() { r.Lookup("SchedNumBB_Limit") }); n != 0 {
+		t.Errorf("Lookup by the registered name: %v allocations, want 0", n)
+	}
 	if v, ok := r.DefaultValue("costweight"); !ok || v.Float() != 0.5 {
 		t.Errorf("default %v %v", v, ok)
 	}

@@ -22,7 +22,9 @@
 // f64 division and reciprocal (where DDIV is expanded) and of
 // rsqrt.approx.f64 (at lowering, Options.OutlineSlowPaths) into
 // subroutines the module shares, called with the private convention, as
-// ptxas does.
+// ptxas does; a lowering of several functions at once (Options.Jobs)
+// makes them through a view per function and places them where the
+// serial lowering would, so its module is the serial one.
 //
 // Shared variables have one module-wide layout (body.go), from 0x400 on
 // sm_90 where the first KB is the system's (ori.SharedReserved), and a

@@ -126,14 +126,11 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 			bodies = append(bodies, f)
 		}
 	}
-	// The slow-path subroutines (rsqrt.approx.f64) are made on first use
-	// and appended to the module in that order: only a lowering one
-	// function after another keeps that order, and the maker unshared.
-	if opts.Jobs > 1 && opts.UndefinedReads == nil && l.slow == nil && len(bodies) > 1 {
+	if opts.Jobs > 1 && opts.UndefinedReads == nil && len(bodies) > 1 {
 		return l.functions(bodies, opts.Jobs)
 	}
 	for _, f := range bodies {
-		of, err := l.function(f)
+		of, err := l.function(f, l.slow)
 		if err != nil {
 			return nil, err
 		}
@@ -149,19 +146,32 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 // with them in order, or the first function's error in order (the error
 // a lowering one after another stops at; par.Do). The texture layout, otherwise
 // built when a function first needs it, is built before: it is the one
-// piece of the lowerer a function's lowering would write.
+// piece of the lowerer a function's lowering would write. The slow-path
+// subroutines (rsqrt.approx.f64) are made through a view per function
+// and placed where the serial lowering appends them (slowpath.go).
 func (l *lowerer) functions(fs []*ptx.Func, jobs int) (*ori.Module, error) {
 	l.texLayout()
 	out := make([]*ori.Func, len(fs))
+	views := make([]*SlowPaths, len(fs))
 	err := par.Do(len(fs), jobs, func(i int) error {
 		var err error
-		out[i], err = l.function(fs[i])
+		if l.slow != nil {
+			views[i] = l.slow.forFunction()
+		}
+		out[i], err = l.function(fs[i], views[i])
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	l.out.Funcs = out
+	if l.slow == nil {
+		l.out.Funcs = out
+		return l.out, nil
+	}
+	l.slow.place(out, views)
+	if err := l.slow.Finish(); err != nil {
+		return nil, err
+	}
 	return l.out, nil
 }
 
@@ -566,12 +576,14 @@ func ntid(args []string) [3]int {
 	return n
 }
 
-func (l *lowerer) function(pf *ptx.Func) (*ori.Func, error) {
+// function lowers pf; slow (nil: the slow paths stay inline) makes the
+// slow-path subroutines it calls.
+func (l *lowerer) function(pf *ptx.Func, slow *SlowPaths) (*ori.Func, error) {
 	c := &fn{l: l, pf: pf, f: &ori.Func{Name: pf.Name, Entry: pf.Entry}, labels: map[string]*ori.Block{}}
-	if l.slow != nil && (pf.Entry || hasCall(pf.Body)) {
+	if slow != nil && (pf.Entry || hasCall(pf.Body)) {
 		// A .func without calls returns through the physical pair it
 		// received, which a call would overwrite (slowpath.go, CanCall).
-		c.slow = l.slow
+		c.slow = slow
 	}
 	c.guard = ori.PT
 	for _, d := range pf.Dirs {

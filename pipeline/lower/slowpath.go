@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -46,16 +47,62 @@ import (
 // ptxas's templates for DDIV, "__ori_template_DDIV1..3", in the same
 // expansion) and, for rsqrt.approx.f64, in the lowering, behind the knob
 // OutlineF64SlowPath (pipeline/outlineslow.go).
+//
+// A lowering that runs several functions at once shares one SlowPaths
+// through a view per function (forFunction): the subroutines are made
+// under a lock, each once, and each view lists the ones its function
+// uses, in the order of first use; place then puts them into the module
+// where a lowering one function after another appends them, before the
+// first function that uses them. A subroutine's code depends only on
+// its key (it is made in a function of its own, from its parameters),
+// and its name is its key (no PTX identifier has a dot, and the keys
+// are distinct), so whichever function makes it first, the module is
+// the serial one.
 type SlowPaths struct {
 	m *ori.Module
+	// mu guards funcs, which the views of a parallel lowering share.
+	mu sync.Mutex
 	// funcs holds the subroutine made for each rounding mode.
 	funcs map[string]*ori.Func
+	// parent is the shared outliner of a view (forFunction); nil for
+	// the outliner itself, which appends each subroutine to m.Funcs
+	// when it makes it.
+	parent *SlowPaths
+	// uses lists, in a view, the subroutines its function called, each
+	// once, in the order of first use.
+	uses []*ori.Func
 }
 
 // NewSlowPaths returns the outliner for module m: the subroutines it
 // makes are appended to m.Funcs.
 func NewSlowPaths(m *ori.Module) *SlowPaths {
 	return &SlowPaths{m: m, funcs: map[string]*ori.Func{}}
+}
+
+// forFunction returns a view of s for one function of a parallel
+// lowering: it makes subroutines in s without appending them to the
+// module, and records its function's uses for place.
+func (s *SlowPaths) forFunction() *SlowPaths {
+	return &SlowPaths{m: s.m, parent: s}
+}
+
+// place appends to s.m.Funcs, in order, each function of fs preceded by
+// the subroutines that its view (views[i], nil when it has none) uses
+// and that no earlier function used: where a lowering one function
+// after another puts them.
+func (s *SlowPaths) place(fs []*ori.Func, views []*SlowPaths) {
+	placed := map[*ori.Func]bool{}
+	for i, f := range fs {
+		if v := views[i]; v != nil {
+			for _, g := range v.uses {
+				if !placed[g] {
+					placed[g] = true
+					s.m.Funcs = append(s.m.Funcs, g)
+				}
+			}
+		}
+		s.m.Funcs = append(s.m.Funcs, f)
+	}
 }
 
 // Registers of the subroutine's convention (first words): the i-th
@@ -85,6 +132,24 @@ func (s *SlowPaths) name(key string) string {
 // subroutine returns the slow-path subroutine named key (made on first
 // use): it takes nargs f64 operands and returns body's f64 result t.
 func (s *SlowPaths) subroutine(key string, nargs int, body func(c *fn, args []ori.Operand, t ori.Reg)) *ori.Func {
+	if p := s.parent; p != nil {
+		p.mu.Lock()
+		g := p.make(key, nargs, body, false)
+		p.mu.Unlock()
+		for _, u := range s.uses {
+			if u == g {
+				return g
+			}
+		}
+		s.uses = append(s.uses, g)
+		return g
+	}
+	return s.make(key, nargs, body, true)
+}
+
+// make returns the subroutine named key, made on first use; a new one
+// goes to the end of s.m.Funcs when add is set.
+func (s *SlowPaths) make(key string, nargs int, body func(c *fn, args []ori.Operand, t ori.Reg), add bool) *ori.Func {
 	if g := s.funcs[key]; g != nil {
 		return g
 	}
@@ -115,7 +180,9 @@ func (s *SlowPaths) subroutine(key string, nargs int, body func(c *fn, args []or
 	c.emit(ori.OpRET, []string{"REL", "NODEC"}, nil, ori.R(ori.PReg(ori.ClassR, ori.PrivateRetAddr, 2)))
 	g.Blocks = c.order
 	s.funcs[key] = g
-	s.m.Funcs = append(s.m.Funcs, g)
+	if add {
+		s.m.Funcs = append(s.m.Funcs, g)
+	}
 	return g
 }
 

@@ -3,6 +3,7 @@ package ptx
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // The checker resolves every name in a module and validates instruction
@@ -86,6 +87,37 @@ type checker struct {
 	fn     *Func
 	labels map[string]*decl // labels of the function being checked
 	inVec  bool             // operandType is checking an element of a vector operand
+	// isa and mod cache isaEntryOf and modEntryOf for this module: a
+	// plain map is several times faster per instruction than their
+	// shared sync.Map.
+	isa map[string]*isaEntry
+	mod map[string]*modEntry
+}
+
+// isaEntry returns isaEntryOf(op) through c's cache.
+func (c *checker) isaEntry(op string) (*isaEntry, bool) {
+	if e, ok := c.isa[op]; ok {
+		return e, e != nil
+	}
+	e, ok := isaEntryOf(op)
+	if c.isa == nil {
+		c.isa = map[string]*isaEntry{}
+	}
+	c.isa[op] = e
+	return e, ok
+}
+
+// modEntry returns modEntryOf(op) through c's cache.
+func (c *checker) modEntry(op string) *modEntry {
+	if e, ok := c.mod[op]; ok {
+		return e
+	}
+	e := modEntryOf(op)
+	if c.mod == nil {
+		c.mod = map[string]*modEntry{}
+	}
+	c.mod[op] = e
+	return e
 }
 
 func check(d *diag, m *Module) {
@@ -433,6 +465,13 @@ func declNames(v *VarDecl) string {
 // opName is the full mnemonic for messages: "ld.global.u32".
 func opName(in *Instr) string { return in.Op + strings.Join(in.Mods, "") }
 
+// lazyOpName prints as opName(in) where a message formats it (%s): the
+// checkers that name the instruction in many messages make the name only
+// when they report one, not for every instruction.
+type lazyOpName struct{ in *Instr }
+
+func (n lazyOpName) String() string { return opName(n.in) }
+
 func (c *checker) gate(p Pos, what string, minPTX, minSM int) {
 	if minPTX > 0 && c.m.Version.Num() > 0 && c.m.Version.Num() < minPTX {
 		c.d.errorf(p, "%s requires PTX ISA %d.%d or later, but the module declares .version %s", what, minPTX/10, minPTX%10, c.m.Version)
@@ -452,7 +491,7 @@ func (c *checker) instr(s *scope, in *Instr) {
 			c.d.errorf(in.Guard.Pos, "guard %s is not a predicate register", in.Guard.Reg)
 		}
 	}
-	entry, ok := isaIndex[in.Op]
+	entry, ok := c.isaEntry(in.Op)
 	if !ok {
 		c.d.errorf(in.OpPos, "unknown instruction '%s'", in.Op)
 		return
@@ -754,7 +793,7 @@ func fits(letter byte, cl opClass) bool {
 // formOps splits a form string into letters and the count of required
 // operands.
 func formOps(ops string) (letters []byte, required int) {
-	for _, f := range strings.Fields(ops) {
+	for f := range strings.FieldsSeq(ops) {
 		letters = append(letters, f[0])
 		if !strings.HasSuffix(f, "?") {
 			required = len(letters)
@@ -777,24 +816,33 @@ type isaEntry struct {
 	forms []compiledForm
 }
 
-// isaIndex is isaTable with compiled forms: one map lookup per
-// instruction on the checker's hot path.
-var isaIndex = func() map[string]*isaEntry {
-	out := make(map[string]*isaEntry, len(isaTable))
-	for op, spec := range isaTable {
-		e := &isaEntry{spec: spec}
-		for _, f := range spec.forms {
-			cf := compiledForm{any: strings.TrimSpace(f.ops) == "*"}
-			if f.when != "" {
-				cf.when = strings.Split(f.when, "|")
-			}
-			cf.letters, cf.required = formOps(f.ops)
-			e.forms = append(e.forms, cf)
-		}
-		out[op] = e
+// isaEntries holds the isaEntry of each opcode made so far (isaEntryOf).
+var isaEntries sync.Map // opcode -> *isaEntry
+
+// isaEntryOf returns op's entry of isaTable with its forms compiled, ok
+// false for an opcode the table lacks. Each entry is made when the
+// checker first meets its opcode: every orilab process used to compile
+// the whole table at initialization, also those that check no PTX.
+func isaEntryOf(op string) (*isaEntry, bool) {
+	if e, ok := isaEntries.Load(op); ok {
+		return e.(*isaEntry), true
 	}
-	return out
-}()
+	spec, ok := isaTable[op]
+	if !ok {
+		return nil, false
+	}
+	e := &isaEntry{spec: spec}
+	for _, f := range spec.forms {
+		cf := compiledForm{any: strings.TrimSpace(f.ops) == "*"}
+		if f.when != "" {
+			cf.when = strings.Split(f.when, "|")
+		}
+		cf.letters, cf.required = formOps(f.ops)
+		e.forms = append(e.forms, cf)
+	}
+	got, _ := isaEntries.LoadOrStore(op, e)
+	return got.(*isaEntry), true
+}
 
 // forms reports whether the operands match one applicable form, and
 // reports the mismatch when they do not.

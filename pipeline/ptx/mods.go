@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"strings"
+	"sync"
 )
 
 // The modifier and operand-type checks: every modifier of an instruction
@@ -10,7 +11,7 @@ import (
 // the instruction type by ptxas's rules. They run after the operand forms
 // matched, so every operand here is of the expected class.
 
-// modIndex is modTable compiled: for each opcode the group of every
+// modEntry is an opcode's entry of modTable compiled: the group of every
 // modifier and the set of instruction types.
 type modEntry struct {
 	spec   modSpec
@@ -19,27 +20,52 @@ type modEntry struct {
 	ngroup int
 }
 
-var modIndex, knownMods = func() (map[string]*modEntry, map[string]bool) {
-	idx := map[string]*modEntry{}
+// modEntries holds the modEntry of each opcode made so far (modEntryOf).
+var modEntries sync.Map // opcode -> *modEntry
+
+// modEntryOf returns op's entry of modTable compiled, nil when it has
+// none. Each entry is made when the checker first meets its opcode: a
+// file uses a few dozen of the table's opcodes, and every orilab process
+// used to compile the whole table at initialization (0.2 ms, also in
+// those that check no PTX).
+func modEntryOf(op string) *modEntry {
+	if e, ok := modEntries.Load(op); ok {
+		return e.(*modEntry)
+	}
+	s, ok := modTable[op]
+	if !ok {
+		return nil
+	}
+	e := &modEntry{spec: s, group: map[string]int{}, types: map[string]bool{}}
+	for t := range strings.FieldsSeq(s.types) {
+		e.types[t] = true
+	}
+	if s.groups != "" {
+		for i, g := range strings.Split(s.groups, "/") {
+			for m := range strings.FieldsSeq(g) {
+				e.group[m] = i
+			}
+			e.ngroup = i + 1
+		}
+	}
+	got, _ := modEntries.LoadOrStore(op, e)
+	return got.(*modEntry)
+}
+
+// knownMods returns the set of every modifier the tables know, built
+// on first use: the checker asks only about a modifier its opcode does
+// not take.
+var knownMods = sync.OnceValue(func() map[string]bool {
 	known := map[string]bool{}
-	for _, t := range strings.Fields(tMemTypes + " " + tCvtTypes + " " + tFloatAll + " " + tInt16_64 + " .pred .u16x2 .s16x2 .b128 .f32x2") {
+	for t := range strings.FieldsSeq(tMemTypes + " " + tCvtTypes + " " + tFloatAll + " " + tInt16_64 + " .pred .u16x2 .s16x2 .b128 .f32x2") {
 		known[t] = true
 	}
-	for op, s := range modTable {
-		e := &modEntry{spec: s, group: map[string]int{}, types: map[string]bool{}}
-		for _, t := range strings.Fields(s.types) {
-			e.types[t] = true
-		}
-		if s.groups != "" {
-			for i, g := range strings.Split(s.groups, "/") {
-				for _, m := range strings.Fields(g) {
-					e.group[m] = i
-					known[m] = true
-				}
-				e.ngroup = i + 1
+	for _, s := range modTable {
+		for _, g := range strings.Split(s.groups, "/") {
+			for m := range strings.FieldsSeq(g) {
+				known[m] = true
 			}
 		}
-		idx[op] = e
 	}
 	for _, s := range isaTable {
 		for _, g := range s.gates {
@@ -53,8 +79,8 @@ var modIndex, knownMods = func() (map[string]*modEntry, map[string]bool) {
 			}
 		}
 	}
-	return idx, known
-}()
+	return known
+})
 
 // typeInfo returns the kind ('b', 'u', 's', 'f', 'p') and width in bits of
 // a PTX type, ok false for types that are not scalar values (.texref).
@@ -103,14 +129,23 @@ func isIntType(t string) bool {
 // mods checks in's modifiers and operand types against modTable. It
 // reports at most one problem per instruction, the first ptxas would.
 func (c *checker) mods(s *scope, in *Instr) {
-	e := modIndex[in.Op]
+	e := c.modEntry(in.Op)
 	if e == nil {
 		return
 	}
-	var types []string
-	seen := make([]string, e.ngroup)
+	// Fixed-size buffers: this runs for every instruction, and an opcode
+	// has at most a few groups and types.
+	var typeBuf [2]string
+	var seenBuf [8]string
+	types := typeBuf[:0]
+	var seen []string
+	if e.ngroup <= len(seenBuf) {
+		seen = seenBuf[:e.ngroup]
+	} else {
+		seen = make([]string, e.ngroup)
+	}
 	for _, m := range in.Mods {
-		if _, _, ok := typeInfo(m); ok && (knownMods[m] || e.types[m]) {
+		if _, _, ok := typeInfo(m); ok && (e.types[m] || knownMods()[m]) {
 			if len(e.types) == 0 {
 				c.d.errorf(in.OpPos, "%s takes no type, found %s", opName(in), m)
 				return
@@ -124,7 +159,7 @@ func (c *checker) mods(s *scope, in *Instr) {
 		}
 		g, ok := e.group[m]
 		if !ok {
-			if knownMods[m] {
+			if knownMods()[m] {
 				c.d.errorf(in.OpPos, "modifier %s is not allowed for %s", m, in.Op)
 			} else {
 				c.d.errorf(in.OpPos, "unknown modifier %s on %s", m, in.Op)
@@ -223,13 +258,13 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	if len(types) > 0 {
 		t = types[len(types)-1]
 	}
-	name := opName(in)
+	name := lazyOpName{in}
 	fail := func(format string, args ...any) bool {
 		c.d.errorf(in.OpPos, format, args...)
 		return false
 	}
 	has := func(list string) string {
-		for _, m := range strings.Fields(list) {
+		for m := range strings.FieldsSeq(list) {
 			if in.HasMod(m) {
 				return m
 			}
@@ -263,7 +298,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 			return fail("modifier .cc of %s applies only to 32- and 64-bit integer types", name)
 		}
 		if in.HasMod(".cc") && (t == ".u64" || t == ".s64") {
-			c.gate(in.OpPos, name+" (.cc on a 64-bit type)", 43, 0)
+			c.gate(in.OpPos, name.String()+" (.cc on a 64-bit type)", 43, 0)
 		}
 		if in.HasMod(".sat") && integer && (t != ".s32" || in.Op == "mul") {
 			return fail("modifier .sat of %s applies only to .s32 among the integer types", name)
@@ -300,7 +335,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 	case "setp", "set":
 		cmp := has(gCmp)
 		if cmp == "" {
-			if bad := firstUnknown(in, modIndex[in.Op]); bad != "" {
+			if bad := firstUnknown(in, c.modEntry(in.Op)); bad != "" {
 				return fail("unknown comparison %s on %s", bad, in.Op)
 			}
 			return fail("%s needs a comparison (.eq, .lt, ...)", name)
@@ -425,7 +460,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		// are new in PTX 8.8 for sm_100 ("Feature '256 bit wide
 		// load/store' requires .target sm_100 or higher").
 		if _, b, ok := typeInfo(t); ok && vecWidth(in)*b == 256 && !in.HasMod(".v8") {
-			c.gate(in.OpPos, name+" (256 bits wide)", 88, 100)
+			c.gate(in.OpPos, name.String()+" (256 bits wide)", 88, 100)
 		}
 		return c.memRules(in)
 	}
@@ -446,7 +481,7 @@ var atomTypes = map[string]string{
 
 // inList reports whether m is one of the space-separated words of list.
 func inList(list, m string) bool {
-	for _, w := range strings.Fields(list) {
+	for w := range strings.FieldsSeq(list) {
 		if w == m {
 			return true
 		}
@@ -576,7 +611,7 @@ func (c *checker) failAt(in *Instr, format string, args ...any) bool {
 func (c *checker) memRules(in *Instr) bool {
 	name := opName(in)
 	has := func(list string) string {
-		for _, m := range strings.Fields(list) {
+		for m := range strings.FieldsSeq(list) {
 			if in.HasMod(m) {
 				return m
 			}
@@ -620,7 +655,7 @@ func (c *checker) memRules(in *Instr) bool {
 // operandTypes checks every register and immediate operand against the
 // type its position needs (modSpec.sig).
 func (c *checker) operandTypes(s *scope, in *Instr, types []string) {
-	sig := modIndex[in.Op].spec.sig
+	sig := c.modEntry(in.Op).spec.sig
 	if sig == "" || len(types) == 0 {
 		return
 	}

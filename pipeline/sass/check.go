@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"orilab/internal/atomicfile"
 	"orilab/pipeline/ori"
@@ -38,7 +39,7 @@ func NvdisasmRaw(tool string, arch int, code []byte, base int) ([]string, error)
 	}
 	var texts []string
 	for _, line := range strings.Split(out.String(), "\n") {
-		m := instLine.FindStringSubmatch(line)
+		m := checkRE().instLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -49,8 +50,6 @@ func NvdisasmRaw(tool string, arch int, code []byte, base int) ([]string, error)
 	}
 	return texts, nil
 }
-
-var instLine = regexp.MustCompile(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?;)`)
 
 // InstTexts returns orilab's text of every instruction of f as Text
 // prints it for SM arch, the function placed at address base, with
@@ -131,16 +130,26 @@ func guardText(in *ori.Inst) string {
 	return g + regName(in.Guard, false) + " "
 }
 
-var (
-	spaces    = regexp.MustCompile(`\s+`)
-	labelRef  = regexp.MustCompile("`\\((0x[0-9a-f]+)\\)")
-	callTgt   = regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`)
-	retTgt    = regexp.MustCompile(`^((?:@!?P[0-7T] )?(?:RET\.REL\.NODEC|BRX) R\d+) \S+ ;$`)
-	descURZ   = regexp.MustCompile(`desc\[URZ\]`)
-	brxList   = regexp.MustCompile(`\s*\(\*"BRANCH_TARGETS[^"]*"\*\)`)
-	spaceSemi = regexp.MustCompile(` ?([;,])`)
-	bankSpace = regexp.MustCompile(`(c\[0x[0-9a-f]+\]) \[`)
-)
+// checkRE returns the expressions of NvdisasmRaw and Normalize,
+// compiled on first use: only the checks against nvdisasm use them, and
+// compiling them at start-up cost every orilab process about 0.1 ms.
+var checkRE = sync.OnceValue(func() *checkExprs {
+	return &checkExprs{
+		instLine:  regexp.MustCompile(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?;)`),
+		spaces:    regexp.MustCompile(`\s+`),
+		labelRef:  regexp.MustCompile("`\\((0x[0-9a-f]+)\\)"),
+		callTgt:   regexp.MustCompile(`^((?:@!?P[0-7T] )?CALL\.REL\.NOINC) \S+ ;$`),
+		retTgt:    regexp.MustCompile(`^((?:@!?P[0-7T] )?(?:RET\.REL\.NODEC|BRX) R\d+) \S+ ;$`),
+		descURZ:   regexp.MustCompile(`desc\[URZ\]`),
+		brxList:   regexp.MustCompile(`\s*\(\*"BRANCH_TARGETS[^"]*"\*\)`),
+		spaceSemi: regexp.MustCompile(` ?([;,])`),
+		bankSpace: regexp.MustCompile(`(c\[0x[0-9a-f]+\]) \[`),
+	}
+})
+
+type checkExprs struct {
+	instLine, spaces, labelRef, callTgt, retTgt, descURZ, brxList, spaceSemi, bankSpace *regexp.Regexp
+}
 
 // Normalize maps an instruction text from either side to the form the
 // comparison uses:
@@ -162,19 +171,20 @@ var (
 //     descriptor (orilab's encoder never writes one), and nvdisasm's
 //     desc[URZ] is dropped.
 func Normalize(s string) string {
-	s = brxList.ReplaceAllString(s, "")
-	s = strings.TrimSpace(spaces.ReplaceAllString(s, " "))
-	s = bankSpace.ReplaceAllString(s, "$1[")
-	s = labelRef.ReplaceAllString(s, "$1")
-	s = descURZ.ReplaceAllString(s, "")
-	s = spaceSemi.ReplaceAllString(s, "$1")
+	re := checkRE()
+	s = re.brxList.ReplaceAllString(s, "")
+	s = strings.TrimSpace(re.spaces.ReplaceAllString(s, " "))
+	s = re.bankSpace.ReplaceAllString(s, "$1[")
+	s = re.labelRef.ReplaceAllString(s, "$1")
+	s = re.descURZ.ReplaceAllString(s, "")
+	s = re.spaceSemi.ReplaceAllString(s, "$1")
 	s = strings.ReplaceAll(s, ",", ", ")
 	s = strings.TrimSuffix(s, ";") + " ;"
-	s = spaces.ReplaceAllString(s, " ")
-	if m := callTgt.FindStringSubmatch(s); m != nil {
+	s = re.spaces.ReplaceAllString(s, " ")
+	if m := re.callTgt.FindStringSubmatch(s); m != nil {
 		s = m[1] + " `(CALLEE) ;"
 	}
-	if m := retTgt.FindStringSubmatch(s); m != nil {
+	if m := re.retTgt.FindStringSubmatch(s); m != nil {
 		s = m[1] + " `(KERNEL) ;"
 	}
 	return s

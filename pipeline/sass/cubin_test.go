@@ -72,7 +72,7 @@ BB1:
 	}
 	var got []string
 	for _, l := range strings.Split(string(out), "\n") {
-		if m := instLine.FindStringSubmatch(l); m != nil {
+		if m := checkRE().instLine.FindStringSubmatch(l); m != nil {
 			got = append(got, Normalize(m[1]))
 		}
 	}

@@ -38,7 +38,7 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 	in.Mods = append([]string(nil), fm.key...)
 	for _, g := range fm.mods {
 		v := getGroup(w, g)
-		name, ok := g.names[v]
+		name, ok := g.names.lookup(v)
 		if !ok {
 			return nil, fmt.Errorf("sass: word %s at 0x%04x (%s): bits %d-%d hold %d, which orilab has no modifier for", w, ctx.PC, fm.op, g.pos, g.pos+g.n-1, v)
 		}
@@ -95,7 +95,7 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 // matchForm finds the form whose opcode and constant fields w has.
 func matchForm(w Word, arch int) *form {
 	opc := uint16(w.Field(0, 12))
-	for _, fm := range allForms {
+	for _, fm := range forms().all {
 		if fm.encodeOnly || fm.arch > arch || (fm.archMax != 0 && arch > fm.archMax) {
 			continue
 		}

@@ -223,7 +223,7 @@ func (e *encoder) inst(in *ori.Inst) (Word, error) {
 	}
 	cands := candidates(in, e.arch)
 	if len(cands) == 0 {
-		if len(formsOf[in.Op]) == 0 {
+		if len(forms().of[in.Op]) == 0 {
 			return Word{}, fmt.Errorf("orilab has no encoding for %s", in.Op)
 		}
 		return Word{}, fmt.Errorf("no encoding of this modifier form for sm_%d", e.arch)
@@ -367,7 +367,7 @@ func defaultOperand(s slot) ori.Operand {
 // instruction's modifiers start with, longest key first.
 func candidates(in *ori.Inst, arch int) []*form {
 	var out []*form
-	for _, fm := range formsOf[in.Op] {
+	for _, fm := range forms().of[in.Op] {
 		if fm.arch > arch || (fm.archMax != 0 && arch > fm.archMax) {
 			continue
 		}
@@ -456,7 +456,8 @@ func (e *encoder) mods(fm *form, mods []string) error {
 func match(g group, mods []string) (uint64, int) {
 	var bv uint64
 	bk := 0
-	for v, n := range g.names {
+	for _, vn := range g.names {
+		v, n := vn.v, vn.name
 		if n == "" {
 			continue
 		}
@@ -494,7 +495,8 @@ func getGroup(w Word, g group) uint64 {
 }
 
 func valueOf(g group, name string) (uint64, bool) {
-	for v, n := range g.names {
+	for _, vn := range g.names {
+		v, n := vn.v, vn.name
 		if n == name {
 			return v, true
 		}

@@ -92,8 +92,30 @@ type slot struct {
 type group struct {
 	pos, n   int
 	pos2, n2 int
-	names    map[uint64]string
+	names    modNames
 	implicit bool
+}
+
+// modNames is a group's table of values and their names, in the order
+// written. A slice of pairs rather than a map, so that the form tables
+// are static data the linker lays out instead of code every orilab
+// process ran at initialization (a map literal is always built at run
+// time); a group has at most 16 names, so a search is as fast.
+type modNames []modName
+
+type modName struct {
+	v    uint64
+	name string
+}
+
+// lookup returns the name of value v.
+func (ns modNames) lookup(v uint64) (string, bool) {
+	for _, n := range ns {
+		if n.v == v {
+			return n.name, true
+		}
+	}
+	return "", false
 }
 
 // fix is a constant field of a form.
@@ -158,11 +180,12 @@ const (
 	formCUR  = 7 // C uniform register, B at 64
 )
 
-// names builds a modifier table from alternating values and names.
-func names(kv ...any) map[uint64]string {
-	m := map[uint64]string{}
+// names builds a modifier table from alternating values and names (the
+// tables write modNames literals, which stay static data).
+func names(kv ...any) modNames {
+	var m modNames
 	for i := 0; i < len(kv); i += 2 {
-		m[uint64(kv[i].(int))] = kv[i+1].(string)
+		m = append(m, modName{uint64(kv[i].(int)), kv[i+1].(string)})
 	}
 	return m
 }

@@ -21,6 +21,7 @@ package sass
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -52,30 +53,29 @@ var (
 	mem32 = slot{k: sMem, pos: 32, n: 32}
 )
 
-func pfix(pos int) fix { return fix{pos, 3, 7} } // an unused predicate field: PT
+// An unused predicate field is written {pos, 3, 7}: three bits holding
+// PT.
 
 // Modifier groups shared by several forms.
 var (
-	gFTZ   = group{pos: 80, n: 1, names: names(0, "", 1, "FTZ")}
-	gSAT   = group{pos: 77, n: 1, names: names(0, "", 1, "SAT")}
-	gRnd   = group{pos: 78, n: 2, names: names(0, "", 1, "RM", 2, "RP", 3, "RZ")}
-	gRndRN = group{pos: 78, n: 2, names: names(0, "RN", 1, "RM", 2, "RP", 3, "RZ"), implicit: true}
-	gBool  = group{pos: 74, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}
-	gICmp  = group{pos: 76, n: 3, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "T")}
-	gFCmp  = group{pos: 76, n: 4, names: names(0, "F", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
-		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "T")}
+	gFTZ   = group{pos: 80, n: 1, names: modNames{{0, ""}, {1, "FTZ"}}}
+	gSAT   = group{pos: 77, n: 1, names: modNames{{0, ""}, {1, "SAT"}}}
+	gRnd   = group{pos: 78, n: 2, names: modNames{{0, ""}, {1, "RM"}, {2, "RP"}, {3, "RZ"}}}
+	gRndRN = group{pos: 78, n: 2, names: modNames{{0, "RN"}, {1, "RM"}, {2, "RP"}, {3, "RZ"}}, implicit: true}
+	gBool  = group{pos: 74, n: 2, names: modNames{{0, "AND"}, {1, "OR"}, {2, "XOR"}}}
+	gICmp  = group{pos: 76, n: 3, names: modNames{{0, "F"}, {1, "LT"}, {2, "EQ"}, {3, "LE"}, {4, "GT"}, {5, "NE"}, {6, "GE"}, {7, "T"}}}
+	gFCmp  = group{pos: 76, n: 4, names: modNames{{0, "F"}, {1, "LT"}, {2, "EQ"}, {3, "LE"}, {4, "GT"}, {5, "NE"}, {6, "GE"}, {7, "NUM"}, {8, "NAN"}, {9, "LTU"}, {10, "EQU"}, {11, "LEU"}, {12, "GTU"}, {13, "NEU"}, {14, "GEU"}, {15, "T"}}}
 	// DSETP's comparison: 0 and 15 are MIN and MAX, not F and T
 	// (measured: nvdisasm over every value of bits 76-79 of ptxas's
 	// DSETP.MAX.AND word), so an Ori DSETP.F or .T has no encoding.
-	gDCmp = group{pos: 76, n: 4, names: names(0, "MIN", 1, "LT", 2, "EQ", 3, "LE", 4, "GT", 5, "NE", 6, "GE", 7, "NUM",
-		8, "NAN", 9, "LTU", 10, "EQU", 11, "LEU", 12, "GTU", 13, "NEU", 14, "GEU", 15, "MAX")}
-	gU32 = group{pos: 73, n: 1, names: names(0, "U32", 1, "")}
-	gX   = group{pos: 74, n: 1, names: names(0, "", 1, "X")}
+	gDCmp = group{pos: 76, n: 4, names: modNames{{0, "MIN"}, {1, "LT"}, {2, "EQ"}, {3, "LE"}, {4, "GT"}, {5, "NE"}, {6, "GE"}, {7, "NUM"}, {8, "NAN"}, {9, "LTU"}, {10, "EQU"}, {11, "LEU"}, {12, "GTU"}, {13, "NEU"}, {14, "GEU"}, {15, "MAX"}}}
+	gU32  = group{pos: 73, n: 1, names: modNames{{0, "U32"}, {1, ""}}}
+	gX    = group{pos: 74, n: 1, names: modNames{{0, ""}, {1, "X"}}}
 	// gMemType: the access size of loads and stores.
-	gMemType = group{pos: 73, n: 3, names: names(0, "U8", 1, "S8", 2, "U16", 3, "S16", 4, "", 5, "64", 6, "128")}
+	gMemType = group{pos: 73, n: 3, names: modNames{{0, "U8"}, {1, "S8"}, {2, "U16"}, {3, "S16"}, {4, ""}, {5, "64"}, {6, "128"}}}
 	// gOrder: memory ordering and scope of global and generic accesses
 	// on sm_80 and later (NAK's set_mem_order; "" is weak).
-	gOrder = group{pos: 77, n: 4, names: names(0, "", 4, "CONSTANT", 5, "STRONG.SM", 7, "STRONG.GPU", 0xa, "STRONG.SYS")}
+	gOrder = group{pos: 77, n: 4, names: modNames{{0, ""}, {4, "CONSTANT"}, {5, "STRONG.SM"}, {7, "STRONG.GPU"}, {0xa, "STRONG.SYS"}}}
 	// gOrder75: the same field on sm_75, two groups of two bits that
 	// nvdisasm prints as one name: bits 79-80 the semantics (0
 	// CONSTANT, 1 weak, 2 STRONG, 3 MMIO) and 77-78 the scope (0 CTA,
@@ -87,9 +87,10 @@ var (
 	// .cta 8, STRONG.CTA). spell.go prints the scope ptxas's words
 	// name; orilab's STRONG.SM (the .cta scope on sm_80 and later) is
 	// written as STRONG.CTA (order75), so 9 has no name here.
-	gOrder75 = group{pos: 77, n: 4, names: names(3, "CONSTANT", 7, "", 8, "STRONG.CTA", 0xa, "STRONG.GPU", 0xb, "STRONG.SYS")}
-	gE       = group{pos: 72, n: 1, names: names(1, "E")}
-	gAtom    = group{pos: 87, n: 4, names: names(0, "ADD", 1, "MIN", 2, "MAX", 3, "INC", 4, "DEC", 5, "AND", 6, "OR", 7, "XOR", 8, "EXCH")}
+	gOrder75  = group{pos: 77, n: 4, names: modNames{{3, "CONSTANT"}, {7, ""}, {8, "STRONG.CTA"}, {0xa, "STRONG.GPU"}, {0xb, "STRONG.SYS"}}}
+	gE        = group{pos: 72, n: 1, names: modNames{{1, "E"}}}
+	gAtom     = group{pos: 87, n: 4, names: atomNames}
+	atomNames = modNames{{0, "ADD"}, {1, "MIN"}, {2, "MAX"}, {3, "INC"}, {4, "DEC"}, {5, "AND"}, {6, "OR"}, {7, "XOR"}, {8, "EXCH"}}
 	// gAtomT: the type of ATOMG, ATOM, RED and ATOMS (sm_75-sm_89, and
 	// ATOMS on sm_90); gAtomT90 the integer types of ATOMG, ATOM and RED
 	// on sm_90, gAtomF90 the float types of their float opcodes there.
@@ -97,24 +98,31 @@ var (
 	// red.global of every PTX type on sm_80 and sm_90 (MIN.S64 is 5 on
 	// sm_80 and 3 on sm_90; nvdisasm -b SM90 prints 5 as INVALID5).
 	// Ori's U64 is "64" in the word (atomPre).
-	gAtomT   = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "F32.FTZ.RN", 4, "F16x2.RN", 5, "S64", 6, "F64.RN"), implicit: true}
-	gAtomT90 = group{pos: 73, n: 3, names: names(0, "U32", 1, "S32", 2, "64", 3, "S64"), implicit: true}
-	gAtomF90 = group{pos: 73, n: 4, names: names(0, "F16x2.RN", 3, "BF16x2.RN", 9, "F32.FTZ.RN", 15, "F64.RN")}
+	gAtomT   = group{pos: 73, n: 3, names: modNames{{0, "U32"}, {1, "S32"}, {2, "64"}, {3, "F32.FTZ.RN"}, {4, "F16x2.RN"}, {5, "S64"}, {6, "F64.RN"}}, implicit: true}
+	gAtomT90 = group{pos: 73, n: 3, names: modNames{{0, "U32"}, {1, "S32"}, {2, "64"}, {3, "S64"}}, implicit: true}
+	gAtomF90 = group{pos: 73, n: 4, names: modNames{{0, "F16x2.RN"}, {3, "BF16x2.RN"}, {9, "F32.FTZ.RN"}, {15, "F64.RN"}}}
 )
 
-// formsOf lists the forms of each opcode; allForms all of them, in the
-// decoder's search order.
-var formsOf = map[ori.Opcode][]*form{}
-var allForms []*form
-
-func init() {
-	for _, f := range formTable {
-		formsOf[f.op] = append(formsOf[f.op], f)
-	}
-	allForms = sortedForms(formsOf)
+// formIndex holds the forms of each opcode (of) and all of them in the
+// decoder's search order (all).
+type formIndex struct {
+	of  map[ori.Opcode][]*form
+	all []*form
 }
 
-var formTable = append(barForms(), []*form{
+// forms returns the form index, built on first use rather than at
+// initialization, which every orilab process paid (also those that
+// encode nothing: --help, the workbench before its first compile).
+var forms = sync.OnceValue(func() *formIndex {
+	x := &formIndex{of: map[ori.Opcode][]*form{}}
+	for _, f := range append(barForms(), formTable...) {
+		x.of[f.op] = append(x.of[f.op], f)
+	}
+	x.all = sortedForms(x.of)
+	return x
+})
+
+var formTable = []*form{
 	// Integer ALU.
 	{op: ori.OpIADD3, opc: 0x010, noCVar: true, alu: true, notX: "X",
 		dsts: []slot{dR, pd81, pd84},
@@ -149,26 +157,26 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpUIMAD, opc: 0x0a4, alu: true, uni: true,
 		dsts: []slot{dUR},
 		srcs: []slot{a, bInt, cNeg},
-		mods: []group{gU32}, tmpl: []fix{pfix(81)}},
+		mods: []group{gU32}, tmpl: []fix{{81, 3, 7}}},
 	{op: ori.OpUIMAD, key: []string{"WIDE"}, opc: 0x0a5, alu: true, uni: true,
 		dsts: []slot{{k: sUR, pos: 16, words: 2}},
 		srcs: []slot{a, bInt, cNeg},
-		mods: []group{gU32}, tmpl: []fix{pfix(81)}},
+		mods: []group{gU32}, tmpl: []fix{{81, 3, 7}}},
 	{op: ori.OpISETP, opc: 0x00c, alu: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}},
 		srcs: []slot{a, bInt, pAcc, {k: sP, pos: 68, not: 71, opt: true, keepIf: "EX"}},
-		mods: []group{gICmp, gU32, gBool, {pos: 72, n: 1, names: names(0, "", 1, "EX")}}},
+		mods: []group{gICmp, gU32, gBool, {pos: 72, n: 1, names: modNames{{0, ""}, {1, "EX"}}}}},
 	{op: ori.OpUISETP, opc: 0x08c, alu: true, uni: true,
 		dsts: []slot{{k: sUP, pos: 81}, {k: sUP, pos: 84}},
 		srcs: []slot{a, bInt, upAcc, {k: sUP, pos: 68, not: 71, opt: true, keepIf: "EX"}},
-		mods: []group{gICmp, gU32, gBool, {pos: 72, n: 1, names: names(0, "", 1, "EX")}}},
+		mods: []group{gICmp, gU32, gBool, {pos: 72, n: 1, names: modNames{{0, ""}, {1, "EX"}}}}},
 	{op: ori.OpIMNMX, opc: 0x017, alu: true,
 		dsts: []slot{dR}, srcs: []slot{a, bInt, pAcc}, mods: []group{gU32}},
 	{op: ori.OpIABS, opc: 0x013, alu: true, dsts: []slot{dR}, srcs: []slot{bInt}},
 	{op: ori.OpLOP3, key: []string{"LUT"}, opc: 0x012, noCVar: true, alu: true,
 		dsts: []slot{dR, pd81},
 		srcs: []slot{a, b, c, {k: sImm, pos: 72, n: 8}, {k: sP, pos: 87, not: 90}},
-		mods: []group{{pos: 80, n: 1, names: names(0, "", 1, "PAND")}}},
+		mods: []group{{pos: 80, n: 1, names: modNames{{0, ""}, {1, "PAND"}}}}},
 	{op: ori.OpULOP3, key: []string{"LUT"}, opc: 0x092, noCVar: true, alu: true, uni: true,
 		dsts: []slot{dUR, {k: sUP, pos: 81, opt: true}},
 		srcs: []slot{a, b, c, {k: sImm, pos: 72, n: 8}, {k: sUP, pos: 87, not: 90}}},
@@ -178,12 +186,12 @@ var formTable = append(barForms(), []*form{
 			{k: sLUT2}, {k: sImm, pos: 16, n: 8}}},
 	{op: ori.OpSHF, opc: 0x019, noCVar: true, alu: true,
 		dsts: []slot{dR}, srcs: []slot{a, b, c},
-		mods: []group{{pos: 76, n: 1, names: names(0, "L", 1, "R")}, {pos: 75, n: 1, names: names(0, "", 1, "W")},
-			{pos: 73, n: 2, names: names(0, "S64", 1, "U64", 2, "S32", 3, "U32")}, {pos: 80, n: 1, names: names(0, "", 1, "HI")}}},
+		mods: []group{{pos: 76, n: 1, names: modNames{{0, "L"}, {1, "R"}}}, {pos: 75, n: 1, names: modNames{{0, ""}, {1, "W"}}},
+			{pos: 73, n: 2, names: modNames{{0, "S64"}, {1, "U64"}, {2, "S32"}, {3, "U32"}}}, {pos: 80, n: 1, names: modNames{{0, ""}, {1, "HI"}}}}},
 	{op: ori.OpUSHF, opc: 0x099, noCVar: true, alu: true, uni: true,
 		dsts: []slot{dUR}, srcs: []slot{a, b, c},
-		mods: []group{{pos: 76, n: 1, names: names(0, "L", 1, "R")}, {pos: 75, n: 1, names: names(0, "", 1, "W")},
-			{pos: 73, n: 2, names: names(0, "S64", 1, "U64", 2, "S32", 3, "U32")}, {pos: 80, n: 1, names: names(0, "", 1, "HI")}}},
+		mods: []group{{pos: 76, n: 1, names: modNames{{0, "L"}, {1, "R"}}}, {pos: 75, n: 1, names: modNames{{0, ""}, {1, "W"}}},
+			{pos: 73, n: 2, names: modNames{{0, "S64"}, {1, "U64"}, {2, "S32"}, {3, "U32"}}}, {pos: 80, n: 1, names: modNames{{0, ""}, {1, "HI"}}}}},
 	{op: ori.OpLEA, opc: 0x011, alu: true, notX: "X",
 		dsts: []slot{dR, pd81},
 		srcs: []slot{aNeg, b, {k: sImm, pos: 75, n: 5}},
@@ -193,7 +201,7 @@ var formTable = append(barForms(), []*form{
 		dsts: []slot{dR, pd81},
 		srcs: []slot{aNeg, b, c, {k: sImm, pos: 75, n: 5}, {k: sP, pos: 87, not: 90, opt: true, dfltNot: true, keepIf: "X"}},
 		fix:  []fix{{80, 1, 1}},
-		mods: []group{{pos: 80, n: 1, names: names(1, "HI")}, gX}},
+		mods: []group{{pos: 80, n: 1, names: modNames{{1, "HI"}}}, gX}},
 	// ULEA UR4, UR5, UR4, 0x18 is ptxas's 0x0000000405047291,
 	// 0x002fcc000f8ec03f (sm_90, the shared-address sequence): C is
 	// URZ and bits 87-91 are set.
@@ -203,7 +211,7 @@ var formTable = append(barForms(), []*form{
 		fix:  []fix{{80, 1, 0}}, tmpl: []fix{{64, 8, 0x3f}, {81, 3, 7}, {87, 5, 0x1f}}},
 	{op: ori.OpPRMT, opc: 0x016, noCVar: true, alu: true,
 		dsts: []slot{dR}, srcs: []slot{a, b, c},
-		mods: []group{{pos: 72, n: 3, names: names(0, "", 1, "F4E", 2, "B4E", 3, "RC8", 4, "ECL", 5, "ECR", 6, "RC16")}}},
+		mods: []group{{pos: 72, n: 3, names: modNames{{0, ""}, {1, "F4E"}, {2, "B4E"}, {3, "RC8"}, {4, "ECL"}, {5, "ECR"}, {6, "RC16"}}}}},
 	{op: ori.OpSEL, opc: 0x007, alu: true, dsts: []slot{dR}, srcs: []slot{a, bInt, pAcc}},
 	{op: ori.OpUSEL, opc: 0x087, alu: true, uni: true, dsts: []slot{dUR}, srcs: []slot{a, bInt, upAcc}},
 	{op: ori.OpPOPC, opc: 0x109, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNot}}},
@@ -213,22 +221,19 @@ var formTable = append(barForms(), []*form{
 	// simulator executes it. Measured: ptxas 13.0.88's FLO R12, R7 for
 	// bfind.s32 on sm_80 and sm_90 has bit 73 set, FLO.U32 clear.
 	{op: ori.OpFLO, opc: 0x100, alu: true, dsts: []slot{dR, pd81}, srcs: []slot{{k: sB, mod: mNot}},
-		mods: []group{{pos: 73, n: 1, names: names(0, "U32", 1, "S32"), implicit: true}, {pos: 74, n: 1, names: names(0, "", 1, "SH")}}},
+		mods: []group{{pos: 73, n: 1, names: modNames{{0, "U32"}, {1, "S32"}}, implicit: true}, {pos: 74, n: 1, names: modNames{{0, ""}, {1, "SH"}}}}},
 	{op: ori.OpBREV, opc: 0x101, alu: true, dsts: []slot{dR}, srcs: []slot{b}},
 	{op: ori.OpBMSK, opc: 0x01b, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
-		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}}},
+		mods: []group{{pos: 75, n: 1, names: modNames{{0, ""}, {1, "W"}}}}},
 	{op: ori.OpSGXT, opc: 0x01a, alu: true, dsts: []slot{dR}, srcs: []slot{a, b},
-		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "W")}, gU32}},
+		mods: []group{{pos: 75, n: 1, names: modNames{{0, ""}, {1, "W"}}}, gU32}},
 	// IDP has no immediate form and nothing but a register in C:
 	// nvdisasm -b SM80 rejects its words in forms 2, 3, 4 and 7 and reads
 	// 1, 5 and 6; ptxas 13.0.88 puts dp4a's immediate into c[0x2][] on
 	// sm_80 and into a register (MOV) on sm_90, and PostFixForMercTargets
 	// moves it into a register.
 	{op: ori.OpIDP, opc: 0x026, alu: true, noCVar: true, pre: noImmB, dsts: []slot{dR}, srcs: []slot{a, b, c},
-		mods: []group{{pos: 73, n: 5, names: names(
-			0x03, "4A.S8.S8", 0x01, "4A.S8.U8", 0x02, "4A.U8.S8", 0x00, "4A.U8.U8",
-			0x1b, "2A.HI.S16.S8", 0x19, "2A.HI.S16.U8", 0x1a, "2A.HI.U16.S8", 0x18, "2A.HI.U16.U8",
-			0x0b, "2A.LO.S16.S8", 0x09, "2A.LO.S16.U8", 0x0a, "2A.LO.U16.S8", 0x08, "2A.LO.U16.U8")}}},
+		mods: []group{{pos: 73, n: 5, names: modNames{{0x03, "4A.S8.S8"}, {0x01, "4A.S8.U8"}, {0x02, "4A.U8.S8"}, {0x00, "4A.U8.U8"}, {0x1b, "2A.HI.S16.S8"}, {0x19, "2A.HI.S16.U8"}, {0x1a, "2A.HI.U16.S8"}, {0x18, "2A.HI.U16.U8"}, {0x0b, "2A.LO.S16.S8"}, {0x09, "2A.LO.S16.U8"}, {0x0a, "2A.LO.U16.S8"}, {0x08, "2A.LO.U16.U8"}}}}},
 	{op: ori.OpMOV, opc: 0x002, alu: true, dsts: []slot{dR}, srcs: []slot{bInt}, tmpl: []fix{{72, 4, 0xf}}},
 	{op: ori.OpUMOV, opc: 0x082, alu: true, dsts: []slot{dUR}, srcs: []slot{{k: sB, mod: mNoRZ, signed: true}}},
 	{op: ori.OpS2R, opc: 0x919, dsts: []slot{dR}, srcs: []slot{{k: sSR, pos: 72}}},
@@ -252,7 +257,7 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpFMNMX, opc: 0x009, alu: true, archMax: 75, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
 		mods: []group{gFTZ}, tmpl: []fix{{64, 8, 0}}},
 	{op: ori.OpFMNMX, opc: 0x009, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
-		mods: []group{gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}, tmpl: []fix{{64, 8, 0}}},
+		mods: []group{gFTZ, {pos: 81, n: 1, names: modNames{{0, ""}, {1, "NAN"}}}}, tmpl: []fix{{64, 8, 0}}},
 	// FSET writes 1.0 or 0.0 (nvdisasm: FSET.BF); measured on ptxas's
 	// FSET.BF.GT.AND word, modifiers as FSETP's.
 	{op: ori.OpFSET, key: []string{"BF"}, opc: 0x00a, alu: true, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
@@ -263,16 +268,16 @@ var formTable = append(barForms(), []*form{
 		mods: []group{gFCmp, gFTZ, gBool}},
 	// FCHK's immediate is an f32 (nvdisasm prints FCHK P0, R2, 0).
 	{op: ori.OpFCHK, opc: 0x102, alu: true, dsts: []slot{{k: sP, pos: 81}}, srcs: []slot{a, {k: sB, fk: ori.ImmF32}},
-		mods: []group{{pos: 76, n: 1, names: names(0, "DIVIDE"), implicit: true}}},
+		mods: []group{{pos: 76, n: 1, names: modNames{{0, "DIVIDE"}}, implicit: true}}},
 	{op: ori.OpMUFU, opc: 0x108, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
-		mods: []group{{pos: 74, n: 4, names: names(0, "COS", 1, "SIN", 2, "EX2", 3, "LG2", 4, "RCP", 5, "RSQ", 6, "RCP64H", 7, "RSQ64H", 8, "SQRT", 9, "TANH")}}},
+		mods: []group{{pos: 74, n: 4, names: modNames{{0, "COS"}, {1, "SIN"}, {2, "EX2"}, {3, "LG2"}, {4, "RCP"}, {5, "RSQ"}, {6, "RCP64H"}, {7, "RSQ64H"}, {8, "SQRT"}, {9, "TANH"}}}}},
 	// FRND's rounding: orilab spells floor, ceiling and truncation as
 	// .RM, .RP, .RZ (nvdisasm: .FLOOR, .CEIL, .TRUNC).
 	{op: ori.OpFRND, opc: 0x107, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		mods: []group{gFTZ, gRndRN}, tmpl: []fix{{75, 2, 2}, {84, 2, 2}}},
 	{op: ori.OpFRND, opc: 0x113, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 3}},
-		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{3, "F64"}}}, gFTZ, gRndRN}},
 	// F2FP packs two f32 values into f16x2 or bf16x2, A into the high
 	// half (measured on ptxas's F2FP.BF16.PACK_AB and F2FP.PACK_AB
 	// words: bit 76 set for BF16; bit 77 SATFINITE and bit 78 MERGE_C
@@ -282,8 +287,8 @@ var formTable = append(barForms(), []*form{
 	// F2FP.BF16.F32.PACK_AB.RZ words for cvt.rz.{f16x2,bf16x2}.f32 on
 	// sm_80 and sm_90; nvdisasm prints 1 and 2 as ???1, ???2).
 	{op: ori.OpF2FP, opc: 0x03e, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
-		mods: []group{{pos: 76, n: 1, names: names(1, "BF16", 0, "")}, {pos: 78, n: 1, names: names(0, "PACK_AB")},
-			{pos: 79, n: 2, names: names(0, "", 3, "RZ")}},
+		mods: []group{{pos: 76, n: 1, names: modNames{{1, "BF16"}, {0, ""}}}, {pos: 78, n: 1, names: modNames{{0, "PACK_AB"}}},
+			{pos: 79, n: 2, names: modNames{{0, ""}, {3, "RZ"}}}},
 		fix: []fix{{73, 3, 0}, {77, 1, 0}, {86, 1, 0}, {87, 4, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	// F2FP.TF32.F32.PACK_B: cvt.{rn,rz}{.relu}.tf32.f32 (measured on
 	// ptxas's three words for testdata/kernels/cvt_tf32 on sm_80 and
@@ -294,7 +299,7 @@ var formTable = append(barForms(), []*form{
 	// the PTX needs sm_90).
 	{op: ori.OpF2FP, key: []string{"TF32", "F32", "PACK_B"}, opc: 0x03e, alu: true, arch: 90, dsts: []slot{dR},
 		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
-		mods: []group{{pos: 79, n: 2, names: names(0, "", 3, "RZ")}, {pos: 75, n: 1, names: names(0, "", 1, "RELU")}},
+		mods: []group{{pos: 79, n: 2, names: modNames{{0, ""}, {3, "RZ"}}}, {pos: 75, n: 1, names: modNames{{0, ""}, {1, "RELU"}}}},
 		fix:  []fix{{76, 1, 1}, {77, 1, 0}, {78, 1, 1}, {86, 1, 1}, {89, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
 	// The fp8 conversions (sm_89 and later), measured on ptxas
 	// 13.0.88's words for cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32
@@ -306,29 +311,29 @@ var formTable = append(barForms(), []*form{
 	// nvdisasm prints only B.
 	{op: ori.OpF2FP, key: []string{"SATFINITE"}, opc: 0x03e, alu: true, arch: 89, dsts: []slot{dR},
 		srcs: []slot{{k: sA}, {k: sB, fk: ori.ImmF32}},
-		mods: []group{{pos: 75, n: 1, names: names(0, "", 1, "RELU")}, {pos: 76, n: 1, names: names(1, "E4M3", 0, "E5M2")},
-			{pos: 78, n: 1, names: names(1, "F32.PACK_AB")}},
+		mods: []group{{pos: 75, n: 1, names: modNames{{0, ""}, {1, "RELU"}}}, {pos: 76, n: 1, names: modNames{{1, "E4M3"}, {0, "E5M2"}}},
+			{pos: 78, n: 1, names: modNames{{1, "F32.PACK_AB"}}}},
 		fix: []fix{{77, 1, 1}, {79, 2, 0}, {86, 1, 0}, {87, 1, 1}, {89, 1, 0}, {90, 1, 1}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2FP, key: []string{"F16"}, opc: 0x03e, alu: true, arch: 89, dsts: []slot{dR},
 		srcs: []slot{{k: sA}, {k: sB}},
-		mods: []group{{pos: 73, n: 1, names: names(1, "E4M3", 0, "E5M2")}, {pos: 74, n: 1, names: names(1, "UNPACK_B")}},
+		mods: []group{{pos: 73, n: 1, names: modNames{{1, "E4M3"}, {0, "E5M2"}}}, {pos: 74, n: 1, names: modNames{{1, "UNPACK_B"}}}},
 		fix:  []fix{{75, 1, 0}, {76, 2, 0}, {78, 3, 0}, {86, 1, 0}, {87, 2, 0}, {89, 1, 1}, {90, 1, 0}}, tmpl: []fix{{64, 8, 0xff}}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 3}, {84, 2, 2}},
-		mods: []group{{pos: 75, n: 2, names: names(3, "F64")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{3, "F64"}}}, {pos: 84, n: 2, names: modNames{{2, "F32"}}}, gFTZ}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 2, 2}, {84, 2, 3}},
-		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{2, "F32"}}}, {pos: 84, n: 2, names: modNames{{3, "F64"}}}, gFTZ, gRndRN}},
 	// F2F from f64 to f16 (1) and bf16 (4, sm_90: nvdisasm -b SM80
 	// rejects the word): bits 75-77, as I2F's (ptxas 13.0.88's
 	// F2F.F16.F64, F2F.F16.F64.RZ, F2F.BF16.F64, F2F.BF16.F64.RM words
 	// for cvt.{rn,rz,rm}.{f16,bf16}.f64 on sm_90).
 	{op: ori.OpF2F, opc: 0x110, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 3, 1}, {84, 2, 3}},
-		mods: []group{{pos: 75, n: 3, names: names(1, "F16")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 3, names: modNames{{1, "F16"}}}, {pos: 84, n: 2, names: modNames{{3, "F64"}}}, gFTZ, gRndRN}},
 	{op: ori.OpF2F, opc: 0x110, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		fix:  []fix{{75, 3, 4}, {84, 2, 3}},
-		mods: []group{{pos: 75, n: 3, names: names(4, "BF16")}, {pos: 84, n: 2, names: names(3, "F64")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 3, names: modNames{{4, "BF16"}}}, {pos: 84, n: 2, names: modNames{{3, "F64"}}}, gFTZ, gRndRN}},
 	// F2F between f32 and f16 is another opcode, 0x104, with the same
 	// type fields (1 is F16) and rounding (measured: ptxas 13.0.88's
 	// F2F.F16.F32 R0, c[0x0][0x168] for cvt.rn.f16.f32 on sm_75, and
@@ -339,40 +344,40 @@ var formTable = append(barForms(), []*form{
 	// every target and it is the instruction the lowering chose.
 	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 2, 1}, {84, 2, 2}},
-		mods: []group{{pos: 75, n: 2, names: names(1, "F16")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{1, "F16"}}}, {pos: 84, n: 2, names: modNames{{2, "F32"}}}, gFTZ, gRndRN}},
 	// F2F.BF16.F32: the result type 4 in bits 75-77, as I2F's
 	// (ptxas 13.0.88's F2F.BF16.F32 and F2F.BF16.F32.RZ words for
 	// cvt.rn/.rz.bf16.f32 on sm_80 and sm_90).
 	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix:  []fix{{75, 3, 4}, {84, 2, 2}},
-		mods: []group{{pos: 75, n: 3, names: names(4, "BF16")}, {pos: 84, n: 2, names: names(2, "F32")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 3, names: modNames{{4, "BF16"}}}, {pos: 84, n: 2, names: modNames{{2, "F32"}}}, gFTZ, gRndRN}},
 	{op: ori.OpF2F, opc: 0x104, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs}},
 		fix:  []fix{{75, 2, 2}, {84, 2, 1}},
-		mods: []group{{pos: 75, n: 2, names: names(2, "F32")}, {pos: 84, n: 2, names: names(1, "F16")}, gFTZ, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{2, "F32"}}}, {pos: 84, n: 2, names: modNames{{1, "F16"}}}, gFTZ, gRndRN}},
 	{op: ori.OpF2I, opc: 0x111, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, f64hi: true}},
 		fix: []fix{{84, 2, 3}},
-		mods: []group{{pos: 72, n: 5, names: names(0x11, "S32", 0x10, "U32", 0x19, "S64", 0x18, "U64")}, {pos: 84, n: 2, names: names(3, "F64")},
-			gFTZ, {pos: 78, n: 2, names: names(0, "", 1, "FLOOR", 2, "CEIL", 3, "TRUNC")}, {pos: 77, n: 1, names: names(0, "", 1, "NTZ")}}},
+		mods: []group{{pos: 72, n: 5, names: modNames{{0x11, "S32"}, {0x10, "U32"}, {0x19, "S64"}, {0x18, "U64"}}}, {pos: 84, n: 2, names: modNames{{3, "F64"}}},
+			gFTZ, {pos: 78, n: 2, names: modNames{{0, ""}, {1, "FLOOR"}, {2, "CEIL"}, {3, "TRUNC"}}}, {pos: 77, n: 1, names: modNames{{0, ""}, {1, "NTZ"}}}}},
 	{op: ori.OpF2I, opc: 0x111, alu: true, dsts: []slot{dR64}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix: []fix{{84, 2, 2}},
-		mods: []group{{pos: 72, n: 5, names: names(0x19, "S64", 0x18, "U64")}, {pos: 84, n: 2, names: names(2, "F32")},
-			gFTZ, {pos: 78, n: 2, names: names(0, "", 1, "FLOOR", 2, "CEIL", 3, "TRUNC")}, {pos: 77, n: 1, names: names(0, "", 1, "NTZ")}}},
+		mods: []group{{pos: 72, n: 5, names: modNames{{0x19, "S64"}, {0x18, "U64"}}}, {pos: 84, n: 2, names: modNames{{2, "F32"}}},
+			gFTZ, {pos: 78, n: 2, names: modNames{{0, ""}, {1, "FLOOR"}, {2, "CEIL"}, {3, "TRUNC"}}}, {pos: 77, n: 1, names: modNames{{0, ""}, {1, "NTZ"}}}}},
 	{op: ori.OpF2I, opc: 0x105, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, mod: mNeg | mAbs, fk: ori.ImmF32}},
 		fix: []fix{{84, 2, 2}},
-		mods: []group{{pos: 72, n: 5, names: names(0x11, "S32", 0x10, "U32")}, {pos: 84, n: 2, names: names(2, "F32")},
-			gFTZ, {pos: 78, n: 2, names: names(0, "", 1, "FLOOR", 2, "CEIL", 3, "TRUNC")}, {pos: 77, n: 1, names: names(0, "", 1, "NTZ")}}},
+		mods: []group{{pos: 72, n: 5, names: modNames{{0x11, "S32"}, {0x10, "U32"}}}, {pos: 84, n: 2, names: modNames{{2, "F32"}}},
+			gFTZ, {pos: 78, n: 2, names: modNames{{0, ""}, {1, "FLOOR"}, {2, "CEIL"}, {3, "TRUNC"}}}, {pos: 77, n: 1, names: modNames{{0, ""}, {1, "NTZ"}}}}},
 	{op: ori.OpI2F, opc: 0x106, alu: true, dsts: []slot{dR}, srcs: []slot{bInt},
 		fix: []fix{{75, 2, 2}},
-		mods: []group{{pos: 75, n: 2, names: names(2, "F32")},
-			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{2, "F32"}}},
+			{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{5, "S32"}, {4, "U32"}, {3, "S16"}, {2, "U16"}}}, gRndRN}},
 	{op: ori.OpI2F, opc: 0x112, alu: true, dsts: []slot{dR64}, srcs: []slot{bInt},
 		fix: []fix{{75, 2, 3}},
-		mods: []group{{pos: 75, n: 2, names: names(3, "F64")},
-			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 7, "S64", 6, "U64")}, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{3, "F64"}}},
+			{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{5, "S32"}, {4, "U32"}, {7, "S64"}, {6, "U64"}}}, gRndRN}},
 	{op: ori.OpI2F, opc: 0x112, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
 		fix: []fix{{75, 2, 2}},
-		mods: []group{{pos: 75, n: 2, names: names(2, "F32")},
-			{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
+		mods: []group{{pos: 75, n: 2, names: modNames{{2, "F32"}}},
+			{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{7, "S64"}, {6, "U64"}}}, gRndRN}},
 	// I2F to f16 and bf16: the result type is bits 75-77, 1 F16, 2 F32,
 	// 4 BF16 (sm_90; nvdisasm -b SM80 prints the BF16 word as I2F.???0,
 	// and cvt.bf16 from an integer needs sm_90). Measured on ptxas
@@ -381,16 +386,16 @@ var formTable = append(barForms(), []*form{
 	// I2F.F16.U64.RP, I2F.BF16.S64) and nvdisasm -b SM90 over bits 75-77.
 	{op: ori.OpI2F, key: []string{"F16"}, opc: 0x106, alu: true, dsts: []slot{dR}, srcs: []slot{bInt},
 		fix:  []fix{{75, 3, 1}},
-		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{5, "S32"}, {4, "U32"}, {3, "S16"}, {2, "U16"}}}, gRndRN}},
 	{op: ori.OpI2F, key: []string{"BF16"}, opc: 0x106, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{bInt},
 		fix:  []fix{{75, 3, 4}},
-		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(5, "S32", 4, "U32", 3, "S16", 2, "U16")}, gRndRN}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{5, "S32"}, {4, "U32"}, {3, "S16"}, {2, "U16"}}}, gRndRN}},
 	{op: ori.OpI2F, key: []string{"F16"}, opc: 0x112, alu: true, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
 		fix:  []fix{{75, 3, 1}},
-		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{7, "S64"}, {6, "U64"}}}, gRndRN}},
 	{op: ori.OpI2F, key: []string{"BF16"}, opc: 0x112, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{{k: sB, words: 2}},
 		fix:  []fix{{75, 3, 4}},
-		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: names(7, "S64", 6, "U64")}, gRndRN}},
+		mods: []group{{pos: 74, n: 1, pos2: 84, n2: 2, names: modNames{{7, "S64"}, {6, "U64"}}}, gRndRN}},
 	{op: ori.OpDADD, opc: 0x029, alu: true, dsts: []slot{dR64},
 		srcs: []slot{{k: sA, mod: mNeg | mAbs, words: 2}, {k: sC, mod: mNeg | mAbs, words: 2, f64hi: true}},
 		mods: []group{gRnd}},
@@ -409,8 +414,8 @@ var formTable = append(barForms(), []*form{
 	// a predicate that ptxas sets to PT and nvdisasm prints after C with
 	// .RELU when it is not (HFMA2.RELU R4, R5, R3, R4, P0).
 	{op: ori.OpHFMA2, opc: 0x031, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, cFP},
-		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT, {pos: 79, n: 1, names: names(0, "", 1, "RELU")}},
-		tmpl: []fix{pfix(87)}},
+		mods: []group{{pos: 85, n: 1, names: modNames{{0, ""}, {1, "BF16_V2"}}}, gFTZ, gSAT, {pos: 79, n: 1, names: modNames{{0, ""}, {1, "RELU"}}}},
+		tmpl: []fix{{87, 3, 7}}},
 	// HADD2 and HMUL2 (opcodes 0x030, 0x032): A at 24 and B at 32 with
 	// FADD's negation and absolute-value bits, FTZ at 80, SAT at 77,
 	// BF16_V2 at 85 on sm_90 only (nvdisasm -b SM80 ignores that bit).
@@ -424,20 +429,20 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpHADD2, opc: 0x030, alu: true, arch: 80, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
 		mods: []group{gFTZ, gSAT}, fix: []fix{{85, 1, 0}, {9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHADD2, opc: 0x030, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
-		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+		mods: []group{{pos: 85, n: 1, names: modNames{{0, ""}, {1, "BF16_V2"}}}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMUL2, opc: 0x032, alu: true, arch: 80, archMax: 89, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
 		mods: []group{gFTZ, gSAT}, fix: []fix{{85, 1, 0}, {9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMUL2, opc: 0x032, alu: true, arch: 90, dsts: []slot{dR}, srcs: []slot{aFP, bFP}, pre: regB,
-		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
+		mods: []group{{pos: 85, n: 1, names: modNames{{0, ""}, {1, "BF16_V2"}}}, gFTZ, gSAT}, fix: []fix{{9, 3, formRR}, {60, 2, 0}, {74, 2, 0}, {78, 1, 0}}},
 	{op: ori.OpHMNMX2, opc: 0x040, alu: true, arch: 80, dsts: []slot{dR}, srcs: []slot{aFP, bFP, pAcc},
-		mods: []group{{pos: 85, n: 1, names: names(0, "", 1, "BF16_V2")}, gFTZ, {pos: 81, n: 1, names: names(0, "", 1, "NAN")}}},
+		mods: []group{{pos: 85, n: 1, names: modNames{{0, ""}, {1, "BF16_V2"}}}, gFTZ, {pos: 81, n: 1, names: modNames{{0, ""}, {1, "NAN"}}}}},
 	// HSETP2's B register takes C's reuse flag (bit 124): nvdisasm -b
 	// SM80/SM90 prints HSETP2 P1, P2, R0, R2.reuse for it and rejects
 	// the word with bit 123 set ("undefined value for table
 	// TABLES_opex_4").
 	{op: ori.OpHSETP2, opc: 0x034, alu: true, bReuseC: true,
 		dsts: []slot{{k: sP, pos: 81}, {k: sP, pos: 84}}, srcs: []slot{aFP, bFP, pAcc},
-		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: names(0, "AND", 1, "OR", 2, "XOR")}}},
+		mods: []group{gFCmp, gFTZ, {pos: 69, n: 2, names: modNames{{0, "AND"}, {1, "OR"}, {2, "XOR"}}}}},
 
 	// Memory. Global and generic accesses on sm_80 and later take the
 	// form with a memory descriptor register (opcode 0x98x); tmpl's URZ
@@ -446,7 +451,7 @@ var formTable = append(barForms(), []*form{
 	// Ori writes the size after the ordering (LDG.E.CONSTANT.64, as the
 	// lowering appends it); the printer puts it first, as nvdisasm does.
 	{op: ori.OpLDG, opc: 0x981, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
-		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, pfix(81), {84, 3, 1}, {90, 2, 3}}},
+		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, {81, 3, 7}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpLD, opc: 0x980, arch: 80, dsts: []slot{dR}, srcs: []slot{mem},
 		mods: []group{gE, gOrder, gMemType}, tmpl: []fix{{32, 6, 63}, {76, 1, 1}, {84, 3, 1}, {90, 2, 3}}},
 	{op: ori.OpSTG, opc: 0x986, arch: 80, srcs: []slot{mem, {k: sR, pos: 32}},
@@ -464,7 +469,7 @@ var formTable = append(barForms(), []*form{
 	// reads 0xfffffff0 there as [R16+-0x10] and 0x01000000 as
 	// +0x1000000), ST its data at 64. Bit 76 would be .PRIVATE.
 	{op: ori.OpLDG, opc: 0x381, archMax: 75, dsts: []slot{dR}, srcs: []slot{mem}, pre: order75,
-		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}}, tmpl: []fix{pfix(81), {84, 3, 1}}},
+		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}}, tmpl: []fix{{81, 3, 7}, {84, 3, 1}}},
 	{op: ori.OpLD, opc: 0x980, archMax: 75, dsts: []slot{dR}, srcs: []slot{mem32}, pre: order75,
 		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}, {90, 2, 0}}, tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpSTG, opc: 0x386, archMax: 75, srcs: []slot{mem, {k: sR, pos: 32}}, pre: order75,
@@ -473,7 +478,7 @@ var formTable = append(barForms(), []*form{
 		mods: []group{gE, gOrder75, gMemType}, fix: []fix{{76, 1, 0}}, tmpl: []fix{{84, 3, 1}}},
 	// LDS: bits 78-79 scale the address register (3: [R16.X16+0x4],
 	// measured on ptxas's word); orilab's addresses are unscaled.
-	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: names(0, "", 1, "U")}, gMemType},
+	{op: ori.OpLDS, opc: 0x984, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{{pos: 76, n: 1, names: modNames{{0, ""}, {1, "U"}}}, gMemType},
 		fix: []fix{{78, 2, 0}}},
 	{op: ori.OpSTS, opc: 0x388, srcs: []slot{mem, {k: sR, pos: 32}}, mods: []group{gMemType}},
 	{op: ori.OpLDL, opc: 0x983, dsts: []slot{dR}, srcs: []slot{mem}, mods: []group{gMemType}, tmpl: []fix{{84, 3, 1}}},
@@ -507,13 +512,13 @@ var formTable = append(barForms(), []*form{
 	// 13.0.88's RED.E.MAX.S32.STRONG.GPU words on sm_75 and sm_80, and
 	// nvdisasm over orilab's RED words in TestNvdisasmEncoding).
 	{op: ori.OpRED, opc: 0x98e, arch: 80, archMax: 89, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
-		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder}, fix: []fix{{90, 2, 3}},
+		mods: []group{gE, {pos: 87, n: 3, names: atomNames}, gAtomT, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
 	{op: ori.OpRED, opc: 0x98e, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomPre,
-		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT90, gOrder}, fix: []fix{{90, 2, 3}},
+		mods: []group{gE, {pos: 87, n: 3, names: atomNames}, gAtomT90, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
 	{op: ori.OpRED, opc: 0x9a6, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
-		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomF90, gOrder}, fix: []fix{{90, 2, 3}},
+		mods: []group{gE, {pos: 87, n: 3, names: atomNames}, gAtomF90, gOrder}, fix: []fix{{90, 2, 3}},
 		tmpl: []fix{{64, 6, 63}, {70, 2, 2}, {84, 3, 1}}},
 	// sm_75's ATOMG 0x3a8, ATOM 0x38a, their CAS 0x3a9 and 0x38b, and
 	// RED 0x98e with bits 90-91 clear: the fields of sm_80's forms
@@ -534,7 +539,7 @@ var formTable = append(barForms(), []*form{
 		srcs: []slot{mem, {k: sR, pos: 32}, {k: sR, pos: 64}},
 		mods: []group{gAtomT, gOrder75}, tmpl: []fix{{72, 1, 1}, {84, 3, 1}}},
 	{op: ori.OpRED, opc: 0x98e, archMax: 75, srcs: []slot{mem, {k: sR, pos: 32}}, pre: order75,
-		mods: []group{gE, {pos: 87, n: 3, names: gAtom.names}, gAtomT, gOrder75}, fix: []fix{{64, 8, 0}, {90, 2, 0}},
+		mods: []group{gE, {pos: 87, n: 3, names: atomNames}, gAtomT, gOrder75}, fix: []fix{{64, 8, 0}, {90, 2, 0}},
 		tmpl: []fix{{84, 3, 1}}},
 	{op: ori.OpATOMS, opc: 0x38c, dsts: []slot{dR}, srcs: []slot{mem, {k: sR, pos: 32}}, pre: atomsPre,
 		mods: []group{gAtom, gAtomT}},
@@ -559,19 +564,19 @@ var formTable = append(barForms(), []*form{
 	// 82-83 the input type (0 f16, 1 bf16, 2 tf32).
 	{op: ori.OpHMMA, opc: 0x23c, arch: 80, dsts: []slot{dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{{pos: 75, n: 1, pos2: 78, n2: 1, names: names(1, "16816", 0, "1688", 2, "1684")},
-			{pos: 76, n: 1, names: names(0, "F16", 1, "F32")},
-			{pos: 82, n: 2, names: names(0, "", 1, "BF16", 2, "TF32")}}},
+		mods: []group{{pos: 75, n: 1, pos2: 78, n2: 1, names: modNames{{1, "16816"}, {0, "1688"}, {2, "1684"}}},
+			{pos: 76, n: 1, names: modNames{{0, "F16"}, {1, "F32"}}},
+			{pos: 82, n: 2, names: modNames{{0, ""}, {1, "BF16"}, {2, "TF32"}}}}},
 	// IMMA: bits 75 and 86 the shape (both m16n8k32, 86 alone m16n8k16,
 	// neither m8n8k16), bit 76 a signed A, bit 78 a signed B, bit 82
 	// SAT; bit 74 is set in every word ptxas writes (nvdisasm prints A
 	// and B as R16.ROW, R20.COL).
 	{op: ori.OpIMMA, opc: 0x237, arch: 80, dsts: []slot{dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{{pos: 75, n: 1, pos2: 86, n2: 1, names: names(3, "16832", 2, "16816", 0, "8816")},
-			{pos: 76, n: 1, names: names(0, "U8", 1, "S8")},
-			{pos: 78, n: 1, names: names(0, "U8", 1, "S8")},
-			{pos: 82, n: 1, names: names(0, "", 1, "SAT")}},
+		mods: []group{{pos: 75, n: 1, pos2: 86, n2: 1, names: modNames{{3, "16832"}, {2, "16816"}, {0, "8816"}}},
+			{pos: 76, n: 1, names: modNames{{0, "U8"}, {1, "S8"}}},
+			{pos: 78, n: 1, names: modNames{{0, "U8"}, {1, "S8"}}},
+			{pos: 82, n: 1, names: modNames{{0, ""}, {1, "SAT"}}}},
 		fix: []fix{{74, 1, 1}}},
 	// sm_75 (Turing) has the f16 m16n8k8 HMMA and the 8-bit m8n8k16
 	// IMMA only, in the same words (measured: ptxas 13.0.88 -arch sm_75
@@ -579,13 +584,13 @@ var formTable = append(barForms(), []*form{
 	// R4, R6, R8 is 0x000000060408723c 0x...1008, as on sm_80).
 	{op: ori.OpHMMA, key: []string{"1688"}, opc: 0x23c, archMax: 75, dsts: []slot{dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{{pos: 76, n: 1, names: names(0, "F16", 1, "F32")}},
+		mods: []group{{pos: 76, n: 1, names: modNames{{0, "F16"}, {1, "F32"}}}},
 		fix:  []fix{{75, 1, 0}, {78, 1, 0}, {82, 2, 0}}},
 	{op: ori.OpIMMA, key: []string{"8816"}, opc: 0x237, archMax: 75, dsts: []slot{dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sR, pos: 64}},
-		mods: []group{{pos: 76, n: 1, names: names(0, "U8", 1, "S8")},
-			{pos: 78, n: 1, names: names(0, "U8", 1, "S8")},
-			{pos: 82, n: 1, names: names(0, "", 1, "SAT")}},
+		mods: []group{{pos: 76, n: 1, names: modNames{{0, "U8"}, {1, "S8"}}},
+			{pos: 78, n: 1, names: modNames{{0, "U8"}, {1, "S8"}}},
+			{pos: 82, n: 1, names: modNames{{0, ""}, {1, "SAT"}}}},
 		fix: []fix{{74, 1, 1}, {75, 1, 0}, {86, 1, 0}}},
 	// DMMA.884 has no modifier bits (nvdisasm -b SM90 prints the same
 	// word DMMA.8x8x4).
@@ -595,9 +600,9 @@ var formTable = append(barForms(), []*form{
 	// (0 one, 1 .2, 2 .4), bit 78 the transposed layout MT88; STSM (sm_90)
 	// reads its registers at 32.
 	{op: ori.OpLDSM, key: []string{"16"}, opc: 0x83b, arch: 75, dsts: []slot{dR}, srcs: []slot{mem},
-		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
+		mods: []group{{pos: 78, n: 1, names: modNames{{0, "M88"}, {1, "MT88"}}}, {pos: 72, n: 2, names: modNames{{0, ""}, {1, "2"}, {2, "4"}}}}},
 	{op: ori.OpSTSM, key: []string{"16"}, opc: 0x844, arch: 90, srcs: []slot{mem, {k: sR, pos: 32}},
-		mods: []group{{pos: 78, n: 1, names: names(0, "M88", 1, "MT88")}, {pos: 72, n: 2, names: names(0, "", 1, "2", 2, "4")}}},
+		mods: []group{{pos: 78, n: 1, names: modNames{{0, "M88"}, {1, "MT88"}}}, {pos: 72, n: 2, names: modNames{{0, ""}, {1, "2"}, {2, "4"}}}}},
 
 	// Textures and surfaces (lower/tex.go, lower/surface.go). Measured:
 	// ptxas 13.0.88 -arch sm_75, sm_80 and sm_90 on
@@ -654,7 +659,7 @@ var formTable = append(barForms(), []*form{
 		mods: []group{gTLD4, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0x361, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}},
-		mods: []group{gTexSCR, {pos: 59, n: 1, names: names(1, "B")}, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, {pos: 59, n: 1, names: modNames{{1, "B"}}}, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
 	// TXQ RZ, Rd, Ra, query, [slot | UR, 0x0 | nothing (.B)], mask: RZ at
 	// 64, Rd at 16, Ra at 24, the component mask at 72; every word ptxas
 	// writes holds the TEX_HEADER_DIMENSION query as 0 in bits 62-63
@@ -665,7 +670,7 @@ var formTable = append(barForms(), []*form{
 		mods: []group{gTxqQuery}, fix: []fix{{59, 2, 0}}},
 	{op: ori.OpTXQ, opc: 0x370, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 72, n: 4}},
-		mods: []group{{pos: 59, n: 1, names: names(1, "B")}, gTxqQuery}},
+		mods: []group{{pos: 59, n: 1, names: modNames{{1, "B"}}}, gTxqQuery}},
 	{op: ori.OpTXQ, opc: 0xf6f, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 72, n: 4}},
 		mods: []group{gTxqQuery}, fix: []fix{{91, 1, 1}}},
@@ -706,23 +711,23 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpSHFL, opc: 0xf89, dsts: []slot{{k: sP, pos: 81}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 53, n: 5}, {k: sImm, pos: 40, n: 13}}, mods: []group{gShfl}},
 	{op: ori.OpVOTE, opc: 0x806, dsts: []slot{dR, {k: sP, pos: 81}}, srcs: []slot{{k: sP, pos: 87, not: 90}},
-		mods: []group{{pos: 72, n: 2, names: names(0, "ALL", 1, "ANY", 2, "EQ")}}},
+		mods: []group{{pos: 72, n: 2, names: modNames{{0, "ALL"}, {1, "ANY"}, {2, "EQ"}}}}},
 	{op: ori.OpMATCH, opc: 0x3a1, dsts: []slot{dR, pd81}, srcs: []slot{{k: sR, pos: 24}},
-		mods: []group{{pos: 79, n: 1, names: names(0, "ALL", 1, "ANY")}, {pos: 73, n: 1, names: names(0, "", 1, "U64")}}},
+		mods: []group{{pos: 79, n: 1, names: modNames{{0, "ALL"}, {1, "ANY"}}}, {pos: 73, n: 1, names: modNames{{0, ""}, {1, "U64"}}}}},
 	{op: ori.OpREDUX, opc: 0x3c4, arch: 80, dsts: []slot{dUR}, srcs: []slot{{k: sR, pos: 24}},
-		mods: []group{{pos: 78, n: 3, names: names(0, "AND", 1, "OR", 2, "XOR", 3, "SUM", 4, "MIN", 5, "MAX")}, {pos: 73, n: 1, names: names(0, "", 1, "S32")}}},
+		mods: []group{{pos: 78, n: 3, names: modNames{{0, "AND"}, {1, "OR"}, {2, "XOR"}, {3, "SUM"}, {4, "MIN"}, {5, "MAX"}}}, {pos: 73, n: 1, names: modNames{{0, ""}, {1, "S32"}}}}},
 	// BAR.SYNC, BAR.ARV and BAR.RED: barForms (below).
 	// B2R.RESULT d[, p]: bit 78 selects the barrier result (measured on
 	// ptxas's B2R.RESULT R9 and B2R.RESULT RZ, P0 words), p at 81.
 	{op: ori.OpB2R, key: []string{"RESULT"}, opc: 0x31c, dsts: []slot{dR, pd81}, fix: []fix{{78, 1, 1}}},
-	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpWARPSYNC, opc: 0x148, alu: true, archMax: 89, srcs: []slot{bInt}, tmpl: []fix{{87, 3, 7}}},
 	// sm_90: ptxas writes WARPSYNC with a register only; the immediate
 	// form decodes as WARPSYNC.ALL whatever its mask (nvdisasm 13.5).
-	{op: ori.OpWARPSYNC, opc: 0x348, arch: 90, srcs: []slot{{k: sR, pos: 24}}, tmpl: []fix{pfix(87)}},
-	{op: ori.OpWARPSYNC, opc: 0x948, arch: 90, srcs: []slot{{k: sAllLanes}}, tmpl: []fix{pfix(87)}},
-	{op: ori.OpNANOSLEEP, opc: 0x15d, alu: true, srcs: []slot{b}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpWARPSYNC, opc: 0x348, arch: 90, srcs: []slot{{k: sR, pos: 24}}, tmpl: []fix{{87, 3, 7}}},
+	{op: ori.OpWARPSYNC, opc: 0x948, arch: 90, srcs: []slot{{k: sAllLanes}}, tmpl: []fix{{87, 3, 7}}},
+	{op: ori.OpNANOSLEEP, opc: 0x15d, alu: true, srcs: []slot{b}, tmpl: []fix{{87, 3, 7}}},
 	{op: ori.OpMEMBAR, opc: 0x992,
-		mods: []group{{pos: 79, n: 1, names: names(0, "", 1, "ALL")}, {pos: 76, n: 3, names: names(0, "CTA", 1, "SM", 2, "GPU", 3, "SYS")}}},
+		mods: []group{{pos: 79, n: 1, names: modNames{{0, ""}, {1, "ALL"}}}, {pos: 76, n: 3, names: modNames{{0, "CTA"}, {1, "SM"}, {2, "GPU"}, {3, "SYS"}}}}},
 	// The fences of release and acquire atomics (lower's atomic.go):
 	// ERRBAR 0x00000000000079ab, CGAERRBAR (sm_90) 0x00000000000075ab
 	// with nothing but the control word above, and CCTL.IVALL
@@ -732,8 +737,8 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpERRBAR, opc: 0x9ab},
 	{op: ori.OpCGAERRBAR, opc: 0x5ab, arch: 90},
 	{op: ori.OpCCTL, key: []string{"IVALL"}, opc: 0x98f, fix: []fix{{24, 8, 0xff}, {87, 4, 4}}},
-	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{pfix(87)}},
-	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{pfix(87)}},
+	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{{87, 3, 7}}},
+	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{{87, 3, 7}}},
 
 	// Control.
 	// Bits 32-33 are BRA's mode (.CONV, .DIV with a UR operand when bit
@@ -743,10 +748,10 @@ var formTable = append(barForms(), []*form{
 	// predicate, so an @UP guard has no BRA word (measured with
 	// nvdisasm on ptxas's BRA word).
 	{op: ori.OpBRA, opc: 0x947, archMax: 89, srcs: []slot{{k: sTarget, pos: 34, n: 48}},
-		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}, {87, 3, 7}, {90, 1, 0}}},
 	{op: ori.OpBRA, opc: 0x947, arch: 90, srcs: []slot{{k: sTarget90}},
-		fix: []fix{{32, 2, 0}, {91, 1, 0}, pfix(87), {90, 1, 0}}},
-	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{pfix(87)}},
+		fix: []fix{{32, 2, 0}, {91, 1, 0}, {87, 3, 7}, {90, 1, 0}}},
+	{op: ori.OpEXIT, opc: 0x94d, tmpl: []fix{{87, 3, 7}}},
 	// BRX Ra jumps to the offset in the pair Ra (a jump-table entry:
 	// the target's offset from the kernel's start, JumpTable) plus the
 	// kernel's start, which the branch field reaches from the next
@@ -754,7 +759,7 @@ var formTable = append(barForms(), []*form{
 	// for brx.idx probes: sm_80 0x000fea000383ffff_ffffff7004007949
 	// (BRX R4 at 0x80), sm_90 0x000fea000383ffff_fffffffc04e07949 (R4 at
 	// 0x70); bits 87-89 a PT condition as BRA's.
-	{op: ori.OpBRX, opc: 0x949, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, pre: brxPre, tmpl: []fix{pfix(87)}},
+	{op: ori.OpBRX, opc: 0x949, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, pre: brxPre, tmpl: []fix{{87, 3, 7}}},
 	{op: ori.OpCALL, key: []string{"REL", "NOINC"}, opc: 0x944, srcs: []slot{{k: sSym}}, tmpl: []fix{{86, 4, 0xf}}},
 	// CALL.REL.NOINC Ra calls the function at the offset in Ra (a
 	// function pointer: the callee's offset from the kernel's start,
@@ -775,7 +780,7 @@ var formTable = append(barForms(), []*form{
 	{op: ori.OpRET, key: []string{"REL", "NODEC"}, opc: 0x950, srcs: []slot{{k: sR, pos: 24, words: 2}}, toBase: true, tmpl: []fix{{86, 4, 0xf}}},
 	{op: ori.OpBPT, key: []string{"TRAP"}, opc: 0x95c, srcs: []slot{{k: sImm, pos: 34, n: 20}}, tmpl: []fix{{84, 2, 3}}},
 	{op: ori.OpNOP, opc: 0x918},
-}...)
+}
 
 // order75 writes an sm_75 global, generic or surface access for its
 // word: the .cta scope, which orilab's lowering spells STRONG.SM (sm_80's
@@ -840,7 +845,7 @@ func barForms() []*form {
 	r := slot{k: sR, pos: 32}
 	pred := slot{k: sP, pos: 87, not: 90}
 	noCnt := fix{42, 12, 0}
-	gDefer := group{pos: 80, n: 1, names: names(0, "", 1, "DEFER_BLOCKING")}
+	gDefer := group{pos: 80, n: 1, names: modNames{{0, ""}, {1, "DEFER_BLOCKING"}}}
 	add := func(key string, op uint64, opc uint16, mods []group, srcs []slot, fixes ...fix) {
 		fm := &form{op: ori.OpBAR, key: []string{key}, opc: opc, srcs: srcs, mods: mods,
 			fix: append([]fix{{77, 2, op}}, fixes...)}
@@ -861,7 +866,7 @@ func barForms() []*form {
 		add(k.key, k.op, 0x91d, k.mods, []slot{bar, r})
 		add(k.key, k.op, 0x51d, k.mods, []slot{r, optCnt})
 	}
-	red := []group{{pos: 74, n: 2, names: names(0, "POPC", 1, "AND", 2, "OR")}, gDefer}
+	red := []group{{pos: 74, n: 2, names: modNames{{0, "POPC"}, {1, "AND"}, {2, "OR"}}}, gDefer}
 	add("RED", 2, 0x31d, red, []slot{r, r, pred})
 	add("RED", 2, 0xb1d, red, []slot{bar, pred}, noCnt)
 	add("RED", 2, 0xb1d, red, []slot{bar, cnt, pred})
@@ -956,15 +961,15 @@ func noImmC(in *ori.Inst, arch int) (*ori.Inst, error) {
 
 // Texture and surface modifier groups (see the forms).
 var (
-	gTexSCR   = group{pos: 60, n: 1, names: names(0, "", 1, "SCR")}
-	gTexLL    = group{pos: 87, n: 3, names: names(3, "LL")}
-	gTexLZ    = group{pos: 87, n: 3, names: names(1, "LZ")}
-	gTLD4     = group{pos: 87, n: 2, names: names(0, "R", 1, "G", 2, "B", 3, "A")}
-	gTexDim   = group{pos: 61, n: 3, names: names(0, "1D", 1, "2D", 2, "3D", 4, "ARRAY_1D", 5, "ARRAY_2D")}
-	gTxqQuery = group{pos: 62, n: 2, names: names(0, "TEX_HEADER_DIMENSION")}
-	gSurfDBA  = group{pos: 72, n: 1, names: names(1, "D.BA")}
-	gSurfDim  = group{pos: 61, n: 3, names: names(0, "1D", 2, "1D_ARRAY", 3, "2D", 5, "3D")}
-	gSurfMode = group{pos: 59, n: 2, names: names(1, "", 0, "IGN", 2, "TRAP")}
+	gTexSCR   = group{pos: 60, n: 1, names: modNames{{0, ""}, {1, "SCR"}}}
+	gTexLL    = group{pos: 87, n: 3, names: modNames{{3, "LL"}}}
+	gTexLZ    = group{pos: 87, n: 3, names: modNames{{1, "LZ"}}}
+	gTLD4     = group{pos: 87, n: 2, names: modNames{{0, "R"}, {1, "G"}, {2, "B"}, {3, "A"}}}
+	gTexDim   = group{pos: 61, n: 3, names: modNames{{0, "1D"}, {1, "2D"}, {2, "3D"}, {4, "ARRAY_1D"}, {5, "ARRAY_2D"}}}
+	gTxqQuery = group{pos: 62, n: 2, names: modNames{{0, "TEX_HEADER_DIMENSION"}}}
+	gSurfDBA  = group{pos: 72, n: 1, names: modNames{{1, "D.BA"}}}
+	gSurfDim  = group{pos: 61, n: 3, names: modNames{{0, "1D"}, {2, "1D_ARRAY"}, {3, "2D"}, {5, "3D"}}}
+	gSurfMode = group{pos: 59, n: 2, names: modNames{{1, ""}, {0, "IGN"}, {2, "TRAP"}}}
 )
 
-var gShfl = group{pos: 58, n: 2, names: names(0, "IDX", 1, "UP", 2, "DOWN", 3, "BFLY")}
+var gShfl = group{pos: 58, n: 2, names: modNames{{0, "IDX"}, {1, "UP"}, {2, "DOWN"}, {3, "BFLY"}}}

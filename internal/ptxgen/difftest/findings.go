@@ -125,16 +125,18 @@ func (r *recorder) noteCulprit(class, phase string) {
 	r.culprits[class][phase]++
 }
 
+// Compiled on first use (sync.OnceValue): a pattern compiled at package
+// initialization costs every orilab process, a compile included.
 var (
-	reNumber = regexp.MustCompile(`\b(0x[0-9a-fA-F]+|\d+)\b`)
-	reReg    = regexp.MustCompile(`%([a-z]+)\d+`)
-	rePhys   = regexp.MustCompile(`\b(R|P|UR|UP)\d+\b`)
-	reLanes  = regexp.MustCompile(`threads [N,\-]+`)
-	reBlock  = regexp.MustCompile(`\b(BB|fn)\d+`)
-	reFile   = regexp.MustCompile(`[^\s:]+\.ptx:`)
-	reFunc   = regexp.MustCompile(`\b(fnN|fuzz)\b`)
-	reOpcode = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*(\.[A-Z0-9_]+)*\b`)
-	rePhase  = regexp.MustCompile(`^phase \d+ ([A-Za-z0-9_]+)`)
+	reNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(0x[0-9a-fA-F]+|\d+)\b`) })
+	reReg    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%([a-z]+)\d+`) })
+	rePhys   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(R|P|UR|UP)\d+\b`) })
+	reLanes  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`threads [N,\-]+`) })
+	reBlock  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(BB|fn)\d+`) })
+	reFile   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\s:]+\.ptx:`) })
+	reFunc   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(fnN|fuzz)\b`) })
+	reOpcode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Z][A-Z0-9_]*(\.[A-Z0-9_]+)*\b`) })
+	rePhase  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^phase \d+ ([A-Za-z0-9_]+)`) })
 )
 
 // notOpcodes are the upper-case words of messages that are not SASS
@@ -151,19 +153,19 @@ var notOpcodes = map[string]bool{"FUNC": true, "BBN": true, "FILE": true, "CTA":
 // so the opcode would split a signature without telling bugs apart.
 func normalize(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	s = reFile.ReplaceAllString(s, "FILE.ptx:")
-	s = reBlock.ReplaceAllString(s, "${1}N")
-	s = reFunc.ReplaceAllString(s, "FUNC")
-	s = reOpcode.ReplaceAllStringFunc(s, func(w string) string {
+	s = reFile().ReplaceAllString(s, "FILE.ptx:")
+	s = reBlock().ReplaceAllString(s, "${1}N")
+	s = reFunc().ReplaceAllString(s, "FUNC")
+	s = reOpcode().ReplaceAllStringFunc(s, func(w string) string {
 		if len(w) < 3 || notOpcodes[w] {
 			return w
 		}
 		return "OP"
 	})
-	s = reReg.ReplaceAllString(s, "%${1}N")
-	s = rePhys.ReplaceAllString(s, "${1}N")
-	s = reNumber.ReplaceAllString(s, "N")
-	s = reLanes.ReplaceAllString(s, "threads L")
+	s = reReg().ReplaceAllString(s, "%${1}N")
+	s = rePhys().ReplaceAllString(s, "${1}N")
+	s = reNumber().ReplaceAllString(s, "N")
+	s = reLanes().ReplaceAllString(s, "threads L")
 	if len(s) > 140 {
 		s = s[:140] + "..."
 	}
@@ -230,7 +232,7 @@ func (r *recorder) record(ctx context.Context, p *ptxgen.Program, rep *Report, r
 	}
 	f := &Finding{Seed: p.Seed, Config: res.Config, Kind: res.Kind, Detail: shorten(res.Detail)}
 	f.Replay = append(f.Replay, fuzzReplay(p.Seed, res.Config, r.opts))
-	if m := rePhase.FindStringSubmatch(res.Detail); m != nil {
+	if m := rePhase().FindStringSubmatch(res.Detail); m != nil {
 		f.Phase = m[1]
 	}
 	if r.opts.Findings == "" {
