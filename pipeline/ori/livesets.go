@@ -1,7 +1,6 @@
 package ori
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -51,6 +50,8 @@ type LiveSets struct {
 	phiArena []phiUse
 	// slab backs in and out.
 	slab []uint64
+	// sortBuf is the scratch of words.
+	sortBuf []uint64
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
 }
@@ -870,25 +871,25 @@ func (l *LiveSets) words(s bitset) []Reg {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Reg, 0, n)
+	// The words are distinct, so any sort gives the one order (class,
+	// number, word). Each is packed into an integer whose order is that
+	// order (the number's sign bit flipped), so the sort compares
+	// integers, not Regs through a function (the comparator was most of
+	// the cost of listing a set).
+	keys := l.sortBuf[:0]
 	for wi, x := range s { // the set bits only, not every indexed word
 		for x != 0 {
 			i := wi*64 + bits.TrailingZeros64(x)
 			x &= x - 1
 			k := l.keys[i]
-			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
+			keys = append(keys, uint64(k.class)<<40|uint64(uint32(k.n)^1<<31)<<8|uint64(k.word))
 		}
 	}
-	// The words are distinct, so any sort gives the one order;
-	// slices.SortFunc does not allocate as sort.Slice's swapper does.
-	slices.SortFunc(out, func(a, b Reg) int {
-		if c := cmp.Compare(a.Class, b.Class); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.N, b.N); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Off, b.Off)
-	})
+	slices.Sort(keys)
+	l.sortBuf = keys
+	out := make([]Reg, n)
+	for i, k := range keys {
+		out[i] = Reg{Class: RegClass(k >> 40), Virtual: true, N: int32(uint32(k>>8) ^ 1<<31), Off: uint8(k), Words: 1}
+	}
 	return out
 }
