@@ -128,6 +128,8 @@ type analysisCache struct {
 	liveFP                 uint64
 	liveKeys               int
 	liveEdges, liveScratch []*Block
+	// byID is computeEdges's scratch: blocks by ID.
+	byID []*Block
 	// solve is the scratch of every liveness fixed point of the
 	// function (see LiveSets.solve).
 	solve solveScratch
