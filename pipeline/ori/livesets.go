@@ -50,8 +50,9 @@ type LiveSets struct {
 	phiArena []phiUse
 	// slab backs in and out.
 	slab []uint64
-	// sortBuf is the scratch of words.
-	sortBuf []uint64
+	// sortBuf is the scratch of words, walkWords Walk's.
+	sortBuf   []uint64
+	walkWords []instWords
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
 }
@@ -506,6 +507,7 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 	var sets []bitset
 	sets, sc.slab = cutBitsets(sc.slab, 2*nb, n)
 	gen, kill := sets[:nb:nb], sets[nb:]
+	var pool []uint64 // backs the phi reads
 	for bi := range l.blocks.blocks {
 		gs, ks := gen[bi], kill[bi]
 		ws := l.iw[bi]
@@ -523,7 +525,13 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 			for _, pu := range l.phiUses(w) {
 				s := phiReadOf(l.phiOut[bi], int(pu.pred))
 				if s == nil {
-					s = newBitset(n)
+					// Cut from a shared slab, not one allocation per
+					// edge into a block with phis.
+					nw := (n + 63) / 64
+					if len(pool) < nw {
+						pool = make([]uint64, nw*max(16, nb/8))
+					}
+					s, pool = bitset(pool[:nw:nw]), pool[nw:]
 					l.phiOut[bi] = append(l.phiOut[bi], phiRead{int(pu.pred), s})
 				}
 				s.set(int(pu.word))
@@ -789,11 +797,16 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 	if !ok {
 		return
 	}
-	ws := make([]instWords, len(b.Insts))
-	for j, in := range b.Insts {
-		ws[j] = l.wordsOf(in)
+	// The block's words are indexed into scratch and dropped after the
+	// walk (the arenas are cut back; new words keep their positions).
+	ws := l.walkWords[:0]
+	arena, phiArena := len(l.arena), len(l.phiArena)
+	for _, in := range b.Insts {
+		ws = append(ws, l.wordsOf(in))
 	}
+	l.walkWords = ws
 	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
+	l.arena, l.phiArena = l.arena[:arena], l.phiArena[:phiArena]
 }
 
 // WalkUnchanged is Walk for a block whose instructions have not been
