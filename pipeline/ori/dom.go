@@ -128,6 +128,11 @@ type analysisCache struct {
 	liveFP                 uint64
 	liveKeys               int
 	liveEdges, liveScratch []*Block
+	// byID is computeEdges's scratch: blocks by ID.
+	byID []*Block
+	// solve is the scratch of every liveness fixed point of the
+	// function (see LiveSets.solve).
+	solve solveScratch
 }
 
 // noteEdges starts a new generation when f's edges differ from the ones

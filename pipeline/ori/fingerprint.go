@@ -21,7 +21,20 @@ func Fingerprint(f *Func) uint64 {
 		h.str(b.Label)
 		for _, in := range b.Insts {
 			h.int(fpPair(in.ID, int32(in.Op)))
-			h.int(int64(len(in.Mods)) | int64(len(in.Dsts))<<16 | int64(len(in.Srcs))<<32 | fpFlag(in.GuardNot, 48))
+			// The control word and role take bits 0-41; the operand
+			// counts and the guard's negation share its value when the
+			// counts are small (bit 63 says so), as they almost always
+			// are, else they follow on their own.
+			c := &in.Ctrl
+			v := int64(c.Stall) | int64(uint8(c.WrBar))<<8 | int64(uint8(c.RdBar))<<16 | int64(c.Wait)<<24 |
+				int64(in.Role)<<32 | fpFlag(c.Set, 40) | fpFlag(c.Yield, 41)
+			nm, nd, ns := len(in.Mods), len(in.Dsts), len(in.Srcs)
+			if nm < 1<<6 && nd < 1<<6 && ns < 1<<7 {
+				h.int(v | int64(nm)<<42 | int64(nd)<<48 | int64(ns)<<54 | fpFlag(in.GuardNot, 61) | fpFlag(true, 63))
+			} else {
+				h.int(v)
+				h.int(int64(nm) | int64(nd)<<16 | int64(ns)<<32 | fpFlag(in.GuardNot, 48))
+			}
 			for _, m := range in.Mods {
 				h.str(m)
 			}
@@ -32,9 +45,6 @@ func Fingerprint(f *Func) uint64 {
 			for i := range in.Srcs {
 				h.operand(&in.Srcs[i])
 			}
-			c := &in.Ctrl
-			h.int(int64(c.Stall) | int64(uint8(c.WrBar))<<8 | int64(uint8(c.RdBar))<<16 | int64(c.Wait)<<24 |
-				int64(in.Role)<<32 | fpFlag(c.Set, 40) | fpFlag(c.Yield, 41))
 			h.int(fpPair(in.Line, in.Origin))
 		}
 	}
@@ -79,9 +89,20 @@ func (h *fpHash) bool(b bool) {
 }
 
 func (h *fpHash) str(s string) {
-	h.int(int64(len(s)))
-	// Eight bytes at a time (the length is mixed first, so the zero
-	// padding of the last chunk is not ambiguous).
+	// A string of up to seven bytes (a modifier, most labels) is one
+	// value: its length in the top byte, its bytes below. A longer one
+	// is 0xff and its length, then eight bytes at a time (the count
+	// says how many follow, so the zero padding of the last chunk is
+	// not ambiguous).
+	if len(s) < 8 {
+		v := uint64(len(s)) << 56
+		for i := 0; i < len(s); i++ {
+			v |= uint64(s[i]) << (8 * i)
+		}
+		h.int(int64(v))
+		return
+	}
+	h.int(int64(0xff<<56 | uint64(len(s))))
 	for len(s) > 0 {
 		var v uint64
 		n := min(len(s), 8)
@@ -94,14 +115,40 @@ func (h *fpHash) str(s string) {
 }
 
 func (h *fpHash) reg(r Reg) {
-	v := int64(r.Class) | int64(r.Off)<<8 | int64(r.Words)<<16 | int64(r.N)<<24
-	if r.Virtual {
-		v |= 1 << 62
+	h.int(int64(r.Class) | int64(r.Off)<<8 | int64(r.Words)<<16 | int64(uint32(r.N))<<24 | fpFlag(r.Virtual, 56))
+}
+
+// fpRegBits packs r into 45 bits when its class, offset and width are
+// below 16 (every register the compiler makes).
+func fpRegBits(r Reg) (uint64, bool) {
+	if r.Class >= 16 || r.Off >= 16 || r.Words >= 16 {
+		return 0, false
 	}
-	h.int(v)
+	v := uint64(r.Class) | uint64(r.Off)<<5 | uint64(r.Words)<<9 | uint64(uint32(r.N))<<13
+	if r.Virtual {
+		v |= 1 << 4
+	}
+	return v, true
 }
 
 func (h *fpHash) operand(o *Operand) {
+	reg, imm, pair, desc := o.Reg != (Reg{}), o.Imm != 0, o.Bank != 0 || o.Block != 0, o.Desc != (Reg{})
+	// Most operands are a register, or an immediate that fits in 32
+	// bits, with every other field zero: those are one value, tagged by
+	// bits 63 and 62 (the general form below leaves both clear), with
+	// the kind, the float kind and the flags in bits 0-10.
+	if !pair && o.Name == "" && !desc && o.Kind < 8 && o.FKind < 4 {
+		small := uint64(o.Kind) | uint64(o.FKind)<<3 | uint64(fpFlag(o.HasBase, 5)|fpFlag(o.Neg, 6)|fpFlag(o.Abs, 7)|
+			fpFlag(o.Not, 8)|fpFlag(o.Reuse, 9)|fpFlag(o.HasDesc, 10))
+		if rb, ok := fpRegBits(o.Reg); ok && !imm {
+			h.int(int64(3<<62 | small | rb<<11))
+			return
+		}
+		if !reg && o.Imm == int64(int32(o.Imm)) {
+			h.int(int64(2<<62 | small | uint64(uint32(o.Imm))<<11))
+			return
+		}
+	}
 	flags := int64(o.Kind) | int64(o.FKind)<<8 | fpFlag(o.HasBase, 16) | fpFlag(o.Neg, 17) | fpFlag(o.Abs, 18) |
 		fpFlag(o.Not, 19) | fpFlag(o.Reuse, 20) | fpFlag(o.HasDesc, 21)
 	// Most fields of most operands are zero (a register source has no
@@ -110,7 +157,6 @@ func (h *fpHash) operand(o *Operand) {
 	// decide what follows, so the sequence still tells every operand
 	// apart, at a third of the mixes (operands were two thirds of the
 	// fingerprint's time).
-	reg, imm, pair, desc := o.Reg != (Reg{}), o.Imm != 0, o.Bank != 0 || o.Block != 0, o.Desc != (Reg{})
 	flags |= fpFlag(reg, 32) | fpFlag(imm, 33) | fpFlag(pair, 34) | fpFlag(o.Name != "", 35) | fpFlag(desc, 36)
 	h.int(flags)
 	if reg {

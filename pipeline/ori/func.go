@@ -265,24 +265,35 @@ func (f *Func) computeEdges() error {
 		b.Preds, b.Succs = b.Preds[:0], b.Succs[:0]
 		lo, hi = min(lo, b.ID), max(hi, b.ID)
 	}
-	var byID func(id int32) *Block
+	// The slice is kept with the function for the next call (ComputeCFG
+	// runs several times per pass).
+	var dense []*Block
+	var m map[int32]*Block
 	if lo >= 0 && hi < int32(4*len(f.Blocks)+64) {
-		dense := make([]*Block, hi+1)
+		dense = f.cache.byID
+		if cap(dense) < int(hi+1) {
+			dense = make([]*Block, hi+1)
+		}
+		dense = dense[:hi+1]
+		clear(dense)
 		for _, b := range f.Blocks {
 			dense[b.ID] = b
 		}
-		byID = func(id int32) *Block {
-			if id < 0 || int(id) >= len(dense) {
-				return nil
-			}
-			return dense[id]
-		}
+		f.cache.byID = dense
 	} else {
-		m := make(map[int32]*Block, len(f.Blocks))
+		m = make(map[int32]*Block, len(f.Blocks))
 		for _, b := range f.Blocks {
 			m[b.ID] = b
 		}
-		byID = func(id int32) *Block { return m[id] }
+	}
+	byID := func(id int32) *Block {
+		if m != nil {
+			return m[id]
+		}
+		if id < 0 || int(id) >= len(dense) {
+			return nil
+		}
+		return dense[id]
 	}
 	addEdge := func(from, to *Block) {
 		for _, s := range from.Succs {

@@ -21,9 +21,15 @@ type wordID struct {
 	pad     uint16 // always 0
 }
 
+// liveIndex numbers the words. The computed numbers of virtual and of
+// physical words of each class are small and dense, so slices indexed by
+// them find a word's index; a map holds the rest (negative or huge
+// numbers, from parsed IR). The map it replaced was most of the cost of
+// MaxPressure.
 type liveIndex struct {
-	ids  map[wordID]int
-	keys []wordID
+	dense [2][NumClasses][]int32 // [virtual][class], by wordID.n: index + 1 (0: none)
+	ids   map[wordID]int
+	keys  []wordID
 }
 
 func (x *liveIndex) id(r Reg, w int) int {
@@ -33,8 +39,27 @@ func (x *liveIndex) id(r Reg, w int) int {
 	} else {
 		k.n = r.N + int32(w)
 	}
+	if k.n >= 0 && k.n < wordDenseLimit && k.class < NumClasses {
+		v := 0
+		if k.virtual {
+			v = 1
+		}
+		d := x.dense[v][k.class]
+		if int(k.n) >= len(d) {
+			d = append(d, make([]int32, max(int(k.n)+1-len(d), len(d)))...)
+			x.dense[v][k.class] = d
+		}
+		if d[k.n] == 0 {
+			x.keys = append(x.keys, k)
+			d[k.n] = int32(len(x.keys))
+		}
+		return int(d[k.n]) - 1
+	}
 	if i, ok := x.ids[k]; ok {
 		return i
+	}
+	if x.ids == nil {
+		x.ids = map[wordID]int{}
 	}
 	x.ids[k] = len(x.keys)
 	x.keys = append(x.keys, k)
@@ -50,24 +75,37 @@ type Pressure struct {
 // MaxPressure computes the register pressure of f. The CFG must be
 // current.
 func MaxPressure(f *Func) Pressure {
-	x := &liveIndex{ids: map[wordID]int{}}
-	type use struct {
-		defs, uses []int
-		killing    bool
+	x := &liveIndex{}
+	for c := range x.dense[1] {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit/4 {
+			x.dense[1][c] = make([]int32, n<<2+4)
+		}
 	}
+	// use is an instruction's words: defs[dAt:dAt+nd] and
+	// uses[uAt:uAt+nu] (two arenas, not two slices per instruction).
+	type use struct {
+		dAt, nd, uAt, nu int32
+		killing          bool
+	}
+	var defs, uses []int32
+	nInsts := 0
+	for _, b := range f.Blocks {
+		nInsts += len(b.Insts)
+	}
+	perAll := make([]use, nInsts)
 	per := make([][]use, len(f.Blocks))
 	// phiUses[b][p] are the words block b's MOV.PHIs read at the end of
 	// predecessor p (the SSA convention: not live in b itself).
 	phiUses := make([]map[int32][]int, len(f.Blocks))
 	for bi, b := range f.Blocks {
-		per[bi] = make([]use, len(b.Insts))
+		per[bi], perAll = perAll[:len(b.Insts):len(b.Insts)], perAll[len(b.Insts):]
 		for ii, in := range b.Insts {
-			u := use{killing: !in.Guarded()}
+			u := use{killing: !in.Guarded(), dAt: int32(len(defs)), uAt: int32(len(uses))}
 			if in.IsPhi() {
 				for _, o := range in.Dsts {
 					if o.Kind == OpdReg && !o.Reg.IsZero() {
 						for w := 0; w < int(o.Reg.Words); w++ {
-							u.defs = append(u.defs, x.id(o.Reg, w))
+							defs = append(defs, int32(x.id(o.Reg, w)))
 						}
 					}
 				}
@@ -83,46 +121,64 @@ func MaxPressure(f *Func) Pressure {
 						phiUses[bi][in.Srcs[j+1].Block] = append(phiUses[bi][in.Srcs[j+1].Block], x.id(r, w))
 					}
 				}
+				u.nd = int32(len(defs)) - u.dAt
 				per[bi][ii] = u
 				continue
 			}
-			forRegs(in, func(r Reg, def bool) {
+			// forRegs's order: the guard, the sources, then the results
+			// (and the address bases of memory results).
+			add := func(r Reg, def bool) {
 				if r.IsZero() {
 					return
 				}
 				for w := 0; w < int(r.Words); w++ {
 					if def {
-						u.defs = append(u.defs, x.id(r, w))
+						defs = append(defs, int32(x.id(r, w)))
 					} else {
-						u.uses = append(u.uses, x.id(r, w))
+						uses = append(uses, int32(x.id(r, w)))
 					}
 				}
-			})
+			}
+			add(in.Guard, false)
+			for i := range in.Srcs {
+				if r, ok := in.Srcs[i].usesReg(); ok {
+					add(r, false)
+				}
+			}
+			for i := range in.Dsts {
+				if o := &in.Dsts[i]; o.Kind == OpdReg {
+					add(o.Reg, true)
+				} else if r, ok := o.usesReg(); ok {
+					add(r, false)
+				}
+			}
+			u.nd, u.nu = int32(len(defs))-u.dAt, int32(len(uses))-u.uAt
 			per[bi][ii] = u
 		}
 	}
+	defsOf := func(u *use) []int32 { return defs[u.dAt : u.dAt+u.nd] }
+	usesOf := func(u *use) []int32 { return uses[u.uAt : u.uAt+u.nu] }
 	n := len(x.keys)
-	pos := map[*Block]int{}
-	for i, b := range f.Blocks {
-		pos[b] = i
+	blocks := newBlockIndex(f.Blocks)
+	pos := func(b *Block) int {
+		i, _ := blocks.pos(b) // 0 for a block not in f, as a map answered
+		return i
 	}
-	liveIn := make([]bitset, len(f.Blocks))
-	liveOut := make([]bitset, len(f.Blocks))
-	for i := range f.Blocks {
-		liveIn[i] = newBitset(n)
-		liveOut[i] = newBitset(n)
-	}
+	sets := newBitsets(2*len(f.Blocks), n)
+	liveIn, liveOut := sets[:len(f.Blocks):len(f.Blocks)], sets[len(f.Blocks):]
+	cur := newBitset(n)
+	// transfer walks block bi backward from its live-out set into cur.
 	transfer := func(bi int, out bitset) bitset {
-		cur := out.clone()
+		copy(cur, out)
 		for ii := len(per[bi]) - 1; ii >= 0; ii-- {
-			u := per[bi][ii]
+			u := &per[bi][ii]
 			if u.killing {
-				for _, d := range u.defs {
-					cur.clear(d)
+				for _, d := range defsOf(u) {
+					cur.clear(int(d))
 				}
 			}
-			for _, s := range u.uses {
-				cur.set(s)
+			for _, s := range usesOf(u) {
+				cur.set(int(s))
 			}
 		}
 		return cur
@@ -130,17 +186,18 @@ func MaxPressure(f *Func) Pressure {
 	for changed := true; changed; {
 		changed = false
 		for bi := len(f.Blocks) - 1; bi >= 0; bi-- {
-			out := newBitset(n)
+			out := liveOut[bi]
+			clear(out)
 			for _, s := range f.Blocks[bi].Succs {
-				out.or(liveIn[pos[s]])
-				for _, w := range phiUses[pos[s]][f.Blocks[bi].ID] {
+				si := pos(s)
+				out.or(liveIn[si])
+				for _, w := range phiUses[si][f.Blocks[bi].ID] {
 					out.set(w)
 				}
 			}
-			liveOut[bi] = out
 			in := transfer(bi, out)
 			if !in.equal(liveIn[bi]) {
-				liveIn[bi] = in
+				copy(liveIn[bi], in)
 				changed = true
 			}
 		}
@@ -177,7 +234,7 @@ func MaxPressure(f *Func) Pressure {
 		p.UP = max(p.UP, c[ClassUP])
 	}
 	for bi := range f.Blocks {
-		cur := liveOut[bi].clone()
+		copy(cur, liveOut[bi])
 		for k := range c {
 			c[k] = 0
 			for i, w := range cur {
@@ -186,20 +243,20 @@ func MaxPressure(f *Func) Pressure {
 		}
 		record()
 		for ii := len(per[bi]) - 1; ii >= 0; ii-- {
-			u := per[bi][ii]
+			u := &per[bi][ii]
 			// Results are live right after the instruction even if nobody
 			// reads them: they occupy registers.
-			for _, d := range u.defs {
-				set(cur, d)
+			for _, d := range defsOf(u) {
+				set(cur, int(d))
 			}
 			record()
 			if u.killing {
-				for _, d := range u.defs {
-					clear(cur, d)
+				for _, d := range defsOf(u) {
+					clear(cur, int(d))
 				}
 			}
-			for _, s := range u.uses {
-				set(cur, s)
+			for _, s := range usesOf(u) {
+				set(cur, int(s))
 			}
 			record()
 		}

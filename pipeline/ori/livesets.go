@@ -1,7 +1,6 @@
 package ori
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -35,36 +34,138 @@ type LiveSets struct {
 	essential func(*Inst) bool // nil: ordinary liveness
 	index     wordIndex
 	keys      []wordKey
-	pos       map[*Block]int
-	byID      map[int32]*Block // what BlockByID answers, without its scan
+	blocks    blockIndex
 	in, out   []bitset
-	// phiOut[i][p] holds the words read by block i's live phis at the end
-	// of its predecessor block p (a block index).
-	phiOut []map[int]bitset
+	// phiOut[i] holds the words read by block i's live phis at the end
+	// of each predecessor (by block index).
+	phiOut [][]phiRead
 	// iw[i][j] are the register words of block i's instruction j, indexed
 	// once: the fixed point reads these instead of hashing every operand
 	// again on every sweep (liveness was 40% of the compile time of large
 	// kernels).
 	iw [][]instWords
-	// arena backs the defs and uses slices of iw (see wordsOf).
-	arena []int32
+	// arena holds the defs and uses of every instWords (see wordsOf), and
+	// phiArena the phi sources.
+	arena    []int32
+	phiArena []phiUse
+	// slab backs in and out.
+	slab []uint64
+	// sortBuf is the scratch of words, walkWords Walk's.
+	sortBuf   []uint64
+	walkWords []instWords
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
 }
 
 // instWords are the virtual register words one instruction touches, as
-// indices into LiveSets.keys.
+// indices into LiveSets.keys, kept as offsets into the LiveSets' arenas:
+// 24 bytes an instruction where three slices were 80, and no allocation
+// of their own (a slice per list cost as much to allocate and collect as
+// indexing the words did).
 type instWords struct {
-	defs []int32 // written words
-	uses []int32 // read words (for a phi: only its guard)
-	kill bool    // unguarded: the writes end the old values' lives
-	phi  bool
-	// phiUses are a phi's sources: word w is read at the end of the
-	// predecessor with block index pred.
-	phiUses []phiUse
+	at     int32 // the written words are arena[at:at+nd], the read ones follow
+	nd, nu int32 // how many words are written and read (for a phi: only its guard)
+	// A phi's sources are phiArena[pu:pu+npu]: word w is read at the end
+	// of the predecessor with block index pred.
+	pu, npu int32
+	kill    bool // unguarded: the writes end the old values' lives
+	phi     bool
+	ess     bool // strong liveness: essential(in) holds
 }
 
 type phiUse struct{ pred, word int32 }
+
+// phiRead is the set of words a block's phis read at the end of one
+// predecessor.
+type phiRead struct {
+	pred int
+	set  bitset
+}
+
+// phiReadOf returns the words of reads that are read at the end of
+// predecessor pred, or nil.
+func phiReadOf(reads []phiRead, pred int) bitset {
+	for i := range reads {
+		if reads[i].pred == pred {
+			return reads[i].set
+		}
+	}
+	return nil
+}
+
+func (l *LiveSets) defs(w *instWords) []int32 { return l.arena[w.at : w.at+w.nd] }
+func (l *LiveSets) uses(w *instWords) []int32 { return l.arena[w.at+w.nd : w.at+w.nd+w.nu] }
+func (l *LiveSets) phiUses(w *instWords) []phiUse {
+	return l.phiArena[w.pu : w.pu+w.npu]
+}
+
+// blockIndex finds the position of a block among the blocks live sets
+// were computed for, and the first block with an ID. Block IDs are small
+// and dense (NewBlock counts up), so a slice indexed by ID answers both;
+// the two maps it replaced were a tenth of the cost of a liveness. Blocks
+// the slice cannot answer for (a repeated ID, or IDs too sparse for a
+// slice) go to a map.
+type blockIndex struct {
+	blocks []*Block
+	byID   []int32        // block ID: position + 1 of the first block with it (0: none)
+	other  map[*Block]int // the blocks byID does not find
+	idMap  map[int32]int  // sparse IDs: position of the first block with it
+}
+
+func newBlockIndex(blocks []*Block) blockIndex {
+	x := blockIndex{blocks: slices.Clone(blocks)}
+	lo, hi := int32(0), int32(-1)
+	for _, b := range blocks {
+		lo, hi = min(lo, b.ID), max(hi, b.ID)
+	}
+	if lo < 0 || hi >= int32(4*len(blocks)+64) {
+		x.other = make(map[*Block]int, len(blocks))
+		x.idMap = make(map[int32]int, len(blocks))
+		for i, b := range blocks {
+			x.other[b] = i
+			if _, dup := x.idMap[b.ID]; !dup {
+				x.idMap[b.ID] = i
+			}
+		}
+		return x
+	}
+	x.byID = make([]int32, hi+1)
+	for i, b := range blocks {
+		if x.byID[b.ID] == 0 {
+			x.byID[b.ID] = int32(i + 1)
+			continue
+		}
+		if x.other == nil {
+			x.other = map[*Block]int{}
+		}
+		x.other[b] = i
+	}
+	return x
+}
+
+// pos returns b's position, and false (with 0) when b is not one of the
+// blocks.
+func (x *blockIndex) pos(b *Block) (int, bool) {
+	if x.byID != nil && b.ID >= 0 && int(b.ID) < len(x.byID) {
+		if i := int(x.byID[b.ID]) - 1; i >= 0 && x.blocks[i] == b {
+			return i, true
+		}
+	}
+	i, ok := x.other[b]
+	return i, ok
+}
+
+// first returns the position of the first block with the given ID.
+func (x *blockIndex) first(id int32) (int, bool) {
+	if x.idMap != nil {
+		i, ok := x.idMap[id]
+		return i, ok
+	}
+	if id >= 0 && int(id) < len(x.byID) && x.byID[id] > 0 {
+		return int(x.byID[id]) - 1, true
+	}
+	return 0, false
+}
 
 // Liveness computes ordinary liveness of virtual register words.
 //
@@ -117,9 +218,19 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 			l.index.dense[c] = make([]int32, n<<2)
 		}
 	}
+	total := 0
+	for _, b := range f.Blocks {
+		total += len(b.Insts)
+	}
+	// Most instructions touch two to four words: sized so, the arena
+	// rarely grows.
+	l.arena = make([]int32, 0, 4*total)
+	l.keys = make([]wordKey, 0, total+64)
+	slab := make([]instWords, total)
 	l.iw = make([][]instWords, len(f.Blocks))
 	for i, b := range f.Blocks {
-		ws := make([]instWords, len(b.Insts))
+		ws := slab[:len(b.Insts):len(b.Insts)]
+		slab = slab[len(b.Insts):]
 		for j, in := range b.Insts {
 			ws[j] = l.wordsOf(in)
 		}
@@ -132,15 +243,7 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 // newLiveSets starts the live sets of f: the block positions, nothing
 // indexed or solved yet.
 func newLiveSets(f *Func, essential func(*Inst) bool) *LiveSets {
-	nb := len(f.Blocks)
-	l := &LiveSets{f: f, essential: essential, pos: make(map[*Block]int, nb), byID: make(map[int32]*Block, nb)}
-	for i, b := range f.Blocks {
-		l.pos[b] = i
-		if _, dup := l.byID[b.ID]; !dup { // BlockByID answers the first
-			l.byID[b.ID] = b
-		}
-	}
-	return l
+	return &LiveSets{f: f, essential: essential, blocks: newBlockIndex(f.Blocks)}
 }
 
 // Recompute returns the live sets of l's function after edits confined to
@@ -159,11 +262,12 @@ func newLiveSets(f *Func, essential func(*Inst) bool) *LiveSets {
 func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 	f := l.f
 	n := newLiveSets(f, l.essential)
-	n.index, n.keys, n.arena = l.index, l.keys, l.arena
+	n.index, n.keys, n.arena, n.phiArena, n.slab = l.index, l.keys, l.arena, l.phiArena, l.slab
 	n.iw = make([][]instWords, len(f.Blocks))
 	for i, b := range f.Blocks {
-		if oi, ok := l.pos[b]; ok && !edited(b) && len(l.iw[oi]) == len(b.Insts) {
-			// l is consumed: its lists are taken over, not copied.
+		if oi, ok := l.blocks.pos(b); ok && !edited(b) && len(l.iw[oi]) == len(b.Insts) {
+			// l is consumed: its lists are taken over, not copied (the
+			// arenas only grow, so their offsets stay valid).
 			ws := l.iw[oi]
 			for j, in := range b.Insts {
 				if ws[j].phi {
@@ -179,7 +283,8 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		}
 		n.iw[i] = ws
 	}
-	l.index, l.keys, l.arena, l.iw, l.consumed = wordIndex{}, nil, nil, nil, true
+	l.index, l.keys, l.arena, l.phiArena, l.iw, l.consumed = wordIndex{}, nil, nil, nil, nil, true
+	l.in, l.out, l.slab = nil, nil, nil // n reuses their memory
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
@@ -206,45 +311,48 @@ func (l *LiveSets) checkAgainst(fresh *LiveSets) {
 
 // solve computes the block sets from the indexed words.
 func (l *LiveSets) solve() {
-	f, essential := l.f, l.essential
-	nb := len(f.Blocks)
+	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	sets := newBitsets(2*nb, n)
+	var sets []bitset
+	sets, l.slab = cutBitsets(l.slab, 2*nb, n)
 	l.in, l.out = sets[:nb:nb], sets[nb:]
-	l.phiOut = make([]map[int]bitset, nb)
-	if essential == nil {
-		l.solveGenKill()
+	l.phiOut = make([][]phiRead, nb)
+	sc := &l.f.cache.solve
+	g := l.graph(sc)
+	if l.essential == nil {
+		l.solveGenKill(g, sc)
 		return
 	}
 	// Strong liveness is monotone too (a larger live-out set can only make
 	// more instructions needed), so a worklist from empty sets reaches
 	// the same least fixed point as sweeping until nothing changes: a
 	// block is redone only when a successor's live-in set or phi reads
-	// changed.
-	preds := l.predIndex()
-	work := make([]int32, 0, nb)
-	queued := make([]bool, nb)
-	for bi := 0; bi < nb; bi++ { // popped from the end: last block first
-		work = append(work, int32(bi))
-		queued[bi] = true
-	}
+	// changed. The sets are updated in place, each block walked in one
+	// scratch set.
+	work, queued := sc.worklist(nb)
+	var cur bitset
+	cur, sc.slab = cutBitset(sc.slab, n)
 	for len(work) > 0 {
 		bi := int(work[len(work)-1])
 		work = work[:len(work)-1]
 		queued[bi] = false
-		out := l.outOf(bi)
-		l.out[bi] = out
-		in, phis := l.transfer(bi, f.Blocks[bi], out, nil)
-		changed := !phiReadsEqual(phis, l.phiOut[bi])
-		l.phiOut[bi] = phis
+		out := l.out[bi]
+		l.outInto(out, bi, g.succs(bi))
+		b := l.blocks.blocks[bi]
+		in := l.transferWords(b, l.iw[bi], out, cur, &sc.phis, nil)
+		changed := false
+		if !phiReadsEqual(sc.phis, l.phiOut[bi]) {
+			l.phiOut[bi] = clonePhiReads(sc.phis)
+			changed = true
+		}
 		if !in.equal(l.in[bi]) {
-			l.in[bi] = in
+			copy(l.in[bi], in)
 			changed = true
 		}
 		if !changed {
 			continue
 		}
-		for _, p := range preds[bi] {
+		for _, p := range g.preds(bi) {
 			if !queued[p] {
 				queued[p] = true
 				work = append(work, p)
@@ -253,23 +361,112 @@ func (l *LiveSets) solve() {
 	}
 }
 
-// predIndex lists, for every block index, the indices of the blocks in f
-// that have it as a successor (once per edge).
-func (l *LiveSets) predIndex() [][]int32 {
-	preds := make([][]int32, len(l.f.Blocks))
-	for bi, b := range l.f.Blocks {
+// blockGraph is the CFG by block index: each block's successors (once
+// each, as in Succs) and predecessors (once per edge), in two flat lists.
+type blockGraph struct {
+	succAt, predAt     []int32 // block i's are list[at[i]:at[i+1]]
+	succList, predList []int32
+}
+
+func (g *blockGraph) succs(bi int) []int32 { return g.succList[g.succAt[bi]:g.succAt[bi+1]] }
+func (g *blockGraph) preds(bi int) []int32 { return g.predList[g.predAt[bi]:g.predAt[bi+1]] }
+
+// graph indexes the successors of l's blocks that are among them.
+func (l *LiveSets) graph(sc *solveScratch) blockGraph {
+	nb := len(l.blocks.blocks)
+	idx := reuse(&sc.idx, 2*(nb+1))
+	g := blockGraph{succAt: idx[: nb+1 : nb+1], predAt: idx[nb+1:], succList: sc.succs[:0]}
+	for bi, b := range l.blocks.blocks {
 		for _, s := range b.Succs {
-			if si, ok := l.pos[s]; ok {
-				preds[si] = append(preds[si], int32(bi))
+			if si, ok := l.blocks.pos(s); ok {
+				g.succList = append(g.succList, int32(si))
+				g.predAt[si+1]++
 			}
 		}
+		g.succAt[bi+1] = int32(len(g.succList))
 	}
-	return preds
+	for i := 0; i < nb; i++ {
+		g.predAt[i+1] += g.predAt[i]
+	}
+	sc.succs = g.succList
+	g.predList = reuse(&sc.preds, len(g.succList))
+	fill := reuse(&sc.fill, nb)
+	copy(fill, g.predAt[:nb])
+	for bi := 0; bi < nb; bi++ {
+		for _, si := range g.succs(bi) {
+			g.predList[fill[si]] = int32(bi)
+			fill[si]++
+		}
+	}
+	return g
+}
+
+// solveScratch is memory the fixed points of one function reuse from one
+// liveness to the next (see analysisCache.solve): the block graph, the
+// worklist and the gen and kill sets, none of which outlives a solve. A
+// function's phases run one at a time, so one scratch per function is
+// enough.
+type solveScratch struct {
+	idx, succs, preds, fill, work []int32
+	queued                        []bool
+	slab                          []uint64
+	phis                          []phiRead // a block's phi reads in the strong fixed point
+}
+
+// reuse returns *buf resized to n zeroed elements, growing it when short.
+func reuse[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	s := (*buf)[:n]
+	clear(s)
+	return s
+}
+
+// worklist returns the worklist holding every block, popped from the end
+// (last block first), and its membership flags.
+func (sc *solveScratch) worklist(nb int) ([]int32, []bool) {
+	work := reuse(&sc.work, nb)
+	queued := reuse(&sc.queued, nb)
+	for bi := range work {
+		work[bi] = int32(bi)
+		queued[bi] = true
+	}
+	return work, queued
+}
+
+// cutBitsets returns count empty sets of n bits cut from slab, and what
+// is left of slab; a slab too small is replaced by a new one (so that the
+// sets are one allocation, see newBitsets).
+func cutBitsets(slab []uint64, count, n int) ([]bitset, []uint64) {
+	w := (n + 63) / 64
+	if cap(slab) < count*w {
+		slab = make([]uint64, count*w)
+	}
+	slab = slab[:cap(slab)]
+	clear(slab[:count*w])
+	sets := make([]bitset, count)
+	for i := range sets {
+		sets[i] = bitset(slab[i*w : (i+1)*w : (i+1)*w])
+	}
+	return sets, slab
+}
+
+// cutBitset is cutBitsets for one set.
+func cutBitset(slab []uint64, n int) (bitset, []uint64) {
+	w := (n + 63) / 64
+	if cap(slab) < w {
+		slab = make([]uint64, w)
+	}
+	slab = slab[:cap(slab)]
+	s := bitset(slab[:w:w])
+	clear(s)
+	return s, slab
 }
 
 // phiReadsEqual reports whether two blocks' phi reads per predecessor are
 // the same (a missing entry reads nothing).
-func phiReadsEqual(a, b map[int]bitset) bool {
+func phiReadsEqual(a, b []phiRead) bool {
 	same := func(s, o bitset) bool {
 		for i := range s {
 			var x uint64
@@ -287,13 +484,13 @@ func phiReadsEqual(a, b map[int]bitset) bool {
 		}
 		return true
 	}
-	for p, s := range a {
-		if !same(s, b[p]) {
+	for _, r := range a {
+		if !same(r.set, phiReadOf(b, r.pred)) {
 			return false
 		}
 	}
-	for p, s := range b {
-		if !same(s, a[p]) {
+	for _, r := range b {
+		if !same(r.set, phiReadOf(a, r.pred)) {
 			return false
 		}
 	}
@@ -304,33 +501,38 @@ func phiReadsEqual(a, b map[int]bitset) bool {
 // block is summarized once by the words it reads before writing (gen) and
 // the words it overwrites unguarded (kill), and the fixed point is
 // in = gen | (out &^ kill) over bitsets, with no instruction walked twice.
-func (l *LiveSets) solveGenKill() {
-	nb := len(l.f.Blocks)
+func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
+	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	sets := newBitsets(2*nb, n)
+	var sets []bitset
+	sets, sc.slab = cutBitsets(sc.slab, 2*nb, n)
 	gen, kill := sets[:nb:nb], sets[nb:]
-	for bi := range l.f.Blocks {
-		g, k := gen[bi], kill[bi]
+	var pool []uint64 // backs the phi reads
+	for bi := range l.blocks.blocks {
+		gs, ks := gen[bi], kill[bi]
 		ws := l.iw[bi]
 		for j := len(ws) - 1; j >= 0; j-- {
 			w := &ws[j]
 			if w.kill {
-				for _, d := range w.defs {
-					k.set(int(d))
-					g.clear(int(d))
+				for _, d := range l.defs(w) {
+					ks.set(int(d))
+					gs.clear(int(d))
 				}
 			}
-			for _, u := range w.uses {
-				g.set(int(u))
+			for _, u := range l.uses(w) {
+				gs.set(int(u))
 			}
-			for _, pu := range w.phiUses {
-				if l.phiOut[bi] == nil {
-					l.phiOut[bi] = map[int]bitset{}
-				}
-				s, ok := l.phiOut[bi][int(pu.pred)]
-				if !ok {
-					s = newBitset(n)
-					l.phiOut[bi][int(pu.pred)] = s
+			for _, pu := range l.phiUses(w) {
+				s := phiReadOf(l.phiOut[bi], int(pu.pred))
+				if s == nil {
+					// Cut from a shared slab, not one allocation per
+					// edge into a block with phis.
+					nw := (n + 63) / 64
+					if len(pool) < nw {
+						pool = make([]uint64, nw*max(16, nb/8))
+					}
+					s, pool = bitset(pool[:nw:nw]), pool[nw:]
+					l.phiOut[bi] = append(l.phiOut[bi], phiRead{int(pu.pred), s})
 				}
 				s.set(int(pu.word))
 			}
@@ -340,39 +542,17 @@ func (l *LiveSets) solveGenKill() {
 	// are monotone, so from empty sets any order reaches the same least
 	// fixed point, and a block is redone only when a successor's live-in
 	// set grew. The sets are updated in place.
-	succs := make([][]int32, nb)
-	for bi, b := range l.f.Blocks {
-		for _, s := range b.Succs {
-			if si, ok := l.pos[s]; ok {
-				succs[bi] = append(succs[bi], int32(si))
-			}
-		}
-	}
-	preds := l.predIndex()
-	work := make([]int32, 0, nb)
-	queued := make([]bool, nb)
-	for bi := 0; bi < nb; bi++ { // popped from the end: last block first
-		work = append(work, int32(bi))
-		queued[bi] = true
-	}
+	work, queued := sc.worklist(nb)
 	for len(work) > 0 {
 		bi := int(work[len(work)-1])
 		work = work[:len(work)-1]
 		queued[bi] = false
 		out := l.out[bi]
-		clear(out)
-		for _, si := range succs[bi] {
-			out.or(l.in[si])
-			if ps := l.phiOut[si]; ps != nil {
-				if r, ok := ps[bi]; ok {
-					out.or(r)
-				}
-			}
-		}
-		in, g, k := l.in[bi], gen[bi], kill[bi]
+		l.outInto(out, bi, g.succs(bi))
+		in, gs, ks := l.in[bi], gen[bi], kill[bi]
 		grew := false
 		for i := range in {
-			x := g[i] | out[i]&^k[i]
+			x := gs[i] | out[i]&^ks[i]
 			if x != in[i] {
 				in[i] = x
 				grew = true
@@ -381,7 +561,7 @@ func (l *LiveSets) solveGenKill() {
 		if !grew {
 			continue
 		}
-		for _, p := range preds[bi] {
+		for _, p := range g.preds(bi) {
 			if !queued[p] {
 				queued[p] = true
 				work = append(work, p)
@@ -390,41 +570,54 @@ func (l *LiveSets) solveGenKill() {
 	}
 }
 
+// outInto sets out to the join of the live-in sets of block bi's
+// successors succs and the phi reads they make at its end.
+func (l *LiveSets) outInto(out bitset, bi int, succs []int32) {
+	clear(out)
+	for _, si := range succs {
+		out.or(l.in[si])
+		if r := phiReadOf(l.phiOut[si], bi); r != nil {
+			out.or(r)
+		}
+	}
+}
+
 // wordsOf indexes the virtual register words of in, adding new ones.
 //
-// The word lists are cut from one growing slice (l.arena) instead of two
-// small allocations per instruction; a slice cut before the arena grew
-// keeps pointing at the old, unchanged array. Operands are visited in
+// The word lists are appended to l's arenas. Operands are visited in
 // place (they are large to copy) and in forRegs's order: results, then
 // the guard, the sources and the address bases of results.
 func (l *LiveSets) wordsOf(in *Inst) instWords {
-	w := instWords{kill: !in.Guarded(), phi: in.IsPhi()}
-	start := len(l.arena)
+	w := instWords{kill: !in.Guarded(), phi: in.IsPhi(), at: int32(len(l.arena)), pu: int32(len(l.phiArena))}
+	if l.essential != nil {
+		w.ess = l.essential(in)
+	}
 	for i := range in.Dsts {
 		if o := &in.Dsts[i]; o.Kind == OpdReg && o.Reg.Virtual {
 			l.appendWords(o.Reg)
 		}
 	}
-	w.defs = l.cut(&start)
+	w.nd = int32(len(l.arena)) - w.at
 	if w.phi {
 		l.appendWords(in.Guard)
-		w.uses = l.cut(&start)
+		w.nu = int32(len(l.arena)) - w.at - w.nd
 		for j := 0; j+1 < len(in.Srcs); j += 2 {
 			r, ok := in.Srcs[j].usesReg()
 			if !ok || !r.Virtual {
 				continue
 			}
-			// A map, not BlockByID's scan of the blocks: that made
-			// indexing quadratic in the number of blocks in SSA form.
-			pb := l.byID[in.Srcs[j+1].Block]
-			pi, ok := l.pos[pb]
-			if pb == nil || !ok {
+			// The first block with the ID, as BlockByID answers, without
+			// its scan of the blocks: that made indexing quadratic in the
+			// number of blocks in SSA form.
+			pi, ok := l.blocks.first(in.Srcs[j+1].Block)
+			if !ok {
 				continue
 			}
 			for k := 0; k < int(r.Words); k++ {
-				w.phiUses = append(w.phiUses, phiUse{int32(pi), int32(l.key(r, k))})
+				l.phiArena = append(l.phiArena, phiUse{int32(pi), int32(l.key(r, k))})
 			}
 		}
+		w.npu = int32(len(l.phiArena)) - w.pu
 		return w
 	}
 	l.appendWords(in.Guard)
@@ -439,7 +632,7 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 			l.appendWords(o.Reg)
 		}
 	}
-	w.uses = l.cut(&start)
+	w.nu = int32(len(l.arena)) - w.at - w.nd
 	return w
 }
 
@@ -451,36 +644,6 @@ func (l *LiveSets) appendWords(r Reg) {
 			l.arena = append(l.arena, int32(l.key(r, k)))
 		}
 	}
-}
-
-// cut returns the arena's words from *start on (nil when none) and moves
-// *start to its end.
-func (l *LiveSets) cut(start *int) []int32 {
-	if len(l.arena) == *start {
-		return nil
-	}
-	s := l.arena[*start:len(l.arena):len(l.arena)]
-	*start = len(l.arena)
-	return s
-}
-
-// outOf joins the successors' live-in sets and the phi reads they make at
-// the end of block bi.
-func (l *LiveSets) outOf(bi int) bitset {
-	out := newBitset(len(l.keys))
-	for _, s := range l.f.Blocks[bi].Succs {
-		si, ok := l.pos[s]
-		if !ok {
-			continue
-		}
-		out.or(l.in[si])
-		if ps := l.phiOut[si]; ps != nil {
-			if r, ok := ps[bi]; ok {
-				out.or(r)
-			}
-		}
-	}
-	return out
 }
 
 func (l *LiveSets) key(r Reg, w int) int {
@@ -539,11 +702,11 @@ func (x *wordIndex) set(k wordKey, v int) {
 // words live after it: it is essential, or writes a live virtual word.
 // Only meaningful for strong liveness; ordinary liveness treats every
 // instruction as needed.
-func (l *LiveSets) needed(in *Inst, w *instWords, after bitset) bool {
-	if l.essential == nil || l.essential(in) {
+func (l *LiveSets) needed(w *instWords, after bitset) bool {
+	if l.essential == nil || w.ess {
 		return true
 	}
-	for _, d := range w.defs {
+	for _, d := range l.defs(w) {
 		if after.has(int(d)) {
 			return true
 		}
@@ -551,86 +714,106 @@ func (l *LiveSets) needed(in *Inst, w *instWords, after bitset) bool {
 	return false
 }
 
-// blockWords returns the indexed words of b's instructions. The fixed
-// point (fresh false) reads the ones indexed when it started; Walk (fresh
-// true) indexes the block anew, because passes edit instructions in place
-// between computing liveness and walking a block, and must see their
-// edits.
-func (l *LiveSets) blockWords(bi int, b *Block, fresh bool) []instWords {
-	if !fresh {
-		return l.iw[bi]
-	}
-	ws := make([]instWords, len(b.Insts))
-	for j, in := range b.Insts {
-		ws[j] = l.wordsOf(in)
-	}
-	return ws
-}
-
-// transfer walks block bi (b) backward from out and returns its live-in
-// set and the phi reads per predecessor. visit, when set, sees every
-// instruction with the set live after it (which it must not keep) and
-// whether it is needed.
-func (l *LiveSets) transfer(bi int, b *Block, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
-	return l.transferWords(bi, b, l.blockWords(bi, b, visit != nil), out, visit)
-}
-
-// transferWords is transfer over the indexed words ws of b's instructions.
-func (l *LiveSets) transferWords(bi int, b *Block, ws []instWords, out bitset, visit func(in *Inst, after bitset, needed bool)) (bitset, map[int]bitset) {
+// transferWords walks block b backward from out over the indexed words ws
+// of its instructions and returns its live-in set and the phi reads per
+// predecessor. The live-in set is cur when it is wide enough, else a new
+// set. visit, when set, sees every instruction with the set live after
+// it (which it must not keep) and whether it is needed.
+func (l *LiveSets) transferWords(b *Block, ws []instWords, out, cur bitset, phis *[]phiRead, visit func(in *Inst, after bitset, needed bool)) bitset {
 	// New words (an uncached block) widen the set: they are not live out.
-	cur := make(bitset, max(len(out), (len(l.keys)+63)/64))
-	copy(cur, out)
-	var phis map[int]bitset
+	if n := max(len(out), (len(l.keys)+63)/64); len(cur) != n {
+		cur = make(bitset, n)
+	}
+	clear(cur[copy(cur, out):])
+	if phis != nil {
+		*phis = (*phis)[:0]
+	}
 	for ii := len(b.Insts) - 1; ii >= 0; ii-- {
-		in := b.Insts[ii]
 		w := &ws[ii]
-		need := l.needed(in, w, cur)
+		need := l.needed(w, cur)
 		if visit != nil {
-			visit(in, cur, need)
+			visit(b.Insts[ii], cur, need)
 		}
 		if w.kill {
-			for _, d := range w.defs {
+			for _, d := range l.defs(w) {
 				cur.clear(int(d))
 			}
 		}
 		if !need {
 			continue
 		}
-		for _, u := range w.uses {
+		for _, u := range l.uses(w) {
 			cur.set(int(u))
 		}
-		for _, pu := range w.phiUses {
-			if phis == nil {
-				phis = map[int]bitset{}
+		if phis != nil {
+			for _, pu := range l.phiUses(w) {
+				l.addPhiRead(phis, int(pu.pred), int(pu.word))
 			}
-			s, ok := phis[int(pu.pred)]
-			if !ok {
-				s = newBitset(len(l.keys))
-				phis[int(pu.pred)] = s
-			}
-			s.set(int(pu.word))
 		}
 	}
-	return cur, phis
+	return cur
+}
+
+// addPhiRead adds word to the reads at the end of predecessor pred. The
+// sets of *reads past its length, left from an earlier walk, are reused.
+func (l *LiveSets) addPhiRead(reads *[]phiRead, pred, word int) {
+	s := phiReadOf(*reads, pred)
+	if s == nil {
+		k, w := len(*reads), (len(l.keys)+63)/64
+		if k < cap(*reads) && len((*reads)[:k+1][k].set) == w {
+			*reads = (*reads)[:k+1]
+			r := &(*reads)[k]
+			r.pred, s = pred, r.set
+			clear(s)
+		} else {
+			s = newBitset(len(l.keys))
+			*reads = append(*reads, phiRead{pred, s})
+		}
+	}
+	s.set(word)
+}
+
+// clonePhiReads copies reads, sets included.
+func clonePhiReads(reads []phiRead) []phiRead {
+	if len(reads) == 0 {
+		return nil
+	}
+	c := make([]phiRead, len(reads))
+	for i, r := range reads {
+		c[i] = phiRead{r.pred, r.set.clone()}
+	}
+	return c
 }
 
 // Walk visits b's instructions last to first. For each it passes a
 // function reporting whether every word of a virtual register is live
 // right after the instruction (physical registers report true), and
 // whether the instruction is needed (always true for ordinary liveness).
+//
+// Passes edit instructions in place between computing liveness and
+// walking a block, and must see their edits: Walk indexes the block anew.
 func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) {
-	bi, ok := l.pos[b]
+	bi, ok := l.blocks.pos(b)
 	if !ok {
 		return
 	}
-	l.transfer(bi, b, l.out[bi], l.visitor(fn))
+	// The block's words are indexed into scratch and dropped after the
+	// walk (the arenas are cut back; new words keep their positions).
+	ws := l.walkWords[:0]
+	arena, phiArena := len(l.arena), len(l.phiArena)
+	for _, in := range b.Insts {
+		ws = append(ws, l.wordsOf(in))
+	}
+	l.walkWords = ws
+	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
+	l.arena, l.phiArena = l.arena[:arena], l.phiArena[:phiArena]
 }
 
 // WalkUnchanged is Walk for a block whose instructions have not been
 // edited since the liveness was computed: it reuses their indexed words
 // instead of indexing the block again.
 func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, needed bool)) {
-	bi, ok := l.pos[b]
+	bi, ok := l.blocks.pos(b)
 	if !ok {
 		return
 	}
@@ -639,7 +822,7 @@ func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg)
 		l.Walk(b, fn) // edited after all: index it afresh
 		return
 	}
-	l.transferWords(bi, b, ws, l.out[bi], l.visitor(fn))
+	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
 }
 
 // visitor adapts a Walk callback to transfer's. The liveAfter function is
@@ -673,18 +856,25 @@ func (l *LiveSets) has(s bitset, r Reg) bool {
 }
 
 // LiveIn reports whether some word of r is live on entry to b.
-func (l *LiveSets) LiveIn(b *Block, r Reg) bool { return l.has(l.in[l.pos[b]], r) }
+func (l *LiveSets) LiveIn(b *Block, r Reg) bool { return l.has(l.in[l.at(b)], r) }
 
 // LiveOut reports whether some word of r is live on exit from b
 // (including reads by the successors' phis).
-func (l *LiveSets) LiveOut(b *Block, r Reg) bool { return l.has(l.out[l.pos[b]], r) }
+func (l *LiveSets) LiveOut(b *Block, r Reg) bool { return l.has(l.out[l.at(b)], r) }
 
 // LiveOutWords lists the virtual register words live on exit from b,
 // sorted by class, number and word.
-func (l *LiveSets) LiveOutWords(b *Block) []Reg { return l.words(l.out[l.pos[b]]) }
+func (l *LiveSets) LiveOutWords(b *Block) []Reg { return l.words(l.out[l.at(b)]) }
 
 // LiveInWords lists the virtual register words live on entry to b.
-func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.pos[b]]) }
+func (l *LiveSets) LiveInWords(b *Block) []Reg { return l.words(l.in[l.at(b)]) }
+
+// at is b's position, 0 for a block the sets do not know (as the map it
+// replaced answered).
+func (l *LiveSets) at(b *Block) int {
+	i, _ := l.blocks.pos(b)
+	return i
+}
 
 func (l *LiveSets) words(s bitset) []Reg {
 	n := 0
@@ -694,25 +884,25 @@ func (l *LiveSets) words(s bitset) []Reg {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Reg, 0, n)
+	// The words are distinct, so any sort gives the one order (class,
+	// number, word). Each is packed into an integer whose order is that
+	// order (the number's sign bit flipped), so the sort compares
+	// integers, not Regs through a function (the comparator was most of
+	// the cost of listing a set).
+	keys := l.sortBuf[:0]
 	for wi, x := range s { // the set bits only, not every indexed word
 		for x != 0 {
 			i := wi*64 + bits.TrailingZeros64(x)
 			x &= x - 1
 			k := l.keys[i]
-			out = append(out, Reg{Class: k.class, Virtual: true, N: k.n, Off: k.word, Words: 1})
+			keys = append(keys, uint64(k.class)<<40|uint64(uint32(k.n)^1<<31)<<8|uint64(k.word))
 		}
 	}
-	// The words are distinct, so any sort gives the one order;
-	// slices.SortFunc does not allocate as sort.Slice's swapper does.
-	slices.SortFunc(out, func(a, b Reg) int {
-		if c := cmp.Compare(a.Class, b.Class); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.N, b.N); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Off, b.Off)
-	})
+	slices.Sort(keys)
+	l.sortBuf = keys
+	out := make([]Reg, n)
+	for i, k := range keys {
+		out[i] = Reg{Class: RegClass(k >> 40), Virtual: true, N: int32(uint32(k>>8) ^ 1<<31), Off: uint8(k), Words: 1}
+	}
 	return out
 }

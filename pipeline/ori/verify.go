@@ -395,16 +395,23 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 	if len(f.Blocks) == 0 {
 		return nil
 	}
-	index := map[wordKey]int{}
-	var keys []wordKey
+	// The dense index of the live sets (a map here was a third of the
+	// analysis), sized for every virtual register the function numbered.
+	var index wordIndex
+	for c := range index.dense {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
+			index.dense[c] = make([]int32, n<<2)
+		}
+	}
+	nkeys := 0
 	key := func(r Reg, w int) int {
 		k := wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}
-		if i, ok := index[k]; ok {
+		if i, ok := index.get(k); ok {
 			return i
 		}
-		index[k] = len(keys)
-		keys = append(keys, k)
-		return len(keys) - 1
+		index.set(k, nkeys)
+		nkeys++
+		return nkeys - 1
 	}
 	// Number every word first so bitsets have a fixed size.
 	for _, b := range f.Blocks {
@@ -418,19 +425,21 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 			})
 		}
 	}
-	n := len(keys)
+	n := nkeys
 	if n == 0 {
 		return nil
 	}
-	gen := make([]bitset, len(f.Blocks))
-	in := make([]bitset, len(f.Blocks))
-	out := make([]bitset, len(f.Blocks))
-	pos := map[*Block]int{}
+	nb := len(f.Blocks)
+	sets := newBitsets(3*nb+1, n)
+	gen, in, out := sets[:nb:nb], sets[nb:2*nb:2*nb], sets[2*nb:3*nb:3*nb]
+	reported := sets[3*nb]
+	blocks := newBlockIndex(f.Blocks)
+	// pos is a block's index, 0 for a block not in f (as a map answered).
+	pos := func(b *Block) int {
+		i, _ := blocks.pos(b)
+		return i
+	}
 	for i, b := range f.Blocks {
-		pos[b] = i
-		gen[i] = newBitset(n)
-		in[i] = newBitset(n)
-		out[i] = newBitset(n)
 		out[i].fill() // optimistic start for a must-analysis
 		for _, ins := range b.Insts {
 			for _, o := range ins.Dsts {
@@ -451,43 +460,46 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, s := range b.Succs {
-			if i, ok := pos[s]; ok && !reach[i] {
+			if i, ok := blocks.pos(s); ok && !reach[i] {
 				reach[i] = true
 				stack = append(stack, s)
 			}
 		}
 	}
+	// The sets are updated in place: in[i] is only read by block i, and
+	// o is scratch.
+	o := newBitset(n)
 	for changed := true; changed; {
 		changed = false
 		for i, b := range f.Blocks {
 			if !reach[i] {
 				continue
 			}
-			cur := newBitset(n)
+			cur := in[i]
+			clear(cur)
 			if i != 0 {
 				// The entry starts with nothing defined.
 				cur.fill()
 				for _, p := range b.Preds {
-					if reach[pos[p]] {
-						cur.and(out[pos[p]])
+					if reach[pos(p)] {
+						cur.and(out[pos(p)])
 					}
 				}
 			}
-			in[i] = cur
-			o := cur.clone()
+			copy(o, cur)
 			o.or(gen[i])
 			if !o.equal(out[i]) {
-				out[i] = o
+				copy(out[i], o)
 				changed = true
 			}
 		}
 	}
-	reported := map[wordKey]bool{}
+	cur := o
 	for i, b := range f.Blocks {
 		if !reach[i] {
 			continue // unreachable: nothing executes here
 		}
-		cur := in[i].clone()
+		copy(cur, in[i])
 		for _, ins := range b.Insts {
 			use := func(r Reg) {
 				if !r.Virtual {
@@ -495,8 +507,8 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 				}
 				for w := 0; w < int(r.Words); w++ {
 					k := key(r, w)
-					if !cur.has(k) && !reported[keys[k]] {
-						reported[keys[k]] = true
+					if !cur.has(k) && !reported.has(k) {
+						reported.set(k)
 						found = append(found, r.Word(w))
 						if report != nil {
 							report(b, ins, r.Word(w))
@@ -509,15 +521,17 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 					if ins.Srcs[j].Kind != OpdReg || !ins.Srcs[j].Reg.Virtual {
 						continue
 					}
-					pb := f.BlockByID(ins.Srcs[j+1].Block)
-					if pb == nil {
+					// The first block with the ID, as BlockByID answers,
+					// without its scan of the blocks.
+					pi, ok := blocks.first(ins.Srcs[j+1].Block)
+					if !ok {
 						continue
 					}
 					r := ins.Srcs[j].Reg
 					for w := 0; w < int(r.Words); w++ {
 						k := key(r, w)
-						if !out[pos[pb]].has(k) && !reported[keys[k]] {
-							reported[keys[k]] = true
+						if !out[pi].has(k) && !reported.has(k) {
+							reported.set(k)
 							found = append(found, r.Word(w))
 							if report != nil {
 								report(b, ins, r.Word(w))

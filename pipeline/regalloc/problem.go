@@ -42,6 +42,10 @@ import (
 type problem struct {
 	f     *ori.Func
 	class ori.RegClass
+	// live is the liveness virtualRanges computed, for wordRanges: the
+	// code does not change in between, and asking ori.Liveness again
+	// cost a fingerprint of the whole function per class.
+	live *ori.LiveSets
 	// insts is the function linearized in layout order; block[g] is the
 	// index in f.Blocks of instruction g's block, first[b] the index of
 	// block b's first instruction.
@@ -301,6 +305,7 @@ func (p *problem) virtualRanges() {
 		return
 	}
 	lv := ori.Liveness(p.f)
+	p.live = lv
 	// Words are numbered globally: value i's words start at base[i].
 	base := make([]int, len(p.vregs)+1)
 	for i, v := range p.vregs {

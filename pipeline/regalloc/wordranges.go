@@ -37,7 +37,10 @@ import (
 
 // wordRanges builds v.wsegs for every tuple of the class.
 func (p *problem) wordRanges() {
-	lv := ori.Liveness(p.f)
+	lv := p.live
+	if lv == nil {
+		lv = ori.Liveness(p.f)
+	}
 	base := make([]int, len(p.vregs)+1)
 	tuples := false
 	for i, v := range p.vregs {
