@@ -42,6 +42,7 @@ type cmPressureState struct {
 	occ    [][]int32
 	counts [][]int32 // live words at each point of each block, in walk order
 	hist   []int     // hist[n]: points with n live words
+	arena  []int32   // backs the steps' word lists (stepOf)
 	peak   int
 	at     int
 }
@@ -63,24 +64,44 @@ func (s *cmPressureState) id(w cmWord) int32 {
 	return int32(len(s.words) - 1)
 }
 
+// stepOf returns what in does to the live set. The word lists are cut
+// from one growing slice (s.arena), capped so that nothing appends into
+// a neighbour, instead of two small allocations per instruction (they
+// were most of building the state); a list cut before the arena grew
+// keeps pointing at the old, unchanged array.
 func (s *cmPressureState) stepOf(in *ori.Inst) cmStep {
 	st := cmStep{kill: !in.Guarded(), phi: in.IsPhi()}
+	start := len(s.arena)
 	res, _ := cmResultWords(in)
 	for _, w := range res {
 		if w.class == s.c {
-			st.res = append(st.res, s.id(w))
+			s.arena = append(s.arena, s.id(w))
 		}
 	}
+	st.res = s.cut(&start)
 	if !st.phi { // phi sources are read in the predecessors
 		cmReads(in, func(r ori.Reg) {
 			if r.Virtual && r.Class == s.c {
 				for w := 0; w < int(r.Words); w++ {
-					st.reads = append(st.reads, s.id(cmWordOf(r, w)))
+					s.arena = append(s.arena, s.id(cmWordOf(r, w)))
 				}
 			}
 		})
+		st.reads = s.cut(&start)
 	}
 	return st
+}
+
+// cut returns the arena's words from *start on (nil when none) and moves
+// *start to its end.
+func (s *cmPressureState) cut(start *int) []int32 {
+	n := len(s.arena)
+	if n == *start {
+		return nil
+	}
+	out := s.arena[*start:n:n]
+	*start = n
+	return out
 }
 
 // newCMPressure measures f (whose CFG must be current) from scratch.
@@ -89,6 +110,11 @@ func newCMPressure(f *ori.Func, c ori.RegClass) *cmPressureState {
 	nb := len(f.Blocks)
 	s := &cmPressureState{f: f, c: c, pos: make(map[*ori.Block]int, nb),
 		byID: make(map[int32]int, nb), steps: make([][]cmStep, nb), outs: make([][]int32, nb), counts: make([][]int32, nb)}
+	total := 0
+	for _, b := range f.Blocks {
+		total += len(b.Insts)
+	}
+	s.arena = make([]int32, 0, 3*total) // about a result and two reads each
 	for bi, b := range f.Blocks {
 		s.pos[b] = bi
 		if _, dup := s.byID[b.ID]; !dup { // BlockByID answers the first
