@@ -244,6 +244,13 @@ type cmAnalysis struct {
 	// (the words of instructions moved since it was computed); the
 	// liveness of every other word is unchanged by such a move.
 	liveStale map[cmWord]bool
+	// wordLive caches, for stale words, the blocks each is live out of,
+	// solved for the word alone (wordLiveOut); a move drops its words'
+	// entries.
+	wordLive map[cmWord][]uint64
+	// phiGuard is set when some MOV.PHI has a virtual guard: a read the
+	// definition and use lists do not hold, so wordLiveOut is not used.
+	phiGuard bool
 	at        map[*ori.Inst]cmSite
 	bpos      map[*ori.Block]int // layout index
 	// words numbers the virtual register words, and info holds, per
@@ -352,6 +359,9 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 			a.at[in] = cmSite{b, bi, i, n}
 			n++
 			if in.IsPhi() {
+				if in.Guard.Virtual {
+					a.phiGuard = true
+				}
 				for j := 0; j < len(in.Srcs); j += 2 {
 					if r := in.Srcs[j]; r.Kind == ori.OpdReg && r.Reg.Virtual {
 						note(r.Reg)
@@ -441,6 +451,7 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 				a.liveStale = map[cmWord]bool{}
 			}
 			a.liveStale[k] = true
+			delete(a.wordLive, k)
 		}
 	}
 	if !in.IsPhi() {
@@ -528,10 +539,106 @@ func (a *cmAnalysis) liveBefore(b *ori.Block, i int, w cmWord) bool {
 			}
 		}
 	}
-	if a.live == nil || a.liveStale[w] {
-		a.live, a.liveStale = ori.Liveness(a.f), nil
+	if a.live == nil {
+		a.live, a.liveStale, a.wordLive = ori.Liveness(a.f), nil, nil
+	}
+	if a.liveStale[w] {
+		if !a.phiGuard && !a.phiUse(w) {
+			return a.wordLiveOut(b, w)
+		}
+		a.live, a.liveStale, a.wordLive = ori.Liveness(a.f), nil, nil
 	}
 	return a.live.LiveOut(b, w.reg())
+}
+
+// wordLiveOut reports whether the word w, which no MOV.PHI reads, is live
+// on exit from b, as ori.Liveness would say of the current function. The
+// answer is solved for w alone from its definitions and reads and kept
+// until w's instructions move: recomputing the whole function's liveness
+// for the first question about a moved word after every move made
+// sinking quadratic in the size of the function.
+//
+// It is ordinary liveness restricted to one word: a block's entry has w
+// live when a read of w comes before any unguarded write in the block
+// (an instruction that reads and writes w reads first), or when w is
+// live out of the block and no unguarded instruction of it writes w;
+// its exit, when w is live into a successor. The least fixed point is
+// found backward over the predecessors from the blocks whose entry reads
+// w.
+func (a *cmAnalysis) wordLiveOut(b *ori.Block, w cmWord) bool {
+	set, ok := a.wordLive[w]
+	if !ok {
+		set = a.solveWordLive(w)
+		if a.wordLive == nil {
+			a.wordLive = map[cmWord][]uint64{}
+		}
+		a.wordLive[w] = set
+	}
+	i := a.bpos[b]
+	return set[i/64]&(1<<(i%64)) != 0
+}
+
+// solveWordLive returns the blocks (by layout index, as a bitset) that w
+// is live out of.
+func (a *cmAnalysis) solveWordLive(w cmWord) []uint64 {
+	nb := len(a.f.Blocks)
+	sets := make([]uint64, 2*((nb+63)/64))
+	out, in := sets[:len(sets)/2], sets[len(sets)/2:]
+	has := func(s []uint64, i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+	set := func(s []uint64, i int) { s[i/64] |= 1 << (i % 64) }
+	// The first read and the first unguarded write of w in each block
+	// that has either (instruction indices, -1 for none).
+	type events struct{ read, kill int }
+	ev := map[int]*events{}
+	at := func(in *ori.Inst) (int, *events) {
+		s := a.at[in]
+		e := ev[s.bi]
+		if e == nil {
+			e = &events{-1, -1}
+			ev[s.bi] = e
+		}
+		return s.i, e
+	}
+	for _, u := range a.uses(w) {
+		if i, e := at(u); e.read < 0 || i < e.read {
+			e.read = i
+		}
+	}
+	for _, d := range a.defs(w) {
+		if d.Guarded() {
+			continue
+		}
+		if i, e := at(d); e.kill < 0 || i < e.kill {
+			e.kill = i
+		}
+	}
+	var work []int
+	for bi, e := range ev {
+		if e.read >= 0 && (e.kill < 0 || e.read <= e.kill) {
+			set(in, bi)
+			work = append(work, bi)
+		}
+	}
+	for len(work) > 0 {
+		bi := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range a.f.Blocks[bi].Preds {
+			pi, ok := a.bpos[p]
+			if !ok {
+				continue
+			}
+			set(out, pi)
+			if has(in, pi) {
+				continue
+			}
+			if e := ev[pi]; e != nil && e.kill >= 0 {
+				continue // written before any read: w is not live into pi
+			}
+			set(in, pi)
+			work = append(work, pi)
+		}
+	}
+	return out
 }
 
 // cmOnCycleAvoiding reports whether u can reach itself without passing
@@ -949,12 +1056,30 @@ func CheckSinkAnalysisForTest() (checked func() int, restore func()) {
 func cmAnalysisDiff(u, f *cmAnalysis) string {
 	if u.live != nil {
 		fresh := ori.Liveness(f.f)
+		// The stale words' liveness as wordLiveOut solves it (not
+		// cached here, so the check leaves u as it was).
+		solved := map[cmWord][]uint64{}
 		for _, b := range f.f.Blocks {
 			for w := range f.width {
 				for i := 0; i < f.width[w]; i++ {
 					k := cmWord{n: w.n, class: w.class, w: uint8(i)}
-					if !u.liveStale[k] && u.live.LiveOut(b, k.reg()) != fresh.LiveOut(b, k.reg()) {
-						return fmt.Sprintf("liveness of %s out of BB%d", k.reg(), b.ID)
+					want := fresh.LiveOut(b, k.reg())
+					if !u.liveStale[k] {
+						if u.live.LiveOut(b, k.reg()) != want {
+							return fmt.Sprintf("liveness of %s out of BB%d", k.reg(), b.ID)
+						}
+						continue
+					}
+					if u.phiGuard || u.phiUse(k) {
+						continue // liveBefore recomputes the whole liveness
+					}
+					set, ok := solved[k]
+					if !ok {
+						set = u.solveWordLive(k)
+						solved[k] = set
+					}
+					if bi := u.bpos[b]; (set[bi/64]&(1<<(bi%64)) != 0) != want {
+						return fmt.Sprintf("liveness of %s (solved alone) out of BB%d", k.reg(), b.ID)
 					}
 				}
 			}
