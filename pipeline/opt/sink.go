@@ -251,8 +251,8 @@ type cmAnalysis struct {
 	// phiGuard is set when some MOV.PHI has a virtual guard: a read the
 	// definition and use lists do not hold, so wordLiveOut is not used.
 	phiGuard bool
-	at        map[*ori.Inst]cmSite
-	bpos      map[*ori.Block]int // layout index
+	at       map[*ori.Inst]cmSite
+	bpos     map[*ori.Block]int // layout index
 	// words numbers the virtual register words, and info holds, per
 	// number, their definitions and reads (dense tables: maps keyed by
 	// word were a third of building the analysis).
