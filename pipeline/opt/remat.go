@@ -732,7 +732,8 @@ func deleteUnused(f *ori.Func, cands map[*ori.Inst]bool, undo *rematUndo, sites 
 
 // rematCheckPressure, when set (by a test), sees the pressure of every
 // trial step as the incremental evaluation found it (with the words at the
-// peak after a kept step, nil after an undone one), to compare with
+// peak after a kept step, nil after an undone one), and the peak cmPeak
+// found before a run's first R-class batch (at -1), to compare with
 // cmPressure's.
 var rematCheckPressure func(f *ori.Func, class ori.RegClass, peak, at int, hot map[cmWord]bool)
 
@@ -777,18 +778,37 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 	}
 	refused := map[candidate]bool{} // sites refused: not proposed again
 	// Remat does not change the CFG: the trees hold for the whole phase.
-	doms := newCMDoms(f)
+	// They are computed on first use: most runs stop at the register
+	// target before planning anything.
+	var doms cmDoms
+	haveDoms := false
 	for _, class := range classes {
 		// ps describes f as it is; kept steps are committed into it, and
 		// only an undo outside a trial (a refused site) makes it stale.
 		var ps *cmPressureState
 		for cloned < cfg.budget {
 			if ps == nil {
+				// Most functions are at or below the register target:
+				// their peak alone says so, without the state a batch
+				// needs (building it was most of the phase).
+				if class == ori.ClassR {
+					p := cmPeak(f, class)
+					if rematCheckPressure != nil {
+						rematCheckPressure(f, class, p, -1, nil)
+					}
+					if p <= cfg.target {
+						break
+					}
+				}
 				ps = newCMPressure(f, class)
 			}
-			start, at, hot := ps.peak, ps.at, ps.hot()
+			start, at := ps.peak, ps.at
 			if class == ori.ClassR && start <= cfg.target {
 				break // the register target is met: more copies buy nothing
+			}
+			hot := ps.hot()
+			if !haveDoms {
+				doms, haveDoms = newCMDoms(f), true
 			}
 			// The first time here f is still as the run found it (steps
 			// are made only below), so aggressive mode is judged on the
