@@ -207,7 +207,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	var lf *LoopForest
 	var live *ori.LiveSets
 	extra := newLICMExtra(f)
-	run := &licmRun{}
+	run := &licmRun{peaks: map[*ori.Block]int{}}
 	liveness := func() *ori.LiveSets {
 		if live == nil {
 			live = ori.Liveness(f)
@@ -239,10 +239,16 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 		if policy == 1 && !l.Innermost() {
 			continue
 		}
-		// hoistLoop changes f (and inserts a preheader) only when it
-		// moves something.
-		if n := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra, run); n > 0 {
-			total += n
+		// hoistLoop changes f only when it moves something, and the CFG
+		// only when it inserts a preheader: moving instructions into an
+		// existing preheader leaves every edge, and so the forest, as it
+		// was (no EXIT, RET or BPT moves, so no block starts or stops
+		// leaving the function). Rebuilding the forest (and its
+		// dominator tree) after every loop that hoisted was quadratic in
+		// kernels with many loops.
+		n, inserted := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra, run)
+		total += n
+		if inserted {
 			lf = nil
 		}
 	}
@@ -341,16 +347,16 @@ type licmLoop struct {
 // liveness returns the current liveness of f, computed on first use.
 // extra holds the register words earlier hoists of this run keep live;
 // run is the phase run's scratch.
-func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra, run *licmRun) int {
+func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra, run *licmRun) (moves int, inserted bool) {
 	for _, b := range l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op.Has(ori.FBarrier) || in.Op == ori.OpBRX {
-				return 0
+				return 0, false
 			}
 		}
 	}
 	if !loopCanHavePreheader(f, l) {
-		return 0
+		return 0, false
 	}
 	s := &licmLoop{f: f, l: l, run: run, live: liveness()}
 	// Candidates: the instructions of the blocks directly in l, in
@@ -427,7 +433,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		// Nothing to hoist: the pressure below (a walk of every block of
 		// l and its inner loops) would be measured for nothing. Most
 		// loops of the later LICM phases end here.
-		return 0
+		return 0, false
 	}
 	// Hoist in order, skipping instructions whose in-loop sources stayed
 	// and those whose results do not fit the register budget.
@@ -454,15 +460,16 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		if pre == nil {
 			if pre = l.Preheader(); pre == nil {
 				if pre = loopInsertPreheader(f, l, nil); pre == nil {
-					return 0 // loopCanHavePreheader said yes; nothing was moved
+					return 0, false // loopCanHavePreheader said yes; nothing was moved
 				}
+				inserted = true
 			}
 		}
 		hoisted[i] = true
 		moved = append(moved, in)
 	}
 	if len(moved) == 0 {
-		return 0
+		return 0, false
 	}
 	// The candidates are the blocks' instructions in order (inserting a
 	// preheader rewrites the header's phis in place, it does not add or
@@ -480,10 +487,12 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			b.Insts[i] = nil
 		}
 		b.Insts = kept
+		delete(run.peaks, b)
 	}
 	loopAppend(pre, moved...)
+	delete(run.peaks, pre)
 	press.commit(l, pre, extra)
-	return len(moved)
+	return len(moved), inserted
 }
 
 // loopAppend adds instructions at the end of b, before its terminator if

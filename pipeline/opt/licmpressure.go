@@ -127,7 +127,12 @@ func newLICMPressure(c *Context, l *Loop, live *ori.LiveSets, extra *licmExtra, 
 	for _, b := range l.Blocks {
 		n := extra.words[b]
 		if extra.known[b] { // a preheader made in this run holds hoisted values only
-			n += licmBlockPeak(b, live, run)
+			pk, ok := run.peaks[b]
+			if !ok {
+				pk = licmBlockPeak(b, live, run)
+				run.peaks[b] = pk
+			}
+			n += pk
 		}
 		if n > peak {
 			peak = n

@@ -95,6 +95,11 @@ type licmRun struct {
 
 	peakGen uint32
 	inSet   []uint32 // == peakGen: in licmBlockPeak's live set
+	// peaks holds licmBlockPeak of the blocks measured so far (the
+	// liveness is the run's, fixed); a block's entry goes when a hoist
+	// changes its instructions, so the blocks of an inner loop are not
+	// walked again for every loop around it.
+	peaks map[*ori.Block]int
 
 	reads []int32 // arena of the candidates' R reads (licmPressure.reads)
 }
