@@ -363,7 +363,7 @@ func (a *cmAnalysis) planRemat(root *ori.Inst, res []cmWord, u *ori.Block, cfg r
 	if p < 0 {
 		return nil
 	}
-	if u != rs.b && !cfg.aggressive && cmOnCycleAvoiding(u, rs.b) {
+	if u != rs.b && !cfg.aggressive && a.onCycleAvoiding(u, rs.b) {
 		return nil
 	}
 	plan := &rematPlan{u: u, p: p, remap: map[*ori.Inst]map[int]bool{}}
@@ -585,6 +585,7 @@ func (u *rematUndo) restore() {
 // applyRemat clones plan.tree before plan.p and redirects the reads,
 // saving what it changes in undo. It returns the number of clones.
 func applyRemat(f *ori.Func, a *cmAnalysis, plan *rematPlan, undo *rematUndo) int {
+	a.ensureWidth() // of f before the step
 	fresh := map[cmReg]ori.Reg{}
 	newReg := func(r ori.Reg) ori.Reg {
 		k := cmRegOf(r)

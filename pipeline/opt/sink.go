@@ -251,14 +251,25 @@ type cmAnalysis struct {
 	// phiGuard is set when some MOV.PHI has a virtual guard: a read the
 	// definition and use lists do not hold, so wordLiveOut is not used.
 	phiGuard bool
-	at       map[*ori.Inst]cmSite
-	bpos     map[*ori.Block]int // layout index
+	// cycles remembers onCycleAvoiding's answers; visited (stamped with
+	// visit) and work are its search's scratch.
+	cycles       map[[2]*ori.Block]bool
+	visited      []uint32
+	visitedOther map[*ori.Block]uint32
+	visit        uint32
+	work         []*ori.Block
+	at           map[*ori.Inst]cmSite
+	bpos         map[*ori.Block]int // layout index
 	// words numbers the virtual register words, and info holds, per
 	// number, their definitions and reads (dense tables: maps keyed by
 	// word were a third of building the analysis).
 	words cmWordIndex
 	info  []cmWordInfo
-	width map[cmReg]int // words of each virtual register (the widest access)
+	// width is the words of each virtual register (the widest access),
+	// computed by ensureWidth when a rematerialization needs it (sinking
+	// never does; a map update per operand was a third of building the
+	// analysis).
+	width map[cmReg]int
 	// slab backs the first two entries of the definition and use lists
 	// newCMAnalysis builds (most words have one definition and a use or
 	// two; a list that grows further moves out by append).
@@ -343,16 +354,10 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 	a := &cmAnalysis{
 		f: f, dom: d.dom, pdom: d.pdom,
 		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)),
-		info: make([]cmWordInfo, 0, total), width: make(map[cmReg]int, total),
+		info: make([]cmWordInfo, 0, total),
 	}
 	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
-	note := func(r ori.Reg) {
-		if r.Virtual {
-			k := cmRegOf(r)
-			a.width[k] = max(a.width[k], int(r.Off)+int(r.Words))
-		}
-	}
 	for bi, b := range f.Blocks {
 		a.bpos[b] = bi
 		for i, in := range b.Insts {
@@ -364,7 +369,6 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 				}
 				for j := 0; j < len(in.Srcs); j += 2 {
 					if r := in.Srcs[j]; r.Kind == ori.OpdReg && r.Reg.Virtual {
-						note(r.Reg)
 						for w := 0; w < int(r.Reg.Words); w++ {
 							a.word(cmWordOf(r.Reg, w)).phiUse = true
 						}
@@ -376,7 +380,6 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 					if !r.Virtual {
 						return
 					}
-					note(r)
 				word:
 					for w := 0; w < int(r.Words); w++ {
 						k := cmWordOf(r, w)
@@ -393,7 +396,6 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 			}
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					note(o.Reg)
 					for w := 0; w < int(o.Reg.Words); w++ {
 						k := cmWordOf(o.Reg, w)
 						e := a.word(k)
@@ -404,6 +406,40 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 		}
 	}
 	return a
+}
+
+// ensureWidth computes a.width, from the operands newCMAnalysis indexes
+// (phi sources, other reads, and results). Moving instructions does not
+// change it; a rematerialization needs it before it edits anything.
+func (a *cmAnalysis) ensureWidth() {
+	if a.width != nil {
+		return
+	}
+	a.width = map[cmReg]int{}
+	note := func(r ori.Reg) {
+		if r.Virtual {
+			k := cmRegOf(r)
+			a.width[k] = max(a.width[k], int(r.Off)+int(r.Words))
+		}
+	}
+	for _, b := range a.f.Blocks {
+		for _, in := range b.Insts {
+			if in.IsPhi() {
+				for j := 0; j < len(in.Srcs); j += 2 {
+					if r := in.Srcs[j]; r.Kind == ori.OpdReg {
+						note(r.Reg)
+					}
+				}
+			} else {
+				cmReads(in, note)
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					note(o.Reg)
+				}
+			}
+		}
+	}
 }
 
 // moved updates the analysis after in moved from site from to block u
@@ -641,6 +677,59 @@ func (a *cmAnalysis) solveWordLive(w cmWord) []uint64 {
 	return out
 }
 
+// onCycleAvoiding is cmOnCycleAvoiding(u, d), remembered per pair (the
+// CFG does not change while an analysis lives) and searched with a
+// visited stamp per block instead of a map per question: sinking asks it
+// for every instruction read in one other block, and the searches were a
+// third of deciding where to sink.
+func (a *cmAnalysis) onCycleAvoiding(u, d *ori.Block) bool {
+	k := [2]*ori.Block{u, d}
+	if r, ok := a.cycles[k]; ok {
+		return r
+	}
+	if a.cycles == nil {
+		a.cycles = map[[2]*ori.Block]bool{}
+		a.visited = make([]uint32, len(a.f.Blocks))
+	}
+	a.visit++
+	mark := func(b *ori.Block) bool { // reports whether b was unvisited
+		i, ok := a.bpos[b]
+		if !ok { // not in f's layout (not after ComputeCFG): a map then
+			if a.visitedOther == nil || a.visitedOther[b] != a.visit {
+				if a.visitedOther == nil {
+					a.visitedOther = map[*ori.Block]uint32{}
+				}
+				a.visitedOther[b] = a.visit
+				return true
+			}
+			return false
+		}
+		if a.visited[i] == a.visit {
+			return false
+		}
+		a.visited[i] = a.visit
+		return true
+	}
+	mark(d)
+	r := false
+	work := append(a.work[:0], u.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == u {
+			r = true
+			break
+		}
+		if !mark(b) {
+			continue
+		}
+		work = append(work, b.Succs...)
+	}
+	a.work = work[:0]
+	a.cycles[k] = r
+	return r
+}
+
 // cmOnCycleAvoiding reports whether u can reach itself without passing
 // through d: then u may run several times for one run of d.
 func cmOnCycleAvoiding(u, d *ori.Block) bool {
@@ -811,7 +900,7 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 			}
 		}
 	}
-	if u == nil || u == d || !a.dom.Dominates(d, u) || cmOnCycleAvoiding(u, d) {
+	if u == nil || u == d || !a.dom.Dominates(d, u) || a.onCycleAvoiding(u, d) {
 		return nil, 0
 	}
 	p := -1
@@ -1054,6 +1143,8 @@ func CheckSinkAnalysisForTest() (checked func() int, restore func()) {
 // cmAnalysisDiff names the first difference between two analyses of the
 // same function, or returns "".
 func cmAnalysisDiff(u, f *cmAnalysis) string {
+	u.ensureWidth()
+	f.ensureWidth()
 	if u.live != nil {
 		fresh := ori.Liveness(f.f)
 		// The stale words' liveness as wordLiveOut solves it (not
