@@ -825,6 +825,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 					walk = append(walk, b.Insts...)
 				}
 				a := newCMAnalysis(f, doms)
+				a.wordOnly = true
 			roots:
 				for _, root := range walk {
 					if _, ok := a.at[root]; !ok || !a.rematOK(root, cfg.preds) {
@@ -901,6 +902,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 						// drops the peak ends the batch, and the next
 						// batch analyses f afresh anyway.
 						a = newCMAnalysis(f, doms)
+						a.wordOnly = true
 					}
 				}
 				if !found {

@@ -251,6 +251,12 @@ type cmAnalysis struct {
 	// phiGuard is set when some MOV.PHI has a virtual guard: a read the
 	// definition and use lists do not hold, so wordLiveOut is not used.
 	phiGuard bool
+	// wordOnly makes liveBefore solve every word's liveness alone
+	// (wordLiveOut) instead of the whole function's: rematerialization
+	// asks about the sources of a few clones per analysis, and each
+	// analysis after a step would otherwise compute the whole liveness
+	// of a function no earlier pass has seen.
+	wordOnly bool
 	// cycles remembers onCycleAvoiding's answers; visited (stamped with
 	// visit) and work are its search's scratch.
 	cycles       map[[2]*ori.Block]bool
@@ -482,12 +488,12 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 		return out
 	}
 	stale := func(k cmWord) {
+		delete(a.wordLive, k)
 		if a.live != nil {
 			if a.liveStale == nil {
 				a.liveStale = map[cmWord]bool{}
 			}
 			a.liveStale[k] = true
-			delete(a.wordLive, k)
 		}
 	}
 	if !in.IsPhi() {
@@ -574,6 +580,15 @@ func (a *cmAnalysis) liveBefore(b *ori.Block, i int, w cmWord) bool {
 				}
 			}
 		}
+	}
+	if a.wordOnly && !a.phiGuard && !a.phiUse(w) {
+		live := a.wordLiveOut(b, w)
+		if rematCheckPressure != nil { // TestRematIncrementalPressure
+			if want := ori.Liveness(a.f).LiveOut(b, w.reg()); live != want {
+				panic(fmt.Sprintf("remat: liveness of %s out of BB%d solved alone is %v, the function's %v", w.reg(), b.ID, live, want))
+			}
+		}
+		return live
 	}
 	if a.live == nil {
 		a.live, a.liveStale, a.wordLive = ori.Liveness(a.f), nil, nil
