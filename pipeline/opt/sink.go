@@ -48,8 +48,9 @@ package opt
 //	     @%p0 BRA BB3                      BB2: #4 MOV %r5 = c[0x0][0x160]
 //	BB2: STG.E [%r2.64], %r5                    STG.E [%r2.64], %r5
 //
-// After each move the analysis (positions, definitions and uses,
-// liveness) is recomputed, so every decision sees the current code; the
+// After each move the analysis (positions, definitions and uses) is
+// updated in place, and the liveness of a moved word is solved again
+// when next asked, so every decision sees the current code; the
 // walk visits blocks in layout order and each block bottom-up, which sinks
 // a chain in one round (the IADD3.X of a 64-bit add, then its IADD3), and
 // repeats until a round moves nothing. Each move is one site. The wiki's
