@@ -207,25 +207,30 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	var lf *LoopForest
 	var live *ori.LiveSets
 	extra := newLICMExtra(f)
+	run := &licmRun{peaks: map[*ori.Block]int{}}
 	liveness := func() *ori.LiveSets {
 		if live == nil {
 			live = ori.Liveness(f)
 		}
 		return live
 	}
+	// inner is what is left to visit of lf.InnerFirst(), listed once per
+	// forest (not once per loop visited).
+	var inner []*Loop
 	for {
 		if lf == nil {
 			if err := f.ComputeCFG(); err != nil {
 				return total, err
 			}
 			lf = FindLoops(f)
+			inner = lf.InnerFirst()
 		}
 		var l *Loop
-		for _, x := range lf.InnerFirst() {
-			if !done[x.Header.ID] {
+		for len(inner) > 0 && l == nil {
+			if x := inner[0]; !done[x.Header.ID] {
 				l = x
-				break
 			}
+			inner = inner[1:]
 		}
 		if l == nil {
 			return total, f.ComputeCFG()
@@ -234,10 +239,16 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 		if policy == 1 && !l.Innermost() {
 			continue
 		}
-		// hoistLoop changes f (and inserts a preheader) only when it
-		// moves something.
-		if n := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra); n > 0 {
-			total += n
+		// hoistLoop changes f only when it moves something, and the CFG
+		// only when it inserts a preheader: moving instructions into an
+		// existing preheader leaves every edge, and so the forest, as it
+		// was (no EXIT, RET or BPT moves, so no block starts or stops
+		// leaving the function). Rebuilding the forest (and its
+		// dominator tree) after every loop that hoisted was quadratic in
+		// kernels with many loops.
+		n, inserted := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra, run)
+		total += n
+		if inserted {
 			lf = nil
 		}
 	}
@@ -318,51 +329,36 @@ func licmPureOp(in *ori.Inst) bool {
 	return true
 }
 
-// licmLoop is the per-loop state of one LICM visit.
+// licmLoop is the per-loop state of one LICM visit. The candidates are
+// numbered by their place in cands; the per-word tables live in run.
 type licmLoop struct {
 	f         *ori.Func
 	l         *Loop
-	defs      *loopDefs
+	run       *licmRun
 	live      *ori.LiveSets
-	memWrites bool              // the loop writes memory (store, atomic, call)
-	exitDeps  map[loopWord]bool // words that feed the condition of an exiting branch
-	always    map[*ori.Block]bool
-	inv       map[*ori.Inst]bool
+	memWrites bool // the loop writes memory (store, atomic, call)
+	hasCall   bool
+	cands     []*ori.Inst
+	always    []bool // per candidate: its block runs whenever the loop is entered
+	inv       []bool // per candidate: marked invariant
 }
 
 // hoistLoop hoists the invariants of l and returns how many it moved.
 // liveness returns the current liveness of f, computed on first use.
-// extra holds the register words earlier hoists of this run keep live.
-func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra) int {
+// extra holds the register words earlier hoists of this run keep live;
+// run is the phase run's scratch.
+func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra, run *licmRun) (moves int, inserted bool) {
 	for _, b := range l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op.Has(ori.FBarrier) || in.Op == ori.OpBRX {
-				return 0
+				return 0, false
 			}
 		}
 	}
 	if !loopCanHavePreheader(f, l) {
-		return 0
+		return 0, false
 	}
-	s := &licmLoop{f: f, l: l, defs: newLoopDefs(l), live: liveness(), inv: map[*ori.Inst]bool{}}
-	for _, b := range l.Blocks {
-		for _, in := range b.Insts {
-			if in.Op.Flags()&(ori.FStore|ori.FAtomic|ori.FCall) != 0 {
-				s.memWrites = true
-			}
-		}
-	}
-	s.exitDeps = s.exitSlice()
-	s.always = map[*ori.Block]bool{}
-	for _, b := range l.Blocks {
-		ok := len(l.Exiting) > 0 || b == l.Header
-		for _, e := range l.Exiting {
-			if !lf.Dom.Dominates(b, e) {
-				ok = false
-			}
-		}
-		s.always[b] = ok
-	}
+	s := &licmLoop{f: f, l: l, run: run, live: liveness()}
 	// Candidates: the instructions of the blocks directly in l, in
 	// reverse postorder of the blocks. The order is computed once per
 	// loop forest: the CFG does not change while the forest is held (the
@@ -379,38 +375,74 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		}
 	}
 	sort.SliceStable(blocks, func(i, j int) bool { return order[blocks[i]] < order[blocks[j]] })
-	var cands []*ori.Inst
-	candBlock := map[*ori.Inst]*ori.Block{}
+	// The definitions of every word in the loop: the candidates' first
+	// (numbered as candidates), then those of inner loops.
+	run.startLoop()
+	noteDefs := func(in *ori.Inst, cand int32) {
+		if in.Op.Flags()&(ori.FStore|ori.FAtomic|ori.FCall) != 0 {
+			s.memWrites = true
+		}
+		if in.Op == ori.OpCALL {
+			s.hasCall = true
+		}
+		loopDstRegs(in, func(r ori.Reg) {
+			for w := range loopWordSeq(r) {
+				run.addDef(w, in, cand)
+			}
+		})
+	}
 	for _, b := range blocks {
+		ok := len(l.Exiting) > 0 || b == l.Header
+		for _, e := range l.Exiting {
+			if !lf.Dom.Dominates(b, e) {
+				ok = false
+			}
+		}
 		for _, in := range b.Insts {
-			cands = append(cands, in)
-			candBlock[in] = b
+			noteDefs(in, int32(len(s.cands)))
+			s.cands = append(s.cands, in)
+			s.always = append(s.always, ok)
 		}
 	}
+	for _, b := range l.Blocks {
+		if lf.LoopOf(b) != l {
+			for _, in := range b.Insts {
+				noteDefs(in, -1)
+			}
+		}
+	}
+	s.markExitSlice()
+	s.inv = make([]bool, len(s.cands))
 	for changed := true; changed; {
 		changed = false
-		for _, in := range cands {
-			if !s.inv[in] && s.invariant(in, candBlock[in]) {
-				s.inv[in] = true
+		for i, in := range s.cands {
+			if !s.inv[i] && s.invariant(in, i) {
+				s.inv[i] = true
 				changed = true
 			}
 		}
 	}
-	s.keepSplitTuples(c, cands)
-	if len(s.inv) == 0 {
+	s.keepSplitTuples(c)
+	marked := 0
+	for _, v := range s.inv {
+		if v {
+			marked++
+		}
+	}
+	if marked == 0 {
 		// Nothing to hoist: the pressure below (a walk of every block of
 		// l and its inner loops) would be measured for nothing. Most
 		// loops of the later LICM phases end here.
-		return 0
+		return 0, false
 	}
 	// Hoist in order, skipping instructions whose in-loop sources stayed
 	// and those whose results do not fit the register budget.
-	press := newLICMPressure(c, l, s.live, extra)
+	press := newLICMPressure(c, l, s.live, extra, run, s.cands, s.inv)
 	var pre *ori.Block
-	hoisted := map[*ori.Inst]bool{}
+	hoisted := make([]bool, len(s.cands))
 	var moved []*ori.Inst
-	for _, in := range cands {
-		if !s.inv[in] {
+	for i, in := range s.cands {
+		if !s.inv[i] {
 			continue
 		}
 		if budget > 0 && len(moved) >= budget {
@@ -419,7 +451,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		if !s.sourcesHoisted(in, hoisted) {
 			continue
 		}
-		if !press.admit(in) {
+		if !press.admit(in, i) {
 			continue
 		}
 		if !c.Sites.Allow(f, in.ID, "hoist a loop-invariant instruction") {
@@ -428,31 +460,39 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		if pre == nil {
 			if pre = l.Preheader(); pre == nil {
 				if pre = loopInsertPreheader(f, l, nil); pre == nil {
-					return 0 // loopCanHavePreheader said yes; nothing was moved
+					return 0, false // loopCanHavePreheader said yes; nothing was moved
 				}
+				inserted = true
 			}
 		}
-		hoisted[in] = true
+		hoisted[i] = true
 		moved = append(moved, in)
 	}
 	if len(moved) == 0 {
-		return 0
+		return 0, false
 	}
+	// The candidates are the blocks' instructions in order (inserting a
+	// preheader rewrites the header's phis in place, it does not add or
+	// remove instructions of l).
+	k := 0
 	for _, b := range blocks {
 		kept := b.Insts[:0]
 		for _, in := range b.Insts {
-			if !hoisted[in] {
+			if !hoisted[k] {
 				kept = append(kept, in)
 			}
+			k++
 		}
 		for i := len(kept); i < len(b.Insts); i++ {
 			b.Insts[i] = nil
 		}
 		b.Insts = kept
+		delete(run.peaks, b)
 	}
 	loopAppend(pre, moved...)
+	delete(run.peaks, pre)
 	press.commit(l, pre, extra)
-	return len(moved)
+	return len(moved), inserted
 }
 
 // loopAppend adds instructions at the end of b, before its terminator if
@@ -466,9 +506,10 @@ func loopAppend(b *ori.Block, ins ...*ori.Inst) {
 	b.Insts = append(append(b.Insts[:at], ins...), tail...)
 }
 
-// invariant reports whether in (in block b) computes the same results in
+// invariant reports whether in (candidate i) computes the same results in
 // every iteration and may be computed once before the loop.
-func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
+func (s *licmLoop) invariant(in *ori.Inst, i int) bool {
+	run := s.run
 	switch licmClassifyLoad(in) {
 	case licmNotLoad:
 		if !licmPureOp(in) {
@@ -483,15 +524,15 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 		}
 	case licmConstBank:
 	case licmReadOnly:
-		if !s.always[b] {
+		if !s.always[i] {
 			return false
 		}
 	case licmPrivate:
-		if !s.always[b] || s.memWrites {
+		if !s.always[i] || s.memWrites {
 			return false
 		}
 	case licmShared:
-		if !s.always[b] || s.memWrites {
+		if !s.always[i] || s.memWrites {
 			return false
 		}
 		for _, o := range in.Dsts {
@@ -499,7 +540,7 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 				continue
 			}
 			for w := range loopWordSeq(o.Reg) {
-				if s.exitDeps[w] {
+				if id, ok := run.words.get(w); ok && run.exit[id] == run.gen {
 					return false
 				}
 			}
@@ -524,7 +565,7 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 		}
 		useful = true
 		for w := range loopWordSeq(r) {
-			if s.defs.count[w] != 1 {
+			if n, _, _ := run.defs(w); n != 1 {
 				return false
 			}
 		}
@@ -541,14 +582,14 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 			return
 		}
 		if !r.Virtual {
-			ok = s.defs.physInvariant(r)
+			ok = run.physInvariant(r, s.hasCall)
 			return
 		}
 		for w := range loopWordSeq(r) {
-			switch s.defs.count[w] {
+			switch n, _, d := run.defs(w); n {
 			case 0:
 			case 1:
-				if d := s.defs.def[w]; d == in || !s.inv[d] {
+				if d == int32(i) || d < 0 || !s.inv[d] {
 					ok = false
 				}
 			default:
@@ -560,15 +601,17 @@ func (s *licmLoop) invariant(in *ori.Inst, b *ori.Block) bool {
 }
 
 // sourcesHoisted reports whether every in-loop definition in reads has
-// been hoisted.
-func (s *licmLoop) sourcesHoisted(in *ori.Inst, hoisted map[*ori.Inst]bool) bool {
+// been hoisted (hoisted is indexed by candidate).
+func (s *licmLoop) sourcesHoisted(in *ori.Inst, hoisted []bool) bool {
 	ok := true
 	loopSrcRegs(in, func(r ori.Reg) {
 		if !r.Virtual {
 			return
 		}
 		for w := range loopWordSeq(r) {
-			if s.defs.count[w] > 0 && !hoisted[s.defs.def[w]] {
+			// A word with several writers has no hoisted one: a hoisted
+			// instruction is the only writer of its words.
+			if n, _, d := s.run.defs(w); n > 0 && (n > 1 || d < 0 || !hoisted[d]) {
 				ok = false
 			}
 		}
@@ -576,16 +619,19 @@ func (s *licmLoop) sourcesHoisted(in *ori.Inst, hoisted map[*ori.Inst]bool) bool
 	return ok
 }
 
-// exitSlice returns the register words that feed, through instructions of
-// the loop, the condition of a control transfer that can leave it.
-func (s *licmLoop) exitSlice() map[loopWord]bool {
-	slice := map[loopWord]bool{}
-	var work []loopWord
+// markExitSlice marks (run.exit) the register words that feed, through
+// instructions of the loop, the condition of a control transfer that can
+// leave it. Every writer of a word in the slice contributes its sources;
+// the slice is a closure, whatever order the writers are visited in.
+func (s *licmLoop) markExitSlice() {
+	run := s.run
+	var work []int32
 	add := func(r ori.Reg) {
 		for w := range loopWordSeq(r) {
-			if !slice[w] {
-				slice[w] = true
-				work = append(work, w)
+			id := run.id(w)
+			if run.exit[id] != run.gen {
+				run.exit[id] = run.gen
+				work = append(work, id)
 			}
 		}
 	}
@@ -596,35 +642,16 @@ func (s *licmLoop) exitSlice() map[loopWord]bool {
 			}
 		}
 	}
-	// Every writer of a word in the slice contributes its sources. The
-	// writers of each word are a list threaded through one array (head:
-	// index+1 of the word's last writer), not a slice per word: the slice
-	// is a closure, whatever order the writers are visited in, and the
-	// per-word slices were most of the allocations of LICM.
-	type writer struct {
-		in   *ori.Inst
-		next int32 // index+1 of the word's previous writer, 0 for none
-	}
-	var writers []writer
-	head := map[loopWord]int32{}
-	for _, b := range s.l.Blocks {
-		for _, in := range b.Insts {
-			loopDstRegs(in, func(r ori.Reg) {
-				for w := range loopWordSeq(r) {
-					writers = append(writers, writer{in, head[w]})
-					head[w] = int32(len(writers))
-				}
-			})
-		}
-	}
 	for len(work) > 0 {
-		w := work[len(work)-1]
+		id := work[len(work)-1]
 		work = work[:len(work)-1]
-		for i := head[w]; i != 0; i = writers[i-1].next {
-			loopSrcRegs(writers[i-1].in, add)
+		if run.stamp[id] != run.gen {
+			continue // not written in the loop
+		}
+		for i := run.head[id]; i != 0; i = run.writers[i-1].next {
+			loopSrcRegs(run.writers[i-1].in, add)
 		}
 	}
-	return slice
 }
 
 // loopRPO numbers the blocks of f in reverse postorder of a depth-first

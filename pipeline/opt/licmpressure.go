@@ -103,46 +103,63 @@ func newLICMExtra(f *ori.Func) *licmExtra {
 	return x
 }
 
-// licmBudget tracks the R words one loop's hoists keep live.
+// licmPressure tracks the R words one loop's hoists keep live. Its
+// per-word tables (in-loop reads not hoisted yet, live after the loop,
+// defined by a hoisted instruction) are the run's pressure tables.
 type licmPressure struct {
-	room  int                    // words left before the limit
-	left  map[cmWord]int         // a word's in-loop reads not hoisted yet
-	out   map[cmWord]bool        // words live after the loop
-	defBy map[cmWord]*ori.Inst   // the hoisted definition of a word
-	reads map[*ori.Inst][]cmWord // an in-loop instruction's R reads
-	added int                    // words charged so far
+	run    *licmRun
+	room   int     // words left before the limit
+	readLo []int32 // a marked candidate's R reads: run.reads[readLo[i]:readHi[i]]
+	readHi []int32
+	added  int // words charged so far
 }
 
-// newLICMPressure measures l's pressure and returns its budget.
-func newLICMPressure(c *Context, l *Loop, live *ori.LiveSets, extra *licmExtra) *licmPressure {
+// newLICMPressure measures l's pressure and returns its budget; the
+// candidates marked in inv are the ones admit will be asked about.
+func newLICMPressure(c *Context, l *Loop, live *ori.LiveSets, extra *licmExtra, run *licmRun, cands []*ori.Inst, inv []bool) *licmPressure {
 	limit := c.Int("HoistMaxRegCount")
 	if limit <= 0 || limit > licmTargetRegs {
 		limit = licmTargetRegs
 	}
-	p := &licmPressure{left: map[cmWord]int{}, out: map[cmWord]bool{}, defBy: map[cmWord]*ori.Inst{}, reads: map[*ori.Inst][]cmWord{}}
+	run.startPressure()
+	p := &licmPressure{run: run, readLo: make([]int32, len(cands)), readHi: make([]int32, len(cands))}
 	peak := 0
 	for _, b := range l.Blocks {
 		n := extra.words[b]
 		if extra.known[b] { // a preheader made in this run holds hoisted values only
-			n += licmBlockPeak(b, live)
+			pk, ok := run.peaks[b]
+			if !ok {
+				pk = licmBlockPeak(b, live, run)
+				run.peaks[b] = pk
+			}
+			n += pk
 		}
 		if n > peak {
 			peak = n
 		}
 		for _, in := range b.Insts {
-			var ws []cmWord
 			cmReads(in, func(r ori.Reg) {
 				if r.Virtual && r.Class == ori.ClassR {
 					for w := 0; w < int(r.Words); w++ {
-						ws = append(ws, cmWordOf(r, w))
+						run.left[run.pentry(cmWordOf(r, w))]++
 					}
 				}
 			})
-			p.reads[in] = ws
-			for _, w := range ws {
-				p.left[w]++
-			}
 		}
+	}
+	for i, in := range cands {
+		if !inv[i] {
+			continue
+		}
+		p.readLo[i] = int32(len(run.reads))
+		cmReads(in, func(r ori.Reg) {
+			if r.Virtual && r.Class == ori.ClassR {
+				for w := 0; w < int(r.Words); w++ {
+					run.reads = append(run.reads, run.pentry(cmWordOf(r, w)))
+				}
+			}
+		})
+		p.readHi[i] = int32(len(run.reads))
 	}
 	// A word read after the loop stays live across it.
 	for _, e := range l.Exits {
@@ -151,7 +168,7 @@ func newLICMPressure(c *Context, l *Loop, live *ori.LiveSets, extra *licmExtra) 
 		}
 		for _, r := range live.LiveInWords(e) {
 			if r.Class == ori.ClassR {
-				p.out[cmWordOf(r, 0)] = true
+				run.out[run.pentry(cmWordOf(r, 0))] = true
 			}
 		}
 	}
@@ -179,36 +196,48 @@ func licmHasCall(l *Loop) bool {
 	return false
 }
 
-// admit reports whether hoisting in fits the budget and, if so, charges
-// it. in's in-loop sources have been hoisted already (sourcesHoisted).
-func (p *licmPressure) admit(in *ori.Inst) bool {
+// admit reports whether hoisting in (candidate i) fits the budget and,
+// if so, charges it. in's in-loop sources have been hoisted already
+// (sourcesHoisted).
+func (p *licmPressure) admit(in *ori.Inst, i int) bool {
+	run := p.run
 	res, _ := cmResultWords(in)
 	charge := 0
 	for _, w := range res {
-		if w.class == ori.ClassR && (p.left[w] > 0 || p.out[w]) {
+		if id := run.pentry(w); w.class == ori.ClassR && (run.left[id] > 0 || run.out[id]) {
 			charge++
 		}
 	}
 	// Sources hoisted earlier whose last in-loop reader is in stop
-	// counting.
-	seen := map[cmWord]int{}
-	for _, w := range p.reads[in] {
-		seen[w]++
+	// counting. seen counts in's reads of each word (a few words: a
+	// list, not a map).
+	type wordReads struct{ id, n int32 }
+	var buf [8]wordReads
+	seen := buf[:0]
+next:
+	for _, id := range run.reads[p.readLo[i]:p.readHi[i]] {
+		for k := range seen {
+			if seen[k].id == id {
+				seen[k].n++
+				continue next
+			}
+		}
+		seen = append(seen, wordReads{id, 1})
 	}
 	relief := 0
-	for w, n := range seen {
-		if p.defBy[w] != nil && p.left[w] == n && !p.out[w] {
+	for _, x := range seen {
+		if run.defBy[x.id] && run.left[x.id] == x.n && !run.out[x.id] {
 			relief++
 		}
 	}
 	if p.added+charge-relief > p.room && charge > relief {
 		return false
 	}
-	for w, n := range seen {
-		p.left[w] -= n
+	for _, x := range seen {
+		run.left[x.id] -= x.n
 	}
 	for _, w := range res {
-		p.defBy[w] = in
+		run.defBy[run.pentry(w)] = true
 	}
 	p.added += charge - relief
 	return true
@@ -227,34 +256,45 @@ func (p *licmPressure) commit(l *Loop, pre *ori.Block, extra *licmExtra) {
 }
 
 // licmBlockPeak is the largest number of virtual R words live at a point
-// of b.
-func licmBlockPeak(b *ori.Block, live *ori.LiveSets) int {
-	set := map[cmWord]bool{}
-	for _, r := range live.LiveOutWords(b) {
-		if r.Class == ori.ClassR {
-			set[cmWordOf(r, 0)] = true
+// of b. The live set is run.inSet under a fresh peakGen: the words are
+// members while their stamp is the block's generation.
+func licmBlockPeak(b *ori.Block, live *ori.LiveSets, run *licmRun) int {
+	run.peakGen++
+	gen, n := run.peakGen, 0
+	add := func(w cmWord) {
+		if id := run.idCM(w); run.inSet[id] != gen {
+			run.inSet[id] = gen
+			n++
 		}
 	}
-	peak := len(set)
+	for _, r := range live.LiveOutWords(b) {
+		if r.Class == ori.ClassR {
+			add(cmWordOf(r, 0))
+		}
+	}
+	peak := n
 	for i := len(b.Insts) - 1; i >= 0; i-- {
 		in := b.Insts[i]
 		if !in.Guarded() {
 			res, _ := cmResultWords(in)
 			for _, w := range res {
-				delete(set, w)
+				if id := run.idCM(w); run.inSet[id] == gen {
+					run.inSet[id] = 0
+					n--
+				}
 			}
 		}
 		if !in.IsPhi() {
 			cmReads(in, func(r ori.Reg) {
 				if r.Virtual && r.Class == ori.ClassR {
 					for w := 0; w < int(r.Words); w++ {
-						set[cmWordOf(r, w)] = true
+						add(cmWordOf(r, w))
 					}
 				}
 			})
 		}
-		if len(set) > peak {
-			peak = len(set)
+		if n > peak {
+			peak = n
 		}
 	}
 	return peak

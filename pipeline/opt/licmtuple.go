@@ -42,15 +42,15 @@ const licmTupleWords = 8
 
 // keepSplitTuples unmarks the invariant instructions that write part of a
 // tuple whose other words the loop computes afresh.
-func (s *licmLoop) keepSplitTuples(c *Context, cands []*ori.Inst) {
+func (s *licmLoop) keepSplitTuples(c *Context) {
 	if c.Bool("LICMHoistTupleWords") {
 		return
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, in := range cands {
-			if s.inv[in] && s.splitsTuple(in) {
-				delete(s.inv, in)
+		for i, in := range s.cands {
+			if s.inv[i] && s.splitsTuple(in) {
+				s.inv[i] = false
 				changed = true
 			}
 		}
@@ -71,10 +71,10 @@ func (s *licmLoop) splitsTuple(in *ori.Inst) bool {
 				continue
 			}
 			w := loopWord{r.Class, true, r.N, k}
-			switch s.defs.count[w] {
+			switch n, _, d := s.run.defs(w); n {
 			case 0:
 			case 1:
-				if !s.inv[s.defs.def[w]] {
+				if d < 0 || !s.inv[d] {
 					return true
 				}
 			default:

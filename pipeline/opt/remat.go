@@ -363,7 +363,7 @@ func (a *cmAnalysis) planRemat(root *ori.Inst, res []cmWord, u *ori.Block, cfg r
 	if p < 0 {
 		return nil
 	}
-	if u != rs.b && !cfg.aggressive && cmOnCycleAvoiding(u, rs.b) {
+	if u != rs.b && !cfg.aggressive && a.onCycleAvoiding(u, rs.b) {
 		return nil
 	}
 	plan := &rematPlan{u: u, p: p, remap: map[*ori.Inst]map[int]bool{}}
@@ -585,6 +585,7 @@ func (u *rematUndo) restore() {
 // applyRemat clones plan.tree before plan.p and redirects the reads,
 // saving what it changes in undo. It returns the number of clones.
 func applyRemat(f *ori.Func, a *cmAnalysis, plan *rematPlan, undo *rematUndo) int {
+	a.ensureWidth() // of f before the step
 	fresh := map[cmReg]ori.Reg{}
 	newReg := func(r ori.Reg) ori.Reg {
 		k := cmRegOf(r)
@@ -732,7 +733,8 @@ func deleteUnused(f *ori.Func, cands map[*ori.Inst]bool, undo *rematUndo, sites 
 
 // rematCheckPressure, when set (by a test), sees the pressure of every
 // trial step as the incremental evaluation found it (with the words at the
-// peak after a kept step, nil after an undone one), to compare with
+// peak after a kept step, nil after an undone one), and the peak cmPeak
+// found before a run's first R-class batch (at -1), to compare with
 // cmPressure's.
 var rematCheckPressure func(f *ori.Func, class ori.RegClass, peak, at int, hot map[cmWord]bool)
 
@@ -777,18 +779,37 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 	}
 	refused := map[candidate]bool{} // sites refused: not proposed again
 	// Remat does not change the CFG: the trees hold for the whole phase.
-	doms := newCMDoms(f)
+	// They are computed on first use: most runs stop at the register
+	// target before planning anything.
+	var doms cmDoms
+	haveDoms := false
 	for _, class := range classes {
 		// ps describes f as it is; kept steps are committed into it, and
 		// only an undo outside a trial (a refused site) makes it stale.
 		var ps *cmPressureState
 		for cloned < cfg.budget {
 			if ps == nil {
+				// Most functions are at or below the register target:
+				// their peak alone says so, without the state a batch
+				// needs (building it was most of the phase).
+				if class == ori.ClassR {
+					p := cmPeak(f, class)
+					if rematCheckPressure != nil {
+						rematCheckPressure(f, class, p, -1, nil)
+					}
+					if p <= cfg.target {
+						break
+					}
+				}
 				ps = newCMPressure(f, class)
 			}
-			start, at, hot := ps.peak, ps.at, ps.hot()
+			start, at := ps.peak, ps.at
 			if class == ori.ClassR && start <= cfg.target {
 				break // the register target is met: more copies buy nothing
+			}
+			hot := ps.hot()
+			if !haveDoms {
+				doms, haveDoms = newCMDoms(f), true
 			}
 			// The first time here f is still as the run found it (steps
 			// are made only below), so aggressive mode is judged on the
@@ -804,6 +825,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 					walk = append(walk, b.Insts...)
 				}
 				a := newCMAnalysis(f, doms)
+				a.wordOnly = true
 			roots:
 				for _, root := range walk {
 					if _, ok := a.at[root]; !ok || !a.rematOK(root, cfg.preds) {
@@ -880,6 +902,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 						// drops the peak ends the batch, and the next
 						// batch analyses f afresh anyway.
 						a = newCMAnalysis(f, doms)
+						a.wordOnly = true
 					}
 				}
 				if !found {

@@ -48,8 +48,9 @@ package opt
 //	     @%p0 BRA BB3                      BB2: #4 MOV %r5 = c[0x0][0x160]
 //	BB2: STG.E [%r2.64], %r5                    STG.E [%r2.64], %r5
 //
-// After each move the analysis (positions, definitions and uses,
-// liveness) is recomputed, so every decision sees the current code; the
+// After each move the analysis (positions, definitions and uses) is
+// updated in place, and the liveness of a moved word is solved again
+// when next asked, so every decision sees the current code; the
 // walk visits blocks in layout order and each block bottom-up, which sinks
 // a chain in one round (the IADD3.X of a 64-bit add, then its IADD3), and
 // repeats until a round moves nothing. Each move is one site. The wiki's
@@ -244,14 +245,38 @@ type cmAnalysis struct {
 	// (the words of instructions moved since it was computed); the
 	// liveness of every other word is unchanged by such a move.
 	liveStale map[cmWord]bool
-	at        map[*ori.Inst]cmSite
-	bpos      map[*ori.Block]int // layout index
+	// wordLive caches, for stale words, the blocks each is live out of,
+	// solved for the word alone (wordLiveOut); a move drops its words'
+	// entries.
+	wordLive map[cmWord][]uint64
+	// phiGuard is set when some MOV.PHI has a virtual guard: a read the
+	// definition and use lists do not hold, so wordLiveOut is not used.
+	phiGuard bool
+	// wordOnly makes liveBefore solve every word's liveness alone
+	// (wordLiveOut) instead of the whole function's: rematerialization
+	// asks about the sources of a few clones per analysis, and each
+	// analysis after a step would otherwise compute the whole liveness
+	// of a function no earlier pass has seen.
+	wordOnly bool
+	// cycles remembers onCycleAvoiding's answers; visited (stamped with
+	// visit) and work are its search's scratch.
+	cycles       map[[2]*ori.Block]bool
+	visited      []uint32
+	visitedOther map[*ori.Block]uint32
+	visit        uint32
+	work         []*ori.Block
+	at           map[*ori.Inst]cmSite
+	bpos         map[*ori.Block]int // layout index
 	// words numbers the virtual register words, and info holds, per
 	// number, their definitions and reads (dense tables: maps keyed by
 	// word were a third of building the analysis).
 	words cmWordIndex
 	info  []cmWordInfo
-	width map[cmReg]int // words of each virtual register (the widest access)
+	// width is the words of each virtual register (the widest access),
+	// computed by ensureWidth when a rematerialization needs it (sinking
+	// never does; a map update per operand was a third of building the
+	// analysis).
+	width map[cmReg]int
 	// slab backs the first two entries of the definition and use lists
 	// newCMAnalysis builds (most words have one definition and a use or
 	// two; a list that grows further moves out by append).
@@ -336,25 +361,21 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 	a := &cmAnalysis{
 		f: f, dom: d.dom, pdom: d.pdom,
 		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)),
-		info: make([]cmWordInfo, 0, total), width: make(map[cmReg]int, total),
+		info: make([]cmWordInfo, 0, total),
 	}
 	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
-	note := func(r ori.Reg) {
-		if r.Virtual {
-			k := cmRegOf(r)
-			a.width[k] = max(a.width[k], int(r.Off)+int(r.Words))
-		}
-	}
 	for bi, b := range f.Blocks {
 		a.bpos[b] = bi
 		for i, in := range b.Insts {
 			a.at[in] = cmSite{b, bi, i, n}
 			n++
 			if in.IsPhi() {
+				if in.Guard.Virtual {
+					a.phiGuard = true
+				}
 				for j := 0; j < len(in.Srcs); j += 2 {
 					if r := in.Srcs[j]; r.Kind == ori.OpdReg && r.Reg.Virtual {
-						note(r.Reg)
 						for w := 0; w < int(r.Reg.Words); w++ {
 							a.word(cmWordOf(r.Reg, w)).phiUse = true
 						}
@@ -366,7 +387,6 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 					if !r.Virtual {
 						return
 					}
-					note(r)
 				word:
 					for w := 0; w < int(r.Words); w++ {
 						k := cmWordOf(r, w)
@@ -383,7 +403,6 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 			}
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					note(o.Reg)
 					for w := 0; w < int(o.Reg.Words); w++ {
 						k := cmWordOf(o.Reg, w)
 						e := a.word(k)
@@ -394,6 +413,40 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 		}
 	}
 	return a
+}
+
+// ensureWidth computes a.width, from the operands newCMAnalysis indexes
+// (phi sources, other reads, and results). Moving instructions does not
+// change it; a rematerialization needs it before it edits anything.
+func (a *cmAnalysis) ensureWidth() {
+	if a.width != nil {
+		return
+	}
+	a.width = map[cmReg]int{}
+	note := func(r ori.Reg) {
+		if r.Virtual {
+			k := cmRegOf(r)
+			a.width[k] = max(a.width[k], int(r.Off)+int(r.Words))
+		}
+	}
+	for _, b := range a.f.Blocks {
+		for _, in := range b.Insts {
+			if in.IsPhi() {
+				for j := 0; j < len(in.Srcs); j += 2 {
+					if r := in.Srcs[j]; r.Kind == ori.OpdReg {
+						note(r.Reg)
+					}
+				}
+			} else {
+				cmReads(in, note)
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg {
+					note(o.Reg)
+				}
+			}
+		}
+	}
 }
 
 // moved updates the analysis after in moved from site from to block u
@@ -436,6 +489,7 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 		return out
 	}
 	stale := func(k cmWord) {
+		delete(a.wordLive, k)
 		if a.live != nil {
 			if a.liveStale == nil {
 				a.liveStale = map[cmWord]bool{}
@@ -528,10 +582,168 @@ func (a *cmAnalysis) liveBefore(b *ori.Block, i int, w cmWord) bool {
 			}
 		}
 	}
-	if a.live == nil || a.liveStale[w] {
-		a.live, a.liveStale = ori.Liveness(a.f), nil
+	if a.wordOnly && !a.phiGuard && !a.phiUse(w) {
+		live := a.wordLiveOut(b, w)
+		if rematCheckPressure != nil { // TestRematIncrementalPressure
+			if want := ori.Liveness(a.f).LiveOut(b, w.reg()); live != want {
+				panic(fmt.Sprintf("remat: liveness of %s out of BB%d solved alone is %v, the function's %v", w.reg(), b.ID, live, want))
+			}
+		}
+		return live
+	}
+	if a.live == nil {
+		a.live, a.liveStale, a.wordLive = ori.Liveness(a.f), nil, nil
+	}
+	if a.liveStale[w] {
+		if !a.phiGuard && !a.phiUse(w) {
+			return a.wordLiveOut(b, w)
+		}
+		a.live, a.liveStale, a.wordLive = ori.Liveness(a.f), nil, nil
 	}
 	return a.live.LiveOut(b, w.reg())
+}
+
+// wordLiveOut reports whether the word w, which no MOV.PHI reads, is live
+// on exit from b, as ori.Liveness would say of the current function. The
+// answer is solved for w alone from its definitions and reads and kept
+// until w's instructions move: recomputing the whole function's liveness
+// for the first question about a moved word after every move made
+// sinking quadratic in the size of the function.
+//
+// It is ordinary liveness restricted to one word: a block's entry has w
+// live when a read of w comes before any unguarded write in the block
+// (an instruction that reads and writes w reads first), or when w is
+// live out of the block and no unguarded instruction of it writes w;
+// its exit, when w is live into a successor. The least fixed point is
+// found backward over the predecessors from the blocks whose entry reads
+// w.
+func (a *cmAnalysis) wordLiveOut(b *ori.Block, w cmWord) bool {
+	set, ok := a.wordLive[w]
+	if !ok {
+		set = a.solveWordLive(w)
+		if a.wordLive == nil {
+			a.wordLive = map[cmWord][]uint64{}
+		}
+		a.wordLive[w] = set
+	}
+	i := a.bpos[b]
+	return set[i/64]&(1<<(i%64)) != 0
+}
+
+// solveWordLive returns the blocks (by layout index, as a bitset) that w
+// is live out of.
+func (a *cmAnalysis) solveWordLive(w cmWord) []uint64 {
+	nb := len(a.f.Blocks)
+	sets := make([]uint64, 2*((nb+63)/64))
+	out, in := sets[:len(sets)/2], sets[len(sets)/2:]
+	has := func(s []uint64, i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
+	set := func(s []uint64, i int) { s[i/64] |= 1 << (i % 64) }
+	// The first read and the first unguarded write of w in each block
+	// that has either (instruction indices, -1 for none).
+	type events struct{ read, kill int }
+	ev := map[int]*events{}
+	at := func(in *ori.Inst) (int, *events) {
+		s := a.at[in]
+		e := ev[s.bi]
+		if e == nil {
+			e = &events{-1, -1}
+			ev[s.bi] = e
+		}
+		return s.i, e
+	}
+	for _, u := range a.uses(w) {
+		if i, e := at(u); e.read < 0 || i < e.read {
+			e.read = i
+		}
+	}
+	for _, d := range a.defs(w) {
+		if d.Guarded() {
+			continue
+		}
+		if i, e := at(d); e.kill < 0 || i < e.kill {
+			e.kill = i
+		}
+	}
+	var work []int
+	for bi, e := range ev {
+		if e.read >= 0 && (e.kill < 0 || e.read <= e.kill) {
+			set(in, bi)
+			work = append(work, bi)
+		}
+	}
+	for len(work) > 0 {
+		bi := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range a.f.Blocks[bi].Preds {
+			pi, ok := a.bpos[p]
+			if !ok {
+				continue
+			}
+			set(out, pi)
+			if has(in, pi) {
+				continue
+			}
+			if e := ev[pi]; e != nil && e.kill >= 0 {
+				continue // written before any read: w is not live into pi
+			}
+			set(in, pi)
+			work = append(work, pi)
+		}
+	}
+	return out
+}
+
+// onCycleAvoiding is cmOnCycleAvoiding(u, d), remembered per pair (the
+// CFG does not change while an analysis lives) and searched with a
+// visited stamp per block instead of a map per question: sinking asks it
+// for every instruction read in one other block, and the searches were a
+// third of deciding where to sink.
+func (a *cmAnalysis) onCycleAvoiding(u, d *ori.Block) bool {
+	k := [2]*ori.Block{u, d}
+	if r, ok := a.cycles[k]; ok {
+		return r
+	}
+	if a.cycles == nil {
+		a.cycles = map[[2]*ori.Block]bool{}
+		a.visited = make([]uint32, len(a.f.Blocks))
+	}
+	a.visit++
+	mark := func(b *ori.Block) bool { // reports whether b was unvisited
+		i, ok := a.bpos[b]
+		if !ok { // not in f's layout (not after ComputeCFG): a map then
+			if a.visitedOther == nil || a.visitedOther[b] != a.visit {
+				if a.visitedOther == nil {
+					a.visitedOther = map[*ori.Block]uint32{}
+				}
+				a.visitedOther[b] = a.visit
+				return true
+			}
+			return false
+		}
+		if a.visited[i] == a.visit {
+			return false
+		}
+		a.visited[i] = a.visit
+		return true
+	}
+	mark(d)
+	r := false
+	work := append(a.work[:0], u.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == u {
+			r = true
+			break
+		}
+		if !mark(b) {
+			continue
+		}
+		work = append(work, b.Succs...)
+	}
+	a.work = work[:0]
+	a.cycles[k] = r
+	return r
 }
 
 // cmOnCycleAvoiding reports whether u can reach itself without passing
@@ -704,7 +916,7 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 			}
 		}
 	}
-	if u == nil || u == d || !a.dom.Dominates(d, u) || cmOnCycleAvoiding(u, d) {
+	if u == nil || u == d || !a.dom.Dominates(d, u) || a.onCycleAvoiding(u, d) {
 		return nil, 0
 	}
 	p := -1
@@ -744,20 +956,36 @@ var sinkCheckAnalysis func(updated, fresh *cmAnalysis)
 func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 	moved := 0
 	refused := map[*ori.Inst]bool{} // not proposed again
+	// Moving a pure instruction between blocks changes no edge (it is no
+	// terminator, and it goes before a read, never after a terminator),
+	// so the dominator trees hold for every round, and the analysis,
+	// updated after every move, describes f at the start of the next
+	// round as a rebuilt one would (TestSinkIncrementalAnalysis):
+	// rebuilding both every round was a third of the phase.
+	var doms cmDoms
+	var a *cmAnalysis
+	var walk []*ori.Inst
 	for round := 0; round < cmMaxRounds; round++ {
 		if err := f.ComputeCFG(); err != nil {
 			return moved, err
 		}
 		// The walk order is fixed at the start of the round: blocks in
 		// layout order, each bottom-up.
-		var walk []*ori.Inst
+		walk = walk[:0]
 		for _, b := range f.Blocks {
 			for i := len(b.Insts) - 1; i >= 0; i-- {
 				walk = append(walk, b.Insts[i])
 			}
 		}
-		doms := newCMDoms(f)
-		a := newCMAnalysis(f, doms)
+		if a == nil {
+			doms = newCMDoms(f)
+			a = newCMAnalysis(f, doms)
+			// The pressure check asks about the sources of the few
+			// instructions that pass every other check: solving those
+			// words alone is cheaper than the whole function's liveness
+			// (and a move then leaves no stale liveness behind).
+			a.wordOnly = true
+		}
 		n := 0
 		for _, in := range walk {
 			if refused[in] {
@@ -936,14 +1164,37 @@ func CheckSinkAnalysisForTest() (checked func() int, restore func()) {
 // cmAnalysisDiff names the first difference between two analyses of the
 // same function, or returns "".
 func cmAnalysisDiff(u, f *cmAnalysis) string {
-	if u.live != nil {
+	u.ensureWidth()
+	f.ensureWidth()
+	if u.live != nil || u.wordOnly {
 		fresh := ori.Liveness(f.f)
+		// Words liveBefore answers from u.live are checked there; the
+		// others (stale, or every word of a wordOnly analysis) as
+		// wordLiveOut solves them (not cached here, so the check leaves u
+		// as it was).
+		solved := map[cmWord][]uint64{}
 		for _, b := range f.f.Blocks {
 			for w := range f.width {
 				for i := 0; i < f.width[w]; i++ {
 					k := cmWord{n: w.n, class: w.class, w: uint8(i)}
-					if !u.liveStale[k] && u.live.LiveOut(b, k.reg()) != fresh.LiveOut(b, k.reg()) {
-						return fmt.Sprintf("liveness of %s out of BB%d", k.reg(), b.ID)
+					want := fresh.LiveOut(b, k.reg())
+					fromLive := !u.wordOnly || u.phiGuard || u.phiUse(k)
+					if u.live != nil && !u.liveStale[k] && fromLive {
+						if u.live.LiveOut(b, k.reg()) != want {
+							return fmt.Sprintf("liveness of %s out of BB%d", k.reg(), b.ID)
+						}
+						continue
+					}
+					if u.phiGuard || u.phiUse(k) {
+						continue // liveBefore recomputes the whole liveness
+					}
+					set, ok := solved[k]
+					if !ok {
+						set = u.solveWordLive(k)
+						solved[k] = set
+					}
+					if bi := u.bpos[b]; (set[bi/64]&(1<<(bi%64)) != 0) != want {
+						return fmt.Sprintf("liveness of %s (solved alone) out of BB%d", k.reg(), b.ID)
 					}
 				}
 			}
