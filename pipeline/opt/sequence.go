@@ -48,7 +48,7 @@ func Sequence(ps ...Pass) Pass {
 var (
 	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, load
 	// narrowing, then loop inversion.
-	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, InvertLoops)
+	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, InvertLoops, FoldHeaderExitLoops)
 	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
 	// the same-constant remat, the address-chain fold (which folds what
 	// the remat leaves), the 32- and 64-bit LEA folds and the
