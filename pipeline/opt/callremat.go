@@ -26,6 +26,18 @@ package opt
 // the copy gives it the value it has everywhere else: no program can
 // tell.
 //
+// A thread's and its CTA's indices qualify too (knob
+// DisableCallRematS2R): a word whose only definition is an unguarded
+// S2R of SR_TID.X/Y/Z, SR_CTAID.X/Y/Z or SR_LANEID, which do not change
+// while the thread runs, is read again after the CALL the same way.
+// Decision: ptxas keeps such a value in a register across the call, one
+// its interprocedural allocation keeps the callee off (constret.ptx:
+// the kernel's %tid.x stays in R0 across "CALL mid", 8 registers);
+// orilab allocates a kernel after its whole-seen callees and must place
+// the value above every register they write (constret: R8, 11
+// registers), so it reads the index again, one S2R per call (10
+// registers there).
+//
 // The row runs after the SSA window (the word is defined twice
 // afterwards), before register allocation.
 //
@@ -40,6 +52,17 @@ func init() {
 	knobs.Default.Register(knobs.Knob{Name: "DisableCallRemat", Type: knobs.TypeBool,
 		Doc:     "Switch off loading a constant-bank value or immediate live across a CALL again after the call (phase OriPerformLiveDeadFourth).",
 		Readers: []string{"OriPerformLiveDeadFourth"}})
+	knobs.Default.Register(knobs.Knob{Name: "DisableCallRematS2R", Type: knobs.TypeBool,
+		Doc:     "Switch off reading a thread or CTA index (S2R SR_TID, SR_CTAID, SR_LANEID) live across a CALL again after the call (phase OriPerformLiveDeadFourth).",
+		Readers: []string{"OriPerformLiveDeadFourth"}})
+}
+
+// crInvariantSR are the special registers whose value a thread sees
+// unchanged from its start to its end.
+var crInvariantSR = map[string]bool{
+	"SR_TID.X": true, "SR_TID.Y": true, "SR_TID.Z": true,
+	"SR_CTAID.X": true, "SR_CTAID.Y": true, "SR_CTAID.Z": true,
+	"SR_LANEID": true,
 }
 
 // CallRemat rematerializes constant words live across calls after them.
@@ -57,13 +80,17 @@ type crKey struct {
 // crConstDef reports whether in is an unguarded one-word MOV of a
 // constant-bank operand without a base, or of an immediate, into a
 // virtual R register.
-func crConstDef(in *ori.Inst) bool {
-	if in.Op != ori.OpMOV || len(in.Mods) != 0 || in.Guarded() || len(in.Dsts) != 1 || len(in.Srcs) != 1 {
+// With s2r, an unguarded S2R of an index in crInvariantSR qualifies too.
+func crConstDef(in *ori.Inst, s2r bool) bool {
+	if in.Op != ori.OpMOV && (!s2r || in.Op != ori.OpS2R) || len(in.Mods) != 0 || in.Guarded() || len(in.Dsts) != 1 || len(in.Srcs) != 1 {
 		return false
 	}
 	d, s := in.Dsts[0], in.Srcs[0]
 	if d.Kind != ori.OpdReg || !d.Reg.Virtual || d.Reg.Class != ori.ClassR || d.Reg.Words != 1 {
 		return false
+	}
+	if in.Op == ori.OpS2R {
+		return s.Kind == ori.OpdSR && crInvariantSR[s.Name]
 	}
 	return s.Kind == ori.OpdCBank && !s.HasBase || s.Kind == ori.OpdImm
 }
@@ -88,6 +115,7 @@ func callRemat(f *ori.Func, c *Context) (bool, error) {
 	if !hasCall {
 		return false, nil
 	}
+	s2r := !c.Bool("DisableCallRematS2R")
 	info := map[crKey]*crCand{}
 	var order []*crCand
 	get := func(r ori.Reg) *crCand {
@@ -115,7 +143,7 @@ func callRemat(f *ori.Func, c *Context) (bool, error) {
 					continue
 				}
 				x := get(o.Reg)
-				if !crConstDef(in) || x.words[o.Reg.Off] != nil {
+				if !crConstDef(in, s2r) || x.words[o.Reg.Off] != nil {
 					x.bad = true
 					continue
 				}
@@ -171,7 +199,7 @@ func callRemat(f *ori.Func, c *Context) (bool, error) {
 			}
 			out = append(out, in)
 			for _, x := range after[in] {
-				if !c.Sites.Allow(f, x.words[0].ID, "load a constant live across a call again after it") {
+				if !c.Sites.Allow(f, x.words[0].ID, "load a constant or thread index live across a call again after it") {
 					continue
 				}
 				// A register live out of the block keeps its name (its

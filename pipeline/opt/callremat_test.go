@@ -56,6 +56,21 @@ func TestCallRemat(t *testing.T) {
 	}
 }
 
+func TestCallRematThreadIndex(t *testing.T) {
+	// %r1 = SR_TID.X read after the call too: it is read again after
+	// the call (into a new register) rather than kept across it.
+	in := strings.Replace(crIn, "#11 EXIT ;", "#14 STG.E [RZ], %r1 ;\n\t#11 EXIT ;", 1)
+	got, changed := crRun(t, in, "DisableCallRemat=0")
+	for _, w := range []string{"#8 CALL.REL.NOINC `g` ;\n\t#15 MOV %r3 = c[0x0][0x160] ;\n\t#16 MOV %r3[1] = c[0x0][0x164] ;\n\t#17 S2R %r4 = SR_TID.X ;", "#14 STG.E [RZ], %r4 ;"} {
+		if !changed || !strings.Contains(got, w) {
+			t.Errorf("no %q in\n%s", w, got)
+		}
+	}
+	if got, _ := crRun(t, in, "DisableCallRematS2R=1"); strings.Count(got, "S2R") != 1 || !strings.Contains(got, "#14 STG.E [RZ], %r1 ;") {
+		t.Errorf("DisableCallRematS2R: the index was read again:\n%s", got)
+	}
+}
+
 func TestCallRematLiveOut(t *testing.T) {
 	// Read in a later block too: the copy keeps the register's name.
 	in := strings.Replace(crIn, "#11 EXIT ;", "#14 BRA BB1 ;\nBB1:\n\t#15 STG.E [%r0.64+0x8], RZ ;\n\t#11 EXIT ;", 1)
@@ -71,7 +86,7 @@ func TestCallRematRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, from, to string }{
 		{"two definitions", "#4 STG.E", "#16 MOV %r0[1] = RZ ;\n\t#4 STG.E"},
 		{"guarded definition", "#2 MOV", "#2 @P0 MOV"},
-		{"not a constant", "#2 MOV %r0[1] = c[0x0][0x164]", "#2 S2R %r0[1] = SR_CTAID.X"},
+		{"not a constant", "#2 MOV %r0[1] = c[0x0][0x164]", "#2 S2R %r0[1] = SR_CLOCKLO"},
 		{"a based constant-bank read", "#2 MOV %r0[1] = c[0x0][0x164]", "#2 MOV %r0[1] = c[0x0][%r0+0x4]"},
 		{"not read after the call", "#10 STG.E [%r0.64], %r2 ;", "#10 STG.E [RZ], %r2 ;"},
 	} {

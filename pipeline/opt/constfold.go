@@ -31,6 +31,7 @@ package opt
 //	                               given the known inputs, is a copy of one
 //	                               input or a constant (x|0, x&0xffffffff, x^0, x&0 ...)
 //	SHF   d = lo, 0, hi         -> MOV d = lo (or hi with .HI)
+//	SHF.L.U64.HI d = lo, 0x40, hi -> MOV d = 0 (every bit shifted out)
 //	SEL   d = a, b, PT / !PT    -> MOV d = a / b; SEL d = a, a, p -> MOV d = a
 //	IMAD.SHL d = x, 0x0, RZ     -> MOV d = x
 //	IMAD.WIDE d.64 = a, b, c.64 -> IMAD d = a, b, c when no instruction
@@ -702,6 +703,10 @@ func foldSHF(in *ori.Inst) bool {
 		toMov(in, immOperand(shf(in, lo, sh, hi)))
 		return true
 	}
+	if shfShiftsOut(in, shfAmount(in, sh)) {
+		toMov(in, immOperand(0))
+		return true
+	}
 	if shfAmount(in, sh) == 0 {
 		src := in.Srcs[0]
 		if in.HasMod("HI") {
@@ -717,6 +722,23 @@ func foldSHF(in *ori.Inst) bool {
 		}
 	}
 	return false
+}
+
+// shfShiftsOut reports whether an unsigned SHF by n leaves only zeros in
+// the word it returns, whatever the sources: a left shift by 64 or more
+// (or by 32 or more, read in the low word), a logical right shift by 64
+// or more (or 32 or more, read in the high word). shl.b64 by 65 of an
+// unknown value lowers to SHF.L.U64.HI and SHF.L.U32 by 0x40, which
+// ptxas stores as RZ.
+func shfShiftsOut(in *ori.Inst, n uint32) bool {
+	hi := in.HasMod("HI")
+	switch {
+	case in.HasMod("L"):
+		return n >= 64 || !hi && n >= 32
+	case in.HasMod("S32") || in.HasMod("S64"):
+		return false
+	}
+	return n >= 64 || hi && n >= 32
 }
 
 func foldSEL(in *ori.Inst) bool {

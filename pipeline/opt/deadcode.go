@@ -22,10 +22,10 @@ package opt
 //     FBranch, FIndirect, FExit, FRet or FPseudo: memory writes, barriers,
 //     warp collectives (which depend on which threads execute together),
 //     calls and control flow are never removed;
-//   - its opcode has FLoad: a load's result may be dead but the load may
-//     fault (out of bounds, misaligned), and -O0 reports that fault. ptxas
-//     removes dead loads; we keep them, because we cannot prove in general
-//     that the address is valid;
+//   - it is a load other than a weak LDG, LDS, LDL, LDC or LD (an
+//     ordered load, LDSM, an atomic), or any load under the knob
+//     DisableDeadLoadElim; deadload.go says which dead loads go and why
+//     (ptxas deletes them; a deleted load cannot fault);
 //   - it has no results at all (NOP and the like: nothing to gain), or a
 //     result that is not a register;
 //   - it writes a physical register other than RZ/URZ/PT/UPT: physical
@@ -63,7 +63,7 @@ package opt
 // register allocation, but after allocation every result is physical and
 // the pass removes nothing.
 //
-// Known limits: dead loads stay (see above); dead results of essential
+// Known limits: dead ordered loads stay (see above); dead results of essential
 // instructions (a load, an atomic, a physical-register write) and dead
 // words of wide results are not narrowed; the EarlyOriSimpleLiveDead position runs the same global
 // analysis as the others rather than a block-local one.
@@ -81,10 +81,11 @@ import (
 // OriSimpleLiveDead.
 var LiveDead = Pass{
 	Run: func(f *ori.Func, c *Context) (bool, error) {
+		keepLoads := c.Bool("DisableDeadLoadElim")
 		if c.Sites != nil {
 			// Bisection numbers every proposal, and a refused one leaves
 			// the function short of the fixed point: no memo.
-			removed, narrowed, err := deadCode(f, c.Sites)
+			removed, narrowed, err := deadCode(f, c.Sites, keepLoads)
 			return removed+narrowed > 0, err
 		}
 		// One run reaches the fixed point (see deadCode), so a function
@@ -94,7 +95,7 @@ var LiveDead = Pass{
 		if at {
 			return false, nil
 		}
-		removed, narrowed, err := deadCode(f, nil)
+		removed, narrowed, err := deadCode(f, nil, keepLoads)
 		if err != nil {
 			return removed+narrowed > 0, err
 		}
@@ -107,14 +108,24 @@ var LiveDead = Pass{
 }
 
 // keptFlags are the opcode properties that make an instruction stay
-// whatever its results.
+// whatever its results (a load also stays unless deadLoadRemovable).
 const keptFlags = ori.FSideEffect | ori.FStore | ori.FAtomic | ori.FBarrier | ori.FWarp |
 	ori.FCall | ori.FBranch | ori.FIndirect | ori.FExit | ori.FRet | ori.FPseudo | ori.FLoad
 
 // essential reports whether in must stay whatever the liveness of its
-// virtual results.
-func essential(in *ori.Inst) bool {
-	if in.Op.Flags()&keptFlags != 0 || len(in.Dsts) == 0 {
+// virtual results, with the dead loads of deadload.go removable.
+func essential(in *ori.Inst) bool { return essentialKeeping(in, false) }
+
+// essentialKeepingLoads is essential with every load kept
+// (DisableDeadLoadElim).
+func essentialKeepingLoads(in *ori.Inst) bool { return essentialKeeping(in, true) }
+
+// essentialKeeping is essential; keepLoads keeps every load.
+func essentialKeeping(in *ori.Inst, keepLoads bool) bool {
+	if len(in.Dsts) == 0 {
+		return true
+	}
+	if fl := in.Op.Flags(); fl&keptFlags != 0 && (keepLoads || !deadLoadRemovable(in)) {
 		return true
 	}
 	for _, o := range in.Dsts {
@@ -132,15 +143,20 @@ func essential(in *ori.Inst) bool {
 // single-word results of the instructions that stay at RZ/URZ/PT/UPT. It
 // returns how many instructions it removed and how many results it
 // narrowed.
-func DeadCode(f *ori.Func) (removed, narrowed int, err error) { return deadCode(f, nil) }
+func DeadCode(f *ori.Func) (removed, narrowed int, err error) { return deadCode(f, nil, false) }
 
-// deadCode is DeadCode asking s before each removal or narrowing.
-func deadCode(f *ori.Func, sites *Sites) (removed, narrowed int, err error) {
+// deadCode is DeadCode asking s before each removal or narrowing;
+// keepLoads keeps every load (DisableDeadLoadElim).
+func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int, err error) {
+	ess := essential
+	if keepLoads {
+		ess = essentialKeepingLoads
+	}
 	for {
 		if err := f.ComputeCFG(); err != nil {
 			return removed, narrowed, err
 		}
-		live := ori.StrongLiveness(f, essential)
+		live := ori.StrongLiveness(f, ess)
 		n := 0
 		for _, b := range f.Blocks {
 			dead := map[*ori.Inst]bool{}
@@ -156,7 +172,7 @@ func deadCode(f *ori.Func, sites *Sites) (removed, narrowed int, err error) {
 					dead[in] = true
 					return
 				}
-				if essential(in) || in.IsPhi() {
+				if ess(in) || in.IsPhi() {
 					return
 				}
 				for i, o := range in.Dsts {
@@ -207,7 +223,7 @@ func deadCode(f *ori.Func, sites *Sites) (removed, narrowed int, err error) {
 				// A site range that refuses everything counts what a
 				// second round would remove or narrow, changing nothing.
 				probe := &Sites{Limit: true, Lo: 1, Hi: 0}
-				if _, _, err := deadCode(f, probe); err != nil || probe.N != 0 {
+				if _, _, err := deadCode(f, probe, keepLoads); err != nil || probe.N != 0 {
 					panic(fmt.Sprintf("opt: dead-code elimination left %d rewrites in %s after one round (err %v)", probe.N, f.Name, err))
 				}
 			}

@@ -3,6 +3,7 @@ package opt
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"orilab/pipeline/lower"
@@ -332,6 +333,42 @@ func TestFoldValues(t *testing.T) {
 		}
 		if got, w := f.String(), goCanon(t, want); got != w {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.in, got, w)
+		}
+	}
+}
+
+// TestFoldShiftedOut: an unsigned SHF whose result word receives no bit
+// of its unknown sources is 0 (shl.b64 by 65 of a loaded value, which
+// ptxas stores as RZ); a signed right shift and a word that keeps bits
+// stay.
+func TestFoldShiftedOut(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"SHF.L.U64.HI %r0 = %r1, 0x40, %r1", true},
+		{"SHF.L.U32 %r0 = %r1, 0x40, RZ", true},
+		{"SHF.L.U64 %r0 = %r1, 0x20, %r1", true},
+		{"SHF.R.U64 %r0 = %r1, 0x41, %r1", true},
+		{"SHF.R.U32.HI %r0 = RZ, 0x20, %r1", true},
+		{"SHF.L.U64.HI %r0 = %r1, 0x3f, %r1", false},
+		{"SHF.L.U32.HI %r0 = %r1, 0x20, %r1", false},
+		{"SHF.R.S64 %r0 = %r1, 0x40, %r1", false},
+		{"SHF.R.S32.HI %r0 = RZ, 0x20, %r1", false},
+		{"SHF.L.W.U32 %r0 = %r1, 0x41, RZ", false},
+	} {
+		in := goFunc("BB0:\n\t#1 S2R %r1 = SR_TID.X ;\n\t#2 " + c.in + " ;\n\t#3 STS [RZ], %r0 ;\n\t#4 EXIT ;\n")
+		f, err := ori.ParseFunc("k.ori", []byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		folded := constFold(f, nil)
+		if folded != c.want {
+			t.Errorf("%s: folded %v, want %v:\n%s", c.in, folded, c.want, f)
+			continue
+		}
+		if folded && !strings.Contains(f.String(), "#2 MOV %r0 = 0x0 ;") {
+			t.Errorf("%s: folded to\n%s", c.in, f)
 		}
 	}
 }

@@ -14,6 +14,14 @@ package opt
 //     latch, so it runs once per iteration. E may be the latch (a
 //     bottom-tested loop, "@%p BRA header") or the header (clang's
 //     "@%p BRA exit; BRA header" shape);
+//   - the exiting block is the latch (a bottom-tested loop), unless the
+//     knob UnrollHeaderExitLoops is set. Decision: ptxas's Step C takes
+//     the latch's last instruction as the exit and rejects the loop with
+//     code 13 when it is not a conditional branch; ptxas 13.0.88 -O3
+//     leaves clang's header-exit loops rolled (loop_sum8, 8 iterations;
+//     loop_nested's inner loop, 4; the same 4-iteration loop alone) and
+//     unrolls the same loop written bottom-tested (4 LDGs). Rolled, the
+//     inner loop of loop_nested takes 10 registers, unrolled 14;
 //   - the loop's blocks are contiguous in the layout, header first;
 //   - the branch guard is the only result of an unguarded
 //     "ISETP.<cmp>[.U32].AND p, q = a, b, PT" of the loop, one of a, b an
@@ -103,6 +111,7 @@ func init() {
 		{Name: "LoopUnroll", Type: knobs.TypeBool, Default: "true", Doc: "Master enable for loop unrolling (knob 437)."},
 		{Name: "LoopUnrollFactor", Type: knobs.TypeInt, Default: "0", Bounds: knobs.AtLeast(0), Doc: "Override the unroll factor (0 = heuristic; 1 = never unroll; a factor at least the trip count unrolls fully)."},
 		{Name: "UnrollBudget", Type: knobs.TypeInt, Default: "140", Bounds: knobs.AtLeast(0), Doc: "Maximum instruction count of a partially unrolled loop, peeled iterations included."},
+		{Name: "UnrollHeaderExitLoops", Type: knobs.TypeBool, Doc: "Also unroll loops that exit from a block other than the latch (clang's \"@p BRA exit; BRA header\" shape), which ptxas leaves rolled."},
 		{Name: "UnrollFullInstLimit", Type: knobs.TypeInt, Default: "200", Bounds: knobs.AtLeast(0), Doc: "Maximum instruction count of a fully unrolled loop (trip count times body size)."},
 	} {
 		k.Readers = []string{"OriLoopUnrolling", "OriStrengthReduce"}
@@ -258,6 +267,10 @@ func unrollSize(in *ori.Inst) int {
 
 // unrollChoose picks the factor for an analysed loop.
 func unrollChoose(c *Context, u *unrollLoop, d unrollDecision) unrollDecision {
+	if latch := u.l.Latches[0]; u.exitBB != latch && !c.Bool("UnrollHeaderExitLoops") {
+		d.Code, d.Reason = 13, fmt.Sprintf("the latch BB%d ends in an unconditional branch: the loop exits from BB%d, not from its latch", latch.ID, u.exitBB.ID)
+		return d
+	}
 	n, body := u.trip, max(u.body, 1)
 	if k := c.Int("LoopUnrollFactor"); k > 0 {
 		switch {

@@ -47,7 +47,19 @@ BB1:
 BB2:
 	#8 STG.E [R4.64], %r1 ;
 	#9 EXIT ;
-`))
+`), "UnrollHeaderExitLoops=1")
+}
+
+// TestUnrollHeaderExitRejected: by default a loop that exits from its
+// header, not its latch, stays rolled (ptxas's rejection 13).
+func TestUnrollHeaderExitRejected(t *testing.T) {
+	if got, want := unrollDecide(t, unrollClang), "BB1: not unrolled (13): the latch BB3 ends in an unconditional branch: the loop exits from BB1, not from its latch"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	in := loopKernel(unrollClang)
+	if got, changed := loopRun(t, "OriLoopUnrolling", in); changed || got != loopCanon(t, in) {
+		t.Errorf("the loop was unrolled:\n%s", got)
+	}
 }
 
 // unrollBottom is a bottom-tested loop ("@%p0 BRA header"): the header
@@ -98,7 +110,7 @@ BB2:
 func TestUnrollKnobsSwitchOff(t *testing.T) {
 	in := loopKernel(unrollClang)
 	for _, k := range []string{"LoopUnroll=0", "LoopMakeSingleEntry=0", "LoopUnrollFactor=1"} {
-		if got, changed := loopRun(t, "OriLoopUnrolling", in, k); changed || got != loopCanon(t, in) {
+		if got, changed := loopRun(t, "OriLoopUnrolling", in, k, "UnrollHeaderExitLoops=1"); changed || got != loopCanon(t, in) {
 			t.Errorf("%s: the loop was unrolled:\n%s", k, got)
 		}
 	}
