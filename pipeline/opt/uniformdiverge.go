@@ -22,9 +22,10 @@ package opt
 // meeting point: the second test of `if (a && b)`), the smallest region
 // it lies in. The plan is taken on the code as it is here: J is the
 // branch's immediate post-dominator, the branch dominates J, the region
-// holds no RET, and the region has a barrier register. Loop exits whose BSSY goes in front
-// of the loop (hoistOpen) are left unbracketed here, as is every branch
-// when the knob DisableUregReconvergence is set. A BSYNC at the top of J
+// holds no RET, and the region has a barrier register; for a loop's
+// exit, whose BSSY goes in front of the loop (hoistOpen), a block to put
+// it in exists. With the knob DisableUregReconvergence no branch has a
+// meeting point. A BSYNC at the top of J
 // waits until every thread of the region has arrived (or exited), so
 // from J on the warp runs together again and defines the UR registers
 // together.
@@ -80,7 +81,7 @@ func dropDiverged(f *ori.Func, u *uniformity, set map[cmReg]bool, reconv bool) {
 	if reconv {
 		var regions []*convRegion
 		for _, r := range (&barrierUse{memo: map[string]uint16{}, busy: map[string]bool{}}).plan(f) {
-			if r.bar >= 0 && r.open == r.x {
+			if r.bar >= 0 {
 				regions = append(regions, r)
 			}
 		}

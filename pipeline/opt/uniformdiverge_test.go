@@ -1,6 +1,9 @@
 package opt
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // readInDivergedLoop reads a uniform constant inside a loop whose exit
 // depends on the thread index.
@@ -109,15 +112,12 @@ BB3:
 	}
 }
 
-// TestUregDefinedInDivergedCode: values defined where the warp's threads
-// may be apart stay in R: after a loop with a thread-dependent exit (its
-// region's BSSY would go in front of the loop, which dropDiverged does
-// not count on: fuzz seed 2003387, a ULDC after such a loop overwrote a
-// UR the loop still read), inside an if, and after a region that gets no
-// convergence barrier because it returns.
-func TestUregDefinedInDivergedCode(t *testing.T) {
-	for _, c := range []struct{ name, body string }{
-		{"after a divergent loop", `BB0:
+// TestUregAfterDivergentLoop: the exit of a loop with a thread-dependent
+// trip count has a region whose BSSY goes in front of the loop (BB0) and
+// whose BSYNC is at the exit (BB3), so a CTA index read after the loop
+// moves to UR; the DisableUregReconvergence knob keeps it in R.
+func TestUregAfterDivergentLoop(t *testing.T) {
+	const loop = `BB0:
 	#1 S2R %r0 = SR_TID.X ;
 	#2 MOV %r2 = 0x0 ;
 BB1:
@@ -131,6 +131,38 @@ BB3:
 	#8 IADD3 %r3 = %r2, %r1, RZ ;
 	#9 STG.E [R2.64], %r3 ;
 	#10 EXIT ;
+`
+	got, changed := runPass(t, "ConvertToUniformReg", dcFunc(loop))
+	if !changed || !strings.Contains(got, "#7 S2UR %ur0 = SR_CTAID.X") || !strings.Contains(got, "#8 IADD3 %r3 = %r2, %ur0, RZ") {
+		t.Fatalf("changed=%v\n%s", changed, got)
+	}
+	in := dcFunc(loop)
+	got, changed = applyPass(t, "ConvertToUniformReg", in, passRun{skipVerifyIn: true, knobs: []string{"DisableUregReconvergence"}})
+	if want := canon(t, in); changed || got != want {
+		t.Fatalf("DisableUregReconvergence: changed=%v\n%s\nwant it unchanged", changed, got)
+	}
+}
+
+// TestUregDefinedInDivergedCode: values defined where the warp's threads
+// may be apart stay in R: after a loop with a thread-dependent exit that
+// has no block in front of it to open its region in (the loop starts at
+// the function's entry; fuzz seed 2003387: a ULDC after such a loop
+// overwrote a UR the loop still read), inside an if, and after a region
+// that gets no convergence barrier because it returns.
+func TestUregDefinedInDivergedCode(t *testing.T) {
+	for _, c := range []struct{ name, body string }{
+		{"after a divergent loop at the entry", `BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.GE.U32.AND %p0, PT = %r0, 0x20, PT ;
+	#3 @%p0 BRA BB2 ;
+BB1:
+	#4 STG.E [R2.64], %r0 ;
+	#5 BRA BB0 ;
+BB2:
+	#6 S2R %r1 = SR_CTAID.X ;
+	#7 IADD3 %r3 = %r0, %r1, RZ ;
+	#8 STG.E [R2.64], %r3 ;
+	#9 EXIT ;
 `},
 		{"inside an if", `BB0:
 	#1 S2R %r0 = SR_TID.X ;
