@@ -32,9 +32,10 @@ package opt
 //     at most one source that is a UR, an immediate or a constant bank,
 //     as the SASS encodings have one such slot. Allowed reads of a UP
 //     value outside the set: the guard of a BRA (a uniform branch).
-//     Registers touched or live in code that runs after a divergent
-//     branch are left out altogether (dropDiverged): a warp's diverged
-//     thread groups share the uniform registers.
+//     Registers defined in code that runs after a divergent branch and
+//     before its threads meet again are left out altogether
+//     (dropDiverged, uniformdiverge.go): a warp's diverged thread groups
+//     share the uniform registers.
 //  3. Cost: unless the knob UregAddsInstructions is set, a candidate
 //     leaves the set when its uniform form would issue more instructions
 //     than its R form (addsInstructions): a definition that reads a
@@ -106,7 +107,7 @@ var ConvertToUniformReg = Pass{
 		if c.Bool("DisableUreg") {
 			return false, nil
 		}
-		return convertToUniform(f, c.Sites, c.Arch, c.Bool("UregAddsInstructions"))
+		return convertToUniform(f, c.Sites, c.Arch, c.Bool("UregAddsInstructions"), !c.Bool("DisableUregReconvergence"))
 	},
 	NoOp: func(c *Context) string {
 		if c.Bool("DisableUreg") {
@@ -130,7 +131,7 @@ type urState struct {
 	users map[cmReg][]*ori.Inst
 }
 
-func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK bool) (bool, error) {
+func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK, reconv bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
@@ -180,7 +181,7 @@ func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK bool) (bool, e
 			st.set[k] = true
 		}
 	}
-	dropDiverged(f, u, st.set)
+	dropDiverged(f, u, st.set, reconv)
 	// Decision: drop candidates in register order. usesOK is not monotone
 	// (an instruction may read one uniform source, so dropping one of two
 	// candidates it reads makes the other acceptable again), so the set
@@ -265,75 +266,6 @@ func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK bool) (bool, e
 	}
 	*f = *g
 	return true, nil
-}
-
-// dropDiverged removes from set every register that is defined, read or
-// live on entry in a block some threads of a warp may run while others
-// are elsewhere: any block reachable from a branch (BRA or BRX) on a
-// divergent condition.
-//
-// A uniform register holds one value for the whole warp, so the
-// allocator's per-thread liveness is only right for code the warp runs
-// together. After a divergent branch the two groups of threads need not
-// meet again (orilab brackets a region with BSSY/BSYNC only when the
-// branch dominates the meeting point, and Volta and later GPUs schedule
-// the groups independently): one group can run a later ULDC into UR0
-// while the other is still in a loop that reads its own value from UR0
-// (fuzz seed 2003387 -O3, once block placement put the loop body after
-// the loop's exit). Code before any divergent branch is safe: every live
-// thread runs it together (a guarded EXIT only removes threads).
-func dropDiverged(f *ori.Func, u *uniformity, set map[cmReg]bool) {
-	// The unsafe blocks are those reachable from the successors of any
-	// divergent branch: one search from all of them, which stops at a
-	// block already marked (everything it reaches is marked too), instead
-	// of a search per branch (quadratic in kernels with many divergent
-	// branches).
-	unsafe := map[*ori.Block]bool{}
-	var stack []*ori.Block
-	for _, b := range f.Blocks {
-		if len(b.Insts) == 0 {
-			continue
-		}
-		last := b.Insts[len(b.Insts)-1]
-		div := last.Op == ori.OpBRA && last.Guarded() && u.divergentReg(last.Guard) ||
-			last.Op == ori.OpBRX && len(last.Srcs) > 0 && last.Srcs[0].Kind == ori.OpdReg && u.divergentReg(last.Srcs[0].Reg)
-		if div {
-			stack = append(stack, b.Succs...)
-		}
-	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if !unsafe[b] {
-			unsafe[b] = true
-			stack = append(stack, b.Succs...)
-		}
-	}
-	if len(unsafe) == 0 {
-		return
-	}
-	live := ori.Liveness(f)
-	drop := func(r ori.Reg) {
-		if r.Virtual {
-			delete(set, cmRegOf(r))
-		}
-	}
-	for _, b := range f.Blocks {
-		if !unsafe[b] {
-			continue
-		}
-		for _, r := range live.LiveInWords(b) {
-			drop(r)
-		}
-		for _, in := range b.Insts {
-			cmReads(in, drop)
-			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg {
-					drop(o.Reg)
-				}
-			}
-		}
-	}
 }
 
 // convertibleDef reports whether d has a uniform-datapath form.

@@ -85,6 +85,7 @@ func TestConvertToUniformRegCost(t *testing.T) {
 // TestConvertToUniformRegLeavesAlone: a counter whose loop exit depends
 // on the thread index is divergent; a uniform value used as an address
 // cannot come from the uniform file; a function that calls keeps R.
+// (Divergence: uniformdiverge_test.go.)
 func TestConvertToUniformRegLeavesAlone(t *testing.T) {
 	for _, c := range []struct{ name, body string }{
 		{"divergent loop", `BB0:
@@ -96,23 +97,6 @@ BB1:
 	#8 @%p0 BRA BB1 ;
 BB2:
 	#10 STG.E [R2.64], %r1 ;
-	#11 EXIT ;
-`},
-		// %r1 is uniform, but it is read inside a loop whose exit depends
-		// on the thread: threads that left could overwrite its uniform
-		// register while the others still read it (fuzz seed 2003387).
-		{"after a divergent branch", `BB0:
-	#1 S2R %r0 = SR_TID.X ;
-	#2 MOV %r1 = 0x20 ;
-	#3 MOV %r2 = 0x0 ;
-BB1:
-	#4 ISETP.GE.U32.AND %p0, PT = %r2, %r0, PT ;
-	#5 @%p0 BRA BB3 ;
-BB2:
-	#6 IADD3 %r2 = %r2, %r1, RZ ;
-	#7 BRA BB1 ;
-BB3:
-	#10 STG.E [R2.64], %r2 ;
 	#11 EXIT ;
 `},
 		{"address", `BB0:
