@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"orilab/pipeline/ori"
 )
@@ -221,7 +220,8 @@ func (e *encoder) inst(in *ori.Inst) (Word, error) {
 	if in.IsPseudo() {
 		return Word{}, fmt.Errorf("a pseudo instruction has no encoding; it must be expanded first")
 	}
-	cands := candidates(in, e.arch)
+	var buf [8]*form
+	cands := candidates(buf[:0], in, e.arch)
 	if len(cands) == 0 {
 		if len(formsOf[in.Op]) == 0 {
 			return Word{}, fmt.Errorf("orilab has no encoding for %s", in.Op)
@@ -285,6 +285,9 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		}
 	}
 	var alu [3]*ori.Operand // A, B, C
+	// ops holds the A, B and C operands alu points at: pointing at the
+	// loop's own variable would move it to the heap every iteration.
+	var ops [3]ori.Operand
 	var aluMod [3]int
 	// bIsC: the register in B is the operation's C (FADD, DSETP: their
 	// reuse flag is C's; measured, nvdisasm rejects B's).
@@ -296,17 +299,22 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		}
 		switch s.k {
 		case sA:
-			alu[0], aluMod[0] = &o, s.mod
+			ops[0] = o
+			alu[0], aluMod[0] = &ops[0], s.mod
 		case sB:
-			alu[1], aluMod[1] = &o, s.mod
+			ops[1] = o
+			alu[1], aluMod[1] = &ops[1], s.mod
 		case sC:
-			alu[2], aluMod[2] = &o, s.mod
+			ops[2] = o
+			alu[2], aluMod[2] = &ops[2], s.mod
 		case sBC:
 			if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR {
-				alu[1], aluMod[1] = &o, s.mod
+				ops[1] = o
+				alu[1], aluMod[1] = &ops[1], s.mod
 				bIsC = true
 			} else {
-				alu[2], aluMod[2] = &o, s.mod
+				ops[2] = o
+				alu[2], aluMod[2] = &ops[2], s.mod
 			}
 		default:
 			if err := e.operand(s, o, notX); err != nil {
@@ -363,10 +371,11 @@ func defaultOperand(s slot) ori.Operand {
 	return ori.R(ori.RZ)
 }
 
-// candidates lists the forms of in's opcode for arch whose key the
-// instruction's modifiers start with, longest key first.
-func candidates(in *ori.Inst, arch int) []*form {
-	var out []*form
+// candidates appends to out (an empty buffer the caller owns, so that
+// encoding an instruction allocates no list) the forms of in's opcode for
+// arch whose key the instruction's modifiers start with, longest key
+// first.
+func candidates(out []*form, in *ori.Inst, arch int) []*form {
 	for _, fm := range formsOf[in.Op] {
 		if fm.arch > arch || (fm.archMax != 0 && arch > fm.archMax) {
 			continue
@@ -418,13 +427,23 @@ func (fm *form) accepts(in *ori.Inst) bool {
 
 func (e *encoder) mods(fm *form, mods []string) error {
 	gi := 0
-	set := make([]bool, len(fm.mods))
+	// set marks the groups a modifier gave a value (forms have far fewer
+	// than 64 groups; larger tables fall back to a slice).
+	var set uint64
+	var setBig []bool
+	if len(fm.mods) > 64 {
+		setBig = make([]bool, len(fm.mods))
+	}
 	for i := 0; i < len(mods); {
 		found := false
 		for ; gi < len(fm.mods); gi++ {
-			if v, k := match(fm.mods[gi], mods[i:]); k > 0 {
+			if v, k := match(&fm.mods[gi], mods[i:]); k > 0 {
 				setGroup(&e.w, fm.mods[gi], v)
-				set[gi] = true
+				if setBig != nil {
+					setBig[gi] = true
+				} else {
+					set |= 1 << gi
+				}
 				gi++
 				i += k
 				found = true
@@ -435,44 +454,41 @@ func (e *encoder) mods(fm *form, mods []string) error {
 			return fmt.Errorf("modifier .%s has no encoding here for sm_%d (or is out of order)", mods[i], e.arch)
 		}
 	}
-	for i, g := range fm.mods {
-		if set[i] {
+	for i := range fm.mods {
+		g := &fm.mods[i]
+		if setBig != nil && setBig[i] || setBig == nil && set&(1<<i) != 0 {
 			continue
 		}
-		v, ok := valueOf(g, "")
+		v, ok := g.dflt, g.hasDflt
 		if !ok {
 			if !g.implicit {
 				return fmt.Errorf("a modifier of bits %d-%d is required", g.pos, g.pos+g.n-1)
 			}
 			v = 0
 		}
-		setGroup(&e.w, g, v)
+		setGroup(&e.w, *g, v)
 	}
 	return nil
 }
 
 // match finds the longest name of g that the modifiers start with; it
 // returns the value and how many modifiers the name spans (0: none).
-func match(g group, mods []string) (uint64, int) {
+func match(g *group, mods []string) (uint64, int) {
 	var bv uint64
 	bk := 0
-	for v, n := range g.names {
-		if n == "" {
-			continue
-		}
-		parts := strings.Split(n, ".")
-		if len(parts) > len(mods) || len(parts) <= bk {
+	for _, a := range g.alts {
+		if len(a.parts) > len(mods) || len(a.parts) <= bk {
 			continue
 		}
 		ok := true
-		for i, p := range parts {
+		for i, p := range a.parts {
 			if mods[i] != p {
 				ok = false
 				break
 			}
 		}
 		if ok {
-			bv, bk = v, len(parts)
+			bv, bk = a.v, len(a.parts)
 		}
 	}
 	return bv, bk
@@ -491,15 +507,6 @@ func getGroup(w Word, g group) uint64 {
 		v |= w.Field(g.pos2, g.n2) << g.n
 	}
 	return v
-}
-
-func valueOf(g group, name string) (uint64, bool) {
-	for v, n := range g.names {
-		if n == name {
-			return v, true
-		}
-	}
-	return 0, false
 }
 
 // guard writes in's guard. A uniform-datapath instruction's guard field

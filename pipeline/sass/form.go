@@ -6,7 +6,13 @@ package sass
 // (decode.go), so a field can only be wrong in both directions at once,
 // and the nvdisasm test catches it.
 
-import "orilab/pipeline/ori"
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"orilab/pipeline/ori"
+)
 
 // slotKind says what an operand slot holds and how it is stored.
 type slotKind uint8
@@ -94,6 +100,42 @@ type group struct {
 	pos2, n2 int
 	names    map[uint64]string
 	implicit bool
+	// alts are the non-empty names split at their dots, in value order,
+	// and dflt the value named "" (hasDflt: there is one); init derives
+	// both from names once (prepareGroups), so the encoder neither splits
+	// names nor walks the map for every instruction.
+	alts    []alt
+	dflt    uint64
+	hasDflt bool
+}
+
+// alt is one named value of a group, its name split into modifiers.
+type alt struct {
+	v     uint64
+	parts []string
+}
+
+// partsOf returns the modifiers value v is named by (none for "").
+func (g *group) partsOf(v uint64) []string {
+	for _, a := range g.alts {
+		if a.v == v {
+			return a.parts
+		}
+	}
+	return nil
+}
+
+// prepare fills g's alts and dflt from its names.
+func (g *group) prepare() {
+	g.alts = g.alts[:0]
+	for v, n := range g.names {
+		if n == "" {
+			g.dflt, g.hasDflt = v, true
+			continue
+		}
+		g.alts = append(g.alts, alt{v: v, parts: strings.Split(n, ".")})
+	}
+	slices.SortFunc(g.alts, func(a, b alt) int { return cmp.Compare(a.v, b.v) })
 }
 
 // fix is a constant field of a form.
@@ -190,7 +232,8 @@ func (fm *form) descPos() int {
 // generic access whose word names a memory descriptor (desc[URx]): every
 // form that could hold it has the field.
 func TakesDesc(in *ori.Inst, arch int) bool {
-	cands := candidates(in, arch)
+	var buf [8]*form
+	cands := candidates(buf[:0], in, arch)
 	for _, fm := range cands {
 		if fm.descPos() == 0 {
 			return false
