@@ -94,48 +94,141 @@ type memNode struct {
 // floatCalls, plain instructions that name only virtual registers may
 // sink below the CALLs after them (floatcalls.go).
 func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
-	n := len(insts)
-	d := &dag{
-		insts:    insts,
-		info:     make([]Info, n),
-		uses:     make([]use, n),
-		succ:     make([][]edge, n),
-		rawPreds: make([][]int32, n),
-		npred:    make([]int32, n),
-		height:   make([]int32, n),
-		waits:    make([]bool, n),
+	return new(dagScratch).build(insts, arch, floatCalls)
+}
+
+// dagScratch holds buildDAG's tables between the regions of one Schedule
+// call, so that a function's regions reuse them instead of allocating
+// their own: the DAG itself (its per-node slices, the edge lists'
+// backing arrays), the operand words, and the per-word state. The DAG
+// build returns is valid until the next build on the same scratch.
+type dagScratch struct {
+	d     dag
+	words []word // backing store of d.uses' word lists
+	stamp []int32
+	where []int32
+	float []bool
+	// Per-word state, indexed by the dense id idOf gives each word.
+	lastW, version []int32
+	readers        [][]int32
+	mems           []memNode
+	// vid[c][k] is the id of virtual word k (N<<2 | word index) of class
+	// c while vgen[c][k] == gen: a new build bumps gen instead of
+	// clearing the tables.
+	vid  [ori.NumClasses][]int32
+	vgen [ori.NumClasses][]uint32
+	gen  uint32
+	// ids numbers the words neither table covers (physical words at or
+	// above R256, which the code never names).
+	ids map[word]int32
+}
+
+// resized returns s with length n and every element zero, reusing its
+// array when it is large enough.
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
 	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// emptied returns s with length n and every inner slice empty, keeping
+// the inner slices' arrays for reuse.
+func emptied[T any](s [][]T, n int) [][]T {
+	if cap(s) < n {
+		t := make([][]T, n)
+		copy(t, s[:cap(s)])
+		s = t
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = s[i][:0]
+	}
+	return s
+}
+
+// build builds the dependency graph of insts (see buildDAG) in s's
+// tables.
+func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool) *dag {
+	n := len(insts)
+	d := &s.d
+	*d = dag{
+		insts:    insts,
+		info:     resized(d.info, n),
+		uses:     resized(d.uses, n),
+		succ:     emptied(d.succ, n),
+		rawPreds: emptied(d.rawPreds, n),
+		npred:    resized(d.npred, n),
+		height:   resized(d.height, n),
+		waits:    resized(d.waits, n),
+	}
+	s.words = s.words[:0]
 	// Per-word state lives in slices indexed by a dense id given to each
-	// word on first sight: one map lookup per operand word instead of one
-	// per table (last writer, readers, version), which made buildDAG
-	// map-bound on large blocks.
+	// word on first sight: one table lookup per operand word instead of
+	// one map lookup per table (last writer, readers, version), which
+	// made buildDAG map-bound on large blocks.
 	// Physical words below R256 (every register after allocation) are
-	// found in a table, holding id+1; the others go through the map.
+	// found in a table, holding id+1; virtual words in s.vid; the others
+	// go through the map.
 	var phys [ori.NumClasses][256]int32
-	var ids map[word]int32     // made on first use, sized for the region (virtual words)
-	var lastW, version []int32 // lastW: -1 while the word is unwritten
-	var readers [][]int32
-	idOf := func(w word) int32 {
-		small := !w.virt && w.n >= 0 && w.n < 256 && w.class < ori.NumClasses
-		if small {
-			if id := phys[w.class][w.n]; id > 0 {
-				return id - 1
-			}
-		} else if id, ok := ids[w]; ok {
-			return id
+	s.gen++
+	if s.gen == 0 {
+		// The generation wrapped: forget every stale entry.
+		for c := range s.vgen {
+			clear(s.vgen[c])
 		}
+		s.gen = 1
+	}
+	gen := s.gen
+	clear(s.ids)
+	lastW, version, readers := s.lastW[:0], s.version[:0], emptied(s.readers, 0)
+	newID := func() int32 {
 		id := int32(len(lastW))
-		if small {
-			phys[w.class][w.n] = id + 1
-		} else {
-			if ids == nil {
-				ids = make(map[word]int32, n)
-			}
-			ids[w] = id
-		}
 		lastW = append(lastW, -1)
 		version = append(version, 0)
-		readers = append(readers, nil)
+		if len(readers) < cap(readers) {
+			readers = readers[:len(readers)+1]
+			readers[id] = readers[id][:0]
+		} else {
+			readers = append(readers, nil)
+		}
+		return id
+	}
+	idOf := func(w word) int32 {
+		if w.class < ori.NumClasses && w.n >= 0 {
+			if w.virt {
+				c, k := w.class, int(w.n)
+				if k >= len(s.vid[c]) {
+					m := max(k+1, 2*len(s.vid[c]), 256)
+					s.vid[c] = append(s.vid[c], make([]int32, m-len(s.vid[c]))...)
+					s.vgen[c] = append(s.vgen[c], make([]uint32, m-len(s.vgen[c]))...)
+				}
+				if s.vgen[c][k] == gen {
+					return s.vid[c][k]
+				}
+				id := newID()
+				s.vid[c][k], s.vgen[c][k] = id, gen
+				return id
+			}
+			if w.n < 256 {
+				if id := phys[w.class][w.n]; id > 0 {
+					return id - 1
+				}
+				id := newID()
+				phys[w.class][w.n] = id + 1
+				return id
+			}
+		}
+		if id, ok := s.ids[w]; ok {
+			return id
+		}
+		if s.ids == nil {
+			s.ids = map[word]int32{}
+		}
+		id := newID()
+		s.ids[w] = id
 		return id
 	}
 	var guardIDs, srcIDs, dstIDs []int32
@@ -146,14 +239,14 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		}
 		return dst
 	}
-	var mems []memNode
+	mems := s.mems[:0]
 	// lastHard is the last full barrier that is not a CALL: floating
 	// instructions (floatcalls.go) sink below CALLs but never below a
 	// block terminator or a write of the stack pointer.
 	lastOrder, lastFull, lastHard := int32(-1), int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
-	stamp := make([]int32, n)
-	where := make([]int32, n)
+	s.stamp, s.where = resized(s.stamp, n), resized(s.where, n)
+	stamp, where := s.stamp, s.where
 	for i := range stamp {
 		stamp[i] = -1
 	}
@@ -180,7 +273,7 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	for ii, in := range insts {
 		i := int32(ii)
 		d.info[i] = Latency(arch, in)
-		d.uses[i] = usesOf(in)
+		d.uses[i] = usesInto(in, &s.words)
 		u := &d.uses[i]
 		guardIDs, srcIDs, dstIDs = toIDs(guardIDs, u.guard), toIDs(srcIDs, u.srcs), toIDs(dstIDs, u.dsts)
 		k := orderKind(in)
@@ -205,7 +298,8 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		}
 		if floating {
 			if d.float == nil {
-				d.float = make([]bool, n)
+				s.float = resized(s.float, n)
+				d.float = s.float
 			}
 			d.float[i] = true
 		}
@@ -280,6 +374,7 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		}
 		d.height[i] = h
 	}
+	s.lastW, s.version, s.readers, s.mems = lastW, version, readers, mems
 	return d
 }
 
