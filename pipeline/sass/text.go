@@ -24,6 +24,7 @@ type printer struct {
 	b      strings.Builder
 	nlabel int
 	arch   int
+	sp     spellScratch // the spelled copy of the instruction being printed
 }
 
 // Text renders the allocated module m as SASS text for SM arch (0: the
@@ -130,7 +131,7 @@ func (p *printer) function(f *ori.Func) error {
 			w.WriteString(l + ":\n")
 		}
 		for _, in := range b.Insts {
-			text, err := instText(resolved(in, rp), labels, p.arch)
+			text, err := instTextIn(&p.sp, resolved(in, rp), labels, p.arch)
 			if err != nil {
 				return fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
 			}
@@ -218,6 +219,11 @@ func resolved(in *ori.Inst, rp map[*ori.Inst]int) *ori.Inst {
 // instText prints the mnemonic and operands of one instruction in
 // nvdisasm's spelling for SM arch (spell.go), ending with " ;".
 func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
+	return instTextIn(nil, in, labels, arch)
+}
+
+// instTextIn is instText spelling the instruction in sc (spellIn).
+func instTextIn(sc *spellScratch, in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if in.IsPseudo() {
 		return "", fmt.Errorf("%s is a pseudo instruction with no SASS form; it must be expanded before emission", in.Name())
 	}
@@ -228,7 +234,7 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 			}
 		}
 	}
-	in = spell(in, arch)
+	in = spellIn(sc, in, arch)
 	// Most instructions have few operands: the buffers keep ops and
 	// parts off the heap.
 	var opsBuf [8]ori.Operand
