@@ -192,13 +192,13 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if !opts.NoMeasure {
 		st.CyclesBefore, st.PressureBefore = measure(f, opts.Arch, live)
 	}
-	before := make(map[*ori.Block][]int32, len(f.Blocks))
+	// The instruction IDs in their input order, block after block (the
+	// passes reorder within blocks only), for Stats.Moved.
+	before := make([]int32, 0, f.NumInsts())
 	for _, b := range f.Blocks {
-		ids := make([]int32, len(b.Insts))
-		for i, in := range b.Insts {
-			ids[i] = in.ID
+		for _, in := range b.Insts {
+			before = append(before, in.ID)
 		}
-		before[b] = ids
 	}
 	reduced := false     // a ReduceReg pass has run
 	var sc regionScratch // every region's DAG and list state live in it
@@ -219,15 +219,17 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 			scheduleBlock(b, m, opts, mp, live, &sc)
 		}
 	}
+	k := 0
 	for _, b := range f.Blocks {
 		if phiPrefix(b) <= len(b.Insts)-2 {
 			st.Blocks++
 			st.Insts += len(b.Insts)
 		}
-		for i, in := range b.Insts {
-			if before[b][i] != in.ID {
+		for _, in := range b.Insts {
+			if before[k] != in.ID {
 				st.Moved++
 			}
+			k++
 		}
 	}
 	if !opts.NoMeasure {
