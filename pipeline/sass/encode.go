@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"orilab/pipeline/ori"
 )
@@ -437,7 +438,7 @@ func (e *encoder) mods(fm *form, mods []string) error {
 	for i := 0; i < len(mods); {
 		found := false
 		for ; gi < len(fm.mods); gi++ {
-			if v, k := match(&fm.mods[gi], mods[i:]); k > 0 {
+			if v, k := match(fm.mods[gi], mods[i:]); k > 0 {
 				setGroup(&e.w, fm.mods[gi], v)
 				if setBig != nil {
 					setBig[gi] = true
@@ -454,44 +455,70 @@ func (e *encoder) mods(fm *form, mods []string) error {
 			return fmt.Errorf("modifier .%s has no encoding here for sm_%d (or is out of order)", mods[i], e.arch)
 		}
 	}
-	for i := range fm.mods {
-		g := &fm.mods[i]
+	for i, g := range fm.mods {
 		if setBig != nil && setBig[i] || setBig == nil && set&(1<<i) != 0 {
 			continue
 		}
-		v, ok := g.dflt, g.hasDflt
+		v, ok := valueOf(g, "")
 		if !ok {
 			if !g.implicit {
 				return fmt.Errorf("a modifier of bits %d-%d is required", g.pos, g.pos+g.n-1)
 			}
 			v = 0
 		}
-		setGroup(&e.w, *g, v)
+		setGroup(&e.w, g, v)
 	}
 	return nil
 }
 
 // match finds the longest name of g that the modifiers start with; it
 // returns the value and how many modifiers the name spans (0: none).
-func match(g *group, mods []string) (uint64, int) {
+func match(g group, mods []string) (uint64, int) {
 	var bv uint64
 	bk := 0
-	for _, a := range g.alts {
-		if len(a.parts) > len(mods) || len(a.parts) <= bk {
+	for v, n := range g.names {
+		if n == "" {
 			continue
 		}
-		ok := true
-		for i, p := range a.parts {
-			if mods[i] != p {
-				ok = false
-				break
-			}
+		// The name's modifiers are compared in place: splitting it
+		// allocated for every group of every instruction encoded.
+		k := strings.Count(n, ".") + 1
+		if k > len(mods) || k <= bk {
+			continue
 		}
-		if ok {
-			bv, bk = a.v, len(a.parts)
+		if nameMatches(n, mods) {
+			bv, bk = v, k
 		}
 	}
 	return bv, bk
+}
+
+// nameMatches reports whether mods start with the modifiers of the
+// dotted name n ("STRONG.GPU" spans two); mods must be at least as long.
+func nameMatches(n string, mods []string) bool {
+	for i := 0; ; i++ {
+		part, rest, more := strings.Cut(n, ".")
+		if mods[i] != part {
+			return false
+		}
+		if !more {
+			return true
+		}
+		n = rest
+	}
+}
+
+// appendModParts appends the modifiers of the dotted name n to mods, as
+// append(mods, strings.Split(n, ".")...) without the intermediate slice.
+func appendModParts(mods []string, n string) []string {
+	for {
+		part, rest, more := strings.Cut(n, ".")
+		mods = append(mods, part)
+		if !more {
+			return mods
+		}
+		n = rest
+	}
 }
 
 func setGroup(w *Word, g group, v uint64) {
@@ -507,6 +534,15 @@ func getGroup(w Word, g group) uint64 {
 		v |= w.Field(g.pos2, g.n2) << g.n
 	}
 	return v
+}
+
+func valueOf(g group, name string) (uint64, bool) {
+	for v, n := range g.names {
+		if n == name {
+			return v, true
+		}
+	}
+	return 0, false
 }
 
 // guard writes in's guard. A uniform-datapath instruction's guard field

@@ -6,13 +6,7 @@ package sass
 // (decode.go), so a field can only be wrong in both directions at once,
 // and the nvdisasm test catches it.
 
-import (
-	"cmp"
-	"slices"
-	"strings"
-
-	"orilab/pipeline/ori"
-)
+import "orilab/pipeline/ori"
 
 // slotKind says what an operand slot holds and how it is stored.
 type slotKind uint8
@@ -100,42 +94,6 @@ type group struct {
 	pos2, n2 int
 	names    map[uint64]string
 	implicit bool
-	// alts are the non-empty names split at their dots, in value order,
-	// and dflt the value named "" (hasDflt: there is one); init derives
-	// both from names once (prepareGroups), so the encoder neither splits
-	// names nor walks the map for every instruction.
-	alts    []alt
-	dflt    uint64
-	hasDflt bool
-}
-
-// alt is one named value of a group, its name split into modifiers.
-type alt struct {
-	v     uint64
-	parts []string
-}
-
-// partsOf returns the modifiers value v is named by (none for "").
-func (g *group) partsOf(v uint64) []string {
-	for _, a := range g.alts {
-		if a.v == v {
-			return a.parts
-		}
-	}
-	return nil
-}
-
-// prepare fills g's alts and dflt from its names.
-func (g *group) prepare() {
-	g.alts = g.alts[:0]
-	for v, n := range g.names {
-		if n == "" {
-			g.dflt, g.hasDflt = v, true
-			continue
-		}
-		g.alts = append(g.alts, alt{v: v, parts: strings.Split(n, ".")})
-	}
-	slices.SortFunc(g.alts, func(a, b alt) int { return cmp.Compare(a.v, b.v) })
 }
 
 // fix is a constant field of a form.

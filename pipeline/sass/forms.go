@@ -110,9 +110,6 @@ var allForms []*form
 func init() {
 	for _, f := range formTable {
 		formsOf[f.op] = append(formsOf[f.op], f)
-		for i := range f.mods {
-			f.mods[i].prepare()
-		}
 	}
 	allForms = sortedForms(formsOf)
 }
