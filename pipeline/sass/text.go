@@ -114,6 +114,9 @@ func (p *printer) function(f *ori.Func) error {
 		}
 	}
 	w := &p.b
+	// An instruction's line is about 120 bytes: room for all of them at
+	// once, instead of the builder copying its text as it doubles.
+	w.Grow(lineBytes * (f.NumInsts() + 16))
 	fmt.Fprintf(w, "//--------------------- .text.%s --------------------------\n", f.Name)
 	fmt.Fprintf(w, "\t.section\t.text.%s,\"ax\",@progbits\n", f.Name)
 	if f.Entry {
@@ -184,10 +187,20 @@ func writeLine(w *strings.Builder, addr int, guard, text string, c ori.Ctrl) {
 }
 
 func pad(w *strings.Builder, n int) {
-	for ; n > 0; n-- {
-		w.WriteByte(' ')
+	for ; n > len(padding); n -= len(padding) {
+		w.WriteString(padding)
+	}
+	if n > 0 {
+		w.WriteString(padding[:n])
 	}
 }
+
+// padding is what pad writes, a slice of it at a time.
+const padding = "                                                                "
+
+// lineBytes is about the length of one instruction's line of the
+// listing (the printer sizes its buffer by it).
+const lineBytes = 120
 
 // literalPool prints a kernel's literal pool (constant bank 2) as
 // nvdisasm prints the section .nv.constant2.NAME of ptxas's cubins: 16

@@ -112,15 +112,8 @@ type dagScratch struct {
 	lastW, version []int32
 	readers        [][]int32
 	mems           []memNode
-	// vid[c][k] is the id of virtual word k (N<<2 | word index) of class
-	// c while vgen[c][k] == gen: a new build bumps gen instead of
-	// clearing the tables.
-	vid  [ori.NumClasses][]int32
-	vgen [ori.NumClasses][]uint32
-	gen  uint32
-	// ids numbers the words neither table covers (physical words at or
-	// above R256, which the code never names).
-	ids map[word]int32
+	// ids numbers the region's words (wordTable).
+	ids wordTable
 }
 
 // resized returns s with length n and every element zero, reusing its
@@ -169,66 +162,23 @@ func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	// word on first sight: one table lookup per operand word instead of
 	// one map lookup per table (last writer, readers, version), which
 	// made buildDAG map-bound on large blocks.
-	// Physical words below R256 (every register after allocation) are
-	// found in a table, holding id+1; virtual words in s.vid; the others
-	// go through the map.
-	var phys [ori.NumClasses][256]int32
-	s.gen++
-	if s.gen == 0 {
-		// The generation wrapped: forget every stale entry.
-		for c := range s.vgen {
-			clear(s.vgen[c])
+	s.ids.reset()
+	lastW, version, readers := s.lastW[:0], s.version[:0], s.readers[:0]
+	idOf := func(w word) int32 {
+		if id, ok := s.ids.get(w); ok {
+			return id
 		}
-		s.gen = 1
-	}
-	gen := s.gen
-	clear(s.ids)
-	lastW, version, readers := s.lastW[:0], s.version[:0], emptied(s.readers, 0)
-	newID := func() int32 {
 		id := int32(len(lastW))
+		s.ids.set(w, id)
 		lastW = append(lastW, -1)
 		version = append(version, 0)
 		if len(readers) < cap(readers) {
+			// Reuse the reader list this slot had in an earlier region.
 			readers = readers[:len(readers)+1]
 			readers[id] = readers[id][:0]
 		} else {
 			readers = append(readers, nil)
 		}
-		return id
-	}
-	idOf := func(w word) int32 {
-		if w.class < ori.NumClasses && w.n >= 0 {
-			if w.virt {
-				c, k := w.class, int(w.n)
-				if k >= len(s.vid[c]) {
-					m := max(k+1, 2*len(s.vid[c]), 256)
-					s.vid[c] = append(s.vid[c], make([]int32, m-len(s.vid[c]))...)
-					s.vgen[c] = append(s.vgen[c], make([]uint32, m-len(s.vgen[c]))...)
-				}
-				if s.vgen[c][k] == gen {
-					return s.vid[c][k]
-				}
-				id := newID()
-				s.vid[c][k], s.vgen[c][k] = id, gen
-				return id
-			}
-			if w.n < 256 {
-				if id := phys[w.class][w.n]; id > 0 {
-					return id - 1
-				}
-				id := newID()
-				phys[w.class][w.n] = id + 1
-				return id
-			}
-		}
-		if id, ok := s.ids[w]; ok {
-			return id
-		}
-		if s.ids == nil {
-			s.ids = map[word]int32{}
-		}
-		id := newID()
-		s.ids[w] = id
 		return id
 	}
 	var guardIDs, srcIDs, dstIDs []int32

@@ -77,28 +77,34 @@ type pressure struct {
 // newPressure prepares the tracker for region d. liveOut holds the
 // virtual words live after the region; budgetR is the R-class limit;
 // args counts the physical words written for a CALL (SchedArgPressure).
-func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressure {
+// The word and register indices are built in tabs (reset here; nil: fresh
+// ones), which a caller reuses from region to region.
+func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2]wordTable) *pressure {
 	n := len(d.insts)
 	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
-	index := make(map[word]int32, n) // about one virtual word per instruction
-	gindex := make(map[word]int32, n)
+	if tabs == nil {
+		tabs = new([2]wordTable)
+	}
+	index, gindex := &tabs[0], &tabs[1] // words, registers
+	index.reset()
+	gindex.reset()
 	id := func(w word) int32 {
-		if k, ok := index[w]; ok {
+		if k, ok := index.get(w); ok {
 			return k
 		}
 		k := int32(len(p.class))
-		index[w] = k
+		index.set(w, k)
 		p.class = append(p.class, w.class)
 		p.out = append(p.out, liveOut[w])
 		gw := w
 		if gw.virt {
 			gw.n >>= 2 // the register: N<<2 | word index (regs.go)
 		} // a physical word is a register of its own
-		g, ok := gindex[gw]
+		g, ok := gindex.get(gw)
 		if !ok {
 			g = int32(len(p.gsize))
-			gindex[gw] = g
+			gindex.set(gw, g)
 			p.gsize = append(p.gsize, 0)
 			p.gclass = append(p.gclass, w.class)
 		}

@@ -52,3 +52,52 @@ func TestDAGScratchReuse(t *testing.T) {
 		t.Errorf("reused scratch:\n%s\nfresh:\n%s", got, want)
 	}
 }
+
+// TestWordTable: ids set in one region are found, other words are not,
+// and a reset forgets every one, in the slices and in the map alike.
+func TestWordTable(t *testing.T) {
+	var tab wordTable
+	ws := []word{
+		{n: 7<<2 | 1, class: ori.ClassR, virt: true},
+		{n: 7, class: ori.ClassR},             // the physical R7: another word
+		{n: 3, class: ori.ClassP, virt: true}, // same number, another class
+		{n: 300, class: ori.ClassR},           // beyond the physical slice: the map
+		{n: 5000, class: ori.ClassUR, virt: true},
+	}
+	for round := 0; round < 3; round++ {
+		for i, w := range ws {
+			if _, ok := tab.get(w); ok {
+				t.Fatalf("round %d: %v has an id before it is set", round, w)
+			}
+			tab.set(w, int32(10*round+i))
+		}
+		for i, w := range ws {
+			if k, ok := tab.get(w); !ok || k != int32(10*round+i) {
+				t.Errorf("round %d: %v: got %d, %v; want %d", round, w, k, ok, 10*round+i)
+			}
+		}
+		if _, ok := tab.get(word{n: 7<<2 | 2, class: ori.ClassR, virt: true}); ok {
+			t.Errorf("round %d: a word never set has an id", round)
+		}
+		tab.reset()
+	}
+}
+
+// TestWordTableWrap: when the generation counter wraps, entries of the
+// generation before are gone, not revived by the new numbering.
+func TestWordTableWrap(t *testing.T) {
+	var tab wordTable
+	w := word{n: 9 << 2, class: ori.ClassR, virt: true}
+	tab.reset()
+	tab.set(w, 4)
+	tab.gen = 1<<32 - 1
+	tab.set(w, 5) // stamped with the last generation before the wrap
+	tab.reset()   // wraps
+	if k, ok := tab.get(w); ok {
+		t.Fatalf("after the wrap the word still has id %d", k)
+	}
+	tab.reset() // generation 2: no stale stamp may match it either
+	if _, ok := tab.get(w); ok {
+		t.Fatal("a cleared stamp matched a later generation")
+	}
+}
