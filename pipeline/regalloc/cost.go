@@ -105,8 +105,9 @@ func tempAt(v *vreg, a access) tempShape {
 // flag.
 func (p *problem) computeCosts() {
 	const weight = spillWeight
+	var cover []seg // reused from value to value
 	for _, v := range p.vregs {
-		var cover []seg
+		cover = cover[:0]
 		cost := 0.0
 		for _, a := range v.acc {
 			t := tempAt(v, a)
@@ -128,7 +129,8 @@ func (p *problem) computeCosts() {
 			}
 		}
 		v.cost = cost
-		v.benefit = segsSize(segsMinus(v.segs, normalizeSegs(cover)))
+		cover = normalizeSegs(cover)
+		v.benefit = segsMinusSize(v.segs, cover)
 		if v.benefit <= 0 {
 			v.fixed = true
 			v.prio = math.Inf(1)

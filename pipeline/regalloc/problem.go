@@ -59,7 +59,7 @@ type problem struct {
 	// vregs are the class's virtual registers, by first appearance;
 	// index maps a virtual register number to its position.
 	vregs []*vreg
-	index map[int32]int
+	index vregIndex
 	// phys holds the live ranges of the class's physical registers that
 	// appear before allocation, by register number (R4.. around calls and
 	// returns). They are occupied there.
@@ -82,6 +82,52 @@ type problem struct {
 	// ABI-reserved), 0 for the other classes; limit is the hardware limit
 	// (the zero register's number).
 	lo, limit int
+}
+
+// vregIndex maps virtual register numbers to positions: a table indexed
+// by the number (the numbers are dense from 0), holding position+1 (0:
+// absent), with a map for numbers the table does not cover. It replaced a
+// map, whose lookups for every operand and live-out word were a visible
+// part of building each class's problem.
+type vregIndex struct {
+	dense []int32
+	other map[int32]int
+}
+
+// denseVRegLimit bounds the table; larger numbers go to the map.
+const denseVRegLimit = 1 << 22
+
+// get returns the position of register n, and whether it has one.
+func (x *vregIndex) get(n int32) (int, bool) {
+	if n >= 0 && int(n) < len(x.dense) {
+		if k := x.dense[n]; k > 0 {
+			return int(k - 1), true
+		}
+		return 0, false
+	}
+	k, ok := x.other[n]
+	return k, ok
+}
+
+// at returns the position of register n, 0 when it has none.
+func (x *vregIndex) at(n int32) int {
+	k, _ := x.get(n)
+	return k
+}
+
+// set records position i for register n.
+func (x *vregIndex) set(n int32, i int) {
+	if n >= 0 && n < denseVRegLimit {
+		if int(n) >= len(x.dense) {
+			x.dense = append(x.dense, make([]int32, max(int(n)+1, 2*len(x.dense), 64)-len(x.dense))...)
+		}
+		x.dense[n] = int32(i + 1)
+		return
+	}
+	if x.other == nil {
+		x.other = map[int32]int{}
+	}
+	x.other[n] = i
 }
 
 // vreg is one virtual register of the class.
@@ -150,7 +196,7 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 // (undefined.go); wordRanges gives each word of a tuple its own range
 // (wordranges.go); calls says what each CALL may change.
 func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef, wordRanges bool, calls callModel) (*problem, error) {
-	p := &problem{f: f, class: c, index: map[int32]int{}, phys: map[int][]seg{}, limit: c.Limit(), model: calls}
+	p := &problem{f: f, class: c, phys: map[int][]seg{}, limit: c.Limit(), model: calls}
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
@@ -214,6 +260,10 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 // the calls and the copies.
 func (p *problem) collect() error {
 	type slice struct{ off, words int }
+	// The values are carved out of blocks of vregs, one allocation per
+	// block instead of one per value (a block is never moved, so the
+	// pointers stay valid).
+	var slab []vreg
 	for g, in := range p.insts {
 		if in.Op == ori.OpCALL {
 			set, abi := p.model.clobbers(in)
@@ -234,11 +284,15 @@ func (p *problem) collect() error {
 				err = p.errorf(g, "%s is a misaligned slice: word %d of a %d-word access cannot be an aligned register tuple", r, r.Off, r.Words)
 				return
 			}
-			vi, ok := p.index[r.N]
+			vi, ok := p.index.get(r.N)
 			if !ok {
 				vi = len(p.vregs)
-				p.index[r.N] = vi
-				p.vregs = append(p.vregs, &vreg{num: r.N})
+				p.index.set(r.N, vi)
+				if len(slab) == cap(slab) {
+					slab = make([]vreg, 0, max(64, len(p.vregs)))
+				}
+				slab = append(slab, vreg{num: r.N})
+				p.vregs = append(p.vregs, &slab[len(slab)-1])
 			}
 			v := p.vregs[vi]
 			if end := int(r.Off) + int(r.Words); end > v.width {
@@ -292,7 +346,7 @@ func (p *problem) notePref(g int, in *ori.Inst) {
 	}
 	end := func(r ori.Reg) prefEnd {
 		if r.Virtual {
-			return prefEnd{v: p.index[r.N], off: int(r.Off)}
+			return prefEnd{v: p.index.at(r.N), off: int(r.Off)}
 		}
 		return prefEnd{v: -1, phys: int(r.N)}
 	}
@@ -336,6 +390,9 @@ func (p *problem) virtualRanges() {
 	}
 	var touched []touch
 	var active []int // values opened in the current block
+	// outWords holds a block's live-out words; their order does not
+	// matter here, as each value's segments are sorted at the end.
+	var outWords []ori.Reg
 	openAt := func(vi int, hi int32) {
 		open[vi] = hi
 		active = append(active, vi)
@@ -345,8 +402,9 @@ func (p *problem) virtualRanges() {
 		if g1 < g0 {
 			continue
 		}
-		for _, w := range lv.LiveOutWords(b) {
-			vi, ok := p.index[w.N]
+		outWords = lv.AppendLiveOutWords(outWords[:0], b)
+		for _, w := range outWords {
+			vi, ok := p.index.get(w.N)
 			if w.Class != p.class || !ok {
 				continue
 			}
@@ -604,7 +662,7 @@ func (p *problem) touches(in *ori.Inst, dst []touch, multiOnly bool) []touch {
 		if r.Class != p.class || !r.Virtual {
 			return
 		}
-		vi := p.index[r.N]
+		vi := p.index.at(r.N)
 		if multiOnly && p.vregs[vi].width == 1 {
 			return
 		}

@@ -1,6 +1,10 @@
 package regalloc
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // Live ranges as the allocator sees them: sets of program positions.
 //
@@ -38,7 +42,9 @@ func normalizeSegs(s []seg) []seg {
 	if len(s) < 2 {
 		return s
 	}
-	sort.Slice(s, func(i, j int) bool { return s[i].lo < s[j].lo })
+	// The generic sort: sort.Slice's reflection allocates on every call.
+	// The order among equal starts does not matter, as they merge.
+	slices.SortFunc(s, func(a, b seg) int { return cmp.Compare(a.lo, b.lo) })
 	out := s[:1]
 	for _, x := range s[1:] {
 		last := &out[len(out)-1]
@@ -108,6 +114,33 @@ func segsMinus(a, b []seg) []seg {
 		}
 	}
 	return out
+}
+
+// segsMinusSize is segsSize(segsMinus(a, b)), without building the
+// difference.
+func segsMinusSize(a, b []seg) int {
+	n := 0
+	j := 0
+	for _, x := range a {
+		lo := x.lo
+		for j < len(b) && b[j].hi < lo {
+			j++
+		}
+		k := j
+		for k < len(b) && b[k].lo <= x.hi {
+			if b[k].lo > lo {
+				n += int(b[k].lo-1-lo) + 1
+			}
+			if b[k].hi+1 > lo {
+				lo = b[k].hi + 1
+			}
+			k++
+		}
+		if lo <= x.hi {
+			n += int(x.hi-lo) + 1
+		}
+	}
+	return n
 }
 
 // posSet is a bitset over positions: the occupancy of one physical

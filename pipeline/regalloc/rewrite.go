@@ -83,7 +83,7 @@ func (p *problem) rewrite(res *classResult, homes map[int]home, keep map[*ori.In
 					if r.Class != p.class || !r.Virtual {
 						return r
 					}
-					vi := p.index[r.N]
+					vi := p.index.at(r.N)
 					if spilled[vi] {
 						it := &at.items[at.tempOf[tempKey(vi, g)]]
 						return ori.PReg(p.class, it.slot+int(r.Off)-it.start, int(r.Words))

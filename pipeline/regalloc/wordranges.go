@@ -79,13 +79,15 @@ func (p *problem) wordRanges() {
 		active = append(active, k)
 	}
 	var touched []touch
+	var outWords []ori.Reg // a block's live-out words, in any order
 	for bi, b := range p.f.Blocks {
 		g0, g1 := p.first[bi], p.first[bi+1]-1
 		if g1 < g0 {
 			continue
 		}
-		for _, w := range lv.LiveOutWords(b) {
-			vi, ok := p.index[w.N]
+		outWords = lv.AppendLiveOutWords(outWords[:0], b)
+		for _, w := range outWords {
+			vi, ok := p.index.get(w.N)
 			if w.Class != p.class || !ok || p.vregs[vi].width == 1 {
 				continue
 			}

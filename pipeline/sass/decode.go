@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"orilab/pipeline/ori"
 )
@@ -43,7 +42,7 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 			return nil, fmt.Errorf("sass: word %s at 0x%04x (%s): bits %d-%d hold %d, which orilab has no modifier for", w, ctx.PC, fm.op, g.pos, g.pos+g.n-1, v)
 		}
 		if name != "" {
-			in.Mods = append(in.Mods, strings.Split(name, ".")...)
+			in.Mods = appendModParts(in.Mods, name)
 		}
 	}
 	if fm.toBase {

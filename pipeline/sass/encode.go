@@ -221,7 +221,8 @@ func (e *encoder) inst(in *ori.Inst) (Word, error) {
 	if in.IsPseudo() {
 		return Word{}, fmt.Errorf("a pseudo instruction has no encoding; it must be expanded first")
 	}
-	cands := candidates(in, e.arch)
+	var buf [8]*form
+	cands := candidates(buf[:0], in, e.arch)
 	if len(cands) == 0 {
 		if len(forms().of[in.Op]) == 0 {
 			return Word{}, fmt.Errorf("orilab has no encoding for %s", in.Op)
@@ -285,6 +286,9 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		}
 	}
 	var alu [3]*ori.Operand // A, B, C
+	// ops holds the A, B and C operands alu points at: pointing at the
+	// loop's own variable would move it to the heap every iteration.
+	var ops [3]ori.Operand
 	var aluMod [3]int
 	// bIsC: the register in B is the operation's C (FADD, DSETP: their
 	// reuse flag is C's; measured, nvdisasm rejects B's).
@@ -296,17 +300,22 @@ func (e *encoder) form(in *ori.Inst, fm *form, mods []string) (Word, error) {
 		}
 		switch s.k {
 		case sA:
-			alu[0], aluMod[0] = &o, s.mod
+			ops[0] = o
+			alu[0], aluMod[0] = &ops[0], s.mod
 		case sB:
-			alu[1], aluMod[1] = &o, s.mod
+			ops[1] = o
+			alu[1], aluMod[1] = &ops[1], s.mod
 		case sC:
-			alu[2], aluMod[2] = &o, s.mod
+			ops[2] = o
+			alu[2], aluMod[2] = &ops[2], s.mod
 		case sBC:
 			if o.Kind == ori.OpdReg && o.Reg.Class == ori.ClassR {
-				alu[1], aluMod[1] = &o, s.mod
+				ops[1] = o
+				alu[1], aluMod[1] = &ops[1], s.mod
 				bIsC = true
 			} else {
-				alu[2], aluMod[2] = &o, s.mod
+				ops[2] = o
+				alu[2], aluMod[2] = &ops[2], s.mod
 			}
 		default:
 			if err := e.operand(s, o, notX); err != nil {
@@ -363,10 +372,11 @@ func defaultOperand(s slot) ori.Operand {
 	return ori.R(ori.RZ)
 }
 
-// candidates lists the forms of in's opcode for arch whose key the
-// instruction's modifiers start with, longest key first.
-func candidates(in *ori.Inst, arch int) []*form {
-	var out []*form
+// candidates appends to out (an empty buffer the caller owns, so that
+// encoding an instruction allocates no list) the forms of in's opcode for
+// arch whose key the instruction's modifiers start with, longest key
+// first.
+func candidates(out []*form, in *ori.Inst, arch int) []*form {
 	for _, fm := range forms().of[in.Op] {
 		if fm.arch > arch || (fm.archMax != 0 && arch > fm.archMax) {
 			continue
@@ -418,13 +428,23 @@ func (fm *form) accepts(in *ori.Inst) bool {
 
 func (e *encoder) mods(fm *form, mods []string) error {
 	gi := 0
-	set := make([]bool, len(fm.mods))
+	// set marks the groups a modifier gave a value (forms have far fewer
+	// than 64 groups; larger tables fall back to a slice).
+	var set uint64
+	var setBig []bool
+	if len(fm.mods) > 64 {
+		setBig = make([]bool, len(fm.mods))
+	}
 	for i := 0; i < len(mods); {
 		found := false
 		for ; gi < len(fm.mods); gi++ {
 			if v, k := match(fm.mods[gi], mods[i:]); k > 0 {
 				setGroup(&e.w, fm.mods[gi], v)
-				set[gi] = true
+				if setBig != nil {
+					setBig[gi] = true
+				} else {
+					set |= 1 << gi
+				}
 				gi++
 				i += k
 				found = true
@@ -436,7 +456,7 @@ func (e *encoder) mods(fm *form, mods []string) error {
 		}
 	}
 	for i, g := range fm.mods {
-		if set[i] {
+		if setBig != nil && setBig[i] || setBig == nil && set&(1<<i) != 0 {
 			continue
 		}
 		v, ok := valueOf(g, "")
@@ -461,22 +481,45 @@ func match(g group, mods []string) (uint64, int) {
 		if n == "" {
 			continue
 		}
-		parts := strings.Split(n, ".")
-		if len(parts) > len(mods) || len(parts) <= bk {
+		// The name's modifiers are compared in place: splitting it
+		// allocated for every group of every instruction encoded.
+		k := strings.Count(n, ".") + 1
+		if k > len(mods) || k <= bk {
 			continue
 		}
-		ok := true
-		for i, p := range parts {
-			if mods[i] != p {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			bv, bk = v, len(parts)
+		if nameMatches(n, mods) {
+			bv, bk = v, k
 		}
 	}
 	return bv, bk
+}
+
+// nameMatches reports whether mods start with the modifiers of the
+// dotted name n ("STRONG.GPU" spans two); mods must be at least as long.
+func nameMatches(n string, mods []string) bool {
+	for i := 0; ; i++ {
+		part, rest, more := strings.Cut(n, ".")
+		if mods[i] != part {
+			return false
+		}
+		if !more {
+			return true
+		}
+		n = rest
+	}
+}
+
+// appendModParts appends the modifiers of the dotted name n to mods, as
+// append(mods, strings.Split(n, ".")...) without the intermediate slice.
+func appendModParts(mods []string, n string) []string {
+	for {
+		part, rest, more := strings.Cut(n, ".")
+		mods = append(mods, part)
+		if !more {
+			return mods
+		}
+		n = rest
+	}
 }
 
 func setGroup(w *Word, g group, v uint64) {

@@ -213,7 +213,8 @@ func (fm *form) descPos() int {
 // generic access whose word names a memory descriptor (desc[URx]): every
 // form that could hold it has the field.
 func TakesDesc(in *ori.Inst, arch int) bool {
-	cands := candidates(in, arch)
+	var buf [8]*form
+	cands := candidates(buf[:0], in, arch)
 	for _, fm := range cands {
 		if fm.descPos() == 0 {
 			return false

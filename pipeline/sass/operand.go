@@ -16,6 +16,12 @@ import (
 // register; mem asks for the memory-base form, where a 64-bit base
 // carries ".64".
 func regName(r ori.Reg, mem bool) string {
+	if !r.Virtual && r.N >= 0 && r.N < 256 && r.Class < ori.NumClasses {
+		if mem && r.Words == 2 {
+			return physNames[r.Class][r.N].wide
+		}
+		return physNames[r.Class][r.N].word
+	}
 	base := r
 	base.Words = 1
 	s := base.String()
@@ -24,6 +30,21 @@ func regName(r ori.Reg, mem bool) string {
 	}
 	return s
 }
+
+// physNames holds regName's strings for the physical registers (the
+// only ones SASS text prints), made once: the printer names every
+// operand of every instruction, and building "R12" each time was most
+// of its allocations. word is the one-word name, wide the name with
+// ".64" an address register takes.
+var physNames = func() (t [ori.NumClasses][256]struct{ word, wide string }) {
+	for c := range t {
+		for n := range t[c] {
+			s := ori.PReg(ori.RegClass(c), n, 1).String()
+			t[c][n].word, t[c][n].wide = s, s+".64"
+		}
+	}
+	return t
+}()
 
 // hexInt prints an integer as nvdisasm does: 0x1f, -0x1.
 func hexInt(v int64) string {
@@ -97,6 +118,10 @@ func immText(o ori.Operand) string {
 func operandText(o ori.Operand, labels map[int32]string) (string, error) {
 	switch o.Kind {
 	case ori.OpdReg:
+		if !o.Not && !o.Neg && !o.Abs && !o.Reuse {
+			// The common case, a bare register: its name as is.
+			return regName(o.Reg, false), nil
+		}
 		var b strings.Builder
 		if o.Not {
 			if o.Reg.Class.IsPred() {

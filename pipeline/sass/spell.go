@@ -17,9 +17,44 @@ import (
 )
 
 // spell returns a copy of in as nvdisasm prints it for SM arch.
-func spell(in *ori.Inst, arch int) *ori.Inst {
-	c := in.Clone()
-	c.Mods = slices.Clone(in.Mods)
+func spell(in *ori.Inst, arch int) *ori.Inst { return spellIn(nil, in, arch) }
+
+// spellScratch holds the copy spellIn makes, reused from instruction to
+// instruction by one printer: the copy lives only while the instruction
+// is printed, and cloning each one was most of the printer's allocations.
+type spellScratch struct {
+	inst ori.Inst
+	ops  []ori.Operand
+	mods []string
+}
+
+// spellIn is spell with the copy made in sc (a fresh one when sc is nil);
+// it is valid until the next call with sc. The copy's operand lists are
+// capped at their lengths, so that spelling rules that append to one
+// cannot overwrite the other.
+func spellIn(sc *spellScratch, in *ori.Inst, arch int) *ori.Inst {
+	var c *ori.Inst
+	if sc == nil {
+		c = in.Clone()
+		c.Mods = slices.Clone(in.Mods)
+	} else {
+		sc.inst = *in
+		c = &sc.inst
+		sc.ops = append(append(sc.ops[:0], in.Dsts...), in.Srcs...)
+		nd, no := len(in.Dsts), len(sc.ops)
+		c.Dsts, c.Srcs = nil, nil
+		if nd > 0 {
+			c.Dsts = sc.ops[:nd:nd]
+		}
+		if no > nd {
+			c.Srcs = sc.ops[nd:no:no]
+		}
+		c.Mods = nil
+		if len(in.Mods) > 0 {
+			sc.mods = append(sc.mods[:0], in.Mods...)
+			c.Mods = sc.mods
+		}
+	}
 	if arch < 90 {
 		// The memory descriptor is in the word before sm_90 too (ptxas
 		// writes UR4 there), but nvdisasm prints desc[URx] only from

@@ -24,6 +24,7 @@ type printer struct {
 	b      strings.Builder
 	nlabel int
 	arch   int
+	sp     spellScratch // the spelled copy of the instruction being printed
 }
 
 // Text renders the allocated module m as SASS text for SM arch (0: the
@@ -113,6 +114,9 @@ func (p *printer) function(f *ori.Func) error {
 		}
 	}
 	w := &p.b
+	// An instruction's line is about 120 bytes: room for all of them at
+	// once, instead of the builder copying its text as it doubles.
+	w.Grow(lineBytes * (f.NumInsts() + 16))
 	fmt.Fprintf(w, "//--------------------- .text.%s --------------------------\n", f.Name)
 	fmt.Fprintf(w, "\t.section\t.text.%s,\"ax\",@progbits\n", f.Name)
 	if f.Entry {
@@ -130,7 +134,7 @@ func (p *printer) function(f *ori.Func) error {
 			w.WriteString(l + ":\n")
 		}
 		for _, in := range b.Insts {
-			text, err := instText(resolved(in, rp), labels, p.arch)
+			text, err := instTextIn(&p.sp, resolved(in, rp), labels, p.arch)
 			if err != nil {
 				return fmt.Errorf("sass: %s BB%d #%d: %v", f.Name, b.ID, in.ID, err)
 			}
@@ -183,10 +187,20 @@ func writeLine(w *strings.Builder, addr int, guard, text string, c ori.Ctrl) {
 }
 
 func pad(w *strings.Builder, n int) {
-	for ; n > 0; n-- {
-		w.WriteByte(' ')
+	for ; n > len(padding); n -= len(padding) {
+		w.WriteString(padding)
+	}
+	if n > 0 {
+		w.WriteString(padding[:n])
 	}
 }
+
+// padding is what pad writes, a slice of it at a time.
+const padding = "                                                                "
+
+// lineBytes is about the length of one instruction's line of the
+// listing (the printer sizes its buffer by it).
+const lineBytes = 120
 
 // literalPool prints a kernel's literal pool (constant bank 2) as
 // nvdisasm prints the section .nv.constant2.NAME of ptxas's cubins: 16
@@ -218,6 +232,11 @@ func resolved(in *ori.Inst, rp map[*ori.Inst]int) *ori.Inst {
 // instText prints the mnemonic and operands of one instruction in
 // nvdisasm's spelling for SM arch (spell.go), ending with " ;".
 func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
+	return instTextIn(nil, in, labels, arch)
+}
+
+// instTextIn is instText spelling the instruction in sc (spellIn).
+func instTextIn(sc *spellScratch, in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 	if in.IsPseudo() {
 		return "", fmt.Errorf("%s is a pseudo instruction with no SASS form; it must be expanded before emission", in.Name())
 	}
@@ -228,7 +247,7 @@ func instText(in *ori.Inst, labels map[int32]string, arch int) (string, error) {
 			}
 		}
 	}
-	in = spell(in, arch)
+	in = spellIn(sc, in, arch)
 	// Most instructions have few operands: the buffers keep ops and
 	// parts off the heap.
 	var opsBuf [8]ori.Operand

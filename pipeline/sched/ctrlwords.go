@@ -97,6 +97,9 @@ const numBarriers = 6
 type facts struct {
 	arch   int
 	blocks map[*ori.Block][]fact
+	// words backs the facts' word lists (usesInto), a few blocks of
+	// memory for the whole function instead of one per instruction.
+	words []word
 }
 
 type fact struct {
@@ -111,7 +114,7 @@ func (fs *facts) of(b *ori.Block) []fact {
 	}
 	l := make([]fact, len(b.Insts))
 	for i, x := range b.Insts {
-		l[i] = fact{u: usesOf(x), info: Latency(fs.arch, x)}
+		l[i] = fact{u: usesInto(x, &fs.words), info: Latency(fs.arch, x)}
 	}
 	fs.blocks[b] = l
 	return l

@@ -94,48 +94,91 @@ type memNode struct {
 // floatCalls, plain instructions that name only virtual registers may
 // sink below the CALLs after them (floatcalls.go).
 func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
-	n := len(insts)
-	d := &dag{
-		insts:    insts,
-		info:     make([]Info, n),
-		uses:     make([]use, n),
-		succ:     make([][]edge, n),
-		rawPreds: make([][]int32, n),
-		npred:    make([]int32, n),
-		height:   make([]int32, n),
-		waits:    make([]bool, n),
+	return new(dagScratch).build(insts, arch, floatCalls)
+}
+
+// dagScratch holds buildDAG's tables between the regions of one Schedule
+// call, so that a function's regions reuse them instead of allocating
+// their own: the DAG itself (its per-node slices, the edge lists'
+// backing arrays), the operand words, and the per-word state. The DAG
+// build returns is valid until the next build on the same scratch.
+type dagScratch struct {
+	d     dag
+	words []word // backing store of d.uses' word lists
+	stamp []int32
+	where []int32
+	float []bool
+	// Per-word state, indexed by the dense id idOf gives each word.
+	lastW, version []int32
+	readers        [][]int32
+	mems           []memNode
+	// ids numbers the region's words (wordTable).
+	ids wordTable
+}
+
+// resized returns s with length n and every element zero, reusing its
+// array when it is large enough.
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
 	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// emptied returns s with length n and every inner slice empty, keeping
+// the inner slices' arrays for reuse.
+func emptied[T any](s [][]T, n int) [][]T {
+	if cap(s) < n {
+		t := make([][]T, n)
+		copy(t, s[:cap(s)])
+		s = t
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = s[i][:0]
+	}
+	return s
+}
+
+// build builds the dependency graph of insts (see buildDAG) in s's
+// tables.
+func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool) *dag {
+	n := len(insts)
+	d := &s.d
+	*d = dag{
+		insts:    insts,
+		info:     resized(d.info, n),
+		uses:     resized(d.uses, n),
+		succ:     emptied(d.succ, n),
+		rawPreds: emptied(d.rawPreds, n),
+		npred:    resized(d.npred, n),
+		height:   resized(d.height, n),
+		waits:    resized(d.waits, n),
+	}
+	s.words = s.words[:0]
 	// Per-word state lives in slices indexed by a dense id given to each
-	// word on first sight: one map lookup per operand word instead of one
-	// per table (last writer, readers, version), which made buildDAG
-	// map-bound on large blocks.
-	// Physical words below R256 (every register after allocation) are
-	// found in a table, holding id+1; the others go through the map.
-	var phys [ori.NumClasses][256]int32
-	var ids map[word]int32     // made on first use, sized for the region (virtual words)
-	var lastW, version []int32 // lastW: -1 while the word is unwritten
-	var readers [][]int32
+	// word on first sight: one table lookup per operand word instead of
+	// one map lookup per table (last writer, readers, version), which
+	// made buildDAG map-bound on large blocks.
+	s.ids.reset()
+	lastW, version, readers := s.lastW[:0], s.version[:0], s.readers[:0]
 	idOf := func(w word) int32 {
-		small := !w.virt && w.n >= 0 && w.n < 256 && w.class < ori.NumClasses
-		if small {
-			if id := phys[w.class][w.n]; id > 0 {
-				return id - 1
-			}
-		} else if id, ok := ids[w]; ok {
+		if id, ok := s.ids.get(w); ok {
 			return id
 		}
 		id := int32(len(lastW))
-		if small {
-			phys[w.class][w.n] = id + 1
-		} else {
-			if ids == nil {
-				ids = make(map[word]int32, n)
-			}
-			ids[w] = id
-		}
+		s.ids.set(w, id)
 		lastW = append(lastW, -1)
 		version = append(version, 0)
-		readers = append(readers, nil)
+		if len(readers) < cap(readers) {
+			// Reuse the reader list this slot had in an earlier region.
+			readers = readers[:len(readers)+1]
+			readers[id] = readers[id][:0]
+		} else {
+			readers = append(readers, nil)
+		}
 		return id
 	}
 	var guardIDs, srcIDs, dstIDs []int32
@@ -146,14 +189,14 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		}
 		return dst
 	}
-	var mems []memNode
+	mems := s.mems[:0]
 	// lastHard is the last full barrier that is not a CALL: floating
 	// instructions (floatcalls.go) sink below CALLs but never below a
 	// block terminator or a write of the stack pointer.
 	lastOrder, lastFull, lastHard := int32(-1), int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
-	stamp := make([]int32, n)
-	where := make([]int32, n)
+	s.stamp, s.where = resized(s.stamp, n), resized(s.where, n)
+	stamp, where := s.stamp, s.where
 	for i := range stamp {
 		stamp[i] = -1
 	}
@@ -180,7 +223,7 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	for ii, in := range insts {
 		i := int32(ii)
 		d.info[i] = Latency(arch, in)
-		d.uses[i] = usesOf(in)
+		d.uses[i] = usesInto(in, &s.words)
 		u := &d.uses[i]
 		guardIDs, srcIDs, dstIDs = toIDs(guardIDs, u.guard), toIDs(srcIDs, u.srcs), toIDs(dstIDs, u.dsts)
 		k := orderKind(in)
@@ -205,7 +248,8 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		}
 		if floating {
 			if d.float == nil {
-				d.float = make([]bool, n)
+				s.float = resized(s.float, n)
+				d.float = s.float
 			}
 			d.float[i] = true
 		}
@@ -280,6 +324,7 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 		}
 		d.height[i] = h
 	}
+	s.lastW, s.version, s.readers, s.mems = lastW, version, readers, mems
 	return d
 }
 

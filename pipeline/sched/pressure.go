@@ -77,28 +77,34 @@ type pressure struct {
 // newPressure prepares the tracker for region d. liveOut holds the
 // virtual words live after the region; budgetR is the R-class limit;
 // args counts the physical words written for a CALL (SchedArgPressure).
-func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressure {
+// The word and register indices are built in tabs (reset here; nil: fresh
+// ones), which a caller reuses from region to region.
+func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2]wordTable) *pressure {
 	n := len(d.insts)
 	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
-	index := make(map[word]int32, n) // about one virtual word per instruction
-	gindex := make(map[word]int32, n)
+	if tabs == nil {
+		tabs = new([2]wordTable)
+	}
+	index, gindex := &tabs[0], &tabs[1] // words, registers
+	index.reset()
+	gindex.reset()
 	id := func(w word) int32 {
-		if k, ok := index[w]; ok {
+		if k, ok := index.get(w); ok {
 			return k
 		}
 		k := int32(len(p.class))
-		index[w] = k
+		index.set(w, k)
 		p.class = append(p.class, w.class)
 		p.out = append(p.out, liveOut[w])
 		gw := w
 		if gw.virt {
 			gw.n >>= 2 // the register: N<<2 | word index (regs.go)
 		} // a physical word is a register of its own
-		g, ok := gindex[gw]
+		g, ok := gindex.get(gw)
 		if !ok {
 			g = int32(len(p.gsize))
-			gindex[gw] = g
+			gindex.set(gw, g)
 			p.gsize = append(p.gsize, 0)
 			p.gclass = append(p.gclass, w.class)
 		}
@@ -117,8 +123,29 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool) *pressur
 	var pending []int32 // physical argument words written since the last CALL
 	p.gtouch = make([][]int32, n)
 	p.gwrite = make([][]int32, n)
+	// The per-node lists start as empty slices carved out of one array,
+	// each with room for its node's words (a CALL's reads also take the
+	// pending argument words), so that filling them allocates nothing; a
+	// list that outgrows its room is moved by append, as before.
+	var arena []int32
+	carve := func(c int) []int32 {
+		if c == 0 {
+			return nil
+		}
+		if cap(arena)-len(arena) < c {
+			arena = make([]int32, 0, max(c, 4*n+64))
+		}
+		l := arena[len(arena) : len(arena) : len(arena)+c]
+		arena = arena[:len(arena)+c]
+		return l
+	}
 	for i := range d.insts {
 		u := &d.uses[i]
+		nr, nd := len(u.guard)+len(u.srcs), len(u.dsts)
+		if d.insts[i].Op == ori.OpCALL {
+			nr += len(pending) + nd
+		}
+		p.rd[i], p.dst[i], p.gtouch[i], p.gwrite[i] = carve(nr), carve(nd), carve(nr+nd), carve(nd)
 		for _, ws := range [2][]word{u.guard, u.srcs} {
 			for _, w := range ws {
 				if w.virt {
@@ -217,14 +244,21 @@ func (p *pressure) open(g int32) bool {
 // shares p's per-node and per-word tables, which no tracker changes, and
 // copies the live words and remaining reads, which commit changes.
 func (p *pressure) fork(budgetR int) *pressure {
-	c := *p
-	c.live = append([]bool(nil), p.live...)
-	c.remain = append([]int32(nil), p.remain...)
-	c.gLive = append([]int32(nil), p.gLive...)
-	c.gDefs = append([]int32(nil), p.gDefs...)
-	c.gDone = append([]bool(nil), p.gDone...)
+	return p.forkInto(new(pressure), budgetR)
+}
+
+// forkInto is fork with the copy made in c, whose tables it reuses; c
+// must not be p or a tracker still in use.
+func (p *pressure) forkInto(c *pressure, budgetR int) *pressure {
+	live, remain, gLive, gDefs, gDone := c.live, c.remain, c.gLive, c.gDefs, c.gDone
+	*c = *p
+	c.live = append(live[:0], p.live...)
+	c.remain = append(remain[:0], p.remain...)
+	c.gLive = append(gLive[:0], p.gLive...)
+	c.gDefs = append(gDefs[:0], p.gDefs...)
+	c.gDone = append(gDone[:0], p.gDone...)
 	c.limit[ori.ClassR] = budgetR
-	return &c
+	return c
 }
 
 func has(l []int32, k int32) bool {

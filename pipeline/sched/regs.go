@@ -86,7 +86,13 @@ func predWords(dst []word, mask uint32) []word {
 
 // usesOf computes the words in touches. MOV.PHI is not special here: its
 // callers keep phis out of the scheduled region.
-func usesOf(in *ori.Inst) use {
+func usesOf(in *ori.Inst) use { return usesInto(in, nil) }
+
+// usesInto is usesOf with the word lists carved out of *arena (appended
+// to it, each list capped at its length), when arena is not nil: the DAG
+// builder keeps one arena for all the instructions of a function's
+// regions instead of one allocation per instruction.
+func usesInto(in *ori.Inst, arena *[]word) use {
 	// The three lists are gathered in stack buffers and then share one
 	// exact-size allocation (each capped at its length, so appending to
 	// one cannot overwrite the next): the scheduler and the control-word
@@ -147,8 +153,21 @@ func usesOf(in *ori.Inst) use {
 	if ng+ns+nd == 0 {
 		return use{hasVir: u.hasVir}
 	}
-	all := make([]word, 0, ng+ns+nd)
-	all = append(append(append(all, u.guard...), u.srcs...), u.dsts...)
+	var all []word
+	if arena != nil {
+		a := *arena
+		if cap(a)-len(a) < ng+ns+nd {
+			// A new block; the lists already carved keep the old one.
+			a = make([]word, 0, max(2*cap(a), ng+ns+nd, 256))
+		}
+		start := len(a)
+		a = append(append(append(a, u.guard...), u.srcs...), u.dsts...)
+		all = a[start:len(a):len(a)]
+		*arena = a
+	} else {
+		all = make([]word, 0, ng+ns+nd)
+		all = append(append(append(all, u.guard...), u.srcs...), u.dsts...)
+	}
 	out := use{hasVir: u.hasVir}
 	if ng > 0 {
 		out.guard = all[:ng:ng]

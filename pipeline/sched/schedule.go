@@ -179,9 +179,11 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if !opts.PostRA {
 		ls := ori.Liveness(f)
 		live = make(map[*ori.Block]map[word]bool, len(f.Blocks))
+		var words []ori.Reg // a block's live-out words, in any order
 		for _, b := range f.Blocks {
-			out := map[word]bool{}
-			for _, r := range ls.LiveOutWords(b) {
+			words = ls.AppendLiveOutWords(words[:0], b)
+			out := make(map[word]bool, len(words))
+			for _, r := range words {
 				out[word{n: r.N<<2 | int32(r.Off), class: r.Class, virt: true}] = true
 			}
 			live[b] = out
@@ -190,15 +192,16 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if !opts.NoMeasure {
 		st.CyclesBefore, st.PressureBefore = measure(f, opts.Arch, live)
 	}
-	before := make(map[*ori.Block][]int32, len(f.Blocks))
+	// The instruction IDs in their input order, block after block (the
+	// passes reorder within blocks only), for Stats.Moved.
+	before := make([]int32, 0, f.NumInsts())
 	for _, b := range f.Blocks {
-		ids := make([]int32, len(b.Insts))
-		for i, in := range b.Insts {
-			ids[i] = in.ID
+		for _, in := range b.Insts {
+			before = append(before, in.ID)
 		}
-		before[b] = ids
 	}
-	reduced := false // a ReduceReg pass has run
+	reduced := false     // a ReduceReg pass has run
+	var sc regionScratch // every region's DAG and list state live in it
 	for _, m := range st.Passes {
 		mp := p
 		// After ReduceReg, the later passes keep each region's R pressure
@@ -213,18 +216,20 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
 		for _, b := range f.Blocks {
-			scheduleBlock(b, m, opts, mp, live)
+			scheduleBlock(b, m, opts, mp, live, &sc)
 		}
 	}
+	k := 0
 	for _, b := range f.Blocks {
 		if phiPrefix(b) <= len(b.Insts)-2 {
 			st.Blocks++
 			st.Insts += len(b.Insts)
 		}
-		for i, in := range b.Insts {
-			if before[b][i] != in.ID {
+		for _, in := range b.Insts {
+			if before[k] != in.ID {
 				st.Moved++
 			}
+			k++
 		}
 	}
 	if !opts.NoMeasure {
@@ -267,9 +272,10 @@ func phiPrefix(b *ori.Block) int {
 	return n
 }
 
-// scheduleBlock runs one pass over one block.
-// live holds the blocks' live-out virtual words; nil after allocation.
-func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.Block]map[word]bool) {
+// scheduleBlock runs one pass over one block, building its regions' DAGs
+// in sc. live holds the blocks' live-out virtual words; nil after
+// allocation.
+func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.Block]map[word]bool, sc *regionScratch) {
 	start := phiPrefix(b)
 	if len(b.Insts)-start < 2 {
 		return
@@ -299,28 +305,41 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 				}
 			}
 		}
-		copy(body[lo:hi], scheduleRegion(body[lo:hi], m, opts, p, out))
+		copy(body[lo:hi], scheduleRegion(body[lo:hi], m, opts, p, out, sc))
 	}
 }
 
-// scheduleRegion returns the region's instructions in scheduled order.
-// liveOut is nil after register allocation (no pressure tracking).
-func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool) []*ori.Inst {
-	d := buildDAG(insts, opts.Arch, p.floatCalls)
+// regionScratch is the working memory scheduleRegion reuses from region
+// to region within one Schedule call: the DAG's tables, the list state's,
+// the two forks of the pressure tracker a region has at once (the list
+// state's, and the input order's it is compared with), and the tracker's
+// indices.
+type regionScratch struct {
+	dag   dagScratch
+	list  listState
+	forks [2]pressure
+	tabs  [2]wordTable // the pressure tracker's word and register indices
+}
+
+// scheduleRegion returns the region's instructions in scheduled order,
+// working in sc; the result is valid until the next region. liveOut is
+// nil after register allocation (no pressure tracking).
+func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool, sc *regionScratch) []*ori.Inst {
+	d := sc.dag.build(insts, opts.Arch, p.floatCalls)
 	// The tracker's start state depends only on the region and liveOut:
 	// built once, then forked for each use.
 	var base *pressure
 	if liveOut != nil {
-		base = newPressure(d, liveOut, p.budgetR, p.argPressure)
+		base = newPressure(d, liveOut, p.budgetR, p.argPressure, &sc.tabs)
 	}
 	if p.capAtInput && liveOut != nil {
-		in := base.fork(p.budgetR)
+		in := base.forkInto(&sc.forks[1], p.budgetR)
 		for i := range d.insts {
 			in.commit(int32(i))
 		}
 		capped := p
 		capped.budgetR = min(p.budgetR, max(1, in.peak))
-		ls := newListState(d, m, capped, base)
+		ls := newListState(d, m, capped, base, sc)
 		out := ls.run()
 		// Holding R values back can leave more predicates live at once
 		// (cp_async_srcsize: 24 guarded loads whose predicates were all
@@ -332,13 +351,13 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 			return out
 		}
 	}
-	ls := newListState(d, m, p, base)
+	ls := newListState(d, m, p, base, sc)
 	out := ls.run()
 	if m == ModeReduceReg && liveOut != nil {
 		// Evaluate, then commit (the RBT backend's model, 001:22985): a
 		// greedy pass can lose to the input order, and a pass whose
 		// only goal is pressure must not raise it.
-		if in := inputPeak(d, base.fork(p.budgetR)); ls.pr.peak > in {
+		if in := inputPeak(d, base.forkInto(&sc.forks[1], p.budgetR)); ls.pr.peak > in {
 			return insts
 		}
 	}
@@ -372,16 +391,32 @@ type listState struct {
 	visit    int32
 	frontier []int32
 	next     []int32
+	// outBuf and candBuf are run's result and candidate lists, kept for
+	// the next region when the state is reused.
+	outBuf  []*ori.Inst
+	candBuf []cand
 }
 
 // base is the region's pressure tracker in its start state (nil after
-// allocation: no tracking); the list state works on a fork of it.
-func newListState(d *dag, m Mode, p params, base *pressure) *listState {
+// allocation: no tracking); the list state works on a fork of it. With
+// sc, the state is sc.list, its tables and tracker reused (a previous
+// state in sc ends here), and the tracker sc.forks[0].
+func newListState(d *dag, m Mode, p params, base *pressure, sc *regionScratch) *listState {
 	n := len(d.insts)
-	ls := &listState{d: d, m: m, p: p, pr: &pressure{}, npred: append([]int32(nil), d.npred...),
-		rawDone: make([]int32, n), earliest: make([]int32, n), placed: make([]bool, n), stamp: make([]int32, n)}
+	ls := &listState{}
+	pr := &pressure{}
+	if sc != nil {
+		ls, pr = &sc.list, &sc.forks[0]
+		if base == nil {
+			*pr = pressure{}
+		}
+	}
+	old := *ls
+	*ls = listState{d: d, m: m, p: p, pr: pr, npred: append(old.npred[:0], d.npred...),
+		rawDone: resized(old.rawDone, n), earliest: resized(old.earliest, n), placed: resized(old.placed, n), stamp: resized(old.stamp, n),
+		ready: old.ready[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf}
 	if base != nil {
-		ls.pr = base.fork(p.budgetR)
+		ls.pr = base.forkInto(pr, p.budgetR)
 	}
 	if m == ModeDynBatch {
 		ls.bs = newBatch(d, p.batchDepth)
@@ -397,8 +432,15 @@ func newListState(d *dag, m Mode, p params, base *pressure) *listState {
 // run places every node and returns the instructions in placement order.
 func (ls *listState) run() []*ori.Inst {
 	d := ls.d
-	out := make([]*ori.Inst, 0, len(d.insts))
-	cands := make([]cand, 0, len(d.insts))
+	out := ls.outBuf[:0]
+	if cap(out) < len(d.insts) {
+		out = make([]*ori.Inst, 0, len(d.insts))
+	}
+	cands := ls.candBuf[:0]
+	if cap(cands) < len(d.insts) {
+		cands = make([]cand, 0, len(d.insts))
+	}
+	ls.outBuf, ls.candBuf = out, cands
 	for len(ls.ready) > 0 {
 		cands = cands[:0]
 		if ls.m == ModeReduceReg {
@@ -526,7 +568,7 @@ func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, 
 		}
 		cycles += int(now)
 		if live != nil {
-			pr := newPressure(d, live[b], 0, false)
+			pr := newPressure(d, live[b], 0, false, nil)
 			for i := range insts {
 				pr.commit(int32(i))
 			}
