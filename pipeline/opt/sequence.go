@@ -47,8 +47,8 @@ func Sequence(ps ...Pass) Pass {
 // The rows of the phase table that hold several folds.
 var (
 	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, load
-	// narrowing, then loop inversion.
-	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, InvertLoops)
+	// narrowing, texture write-mask narrowing, then loop inversion.
+	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, NarrowTexMasks, InvertLoops)
 	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
 	// the same-constant remat, the address-chain fold (which folds what
 	// the remat leaves), the 32- and 64-bit LEA folds and the
