@@ -22,7 +22,12 @@ import (
 // opt/imadwideshared.go. simpleTexture's transformKernel (ptxas 19)
 // kept sinf's table address and local array base live through the whole
 // kernel and each unrolled address in its own register: 27 before
-// opt/sameconst.go and opt/addrchain.go.
+// opt/sameconst.go and opt/addrchain.go. bicubicTexture's
+// d_renderBicubic (ptxas 32) fetched all four components of its sixteen
+// one-component texture reads (52 registers) before opt/texmask.go (38),
+// and its ILP pass ended nine words above the cap it was given before
+// SchedCapKeepInput (29); simpleTexture's transformKernel in the CUDA 3.2
+// build (ptxas 14) took 22 before SchedCapKeepInput.
 func TestRegisterCounts(t *testing.T) {
 	shared := testenv.Shared(t)
 	cases := []struct {
@@ -34,6 +39,8 @@ func TestRegisterCounts(t *testing.T) {
 		{"rodinia/needle.ptx", "_Z20needle_cuda_shared_1PiS_S_iiii", 34},
 		{"rodinia/needle.ptx", "_Z20needle_cuda_shared_2PiS_S_iiii", 34},
 		{"sdk2.2/simpleTexture_kernel.ptx", "_Z15transformKernelPfiif", 25},
+		{"sdk2.2/bicubicTexture.ptx", "_Z15d_renderBicubicP6uchar4jjfffff", 29},
+		{"../cuda3.2/data/simpleTexture_kernel.ptx", "transformKernel", 18},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {
