@@ -40,7 +40,7 @@ func init() {
 		"Before allocation, count the argument and return-address registers a block writes for a CALL as live from their moves to the CALL, so the pressure passes keep the moves next to it; =0 counts virtual registers only.")
 	// orilab's own knob (schedule.go, scheduleRegion).
 	reg("SchedCapKeepInput", knobs.TypeBool, "1",
-		"Before allocation, an ILP or DynBatch pass capped at its input's R pressure (SchedKeepPressure) that still ends above the cap keeps the region's input order; =0 keeps the pass's order.")
+		"Before allocation, an ILP or DynBatch pass capped at its input's R pressure (SchedKeepPressure) that still ends more than one word above the cap keeps the region's input order; =0 keeps the pass's order.")
 	// orilab's own knob (floatcalls.go).
 	reg("SchedFloatAcrossCalls", knobs.TypeBool, "1",
 		"Before allocation, plain instructions that name only virtual registers may sink below the CALLs after them (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
