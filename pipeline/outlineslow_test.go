@@ -152,8 +152,11 @@ func TestOutlineF64SlowPath(t *testing.T) {
 }
 
 // TestOutlineF64SlowPathRegisters: out of line, the slow path no longer
-// counts against float_div64's fast path: 22 registers counted as ptxas
-// counts them, callee included (ptxas 13.0.88 -O3 sm_80: 25); inline, 34.
+// counts against float_div64's fast path: 20 registers counted as ptxas
+// counts them, callee included (ptxas 13.0.88 -O3 sm_80: 25); inline, 34
+// before the scheduler kept capped regions within their peak
+// (SchedCapKeepInput: 36 without it), 20 with it, so out of line must be
+// no worse than inline.
 func TestOutlineF64SlowPathRegisters(t *testing.T) {
 	const path = "testdata/lower/float_div64.ptx"
 	src, err := os.ReadFile("../" + path)
@@ -175,8 +178,8 @@ func TestOutlineF64SlowPathRegisters(t *testing.T) {
 	if on > 25 {
 		t.Errorf("out of line: %d registers, want at most ptxas's 25", on)
 	}
-	if on >= off {
-		t.Errorf("out of line: %d registers, inline %d: want fewer out of line", on, off)
+	if on > off {
+		t.Errorf("out of line: %d registers, inline %d: want no more out of line", on, off)
 	}
 	t.Logf("float_div64: %d registers out of line, %d inline", on, off)
 }

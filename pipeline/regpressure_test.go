@@ -26,7 +26,12 @@ import (
 // calculate_temp (ptxas 32) kept its block offsets and loop bounds in R
 // because they are computed after an if on the thread index: 43 before
 // opt/uniformdiverge.go at the module's target, sm_75 (41 at sm_80, 36
-// now).
+// now). bicubicTexture's d_renderBicubic
+// (ptxas 32) fetched all four components of its sixteen
+// one-component texture reads (52 registers) before opt/texmask.go (38),
+// and its ILP pass ended nine words above the cap it was given before
+// SchedCapKeepInput (29); simpleTexture's transformKernel in the CUDA 3.2
+// build (ptxas 14) took 22 before SchedCapKeepInput.
 func TestRegisterCounts(t *testing.T) {
 	shared := testenv.Shared(t)
 	cases := []struct {
@@ -39,6 +44,8 @@ func TestRegisterCounts(t *testing.T) {
 		{"rodinia/needle.ptx", "_Z20needle_cuda_shared_2PiS_S_iiii", 34},
 		{"sdk2.2/simpleTexture_kernel.ptx", "_Z15transformKernelPfiif", 25},
 		{"rodinia/hotspot.ptx", "_Z14calculate_tempiPfS_S_iiiiffffff", 37},
+		{"sdk2.2/bicubicTexture.ptx", "_Z15d_renderBicubicP6uchar4jjfffff", 29},
+		{"../cuda3.2/data/simpleTexture_kernel.ptx", "transformKernel", 18},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {

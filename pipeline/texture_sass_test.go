@@ -15,15 +15,16 @@ import (
 )
 
 // TestTextureSASSMatchesPtxas compiles the texture kernels (ZLUDA's 24
-// tex_read kernels, testdata/kernels/tex_forms and surf_forms) for sm_80
+// tex_read kernels, testdata/kernels/tex_forms, tex_mask and surf_forms) for sm_80
 // (and all but tex_forms for sm_90)
 // with orilab and with ptxas 13.0 and compares their texture
 // instructions: mnemonic with modifiers, operand count, RZ positions, and
 // every non-register operand (bank, header word, dimension, query, mask).
 // Register numbers differ between the allocators and are left out;
-// the order is ignored (the schedulers differ). ptxas narrows the result
-// mask to the components a program reads; the kernels here read all four
-// (txq reads one, which both spell with its mask). tex_func is left out:
+// the order is ignored (the schedulers differ). Both narrow the result
+// mask to the components a program reads (opt/texmask.go): tex_mask reads
+// one, two, three and four of them; txq reads one, which both spell with
+// its mask. tex_func is left out:
 // ptxas clones its .func into each kernel, with each kernel's header
 // words, where orilab uses one module-wide word (lower/tex.go).
 func TestTextureSASSMatchesPtxas(t *testing.T) {
@@ -32,9 +33,10 @@ func TestTextureSASSMatchesPtxas(t *testing.T) {
 	zdir := filepath.Join(testenv.Shared(t), "corpus", "ZLUDA", "zluda", "src", "impl", "test_ptx")
 	files, _ := filepath.Glob(filepath.Join(zdir, "tex_read_*.ptx"))
 	files = append(files, filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "tex_forms.ptx"),
+		filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "tex_mask.ptx"),
 		filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "surf_forms.ptx"))
-	if len(files) != 26 {
-		t.Fatalf("found %d texture kernels, want 26", len(files))
+	if len(files) != 27 {
+		t.Fatalf("found %d texture kernels, want 27", len(files))
 	}
 	dir := t.TempDir()
 	// Every kernel for sm_80, every third for sm_90 (a 1D, 2D and 3D
@@ -42,7 +44,7 @@ func TestTextureSASSMatchesPtxas(t *testing.T) {
 	// keeps every third for sm_80 too.
 	for _, arch := range []int{80, 90} {
 		for i, f := range files {
-			forms := strings.Contains(f, "_forms")
+			forms := strings.Contains(f, "_forms") || strings.Contains(f, "tex_mask") // testdata, always compared
 			if (arch == 90 || testing.Short()) && i%3 != 0 && !forms {
 				continue
 			}

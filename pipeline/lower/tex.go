@@ -52,8 +52,9 @@ import (
 //     result are "unsupported".
 //   - On sm_90 the handle travels in a uniform register pair (texSM90);
 //     a handle held in an ordinary register is "unsupported" there.
-//   - ptxas narrows the result mask to the components the program reads
-//     (TEX.SCR.LL RZ, R0, ..., 2D, 0x1); orilab always fetches all four.
+//   - The lowering fetches all four components; opt/texmask.go narrows
+//     the result mask to the components the program reads later, as
+//     ptxas does (TEX.SCR.LL RZ, R0, ..., 2D, 0x1).
 //   - Independent texturing mode (a separate .samplerref operand) and
 //     txq queries other than width, height and depth are "unsupported".
 

@@ -47,9 +47,9 @@ func Sequence(ps ...Pass) Pass {
 // The rows of the phase table that hold several folds.
 var (
 	// LateArchFirst is LateArchOptimizeFirst: the IMAD.WIDE fold, load
-	// narrowing, then loop inversion and the back edge of header-exit
-	// loops moved to the header's end.
-	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, InvertLoops, FoldHeaderExitLoops)
+	// narrowing, texture write-mask narrowing, then loop inversion and the
+	// back edge of header-exit loops moved to the header's end.
+	LateArchFirst = Sequence(FoldIMADWide, NarrowLoads, NarrowTexMasks, InvertLoops, FoldHeaderExitLoops)
 	// LateArchSecond is LateArchOptimizeSecond: the address-offset fold,
 	// the same-constant remat, the address-chain fold (which folds what
 	// the remat leaves), the 32- and 64-bit LEA folds and the

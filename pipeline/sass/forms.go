@@ -619,47 +619,47 @@ var formTable = []*form{
 	// Rb: opcode 0x361 for TEX, 0x370 for TXQ; ptxas wrote no bindless
 	// TLD or TLD4, so orilab's TLD.SCR.B and TLD4.SCR.B are refused). Bits 87-89 TEX and TLD's
 	// level of detail (1 LZ, 3 LL) and TLD4's component (0 R ... 3 A);
-	// bits 72-75 the write mask (orilab fetches all four) and 81-84 hold
-	// 0xf in every word ptxas writes.
+	// bits 72-75 the write mask (gTexMask: 0xf unless opt/texmask.go
+	// narrowed it) and 81-84 hold 0xf in every word ptxas writes.
 	{op: ori.OpTEX, opc: 0xb60, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLL, gTexDim, gTexMask}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0xb60, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexLL, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLL, gTexDim, gTexMask}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
-		mods: []group{gTexLL, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexLL, gTexDim, gTexMask}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0xf60, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
-		mods: []group{gTexLL, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexLL, gTexDim, gTexMask}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xb66, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLZ, gTexDim, gTexMask}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
-		mods: []group{gTexLZ, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexLZ, gTexDim, gTexMask}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xb66, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTexLZ, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTexLZ, gTexDim, gTexMask}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD, opc: 0xf66, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
-		mods: []group{gTexLZ, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexLZ, gTexDim, gTexMask}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xb63, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTLD4, gTexDim, gTexMask}, fix: []fix{{59, 1, 0}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xb63, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sImm, pos: 54, n: 5}, {k: sImm, pos: 40, n: 14}},
-		mods: []group{gTexSCR, gTLD4, gTexDim}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, gTLD4, gTexDim, gTexMask}, fix: []fix{{59, 1, 0}, {32, 8, 0xff}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
-		mods: []group{gTLD4, gTexDim}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTLD4, gTexDim, gTexMask}, fix: []fix{{91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTLD4, opc: 0xf63, arch: 90, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sUR, pos: 40}, {k: sImm, pos: 54, n: 5}},
-		mods: []group{gTLD4, gTexDim}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTLD4, gTexDim, gTexMask}, fix: []fix{{32, 8, 0xff}, {91, 1, 1}}, tmpl: []fix{{81, 4, 0xf}}},
 	{op: ori.OpTEX, opc: 0x361, archMax: 89, dsts: []slot{{k: sR, pos: 64}, dR},
 		srcs: []slot{{k: sR, pos: 24}, {k: sR, pos: 32}},
-		mods: []group{gTexSCR, {pos: 59, n: 1, names: modNames{{1, "B"}}}, gTexLL, gTexDim}, tmpl: []fix{{72, 4, 0xf}, {81, 4, 0xf}}},
+		mods: []group{gTexSCR, {pos: 59, n: 1, names: modNames{{1, "B"}}}, gTexLL, gTexDim, gTexMask}, tmpl: []fix{{81, 4, 0xf}}},
 	// TXQ RZ, Rd, Ra, query, [slot | UR, 0x0 | nothing (.B)], mask: RZ at
 	// 64, Rd at 16, Ra at 24, the component mask at 72; every word ptxas
 	// writes holds the TEX_HEADER_DIMENSION query as 0 in bits 62-63
@@ -961,11 +961,16 @@ func noImmC(in *ori.Inst, arch int) (*ori.Inst, error) {
 
 // Texture and surface modifier groups (see the forms).
 var (
-	gTexSCR   = group{pos: 60, n: 1, names: modNames{{0, ""}, {1, "SCR"}}}
-	gTexLL    = group{pos: 87, n: 3, names: modNames{{3, "LL"}}}
-	gTexLZ    = group{pos: 87, n: 3, names: modNames{{1, "LZ"}}}
-	gTLD4     = group{pos: 87, n: 2, names: modNames{{0, "R"}, {1, "G"}, {2, "B"}, {3, "A"}}}
-	gTexDim   = group{pos: 61, n: 3, names: modNames{{0, "1D"}, {1, "2D"}, {2, "3D"}, {4, "ARRAY_1D"}, {5, "ARRAY_2D"}}}
+	gTexSCR = group{pos: 60, n: 1, names: modNames{{0, ""}, {1, "SCR"}}}
+	gTexLL  = group{pos: 87, n: 3, names: modNames{{3, "LL"}}}
+	gTexLZ  = group{pos: 87, n: 3, names: modNames{{1, "LZ"}}}
+	gTLD4   = group{pos: 87, n: 2, names: modNames{{0, "R"}, {1, "G"}, {2, "B"}, {3, "A"}}}
+	gTexDim = group{pos: 61, n: 3, names: modNames{{0, "1D"}, {1, "2D"}, {2, "3D"}, {4, "ARRAY_1D"}, {5, "ARRAY_2D"}}}
+	// gTexMask is the write mask of TEX, TLD and TLD4: no modifier for
+	// all four components, else the mask as nvdisasm prints it after the
+	// dimension (opt/texmask.go).
+	gTexMask = group{pos: 72, n: 4, names: modNames{{0xf, ""}, {1, "0x1"}, {2, "0x2"}, {3, "0x3"}, {4, "0x4"}, {5, "0x5"}, {6, "0x6"},
+		{7, "0x7"}, {8, "0x8"}, {9, "0x9"}, {0xa, "0xa"}, {0xb, "0xb"}, {0xc, "0xc"}, {0xd, "0xd"}, {0xe, "0xe"}}}
 	gTxqQuery = group{pos: 62, n: 2, names: modNames{{0, "TEX_HEADER_DIMENSION"}}}
 	gSurfDBA  = group{pos: 72, n: 1, names: modNames{{1, "D.BA"}}}
 	gSurfDim  = group{pos: 61, n: 3, names: modNames{{0, "1D"}, {2, "1D_ARRAY"}, {3, "2D"}, {5, "3D"}}}

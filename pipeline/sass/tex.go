@@ -11,6 +11,12 @@ import "orilab/pipeline/ori"
 //	SASS: TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5c, 2D ;
 //	Ori:  TXQ.TEX_HEADER_DIMENSION RZ, R6 = R6, 0x0, 0x5f, 0x4
 //	SASS: TXQ RZ, R6, R6, TEX_HEADER_DIMENSION, 0x0, 0x5f, 0x4 ;
+//
+// A narrowed write mask (opt/texmask.go) follows the dimension as one
+// more modifier, printed after it:
+//
+//	Ori:  TEX.SCR.LL.2D.0x1 RZ, R10 = R12, R0, 0x0, 0x61
+//	SASS: TEX.SCR.LL RZ, R10, R12, R0, 0x0, 0x61, 2D, 0x1 ;
 
 // texWord splits a texture instruction's operand word from its
 // mnemonic: the mnemonic without it, the word, and the index in the
@@ -26,8 +32,13 @@ func texWord(in *ori.Inst, nOps int) (name, word string, at int, ok bool) {
 		return "", "", 0, false
 	}
 	word = in.Mods[len(in.Mods)-1]
+	nm := 1
+	if in.Op != ori.OpTXQ && len(in.Mods) >= 2 && isTexMask(word) {
+		word = in.Mods[len(in.Mods)-2] + ", " + word
+		nm = 2
+	}
 	c := *in
-	c.Mods = in.Mods[:len(in.Mods)-1]
+	c.Mods = in.Mods[:len(in.Mods)-nm]
 	at = nOps
 	if in.Op == ori.OpTXQ {
 		at = len(in.Dsts) + 1
@@ -49,4 +60,15 @@ func surfAddress(in *ori.Inst) int {
 		return 0
 	}
 	return -1
+}
+
+// isTexMask reports whether modifier m is a narrowed texture write mask
+// ("0x1" .. "0xe", gTexMask).
+func isTexMask(m string) bool {
+	for _, n := range gTexMask.names {
+		if n.v != 0xf && n.name == m {
+			return true
+		}
+	}
+	return false
 }

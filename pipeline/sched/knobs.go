@@ -38,6 +38,9 @@ func init() {
 	// orilab's own knob: see pressure.go.
 	reg("SchedArgPressure", knobs.TypeBool, "1",
 		"Before allocation, count the argument and return-address registers a block writes for a CALL as live from their moves to the CALL, so the pressure passes keep the moves next to it; =0 counts virtual registers only.")
+	// orilab's own knob (schedule.go, scheduleRegion).
+	reg("SchedCapKeepInput", knobs.TypeBool, "1",
+		"Before allocation, an ILP or DynBatch pass capped at its input's R pressure (SchedKeepPressure) that still ends more than one word above the cap keeps the region's input order; =0 keeps the pass's order.")
 	// orilab's own knob (floatcalls.go).
 	reg("SchedFloatAcrossCalls", knobs.TypeBool, "1",
 		"Before allocation, plain instructions that name only virtual registers may sink below the CALLs after them (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
@@ -58,6 +61,7 @@ type params struct {
 	// for a CALL in the pressure tracker.
 	argPressure bool
 	floatCalls  bool // SchedFloatAcrossCalls
+	keepInput   bool // SchedCapKeepInput
 	// capAtInput caps the R budget of each region at its peak in its
 	// input order (set per pass by Schedule).
 	capAtInput bool
@@ -81,6 +85,7 @@ func readParams(set *knobs.Set, fn string) params {
 		keepPeak:    s.Bool("SchedKeepPressure"),
 		argPressure: s.Bool("SchedArgPressure"),
 		floatCalls:  s.Bool("SchedFloatAcrossCalls"),
+		keepInput:   s.Bool("SchedCapKeepInput"),
 	}
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.

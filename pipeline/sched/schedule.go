@@ -348,6 +348,27 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 		// registers than the P file has (P0-P6) and than the input
 		// order, schedule without the cap.
 		if ls.pr.peakP <= max(in.peakP, ori.ClassP.Limit()) {
+			// The cap is a preference: when every ready instruction
+			// would go over it, the cascade still places one, and a
+			// region can end far above its cap. In bicubicTexture's
+			// d_renderBicubic (sixteen texture fetches and their
+			// weights), ILP met the cap of 29 words with twenty ready
+			// instructions each adding a word, and ended at 37: 38
+			// registers where the input order takes 29 (ptxas 32).
+			// In simpleTexture's transformKernel (cuda3.2) it issued
+			// the five remaining LDCs of an unrolled reduction ahead of
+			// the step in progress, 22 registers against 18. A pass
+			// whose order goes more than one word above the peak it
+			// was capped at keeps its input order instead, as
+			// ReduceReg's evaluate-then-commit does
+			// (SchedCapKeepInput). One word over is within what the
+			// allocator absorbs: falling back there too gave dxtc's
+			// compress 42 registers instead of 32 and a fuzz finding
+			// (placeblocks-bar-sync-deadlock) 8 instead of 7, and
+			// saved nothing in the kernels above.
+			if p.keepInput && ls.pr.peak > in.peak+1 {
+				return insts
+			}
 			return out
 		}
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"orilab/pipeline/ori"
@@ -328,6 +329,9 @@ func init() {
 // dimension word (its last modifier) has an array layer.
 func texDims(d *dinst) (n int, array bool, ok bool) {
 	mods := d.in.Mods
+	if _, masked := texWriteMask(d); masked {
+		mods = mods[:len(mods)-1]
+	}
 	if len(mods) == 0 {
 		return 0, false, false
 	}
@@ -346,6 +350,22 @@ func texDims(d *dinst) (n int, array bool, ok bool) {
 		return 0, false, true
 	}
 	return 0, false, false
+}
+
+// texWriteMask returns the narrowed write mask of a TEX, TLD or TLD4 (its
+// last modifier, "0x1" .. "0xe", after the dimension: opt/texmask.go);
+// ok is false for the whole result (mask 0xf, no modifier).
+func texWriteMask(d *dinst) (mask uint32, ok bool) {
+	mods := d.in.Mods
+	if d.op == ori.OpTXQ || len(mods) < 2 {
+		return 0xf, false
+	}
+	m := mods[len(mods)-1]
+	v, err := strconv.ParseUint(strings.TrimPrefix(m, "0x"), 16, 8)
+	if err != nil || !strings.HasPrefix(m, "0x") || v == 0 || v >= 0xf {
+		return 0xf, false
+	}
+	return uint32(v), true
 }
 
 // execTex executes the texture instructions; lower/tex.go describes their
@@ -424,6 +444,7 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 		last := d.src[len(d.src)-1]
 		txqMask = uint32(last.imm)
 	}
+	wmask, _ := texWriteMask(d)
 	eff := s.guardMask(w, f, d, mask)
 	for lane := 0; lane < warpSize; lane++ {
 		if eff&(1<<lane) == 0 {
@@ -501,14 +522,26 @@ func execTex(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
 				}
 			}
 		}
-		s.set(w, f, &d.dst[1], lane, 0, out[0])
 		if txq {
 			// One result word: the queried dimension.
+			s.set(w, f, &d.dst[1], lane, 0, out[0])
 			continue
 		}
-		s.set(w, f, &d.dst[1], lane, 1, out[1])
-		s.set(w, f, &d.dst[0], lane, 0, out[2])
-		s.set(w, f, &d.dst[0], lane, 1, out[3])
+		// The components the write mask selects, packed in order into Rd
+		// (two words), then Rd2 (measured: ptxas's TEX ... 2D, 0xb puts
+		// .x, .y in Rd and .w in Rd2).
+		k := 0
+		for comp := 0; comp < 4; comp++ {
+			if wmask>>comp&1 == 0 {
+				continue
+			}
+			if k < 2 {
+				s.set(w, f, &d.dst[1], lane, k, out[comp])
+			} else {
+				s.set(w, f, &d.dst[0], lane, k-2, out[comp])
+			}
+			k++
+		}
 	}
 	advance(f, mask)
 	return nil
