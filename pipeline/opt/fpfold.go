@@ -50,20 +50,41 @@ import (
 // of a register operand.
 type fpKnown struct {
 	f *ori.Func
-	m map[wkey]uint32
+	m *fpKnownWords
+}
+
+// fpKnownWords is what fpKnownMovs found: for every virtual register word
+// of the function, how often it is written and, for the 32-bit R words a
+// MOV of a constant writes, that constant.
+type fpKnownWords struct {
+	t wordTable[fpWordDefs]
+}
+
+type fpWordDefs struct {
+	defs  int32
+	v     uint32
+	isMov bool // a MOV of constant v writes the word
+}
+
+// get returns the constant of k when k's only definition is such a MOV.
+func (k *fpKnownWords) get(w wkey) (uint32, bool) {
+	d, ok := k.t.get(w)
+	return d.v, ok && d.defs == 1 && d.isMov
 }
 
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
 // of a 32-bit immediate or RZ.
-func fpKnownMovs(f *ori.Func) map[wkey]uint32 {
-	defs := map[wkey]int{}
-	k := map[wkey]uint32{}
+func fpKnownMovs(f *ori.Func) *fpKnownWords {
+	k := &fpKnownWords{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
 					for i := 0; i < int(o.Reg.Words); i++ {
-						defs[wordKey(o.Reg, i)]++
+						w := wordKey(o.Reg, i)
+						d, _ := k.t.get(w)
+						d.defs++
+						k.t.set(w, d)
 					}
 				}
 			}
@@ -75,13 +96,11 @@ func fpKnownMovs(f *ori.Func) map[wkey]uint32 {
 				continue
 			}
 			if v, ok := constVal(in.Srcs[0]); ok {
-				k[wordKey(d.Reg, 0)] = v
+				w := wordKey(d.Reg, 0)
+				x, _ := k.t.get(w)
+				x.v, x.isMov = v, true
+				k.t.set(w, x)
 			}
-		}
-	}
-	for w := range k {
-		if defs[w] != 1 {
-			delete(k, w)
 		}
 	}
 	return k
@@ -99,7 +118,7 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 		if k.m == nil {
 			k.m = fpKnownMovs(k.f)
 		}
-		x, ok := k.m[wordKey(o.Reg, 0)]
+		x, ok := k.m.get(wordKey(o.Reg, 0))
 		if !ok {
 			return 0, false
 		}
