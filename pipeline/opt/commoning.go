@@ -101,8 +101,12 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 		return false, nil
 	}
 	changed := false
+	// One state serves every block (emptied between them), so that its
+	// maps keep their room instead of growing again in every block.
+	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
+	moveEquiv := !c.Bool("DisableMoveCommoning")
 	for _, b := range f.Blocks {
-		if commonBlock(f, b, c.Sites, !c.Bool("DisableMoveCommoning")) {
+		if commonBlock(f, b, c.Sites, moveEquiv, s) {
 			changed = true
 		}
 	}
@@ -128,14 +132,18 @@ type cseWord struct {
 	pad     uint8 // always 0
 }
 
+// cseWordOf returns word i of r.
+func cseWordOf(r ori.Reg, i int) cseWord {
+	if r.Virtual {
+		return cseWord{n: r.N, class: r.Class, virtual: true, word: r.Off + uint8(i)}
+	}
+	return cseWord{n: r.N + int32(i), class: r.Class}
+}
+
 func cseWords(r ori.Reg) []cseWord {
 	ws := make([]cseWord, 0, r.Words)
 	for i := 0; i < int(r.Words); i++ {
-		if r.Virtual {
-			ws = append(ws, cseWord{n: r.N, class: r.Class, virtual: true, word: r.Off + uint8(i)})
-		} else {
-			ws = append(ws, cseWord{n: r.N + int32(i), class: r.Class})
-		}
+		ws = append(ws, cseWordOf(r, i))
 	}
 	return ws
 }
@@ -193,9 +201,9 @@ func (s *cseState) appendReg(b []byte, r ori.Reg) []byte {
 		return append(b, r.String()...)
 	}
 	b = append(b, r.Class.String()...)
-	for _, w := range cseWords(r) {
+	for i := 0; i < int(r.Words); i++ { // cseWords without its slice
 		b = append(b, 'v')
-		b = strconv.AppendInt(b, int64(s.get(w)), 10)
+		b = strconv.AppendInt(b, int64(s.get(cseWordOf(r, i))), 10)
 	}
 	return b
 }
@@ -351,8 +359,12 @@ func (s *cseState) instKey(in *ori.Inst) string {
 	return string(b)
 }
 
-func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool {
-	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
+// commonBlock commons the equal computations of blk, with s as its
+// (emptied) state.
+func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *cseState) bool {
+	clear(s.vn)
+	clear(s.table)
+	s.next = 0
 	changed := false
 	selfMoves := map[*ori.Inst]bool{}
 	defer func() {
@@ -379,7 +391,7 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool
 			}
 		}
 		if reset {
-			s.vn = map[cseWord]int{}
+			clear(s.vn)
 			continue
 		}
 		if in.Op == ori.OpCALL {
