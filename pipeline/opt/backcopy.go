@@ -63,6 +63,7 @@ package opt
 
 import (
 	"fmt"
+	"slices"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -94,6 +95,63 @@ var BackCopyPropagate = Pass{
 type bcRegStats struct {
 	defs, reads map[cmReg]int
 	width       map[cmReg]int
+	// readers lists, per virtual register, the instructions that read it
+	// (built on first use by readersOf, kept up to date by addReaders);
+	// an entry may be stale (deleted, or renamed away from the register),
+	// so a user checks it again. Looking the readers of s up here instead
+	// of scanning the whole function for each copy made the pass
+	// quadratic in the function's size.
+	readers map[cmReg][]bcUse
+}
+
+// bcUse is an instruction and its block.
+type bcUse struct {
+	b  *ori.Block
+	in *ori.Inst
+}
+
+// readersOf returns the instructions that may read s (a superset of
+// those that do), each once.
+func (st *bcRegStats) readersOf(f *ori.Func, s ori.Reg) []bcUse {
+	if st.readers == nil {
+		st.readers = map[cmReg][]bcUse{}
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				cmReads(in, func(r ori.Reg) {
+					if !r.Virtual {
+						return
+					}
+					k := cmRegOf(r)
+					if l := st.readers[k]; len(l) > 0 && l[len(l)-1].in == in {
+						return // read twice by in
+					}
+					st.readers[k] = append(st.readers[k], bcUse{b, in})
+				})
+			}
+		}
+	}
+	return st.readers[cmRegOf(s)]
+}
+
+// addReaders records that uses, which read s, are about to read d
+// instead (those that read d already are listed under it).
+func (st *bcRegStats) addReaders(uses []bcUse, d ori.Reg) {
+	if st.readers == nil {
+		return // built later from the code as it is then
+	}
+	k := cmRegOf(d)
+	for _, u := range uses {
+		if !bcReadsRegister(u.in, k) {
+			st.readers[k] = append(st.readers[k], u)
+		}
+	}
+}
+
+// bcReadsRegister reports whether in reads a word of virtual register k.
+func bcReadsRegister(in *ori.Inst, k cmReg) bool {
+	hit := false
+	cmReads(in, func(r ori.Reg) { hit = hit || r.Virtual && cmRegOf(r) == k })
+	return hit
 }
 
 func bcCollect(f *ori.Func) *bcRegStats {
@@ -199,12 +257,12 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			if def.Guarded() || def.IsPseudo() || def.Op.Has(ori.FCall) || bcWritesOther(def, s, d) {
 				continue
 			}
-			var uses []*ori.Inst
+			var uses []bcUse
 			switch {
 			case first < i:
-				uses, ok = bcGroupUses(f, b, at, first, i, s)
+				uses, ok = bcGroupUses(f, st, b, at, first, i, s)
 			case st.reads[cmRegOf(s)] != 1:
-				uses, ok = bcOtherUses(f, b, at, i, s, d)
+				uses, ok = bcOtherUses(f, st, b, at, i, s, d)
 			default:
 				// The counts are exact (kept up to date below), so when
 				// the copy is s's only reader there is nothing to look
@@ -214,7 +272,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			if !ok {
 				continue
 			}
-			if !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
+			if sites != nil && !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
 				continue
 			}
 			for k, o := range def.Dsts {
@@ -222,8 +280,9 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 					def.Dsts[k].Reg = d
 				}
 			}
+			st.addReaders(uses, d)
 			for _, u := range uses {
-				bcRename(u, s, d)
+				bcRename(u.in, s, d)
 			}
 			b.Insts = append(b.Insts[:first], b.Insts[i+1:]...)
 			// s is gone; d keeps its number of definitions (D's replaces
@@ -245,30 +304,33 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 // bcOtherUses returns the instructions other than the copy (b.Insts[ci])
 // that read s, or ok=false when one of them may see a different value in
 // d than in s. D is b.Insts[di].
-func bcOtherUses(f *ori.Func, b *ori.Block, di, ci int, s, d ori.Reg) (uses []*ori.Inst, ok bool) {
+func bcOtherUses(f *ori.Func, st *bcRegStats, b *ori.Block, di, ci int, s, d ori.Reg) (uses []bcUse, ok bool) {
 	copyInst := b.Insts[ci]
 	var in map[*ori.Block]bcReach
-	for _, x := range f.Blocks {
-		for j, u := range x.Insts {
-			if u == copyInst || !readsReg(u, s) {
-				continue
-			}
-			if x == b && j > di && j < ci {
-				uses = append(uses, u)
-				continue
-			}
-			if in == nil {
-				in = bcReachIn(f, copyInst, d)
-			}
-			r := in[x]
-			for _, p := range x.Insts[:j] {
-				r = bcStep(r, p, copyInst, d)
-			}
-			if r != bcOnlyCopy {
-				return nil, false
-			}
-			uses = append(uses, u)
+	for _, x := range st.readersOf(f, s) {
+		u := x.in
+		if u == copyInst || !readsReg(u, s) {
+			continue
 		}
+		j := slices.Index(x.b.Insts, u)
+		if j < 0 {
+			continue // deleted
+		}
+		if x.b == b && j > di && j < ci {
+			uses = append(uses, x)
+			continue
+		}
+		if in == nil {
+			in = bcReachIn(f, copyInst, d)
+		}
+		r := in[x.b]
+		for _, p := range x.b.Insts[:j] {
+			r = bcStep(r, p, copyInst, d)
+		}
+		if r != bcOnlyCopy {
+			return nil, false
+		}
+		uses = append(uses, x)
 	}
 	return uses, true
 }
