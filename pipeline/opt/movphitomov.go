@@ -303,7 +303,7 @@ func mpSplitEdge(f *ori.Func, from, to *ori.Block, seq []*ori.Inst) error {
 func mpCoalesce(f *ori.Func) {
 	regs, _ := mpScan(f, nil)
 	ok := func(r ori.Reg) bool {
-		x := regs[mpKeyOf(r)]
+		x := regs.at(mpKeyOf(r))
 		return r.Virtual && x != nil && x.defs == 1 && !x.partial && !x.guarded
 	}
 	// The candidates: phi results and register sources that qualify.
