@@ -167,6 +167,12 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 			if r == nil || refused[r.br.ID] {
 				continue
 			}
+			if ifcvtRejected(r, base, combined) {
+				// Whatever the liveness says: the liveness (and with it
+				// a recomputation after earlier conversions) is not
+				// needed, nor the trial conversion.
+				continue
+			}
 			if live == nil {
 				live = ori.Liveness(f)
 			} else if dirty.touches(r) {
@@ -606,6 +612,17 @@ func ifcvtKills(f *ori.Func, seq []*ori.Inst, deadAtBranch, liveAfter func(cmWor
 		}
 	}
 	return kills
+}
+
+// ifcvtRejected reports whether ifcvtProfitable rejects r whatever the
+// liveness: a conversion emits every instruction of each arm's body (and
+// perhaps PLOP3s and kills besides), so an arm body longer than base, or
+// two longer than combined, exceed the limits already; and a diamond
+// with long-latency instructions in both arms stays a branch.
+func ifcvtRejected(r *ifcvtRegion, base, combined int) bool {
+	nf, nt := len(r.fallBody), len(r.takenBody)
+	return nf > base || nt > base || nf+nt > combined ||
+		r.shape == "diamond" && ifcvtLongLatency(r.fallBody) && ifcvtLongLatency(r.takenBody)
 }
 
 // ifcvtProfitable converts the region in a copy of its blocks and applies
