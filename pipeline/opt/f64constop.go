@@ -48,6 +48,7 @@ package opt
 
 import (
 	"math"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -75,15 +76,17 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
 		return false
 	}
 	known := fpKnownMovs(f)
+	defer known.release()
+	local := f64LocalPool.Get().(*wordTable[f64Word])
+	defer f64LocalPool.Put(local)
 	changed := false
-	var local wordTable[f64Word]
 	for _, b := range f.Blocks {
 		// local holds the words this block has written so far: the
 		// immediate of an unguarded MOV, or ok false after any other
 		// definition.
 		local.reset()
 		for _, in := range b.Insts {
-			f64ConstInst(f, in, s, known, &local, &changed)
+			f64ConstInst(f, in, s, known, local, &changed)
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
 					for i := 0; i < max(int(o.Reg.Words), 1); i++ {
@@ -101,6 +104,10 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
 	}
 	return changed
 }
+
+// f64LocalPool keeps the per-block tables of f64ConstOperands between
+// calls (see fpKnownPool).
+var f64LocalPool = sync.Pool{New: func() any { return new(wordTable[f64Word]) }}
 
 // f64Word is what a block knows of a register word it wrote.
 type f64Word struct {

@@ -41,6 +41,8 @@ package opt
 // than RCP are not folded.
 
 import (
+	"sync"
+
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sim/fp"
 )
@@ -72,10 +74,25 @@ func (k *fpKnownWords) get(w wkey) (uint32, bool) {
 	return d.v, ok && d.defs == 1 && d.isMov
 }
 
+// fpKnownPool keeps the tables of fpKnownMovs between calls: the bundle
+// builds one up to twice a round, in every GeneralOptimize phase, and
+// allocating dense tables sized by the function's register count each
+// time cost more than the maps they replaced. (A pool, as functions
+// compile concurrently.)
+var fpKnownPool = sync.Pool{New: func() any { return new(fpKnownWords) }}
+
+// release hands k back for another fpKnownMovs; k must not be used after.
+func (k *fpKnownWords) release() {
+	if k != nil {
+		fpKnownPool.Put(k)
+	}
+}
+
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
-// of a 32-bit immediate or RZ.
+// of a 32-bit immediate or RZ. The caller releases the result.
 func fpKnownMovs(f *ori.Func) *fpKnownWords {
-	k := &fpKnownWords{}
+	k := fpKnownPool.Get().(*fpKnownWords)
+	k.t.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
@@ -141,6 +158,7 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 // fpFold folds every f32 instruction of f whose sources are known.
 func fpFold(f *ori.Func, s *Sites) bool {
 	k := &fpKnown{f: f}
+	defer func() { k.m.release() }()
 	changed := false
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
