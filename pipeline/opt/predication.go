@@ -246,15 +246,42 @@ func ifcvtWords(b *ori.Block, fn func(cmWord)) {
 	}
 }
 
-// mark records r's blocks and words as changed (called before and after
-// the conversion, so that both the old and the new instructions count).
+// mark records r's blocks and the words their instructions write as
+// changed (called before and after the conversion, so that both the old
+// and the new instructions count).
+//
+// A word the region's instructions only read keeps its liveness at every
+// other block: before the conversion it was read in the header, an arm
+// or (through a phi) on an edge into the merge block, and afterwards it is
+// read at the same or a later point of the header, with no write of it
+// anywhere in the region in either case; so it is live into the header
+// exactly when it was, and the merge block's live-in set is the merge
+// block's own. Only the written words (results, kills, the selects'
+// results, the combined guards) can change their live ranges beyond the
+// region. Counting the read words as well made every later region that
+// reads, say, the same base address recompute the whole liveness.
 func (d *ifcvtDirty) mark(r *ifcvtRegion) {
 	if d.blocks == nil {
 		d.blocks, d.words = map[*ori.Block]bool{}, map[cmWord]bool{}
 	}
 	for _, b := range r.regionBlocks() {
+		if b == r.merge && !ifcvtBlockHasPhi(b) {
+			// The conversion edits the merge block only to replace its
+			// phis: without them, it keeps its instructions and its
+			// successors, and with them its live sets (it is the next
+			// region's header in a chain of ifs).
+			continue
+		}
 		d.blocks[b] = true
-		ifcvtWords(b, func(w cmWord) { d.words[w] = true })
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					for w := 0; w < int(o.Reg.Words); w++ {
+						d.words[cmWordOf(o.Reg, w)] = true
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -490,6 +517,16 @@ func ifcvtLongLatency(body []*ori.Inst) bool {
 		case in.Op.Flags()&(ori.FLoad|ori.FAtomic) != 0:
 			return true
 		case in.Op == ori.OpMUFU, in.Op == ori.OpDADD, in.Op == ori.OpDMUL, in.Op == ori.OpDFMA:
+			return true
+		}
+	}
+	return false
+}
+
+// ifcvtBlockHasPhi reports whether b holds a MOV.PHI.
+func ifcvtBlockHasPhi(b *ori.Block) bool {
+	for _, in := range b.Insts {
+		if in.IsPhi() {
 			return true
 		}
 	}
