@@ -378,16 +378,27 @@ func bcReachIn(f *ori.Func, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReac
 	if len(f.Blocks) == 0 {
 		return in
 	}
+	// A block's effect is that of its last instruction that is the copy,
+	// writes d or calls (bcNothing: none, what reaches its entry passes
+	// through): found once per block, not on every sweep.
+	last := make([]bcReach, len(f.Blocks))
+	for i, b := range f.Blocks {
+		for _, x := range b.Insts {
+			if t := bcStep(bcNothing, x, copyInst, d); t != bcNothing {
+				last[i] = t
+			}
+		}
+	}
 	in[f.Blocks[0]] = bcOther
 	for changed := true; changed; {
 		changed = false
-		for _, b := range f.Blocks {
+		for i, b := range f.Blocks {
 			r := in[b]
 			if r == bcNothing {
 				continue
 			}
-			for _, x := range b.Insts {
-				r = bcStep(r, x, copyInst, d)
+			if last[i] != bcNothing {
+				r = last[i]
 			}
 			for _, sb := range b.Succs {
 				if m := bcMeet(in[sb], r); m != in[sb] {
