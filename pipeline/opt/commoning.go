@@ -66,6 +66,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -474,12 +475,6 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// cseReg identifies a virtual register (all its words).
-type cseReg struct {
-	class ori.RegClass
-	n     int32
-}
-
 // commonDominated is the dominator-scoped part (ptxas's GvnCse walks the
 // dominator tree the same way). It only considers stable registers:
 // virtual registers with exactly one definition in the function, and that
@@ -492,22 +487,37 @@ type cseReg struct {
 // becomes MOV B.dst = A.dst. The table is scoped: entries made in a block
 // are visible in the blocks it dominates and dropped afterwards.
 func commonDominated(f *ori.Func, sites *Sites) bool {
-	defs := map[cseReg]int{}
+	// Definitions per register, counted in a dense table (word 0 of each
+	// register's slot; a map was a third of the pass).
+	defs := cseDefsPool.Get().(*wordTable[int32])
+	defer cseDefsPool.Put(defs)
+	defs.reset()
+	count := func(r ori.Reg, n int32) {
+		k := wkey{n: r.N, class: r.Class}
+		c, _ := defs.get(k)
+		defs.set(k, c+n)
+	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					k := cseReg{o.Reg.Class, o.Reg.N}
-					defs[k]++
+					count(o.Reg, 1)
 					if in.Guarded() {
-						defs[k]++ // never stable
+						count(o.Reg, 1) // never stable
 					}
 				}
 			}
 		}
 	}
 	stable := func(r ori.Reg) bool {
-		return r.IsZero() || r.Virtual && defs[cseReg{r.Class, r.N}] == 1
+		if r.IsZero() {
+			return true
+		}
+		if !r.Virtual {
+			return false
+		}
+		c, _ := defs.get(wkey{n: r.N, class: r.Class})
+		return c == 1
 	}
 	candidate := func(in *ori.Inst) int {
 		res := cseResult(in)
@@ -571,6 +581,9 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 	walk(f.Blocks[0])
 	return changed
 }
+
+// cseDefsPool keeps commonDominated's definition counts between calls.
+var cseDefsPool = sync.Pool{New: func() any { return new(wordTable[int32]) }}
 
 // cseDominators returns the immediate dominator of every block reachable
 // from the entry (nil for the entry and unreachable blocks), by the
