@@ -75,6 +75,8 @@ package opt
 // definition.
 
 import (
+	"sync"
+
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
@@ -317,6 +319,32 @@ func (s cpSet) fill() {
 	}
 }
 
+// cpScratch is what copyProp keeps between runs: the dense word table,
+// the copy buffer and the available sets' array.
+type cpScratch struct {
+	words   wordIDs
+	entries []cpEntry
+	sets    []uint64
+}
+
+var cpPool = sync.Pool{New: func() any { return new(cpScratch) }}
+
+// release empties the word table p numbered (every word it numbered is a
+// copy's destination or source) and hands the buffers back to the pool.
+func (sc *cpScratch) release(p *copyProblem) {
+	for i := range p.entries {
+		e := &p.entries[i]
+		p.words.forget(e.dst)
+		if e.srcReg {
+			p.words.forget(e.srcKey)
+		}
+	}
+	clear(p.words.other)
+	p.words.n = 0
+	sc.words, sc.entries = p.words, p.entries[:0]
+	cpPool.Put(sc)
+}
+
 type copyProblem struct {
 	entries []cpEntry
 	// words numbers the register words the copies name (dst or src).
@@ -397,6 +425,12 @@ type cpBlock struct {
 // must be current) and reports whether it rewrote any operand.
 func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	p := &copyProblem{ends: make([][]int32, len(f.Blocks)), starts: make([]int32, len(f.Blocks))}
+	// The word numbering, the copies and the available sets are kept
+	// between runs (cpScratch): every GeneralOptimize round of every
+	// phase runs this over the whole function.
+	sc := cpPool.Get().(*cpScratch)
+	p.words, p.entries = sc.words, sc.entries[:0]
+	defer sc.release(p)
 	// The copies go into one buffer, the per-instruction ends into one
 	// array, and the per-word lists into two arrays cut by word (counted
 	// first): a slice per copy, per block and per word was most of the
@@ -553,7 +587,15 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	in := make([]cpSet, len(f.Blocks))
 	out := make([]cpSet, len(f.Blocks))
 	sw := (n + 63) / 64
-	sets := make([]uint64, 2*len(f.Blocks)*sw) // every block's two sets in one array
+	// Every block's two sets in one array; in[i] is written before it is
+	// read and out[i] is filled below, so what an earlier run left in
+	// the array does not matter.
+	if need := 2 * len(f.Blocks) * sw; cap(sc.sets) < need {
+		sc.sets = make([]uint64, need)
+	} else {
+		sc.sets = sc.sets[:need]
+	}
+	sets := sc.sets
 	for i := range f.Blocks {
 		in[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
