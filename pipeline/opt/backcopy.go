@@ -64,6 +64,7 @@ package opt
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -93,8 +94,9 @@ var BackCopyPropagate = Pass{
 // bcRegStats counts, per virtual register, its definitions and reads and
 // records its width (the largest word any operand names, plus one).
 type bcRegStats struct {
-	defs, reads map[cmReg]int
-	width       map[cmReg]int
+	// c holds the counts of register k at word 0 of k's slot (a dense
+	// table from bcStatsPool; three maps were a third of the pass).
+	c *wordTable[bcCount]
 	// readers lists, per virtual register, the instructions that read it
 	// (built on first use by readersOf, kept up to date by addReaders);
 	// an entry may be stale (deleted, or renamed away from the register),
@@ -154,26 +156,46 @@ func bcReadsRegister(in *ori.Inst, k cmReg) bool {
 	return hit
 }
 
+// bcCount is what bcCollect counts of one virtual register: its
+// definitions and reads, and its width (the largest word any operand
+// names, plus one).
+type bcCount struct {
+	defs, reads, width int32
+}
+
+var bcStatsPool = sync.Pool{New: func() any { return new(wordTable[bcCount]) }}
+
+// count returns k's counts.
+func (st *bcRegStats) count(k cmReg) bcCount {
+	c, _ := st.c.get(wkey{n: k.n, class: k.class})
+	return c
+}
+
+// setCount replaces k's counts.
+func (st *bcRegStats) setCount(k cmReg, c bcCount) { st.c.set(wkey{n: k.n, class: k.class}, c) }
+
+// release hands the table back; st must not be used after.
+func (st *bcRegStats) release() { bcStatsPool.Put(st.c) }
+
 func bcCollect(f *ori.Func) *bcRegStats {
-	st := &bcRegStats{defs: map[cmReg]int{}, reads: map[cmReg]int{}, width: map[cmReg]int{}}
-	note := func(r ori.Reg) {
+	st := &bcRegStats{c: bcStatsPool.Get().(*wordTable[bcCount])}
+	st.c.reset()
+	note := func(r ori.Reg, read, def int32) {
 		if r.Virtual {
 			k := cmRegOf(r)
-			st.width[k] = max(st.width[k], int(r.Off)+int(r.Words))
+			c := st.count(k)
+			c.reads += read
+			c.defs += def
+			c.width = max(c.width, int32(r.Off)+int32(r.Words))
+			st.setCount(k, c)
 		}
 	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual {
-					st.reads[cmRegOf(r)]++
-					note(r)
-				}
-			})
+			cmReads(in, func(r ori.Reg) { note(r, 1, 0) })
 			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					st.defs[cmRegOf(o.Reg)]++
-					note(o.Reg)
+				if o.Kind == ori.OpdReg {
+					note(o.Reg, 0, 1)
 				}
 			}
 		}
@@ -183,7 +205,7 @@ func bcCollect(f *ori.Func) *bcRegStats {
 
 // whole reports whether r names all of its virtual register.
 func (st *bcRegStats) whole(r ori.Reg) bool {
-	return r.Virtual && r.Off == 0 && int(r.Words) == st.width[cmRegOf(r)]
+	return r.Virtual && r.Off == 0 && int32(r.Words) == st.count(cmRegOf(r)).width
 }
 
 // bcCopy returns the copy's result and source, or ok=false.
@@ -221,6 +243,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 		return false
 	}
 	st := bcCollect(f)
+	defer st.release()
 	done := 0
 	for _, b := range f.Blocks {
 		for i := len(b.Insts) - 1; i >= 0; i-- {
@@ -233,7 +256,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			if !ok && tuples {
 				d, s, first, ok = bcGroup(b, i, st)
 			}
-			if !ok || st.defs[cmRegOf(s)] != 1 {
+			if !ok || st.count(cmRegOf(s)).defs != 1 {
 				continue
 			}
 			// Find D, the definition of s, above the copy; give up at
@@ -261,7 +284,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			switch {
 			case first < i:
 				uses, ok = bcGroupUses(f, st, b, at, first, i, s)
-			case st.reads[cmRegOf(s)] != 1:
+			case st.count(cmRegOf(s)).reads != 1:
 				uses, ok = bcOtherUses(f, st, b, at, i, s, d)
 			default:
 				// The counts are exact (kept up to date below), so when
@@ -288,9 +311,12 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			// s is gone; d keeps its number of definitions (D's replaces
 			// the copy's, or the group's) and gains the reads of s but
 			// the copies'.
-			st.reads[cmRegOf(d)] += st.reads[cmRegOf(s)] - (i - first + 1)
-			st.defs[cmRegOf(d)] -= i - first
-			st.reads[cmRegOf(s)], st.defs[cmRegOf(s)] = 0, 0
+			cs, cd := st.count(cmRegOf(s)), st.count(cmRegOf(d))
+			cd.reads += cs.reads - int32(i-first+1)
+			cd.defs -= int32(i - first)
+			cs.reads, cs.defs = 0, 0
+			st.setCount(cmRegOf(d), cd)
+			st.setCount(cmRegOf(s), cs)
 			done++
 			i = first
 			// Go on with the instruction before the deleted copy; walking

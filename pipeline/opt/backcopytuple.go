@@ -68,12 +68,12 @@ func bcGroup(b *ori.Block, i int, st *bcRegStats) (d, s ori.Reg, first int, ok b
 		return d, s, 0, false
 	}
 	d1, s1 := b.Insts[i].Dsts[0].Reg, b.Insts[i].Srcs[0].Reg
-	w := st.width[cmRegOf(s1)]
+	w := int(st.count(cmRegOf(s1)).width)
 	if w != 2 && w != 4 || int(s1.Off) != w-1 || i < w-1 || cmRegOf(d1) == cmRegOf(s1) {
 		return d, s, 0, false
 	}
 	k := int(d1.Off) - (w - 1)
-	if k < 0 || k%w != 0 || k+w > st.width[cmRegOf(d1)] {
+	if k < 0 || k%w != 0 || k+w > int(st.count(cmRegOf(d1)).width) {
 		return d, s, 0, false
 	}
 	first = i - w + 1
