@@ -104,6 +104,13 @@ type bcRegStats struct {
 	// of scanning the whole function for each copy made the pass
 	// quadratic in the function's size.
 	readers map[cmReg][]bcUse
+	// writers, calls and pos are built with readers: the instructions
+	// that may write each virtual register (a superset, as readers), the
+	// calls, and each block's index. They let bcReachIn find a block's
+	// last event without walking every instruction for each copy.
+	writers map[cmReg][]bcUse
+	calls   []bcUse
+	pos     map[*ori.Block]int
 }
 
 // bcUse is an instruction and its block.
@@ -116,9 +123,20 @@ type bcUse struct {
 // those that do), each once.
 func (st *bcRegStats) readersOf(f *ori.Func, s ori.Reg) []bcUse {
 	if st.readers == nil {
-		st.readers = map[cmReg][]bcUse{}
-		for _, b := range f.Blocks {
+		st.readers, st.writers = map[cmReg][]bcUse{}, map[cmReg][]bcUse{}
+		st.pos = make(map[*ori.Block]int, len(f.Blocks))
+		for i, b := range f.Blocks {
+			st.pos[b] = i
 			for _, in := range b.Insts {
+				if in.Op.Has(ori.FCall) {
+					st.calls = append(st.calls, bcUse{b, in})
+				}
+				for _, o := range in.Dsts {
+					if o.Kind == ori.OpdReg && o.Reg.Virtual {
+						k := cmRegOf(o.Reg)
+						st.writers[k] = append(st.writers[k], bcUse{b, in})
+					}
+				}
 				cmReads(in, func(r ori.Reg) {
 					if !r.Virtual {
 						return
@@ -133,6 +151,14 @@ func (st *bcRegStats) readersOf(f *ori.Func, s ori.Reg) []bcUse {
 		}
 	}
 	return st.readers[cmRegOf(s)]
+}
+
+// addWriter records that def, in block b, now writes d.
+func (st *bcRegStats) addWriter(b *ori.Block, def *ori.Inst, d ori.Reg) {
+	if st.writers != nil {
+		k := cmRegOf(d)
+		st.writers[k] = append(st.writers[k], bcUse{b, def})
+	}
 }
 
 // addReaders records that uses, which read s, are about to read d
@@ -303,6 +329,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 					def.Dsts[k].Reg = d
 				}
 			}
+			st.addWriter(b, def, d)
 			st.addReaders(uses, d)
 			for _, u := range uses {
 				bcRename(u.in, s, d)
@@ -347,7 +374,7 @@ func bcOtherUses(f *ori.Func, st *bcRegStats, b *ori.Block, di, ci int, s, d ori
 			continue
 		}
 		if in == nil {
-			in = bcReachIn(f, copyInst, d)
+			in = bcReachIn(f, st, b, copyInst, d)
 		}
 		r := in[x.b]
 		for _, p := range x.b.Insts[:j] {
@@ -399,21 +426,42 @@ func bcStep(r bcReach, in, copyInst *ori.Inst, d ori.Reg) bcReach {
 }
 
 // bcReachIn computes, per block, what reaches its entry as d's definition.
-func bcReachIn(f *ori.Func, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReach {
+// copyInst is in block cb; st's index (readersOf) is built.
+func bcReachIn(f *ori.Func, st *bcRegStats, cb *ori.Block, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReach {
 	in := map[*ori.Block]bcReach{}
 	if len(f.Blocks) == 0 {
 		return in
 	}
 	// A block's effect is that of its last instruction that is the copy,
 	// writes d or calls (bcNothing: none, what reaches its entry passes
-	// through): found once per block, not on every sweep.
+	// through). Only those instructions can be such an event: the copy,
+	// the writers of d's register and the calls, which st lists, so the
+	// blocks are not walked for each copy.
 	last := make([]bcReach, len(f.Blocks))
-	for i, b := range f.Blocks {
-		for _, x := range b.Insts {
-			if t := bcStep(bcNothing, x, copyInst, d); t != bcNothing {
-				last[i] = t
-			}
+	lastAt := make([]int, len(f.Blocks))
+	consider := func(u bcUse) {
+		t := bcStep(bcNothing, u.in, copyInst, d)
+		if t == bcNothing {
+			return // no longer writes d
 		}
+		bi, ok := st.pos[u.b]
+		if !ok {
+			return
+		}
+		j := slices.Index(u.b.Insts, u.in)
+		if j < 0 {
+			return // deleted
+		}
+		if j+1 > lastAt[bi] {
+			lastAt[bi], last[bi] = j+1, t
+		}
+	}
+	consider(bcUse{cb, copyInst})
+	for _, u := range st.writers[cmRegOf(d)] {
+		consider(u)
+	}
+	for _, u := range st.calls {
+		consider(u)
 	}
 	in[f.Blocks[0]] = bcOther
 	for changed := true; changed; {
