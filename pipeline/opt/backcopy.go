@@ -63,6 +63,8 @@ package opt
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -92,30 +94,134 @@ var BackCopyPropagate = Pass{
 // bcRegStats counts, per virtual register, its definitions and reads and
 // records its width (the largest word any operand names, plus one).
 type bcRegStats struct {
-	defs, reads map[cmReg]int
-	width       map[cmReg]int
+	// c holds the counts of register k at word 0 of k's slot (a dense
+	// table from bcStatsPool; three maps were a third of the pass).
+	c *wordTable[bcCount]
+	// readers lists, per virtual register, the instructions that read it
+	// (built on first use by readersOf, kept up to date by addReaders);
+	// an entry may be stale (deleted, or renamed away from the register),
+	// so a user checks it again. Looking the readers of s up here instead
+	// of scanning the whole function for each copy made the pass
+	// quadratic in the function's size.
+	readers map[cmReg][]bcUse
+	// writers, calls and pos are built with readers: the instructions
+	// that may write each virtual register (a superset, as readers), the
+	// calls, and each block's index. They let bcReachIn find a block's
+	// last event without walking every instruction for each copy.
+	writers map[cmReg][]bcUse
+	calls   []bcUse
+	pos     map[*ori.Block]int
 }
 
+// bcUse is an instruction and its block.
+type bcUse struct {
+	b  *ori.Block
+	in *ori.Inst
+}
+
+// readersOf returns the instructions that may read s (a superset of
+// those that do), each once.
+func (st *bcRegStats) readersOf(f *ori.Func, s ori.Reg) []bcUse {
+	if st.readers == nil {
+		st.readers, st.writers = map[cmReg][]bcUse{}, map[cmReg][]bcUse{}
+		st.pos = make(map[*ori.Block]int, len(f.Blocks))
+		for i, b := range f.Blocks {
+			st.pos[b] = i
+			for _, in := range b.Insts {
+				if in.Op.Has(ori.FCall) {
+					st.calls = append(st.calls, bcUse{b, in})
+				}
+				for _, o := range in.Dsts {
+					if o.Kind == ori.OpdReg && o.Reg.Virtual {
+						k := cmRegOf(o.Reg)
+						st.writers[k] = append(st.writers[k], bcUse{b, in})
+					}
+				}
+				cmReads(in, func(r ori.Reg) {
+					if !r.Virtual {
+						return
+					}
+					k := cmRegOf(r)
+					if l := st.readers[k]; len(l) > 0 && l[len(l)-1].in == in {
+						return // read twice by in
+					}
+					st.readers[k] = append(st.readers[k], bcUse{b, in})
+				})
+			}
+		}
+	}
+	return st.readers[cmRegOf(s)]
+}
+
+// addWriter records that def, in block b, now writes d.
+func (st *bcRegStats) addWriter(b *ori.Block, def *ori.Inst, d ori.Reg) {
+	if st.writers != nil {
+		k := cmRegOf(d)
+		st.writers[k] = append(st.writers[k], bcUse{b, def})
+	}
+}
+
+// addReaders records that uses, which read s, are about to read d
+// instead (those that read d already are listed under it).
+func (st *bcRegStats) addReaders(uses []bcUse, d ori.Reg) {
+	if st.readers == nil {
+		return // built later from the code as it is then
+	}
+	k := cmRegOf(d)
+	for _, u := range uses {
+		if !bcReadsRegister(u.in, k) {
+			st.readers[k] = append(st.readers[k], u)
+		}
+	}
+}
+
+// bcReadsRegister reports whether in reads a word of virtual register k.
+func bcReadsRegister(in *ori.Inst, k cmReg) bool {
+	hit := false
+	cmReads(in, func(r ori.Reg) { hit = hit || r.Virtual && cmRegOf(r) == k })
+	return hit
+}
+
+// bcCount is what bcCollect counts of one virtual register: its
+// definitions and reads, and its width (the largest word any operand
+// names, plus one).
+type bcCount struct {
+	defs, reads, width int32
+}
+
+var bcStatsPool = sync.Pool{New: func() any { return new(wordTable[bcCount]) }}
+
+// count returns k's counts.
+func (st *bcRegStats) count(k cmReg) bcCount {
+	c, _ := st.c.get(wkey{n: k.n, class: k.class})
+	return c
+}
+
+// setCount replaces k's counts.
+func (st *bcRegStats) setCount(k cmReg, c bcCount) { st.c.set(wkey{n: k.n, class: k.class}, c) }
+
+// release hands the table back; st must not be used after.
+func (st *bcRegStats) release() { bcStatsPool.Put(st.c) }
+
 func bcCollect(f *ori.Func) *bcRegStats {
-	st := &bcRegStats{defs: map[cmReg]int{}, reads: map[cmReg]int{}, width: map[cmReg]int{}}
-	note := func(r ori.Reg) {
+	st := &bcRegStats{c: bcStatsPool.Get().(*wordTable[bcCount])}
+	st.c.reset()
+	note := func(r ori.Reg, read, def int32) {
 		if r.Virtual {
 			k := cmRegOf(r)
-			st.width[k] = max(st.width[k], int(r.Off)+int(r.Words))
+			c := st.count(k)
+			c.reads += read
+			c.defs += def
+			c.width = max(c.width, int32(r.Off)+int32(r.Words))
+			st.setCount(k, c)
 		}
 	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual {
-					st.reads[cmRegOf(r)]++
-					note(r)
-				}
-			})
+			cmReads(in, func(r ori.Reg) { note(r, 1, 0) })
 			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					st.defs[cmRegOf(o.Reg)]++
-					note(o.Reg)
+				if o.Kind == ori.OpdReg {
+					note(o.Reg, 0, 1)
 				}
 			}
 		}
@@ -125,7 +231,7 @@ func bcCollect(f *ori.Func) *bcRegStats {
 
 // whole reports whether r names all of its virtual register.
 func (st *bcRegStats) whole(r ori.Reg) bool {
-	return r.Virtual && r.Off == 0 && int(r.Words) == st.width[cmRegOf(r)]
+	return r.Virtual && r.Off == 0 && int32(r.Words) == st.count(cmRegOf(r)).width
 }
 
 // bcCopy returns the copy's result and source, or ok=false.
@@ -163,6 +269,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 		return false
 	}
 	st := bcCollect(f)
+	defer st.release()
 	done := 0
 	for _, b := range f.Blocks {
 		for i := len(b.Insts) - 1; i >= 0; i-- {
@@ -175,7 +282,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			if !ok && tuples {
 				d, s, first, ok = bcGroup(b, i, st)
 			}
-			if !ok || st.defs[cmRegOf(s)] != 1 {
+			if !ok || st.count(cmRegOf(s)).defs != 1 {
 				continue
 			}
 			// Find D, the definition of s, above the copy; give up at
@@ -199,12 +306,12 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			if def.Guarded() || def.IsPseudo() || def.Op.Has(ori.FCall) || bcWritesOther(def, s, d) {
 				continue
 			}
-			var uses []*ori.Inst
+			var uses []bcUse
 			switch {
 			case first < i:
-				uses, ok = bcGroupUses(f, b, at, first, i, s)
-			case st.reads[cmRegOf(s)] != 1:
-				uses, ok = bcOtherUses(f, b, at, i, s, d)
+				uses, ok = bcGroupUses(f, st, b, at, first, i, s)
+			case st.count(cmRegOf(s)).reads != 1:
+				uses, ok = bcOtherUses(f, st, b, at, i, s, d)
 			default:
 				// The counts are exact (kept up to date below), so when
 				// the copy is s's only reader there is nothing to look
@@ -214,7 +321,7 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 			if !ok {
 				continue
 			}
-			if !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
+			if sites != nil && !sites.Allow(f, mov.ID, fmt.Sprintf("rename #%d's result %s to %s and delete the copy", def.ID, s, d)) {
 				continue
 			}
 			for k, o := range def.Dsts {
@@ -222,16 +329,21 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 					def.Dsts[k].Reg = d
 				}
 			}
+			st.addWriter(b, def, d)
+			st.addReaders(uses, d)
 			for _, u := range uses {
-				bcRename(u, s, d)
+				bcRename(u.in, s, d)
 			}
 			b.Insts = append(b.Insts[:first], b.Insts[i+1:]...)
 			// s is gone; d keeps its number of definitions (D's replaces
 			// the copy's, or the group's) and gains the reads of s but
 			// the copies'.
-			st.reads[cmRegOf(d)] += st.reads[cmRegOf(s)] - (i - first + 1)
-			st.defs[cmRegOf(d)] -= i - first
-			st.reads[cmRegOf(s)], st.defs[cmRegOf(s)] = 0, 0
+			cs, cd := st.count(cmRegOf(s)), st.count(cmRegOf(d))
+			cd.reads += cs.reads - int32(i-first+1)
+			cd.defs -= int32(i - first)
+			cs.reads, cs.defs = 0, 0
+			st.setCount(cmRegOf(d), cd)
+			st.setCount(cmRegOf(s), cs)
 			done++
 			i = first
 			// Go on with the instruction before the deleted copy; walking
@@ -245,30 +357,33 @@ func backCopyProp(f *ori.Func, budget int, tuples bool, sites *Sites) bool {
 // bcOtherUses returns the instructions other than the copy (b.Insts[ci])
 // that read s, or ok=false when one of them may see a different value in
 // d than in s. D is b.Insts[di].
-func bcOtherUses(f *ori.Func, b *ori.Block, di, ci int, s, d ori.Reg) (uses []*ori.Inst, ok bool) {
+func bcOtherUses(f *ori.Func, st *bcRegStats, b *ori.Block, di, ci int, s, d ori.Reg) (uses []bcUse, ok bool) {
 	copyInst := b.Insts[ci]
 	var in map[*ori.Block]bcReach
-	for _, x := range f.Blocks {
-		for j, u := range x.Insts {
-			if u == copyInst || !readsReg(u, s) {
-				continue
-			}
-			if x == b && j > di && j < ci {
-				uses = append(uses, u)
-				continue
-			}
-			if in == nil {
-				in = bcReachIn(f, copyInst, d)
-			}
-			r := in[x]
-			for _, p := range x.Insts[:j] {
-				r = bcStep(r, p, copyInst, d)
-			}
-			if r != bcOnlyCopy {
-				return nil, false
-			}
-			uses = append(uses, u)
+	for _, x := range st.readersOf(f, s) {
+		u := x.in
+		if u == copyInst || !readsReg(u, s) {
+			continue
 		}
+		j := slices.Index(x.b.Insts, u)
+		if j < 0 {
+			continue // deleted
+		}
+		if x.b == b && j > di && j < ci {
+			uses = append(uses, x)
+			continue
+		}
+		if in == nil {
+			in = bcReachIn(f, st, b, copyInst, d)
+		}
+		r := in[x.b]
+		for _, p := range x.b.Insts[:j] {
+			r = bcStep(r, p, copyInst, d)
+		}
+		if r != bcOnlyCopy {
+			return nil, false
+		}
+		uses = append(uses, x)
 	}
 	return uses, true
 }
@@ -311,21 +426,53 @@ func bcStep(r bcReach, in, copyInst *ori.Inst, d ori.Reg) bcReach {
 }
 
 // bcReachIn computes, per block, what reaches its entry as d's definition.
-func bcReachIn(f *ori.Func, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReach {
+// copyInst is in block cb; st's index (readersOf) is built.
+func bcReachIn(f *ori.Func, st *bcRegStats, cb *ori.Block, copyInst *ori.Inst, d ori.Reg) map[*ori.Block]bcReach {
 	in := map[*ori.Block]bcReach{}
 	if len(f.Blocks) == 0 {
 		return in
 	}
+	// A block's effect is that of its last instruction that is the copy,
+	// writes d or calls (bcNothing: none, what reaches its entry passes
+	// through). Only those instructions can be such an event: the copy,
+	// the writers of d's register and the calls, which st lists, so the
+	// blocks are not walked for each copy.
+	last := make([]bcReach, len(f.Blocks))
+	lastAt := make([]int, len(f.Blocks))
+	consider := func(u bcUse) {
+		t := bcStep(bcNothing, u.in, copyInst, d)
+		if t == bcNothing {
+			return // no longer writes d
+		}
+		bi, ok := st.pos[u.b]
+		if !ok {
+			return
+		}
+		j := slices.Index(u.b.Insts, u.in)
+		if j < 0 {
+			return // deleted
+		}
+		if j+1 > lastAt[bi] {
+			lastAt[bi], last[bi] = j+1, t
+		}
+	}
+	consider(bcUse{cb, copyInst})
+	for _, u := range st.writers[cmRegOf(d)] {
+		consider(u)
+	}
+	for _, u := range st.calls {
+		consider(u)
+	}
 	in[f.Blocks[0]] = bcOther
 	for changed := true; changed; {
 		changed = false
-		for _, b := range f.Blocks {
+		for i, b := range f.Blocks {
 			r := in[b]
 			if r == bcNothing {
 				continue
 			}
-			for _, x := range b.Insts {
-				r = bcStep(r, x, copyInst, d)
+			if last[i] != bcNothing {
+				r = last[i]
 			}
 			for _, sb := range b.Succs {
 				if m := bcMeet(in[sb], r); m != in[sb] {

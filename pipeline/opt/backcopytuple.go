@@ -35,6 +35,8 @@ package opt
 // rule stays, under BackCopyPropBudget like this one).
 
 import (
+	"slices"
+
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
@@ -66,12 +68,12 @@ func bcGroup(b *ori.Block, i int, st *bcRegStats) (d, s ori.Reg, first int, ok b
 		return d, s, 0, false
 	}
 	d1, s1 := b.Insts[i].Dsts[0].Reg, b.Insts[i].Srcs[0].Reg
-	w := st.width[cmRegOf(s1)]
+	w := int(st.count(cmRegOf(s1)).width)
 	if w != 2 && w != 4 || int(s1.Off) != w-1 || i < w-1 || cmRegOf(d1) == cmRegOf(s1) {
 		return d, s, 0, false
 	}
 	k := int(d1.Off) - (w - 1)
-	if k < 0 || k%w != 0 || k+w > st.width[cmRegOf(d1)] {
+	if k < 0 || k%w != 0 || k+w > int(st.count(cmRegOf(d1)).width) {
 		return d, s, 0, false
 	}
 	first = i - w + 1
@@ -94,17 +96,19 @@ func bcGroup(b *ori.Block, i int, st *bcRegStats) (d, s ori.Reg, first int, ok b
 // bcGroupUses returns the reads of s outside the group b.Insts[first..last]
 // (all of them between s's definition b.Insts[di] and the group), or
 // ok=false when s is read anywhere else.
-func bcGroupUses(f *ori.Func, b *ori.Block, di, first, last int, s ori.Reg) (uses []*ori.Inst, ok bool) {
-	for _, x := range f.Blocks {
-		for j, u := range x.Insts {
-			if !readsReg(u, s) || x == b && j >= first && j <= last {
-				continue
-			}
-			if x != b || j <= di || j >= first {
-				return nil, false
-			}
-			uses = append(uses, u)
+func bcGroupUses(f *ori.Func, st *bcRegStats, b *ori.Block, di, first, last int, s ori.Reg) (uses []bcUse, ok bool) {
+	for _, x := range st.readersOf(f, s) {
+		if !readsReg(x.in, s) {
+			continue
 		}
+		j := slices.Index(x.b.Insts, x.in)
+		if j < 0 || x.b == b && j >= first && j <= last {
+			continue // deleted, or in the group
+		}
+		if x.b != b || j <= di || j >= first {
+			return nil, false
+		}
+		uses = append(uses, x)
 	}
 	return uses, true
 }

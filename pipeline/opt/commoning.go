@@ -66,6 +66,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -101,8 +102,12 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 		return false, nil
 	}
 	changed := false
+	// One state serves every block (emptied between them), so that its
+	// maps keep their room instead of growing again in every block.
+	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
+	moveEquiv := !c.Bool("DisableMoveCommoning")
 	for _, b := range f.Blocks {
-		if commonBlock(f, b, c.Sites, !c.Bool("DisableMoveCommoning")) {
+		if commonBlock(f, b, c.Sites, moveEquiv, s) {
 			changed = true
 		}
 	}
@@ -128,14 +133,18 @@ type cseWord struct {
 	pad     uint8 // always 0
 }
 
+// cseWordOf returns word i of r.
+func cseWordOf(r ori.Reg, i int) cseWord {
+	if r.Virtual {
+		return cseWord{n: r.N, class: r.Class, virtual: true, word: r.Off + uint8(i)}
+	}
+	return cseWord{n: r.N + int32(i), class: r.Class}
+}
+
 func cseWords(r ori.Reg) []cseWord {
 	ws := make([]cseWord, 0, r.Words)
 	for i := 0; i < int(r.Words); i++ {
-		if r.Virtual {
-			ws = append(ws, cseWord{n: r.N, class: r.Class, virtual: true, word: r.Off + uint8(i)})
-		} else {
-			ws = append(ws, cseWord{n: r.N + int32(i), class: r.Class})
-		}
+		ws = append(ws, cseWordOf(r, i))
 	}
 	return ws
 }
@@ -193,9 +202,9 @@ func (s *cseState) appendReg(b []byte, r ori.Reg) []byte {
 		return append(b, r.String()...)
 	}
 	b = append(b, r.Class.String()...)
-	for _, w := range cseWords(r) {
+	for i := 0; i < int(r.Words); i++ { // cseWords without its slice
 		b = append(b, 'v')
-		b = strconv.AppendInt(b, int64(s.get(w)), 10)
+		b = strconv.AppendInt(b, int64(s.get(cseWordOf(r, i))), 10)
 	}
 	return b
 }
@@ -351,8 +360,12 @@ func (s *cseState) instKey(in *ori.Inst) string {
 	return string(b)
 }
 
-func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool {
-	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
+// commonBlock commons the equal computations of blk, with s as its
+// (emptied) state.
+func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *cseState) bool {
+	clear(s.vn)
+	clear(s.table)
+	s.next = 0
 	changed := false
 	selfMoves := map[*ori.Inst]bool{}
 	defer func() {
@@ -379,7 +392,7 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool) bool
 			}
 		}
 		if reset {
-			s.vn = map[cseWord]int{}
+			clear(s.vn)
 			continue
 		}
 		if in.Op == ori.OpCALL {
@@ -462,12 +475,6 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// cseReg identifies a virtual register (all its words).
-type cseReg struct {
-	class ori.RegClass
-	n     int32
-}
-
 // commonDominated is the dominator-scoped part (ptxas's GvnCse walks the
 // dominator tree the same way). It only considers stable registers:
 // virtual registers with exactly one definition in the function, and that
@@ -480,22 +487,37 @@ type cseReg struct {
 // becomes MOV B.dst = A.dst. The table is scoped: entries made in a block
 // are visible in the blocks it dominates and dropped afterwards.
 func commonDominated(f *ori.Func, sites *Sites) bool {
-	defs := map[cseReg]int{}
+	// Definitions per register, counted in a dense table (word 0 of each
+	// register's slot; a map was a third of the pass).
+	defs := cseDefsPool.Get().(*wordTable[int32])
+	defer cseDefsPool.Put(defs)
+	defs.reset()
+	count := func(r ori.Reg, n int32) {
+		k := wkey{n: r.N, class: r.Class}
+		c, _ := defs.get(k)
+		defs.set(k, c+n)
+	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					k := cseReg{o.Reg.Class, o.Reg.N}
-					defs[k]++
+					count(o.Reg, 1)
 					if in.Guarded() {
-						defs[k]++ // never stable
+						count(o.Reg, 1) // never stable
 					}
 				}
 			}
 		}
 	}
 	stable := func(r ori.Reg) bool {
-		return r.IsZero() || r.Virtual && defs[cseReg{r.Class, r.N}] == 1
+		if r.IsZero() {
+			return true
+		}
+		if !r.Virtual {
+			return false
+		}
+		c, _ := defs.get(wkey{n: r.N, class: r.Class})
+		return c == 1
 	}
 	candidate := func(in *ori.Inst) int {
 		res := cseResult(in)
@@ -559,6 +581,9 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 	walk(f.Blocks[0])
 	return changed
 }
+
+// cseDefsPool keeps commonDominated's definition counts between calls.
+var cseDefsPool = sync.Pool{New: func() any { return new(wordTable[int32]) }}
 
 // cseDominators returns the immediate dominator of every block reachable
 // from the entry (nil for the entry and unreachable blocks), by the

@@ -48,6 +48,7 @@ package opt
 
 import (
 	"math/bits"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -815,8 +816,12 @@ func foldISETP(in *ori.Inst) bool {
 
 // readWords returns every virtual register word some instruction of f
 // reads (sources, address bases, guards, MOV.PHI operands).
-func readWords(f *ori.Func) map[wkey]bool {
-	read := map[wkey]bool{}
+// The set is a dense word table from readWordsPool (a map filled with
+// every read word of the function was most of narrowWide's time); the
+// caller puts it back.
+func readWords(f *ori.Func) *wordTable[struct{}] {
+	read := readWordsPool.Get().(*wordTable[struct{}])
+	read.reset()
 	wide := 1
 	note := func(r ori.Reg) {
 		if !r.Virtual {
@@ -825,7 +830,7 @@ func readWords(f *ori.Func) map[wkey]bool {
 		// In an instruction with 64-bit operands, assume a narrower
 		// register source may be read as wide as the widest operand.
 		for i := 0; i < max(int(r.Words), wide); i++ {
-			read[wordKey(r, i)] = true
+			read.set(wordKey(r, i), struct{}{})
 		}
 	}
 	for _, b := range f.Blocks {
@@ -842,7 +847,7 @@ func readWords(f *ori.Func) map[wkey]bool {
 				}
 			}
 			if in.Guard.Virtual {
-				read[wordKey(in.Guard, 0)] = true
+				read.set(wordKey(in.Guard, 0), struct{}{})
 			}
 			for _, o := range in.Srcs {
 				if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
@@ -859,11 +864,18 @@ func readWords(f *ori.Func) map[wkey]bool {
 	return read
 }
 
+var readWordsPool = sync.Pool{New: func() any { return new(wordTable[struct{}]) }}
+
 // narrowWide turns IMAD.WIDE[.U32] d.64 = a, b, c.64 whose high result
 // word nobody reads into IMAD d = a, b, c[0]: the low word of the 64-bit
 // product plus addend is the 32-bit a*b + c, signed or not.
 func narrowWide(f *ori.Func, s *Sites) bool {
-	var read map[wkey]bool
+	var read *wordTable[struct{}]
+	defer func() {
+		if read != nil {
+			readWordsPool.Put(read)
+		}
+	}()
 	changed := false
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -887,7 +899,7 @@ func narrowWide(f *ori.Func, s *Sites) bool {
 			if read == nil {
 				read = readWords(f)
 			}
-			if read[wordKey(d, 1)] {
+			if _, ok := read.get(wordKey(d, 1)); ok {
 				continue
 			}
 			if c.Kind == ori.OpdReg {

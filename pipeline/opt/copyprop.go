@@ -75,6 +75,8 @@ package opt
 // definition.
 
 import (
+	"sync"
+
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
@@ -117,59 +119,59 @@ type cpEntry struct {
 	srcReg bool // src is a virtual register word (srcKey valid)
 }
 
-// copyCandidate returns the word copies an instruction makes, or nil.
-func copyCandidate(in *ori.Inst) []cpEntry {
+// appendCopyCandidates appends the word copies in makes to out (one
+// buffer for the whole function instead of a slice per copy).
+func appendCopyCandidates(out []cpEntry, in *ori.Inst) []cpEntry {
 	if in.Op == ori.OpPLOP3 {
-		return predConstants(in)
+		return append(out, predConstants(in)...)
 	}
 	if in.Op == ori.OpIADD3 || in.Op == ori.OpUIADD3 {
-		return noCarry(in)
+		return append(out, noCarry(in)...)
 	}
 	if (in.Op != ori.OpMOV && in.Op != ori.OpUMOV) || len(in.Mods) != 0 || in.Guarded() {
-		return nil
+		return out
 	}
 	if len(in.Dsts) != 1 || len(in.Srcs) != 1 {
-		return nil
+		return out
 	}
 	d, s := in.Dsts[0], in.Srcs[0]
 	if d.Kind != ori.OpdReg || !d.Reg.Virtual || d.Reg.Class.IsPred() || d.Reg.Words == 0 {
-		return nil
+		return out
 	}
 	switch s.Kind {
 	case ori.OpdReg:
 		if s.Neg || s.Abs || s.Not {
-			return nil
+			return out
 		}
 		r := s.Reg
 		if r.IsZero() {
 			if d.Reg.Words != 1 || r.Class.IsPred() {
-				return nil
+				return out
 			}
-			return []cpEntry{{dst: wordKey(d.Reg, 0), src: ori.R(zeroFor(d.Reg.Class))}}
+			return append(out, cpEntry{dst: wordKey(d.Reg, 0), src: ori.R(zeroFor(d.Reg.Class))})
 		}
 		if !r.Virtual || r.Class != d.Reg.Class || r.Words != d.Reg.Words {
-			return nil
+			return out
 		}
 		if r.N == d.Reg.N {
-			return nil // a self or overlapping copy
+			return out // a self or overlapping copy
 		}
-		out := make([]cpEntry, r.Words)
-		for i := range out {
-			out[i] = cpEntry{dst: wordKey(d.Reg, i), src: ori.R(r.Word(i)), srcKey: wordKey(r, i), srcReg: true}
+		for i := 0; i < int(r.Words); i++ {
+			out = append(out, cpEntry{dst: wordKey(d.Reg, i), src: ori.R(r.Word(i)), srcKey: wordKey(r, i), srcReg: true})
 		}
 		return out
 	case ori.OpdImm:
 		if d.Reg.Words != 1 || s.FKind == ori.ImmF64 {
-			return nil
+			return out
 		}
-		return []cpEntry{{dst: wordKey(d.Reg, 0), src: s}}
+		return append(out, cpEntry{dst: wordKey(d.Reg, 0), src: s})
 	case ori.OpdCBank:
 		if d.Reg.Words != 1 || s.HasBase {
-			return nil
+			return out
 		}
-		return []cpEntry{{dst: wordKey(d.Reg, 0), src: s}}
+		return append(out, cpEntry{dst: wordKey(d.Reg, 0), src: s})
 	}
-	return nil
+	return out
 }
 
 // predConstants returns the constant predicates an unguarded PLOP3 with
@@ -317,6 +319,32 @@ func (s cpSet) fill() {
 	}
 }
 
+// cpScratch is what copyProp keeps between runs: the dense word table,
+// the copy buffer and the available sets' array.
+type cpScratch struct {
+	words   wordIDs
+	entries []cpEntry
+	sets    []uint64
+}
+
+var cpPool = sync.Pool{New: func() any { return new(cpScratch) }}
+
+// release empties the word table p numbered (every word it numbered is a
+// copy's destination or source) and hands the buffers back to the pool.
+func (sc *cpScratch) release(p *copyProblem) {
+	for i := range p.entries {
+		e := &p.entries[i]
+		p.words.forget(e.dst)
+		if e.srcReg {
+			p.words.forget(e.srcKey)
+		}
+	}
+	clear(p.words.other)
+	p.words.n = 0
+	sc.words, sc.entries = p.words, p.entries[:0]
+	cpPool.Put(sc)
+}
+
 type copyProblem struct {
 	entries []cpEntry
 	// words numbers the register words the copies name (dst or src).
@@ -397,35 +425,77 @@ type cpBlock struct {
 // must be current) and reports whether it rewrote any operand.
 func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	p := &copyProblem{ends: make([][]int32, len(f.Blocks)), starts: make([]int32, len(f.Blocks))}
-	note := func(k wkey, c int32, dst bool) {
-		id := p.words.add(k)
-		for int(id) >= len(p.touching) {
-			p.touching = append(p.touching, nil)
-			p.byDst = append(p.byDst, nil)
-		}
-		p.touching[id] = append(p.touching[id], c)
-		if dst {
-			p.byDst[id] = append(p.byDst[id], c)
-		}
+	// The word numbering, the copies and the available sets are kept
+	// between runs (cpScratch): every GeneralOptimize round of every
+	// phase runs this over the whole function.
+	sc := cpPool.Get().(*cpScratch)
+	p.words, p.entries = sc.words, sc.entries[:0]
+	defer sc.release(p)
+	// The copies go into one buffer, the per-instruction ends into one
+	// array, and the per-word lists into two arrays cut by word (counted
+	// first): a slice per copy, per block and per word was most of the
+	// pass's allocations.
+	nInsts := 0
+	for _, b := range f.Blocks {
+		nInsts += len(b.Insts)
 	}
+	allEnds := make([]int32, nInsts)
 	for bi, b := range f.Blocks {
-		ends := make([]int32, len(b.Insts))
+		ends := allEnds[:len(b.Insts):len(b.Insts)]
+		allEnds = allEnds[len(b.Insts):]
 		p.starts[bi] = int32(len(p.entries))
 		for j, in := range b.Insts {
-			for _, e := range copyCandidate(in) {
-				if !cbank && e.src.Kind == ori.OpdCBank {
-					continue // CopyPropConstantBank=0
+			start := len(p.entries)
+			p.entries = appendCopyCandidates(p.entries, in)
+			if !cbank { // CopyPropConstantBank=0
+				kept := p.entries[:start]
+				for _, e := range p.entries[start:] {
+					if e.src.Kind != ori.OpdCBank {
+						kept = append(kept, e)
+					}
 				}
-				c := int32(len(p.entries))
-				p.entries = append(p.entries, e)
-				note(e.dst, c, true)
-				if e.srcReg {
-					note(e.srcKey, c, false)
-				}
+				p.entries = kept
 			}
 			ends[j] = int32(len(p.entries))
 		}
 		p.ends[bi] = ends
+	}
+	ids := make([]int32, 2*len(p.entries)) // dst and src word ids per copy (-1: none)
+	for c := range p.entries {
+		e := &p.entries[c]
+		ids[2*c], ids[2*c+1] = p.words.add(e.dst), -1
+		if e.srcReg {
+			ids[2*c+1] = p.words.add(e.srcKey)
+		}
+	}
+	nw := int(p.words.n)
+	count := make([]int32, 2*nw) // touching, then byDst
+	for c := range p.entries {
+		count[ids[2*c]]++
+		count[nw+int(ids[2*c])]++
+		if id := ids[2*c+1]; id >= 0 {
+			count[id]++
+		}
+	}
+	p.touching, p.byDst = make([][]int32, nw), make([][]int32, nw)
+	lists := make([]int32, 0, 3*len(p.entries))
+	for w := 0; w < nw; w++ {
+		k := int(count[w])
+		p.touching[w] = lists[len(lists) : len(lists) : len(lists)+k]
+		lists = lists[:len(lists)+k]
+	}
+	for w := 0; w < nw; w++ {
+		k := int(count[nw+w])
+		p.byDst[w] = lists[len(lists) : len(lists) : len(lists)+k]
+		lists = lists[:len(lists)+k]
+	}
+	for c := range p.entries {
+		d := ids[2*c]
+		p.touching[d] = append(p.touching[d], int32(c))
+		p.byDst[d] = append(p.byDst[d], int32(c))
+		if sid := ids[2*c+1]; sid >= 0 {
+			p.touching[sid] = append(p.touching[sid], int32(c))
+		}
 	}
 	n := len(p.entries)
 	if n == 0 || len(f.Blocks) == 0 {
@@ -453,11 +523,15 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	// the instructions again on every sweep.
 	sum := make([]cpBlock, len(f.Blocks))
 	seen := make([]bool, len(p.touching))
+	// The blocks' kills and gens fill two shared buffers, each block's
+	// lists starting where the previous block's end.
+	// (A block generates each copy at most once: n bounds the gens.)
+	killBuf, genBuf := make([]int32, 0, 2*nInsts), make([]int32, 0, n)
 	for bi, b := range f.Blocks {
 		if !reach[bi] {
 			continue
 		}
-		var kills []int32
+		kills := killBuf[:0]
 		for _, in := range b.Insts {
 			for _, w := range p.defIDs(in) {
 				if !seen[w] {
@@ -471,7 +545,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		// A copy survives when no later instruction of the block writes
 		// its dst or src: walk backward collecting the written words.
-		var gens []int32
+		gens := genBuf[:0]
 		for j := len(b.Insts) - 1; j >= 0; j-- {
 			for c := p.first(bi, j); c < p.ends[bi][j]; c++ {
 				e := &p.entries[c]
@@ -486,24 +560,45 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		for _, w := range kills {
 			seen[w] = false
 		}
-		sum[bi] = cpBlock{kills: kills, gens: gens}
+		killBuf, genBuf = kills[len(kills):], gens[len(gens):]
+		sum[bi] = cpBlock{kills: kills[:len(kills):len(kills)], gens: gens[:len(gens):len(gens)]}
 	}
 	preds := make([][]int32, len(f.Blocks))
+	nEdges := 0
+	for _, b := range f.Blocks {
+		nEdges += len(b.Preds)
+	}
+	predBuf := make([]int32, 0, nEdges)
 	for i, b := range f.Blocks {
 		if !reach[i] {
 			continue
 		}
+		ps := predBuf[len(predBuf):]
 		for _, pb := range b.Preds {
 			if pi, ok := pos[pb]; ok && reach[pi] {
-				preds[i] = append(preds[i], int32(pi))
+				ps = append(ps, int32(pi))
 			}
+		}
+		if len(ps) > 0 {
+			preds[i] = ps[:len(ps):len(ps)]
+			predBuf = predBuf[:len(predBuf)+len(ps)]
 		}
 	}
 	in := make([]cpSet, len(f.Blocks))
 	out := make([]cpSet, len(f.Blocks))
+	sw := (n + 63) / 64
+	// Every block's two sets in one array; in[i] is written before it is
+	// read and out[i] is filled below, so what an earlier run left in
+	// the array does not matter.
+	if need := 2 * len(f.Blocks) * sw; cap(sc.sets) < need {
+		sc.sets = make([]uint64, need)
+	} else {
+		sc.sets = sc.sets[:need]
+	}
+	sets := sc.sets
 	for i := range f.Blocks {
-		in[i] = newCPSet(n)
-		out[i] = newCPSet(n)
+		in[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
+		out[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i].fill() // optimistic start for a must-analysis
 	}
 	cur := newCPSet(n)

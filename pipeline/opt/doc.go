@@ -17,7 +17,10 @@
 // workbench.
 //
 // Shared helpers have their own files too: wordids.go numbers register
-// words densely for the passes that keep per-word lists and bitsets.
+// words densely for the passes that keep per-word lists and bitsets, and
+// wordtable.go maps register words to values through dense slices with a
+// constant-time reset, which the passes keep in sync.Pools between runs
+// instead of building a map per run (functions compile concurrently).
 package opt
 
 import (

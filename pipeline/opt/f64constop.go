@@ -48,6 +48,7 @@ package opt
 
 import (
 	"math"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -75,31 +76,38 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
 		return false
 	}
 	known := fpKnownMovs(f)
+	defer known.release()
+	local := f64LocalPool.Get().(*wordTable[f64Word])
+	defer f64LocalPool.Put(local)
 	changed := false
 	for _, b := range f.Blocks {
 		// local holds the words this block has written so far: the
 		// immediate of an unguarded MOV, or ok false after any other
 		// definition.
-		local := map[wkey]f64Word{}
+		local.reset()
 		for _, in := range b.Insts {
 			f64ConstInst(f, in, s, known, local, &changed)
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
 					for i := 0; i < max(int(o.Reg.Words), 1); i++ {
-						local[wordKey(o.Reg, i)] = f64Word{}
+						local.set(wordKey(o.Reg, i), f64Word{})
 					}
 				}
 			}
 			if in.Op == ori.OpMOV && !in.Guarded() && !in.IsPhi() && len(in.Dsts) == 1 && len(in.Srcs) == 1 &&
 				in.Dsts[0].Kind == ori.OpdReg && in.Dsts[0].Reg.Virtual && in.Dsts[0].Reg.Class == ori.ClassR && in.Dsts[0].Reg.Words == 1 {
 				if v, ok := constVal(in.Srcs[0]); ok {
-					local[wordKey(in.Dsts[0].Reg, 0)] = f64Word{v, true}
+					local.set(wordKey(in.Dsts[0].Reg, 0), f64Word{v, true})
 				}
 			}
 		}
 	}
 	return changed
 }
+
+// f64LocalPool keeps the per-block tables of f64ConstOperands between
+// calls (see fpKnownPool).
+var f64LocalPool = sync.Pool{New: func() any { return new(wordTable[f64Word]) }}
 
 // f64Word is what a block knows of a register word it wrote.
 type f64Word struct {
@@ -109,7 +117,7 @@ type f64Word struct {
 
 // f64ConstInst folds one known source of in, an f64 operation, into its
 // constant slot.
-func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known map[wkey]uint32, local map[wkey]f64Word, changed *bool) {
+func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known *fpKnownWords, local *wordTable[f64Word], changed *bool) {
 	if !f64Ops(in.Op) {
 		return
 	}
@@ -121,11 +129,10 @@ func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known map[wkey]uint32, lo
 		return
 	}
 	word := func(k wkey) (uint32, bool) {
-		if w, seen := local[k]; seen {
+		if w, seen := local.get(k); seen {
 			return w.v, w.ok
 		}
-		v, ok := known[k]
-		return v, ok
+		return known.get(k)
 	}
 	for _, j := range slots {
 		imm, ok := f64Known(in.Srcs[j], word)

@@ -41,6 +41,8 @@ package opt
 // than RCP are not folded.
 
 import (
+	"sync"
+
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sim/fp"
 )
@@ -50,20 +52,56 @@ import (
 // of a register operand.
 type fpKnown struct {
 	f *ori.Func
-	m map[wkey]uint32
+	m *fpKnownWords
+}
+
+// fpKnownWords is what fpKnownMovs found: for every virtual register word
+// of the function, how often it is written and, for the 32-bit R words a
+// MOV of a constant writes, that constant.
+type fpKnownWords struct {
+	t wordTable[fpWordDefs]
+}
+
+type fpWordDefs struct {
+	defs  int32
+	v     uint32
+	isMov bool // a MOV of constant v writes the word
+}
+
+// get returns the constant of k when k's only definition is such a MOV.
+func (k *fpKnownWords) get(w wkey) (uint32, bool) {
+	d, ok := k.t.get(w)
+	return d.v, ok && d.defs == 1 && d.isMov
+}
+
+// fpKnownPool keeps the tables of fpKnownMovs between calls: the bundle
+// builds one up to twice a round, in every GeneralOptimize phase, and
+// allocating dense tables sized by the function's register count each
+// time cost more than the maps they replaced. (A pool, as functions
+// compile concurrently.)
+var fpKnownPool = sync.Pool{New: func() any { return new(fpKnownWords) }}
+
+// release hands k back for another fpKnownMovs; k must not be used after.
+func (k *fpKnownWords) release() {
+	if k != nil {
+		fpKnownPool.Put(k)
+	}
 }
 
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
-// of a 32-bit immediate or RZ.
-func fpKnownMovs(f *ori.Func) map[wkey]uint32 {
-	defs := map[wkey]int{}
-	k := map[wkey]uint32{}
+// of a 32-bit immediate or RZ. The caller releases the result.
+func fpKnownMovs(f *ori.Func) *fpKnownWords {
+	k := fpKnownPool.Get().(*fpKnownWords)
+	k.t.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
 					for i := 0; i < int(o.Reg.Words); i++ {
-						defs[wordKey(o.Reg, i)]++
+						w := wordKey(o.Reg, i)
+						d, _ := k.t.get(w)
+						d.defs++
+						k.t.set(w, d)
 					}
 				}
 			}
@@ -75,13 +113,11 @@ func fpKnownMovs(f *ori.Func) map[wkey]uint32 {
 				continue
 			}
 			if v, ok := constVal(in.Srcs[0]); ok {
-				k[wordKey(d.Reg, 0)] = v
+				w := wordKey(d.Reg, 0)
+				x, _ := k.t.get(w)
+				x.v, x.isMov = v, true
+				k.t.set(w, x)
 			}
-		}
-	}
-	for w := range k {
-		if defs[w] != 1 {
-			delete(k, w)
 		}
 	}
 	return k
@@ -99,7 +135,7 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 		if k.m == nil {
 			k.m = fpKnownMovs(k.f)
 		}
-		x, ok := k.m[wordKey(o.Reg, 0)]
+		x, ok := k.m.get(wordKey(o.Reg, 0))
 		if !ok {
 			return 0, false
 		}
@@ -122,6 +158,7 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 // fpFold folds every f32 instruction of f whose sources are known.
 func fpFold(f *ori.Func, s *Sites) bool {
 	k := &fpKnown{f: f}
+	defer func() { k.m.release() }()
 	changed := false
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {

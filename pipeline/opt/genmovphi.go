@@ -106,26 +106,75 @@ type mpReg struct {
 	unreached bool         // mentioned in a block the entry does not reach
 }
 
+// mpRegs holds the mpReg of each virtual register of a function: one
+// slice of them, found through a slice per class indexed by register
+// number (numbers are small and dense), and a map for the rest. A map of
+// pointers allocated one register at a time was most of the scan.
+type mpRegs struct {
+	dense [ori.NumClasses][]int32 // index in list, plus one
+	other map[mpKey]int32
+	list  []mpReg
+}
+
+// mpRegsDenseLimit bounds the dense part (as wordIDsDenseLimit).
+const mpRegsDenseLimit = 1 << 22
+
+func (x *mpRegs) dslot(k mpKey) bool {
+	return k.n >= 0 && k.n < mpRegsDenseLimit && k.class < ori.NumClasses
+}
+
+// at returns k's entry, or nil. The pointer is good until the next add.
+func (x *mpRegs) at(k mpKey) *mpReg {
+	if x.dslot(k) {
+		if d := x.dense[k.class]; int(k.n) < len(d) && d[k.n] > 0 {
+			return &x.list[d[k.n]-1]
+		}
+		return nil
+	}
+	if i, ok := x.other[k]; ok {
+		return &x.list[i]
+	}
+	return nil
+}
+
+// add returns k's entry, making an empty one if k has none, and whether
+// it did. The pointer is good until the next add.
+func (x *mpRegs) add(k mpKey) (*mpReg, bool) {
+	if r := x.at(k); r != nil {
+		return r, false
+	}
+	i := int32(len(x.list))
+	x.list = append(x.list, mpReg{})
+	if x.dslot(k) {
+		d := x.dense[k.class]
+		if int(k.n) >= len(d) {
+			d = append(d, make([]int32, max(int(k.n)+1-len(d), len(d)))...)
+			x.dense[k.class] = d
+		}
+		d[k.n] = i + 1
+	} else {
+		if x.other == nil {
+			x.other = map[mpKey]int32{}
+		}
+		x.other[k] = i
+	}
+	return &x.list[i], true
+}
+
 // mpScan collects mpReg for every virtual register of f, and the
 // registers in the order of their first mention. reached says which
 // blocks the entry reaches (nil: all).
-func mpScan(f *ori.Func, reached func(*ori.Block) bool) (map[mpKey]*mpReg, []mpKey) {
-	regs := map[mpKey]*mpReg{}
+func mpScan(f *ori.Func, reached func(*ori.Block) bool) (*mpRegs, []mpKey) {
+	regs := &mpRegs{}
 	var order []mpKey
-	get := func(r ori.Reg) *mpReg {
-		k := mpKeyOf(r)
-		x := regs[k]
-		if x == nil {
-			x = &mpReg{}
-			regs[k] = x
-			order = append(order, k)
-		}
-		return x
-	}
 	for _, b := range f.Blocks {
 		unreached := reached != nil && !reached(b)
 		mention := func(r ori.Reg) *mpReg {
-			x := get(r)
+			k := mpKeyOf(r)
+			x, added := regs.add(k)
+			if added {
+				order = append(order, k)
+			}
 			x.partial = x.partial || r.Off != 0 || r.Words != 1
 			x.unreached = x.unreached || unreached
 			return x
@@ -143,16 +192,19 @@ func mpScan(f *ori.Func, reached func(*ori.Block) bool) (map[mpKey]*mpReg, []mpK
 					}
 				}
 			}
-			seen := map[mpKey]bool{}
-			for _, o := range in.Dsts {
+			for i, o := range in.Dsts {
 				if o.Kind != ori.OpdReg || !o.Reg.Virtual {
 					continue
 				}
 				x := mention(o.Reg)
 				k := mpKeyOf(o.Reg)
+				// Written by an earlier result of in too?
+				seen := false
+				for _, p := range in.Dsts[:i] {
+					seen = seen || p.Kind == ori.OpdReg && p.Reg.Virtual && mpKeyOf(p.Reg) == k
+				}
 				x.guarded = x.guarded || in.Guarded()
-				x.odd = x.odd || seen[k] || in.IsPhi()
-				seen[k] = true
+				x.odd = x.odd || seen || in.IsPhi()
 				x.defs++
 				if n := len(x.blocks); n == 0 || x.blocks[n-1] != b {
 					x.blocks = append(x.blocks, b)
@@ -168,14 +220,14 @@ func mpScan(f *ori.Func, reached func(*ori.Block) bool) (map[mpKey]*mpReg, []mpK
 func mpCandidates(f *ori.Func, dom *ori.DomTree) ([]mpKey, map[mpKey][]*ori.Block) {
 	regs, order := mpScan(f, dom.Reached)
 	for _, r := range ori.UndefinedReads(f) {
-		if x := regs[mpKeyOf(r)]; x != nil {
+		if x := regs.at(mpKeyOf(r)); x != nil {
 			x.unreached = true // read before defined: no value to start from
 		}
 	}
 	var out []mpKey
 	blocks := map[mpKey][]*ori.Block{}
 	for _, k := range order {
-		x := regs[k]
+		x := regs.at(k)
 		if x.defs > 1 && !x.partial && !x.guarded && !x.odd && !x.unreached && (k.class == ori.ClassR || k.class == ori.ClassP) {
 			out = append(out, k)
 			blocks[k] = x.blocks

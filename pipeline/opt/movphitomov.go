@@ -303,7 +303,7 @@ func mpSplitEdge(f *ori.Func, from, to *ori.Block, seq []*ori.Inst) error {
 func mpCoalesce(f *ori.Func) {
 	regs, _ := mpScan(f, nil)
 	ok := func(r ori.Reg) bool {
-		x := regs[mpKeyOf(r)]
+		x := regs.at(mpKeyOf(r))
 		return r.Virtual && x != nil && x.defs == 1 && !x.partial && !x.guarded
 	}
 	// The candidates: phi results and register sources that qualify.
@@ -336,10 +336,58 @@ func mpCoalesce(f *ori.Func) {
 	type pair struct{ a, b mpKey }
 	inter := map[pair]bool{}
 	live := ori.Liveness(f)
-	for _, b := range f.Blocks {
+	// A walk of b can only find live right after an instruction a word
+	// that is live out of b or read in b. So each block is walked only
+	// when it defines a candidate, and each definition is tested against
+	// those candidates alone, not against all of them: testing every
+	// candidate at every definition made this quadratic in the size of
+	// large kernels in SSA form. mention[i] is the block (plus one) that
+	// last named candidate i in an operand.
+	candIdx := make(map[mpKey]int32, len(cands))
+	for i, k := range cands {
+		candIdx[k] = int32(i)
+	}
+	mention := make([]int32, len(cands))
+	var rel []mpKey
+	for bi, b := range f.Blocks {
 		nPhi := 0
 		for nPhi < len(b.Insts) && b.Insts[nPhi].IsPhi() {
 			nPhi++
+		}
+		defines := false
+		stamp := int32(bi + 1)
+		note := func(r ori.Reg) {
+			if !r.Virtual {
+				return
+			}
+			if i, ok := candIdx[mpKeyOf(r)]; ok {
+				mention[i] = stamp
+			}
+		}
+		for _, in := range b.Insts {
+			note(in.Guard)
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdReg || o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank {
+					note(o.Reg)
+				}
+			}
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual && isCand[mpKeyOf(o.Reg)] {
+					defines = true
+				}
+				if o.Kind == ori.OpdReg || o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank {
+					note(o.Reg)
+				}
+			}
+		}
+		if !defines {
+			continue
+		}
+		rel = rel[:0]
+		for i, y := range cands {
+			if mention[i] == stamp || live.LiveOut(b, ori.VReg(y.class, int(y.n), 1)) {
+				rel = append(rel, y)
+			}
 		}
 		live.Walk(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, _ bool) {
 			var defined []mpKey
@@ -360,7 +408,7 @@ func mpCoalesce(f *ori.Func) {
 				}
 			}
 			for _, x := range defined {
-				for _, y := range cands {
+				for _, y := range rel {
 					if y != x && liveAfter(ori.VReg(y.class, int(y.n), 1)) {
 						inter[pair{x, y}], inter[pair{y, x}] = true, true
 					}

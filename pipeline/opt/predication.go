@@ -167,6 +167,12 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 			if r == nil || refused[r.br.ID] {
 				continue
 			}
+			if ifcvtRejected(r, base, combined) {
+				// Whatever the liveness says: the liveness (and with it
+				// a recomputation after earlier conversions) is not
+				// needed, nor the trial conversion.
+				continue
+			}
 			if live == nil {
 				live = ori.Liveness(f)
 			} else if dirty.touches(r) {
@@ -240,15 +246,42 @@ func ifcvtWords(b *ori.Block, fn func(cmWord)) {
 	}
 }
 
-// mark records r's blocks and words as changed (called before and after
-// the conversion, so that both the old and the new instructions count).
+// mark records r's blocks and the words their instructions write as
+// changed (called before and after the conversion, so that both the old
+// and the new instructions count).
+//
+// A word the region's instructions only read keeps its liveness at every
+// other block: before the conversion it was read in the header, an arm
+// or (through a phi) on an edge into the merge block, and afterwards it is
+// read at the same or a later point of the header, with no write of it
+// anywhere in the region in either case; so it is live into the header
+// exactly when it was, and the merge block's live-in set is the merge
+// block's own. Only the written words (results, kills, the selects'
+// results, the combined guards) can change their live ranges beyond the
+// region. Counting the read words as well made every later region that
+// reads, say, the same base address recompute the whole liveness.
 func (d *ifcvtDirty) mark(r *ifcvtRegion) {
 	if d.blocks == nil {
 		d.blocks, d.words = map[*ori.Block]bool{}, map[cmWord]bool{}
 	}
 	for _, b := range r.regionBlocks() {
+		if b == r.merge && !ifcvtBlockHasPhi(b) {
+			// The conversion edits the merge block only to replace its
+			// phis: without them, it keeps its instructions and its
+			// successors, and with them its live sets (it is the next
+			// region's header in a chain of ifs).
+			continue
+		}
 		d.blocks[b] = true
-		ifcvtWords(b, func(w cmWord) { d.words[w] = true })
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					for w := 0; w < int(o.Reg.Words); w++ {
+						d.words[cmWordOf(o.Reg, w)] = true
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -490,6 +523,16 @@ func ifcvtLongLatency(body []*ori.Inst) bool {
 	return false
 }
 
+// ifcvtBlockHasPhi reports whether b holds a MOV.PHI.
+func ifcvtBlockHasPhi(b *ori.Block) bool {
+	for _, in := range b.Insts {
+		if in.IsPhi() {
+			return true
+		}
+	}
+	return false
+}
+
 func ifcvtHasPhi(f *ori.Func) bool {
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -606,6 +649,17 @@ func ifcvtKills(f *ori.Func, seq []*ori.Inst, deadAtBranch, liveAfter func(cmWor
 		}
 	}
 	return kills
+}
+
+// ifcvtRejected reports whether ifcvtProfitable rejects r whatever the
+// liveness: a conversion emits every instruction of each arm's body (and
+// perhaps PLOP3s and kills besides), so an arm body longer than base, or
+// two longer than combined, exceed the limits already; and a diamond
+// with long-latency instructions in both arms stays a branch.
+func ifcvtRejected(r *ifcvtRegion, base, combined int) bool {
+	nf, nt := len(r.fallBody), len(r.takenBody)
+	return nf > base || nt > base || nf+nt > combined ||
+		r.shape == "diamond" && ifcvtLongLatency(r.fallBody) && ifcvtLongLatency(r.takenBody)
 }
 
 // ifcvtProfitable converts the region in a copy of its blocks and applies

@@ -59,3 +59,15 @@ func (x *wordIDs) add(k wkey) int32 {
 	x.other[k] = id
 	return id
 }
+
+// forget removes k's number (the table is emptied word by word, keeping
+// its slices, for reuse).
+func (x *wordIDs) forget(k wkey) {
+	if i, ok := x.slot(k); ok {
+		if d := x.dense[k.class]; i < len(d) {
+			d[i] = 0
+		}
+		return
+	}
+	delete(x.other, k)
+}
