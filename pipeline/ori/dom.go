@@ -130,6 +130,13 @@ type analysisCache struct {
 	liveFP                 uint64
 	liveKeys               int
 	liveEdges, liveScratch []*Block
+	// press is the last MaxPressure of the function, valid (pressOK)
+	// while the code has the Fingerprint pressFP and the blocks and
+	// edges are pressEdges (flattened as edges is).
+	press                    Pressure
+	pressOK                  bool
+	pressFP                  uint64
+	pressEdges, pressScratch []*Block
 	// byID is computeEdges's scratch: blocks by ID.
 	byID []*Block
 	// solve is the scratch of every liveness fixed point of the
