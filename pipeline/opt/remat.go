@@ -789,11 +789,12 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 		var ps *cmPressureState
 		for cloned < cfg.budget {
 			if ps == nil {
+				live := ori.Liveness(f)
 				// Most functions are at or below the register target:
 				// their peak alone says so, without the state a batch
 				// needs (building it was most of the phase).
 				if class == ori.ClassR {
-					p := cmPeak(f, class)
+					p := cmPeak(f, class, live)
 					if rematCheckPressure != nil {
 						rematCheckPressure(f, class, p, -1, nil)
 					}
@@ -801,7 +802,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 						break
 					}
 				}
-				ps = newCMPressure(f, class)
+				ps = newCMPressure(f, class, live)
 			}
 			start, at := ps.peak, ps.at
 			if class == ori.ClassR && start <= cfg.target {
