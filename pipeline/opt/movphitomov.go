@@ -71,10 +71,8 @@ func convertAllMovPhiToMov(f *ori.Func, c *Context) (bool, error) {
 	if !loopHasPhi(f) {
 		return false, nil
 	}
-	live := mpCoalesce(f)
-	if live == nil {
-		live = ori.Liveness(f)
-	}
+	mpCoalesce(f)
+	live := ori.Liveness(f)
 	byID := map[int32]*ori.Block{}
 	for _, b := range f.Blocks {
 		byID[b.ID] = b
@@ -301,11 +299,8 @@ func mpSplitEdge(f *ori.Func, from, to *ori.Block, seq []*ori.Inst) error {
 }
 
 // mpCoalesce merges non-interfering phi results and sources into one
-// register each (see the file comment). When it computed the liveness
-// and then merged nothing, it returns that liveness, still f's (the
-// caller asks for it next, and a cache hit costs a Fingerprint of the
-// whole function); else nil.
-func mpCoalesce(f *ori.Func) *ori.LiveSets {
+// register each (see the file comment).
+func mpCoalesce(f *ori.Func) {
 	regs, _ := mpScan(f, nil)
 	ok := func(r ori.Reg) bool {
 		x := regs[mpKeyOf(r)]
@@ -334,7 +329,7 @@ func mpCoalesce(f *ori.Func) *ori.LiveSets {
 		}
 	}
 	if len(cands) < 2 {
-		return nil
+		return
 	}
 	// Interference: y is live right after the definition of x. A phi
 	// result is defined after the whole phi group of its block.
@@ -427,7 +422,7 @@ func mpCoalesce(f *ori.Func) *ori.LiveSets {
 		}
 	}
 	if !merged {
-		return live
+		return
 	}
 	rename := func(r *ori.Reg) {
 		if !r.Virtual {
@@ -454,5 +449,4 @@ func mpCoalesce(f *ori.Func) *ori.LiveSets {
 			}
 		}
 	}
-	return nil
 }
