@@ -154,14 +154,14 @@ func foldIMADWideShared(f *ori.Func, c *Context) bool {
 	for _, x := range cands {
 		d := x.Dsts[0].Reg
 		sites := pairs[cmRegOf(d)]
-		if len(sites) == 0 || reads[cmRegOf(d)] != 2*len(sites) ||
+		if len(sites) == 0 || reads.of(cmRegOf(d)) != 2*len(sites) ||
 			defs[cmWordOf(d, 0)] != 1 || defs[cmWordOf(d, 1)] != 1 {
 			continue
 		}
 		ok := true
 		for _, s := range sites {
 			y := s.b.Insts[s.i]
-			if reads[cmRegOf(y.Dsts[1].Reg)] != 1 || !dominates(x, y) {
+			if reads.of(cmRegOf(y.Dsts[1].Reg)) != 1 || !dominates(x, y) {
 				ok = false
 				break
 			}

@@ -124,18 +124,56 @@ func (w cmWord) reg() ori.Reg {
 // virtualReads counts the reads of each virtual register in f (the
 // instruction-selection folds use it: a value read once can be folded
 // into its reader and its definition deleted).
-func virtualReads(f *ori.Func) map[cmReg]int {
-	reads := map[cmReg]int{}
+func virtualReads(f *ori.Func) *regReads {
+	reads := &regReads{limit: 4*f.NumInsts() + 1024}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			cmReads(in, func(r ori.Reg) {
 				if r.Virtual {
-					reads[cmRegOf(r)]++
+					reads.add(cmRegOf(r))
 				}
 			})
 		}
 	}
 	return reads
+}
+
+// regReads counts reads per virtual register: a slice per class indexed
+// by register number (virtual registers are numbered densely from 0), a
+// map for numbers past limit or negative (parsed IR). Seven
+// instruction-selection folds count the reads of the whole function, and
+// the map they shared grew entry by entry each time.
+type regReads struct {
+	dense [ori.NumClasses][]int32
+	other map[cmReg]int
+	limit int
+}
+
+func (x *regReads) add(k cmReg) {
+	if k.n >= 0 && int(k.n) < x.limit && k.class < ori.NumClasses {
+		d := x.dense[k.class]
+		if int(k.n) >= len(d) {
+			d = append(d, make([]int32, max(int(k.n)+1-len(d), len(d)))...)
+			x.dense[k.class] = d
+		}
+		d[k.n]++
+		return
+	}
+	if x.other == nil {
+		x.other = map[cmReg]int{}
+	}
+	x.other[k]++
+}
+
+// of returns the number of reads of k.
+func (x *regReads) of(k cmReg) int {
+	if k.n >= 0 && int(k.n) < x.limit && k.class < ori.NumClasses {
+		if d := x.dense[k.class]; int(k.n) < len(d) {
+			return int(d[k.n])
+		}
+		return 0
+	}
+	return x.other[k]
 }
 
 func cmReads(in *ori.Inst, fn func(r ori.Reg)) {
