@@ -91,7 +91,7 @@ func foldAddressChains(f *ori.Func, c *Context) (bool, error) {
 		local := chainLocalReads(b)
 		dissolved := func(n int32) bool {
 			k := ori.VReg(ori.ClassR, int(n), 1)
-			return local[n] > 0 && local[n] == reads[cmRegOf(k)]
+			return local[n] > 0 && local[n] == reads.of(cmRegOf(k))
 		}
 		roots := map[int32]chainRoot{}
 		for _, in := range b.Insts {

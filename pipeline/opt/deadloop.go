@@ -70,10 +70,19 @@ func deleteDeadLoops(f *ori.Func, c *Context) (bool, error) {
 		if lf.Irreducible {
 			break
 		}
-		live := ori.Liveness(f)
+		// Liveness is asked for only when a loop passes the checks that
+		// need none: most functions have no loop whose results could be
+		// dead, and the phase runs several times per function.
+		var live *ori.LiveSets
+		liveness := func() *ori.LiveSets {
+			if live == nil {
+				live = ori.Liveness(f)
+			}
+			return live
+		}
 		done := true
 		for _, l := range lf.Loops {
-			if !deadLoop(l, live) {
+			if !deadLoop(l, liveness) {
 				continue
 			}
 			latch := l.Latches[0]
@@ -93,7 +102,7 @@ func deleteDeadLoops(f *ori.Func, c *Context) (bool, error) {
 }
 
 // deadLoop reports whether l may be deleted (see the conditions above).
-func deadLoop(l *Loop, live *ori.LiveSets) bool {
+func deadLoop(l *Loop, live func() *ori.LiveSets) bool {
 	if len(l.Exits) != 1 || l.Preheader() == nil || len(l.Latches) == 0 {
 		return false
 	}
@@ -114,7 +123,7 @@ func deadLoop(l *Loop, live *ori.LiveSets) bool {
 				if o.Reg.IsZero() {
 					continue
 				}
-				if !o.Reg.Virtual || live.LiveIn(e, o.Reg) {
+				if !o.Reg.Virtual || live().LiveIn(e, o.Reg) {
 					return false
 				}
 			}

@@ -67,7 +67,7 @@ func foldIMADWide(f *ori.Func, c *Context) (bool, error) {
 		for i := 1; i+1 < len(b.Insts); i++ {
 			y, z := b.Insts[i], b.Insts[i+1]
 			cb, w, ok := imadWideAdd(y, z)
-			if !ok || reads[cmRegOf(w)] != 2 || reads[cmRegOf(y.Dsts[1].Reg)] != 1 {
+			if !ok || reads.of(cmRegOf(w)) != 2 || reads.of(cmRegOf(y.Dsts[1].Reg)) != 1 {
 				continue
 			}
 			xi := imadWideDef(b, i, w)

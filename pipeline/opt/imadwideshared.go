@@ -69,35 +69,59 @@ func foldIMADWideShared(f *ori.Func, c *Context) bool {
 	if c.Bool("DisableIMADWideShared") {
 		return false
 	}
-	defs := map[cmWord]int{}
-	defBy := map[cmWord]*ori.Inst{}
-	where := map[*ori.Inst]iwSite{}
-	pairs := map[cmReg][]iwSite{}
 	var cands []*ori.Inst
 	for _, b := range f.Blocks {
-		for i, in := range b.Insts {
-			where[in] = iwSite{b: b, i: i}
-			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					for k := 0; k < int(o.Reg.Words); k++ {
-						w := cmWordOf(o.Reg, k)
-						defs[w]++
-						defBy[w] = in
-					}
-				}
-			}
+		for _, in := range b.Insts {
 			if iwProduct(in) {
 				cands = append(cands, in)
-			}
-			if i+1 < len(b.Insts) {
-				if cb, w, ok := imadWideAdd(in, b.Insts[i+1]); ok {
-					pairs[cmRegOf(w)] = append(pairs[cmRegOf(w)], iwSite{b: b, i: i, cb: cb})
-				}
 			}
 		}
 	}
 	if len(cands) == 0 {
 		return false
+	}
+	// Only the words of the products and of their register sources are
+	// asked about below (definitions, defining instruction), and only
+	// the products' add pairs, the products and those definitions are
+	// placed: the tables hold just them, not an entry per instruction
+	// and per word of the function as they did.
+	need := map[cmWord]bool{}
+	prods := map[cmReg]bool{}
+	for _, x := range cands {
+		prods[cmRegOf(x.Dsts[0].Reg)] = true
+		need[cmWordOf(x.Dsts[0].Reg, 0)], need[cmWordOf(x.Dsts[0].Reg, 1)] = true, true
+		for _, o := range x.Srcs[:2] {
+			if o.Kind == ori.OpdReg && o.Reg.Virtual {
+				for k := 0; k < int(o.Reg.Words); k++ {
+					need[cmWordOf(o.Reg, k)] = true
+				}
+			}
+		}
+	}
+	defs := map[cmWord]int{}
+	defBy := map[cmWord]*ori.Inst{}
+	where := map[*ori.Inst]iwSite{}
+	pairs := map[cmReg][]iwSite{}
+	for _, b := range f.Blocks {
+		for i, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					for k := 0; k < int(o.Reg.Words); k++ {
+						if w := cmWordOf(o.Reg, k); need[w] {
+							defs[w]++
+							defBy[w] = in
+							where[in] = iwSite{b: b, i: i}
+						}
+					}
+				}
+			}
+			if i+1 < len(b.Insts) {
+				if cb, w, ok := imadWideAdd(in, b.Insts[i+1]); ok && prods[cmRegOf(w)] {
+					pairs[cmRegOf(w)] = append(pairs[cmRegOf(w)], iwSite{b: b, i: i, cb: cb})
+					where[in] = iwSite{b: b, i: i}
+				}
+			}
+		}
 	}
 	reads := virtualReads(f)
 	var dom *ori.DomTree
@@ -130,14 +154,14 @@ func foldIMADWideShared(f *ori.Func, c *Context) bool {
 	for _, x := range cands {
 		d := x.Dsts[0].Reg
 		sites := pairs[cmRegOf(d)]
-		if len(sites) == 0 || reads[cmRegOf(d)] != 2*len(sites) ||
+		if len(sites) == 0 || reads.of(cmRegOf(d)) != 2*len(sites) ||
 			defs[cmWordOf(d, 0)] != 1 || defs[cmWordOf(d, 1)] != 1 {
 			continue
 		}
 		ok := true
 		for _, s := range sites {
 			y := s.b.Insts[s.i]
-			if reads[cmRegOf(y.Dsts[1].Reg)] != 1 || !dominates(x, y) {
+			if reads.of(cmRegOf(y.Dsts[1].Reg)) != 1 || !dominates(x, y) {
 				ok = false
 				break
 			}

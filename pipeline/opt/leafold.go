@@ -56,7 +56,7 @@ func foldLEA(f *ori.Func, c *Context) (bool, error) {
 		for i := 0; i < len(b.Insts); i++ {
 			y := b.Insts[i]
 			t, other, ok := leaAdd(y)
-			if !ok || reads[cmRegOf(t)] != 1 {
+			if !ok || reads.of(cmRegOf(t)) != 1 {
 				continue
 			}
 			xi, a, k := leaShift(b, i, t)

@@ -57,7 +57,7 @@ func foldLEAHI(f *ori.Func, c *Context) (bool, error) {
 		for i := 1; i+1 < len(b.Insts); i++ {
 			y, z := b.Insts[i], b.Insts[i+1]
 			lo, hi, t, ok := leaHIAdd(y, z)
-			if !ok || reads[cmRegOf(t)] != 2 || reads[cmRegOf(y.Dsts[1].Reg)] != 1 {
+			if !ok || reads.of(cmRegOf(t)) != 2 || reads.of(cmRegOf(y.Dsts[1].Reg)) != 1 {
 				continue
 			}
 			xl, a, k := leaShift(b, i, t)

@@ -270,6 +270,71 @@ func FindLoops(f *ori.Func) *LoopForest {
 	return lf
 }
 
+// keptForest hands out the loop forest of a function again while its
+// control flow is the same, for the passes that visit the loops one at a
+// time and ask for the forest before every visit (strength reduction,
+// unrolling): most visits change no edge, and rebuilding the forest each
+// time was quadratic in kernels with many loops.
+//
+// The forest depends on the edges and the layout (ori.CFGGeneration
+// changes with either) and, through Exiting, on which loop blocks end
+// the thread or the function (loopLeavesFunction), which an edit of the
+// instructions can change without touching an edge; leaves records that
+// per block of the function, in layout order, for the loop blocks.
+// Preheader and Entering are computed on demand from the current blocks.
+type keptForest struct {
+	lf     *LoopForest
+	gen    uint64
+	leaves []bool
+}
+
+// find returns the loop forest of f, whose CFG edges must be current.
+func (k *keptForest) find(f *ori.Func) *LoopForest {
+	if k.lf != nil && k.gen == f.CFGGeneration() && k.sameLeaves(f) {
+		if ori.CheckAnalysisCache.Load() {
+			loopCheckKept(f, k.lf, FindLoops(f))
+		}
+		return k.lf
+	}
+	k.lf, k.gen = FindLoops(f), f.CFGGeneration()
+	k.leaves = k.leaves[:0]
+	for _, b := range f.Blocks {
+		if k.lf.of[b] != nil {
+			k.leaves = append(k.leaves, loopLeavesFunction(b))
+		}
+	}
+	return k.lf
+}
+
+// sameLeaves reports whether the loop blocks of f end the thread or the
+// function as they did when the kept forest was built.
+func (k *keptForest) sameLeaves(f *ori.Func) bool {
+	i := 0
+	for _, b := range f.Blocks {
+		if k.lf.of[b] != nil {
+			if i >= len(k.leaves) || k.leaves[i] != loopLeavesFunction(b) {
+				return false
+			}
+			i++
+		}
+	}
+	return i == len(k.leaves)
+}
+
+// loopCheckKept panics when a kept forest differs from a fresh one (under
+// ori.CheckAnalysisCache, as the cached dominator trees are checked).
+func loopCheckKept(f *ori.Func, kept, fresh *LoopForest) {
+	same := len(kept.Loops) == len(fresh.Loops) && kept.Irreducible == fresh.Irreducible
+	for i := 0; same && i < len(kept.Loops); i++ {
+		a, b := kept.Loops[i], fresh.Loops[i]
+		same = slices.Equal(a.Blocks, b.Blocks) && slices.Equal(a.Latches, b.Latches) &&
+			slices.Equal(a.Exiting, b.Exiting) && slices.Equal(a.Exits, b.Exits) && a.Depth == b.Depth
+	}
+	if !same {
+		panic("opt: stale kept loop forest of " + f.Name)
+	}
+}
+
 // loopLeavesFunction reports whether b contains an instruction that ends
 // the thread or the function (EXIT, RET) or the kernel (BPT).
 func loopLeavesFunction(b *ori.Block) bool {

@@ -81,7 +81,7 @@ func foldOffsets(f *ori.Func, c *Context) (bool, error) {
 	return changed, nil
 }
 
-func foldOffsetsBlock(f *ori.Func, b *ori.Block, reads map[cmReg]int, c *Context) bool {
+func foldOffsetsBlock(f *ori.Func, b *ori.Block, reads *regReads, c *Context) bool {
 	pending := map[int32]int64{} // pair register number -> amount not yet added
 	changed := false
 	out := make([]*ori.Inst, 0, len(b.Insts))
@@ -175,14 +175,14 @@ func offsetPair(r ori.Reg) bool {
 // to a virtual pair: IADD3 %a, %p = %a, lo, RZ; IADD3.X %a[1] = %a[1],
 // hi, RZ, %p, !PT with hi the sign extension of lo and %p read only
 // there. It returns the pair's register number and the amount.
-func offsetIncrement(y, z *ori.Inst, reads map[cmReg]int) (int32, int64, bool) {
+func offsetIncrement(y, z *ori.Inst, reads *regReads) (int32, int64, bool) {
 	if y.Op != ori.OpIADD3 || len(y.Mods) != 0 || y.Guarded() || len(y.Dsts) != 2 || len(y.Srcs) != 3 ||
 		z.Op != ori.OpIADD3 || len(z.Mods) != 1 || z.Mods[0] != "X" || z.Guarded() || len(z.Dsts) != 1 || len(z.Srcs) != 5 {
 		return 0, 0, false
 	}
 	d, p, dh := y.Dsts[0].Reg, y.Dsts[1].Reg, z.Dsts[0].Reg
 	if y.Dsts[0].Kind != ori.OpdReg || !d.Virtual || d.Class != ori.ClassR || d.Off != 0 || d.Words != 1 ||
-		y.Dsts[1].Kind != ori.OpdReg || !p.Virtual || p.Class != ori.ClassP || reads[cmRegOf(p)] != 1 ||
+		y.Dsts[1].Kind != ori.OpdReg || !p.Virtual || p.Class != ori.ClassP || reads.of(cmRegOf(p)) != 1 ||
 		z.Dsts[0].Kind != ori.OpdReg || dh.N != d.N || !dh.Virtual || dh.Class != ori.ClassR || dh.Off != 1 || dh.Words != 1 {
 		return 0, 0, false
 	}

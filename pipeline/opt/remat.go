@@ -345,13 +345,13 @@ func (a *cmAnalysis) planRemat(root *ori.Inst, res []cmWord, u *ori.Block, cfg r
 		})
 		return hit
 	}
-	rs := a.at[root]
+	rs := a.at.at(root)
 	p := -1
 	for i, in := range u.Insts {
 		if in.IsPhi() || !reads(in) || !a.dominates(root, in) {
 			continue
 		}
-		d := a.at[in].order - a.at[root].order
+		d := a.at.at(in).order - a.at.at(root).order
 		if d < 0 {
 			d = -d
 		}
@@ -493,7 +493,7 @@ func (a *cmAnalysis) readsGuardedBy(in *ori.Inst, p ori.Reg) bool {
 // point before u.Insts[p] without passing through root: then the value
 // stays in its register anyway and rematerializing gains nothing.
 func (a *cmAnalysis) stillLive(root *ori.Inst, res []cmWord, u *ori.Block, p int, rewritten map[*ori.Inst]bool) bool {
-	rs := a.at[root]
+	rs := a.at.at(root)
 	// Blocks holding another read (planRemat redirects every read in u
 	// after the insertion point). A read in root's own block counts only
 	// before root: after it, it reads root's next value.
@@ -503,7 +503,7 @@ func (a *cmAnalysis) stillLive(root *ori.Inst, res []cmWord, u *ori.Block, p int
 			if rewritten[use] {
 				continue
 			}
-			s := a.at[use]
+			s := a.at.at(use)
 			if s.b == rs.b && s.i > rs.i {
 				continue
 			}
@@ -789,11 +789,12 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 		var ps *cmPressureState
 		for cloned < cfg.budget {
 			if ps == nil {
+				live := ori.Liveness(f)
 				// Most functions are at or below the register target:
 				// their peak alone says so, without the state a batch
 				// needs (building it was most of the phase).
 				if class == ori.ClassR {
-					p := cmPeak(f, class)
+					p := cmPeak(f, class, live)
 					if rematCheckPressure != nil {
 						rematCheckPressure(f, class, p, -1, nil)
 					}
@@ -801,7 +802,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 						break
 					}
 				}
-				ps = newCMPressure(f, class)
+				ps = newCMPressure(f, class, live)
 			}
 			start, at := ps.peak, ps.at
 			if class == ori.ClassR && start <= cfg.target {
@@ -828,7 +829,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 				a.wordOnly = true
 			roots:
 				for _, root := range walk {
-					if _, ok := a.at[root]; !ok || !a.rematOK(root, cfg.preds) {
+					if _, ok := a.at.get(root); !ok || !a.rematOK(root, cfg.preds) {
 						continue
 					}
 					res := rematValue(root, cfg.preds)
@@ -849,7 +850,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 					seen := map[*ori.Block]bool{}
 					for _, w := range res {
 						for _, use := range a.uses(w) {
-							if b := a.at[use].b; !seen[b] {
+							if b := a.at.at(use).b; !seen[b] {
 								seen[b] = true
 								blocks = append(blocks, b)
 							}
@@ -857,7 +858,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 					}
 					sort.Slice(blocks, func(i, j int) bool { return a.bpos[blocks[i]] > a.bpos[blocks[j]] })
 					for _, u := range blocks {
-						if _, ok := a.at[root]; !ok {
+						if _, ok := a.at.get(root); !ok {
 							break
 						}
 						if refused[candidate{root, u}] {
@@ -874,7 +875,7 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 							trees[d] = true
 						}
 						st.gone = deleteUnused(f, trees, st.undo, nil)
-						tr := ps.trial(st.undo.blocks, st.undo.insts, func(in *ori.Inst) *ori.Block { return a.at[in].b })
+						tr := ps.trial(st.undo.blocks, st.undo.insts, func(in *ori.Inst) *ori.Block { return a.at.at(in).b })
 						p, at := tr.peak, tr.at
 						if p > cur[0] || p == cur[0] && at >= cur[1] {
 							if rematCheckPressure != nil {

@@ -104,9 +104,10 @@ func (s *cmPressureState) cut(start *int) []int32 {
 	return out
 }
 
-// newCMPressure measures f (whose CFG must be current) from scratch.
-func newCMPressure(f *ori.Func, c ori.RegClass) *cmPressureState {
-	live := ori.Liveness(f)
+// newCMPressure measures f (whose CFG must be current) from scratch;
+// live is ori.Liveness(f) for f as it is (the caller asked for it
+// already: a second request costs a Fingerprint of the whole function).
+func newCMPressure(f *ori.Func, c ori.RegClass, live *ori.LiveSets) *cmPressureState {
 	nb := len(f.Blocks)
 	s := &cmPressureState{f: f, c: c, pos: make(map[*ori.Block]int, nb),
 		byID: make(map[int32]int, nb), steps: make([][]cmStep, nb), outs: make([][]int32, nb), counts: make([][]int32, nb)}
@@ -156,9 +157,9 @@ func newCMPressure(f *ori.Func, c ori.RegClass) *cmPressureState {
 // of class-c words live at a point, as cmPressure counts them), without
 // building the state: the same backward walk of every block, keeping
 // only the largest count. Remat asks it first, as most functions are at
-// or below the register target and need nothing more.
-func cmPeak(f *ori.Func, c ori.RegClass) int {
-	live := ori.Liveness(f)
+// or below the register target and need nothing more. live is
+// ori.Liveness(f), as for newCMPressure.
+func cmPeak(f *ori.Func, c ori.RegClass, live *ori.LiveSets) int {
 	var index cmWordIndex
 	n := int32(0)
 	id := func(w cmWord) int32 {

@@ -66,7 +66,7 @@ func foldSetpPred(f *ori.Func, c *Context) (bool, error) {
 			}
 			for k := 0; k < 3; k++ {
 				d := z.Srcs[k]
-				if d.Kind != ori.OpdReg || !d.Reg.Virtual || d.Reg.Class != ori.ClassP || d.Not || reads[cmRegOf(d.Reg)] != 1 {
+				if d.Kind != ori.OpdReg || !d.Reg.Virtual || d.Reg.Class != ori.ClassP || d.Not || reads.of(cmRegOf(d.Reg)) != 1 {
 					continue
 				}
 				yi := plainSetpDef(b, i, d.Reg)

@@ -124,18 +124,56 @@ func (w cmWord) reg() ori.Reg {
 // virtualReads counts the reads of each virtual register in f (the
 // instruction-selection folds use it: a value read once can be folded
 // into its reader and its definition deleted).
-func virtualReads(f *ori.Func) map[cmReg]int {
-	reads := map[cmReg]int{}
+func virtualReads(f *ori.Func) *regReads {
+	reads := &regReads{limit: 4*f.NumInsts() + 1024}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			cmReads(in, func(r ori.Reg) {
 				if r.Virtual {
-					reads[cmRegOf(r)]++
+					reads.add(cmRegOf(r))
 				}
 			})
 		}
 	}
 	return reads
+}
+
+// regReads counts reads per virtual register: a slice per class indexed
+// by register number (virtual registers are numbered densely from 0), a
+// map for numbers past limit or negative (parsed IR). Seven
+// instruction-selection folds count the reads of the whole function, and
+// the map they shared grew entry by entry each time.
+type regReads struct {
+	dense [ori.NumClasses][]int32
+	other map[cmReg]int
+	limit int
+}
+
+func (x *regReads) add(k cmReg) {
+	if k.n >= 0 && int(k.n) < x.limit && k.class < ori.NumClasses {
+		d := x.dense[k.class]
+		if int(k.n) >= len(d) {
+			d = append(d, make([]int32, max(int(k.n)+1-len(d), len(d)))...)
+			x.dense[k.class] = d
+		}
+		d[k.n]++
+		return
+	}
+	if x.other == nil {
+		x.other = map[cmReg]int{}
+	}
+	x.other[k]++
+}
+
+// of returns the number of reads of k.
+func (x *regReads) of(k cmReg) int {
+	if k.n >= 0 && int(k.n) < x.limit && k.class < ori.NumClasses {
+		if d := x.dense[k.class]; int(k.n) < len(d) {
+			return int(d[k.n])
+		}
+		return 0
+	}
+	return x.other[k]
 }
 
 func cmReads(in *ori.Inst, fn func(r ori.Reg)) {
@@ -232,6 +270,81 @@ type cmSite struct {
 	bi, i, order int
 }
 
+// cmSites finds the site of an instruction: a slice indexed by the
+// instruction's ID (unique in a function and dense, from Func.NewID), and a
+// map for the rest (a negative or far too large ID, or a second
+// instruction with an ID already taken, both possible only in parsed IR).
+// It replaced a map with an entry per instruction, the largest part of
+// building the analysis.
+type cmSites struct {
+	byID  []cmSiteOf
+	other map[*ori.Inst]cmSite
+}
+
+// cmSiteOf is one slot of cmSites.byID: the instruction it holds (nil for
+// none) and its site.
+type cmSiteOf struct {
+	in *ori.Inst
+	s  cmSite
+}
+
+// get returns in's site, and whether it has one.
+func (x *cmSites) get(in *ori.Inst) (cmSite, bool) {
+	if id := in.ID; id >= 0 && int(id) < len(x.byID) && x.byID[id].in == in {
+		return x.byID[id].s, true
+	}
+	s, ok := x.other[in]
+	return s, ok
+}
+
+// at returns in's site, the zero site if it has none.
+func (x *cmSites) at(in *ori.Inst) cmSite {
+	s, _ := x.get(in)
+	return s
+}
+
+// set records in's site.
+func (x *cmSites) set(in *ori.Inst, s cmSite) {
+	id := int(in.ID)
+	if id >= len(x.byID) && id >= 0 && id < 2*len(x.byID)+1024 {
+		x.byID = append(x.byID, make([]cmSiteOf, id+1-len(x.byID))...)
+	}
+	if id >= 0 && id < len(x.byID) && (x.byID[id].in == nil || x.byID[id].in == in) {
+		x.byID[id] = cmSiteOf{in, s}
+		return
+	}
+	if x.other == nil {
+		x.other = map[*ori.Inst]cmSite{}
+	}
+	x.other[in] = s
+}
+
+// equal reports whether x and y hold the same instructions at the same
+// sites.
+func (x *cmSites) equal(y *cmSites) bool {
+	n := len(x.other)
+	for _, e := range x.byID {
+		if e.in != nil {
+			n++
+			if s, ok := y.get(e.in); !ok || s != e.s {
+				return false
+			}
+		}
+	}
+	for in, s := range x.other {
+		if t, ok := y.get(in); !ok || t != s {
+			return false
+		}
+	}
+	m := len(y.other)
+	for _, e := range y.byID {
+		if e.in != nil {
+			m++
+		}
+	}
+	return n == m
+}
+
 // cmAnalysis is the code-motion view of a function: positions, the
 // definitions and reads of every virtual register word, dominators,
 // post-dominators and liveness. Remat rebuilds it after every kept step;
@@ -265,7 +378,7 @@ type cmAnalysis struct {
 	visitedOther map[*ori.Block]uint32
 	visit        uint32
 	work         []*ori.Block
-	at           map[*ori.Inst]cmSite
+	at           cmSites
 	bpos         map[*ori.Block]int // layout index
 	// words numbers the virtual register words, and info holds, per
 	// number, their definitions and reads (dense tables: maps keyed by
@@ -352,23 +465,29 @@ func newCMDoms(f *ori.Func) cmDoms {
 // newCMAnalysis analyses f, whose CFG must be current and described by
 // d. Liveness is computed on first use.
 func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
-	total := 0
+	total, maxID := 0, int32(-1)
 	for _, b := range f.Blocks {
 		total += len(b.Insts)
+		for _, in := range b.Insts {
+			maxID = max(maxID, in.ID)
+		}
 	}
 	// Sized up front: the analysis is rebuilt after every change, and
 	// growing the maps instruction by instruction was most of its cost.
 	a := &cmAnalysis{
 		f: f, dom: d.dom, pdom: d.pdom,
-		at: make(map[*ori.Inst]cmSite, total), bpos: make(map[*ori.Block]int, len(f.Blocks)),
+		bpos: make(map[*ori.Block]int, len(f.Blocks)),
 		info: make([]cmWordInfo, 0, total),
+	}
+	if int(maxID) < 4*total+1024 {
+		a.at.byID = make([]cmSiteOf, maxID+1)
 	}
 	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
 	for bi, b := range f.Blocks {
 		a.bpos[b] = bi
 		for i, in := range b.Insts {
-			a.at[in] = cmSite{b, bi, i, n}
+			a.at.set(in, cmSite{b, bi, i, n})
 			n++
 			if in.IsPhi() {
 				if in.Guard.Virtual {
@@ -468,7 +587,7 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 	for bi := lo; bi <= hi; bi++ {
 		b := a.f.Blocks[bi]
 		for i, x := range b.Insts {
-			a.at[x] = cmSite{b, bi, i, n}
+			a.at.set(x, cmSite{b, bi, i, n})
 			n++
 		}
 	}
@@ -482,7 +601,7 @@ func (a *cmAnalysis) moved(in *ori.Inst, from cmSite, u *ori.Block) {
 				out = append(out, x)
 			}
 		}
-		at := sort.Search(len(out), func(i int) bool { return a.at[out[i]].order > a.at[in].order })
+		at := sort.Search(len(out), func(i int) bool { return a.at.at(out[i]).order > a.at.at(in).order })
 		for ; k > 0; k-- {
 			out = slices.Insert(out, at, in)
 		}
@@ -557,7 +676,7 @@ func (a *cmAnalysis) soleDef(w cmWord) *ori.Inst {
 // dominates reports whether x executes before y on every path from the
 // entry to y (x != y).
 func (a *cmAnalysis) dominates(x, y *ori.Inst) bool {
-	sx, sy := a.at[x], a.at[y]
+	sx, sy := a.at.at(x), a.at.at(y)
 	if sx.b == sy.b {
 		return sx.i < sy.i
 	}
@@ -643,7 +762,7 @@ func (a *cmAnalysis) solveWordLive(w cmWord) []uint64 {
 	type events struct{ read, kill int }
 	ev := map[int]*events{}
 	at := func(in *ori.Inst) (int, *events) {
-		s := a.at[in]
+		s := a.at.at(in)
 		e := ev[s.bi]
 		if e == nil {
 			e = &events{-1, -1}
@@ -803,7 +922,7 @@ func cmBetween(d, u *ori.Block) []*ori.Block {
 // of w: the rest of d after x, the blocks between d and u, and u before p.
 // d must dominate u, and u must lie on no cycle avoiding d.
 func (a *cmAnalysis) unchangedBetween(x *ori.Inst, u *ori.Block, p int, ws []cmWord) bool {
-	sx := a.at[x]
+	sx := a.at.at(x)
 	clean := func(insts []*ori.Inst) bool {
 		for _, in := range insts {
 			for _, w := range ws {
@@ -901,14 +1020,14 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 	if !ok {
 		return nil, 0
 	}
-	d := a.at[in].b
+	d := a.at.at(in).b
 	var u *ori.Block
 	for _, w := range res {
 		if a.soleDef(w) != in || a.phiUse(w) {
 			return nil, 0
 		}
 		for _, use := range a.uses(w) {
-			ub := a.at[use].b
+			ub := a.at.at(use).b
 			if u == nil {
 				u = ub
 			} else if ub != u {
@@ -999,7 +1118,7 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 				refused[in] = true
 				continue
 			}
-			s := a.at[in]
+			s := a.at.at(in)
 			s.b.Insts = append(s.b.Insts[:s.i], s.b.Insts[s.i+1:]...)
 			u.Insts = append(u.Insts[:p], append([]*ori.Inst{in}, u.Insts[p:]...)...)
 			n++
@@ -1200,7 +1319,7 @@ func cmAnalysisDiff(u, f *cmAnalysis) string {
 			}
 		}
 	}
-	if !maps.Equal(u.at, f.at) {
+	if !u.at.equal(&f.at) {
 		return "instruction sites"
 	}
 	if !maps.Equal(u.bpos, f.bpos) {

@@ -165,11 +165,12 @@ type srMul struct {
 func srInductionVariables(f *ori.Func, c *Context) (int, error) {
 	total := 0
 	done := map[int32]bool{}
+	var kept keptForest
 	for {
 		if err := f.ComputeCFG(); err != nil {
 			return total, err
 		}
-		lf := FindLoops(f)
+		lf := kept.find(f)
 		var l *Loop
 		for _, x := range lf.InnerFirst() {
 			if !done[x.Header.ID] {
@@ -184,7 +185,7 @@ func srInductionVariables(f *ori.Func, c *Context) (int, error) {
 		if !loopCanHavePreheader(f, l) {
 			continue
 		}
-		total += srLoop(f, c, lf, l)
+		total += srLoop(f, c, &kept, lf, l)
 	}
 }
 
@@ -259,7 +260,7 @@ func srFindMul(in *ori.Inst, defs *loopDefs, basic func(ori.Reg) bool) (srMul, b
 
 // srLoop reduces the induction-variable multiplies of l, then tries test
 // replacement, and returns the number of rewrites.
-func srLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop) int {
+func srLoop(f *ori.Func, c *Context, kept *keptForest, lf *LoopForest, l *Loop) int {
 	// Loops the unroller will unroll are left to it: their counter turns
 	// into constants there, and a replaced exit test would hide the trip
 	// count from it.
@@ -364,7 +365,7 @@ func srLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop) int {
 		n++
 	}
 	if n > 0 {
-		n += srTestReplace(f, c, l, mulOf, reduced, preheader)
+		n += srTestReplace(f, c, kept, l, mulOf, reduced, preheader)
 	}
 	return n
 }
@@ -383,11 +384,11 @@ func srInsertAfter(l *Loop, inc, add *ori.Inst) {
 
 // srTestReplace is step 2: it rewrites the exit compare of l to test a
 // reduced induction variable when that retires the original counter.
-func srTestReplace(f *ori.Func, c *Context, l *Loop, muls []srMul, reduced map[string]ori.Reg, preheader func() *ori.Block) int {
+func srTestReplace(f *ori.Func, c *Context, kept *keptForest, l *Loop, muls []srMul, reduced map[string]ori.Reg, preheader func() *ori.Block) int {
 	if err := f.ComputeCFG(); err != nil {
 		return 0
 	}
-	lf := FindLoops(f)
+	lf := kept.find(f)
 	var cur *Loop
 	for _, x := range lf.Loops {
 		if x.Header == l.Header {

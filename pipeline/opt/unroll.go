@@ -203,11 +203,12 @@ func unrollLoops(f *ori.Func, c *Context) ([]unrollDecision, error) {
 	}
 	var out []unrollDecision
 	done := map[int32]bool{}
+	var kept keptForest
 	for {
 		if err := f.ComputeCFG(); err != nil {
 			return out, err
 		}
-		lf := FindLoops(f)
+		lf := kept.find(f)
 		var l *Loop
 		for _, x := range lf.InnerFirst() {
 			if !done[x.Header.ID] {

@@ -16,8 +16,10 @@
 //     whole-seen callee's allocated code writes (clobbers.go);
 //   - the analyses passes share, kept with the function while they stay
 //     true: dominator trees until ComputeCFG changes an edge (dom.go),
-//     liveness while the code's Fingerprint and edges stay the same
-//     (livesets.go), and per-pass fixed-point memos that let an
+//     liveness and the register pressure (MaxPressure) while the code's
+//     Fingerprint and edges stay the same (livesets.go, liveness.go),
+//     the CFG generation that tells other CFG analyses whether the
+//     edges changed (CFGGeneration), and per-pass fixed-point memos that let an
 //     idempotent pass skip code it already settled (fingerprint.go).
 //
 // Instruction IDs are stable: a phase that rewrites an instruction in place

@@ -106,10 +106,12 @@ func (t *DomTree) numberSpans(rpo []*Block) {
 // before it asks for a tree, exactly as it had to before there was a
 // cache (the trees were always computed from Preds/Succs).
 //
-// Decision: loops (opt.FindLoops) are not cached. Passes restructure
+// Decision: loops (opt.FindLoops) are not cached here. Passes restructure
 // loops while they hold a LoopForest, and it is cheap once the dominator
 // tree is cached; the dominator trees were the measured cost (8% of a
-// whole -O3 compile of the largest corpus kernel).
+// whole -O3 compile of the largest corpus kernel). The passes that ask
+// for the forest once per loop visited keep it themselves while
+// CFGGeneration (and what else it depends on) stays the same.
 type analysisCache struct {
 	gen             uint64 // bumped by every ComputeCFG that changes an edge
 	dom, pdom       *DomTree
@@ -128,6 +130,13 @@ type analysisCache struct {
 	liveFP                 uint64
 	liveKeys               int
 	liveEdges, liveScratch []*Block
+	// press is the last MaxPressure of the function, valid (pressOK)
+	// while the code has the Fingerprint pressFP and the blocks and
+	// edges are pressEdges (flattened as edges is).
+	press                    Pressure
+	pressOK                  bool
+	pressFP                  uint64
+	pressEdges, pressScratch []*Block
 	// byID is computeEdges's scratch: blocks by ID.
 	byID []*Block
 	// solve is the scratch of every liveness fixed point of the
@@ -151,6 +160,13 @@ func (c *analysisCache) noteEdges(f *Func) {
 	c.gen++
 	c.edges, c.scratch = flat, c.edges
 }
+
+// CFGGeneration numbers f's control flow: it changes whenever a
+// ComputeCFG finds edges (or blocks, or a layout) other than the ones the
+// previous number was given for, and only then. An analysis of the CFG
+// alone that was computed at the same number is still valid, provided
+// ComputeCFG ran after the last edit of the branches.
+func (f *Func) CFGGeneration() uint64 { return f.cache.gen }
 
 // CheckAnalysisCache, when set, makes every cache hit recompute the tree
 // and panic if it differs from the cached one: the tests run the whole

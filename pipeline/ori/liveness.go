@@ -1,6 +1,10 @@
 package ori
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
 
 // Liveness over register words, used for the register-pressure estimate of
 // snapshots, the DUMPIR header and later by the allocator's heuristics.
@@ -74,7 +78,37 @@ type Pressure struct {
 
 // MaxPressure computes the register pressure of f. The CFG must be
 // current.
+//
+// The result is kept with the function and handed out again while the
+// code and the edges are the same (Fingerprint, as for Liveness):
+// rematerialization and the uniform-register conversion ask for it on
+// every run, mostly of code no pass has changed since the last answer,
+// and each answer solved the liveness of every register word.
 func MaxPressure(f *Func) Pressure {
+	fp := Fingerprint(f)
+	c := &f.cache
+	edges := c.pressScratch[:0]
+	for _, b := range f.Blocks {
+		edges = append(edges, b)
+		edges = append(edges, b.Succs...)
+		edges = append(edges, nil)
+	}
+	if c.pressOK && c.pressFP == fp && slices.Equal(c.pressEdges, edges) {
+		c.pressScratch = edges
+		if CheckAnalysisCache.Load() {
+			if p := maxPressure(f); p != c.press {
+				panic(fmt.Sprintf("ori: stale cached register pressure of %s: %+v, fresh %+v", f.Name, c.press, p))
+			}
+		}
+		return c.press
+	}
+	p := maxPressure(f)
+	c.press, c.pressFP, c.pressOK = p, fp, true
+	c.pressEdges, c.pressScratch = edges, c.pressEdges
+	return p
+}
+
+func maxPressure(f *Func) Pressure {
 	x := &liveIndex{}
 	for c := range x.dense[1] {
 		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit/4 {

@@ -219,6 +219,16 @@ BB1:
 	if p.R != 4 || p.P != 1 {
 		t.Fatalf("pressure %+v, want R 4, P 1", p)
 	}
+	// The answer is kept with the function, and not handed out after an
+	// edit: with #4 reading RZ for %r0, %r0 dies at once and at most
+	// %r1 and %r2 are live together (3 words).
+	if !f.cache.pressOK {
+		t.Fatal("the pressure was not kept")
+	}
+	f.Blocks[0].Insts[3].Srcs[0] = R(RZ)
+	if p := MaxPressure(f); p.R != 3 || p.P != 1 {
+		t.Fatalf("after the edit: pressure %+v, want R 3, P 1", p)
+	}
 }
 
 func TestHashSeesEveryChange(t *testing.T) {
