@@ -82,6 +82,9 @@ type problem struct {
 	// ABI-reserved), 0 for the other classes; limit is the hardware limit
 	// (the zero register's number).
 	lo, limit int
+	// spare is a finished attempt whose buffers the next newAttempt
+	// reuses (recycle).
+	spare *attempt
 }
 
 // vregIndex maps virtual register numbers to positions: a table indexed
@@ -200,6 +203,17 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
+	// Sized up front: the function is large where this matters, and
+	// growing three parallel slices by appending left garbage of about
+	// their own size behind, once per class.
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Insts)
+	}
+	p.insts = make([]*ori.Inst, 0, n)
+	p.block = make([]int, 0, n)
+	p.freq = make([]float64, 0, n)
+	p.first = make([]int, 0, len(f.Blocks)+1)
 	for bi, b := range f.Blocks {
 		p.first = append(p.first, len(p.insts))
 		for _, in := range b.Insts {
@@ -487,11 +501,20 @@ type physEffect struct {
 	call       bool
 }
 
+// physEffectAt is the effect of instruction g, kept only for the
+// instructions that have one: few touch the class's physical registers,
+// and a dense table cost over 100 bytes per instruction and class.
+type physEffectAt struct {
+	g int
+	physEffect
+}
+
 // physicalRanges computes the live ranges of the physical registers in
 // the code (precolored ranges).
 func (p *problem) physicalRanges() {
-	n := len(p.insts)
-	eff := make([]physEffect, n)
+	var eff []physEffectAt // by instruction, in order
+	// effFirst[bi] is the index in eff of block bi's first effect.
+	effFirst := make([]int, len(p.f.Blocks)+1)
 	all := physSet{}
 	for r := 0; r < p.limit; r++ {
 		all.add(r)
@@ -499,10 +522,11 @@ func (p *problem) physicalRanges() {
 	found := false
 	ci := 0 // index of the next CALL in p.calls
 	for bi := range p.f.Blocks {
+		effFirst[bi] = len(eff)
 		var written physSet // physical registers written since the last CALL
 		for g := p.first[bi]; g < p.first[bi+1]; g++ {
 			in := p.insts[g]
-			e := &eff[g]
+			e := &physEffect{}
 			eachReg(in, func(r ori.Reg, def bool) {
 				if r.Class != p.class || r.Virtual || r.IsZero() {
 					return
@@ -542,8 +566,12 @@ func (p *problem) physicalRanges() {
 			default:
 				written.or(e.defs)
 			}
+			if *e != (physEffect{}) {
+				eff = append(eff, physEffectAt{g, *e})
+			}
 		}
 	}
+	effFirst[len(p.f.Blocks)] = len(eff)
 	if !found {
 		return
 	}
@@ -553,8 +581,8 @@ func (p *problem) physicalRanges() {
 	killB := make([]physSet, nb)
 	for bi := range p.f.Blocks {
 		var u, k physSet
-		for g := p.first[bi+1] - 1; g >= p.first[bi]; g-- {
-			e := eff[g]
+		for j := effFirst[bi+1] - 1; j >= effFirst[bi]; j-- {
+			e := eff[j]
 			k.or(e.kill)
 			u.andNot(e.kill)
 			u.or(e.uses)
@@ -596,8 +624,10 @@ func (p *problem) physicalRanges() {
 		}
 		live := out[bi]
 		live.each(func(r int) { open[r] = posAfter(g1) })
-		for g := g1; g >= g0; g-- {
-			e := eff[g]
+		// Instructions without an effect change nothing below.
+		for j := effFirst[bi+1] - 1; j >= effFirst[bi]; j-- {
+			e := eff[j]
+			g := e.g
 			e.defs.each(func(r int) {
 				if _, ok := open[r]; !ok {
 					open[r] = posWrite(g)
