@@ -14,7 +14,8 @@ import (
 // register file, and the copies that would like both sides in one
 // register.
 //
-// Live ranges come from ori.Liveness: its per-block live-out words seed a
+// Live ranges come from the class's liveness (classlive.go, the rules of
+// ori.Liveness for the class's words only): its per-block live-out words seed a
 // backward walk over each block at word granularity, which opens a
 // segment when a word of a value becomes live and closes it when no word
 // of the value is live any more (an unguarded write kills the words it
@@ -43,9 +44,8 @@ type problem struct {
 	f     *ori.Func
 	class ori.RegClass
 	// live is the liveness virtualRanges computed, for wordRanges: the
-	// code does not change in between, and asking ori.Liveness again
-	// cost a fingerprint of the whole function per class.
-	live *ori.LiveSets
+	// code does not change in between.
+	live *classLive
 	// insts is the function linearized in layout order; block[g] is the
 	// index in f.Blocks of instruction g's block, first[b] the index of
 	// block b's first instruction.
@@ -367,18 +367,16 @@ func (p *problem) notePref(g int, in *ori.Inst) {
 	p.prefs = append(p.prefs, pref{g: g, dst: end(d.Reg), src: end(s.Reg), weight: p.freq[g]})
 }
 
-// virtualRanges builds every value's live range from ori.Liveness.
+// virtualRanges builds every value's live range from the class's
+// liveness (classlive.go).
 func (p *problem) virtualRanges() {
 	if len(p.vregs) == 0 {
 		return
 	}
-	lv := ori.Liveness(p.f)
+	lv := p.classLiveness()
 	p.live = lv
 	// Words are numbered globally: value i's words start at base[i].
-	base := make([]int, len(p.vregs)+1)
-	for i, v := range p.vregs {
-		base[i+1] = base[i] + v.width
-	}
+	base := lv.base
 	live := make([]bool, base[len(p.vregs)])
 	nlive := make([]int, len(p.vregs)) // live words per value
 	open := make([]int32, len(p.vregs))
@@ -404,29 +402,23 @@ func (p *problem) virtualRanges() {
 	}
 	var touched []touch
 	var active []int // values opened in the current block
-	// outWords holds a block's live-out words; their order does not
-	// matter here, as each value's segments are sorted at the end.
-	var outWords []ori.Reg
 	openAt := func(vi int, hi int32) {
 		open[vi] = hi
 		active = append(active, vi)
 	}
-	for bi, b := range p.f.Blocks {
+	for bi := range p.f.Blocks {
 		g0, g1 := p.first[bi], p.first[bi+1]-1
 		if g1 < g0 {
 			continue
 		}
-		outWords = lv.AppendLiveOutWords(outWords[:0], b)
-		for _, w := range outWords {
-			vi, ok := p.index.get(w.N)
-			if w.Class != p.class || !ok {
-				continue
-			}
-			setWord(vi, int(w.Off), true)
+		// The order of the live-out words does not matter here, as
+		// each value's segments are sorted at the end.
+		lv.eachOut(bi, func(vi, w int) {
+			setWord(vi, w, true)
 			if open[vi] < 0 {
 				openAt(vi, posAfter(g1))
 			}
-		}
+		})
 		for g := g1; g >= g0; g-- {
 			in := p.insts[g]
 			touched = p.touches(in, touched[:0], false)
