@@ -3,6 +3,7 @@ package regalloc
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -82,6 +83,10 @@ type problem struct {
 	// ABI-reserved), 0 for the other classes; limit is the hardware limit
 	// (the zero register's number).
 	lo, limit int
+	// touchAt and touchList hold the accesses by instruction:
+	// touchList[touchAt[g]:touchAt[g+1]] (indexTouches).
+	touchAt   []int32
+	touchList []touch
 	// spare is a finished attempt whose buffers the next newAttempt
 	// reuses (recycle).
 	spare *attempt
@@ -232,6 +237,7 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 		// below, physical ones included, would go unread.
 		return p, nil
 	}
+	p.indexTouches()
 	p.virtualRanges()
 	if trimUndef {
 		p.trimUndefined()
@@ -400,7 +406,6 @@ func (p *problem) virtualRanges() {
 		v.segs = append(v.segs, seg{lo, open[vi]})
 		open[vi] = -1
 	}
-	var touched []touch
 	var active []int // values opened in the current block
 	openAt := func(vi int, hi int32) {
 		open[vi] = hi
@@ -421,32 +426,32 @@ func (p *problem) virtualRanges() {
 		})
 		for g := g1; g >= g0; g-- {
 			in := p.insts[g]
-			touched = p.touches(in, touched[:0], false)
+			touched := p.touchesAt(g)
 			// Results occupy their registers at the write position even
 			// when nobody reads them.
 			for _, t := range touched {
 				if t.write != 0 && open[t.vi] < 0 {
-					openAt(t.vi, posWrite(g))
+					openAt(int(t.vi), posWrite(g))
 				}
 			}
 			if !in.Guarded() {
 				for _, t := range touched {
 					for m := t.write; m != 0; m &= m - 1 {
-						setWord(t.vi, bits.TrailingZeros8(m), false)
+						setWord(int(t.vi), bits.TrailingZeros8(m), false)
 					}
 				}
 			}
 			for _, t := range touched {
 				for m := t.read; m != 0; m &= m - 1 {
-					setWord(t.vi, bits.TrailingZeros8(m), true)
+					setWord(int(t.vi), bits.TrailingZeros8(m), true)
 				}
 			}
 			for _, t := range touched {
 				switch {
 				case nlive[t.vi] == 0 && open[t.vi] >= 0:
-					closeAt(t.vi, posWrite(g))
+					closeAt(int(t.vi), posWrite(g))
 				case nlive[t.vi] > 0 && open[t.vi] < 0:
-					openAt(t.vi, posRead(g))
+					openAt(int(t.vi), posRead(g))
 				}
 			}
 		}
@@ -672,40 +677,37 @@ func (p *problem) physHigh() int {
 // touch is what one instruction does to one virtual register of the
 // class: the words it reads and writes (masks of wordMask).
 type touch struct {
-	vi          int
+	vi          int32 // 8 bytes a touch, not 16
 	read, write uint8
 }
 
-// touches appends to dst, once per register, the virtual registers of
-// p's class that in reads or writes, with the words of each; multiOnly
-// leaves out single-word registers.
-func (p *problem) touches(in *ori.Inst, dst []touch, multiOnly bool) []touch {
-	eachReg(in, func(r ori.Reg, def bool) {
-		if r.Class != p.class || !r.Virtual {
-			return
+// indexTouches lists, by instruction, the values of the class each
+// instruction reads or writes, with the words of each: the accesses
+// collect gathered, regrouped by instruction. The range walks read these
+// instead of visiting every operand of the function again per walk.
+func (p *problem) indexTouches() {
+	at := make([]int32, len(p.insts)+1)
+	for _, v := range p.vregs {
+		for _, a := range v.acc {
+			at[a.g+1]++
 		}
-		vi := p.index.at(r.N)
-		if multiOnly && p.vregs[vi].width == 1 {
-			return
+	}
+	for g := range p.insts {
+		at[g+1] += at[g]
+	}
+	list := make([]touch, at[len(p.insts)])
+	next := slices.Clone(at[:len(p.insts)])
+	for vi, v := range p.vregs {
+		for _, a := range v.acc {
+			list[next[a.g]] = touch{vi: int32(vi), read: a.read, write: a.write}
+			next[a.g]++
 		}
-		m := wordMask(int(r.Off), int(r.Words))
-		for i := range dst {
-			if dst[i].vi == vi {
-				if def {
-					dst[i].write |= m
-				} else {
-					dst[i].read |= m
-				}
-				return
-			}
-		}
-		t := touch{vi: vi}
-		if def {
-			t.write = m
-		} else {
-			t.read = m
-		}
-		dst = append(dst, t)
-	})
-	return dst
+	}
+	p.touchAt, p.touchList = at, list
+}
+
+// touchesAt returns the class's values instruction g reads or writes,
+// once each (in no particular order), with the words of each.
+func (p *problem) touchesAt(g int) []touch {
+	return p.touchList[p.touchAt[g]:p.touchAt[g+1]]
 }
