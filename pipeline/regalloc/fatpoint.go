@@ -401,14 +401,21 @@ func (at *attempt) choose(i int) int {
 // the second NOSPILL trial.
 func (at *attempt) run(programOrder bool) {
 	// A recycled attempt brings its slot tables: emptied, not
-	// reallocated (every attempt of a problem has the same npos).
+	// reallocated.
 	if cap(at.occ) < at.limit {
 		at.occ = make([]posSet, at.limit)
 		at.owners = make([][]int, at.limit)
 	}
 	at.occ, at.owners = at.occ[:at.limit], at.owners[:at.limit]
-	for s := range at.occ {
-		clear(at.occ[s])
+	n := (at.p.npos + 63) / 64 // newPosSet's length
+	for s, o := range at.occ {
+		// An attempt of an earlier class had fewer positions.
+		if cap(o) >= n {
+			at.occ[s] = o[:n]
+			clear(at.occ[s])
+		} else {
+			at.occ[s] = nil
+		}
 		at.owners[s] = at.owners[s][:0]
 	}
 	for _, i := range at.order(programOrder) {
