@@ -145,9 +145,10 @@ func RoundTrip(f *ori.Func, code *sass.Code, arch int) error {
 			syms[r.Offset] = r.Sym
 		}
 	}
+	var dec sass.Decoder // each decoded word is dropped once re-encoded
 	for i, w := range code.Words {
 		pc := 16 * i
-		d, err := sass.Decode(w, arch, sass.DecodeContext{PC: pc, Blocks: blocks, Syms: syms})
+		d, err := dec.Decode(w, arch, sass.DecodeContext{PC: pc, Blocks: blocks, Syms: syms})
 		if err != nil {
 			return fmt.Errorf("%s #%d %s: its word %v does not decode: %v", f.Name, insts[i].ID, insts[i].Name(), w, err)
 		}

@@ -310,9 +310,12 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 // into dead registers where that makes an instruction encodable.
 func materializeImms(f *ori.Func, arch int, m *mirror) {
 	live := physLiveness(f)
+	var after []regSet
 	for bi, b := range f.Blocks {
-		var out []*ori.Inst
-		after := live.afterEach(bi, b)
+		// Room for a few moves: growing from nothing cost a copy of
+		// every block.
+		out := make([]*ori.Inst, 0, len(b.Insts)+4)
+		after = live.afterEachInto(after, bi, b)
 		for k, in := range b.Insts {
 			// Two f64 constants (a DFMA of a contracted mul by a
 			// constant and add of one): the first goes into registers,
@@ -874,7 +877,17 @@ func physLivenessOf(f *ori.Func, c ori.RegClass) *physLive {
 
 // afterEach returns the live set right after each instruction of block bi.
 func (l *physLive) afterEach(bi int, b *ori.Block) []regSet {
-	out := make([]regSet, len(b.Insts))
+	return l.afterEachInto(nil, bi, b)
+}
+
+// afterEachInto is afterEach into dst's storage (a caller walking every
+// block reuses one buffer).
+func (l *physLive) afterEachInto(dst []regSet, bi int, b *ori.Block) []regSet {
+	out := dst[:0]
+	if cap(out) < len(b.Insts) {
+		out = make([]regSet, len(b.Insts))
+	}
+	out = out[:len(b.Insts)]
 	live := l.out[bi]
 	for k := len(b.Insts) - 1; k >= 0; k-- {
 		out[k] = live

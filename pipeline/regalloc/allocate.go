@@ -146,6 +146,9 @@ type allocator struct {
 	// keep holds copies that are not deleted even when they become
 	// "MOV Rx = Rx".
 	keep map[*ori.Inst]bool
+	// spare is the last class's attempt, whose buffers the next class's
+	// attempts reuse.
+	spare *attempt
 }
 
 // Allocate assigns physical registers to every virtual register of f,
@@ -241,6 +244,8 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if len(p.vregs) == 0 {
 		return nil
 	}
+	p.recycle(a.spare)
+	a.spare = nil
 	p.coalesce = a.set.coalescing
 	p.sameValue = a.set.sameValue
 	for _, v := range p.vregs {
@@ -288,6 +293,7 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 		}
 	}
 	p.rewrite(res, homes, a.keep)
+	a.spare = res.at
 	// After the rewrite, which rebuilds the blocks from the analysed
 	// instruction list.
 	if frame > a.f.LocalBytes {

@@ -25,8 +25,9 @@
 //
 //  1. Classes go in the order UP, P, UR, R: a spilled predicate is kept in
 //     an R (UR) register, which the later class then places (slots.go).
-//  2. Per class, live ranges are built from ori.Liveness at word
-//     granularity on a linear order of the function with four positions
+//  2. Per class, live ranges are built from the class's own block
+//     liveness (ori.Liveness's rules restricted to the class, classlive.go)
+//     at word granularity on a linear order of the function with four positions
 //     per instruction, so spill code has positions of its own (ranges.go,
 //     problem.go); positions that no definition of a value reaches are
 //     then taken out of its range (undefined.go). Each word of a tuple

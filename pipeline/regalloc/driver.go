@@ -74,7 +74,10 @@ func (a *allocator) allocateClass(p *problem, target int, targets []int) (*class
 		at.run(n%2 == 1)
 		noSpill = append(noSpill, Attempt{Class: name, Mode: "NOSPILL", N: n, Used: at.used, Spilled: nForced})
 		if best == nil || at.better(best) {
+			p.recycle(best)
 			best = at
+		} else {
+			p.recycle(at)
 		}
 	}
 	// RegTargetList: the smallest listed target the code fits in without
@@ -97,6 +100,7 @@ func (a *allocator) allocateClass(p *problem, target int, targets []int) (*class
 		return &classResult{at: best, spilled: spilled, target: target}, nil
 	}
 
+	p.recycle(best)
 	limit := min(target, p.limit)
 	for n := 1; ; n++ {
 		at := p.newAttempt(modeSpill, spilled, limit, base)
@@ -131,6 +135,7 @@ func (a *allocator) allocateClass(p *problem, target int, targets []int) (*class
 			return nil, p.failure(at, target)
 		}
 		spilled = next
+		p.recycle(at)
 	}
 }
 

@@ -128,12 +128,33 @@ type attempt struct {
 	notes func(format string, args ...any)
 }
 
+// recycle hands at's buffers to the problem's next attempt; nothing may
+// use at afterwards.
+func (p *problem) recycle(at *attempt) {
+	if at != nil {
+		p.spare = at
+	}
+}
+
 func tempKey(v, g int) int64 { return int64(v)<<32 | int64(uint32(g)) }
 
 // newAttempt builds the items of an attempt with the given spilled values.
+// It reuses the buffers of the attempt last handed to recycle, if any.
 func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []posSet) *attempt {
-	at := &attempt{p: p, mode: mode, spilled: spilled, limit: limit, base: base, failed: -1,
-		itemOf: make([]int, len(p.vregs)), tempOf: map[int64]int{}, items: make([]item, 0, len(p.vregs))}
+	old := p.spare
+	p.spare = nil
+	if old == nil {
+		old = &attempt{tempOf: map[int64]int{}, items: make([]item, 0, len(p.vregs))}
+	}
+	clear(old.tempOf)
+	itemOf := old.itemOf
+	if cap(itemOf) < len(p.vregs) {
+		itemOf = make([]int, len(p.vregs))
+	}
+	at := old
+	*at = attempt{p: p, mode: mode, spilled: spilled, limit: limit, base: base, failed: -1,
+		itemOf: itemOf[:len(p.vregs)], tempOf: old.tempOf, items: old.items[:0], links: old.links[:0],
+		occ: old.occ[:0], owners: old.owners[:0], requests: old.requests[:0]}
 	for vi, v := range p.vregs {
 		at.itemOf[vi] = -1
 		if !spilled[vi] {
@@ -379,8 +400,24 @@ func (at *attempt) choose(i int) int {
 // run places every item. programOrder selects the linear-scan order of
 // the second NOSPILL trial.
 func (at *attempt) run(programOrder bool) {
-	at.occ = make([]posSet, at.limit)
-	at.owners = make([][]int, at.limit)
+	// A recycled attempt brings its slot tables: emptied, not
+	// reallocated.
+	if cap(at.occ) < at.limit {
+		at.occ = make([]posSet, at.limit)
+		at.owners = make([][]int, at.limit)
+	}
+	at.occ, at.owners = at.occ[:at.limit], at.owners[:at.limit]
+	n := (at.p.npos + 63) / 64 // newPosSet's length
+	for s, o := range at.occ {
+		// An attempt of an earlier class had fewer positions.
+		if cap(o) >= n {
+			at.occ[s] = o[:n]
+			clear(at.occ[s])
+		} else {
+			at.occ[s] = nil
+		}
+		at.owners[s] = at.owners[s][:0]
+	}
 	for _, i := range at.order(programOrder) {
 		if s := at.choose(i); s >= 0 {
 			at.place(i, s)

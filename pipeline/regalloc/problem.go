@@ -3,6 +3,7 @@ package regalloc
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -14,7 +15,8 @@ import (
 // register file, and the copies that would like both sides in one
 // register.
 //
-// Live ranges come from ori.Liveness: its per-block live-out words seed a
+// Live ranges come from the class's liveness (classlive.go, the rules of
+// ori.Liveness for the class's words only): its per-block live-out words seed a
 // backward walk over each block at word granularity, which opens a
 // segment when a word of a value becomes live and closes it when no word
 // of the value is live any more (an unguarded write kills the words it
@@ -43,9 +45,8 @@ type problem struct {
 	f     *ori.Func
 	class ori.RegClass
 	// live is the liveness virtualRanges computed, for wordRanges: the
-	// code does not change in between, and asking ori.Liveness again
-	// cost a fingerprint of the whole function per class.
-	live *ori.LiveSets
+	// code does not change in between.
+	live *classLive
 	// insts is the function linearized in layout order; block[g] is the
 	// index in f.Blocks of instruction g's block, first[b] the index of
 	// block b's first instruction.
@@ -82,6 +83,13 @@ type problem struct {
 	// ABI-reserved), 0 for the other classes; limit is the hardware limit
 	// (the zero register's number).
 	lo, limit int
+	// touchAt and touchList hold the accesses by instruction:
+	// touchList[touchAt[g]:touchAt[g+1]] (indexTouches).
+	touchAt   []int32
+	touchList []touch
+	// spare is a finished attempt whose buffers the next newAttempt
+	// reuses (recycle).
+	spare *attempt
 }
 
 // vregIndex maps virtual register numbers to positions: a table indexed
@@ -200,6 +208,17 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
+	// Sized up front: the function is large where this matters, and
+	// growing three parallel slices by appending left garbage of about
+	// their own size behind, once per class.
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Insts)
+	}
+	p.insts = make([]*ori.Inst, 0, n)
+	p.block = make([]int, 0, n)
+	p.freq = make([]float64, 0, n)
+	p.first = make([]int, 0, len(f.Blocks)+1)
 	for bi, b := range f.Blocks {
 		p.first = append(p.first, len(p.insts))
 		for _, in := range b.Insts {
@@ -218,6 +237,7 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 		// below, physical ones included, would go unread.
 		return p, nil
 	}
+	p.indexTouches()
 	p.virtualRanges()
 	if trimUndef {
 		p.trimUndefined()
@@ -353,18 +373,16 @@ func (p *problem) notePref(g int, in *ori.Inst) {
 	p.prefs = append(p.prefs, pref{g: g, dst: end(d.Reg), src: end(s.Reg), weight: p.freq[g]})
 }
 
-// virtualRanges builds every value's live range from ori.Liveness.
+// virtualRanges builds every value's live range from the class's
+// liveness (classlive.go).
 func (p *problem) virtualRanges() {
 	if len(p.vregs) == 0 {
 		return
 	}
-	lv := ori.Liveness(p.f)
+	lv := p.classLiveness()
 	p.live = lv
 	// Words are numbered globally: value i's words start at base[i].
-	base := make([]int, len(p.vregs)+1)
-	for i, v := range p.vregs {
-		base[i+1] = base[i] + v.width
-	}
+	base := lv.base
 	live := make([]bool, base[len(p.vregs)])
 	nlive := make([]int, len(p.vregs)) // live words per value
 	open := make([]int32, len(p.vregs))
@@ -388,59 +406,52 @@ func (p *problem) virtualRanges() {
 		v.segs = append(v.segs, seg{lo, open[vi]})
 		open[vi] = -1
 	}
-	var touched []touch
 	var active []int // values opened in the current block
-	// outWords holds a block's live-out words; their order does not
-	// matter here, as each value's segments are sorted at the end.
-	var outWords []ori.Reg
 	openAt := func(vi int, hi int32) {
 		open[vi] = hi
 		active = append(active, vi)
 	}
-	for bi, b := range p.f.Blocks {
+	for bi := range p.f.Blocks {
 		g0, g1 := p.first[bi], p.first[bi+1]-1
 		if g1 < g0 {
 			continue
 		}
-		outWords = lv.AppendLiveOutWords(outWords[:0], b)
-		for _, w := range outWords {
-			vi, ok := p.index.get(w.N)
-			if w.Class != p.class || !ok {
-				continue
-			}
-			setWord(vi, int(w.Off), true)
+		// The order of the live-out words does not matter here, as
+		// each value's segments are sorted at the end.
+		lv.eachOut(bi, func(vi, w int) {
+			setWord(vi, w, true)
 			if open[vi] < 0 {
 				openAt(vi, posAfter(g1))
 			}
-		}
+		})
 		for g := g1; g >= g0; g-- {
 			in := p.insts[g]
-			touched = p.touches(in, touched[:0], false)
+			touched := p.touchesAt(g)
 			// Results occupy their registers at the write position even
 			// when nobody reads them.
 			for _, t := range touched {
 				if t.write != 0 && open[t.vi] < 0 {
-					openAt(t.vi, posWrite(g))
+					openAt(int(t.vi), posWrite(g))
 				}
 			}
 			if !in.Guarded() {
 				for _, t := range touched {
 					for m := t.write; m != 0; m &= m - 1 {
-						setWord(t.vi, bits.TrailingZeros8(m), false)
+						setWord(int(t.vi), bits.TrailingZeros8(m), false)
 					}
 				}
 			}
 			for _, t := range touched {
 				for m := t.read; m != 0; m &= m - 1 {
-					setWord(t.vi, bits.TrailingZeros8(m), true)
+					setWord(int(t.vi), bits.TrailingZeros8(m), true)
 				}
 			}
 			for _, t := range touched {
 				switch {
 				case nlive[t.vi] == 0 && open[t.vi] >= 0:
-					closeAt(t.vi, posWrite(g))
+					closeAt(int(t.vi), posWrite(g))
 				case nlive[t.vi] > 0 && open[t.vi] < 0:
-					openAt(t.vi, posRead(g))
+					openAt(int(t.vi), posRead(g))
 				}
 			}
 		}
@@ -487,11 +498,20 @@ type physEffect struct {
 	call       bool
 }
 
+// physEffectAt is the effect of instruction g, kept only for the
+// instructions that have one: few touch the class's physical registers,
+// and a dense table cost over 100 bytes per instruction and class.
+type physEffectAt struct {
+	g int
+	physEffect
+}
+
 // physicalRanges computes the live ranges of the physical registers in
 // the code (precolored ranges).
 func (p *problem) physicalRanges() {
-	n := len(p.insts)
-	eff := make([]physEffect, n)
+	var eff []physEffectAt // by instruction, in order
+	// effFirst[bi] is the index in eff of block bi's first effect.
+	effFirst := make([]int, len(p.f.Blocks)+1)
 	all := physSet{}
 	for r := 0; r < p.limit; r++ {
 		all.add(r)
@@ -499,10 +519,11 @@ func (p *problem) physicalRanges() {
 	found := false
 	ci := 0 // index of the next CALL in p.calls
 	for bi := range p.f.Blocks {
+		effFirst[bi] = len(eff)
 		var written physSet // physical registers written since the last CALL
 		for g := p.first[bi]; g < p.first[bi+1]; g++ {
 			in := p.insts[g]
-			e := &eff[g]
+			e := &physEffect{}
 			eachReg(in, func(r ori.Reg, def bool) {
 				if r.Class != p.class || r.Virtual || r.IsZero() {
 					return
@@ -542,8 +563,12 @@ func (p *problem) physicalRanges() {
 			default:
 				written.or(e.defs)
 			}
+			if *e != (physEffect{}) {
+				eff = append(eff, physEffectAt{g, *e})
+			}
 		}
 	}
+	effFirst[len(p.f.Blocks)] = len(eff)
 	if !found {
 		return
 	}
@@ -553,8 +578,8 @@ func (p *problem) physicalRanges() {
 	killB := make([]physSet, nb)
 	for bi := range p.f.Blocks {
 		var u, k physSet
-		for g := p.first[bi+1] - 1; g >= p.first[bi]; g-- {
-			e := eff[g]
+		for j := effFirst[bi+1] - 1; j >= effFirst[bi]; j-- {
+			e := eff[j]
 			k.or(e.kill)
 			u.andNot(e.kill)
 			u.or(e.uses)
@@ -596,8 +621,10 @@ func (p *problem) physicalRanges() {
 		}
 		live := out[bi]
 		live.each(func(r int) { open[r] = posAfter(g1) })
-		for g := g1; g >= g0; g-- {
-			e := eff[g]
+		// Instructions without an effect change nothing below.
+		for j := effFirst[bi+1] - 1; j >= effFirst[bi]; j-- {
+			e := eff[j]
+			g := e.g
 			e.defs.each(func(r int) {
 				if _, ok := open[r]; !ok {
 					open[r] = posWrite(g)
@@ -650,40 +677,37 @@ func (p *problem) physHigh() int {
 // touch is what one instruction does to one virtual register of the
 // class: the words it reads and writes (masks of wordMask).
 type touch struct {
-	vi          int
+	vi          int32 // 8 bytes a touch, not 16
 	read, write uint8
 }
 
-// touches appends to dst, once per register, the virtual registers of
-// p's class that in reads or writes, with the words of each; multiOnly
-// leaves out single-word registers.
-func (p *problem) touches(in *ori.Inst, dst []touch, multiOnly bool) []touch {
-	eachReg(in, func(r ori.Reg, def bool) {
-		if r.Class != p.class || !r.Virtual {
-			return
+// indexTouches lists, by instruction, the values of the class each
+// instruction reads or writes, with the words of each: the accesses
+// collect gathered, regrouped by instruction. The range walks read these
+// instead of visiting every operand of the function again per walk.
+func (p *problem) indexTouches() {
+	at := make([]int32, len(p.insts)+1)
+	for _, v := range p.vregs {
+		for _, a := range v.acc {
+			at[a.g+1]++
 		}
-		vi := p.index.at(r.N)
-		if multiOnly && p.vregs[vi].width == 1 {
-			return
+	}
+	for g := range p.insts {
+		at[g+1] += at[g]
+	}
+	list := make([]touch, at[len(p.insts)])
+	next := slices.Clone(at[:len(p.insts)])
+	for vi, v := range p.vregs {
+		for _, a := range v.acc {
+			list[next[a.g]] = touch{vi: int32(vi), read: a.read, write: a.write}
+			next[a.g]++
 		}
-		m := wordMask(int(r.Off), int(r.Words))
-		for i := range dst {
-			if dst[i].vi == vi {
-				if def {
-					dst[i].write |= m
-				} else {
-					dst[i].read |= m
-				}
-				return
-			}
-		}
-		t := touch{vi: vi}
-		if def {
-			t.write = m
-		} else {
-			t.read = m
-		}
-		dst = append(dst, t)
-	})
-	return dst
+	}
+	p.touchAt, p.touchList = at, list
+}
+
+// touchesAt returns the class's values instruction g reads or writes,
+// once each (in no particular order), with the words of each.
+func (p *problem) touchesAt(g int) []touch {
+	return p.touchList[p.touchAt[g]:p.touchAt[g+1]]
 }

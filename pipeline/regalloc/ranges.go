@@ -160,17 +160,21 @@ func rangeMask(lo, hi int) uint64 {
 
 // overlaps reports whether any position of segs is set.
 func (b posSet) overlaps(segs []seg) bool {
+	// The fat point asks this for every candidate slot of every item:
+	// the inner words of a segment need no mask.
 	for _, s := range segs {
 		lw, hw := int(s.lo)/64, int(s.hi)/64
-		for w := lw; w <= hw; w++ {
-			lo, hi := 0, 63
-			if w == lw {
-				lo = int(s.lo) % 64
+		if lw == hw {
+			if b[lw]&rangeMask(int(s.lo)%64, int(s.hi)%64) != 0 {
+				return true
 			}
-			if w == hw {
-				hi = int(s.hi) % 64
-			}
-			if b[w]&rangeMask(lo, hi) != 0 {
+			continue
+		}
+		if b[lw]&rangeMask(int(s.lo)%64, 63) != 0 || b[hw]&rangeMask(0, int(s.hi)%64) != 0 {
+			return true
+		}
+		for _, x := range b[lw+1 : hw] {
+			if x != 0 {
 				return true
 			}
 		}

@@ -78,7 +78,13 @@ func (p *problem) rewrite(res *classResult, homes map[int]home, keep map[*ori.In
 			} else {
 				out = append(out, pre...)
 			}
-			if !drop {
+			switch {
+			case drop:
+			case len(p.touchesAt(g)) == 0:
+				// No register of the class to rename (most instructions,
+				// for every class but R).
+				out = append(out, in)
+			default:
 				mapRegs(in, func(r ori.Reg, _ bool) ori.Reg {
 					if r.Class != p.class || !r.Virtual {
 						return r

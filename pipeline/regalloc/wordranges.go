@@ -1,10 +1,6 @@
 package regalloc
 
-import (
-	"math/bits"
-
-	"orilab/pipeline/ori"
-)
+import "math/bits"
 
 // Live ranges per word of a tuple.
 //
@@ -39,7 +35,7 @@ import (
 func (p *problem) wordRanges() {
 	lv := p.live
 	if lv == nil {
-		lv = ori.Liveness(p.f)
+		lv = p.classLiveness()
 	}
 	base := make([]int, len(p.vregs)+1)
 	tuples := false
@@ -79,27 +75,30 @@ func (p *problem) wordRanges() {
 		active = append(active, k)
 	}
 	var touched []touch
-	var outWords []ori.Reg // a block's live-out words, in any order
-	for bi, b := range p.f.Blocks {
+	for bi := range p.f.Blocks {
 		g0, g1 := p.first[bi], p.first[bi+1]-1
 		if g1 < g0 {
 			continue
 		}
-		outWords = lv.AppendLiveOutWords(outWords[:0], b)
-		for _, w := range outWords {
-			vi, ok := p.index.get(w.N)
-			if w.Class != p.class || !ok || p.vregs[vi].width == 1 {
-				continue
+		// A block's live-out words, in any order.
+		lv.eachOut(bi, func(vi, w int) {
+			if p.vregs[vi].width == 1 {
+				return
 			}
-			k := base[vi] + int(w.Off)
+			k := base[vi] + w
 			live[k] = true
 			if open[k] < 0 {
 				openAt(k, posAfter(g1))
 			}
-		}
+		})
 		for g := g1; g >= g0; g-- {
 			in := p.insts[g]
-			touched = p.touches(in, touched[:0], true)
+			touched = touched[:0]
+			for _, t := range p.touchesAt(g) {
+				if p.vregs[t.vi].width > 1 {
+					touched = append(touched, t)
+				}
+			}
 			for _, t := range touched {
 				for m := t.write; m != 0; m &= m - 1 {
 					if k := base[t.vi] + bits.TrailingZeros8(m); open[k] < 0 {

@@ -26,6 +26,27 @@ type DecodeContext struct {
 
 // Decode decodes one word of SM arch.
 func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
+	return decode(w, arch, ctx, nil)
+}
+
+// A Decoder decodes words as Decode does into one instruction and
+// operand buffers it reuses, so the instruction it returns is valid only
+// until its next call. The encoding round trip decodes every word of a
+// module and drops each result at once; a fresh instruction per word was
+// most of the round trip's allocation.
+type Decoder struct {
+	in   ori.Inst
+	mods []string
+	ops  []ori.Operand
+}
+
+// Decode decodes one word of SM arch into x's instruction.
+func (x *Decoder) Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
+	return decode(w, arch, ctx, x)
+}
+
+// decode decodes w into a new instruction, or into x's when x is set.
+func decode(w Word, arch int, ctx DecodeContext, x *Decoder) (*ori.Inst, error) {
 	if err := checkArch(arch); err != nil {
 		return nil, err
 	}
@@ -33,8 +54,16 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 	if fm == nil {
 		return nil, fmt.Errorf("sass: word %s at 0x%04x: no orilab form has opcode 0x%03x on sm_%d", w, ctx.PC, w.Field(0, 12), arch)
 	}
-	in := ori.NewInst(fm.op, fm.key...)
-	in.Mods = append([]string(nil), fm.key...)
+	var in *ori.Inst
+	if x != nil {
+		in = &x.in
+		*in = ori.Inst{Op: fm.op, Guard: ori.PT, Ctrl: ori.NoCtrl} // as ori.NewInst
+		in.Mods = append(x.mods[:0], fm.key...)
+		x.ops = x.ops[:0]
+	} else {
+		in = ori.NewInst(fm.op, fm.key...)
+		in.Mods = append([]string(nil), fm.key...)
+	}
 	for _, g := range fm.mods {
 		v := getGroup(w, g)
 		name, ok := g.names.lookup(v)
@@ -54,7 +83,10 @@ func Decode(w Word, arch int, ctx DecodeContext) (*ori.Inst, error) {
 			return nil, fmt.Errorf("sass: word %s at 0x%04x (%s): the branch field does not point at the start of the code", w, ctx.PC, fm.op)
 		}
 	}
-	d := &decoder{w: w, fm: fm, in: in, ctx: ctx, arch: arch}
+	if x != nil {
+		x.mods = in.Mods
+	}
+	d := &decoder{w: w, fm: fm, in: in, ctx: ctx, arch: arch, x: x}
 	d.notX = fm.notX != "" && in.HasMod(fm.notX)
 	var err error
 	if in.Dsts, err = d.slots(fm.dsts); err != nil {
@@ -132,6 +164,7 @@ type decoder struct {
 	ctx  DecodeContext
 	arch int
 	notX bool
+	x    *Decoder // the buffers to decode into, or nil
 }
 
 func (d *decoder) reuse(pos int) bool {
@@ -241,7 +274,20 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 			hasB = true
 		}
 	}
-	out := make([]ori.Operand, 0, len(ss))
+	var out []ori.Operand
+	if x := d.x; x != nil {
+		// A region of x.ops of its own, so that the destinations and
+		// the sources do not overlap (a new buffer leaves the earlier
+		// regions where they are).
+		at := len(x.ops)
+		if cap(x.ops)-at < len(ss) {
+			x.ops, at = make([]ori.Operand, 0, max(2*cap(x.ops), 16, len(ss))), 0
+		}
+		out = x.ops[at : at : at+len(ss)]
+		x.ops = x.ops[:at+len(ss)]
+	} else {
+		out = make([]ori.Operand, 0, len(ss))
+	}
 	for _, s := range ss {
 		var o ori.Operand
 		switch s.k {

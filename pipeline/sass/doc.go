@@ -7,7 +7,8 @@
 //
 //   - Text and FuncText (text.go): the listing of a module or one
 //     function;
-//   - EncodeFunc, Encode (encode.go) and Decode (decode.go), driven by
+//   - EncodeFunc, Encode (encode.go) and Decode, or a Decoder that
+//     reuses its buffers (decode.go), driven by
 //     one table of forms (form.go, forms.go) and the control word
 //     (word.go); see "Encoding" below;
 //   - LegalizeFunc and Legalize (legalize.go): the operand swaps that

@@ -67,8 +67,10 @@ BB1:
 }
 
 // TestDecodeRoundTrip decodes the words of a function back and compares
-// the text and the control words.
+// the text and the control words, with Decode and with one Decoder
+// reused for every word (whose results must not share operands).
 func TestDecodeRoundTrip(t *testing.T) {
+	var dec Decoder
 	f := parseFunc(t, `BB0:
 	#1 [B------:R-:W-:-:S02] MOV R1 = c[0x0][0x28] ;
 	#2 [B------:R-:W0:-:S01] S2R R0 = SR_TID.X ;
@@ -114,6 +116,13 @@ BB2:
 			want, _ := InstText(insts[i])
 			if got != want || d.Ctrl != insts[i].Ctrl {
 				t.Errorf("sm_%d: %s %v decodes as %s %v", arch, want, insts[i].Ctrl, got, d.Ctrl)
+			}
+			d, err = dec.Decode(w, arch, DecodeContext{PC: 16 * i, Blocks: blocks})
+			if err != nil {
+				t.Fatalf("sm_%d: Decoder: %v", arch, err)
+			}
+			if got, _ := InstText(d); got != want || d.Ctrl != insts[i].Ctrl {
+				t.Errorf("sm_%d: Decoder: %s %v decodes as %s %v", arch, want, insts[i].Ctrl, got, d.Ctrl)
 			}
 		}
 	}
