@@ -70,3 +70,24 @@ func TestRegisterCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterCountDDIVOfConstants: fuzz finding regtarget-mismatch
+// divides an f64 zero by itself in a branch (div.rz.f64 %fd1, %fd1,
+// %fd1). The division was expanded after the last constant fold, with
+// its fast-path check and slow-path CALL, and the store address stayed
+// live across it: 23 registers at sm_80 (ptxas 13.0.88: 18) before
+// opt/ddivfold.go folded it to NaN.
+func TestRegisterCountDDIVOfConstants(t *testing.T) {
+	file := "../testdata/fuzzfindings/regtarget-mismatch/shrunk.ptx"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := CompileWith(file, src, Options{Arch: 80}, PhaseOptions{OptLevel: 3, NoSnapshots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sass.UsedRegs(res.Final.Func("fuzz")); n > 10 {
+		t.Errorf("fuzz: %d registers, want at most 10", n)
+	}
+}
