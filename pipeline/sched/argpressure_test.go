@@ -42,19 +42,13 @@ BB0:
 // (pressure.go), both values' moves come first: with the argument words
 // counted the peak is the two values, the pair and two argument words
 // (6); without, all six argument moves rise above the pointer's (10).
-// Those two orders are ReduceReg's own (SchedReduceRegCapAtInput=0);
-// capped at the input order's peak (reducecap.go), ReduceReg gives one
-// order whether the argument words are counted or not, with the last
-// three argument moves below the first store, as in the input.
 func TestArgPressure(t *testing.T) {
 	for _, c := range []struct {
 		knobs []string
 		want  string
 	}{
-		{[]string{"SchedReduceRegCapAtInput=0"}, "3 5 1 2 7 8 4 9 6 10 11 12 13 14"},
-		{[]string{"SchedReduceRegCapAtInput=0", "SchedArgPressure=0"}, "3 5 7 8 9 10 11 12 1 2 4 6 13 14"},
-		{nil, "3 5 1 2 7 8 9 4 10 11 12 6 13 14"},
-		{[]string{"SchedArgPressure=0"}, "3 5 1 2 7 8 9 4 10 11 12 6 13 14"},
+		{nil, "3 5 1 2 7 8 4 9 6 10 11 12 13 14"},
+		{[]string{"SchedArgPressure=0"}, "3 5 7 8 9 10 11 12 1 2 4 6 13 14"},
 	} {
 		f := parse(t, argMoves)
 		if _, err := sched.Schedule(f, sched.Options{Arch: 80, OptLevel: 3, Knobs: knobSet(t, c.knobs...)}); err != nil {
