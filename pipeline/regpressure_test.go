@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"orilab/internal/testenv"
-	"orilab/pipeline/knobs"
 	"orilab/pipeline/sass"
 )
 
@@ -90,37 +89,5 @@ func TestRegisterCountDDIVOfConstants(t *testing.T) {
 	}
 	if n := sass.UsedRegs(res.Final.Func("fuzz")); n > 10 {
 		t.Errorf("fuzz: %d registers, want at most 10", n)
-	}
-}
-
-// TestRegisterCountReduceRegCap: testdata/kernels/ptxas_folds.ptx is one
-// block of independent load-compute-store chains; the pre-allocation
-// ReduceReg pass, with the whole register file as its budget, issued
-// every load and constant first: 33 registers at sm_80 (ptxas 13.0.88:
-// 24, the input order 11). Capped at the input order's peak
-// (sched/reducecap.go) it takes 18; SchedReduceRegCapAtInput=0 restores
-// the old order.
-func TestRegisterCountReduceRegCap(t *testing.T) {
-	file := "../testdata/kernels/ptxas_folds.ptx"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	regs := func(settings ...string) int {
-		ks, _, err := knobs.Load(knobs.Default, knobs.Sources{CLI: settings})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := CompileWith(file, src, Options{Arch: 80}, PhaseOptions{OptLevel: 3, NoSnapshots: true, Knobs: ks})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sass.UsedRegs(res.Final.Func("ptxas_folds"))
-	}
-	if n := regs(); n > 18 {
-		t.Errorf("ptxas_folds: %d registers, want at most 18", n)
-	}
-	if n := regs("SchedReduceRegCapAtInput=0"); n <= 24 {
-		t.Errorf("ptxas_folds with SchedReduceRegCapAtInput=0: %d registers, want the uncapped order's (more than 24)", n)
 	}
 }

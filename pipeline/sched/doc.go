@@ -17,8 +17,6 @@
 //     (Schedule, Options, Mode, Stats), for ScheduleInstructions before
 //     register allocation and PostSchedule after it; the pressure
 //     tracker counts a multi-word register whole, as the allocator does;
-//     reducecap.go: before allocation ReduceReg keeps each block within
-//     its input order's peak (SchedReduceRegCapAtInput);
 //   - ctrlwords.go: control words for physical code at -O1 and above
 //     (AssignControlWords, the AdvancedScoreboardsAndOpexes phase): the six
 //     dependency barriers, stall counts, yield hints and operand reuse;

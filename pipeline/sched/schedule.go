@@ -202,8 +202,6 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	}
 	reduced := false     // a ReduceReg pass has run
 	var sc regionScratch // every region's DAG and list state live in it
-	// ReduceReg itself is capped at the input order's peak (reducecap.go).
-	capRR := reduceRegCapped(opts.Knobs, f.Name) && p.keepPeak
 	for _, m := range st.Passes {
 		mp := p
 		// After ReduceReg, the later passes keep each region's R pressure
@@ -215,7 +213,7 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		// registers (ptxas 27). Capped at the function's peak instead of
 		// the region's, every block could rise to that peak, and the
 		// allocator needed more (needle_cuda_shared_1 46 -> 49).
-		mp.capAtInput = reduced && p.keepPeak || m == ModeReduceReg && capRR
+		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
 		for _, b := range f.Blocks {
 			scheduleBlock(b, m, opts, mp, live, &sc)
