@@ -32,6 +32,11 @@ import (
 // and its ILP pass ended nine words above the cap it was given before
 // SchedCapKeepInput (29); simpleTexture's transformKernel in the CUDA 3.2
 // build (ptxas 14) took 22 before SchedCapKeepInput.
+// parboil pns's PetrinetKernel (ptxas 30 at sm_80) compares
+// %tid.x with five constants before its main loop and reads the twelve
+// live predicates all through it; the five the predicate file could not
+// hold each took an R register: 39 at sm_75 (40 at sm_80) before
+// opt/predremat.go recomputed them next to their reads.
 func TestRegisterCounts(t *testing.T) {
 	shared := testenv.Shared(t)
 	cases := []struct {
@@ -46,6 +51,7 @@ func TestRegisterCounts(t *testing.T) {
 		{"rodinia/hotspot.ptx", "_Z14calculate_tempiPfS_S_iiiiffffff", 37},
 		{"sdk2.2/bicubicTexture.ptx", "_Z15d_renderBicubicP6uchar4jjfffff", 29},
 		{"../cuda3.2/data/simpleTexture_kernel.ptx", "transformKernel", 18},
+		{"parboil/pns.ptx", "_Z14PetrinetKernelPiPfS_iii", 34},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {
@@ -70,5 +76,26 @@ func TestRegisterCounts(t *testing.T) {
 		if n := sass.UsedRegs(f); n > c.max {
 			t.Errorf("%s %s: %d registers, want at most %d", c.file, c.kernel, n, c.max)
 		}
+	}
+}
+
+// TestRegisterCountDDIVOfConstants: fuzz finding regtarget-mismatch
+// divides an f64 zero by itself in a branch (div.rz.f64 %fd1, %fd1,
+// %fd1). The division was expanded after the last constant fold, with
+// its fast-path check and slow-path CALL, and the store address stayed
+// live across it: 23 registers at sm_80 (ptxas 13.0.88: 18) before
+// opt/ddivfold.go folded it to NaN.
+func TestRegisterCountDDIVOfConstants(t *testing.T) {
+	file := "../testdata/fuzzfindings/regtarget-mismatch/shrunk.ptx"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := CompileWith(file, src, Options{Arch: 80}, PhaseOptions{OptLevel: 3, NoSnapshots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sass.UsedRegs(res.Final.Func("fuzz")); n > 10 {
+		t.Errorf("fuzz: %d registers, want at most 10", n)
 	}
 }

@@ -4,8 +4,10 @@ package opt
 // "GeneralOptimize Bundles", seed lines 10188-11388; fixed-point iteration
 // 11169-11223). Each instance runs copy propagation (copyprop.go) and
 // constant folding with algebraic simplification (constfold.go) over the
-// whole function, then floating-point folding (fpfold.go) and f64
-// constants into operand slots (f64constop.go), repeating until neither changes anything or a bound of
+// whole function, then floating-point folding (fpfold.go), f64 constants
+// into operand slots (f64constop.go) and f64 division and square root of
+// constants (ddivfold.go, which adds the second MOV of the result next to
+// the folded instruction), repeating until neither changes anything or a bound of
 // maxBundleRounds rounds is reached (ptxas bounds its per-block loop with
 // knob 464, MergeEquivalentConditionalFlowBudget).
 //
@@ -36,7 +38,7 @@ const maxBundleRounds = 8
 // A run that ends in a round changing nothing leaves f at a fixed point
 // of the bundle; the next run skips f if its code is still the same
 // (ori.Func.AtFixedPoint), since its one round would change nothing
-// again. The memo is kept per value of the one knob the bundle reads,
+// again. The memo is kept per value of the knobs the bundle reads,
 // and not at all under a site limit, where a refused proposal leaves f
 // short of the fixed point.
 func generalOptimize(f *ori.Func, c *Context) (bool, error) {
@@ -49,6 +51,10 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 	}
 	if f64c {
 		memo += "+F64ConstOperands"
+	}
+	ddiv := !c.Bool("DisableDDIVFold")
+	if !ddiv {
+		memo += "-DDIVFold"
 	}
 	var fp uint64
 	if s == nil {
@@ -66,7 +72,8 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 		c2 := constFold(f, s)
 		c3 := fpFold(f, s)
 		c4 := f64c && f64ConstOperands(f, s, c.Arch)
-		if !c1 && !c2 && !c3 && !c4 {
+		c5 := ddiv && ddivFold(f, s)
+		if !c1 && !c2 && !c3 && !c4 && !c5 {
 			fixed = true
 			break
 		}

@@ -54,7 +54,7 @@ var (
 	// the same-constant remat, the address-chain fold (which folds what
 	// the remat leaves), the 32- and 64-bit LEA folds and the
 	// comparison-predicate fold.
-	LateArchSecond = Sequence(FoldOffsets, RematSameConsts, FoldAddressChains, FoldLEA, FoldLEAHI, FoldSetpPred)
+	LateArchSecond = Sequence(FoldOffsets, RematSameConsts, FoldAddressChains, FoldLEA, FoldLEAHI, FoldSetpPred, RematPredicates)
 	// LiveDeadLoops is OriPerformLiveDeadFourth: dead loops and the
 	// argument moves whole-seen callees do not read, constants loaded
 	// again after the calls they were live across, then dead code
