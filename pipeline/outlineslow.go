@@ -31,6 +31,34 @@ func init() {
 	})
 }
 
+// KnobOutlineF32SlowPath switches the outlining of the f32 division's
+// slow path off (0: inline in each division, as before).
+//
+// Decision: the f32 division's slow path (the exact f64 detour that
+// FCHK.DIVIDE sends subnormal, huge and special operands to) goes out
+// of line in the lowering, at every -O level like the f64 ones: ptxas
+// 13.0.88 calls __internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath
+// (7 CALLs in rpes.ptx's ComputeX), and inline the F2F.F64 and DFMA
+// temporaries of the detour set the register peak of the whole kernel
+// (ComputeX: 48 registers, ptxas 35).
+const KnobOutlineF32SlowPath = "OutlineF32SlowPath"
+
+func init() {
+	knobs.Default.Register(knobs.Knob{
+		Name:    KnobOutlineF32SlowPath,
+		Type:    knobs.TypeBool,
+		Default: "1",
+		Doc:     "Put the slow path of the IEEE f32 division (div.rnd.f32, rcp.rnd.f32: one subroutine per rounding and flush mode) out of line behind a CALL, as ptxas does (__cuda_sm3x_div_rn_noftz_f32_slowpath); 0 keeps it inline.",
+		Readers: []string{"lowering (div.rnd.f32, rcp.rnd.f32)"},
+	})
+}
+
+// outlineF32Div tells the lowering whether to put the slow path of the
+// f32 division out of line: unless the knob is off (nil knobs: on).
+func outlineF32Div(ks *knobs.Set) bool {
+	return ks == nil || ks.Bool(KnobOutlineF32SlowPath)
+}
+
 // outlineAtLowering tells the lowering whether to put the slow path of
 // rsqrt.approx.f64 out of line (it has no operation kept whole for the
 // late expansion): unless the knob is off (nil knobs: the defaults, on).
