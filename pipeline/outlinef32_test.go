@@ -57,7 +57,7 @@ const slowDivF32PTX = `.version 7.0
 // TestOutlineF32SlowPath: the slow path of the f32 division (what
 // FCHK.DIVIDE sends off the fast path) is one subroutine per rounding and
 // flush mode, called from each division and from rcp.rn.f32, at -O3 and
-// -O0; OutlineF32SlowPath=0 keeps it inline. Every form computes the
+// -O0, when OutlineF32SlowPath is on; off (the default) keeps it inline. Every form computes the
 // IEEE quotients of pipeline/sim/fp over operands that take the slow path
 // (subnormals, huge and tiny quotients, specials) and random ones.
 func TestOutlineF32SlowPath(t *testing.T) {
@@ -65,8 +65,12 @@ func TestOutlineF32SlowPath(t *testing.T) {
 		level        int
 		knob         string
 		funcs, calls int
-	}{{3, "OutlineF32SlowPath=1", 3, 4}, {0, "OutlineF32SlowPath=1", 3, 4}, {3, "OutlineF32SlowPath=0", 0, 0}} {
-		r, err := CompileWith("k.ptx", []byte(slowDivF32PTX), Options{}, PhaseOptions{OptLevel: tc.level, NoSnapshots: true, Knobs: outlineKnobs(t, tc.knob)})
+	}{{3, "OutlineF32SlowPath=1", 3, 4}, {0, "OutlineF32SlowPath=1", 3, 4}, {3, "OutlineF32SlowPath=0", 0, 0}, {3, "", 0, 0}} {
+		var settings []string
+		if tc.knob != "" {
+			settings = append(settings, tc.knob)
+		}
+		r, err := CompileWith("k.ptx", []byte(slowDivF32PTX), Options{}, PhaseOptions{OptLevel: tc.level, NoSnapshots: true, Knobs: outlineKnobs(t, settings...)})
 		if err != nil {
 			t.Fatalf("-O%d %s: %v", tc.level, tc.knob, err)
 		}
@@ -160,7 +164,7 @@ func TestOutlineF32SlowPath(t *testing.T) {
 var uniformReg = regexp.MustCompile(`\bU(R[0-9Z]|P[0-9T])`)
 
 // TestOutlineF32SlowPathKeepsUniform: hotspot's calculate_temp divides
-// four times in f32; with the slow paths out of line it calls, and
+// four times in f32; with the slow paths out of line (knob on) it calls, and
 // ConvertToUniformReg still puts its block-uniform values in uniform
 // registers (calls to slow-path subroutines do not block it), so it keeps
 // the 36 registers it had with the slow paths inline (41 when every call
@@ -172,7 +176,7 @@ func TestOutlineF32SlowPathKeepsUniform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := CompileWith(path, src, Options{Arch: 80}, PhaseOptions{OptLevel: 3, NoSnapshots: true})
+	r, err := CompileWith(path, src, Options{Arch: 80}, PhaseOptions{OptLevel: 3, NoSnapshots: true, Knobs: outlineKnobs(t, "OutlineF32SlowPath=1")})
 	if err != nil {
 		t.Fatal(err)
 	}
