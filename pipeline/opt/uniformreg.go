@@ -68,7 +68,8 @@ package opt
 //
 // Decisions: runs at -O1 and above on sm_75 and later (every target orilab
 // has), in functions without calls (every register is caller-saved and
-// the allocator cannot spill uniform registers); the knob DisableUreg (the wiki's "uniform register file usage
+// the allocator cannot spill uniform registers) other than calls to the
+// lowering's slow-path subroutines (callsBlockUniform); the knob DisableUreg (the wiki's "uniform register file usage
 // entirely") switches it off. orilab has no R2UR/UR2R bridges: a value
 // with a consumer that cannot read the uniform file stays in R.
 
