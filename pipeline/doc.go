@@ -12,8 +12,8 @@
 //     and ReleaseVerifiers: what a release compilation skips),
 //     midend.go (running a pipeline/opt pass over every function),
 //     expand.go (ConvertUnsupportedOps, LateExpansionUnsupportedOps),
-//     outlineslow.go (the knob OutlineF64SlowPath: f64 slow paths as
-//     subroutines, lower/slowpath.go),
+//     outlineslow.go (the knobs OutlineF64SlowPath and
+//     OutlineF32SlowPath: slow paths as subroutines, lower/slowpath.go),
 //     backend.go (scheduling, allocation, control words, SASS text),
 //     mercfixup.go (PostFixForMercTargets: operand legalization and the
 //     memory descriptor before encoding) and encodephases.go (the

@@ -20,7 +20,8 @@
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call. slowpath.go puts the slow paths of
 // f64 division and reciprocal (where DDIV is expanded) and of
-// rsqrt.approx.f64 (at lowering, Options.OutlineSlowPaths) into
+// rsqrt.approx.f64 (at lowering, Options.OutlineSlowPaths) and, when
+// Options.OutlineF32Div is set, of the IEEE f32 division (at lowering) into
 // subroutines the module shares, called with the private convention, as
 // ptxas does; a lowering of several functions at once (Options.Jobs)
 // makes them through a view per function and places them where the

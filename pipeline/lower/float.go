@@ -1334,7 +1334,11 @@ func (c *fn) flDivF32(d ori.Reg, a, b ori.Operand, rnd string, ftz bool) {
 	slow := c.flSetp(ori.OpFCHK, []string{"DIVIDE"}, fa, b)
 	join := c.f.NewBlock("")
 	c.flBranchIf(slow, true, join)
-	c.flDivF32Slow(t, a, b, rnd, ftz)
+	if c.slow != nil && c.l.opts.OutlineF32Div {
+		c.callFDivSlow(t, a, b, rnd, ftz)
+	} else {
+		c.flDivF32Slow(t, a, b, rnd, ftz)
+	}
 	c.setBlock(join)
 	c.flOp(ori.OpMOV, nil, d, ori.R(t))
 	end()
@@ -1764,7 +1768,7 @@ func (c *fn) flRsqrtF64(d ori.Reg, a ori.Operand, ftz bool) {
 		c.flOp(ori.OpMOV, nil, d.Word(0), flRZ)
 		return
 	}
-	if c.slow != nil {
+	if c.slow != nil && c.l.opts.OutlineSlowPaths {
 		c.flRsqrtF64Fast(d, a)
 		return
 	}

@@ -42,6 +42,12 @@ type Options struct {
 	// every instruction; the pipeline sets it unless the knob
 	// OutlineF64SlowPath is off.
 	OutlineSlowPaths bool
+	// OutlineF32Div puts the slow path of the IEEE f32 division
+	// (div.rnd.f32, rcp.rnd.f32: the f64 detour behind FCHK.DIVIDE) into
+	// a subroutine the module shares, one per rounding mode and flush
+	// mode (slowpath.go); the pipeline sets it unless the knob
+	// OutlineF32SlowPath is off.
+	OutlineF32Div bool
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel
@@ -112,7 +118,7 @@ func Lower(m *ptx.Module, opts Options) (*ori.Module, error) {
 	}
 	l.layoutShared()
 	l.private = privateFuncs(m)
-	if opts.OutlineSlowPaths {
+	if opts.OutlineSlowPaths || opts.OutlineF32Div {
 		l.slow = NewSlowPaths(l.out)
 	}
 	for _, f := range m.Funcs() {
@@ -185,7 +191,8 @@ type lowerer struct {
 	opts    Options
 	texL    *texLayout // where .texref header words go (tex.go; built on first use)
 	// slow makes the slow-path subroutines of the lowering's expansions
-	// (rsqrt.approx.f64), nil unless Options.OutlineSlowPaths.
+	// (rsqrt.approx.f64, the f32 division), nil unless
+	// Options.OutlineSlowPaths or Options.OutlineF32Div.
 	slow *SlowPaths
 }
 

@@ -2,7 +2,6 @@ package lower
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"orilab/pipeline/ori"
@@ -106,18 +105,18 @@ func (s *SlowPaths) place(fs []*ori.Func, views []*SlowPaths) {
 }
 
 // Registers of the subroutine's convention (first words): the i-th
-// f64 operand in R4+2i, the result in R4:R5.
+// operand in R4+w*i (w words per operand: 2 for the f64 subroutines, 1
+// for the f32 division), the result in R4 (R4:R5 for f64).
 const (
 	slowArg0 = 4
 	slowRet  = 4
 )
 
 // slowPathPrefix and slowPathMark make the names of the subroutines:
-// __orilab.<operation>.slowpath[.<rounding>]. The dots make them names
-// no PTX identifier can take.
+// __orilab.<operation>.slowpath[.<rounding>] (ori.IsSlowPathName).
 const (
-	slowPathPrefix = "__orilab."
-	slowPathMark   = ".slowpath"
+	slowPathPrefix = ori.SlowPathPrefix
+	slowPathMark   = ori.SlowPathMark
 )
 
 // name returns the subroutine name for key, unique in the module.
@@ -130,11 +129,12 @@ func (s *SlowPaths) name(key string) string {
 }
 
 // subroutine returns the slow-path subroutine named key (made on first
-// use): it takes nargs f64 operands and returns body's f64 result t.
-func (s *SlowPaths) subroutine(key string, nargs int, body func(c *fn, args []ori.Operand, t ori.Reg)) *ori.Func {
+// use): it takes nargs operands of words words each (2: f64, 1: f32)
+// and returns body's result t of the same size.
+func (s *SlowPaths) subroutine(key string, nargs, words int, body func(c *fn, args []ori.Operand, t ori.Reg)) *ori.Func {
 	if p := s.parent; p != nil {
 		p.mu.Lock()
-		g := p.make(key, nargs, body, false)
+		g := p.make(key, nargs, words, body, false)
 		p.mu.Unlock()
 		for _, u := range s.uses {
 			if u == g {
@@ -144,18 +144,19 @@ func (s *SlowPaths) subroutine(key string, nargs int, body func(c *fn, args []or
 		s.uses = append(s.uses, g)
 		return g
 	}
-	return s.make(key, nargs, body, true)
+	return s.make(key, nargs, words, body, true)
 }
 
 // make returns the subroutine named key, made on first use; a new one
 // goes to the end of s.m.Funcs when add is set.
-func (s *SlowPaths) make(key string, nargs int, body func(c *fn, args []ori.Operand, t ori.Reg), add bool) *ori.Func {
+func (s *SlowPaths) make(key string, nargs, words int, body func(c *fn, args []ori.Operand, t ori.Reg), add bool) *ori.Func {
 	if g := s.funcs[key]; g != nil {
 		return g
 	}
+	size := int64(4 * words)
 	g := &ori.Func{
 		Name:    s.name(key),
-		Rets:    []ori.Param{{Name: "r", Size: 8, Align: 8, Offset: slowRet, Words: 2}},
+		Rets:    []ori.Param{{Name: "r", Size: size, Align: size, Offset: slowRet, Words: int64(words)}},
 		RetAddr: ori.PrivateRetAddr,
 	}
 	c := &fn{f: g, guard: ori.PT}
@@ -163,16 +164,16 @@ func (s *SlowPaths) make(key string, nargs int, body func(c *fn, args []ori.Oper
 	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
 	var args []ori.Operand
 	for i := 0; i < nargs; i++ {
-		g.Params = append(g.Params, ori.Param{Name: fmt.Sprintf("a%d", i), Size: 8, Align: 8, Offset: int64(slowArg0 + 2*i), Words: 2})
-		a := c.newReg(2)
-		for w := 0; w < 2; w++ {
-			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(a.Word(w))}, phys(slowArg0+2*i+w))
+		g.Params = append(g.Params, ori.Param{Name: fmt.Sprintf("a%d", i), Size: size, Align: size, Offset: int64(slowArg0 + words*i), Words: int64(words)})
+		a := c.newReg(words)
+		for w := 0; w < words; w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(a.Word(w))}, phys(slowArg0+words*i+w))
 		}
 		args = append(args, ori.R(a))
 	}
-	t := c.newReg(2)
+	t := c.newReg(words)
 	body(c, args, t)
-	for w := 0; w < 2; w++ {
+	for w := 0; w < words; w++ {
 		c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowRet + w)}, ori.R(t.Word(w)))
 	}
 	// A leaf returns through the pair it received (lowering's .func
@@ -186,18 +187,20 @@ func (s *SlowPaths) make(key string, nargs int, body func(c *fn, args []ori.Oper
 	return g
 }
 
-// callSlow emits the call t = g(args...) of a slow-path subroutine.
+// callSlow emits the call t = g(args...) of a slow-path subroutine
+// whose operands and result have t's size.
 func (c *fn) callSlow(g *ori.Func, t ori.Reg, args ...ori.Operand) {
 	phys := func(n int) ori.Operand { return ori.R(ori.PReg(ori.ClassR, n, 1)) }
+	words := int(t.Words)
 	for i, a := range args {
-		for w := 0; w < 2; w++ {
-			c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArg0 + 2*i + w)}, word(a, w))
+		for w := 0; w < words; w++ {
+			c.emit(ori.OpMOV, nil, []ori.Operand{phys(slowArg0 + words*i + w)}, word(a, w))
 		}
 	}
 	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr)}, ori.RetAddr())
 	c.emit(ori.OpMOV, nil, []ori.Operand{phys(ori.PrivateRetAddr + 1)}, ori.R(ori.RZ))
 	c.emit(ori.OpCALL, []string{"REL", "NOINC"}, nil, ori.Sym(g.Name))
-	for w := 0; w < 2; w++ {
+	for w := 0; w < words; w++ {
 		c.emit(ori.OpMOV, nil, []ori.Operand{ori.R(t.Word(w))}, phys(slowRet+w))
 	}
 }
@@ -205,8 +208,24 @@ func (c *fn) callSlow(g *ori.Func, t ori.Reg, args ...ori.Operand) {
 // callDivSlow emits, in place of the inline slow path, the call
 // t = __orilab.ddiv.slowpath.<rnd>(a, b).
 func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
-	g := c.slow.subroutine(slowPathPrefix+"ddiv"+slowPathMark+"."+rnd, 2, func(c *fn, args []ori.Operand, t ori.Reg) {
+	g := c.slow.subroutine(slowPathPrefix+"ddiv"+slowPathMark+"."+rnd, 2, 2, func(c *fn, args []ori.Operand, t ori.Reg) {
 		c.flDivF64Slow(t, args[0], args[1], rnd)
+	})
+	c.callSlow(g, t, a, b)
+}
+
+// callFDivSlow emits, in place of the inline slow path of the f32
+// division (flDivF32), the call t = __orilab.fdiv.slowpath.<rnd>[.ftz](a, b):
+// the operands FCHK.DIVIDE sends off the fast path. ptxas 13.0.88 does
+// the same (sm_80 -O3: CALL.REL.NOINC to
+// __internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath after FCHK).
+func (c *fn) callFDivSlow(t ori.Reg, a, b ori.Operand, rnd string, ftz bool) {
+	key := slowPathPrefix + "fdiv" + slowPathMark + "." + rnd
+	if ftz {
+		key += ".ftz"
+	}
+	g := c.slow.subroutine(key, 2, 1, func(c *fn, args []ori.Operand, t ori.Reg) {
+		c.flDivF32Slow(t, args[0], args[1], rnd, ftz)
 	})
 	c.callSlow(g, t, a, b)
 }
@@ -214,7 +233,7 @@ func (c *fn) callDivSlow(t ori.Reg, a, b ori.Operand, rnd string) {
 // callRsqrtSlow emits the call t = __orilab.drsqrt.slowpath(a): every
 // operand but the positive normal ones (flRsqrtF64).
 func (c *fn) callRsqrtSlow(t ori.Reg, a ori.Operand) {
-	g := c.slow.subroutine(slowPathPrefix+"drsqrt"+slowPathMark, 1, func(c *fn, args []ori.Operand, t ori.Reg) {
+	g := c.slow.subroutine(slowPathPrefix+"drsqrt"+slowPathMark, 1, 2, func(c *fn, args []ori.Operand, t ori.Reg) {
 		c.flRsqrtF64Full(t, args[0])
 	})
 	c.callSlow(g, t, a)
@@ -263,5 +282,5 @@ func CanCall(f *ori.Func) bool {
 // IsSlowPath reports whether f is a slow-path subroutine made by
 // SlowPaths.
 func IsSlowPath(f *ori.Func) bool {
-	return !f.Entry && strings.HasPrefix(f.Name, slowPathPrefix) && strings.Contains(f.Name, slowPathMark)
+	return !f.Entry && ori.IsSlowPathName(f.Name)
 }

@@ -68,7 +68,8 @@ package opt
 //
 // Decisions: runs at -O1 and above on sm_75 and later (every target orilab
 // has), in functions without calls (every register is caller-saved and
-// the allocator cannot spill uniform registers); the knob DisableUreg (the wiki's "uniform register file usage
+// the allocator cannot spill uniform registers) other than calls to the
+// lowering's slow-path subroutines (callsBlockUniform); the knob DisableUreg (the wiki's "uniform register file usage
 // entirely") switches it off. orilab has no R2UR/UR2R bridges: a value
 // with a consumer that cannot read the uniform file stays in R.
 
@@ -107,7 +108,13 @@ var ConvertToUniformReg = Pass{
 		if c.Bool("DisableUreg") {
 			return false, nil
 		}
-		return convertToUniform(f, c.Sites, c.Arch, c.Bool("UregAddsInstructions"), !c.Bool("DisableUregReconvergence"))
+		if ori.IsSlowPathName(f.Name) && !f.Entry {
+			// A slow-path subroutine keeps every value in R, so its
+			// callers' uniform values never compete with it (see
+			// callsBlockUniform).
+			return false, nil
+		}
+		return convertToUniform(f, c.Module, c.Sites, c.Arch, c.Bool("UregAddsInstructions"), !c.Bool("DisableUregReconvergence"))
 	},
 	NoOp: func(c *Context) string {
 		if c.Bool("DisableUreg") {
@@ -124,6 +131,39 @@ var uniformForms = map[ori.Opcode]ori.Opcode{
 	ori.OpS2R: ori.OpS2UR, ori.OpLEA: ori.OpULEA,
 }
 
+// callsBlockUniform reports whether f has a call that keeps it out of
+// the uniform datapath: under the ABI every register is caller-saved and
+// the allocator cannot spill uniform ones, so a function that calls
+// stays in R, except for calls to the lowering's slow-path subroutines
+// (ori.IsSlowPathName: f64 and f32 division, rsqrt). Those are
+// whole-seen callees, allocated before their callers, and a call to one
+// clobbers only the registers its allocated code writes, in every class
+// (regalloc/interproc.go), so a uniform value live across it takes a
+// uniform register the callee leaves alone; and the subroutine itself
+// never uses the uniform datapath (ConvertToUniformReg skips it), so it
+// clobbers no UR or UP at all.
+// Decision: only these calls; values across any other call stay in R.
+// hotspot's calculate_temp (4 f32 divisions, their slow paths out of
+// line since OutlineF32SlowPath) keeps its 36 registers this way, 41
+// with every call blocking (ptxas 32, with uniform registers).
+func callsBlockUniform(f *ori.Func, m *ori.Module) bool {
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if !in.Op.Has(ori.FCall) {
+				continue
+			}
+			name, ok := ori.CallTarget(in)
+			if !ok || m == nil || !ori.IsSlowPathName(name) {
+				return true
+			}
+			if g := m.Func(name); g == nil || !g.WholeSeen() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 type urState struct {
 	f     *ori.Func
 	defs  map[cmReg][]*ori.Inst
@@ -131,18 +171,12 @@ type urState struct {
 	users map[cmReg][]*ori.Inst
 }
 
-func convertToUniform(f *ori.Func, sites *Sites, arch int, addsOK, reconv bool) (bool, error) {
+func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK, reconv bool) (bool, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return false, err
 	}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			if in.Op.Has(ori.FCall) {
-				// Every register is caller-saved and the allocator cannot
-				// spill uniform ones: keep functions that call in R.
-				return false, nil
-			}
-		}
+	if callsBlockUniform(f, m) {
+		return false, nil
 	}
 	u := analyzeUniformity(f)
 	st := &urState{f: f, defs: map[cmReg][]*ori.Inst{}, set: map[cmReg]bool{}, users: map[cmReg][]*ori.Inst{}}

@@ -28,6 +28,20 @@ const PrivateRetAddr = 2
 // pair R2:R3 (Func.RetAddr; no ABI signature puts it there).
 func (f *Func) WholeSeen() bool { return !f.Entry && f.RetAddr == PrivateRetAddr }
 
+// Slow-path subroutines: the lowering (lower/slowpath.go) names the
+// shared subroutines it puts the slow paths of f64 division, rsqrt and
+// f32 division in __orilab.<operation>.slowpath[.<mode>]; the dots make
+// names no PTX identifier can take.
+const (
+	SlowPathPrefix = "__orilab."
+	SlowPathMark   = ".slowpath"
+)
+
+// IsSlowPathName reports whether name is that of a slow-path subroutine.
+func IsSlowPathName(name string) bool {
+	return strings.HasPrefix(name, SlowPathPrefix) && strings.Contains(name, SlowPathMark)
+}
+
 // CallTarget returns the name of the function a direct CALL targets
 // ("CALL.REL.NOINC `name`"); false for an indirect call or another
 // instruction.
