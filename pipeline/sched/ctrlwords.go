@@ -181,16 +181,18 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 // instruction must wait on because the allocator recycled them for it.
 // in is the state pending when b starts (nil: nothing).
 func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *wstate) {
-	if in == nil {
-		in = newWState()
+	// A copy on the stack, not a clone on the heap: the state is 2 KiB
+	// and this runs once per block, twice.
+	var st wstate
+	if in != nil {
+		st = *in
 	}
-	in = in.clone()
-	writes, reads := &in.writes, &in.reads
+	writes, reads := &st.writes, &st.reads
 	var busy [numBarriers]bool
 	var since [numBarriers]int
 	for k := range busy {
 		// Pending on entry: in use, and older than anything b sets.
-		busy[k], since[k] = in.set&(1<<k) != 0, -1
+		busy[k], since[k] = st.set&(1<<k) != 0, -1
 	}
 	release := func(mask uint8) {
 		if mask == 0 {
@@ -351,11 +353,6 @@ type wstate struct {
 
 func newWState() *wstate { return &wstate{} }
 
-func (s *wstate) clone() *wstate {
-	c := *s
-	return &c
-}
-
 func (s *wstate) merge(o *wstate) bool {
 	grew := false
 	for _, p := range [2][2]*barMap{{&s.writes, &o.writes}, {&s.reads, &o.reads}} {
@@ -377,10 +374,15 @@ func (s *wstate) merge(o *wstate) bool {
 // above and returns the blocks' entry states. extra returns additional
 // barriers x waits on, given the barriers possibly pending when it issues.
 func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) uint8) map[*ori.Block]*wstate {
+	// The entry states live in one slice and waitBlock works in one
+	// scratch state: a wstate is 2 KiB, and a clone per block visit was
+	// the largest allocation of the scheduler.
 	entry := make(map[*ori.Block]*wstate, len(f.Blocks))
-	for _, b := range f.Blocks {
-		entry[b] = newWState()
+	states := make([]wstate, len(f.Blocks))
+	for i, b := range f.Blocks {
+		entry[b] = &states[i]
 	}
+	scratch := newWState()
 	// Sweeps in layout order until nothing grows, as before, but a block
 	// whose entry state has not grown since its last visit is skipped:
 	// waitBlock depends only on that state, so it would give the same out
@@ -403,7 +405,7 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 				continue
 			}
 			seen[i] = ver[i]
-			out := waitBlock(b, fs, entry[b], extra)
+			out := waitBlock(b, fs, entry[b], scratch, extra)
 			for _, s := range b.Succs {
 				if entry[s].merge(out) {
 					ver[pos[s]]++
@@ -413,15 +415,15 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 		}
 	}
 	for _, b := range f.Blocks {
-		waitBlock(b, fs, entry[b], extra)
+		waitBlock(b, fs, entry[b], scratch, extra)
 	}
 	return entry
 }
 
 // waitBlock sets the wait masks of b from entry state in and returns the
-// state after b.
-func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
-	s := in.clone()
+// state after b, which it builds in s (overwritten; not in itself).
+func waitBlock(b *ori.Block, fs *facts, in, s *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
+	*s = *in
 	bf := fs.of(b)
 	for i, x := range b.Insts {
 		u, info := &bf[i].u, bf[i].info
@@ -446,7 +448,7 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		}
 		s.set &^= wait
 		if x.Op == ori.OpCALL {
-			s = newWState()
+			*s = wstate{}
 		}
 		for _, w := range u.dsts {
 			s.writes.put(w, 0)
