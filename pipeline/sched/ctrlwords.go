@@ -105,6 +105,10 @@ type facts struct {
 type fact struct {
 	u    use
 	info Info
+	// forced holds the barriers the instruction must wait on because
+	// allocateBarriers recycled them for it (a field, not a map keyed by
+	// instruction: the wait dataflow asks once per instruction per visit).
+	forced uint8
 }
 
 // of returns the facts of b's instructions, fact i for b.Insts[i].
@@ -128,18 +132,18 @@ func AssignControlWords(f *ori.Func, arch int) error {
 	if err != nil {
 		return err
 	}
-	forced := map[*ori.Inst]uint8{}
-	extra := func(x *ori.Inst, pending uint8) uint8 { return forced[x] & pending }
+	extra := func(ft *fact, pending uint8) uint8 { return ft.forced & pending }
 	for _, b := range f.Blocks {
-		allocateBarriers(b, fs, forced, nil)
+		allocateBarriers(b, fs, nil)
 	}
 	entry := assignWaits(f, fs, extra)
-	clear(forced)
 	for _, b := range f.Blocks {
-		for _, x := range b.Insts {
+		bf := fs.of(b)
+		for i, x := range b.Insts {
 			x.Ctrl.WrBar, x.Ctrl.RdBar = -1, -1
+			bf[i].forced = 0
 		}
-		allocateBarriers(b, fs, forced, entry[b])
+		allocateBarriers(b, fs, entry[b])
 	}
 	assignWaits(f, fs, extra)
 	pruneWaits(f)
@@ -177,10 +181,10 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 }
 
 // allocateBarriers gives the variable-latency instructions of b their
-// write and read barriers, and records in forced the barriers an
+// write and read barriers, and records in the facts' forced the barriers an
 // instruction must wait on because the allocator recycled them for it.
 // in is the state pending when b starts (nil: nothing).
-func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *wstate) {
+func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
 	// A copy on the stack, not a clone on the heap: the state is 2 KiB
 	// and this runs once per block, twice.
 	var st wstate
@@ -241,7 +245,7 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 						best = k
 					}
 				}
-				forced[x] |= 1 << best
+				bf[idx].forced |= 1 << best
 				release(1 << best)
 			}
 			busy[best], since[best] = true, idx
@@ -372,8 +376,9 @@ func (s *wstate) merge(o *wstate) bool {
 
 // assignWaits sets every instruction's wait mask by the dataflow described
 // above and returns the blocks' entry states. extra returns additional
-// barriers x waits on, given the barriers possibly pending when it issues.
-func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) uint8) map[*ori.Block]*wstate {
+// barriers the instruction of ft waits on, given the barriers possibly
+// pending when it issues.
+func assignWaits(f *ori.Func, fs *facts, extra func(ft *fact, pending uint8) uint8) map[*ori.Block]*wstate {
 	// The entry states live in one slice and waitBlock works in one
 	// scratch state: a wstate is 2 KiB, and a clone per block visit was
 	// the largest allocation of the scheduler.
@@ -422,7 +427,7 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 
 // waitBlock sets the wait masks of b from entry state in and returns the
 // state after b, which it builds in s (overwritten; not in itself).
-func waitBlock(b *ori.Block, fs *facts, in, s *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
+func waitBlock(b *ori.Block, fs *facts, in, s *wstate, extra func(*fact, uint8) uint8) *wstate {
 	*s = *in
 	bf := fs.of(b)
 	for i, x := range b.Insts {
@@ -439,7 +444,7 @@ func waitBlock(b *ori.Block, fs *facts, in, s *wstate, extra func(*ori.Inst, uin
 		if isDrain(x) {
 			wait |= s.set
 		}
-		wait |= extra(x, s.set)
+		wait |= extra(&bf[i], s.set)
 		wait &= s.set // a wait on a barrier nothing set is an error
 		x.Ctrl.Wait = wait
 		if wait != 0 {
