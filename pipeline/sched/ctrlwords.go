@@ -100,6 +100,8 @@ type facts struct {
 	// words backs the facts' word lists (usesInto), a few blocks of
 	// memory for the whole function instead of one per instruction.
 	words []word
+	// ready is assignStalls' table, kept for the next block.
+	ready readyTable
 }
 
 type fact struct {
@@ -516,7 +518,8 @@ func pruneWaits(f *ori.Func) {
 
 // assignStalls sets the stall counts of b (see step 3 above).
 func assignStalls(b *ori.Block, fs *facts) {
-	ready := map[word]int32{} // landing cycle of pending fixed-latency writes
+	ready := &fs.ready // landing cycle of pending fixed-latency writes
+	ready.reset()
 	t := int32(0)
 	var prev *ori.Inst
 	bf := fs.of(b)
@@ -526,38 +529,109 @@ func assignStalls(b *ori.Block, fs *facts) {
 			req := t + 1
 			for _, ws := range [2][]word{u.guard, u.srcs} {
 				for _, w := range ws {
-					req = max(req, ready[w])
+					if r, ok := ready.get(w); ok {
+						req = max(req, r)
+					}
 				}
 			}
 			for _, w := range u.dsts {
-				if r, ok := ready[w]; ok {
+				if r, ok := ready.get(w); ok {
 					req = max(req, r-minWrite(info)+1)
 				}
 			}
 			if isDrain(x) {
-				for _, r := range ready {
-					req = max(req, r)
-				}
+				req = max(req, ready.latest())
 			}
 			prev.Ctrl.Stall = uint8(req - t)
 			t = req
 		}
 		for _, w := range u.dsts {
 			if info.Variable {
-				delete(ready, w)
+				ready.drop(w)
 			} else {
-				ready[w] = t + int32(info.Cycles)
+				ready.put(w, t+int32(info.Cycles))
 			}
 		}
 		prev = x
 	}
 	if prev != nil {
-		req := t + 1
-		for _, r := range ready {
-			req = max(req, r)
-		}
+		req := max(t+1, ready.latest())
 		prev.Ctrl.Stall = uint8(req - t)
 	}
+}
+
+// readyTable maps physical register words to a cycle: a slot per word
+// below 256 of each class (allocated code has no others), with the slots
+// set listed so that reset and latest touch only those, and a map for
+// any other word (a hand-written register past the file). It replaced a
+// map allocated per block.
+type readyTable struct {
+	at      [int(ori.NumClasses) * 256]int32
+	has     [int(ori.NumClasses) * 256]bool
+	members []int32 // slots set since reset, possibly dropped since
+	other   map[word]int32
+}
+
+// slot returns w's slot, if it has one.
+func (r *readyTable) slot(w word) (int, bool) {
+	if w.virt || w.n < 0 || w.n >= 256 || int(w.class) >= int(ori.NumClasses) {
+		return 0, false
+	}
+	return int(w.class)*256 + int(w.n), true
+}
+
+func (r *readyTable) reset() {
+	for _, k := range r.members {
+		r.has[k] = false
+	}
+	r.members = r.members[:0]
+	clear(r.other)
+}
+
+func (r *readyTable) get(w word) (int32, bool) {
+	if k, ok := r.slot(w); ok {
+		return r.at[k], r.has[k]
+	}
+	c, ok := r.other[w]
+	return c, ok
+}
+
+func (r *readyTable) put(w word, c int32) {
+	k, ok := r.slot(w)
+	if !ok {
+		if r.other == nil {
+			r.other = map[word]int32{}
+		}
+		r.other[w] = c
+		return
+	}
+	if !r.has[k] {
+		r.has[k] = true
+		r.members = append(r.members, int32(k))
+	}
+	r.at[k] = c
+}
+
+func (r *readyTable) drop(w word) {
+	if k, ok := r.slot(w); ok {
+		r.has[k] = false
+		return
+	}
+	delete(r.other, w)
+}
+
+// latest returns the largest cycle in the table, 0 when it is empty.
+func (r *readyTable) latest() int32 {
+	m := int32(0)
+	for _, k := range r.members {
+		if r.has[k] {
+			m = max(m, r.at[k])
+		}
+	}
+	for _, c := range r.other {
+		m = max(m, c)
+	}
+	return m
 }
 
 // assignYield sets the yield hints of f (see step 4 above).
