@@ -50,7 +50,7 @@ func AssignConservativeControlWords(f *ori.Func, arch int) error {
 			}
 		}
 	}
-	assignWaits(f, fs, func(_ *ori.Inst, pending uint8) uint8 { return pending })
+	assignWaits(f, fs, func(_ *fact, pending uint8) uint8 { return pending })
 	pruneWaits(f)
 	return nil
 }

@@ -100,11 +100,17 @@ type facts struct {
 	// words backs the facts' word lists (usesInto), a few blocks of
 	// memory for the whole function instead of one per instruction.
 	words []word
+	// ready is assignStalls' table, kept for the next block.
+	ready readyTable
 }
 
 type fact struct {
 	u    use
 	info Info
+	// forced holds the barriers the instruction must wait on because
+	// allocateBarriers recycled them for it (a field, not a map keyed by
+	// instruction: the wait dataflow asks once per instruction per visit).
+	forced uint8
 }
 
 // of returns the facts of b's instructions, fact i for b.Insts[i].
@@ -128,18 +134,18 @@ func AssignControlWords(f *ori.Func, arch int) error {
 	if err != nil {
 		return err
 	}
-	forced := map[*ori.Inst]uint8{}
-	extra := func(x *ori.Inst, pending uint8) uint8 { return forced[x] & pending }
+	extra := func(ft *fact, pending uint8) uint8 { return ft.forced & pending }
 	for _, b := range f.Blocks {
-		allocateBarriers(b, fs, forced, nil)
+		allocateBarriers(b, fs, nil)
 	}
 	entry := assignWaits(f, fs, extra)
-	clear(forced)
 	for _, b := range f.Blocks {
-		for _, x := range b.Insts {
+		bf := fs.of(b)
+		for i, x := range b.Insts {
 			x.Ctrl.WrBar, x.Ctrl.RdBar = -1, -1
+			bf[i].forced = 0
 		}
-		allocateBarriers(b, fs, forced, entry[b])
+		allocateBarriers(b, fs, entry[b])
 	}
 	assignWaits(f, fs, extra)
 	pruneWaits(f)
@@ -177,20 +183,22 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 }
 
 // allocateBarriers gives the variable-latency instructions of b their
-// write and read barriers, and records in forced the barriers an
+// write and read barriers, and records in the facts' forced the barriers an
 // instruction must wait on because the allocator recycled them for it.
 // in is the state pending when b starts (nil: nothing).
-func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *wstate) {
-	if in == nil {
-		in = newWState()
+func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
+	// A copy on the stack, not a clone on the heap: the state is 2 KiB
+	// and this runs once per block, twice.
+	var st wstate
+	if in != nil {
+		st = *in
 	}
-	in = in.clone()
-	writes, reads := &in.writes, &in.reads
+	writes, reads := &st.writes, &st.reads
 	var busy [numBarriers]bool
 	var since [numBarriers]int
 	for k := range busy {
 		// Pending on entry: in use, and older than anything b sets.
-		busy[k], since[k] = in.set&(1<<k) != 0, -1
+		busy[k], since[k] = st.set&(1<<k) != 0, -1
 	}
 	release := func(mask uint8) {
 		if mask == 0 {
@@ -239,7 +247,7 @@ func allocateBarriers(b *ori.Block, fs *facts, forced map[*ori.Inst]uint8, in *w
 						best = k
 					}
 				}
-				forced[x] |= 1 << best
+				bf[idx].forced |= 1 << best
 				release(1 << best)
 			}
 			busy[best], since[best] = true, idx
@@ -351,11 +359,6 @@ type wstate struct {
 
 func newWState() *wstate { return &wstate{} }
 
-func (s *wstate) clone() *wstate {
-	c := *s
-	return &c
-}
-
 func (s *wstate) merge(o *wstate) bool {
 	grew := false
 	for _, p := range [2][2]*barMap{{&s.writes, &o.writes}, {&s.reads, &o.reads}} {
@@ -375,12 +378,18 @@ func (s *wstate) merge(o *wstate) bool {
 
 // assignWaits sets every instruction's wait mask by the dataflow described
 // above and returns the blocks' entry states. extra returns additional
-// barriers x waits on, given the barriers possibly pending when it issues.
-func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) uint8) map[*ori.Block]*wstate {
+// barriers the instruction of ft waits on, given the barriers possibly
+// pending when it issues.
+func assignWaits(f *ori.Func, fs *facts, extra func(ft *fact, pending uint8) uint8) map[*ori.Block]*wstate {
+	// The entry states live in one slice and waitBlock works in one
+	// scratch state: a wstate is 2 KiB, and a clone per block visit was
+	// the largest allocation of the scheduler.
 	entry := make(map[*ori.Block]*wstate, len(f.Blocks))
-	for _, b := range f.Blocks {
-		entry[b] = newWState()
+	states := make([]wstate, len(f.Blocks))
+	for i, b := range f.Blocks {
+		entry[b] = &states[i]
 	}
+	scratch := newWState()
 	// Sweeps in layout order until nothing grows, as before, but a block
 	// whose entry state has not grown since its last visit is skipped:
 	// waitBlock depends only on that state, so it would give the same out
@@ -403,7 +412,7 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 				continue
 			}
 			seen[i] = ver[i]
-			out := waitBlock(b, fs, entry[b], extra)
+			out := waitBlock(b, fs, entry[b], scratch, extra)
 			for _, s := range b.Succs {
 				if entry[s].merge(out) {
 					ver[pos[s]]++
@@ -413,15 +422,15 @@ func assignWaits(f *ori.Func, fs *facts, extra func(x *ori.Inst, pending uint8) 
 		}
 	}
 	for _, b := range f.Blocks {
-		waitBlock(b, fs, entry[b], extra)
+		waitBlock(b, fs, entry[b], scratch, extra)
 	}
 	return entry
 }
 
 // waitBlock sets the wait masks of b from entry state in and returns the
-// state after b.
-func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8) uint8) *wstate {
-	s := in.clone()
+// state after b, which it builds in s (overwritten; not in itself).
+func waitBlock(b *ori.Block, fs *facts, in, s *wstate, extra func(*fact, uint8) uint8) *wstate {
+	*s = *in
 	bf := fs.of(b)
 	for i, x := range b.Insts {
 		u, info := &bf[i].u, bf[i].info
@@ -437,7 +446,7 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		if isDrain(x) {
 			wait |= s.set
 		}
-		wait |= extra(x, s.set)
+		wait |= extra(&bf[i], s.set)
 		wait &= s.set // a wait on a barrier nothing set is an error
 		x.Ctrl.Wait = wait
 		if wait != 0 {
@@ -446,7 +455,7 @@ func waitBlock(b *ori.Block, fs *facts, in *wstate, extra func(*ori.Inst, uint8)
 		}
 		s.set &^= wait
 		if x.Op == ori.OpCALL {
-			s = newWState()
+			*s = wstate{}
 		}
 		for _, w := range u.dsts {
 			s.writes.put(w, 0)
@@ -509,7 +518,8 @@ func pruneWaits(f *ori.Func) {
 
 // assignStalls sets the stall counts of b (see step 3 above).
 func assignStalls(b *ori.Block, fs *facts) {
-	ready := map[word]int32{} // landing cycle of pending fixed-latency writes
+	ready := &fs.ready // landing cycle of pending fixed-latency writes
+	ready.reset()
 	t := int32(0)
 	var prev *ori.Inst
 	bf := fs.of(b)
@@ -519,38 +529,109 @@ func assignStalls(b *ori.Block, fs *facts) {
 			req := t + 1
 			for _, ws := range [2][]word{u.guard, u.srcs} {
 				for _, w := range ws {
-					req = max(req, ready[w])
+					if r, ok := ready.get(w); ok {
+						req = max(req, r)
+					}
 				}
 			}
 			for _, w := range u.dsts {
-				if r, ok := ready[w]; ok {
+				if r, ok := ready.get(w); ok {
 					req = max(req, r-minWrite(info)+1)
 				}
 			}
 			if isDrain(x) {
-				for _, r := range ready {
-					req = max(req, r)
-				}
+				req = max(req, ready.latest())
 			}
 			prev.Ctrl.Stall = uint8(req - t)
 			t = req
 		}
 		for _, w := range u.dsts {
 			if info.Variable {
-				delete(ready, w)
+				ready.drop(w)
 			} else {
-				ready[w] = t + int32(info.Cycles)
+				ready.put(w, t+int32(info.Cycles))
 			}
 		}
 		prev = x
 	}
 	if prev != nil {
-		req := t + 1
-		for _, r := range ready {
-			req = max(req, r)
-		}
+		req := max(t+1, ready.latest())
 		prev.Ctrl.Stall = uint8(req - t)
 	}
+}
+
+// readyTable maps physical register words to a cycle: a slot per word
+// below 256 of each class (allocated code has no others), with the slots
+// set listed so that reset and latest touch only those, and a map for
+// any other word (a hand-written register past the file). It replaced a
+// map allocated per block.
+type readyTable struct {
+	at      [int(ori.NumClasses) * 256]int32
+	has     [int(ori.NumClasses) * 256]bool
+	members []int32 // slots set since reset, possibly dropped since
+	other   map[word]int32
+}
+
+// slot returns w's slot, if it has one.
+func (r *readyTable) slot(w word) (int, bool) {
+	if w.virt || w.n < 0 || w.n >= 256 || int(w.class) >= int(ori.NumClasses) {
+		return 0, false
+	}
+	return int(w.class)*256 + int(w.n), true
+}
+
+func (r *readyTable) reset() {
+	for _, k := range r.members {
+		r.has[k] = false
+	}
+	r.members = r.members[:0]
+	clear(r.other)
+}
+
+func (r *readyTable) get(w word) (int32, bool) {
+	if k, ok := r.slot(w); ok {
+		return r.at[k], r.has[k]
+	}
+	c, ok := r.other[w]
+	return c, ok
+}
+
+func (r *readyTable) put(w word, c int32) {
+	k, ok := r.slot(w)
+	if !ok {
+		if r.other == nil {
+			r.other = map[word]int32{}
+		}
+		r.other[w] = c
+		return
+	}
+	if !r.has[k] {
+		r.has[k] = true
+		r.members = append(r.members, int32(k))
+	}
+	r.at[k] = c
+}
+
+func (r *readyTable) drop(w word) {
+	if k, ok := r.slot(w); ok {
+		r.has[k] = false
+		return
+	}
+	delete(r.other, w)
+}
+
+// latest returns the largest cycle in the table, 0 when it is empty.
+func (r *readyTable) latest() int32 {
+	m := int32(0)
+	for _, k := range r.members {
+		if r.has[k] {
+			m = max(m, r.at[k])
+		}
+	}
+	for _, c := range r.other {
+		m = max(m, c)
+	}
+	return m
 }
 
 // assignYield sets the yield hints of f (see step 4 above).

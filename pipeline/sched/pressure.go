@@ -78,10 +78,19 @@ type pressure struct {
 // virtual words live after the region; budgetR is the R-class limit;
 // args counts the physical words written for a CALL (SchedArgPressure).
 // The word and register indices are built in tabs (reset here; nil: fresh
-// ones), which a caller reuses from region to region.
-func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2]wordTable) *pressure {
+// ones), and the tracker in into (overwritten, its arrays reused; nil: a
+// fresh one), which a caller reuses from region to region: the per-node
+// lists were a large share of the scheduler's allocation.
+func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2]wordTable, into *pressure) *pressure {
 	n := len(d.insts)
-	p := &pressure{on: true, rd: make([][]int32, n), dst: make([][]int32, n)}
+	if into == nil {
+		into = &pressure{}
+	}
+	p := into
+	*p = pressure{on: true, rd: resized(p.rd, n), dst: resized(p.dst, n),
+		gtouch: resized(p.gtouch, n), gwrite: resized(p.gwrite, n),
+		class: p.class[:0], out: p.out[:0], grp: p.grp[:0], gsize: p.gsize[:0], gclass: p.gclass[:0],
+		live: p.live, remain: p.remain, gLive: p.gLive, gDefs: p.gDefs, gDone: p.gDone}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
 	if tabs == nil {
 		tabs = new([2]wordTable)
@@ -121,8 +130,6 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 		return append(l, k)
 	}
 	var pending []int32 // physical argument words written since the last CALL
-	p.gtouch = make([][]int32, n)
-	p.gwrite = make([][]int32, n)
 	// The per-node lists start as empty slices carved out of one array,
 	// each with room for its node's words (a CALL's reads also take the
 	// pending argument words), so that filling them allocates nothing; a
@@ -181,8 +188,8 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 		}
 	}
 	nw := len(p.class)
-	p.live = make([]bool, nw)
-	p.remain = make([]int32, nw)
+	p.live = resized(p.live, nw)
+	p.remain = resized(p.remain, nw)
 	for k := range p.out {
 		p.live[k] = p.out[k]
 	}
@@ -198,9 +205,9 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 			p.remain[k]++
 		}
 	}
-	p.gLive = make([]int32, len(p.gsize))
-	p.gDefs = make([]int32, len(p.gsize))
-	p.gDone = make([]bool, len(p.gsize))
+	p.gLive = resized(p.gLive, len(p.gsize))
+	p.gDefs = resized(p.gDefs, len(p.gsize))
+	p.gDone = resized(p.gDone, len(p.gsize))
 	for k, on := range p.live {
 		if on {
 			p.gLive[p.grp[k]]++

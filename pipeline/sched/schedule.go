@@ -311,12 +311,13 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 
 // regionScratch is the working memory scheduleRegion reuses from region
 // to region within one Schedule call: the DAG's tables, the list state's,
-// the two forks of the pressure tracker a region has at once (the list
-// state's, and the input order's it is compared with), and the tracker's
-// indices.
+// the pressure tracker's start state, the two forks of it a region has
+// at once (the list state's, and the input order's it is compared with),
+// and the tracker's indices.
 type regionScratch struct {
 	dag   dagScratch
 	list  listState
+	base  pressure
 	forks [2]pressure
 	tabs  [2]wordTable // the pressure tracker's word and register indices
 }
@@ -330,7 +331,7 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 	// built once, then forked for each use.
 	var base *pressure
 	if liveOut != nil {
-		base = newPressure(d, liveOut, p.budgetR, p.argPressure, &sc.tabs)
+		base = newPressure(d, liveOut, p.budgetR, p.argPressure, &sc.tabs, &sc.base)
 	}
 	if p.capAtInput && liveOut != nil {
 		in := base.forkInto(&sc.forks[1], p.budgetR)
@@ -589,7 +590,7 @@ func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, 
 		}
 		cycles += int(now)
 		if live != nil {
-			pr := newPressure(d, live[b], 0, false, nil)
+			pr := newPressure(d, live[b], 0, false, nil, nil)
 			for i := range insts {
 				pr.commit(int32(i))
 			}
