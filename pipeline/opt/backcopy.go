@@ -494,16 +494,7 @@ func bcRename(in *ori.Inst, s, d ori.Reg) {
 		return r
 	}
 	in.Guard = fix(in.Guard)
-	for k, o := range in.Srcs {
-		if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
-			in.Srcs[k].Reg = fix(o.Reg)
-		}
-	}
-	for k, o := range in.Dsts {
-		if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
-			in.Dsts[k].Reg = fix(o.Reg)
-		}
-	}
+	eachRegReadOperand(in, func(o *ori.Operand) { o.Reg = fix(o.Reg) })
 }
 
 // bcWritesWhole reports whether in writes s through a result that names

@@ -189,18 +189,7 @@ func narrowTexMasks(f *ori.Func, c *Context) (bool, error) {
 	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			for i := range in.Srcs {
-				o := &in.Srcs[i]
-				if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
-					fix(o)
-				}
-			}
-			for i := range in.Dsts {
-				o := &in.Dsts[i]
-				if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
-					fix(o)
-				}
-			}
+			eachRegReadOperand(in, fix)
 		}
 	}
 	return true, nil

@@ -93,26 +93,7 @@ func segsOverlap(a, b []seg) bool {
 // segsMinus returns the positions of a not in b (both normalized).
 func segsMinus(a, b []seg) []seg {
 	var out []seg
-	j := 0
-	for _, x := range a {
-		lo := x.lo
-		for j < len(b) && b[j].hi < lo {
-			j++
-		}
-		k := j
-		for k < len(b) && b[k].lo <= x.hi {
-			if b[k].lo > lo {
-				out = append(out, seg{lo, b[k].lo - 1})
-			}
-			if b[k].hi+1 > lo {
-				lo = b[k].hi + 1
-			}
-			k++
-		}
-		if lo <= x.hi {
-			out = append(out, seg{lo, x.hi})
-		}
-	}
+	segsMinusEach(a, b, func(x seg) { out = append(out, x) })
 	return out
 }
 
@@ -120,6 +101,13 @@ func segsMinus(a, b []seg) []seg {
 // difference.
 func segsMinusSize(a, b []seg) int {
 	n := 0
+	segsMinusEach(a, b, func(x seg) { n += int(x.hi-x.lo) + 1 })
+	return n
+}
+
+// segsMinusEach calls emit with each segment of positions of a not in b
+// (both normalized), in order.
+func segsMinusEach(a, b []seg, emit func(seg)) {
 	j := 0
 	for _, x := range a {
 		lo := x.lo
@@ -129,7 +117,7 @@ func segsMinusSize(a, b []seg) int {
 		k := j
 		for k < len(b) && b[k].lo <= x.hi {
 			if b[k].lo > lo {
-				n += int(b[k].lo-1-lo) + 1
+				emit(seg{lo, b[k].lo - 1})
 			}
 			if b[k].hi+1 > lo {
 				lo = b[k].hi + 1
@@ -137,10 +125,9 @@ func segsMinusSize(a, b []seg) int {
 			k++
 		}
 		if lo <= x.hi {
-			n += int(x.hi-lo) + 1
+			emit(seg{lo, x.hi})
 		}
 	}
-	return n
 }
 
 // posSet is a bitset over positions: the occupancy of one physical
