@@ -119,3 +119,61 @@ BB1:
 		}
 	}
 }
+
+// The shape of the sdk2.2 simpleTexture transformKernel's second local
+// array: %r5 is R1+0x1c in both arms (once through a copy), so its uses
+// read R1 again: a memory base folds the offset, another use gets a
+// fresh IADD3. %r20 is R1+0x1c in one arm and R1+0x20 in the other and
+// stays; %r6 has one definition and stays too (an IADD3 at each use
+// would cost more than the register).
+const sameConstOffIn = `BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 IADD3 R1 = R1, -0x40, RZ ;
+	#3 S2R %r3 = SR_TID.X ;
+	#4 ISETP.NE.AND %p0, PT = %r3, RZ, PT ;
+	#5 @%p0 BRA BB2 ;
+BB1:
+	#10 IADD3 %r6 = R1, 0x1c, RZ ;
+	#11 MOV %r5 = %r6 ;
+	#12 IADD3 %r20 = R1, 0x1c, RZ ;
+	#13 STL [%r6], RZ ;
+	#15 BRA BB3 ;
+BB2:
+	#20 IADD3 %r5 = R1, 0x1c, RZ ;
+	#21 IADD3 %r20 = R1, 0x20, RZ ;
+BB3:
+	#32 STL [%r5+0x8], %r3 ;
+	#33 IADD3 %r12 = %r5, %r3, RZ ;
+	#34 STL [%r20], %r12 ;
+	#38 EXIT ;
+`
+
+func TestSameConstRematStackOffset(t *testing.T) {
+	got, changed := sameConstRun(t, sameConstOffIn)
+	want := loopCanon(t, loopKernel(`BB0:
+	#1 MOV R1 = c[0x0][0x28] ;
+	#2 IADD3 R1 = R1, -0x40, RZ ;
+	#3 S2R %r3 = SR_TID.X ;
+	#4 ISETP.NE.AND %p0, PT = %r3, RZ, PT ;
+	#5 @%p0 BRA BB2 ;
+BB1:
+	#10 IADD3 %r6 = R1, 0x1c, RZ ;
+	#12 IADD3 %r20 = R1, 0x1c, RZ ;
+	#13 STL [%r6], RZ ;
+	#15 BRA BB3 ;
+BB2:
+	#21 IADD3 %r20 = R1, 0x20, RZ ;
+BB3:
+	#32 STL [R1+0x24], %r3 ;
+	#39 IADD3 %r21 = R1, 0x1c, RZ ;
+	#33 IADD3 %r12 = %r21, %r3, RZ ;
+	#34 STL [%r20], %r12 ;
+	#38 EXIT ;
+`))
+	if !changed || got != want {
+		t.Fatalf("changed=%v\n%s\nwant\n%s", changed, got, want)
+	}
+	if got, changed := sameConstRun(t, sameConstOffIn, "DisableSameConstRemat=1"); changed || got != loopCanon(t, loopKernel(sameConstOffIn)) {
+		t.Errorf("rewritten with DisableSameConstRemat:\n%s", got)
+	}
+}
