@@ -434,13 +434,17 @@ type listState struct {
 // state in sc ends here), and the tracker sc.forks[0].
 func newListState(d *dag, m Mode, p params, base *pressure, sc *regionScratch) *listState {
 	n := len(d.insts)
-	ls := &listState{}
-	pr := &pressure{}
+	var ls *listState
+	var pr *pressure
 	if sc != nil {
 		ls, pr = &sc.list, &sc.forks[0]
 		if base == nil {
 			*pr = pressure{}
 		}
+	} else {
+		// Allocated only here: made unconditionally, both escaped (to
+		// the heap) on every call, scratch or not.
+		ls, pr = &listState{}, &pressure{}
 	}
 	old := *ls
 	*ls = listState{d: d, m: m, p: p, pr: pr, npred: append(old.npred[:0], d.npred...),
