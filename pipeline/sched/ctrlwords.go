@@ -100,6 +100,9 @@ type facts struct {
 	// words backs the facts' word lists (usesInto), a few blocks of
 	// memory for the whole function instead of one per instruction.
 	words []word
+	// slab backs the blocks' fact lists, carved in turn: one allocation
+	// for most functions instead of one per block.
+	slab []fact
 	// ready is assignStalls' table, kept for the next block.
 	ready readyTable
 }
@@ -118,7 +121,12 @@ func (fs *facts) of(b *ori.Block) []fact {
 	if l, ok := fs.blocks[b]; ok {
 		return l
 	}
-	l := make([]fact, len(b.Insts))
+	n := len(b.Insts)
+	if cap(fs.slab)-len(fs.slab) < n {
+		fs.slab = make([]fact, 0, max(n, 2*cap(fs.slab), 64))
+	}
+	l := fs.slab[len(fs.slab) : len(fs.slab)+n : len(fs.slab)+n]
+	fs.slab = fs.slab[:len(fs.slab)+n]
 	for i, x := range b.Insts {
 		l[i] = fact{u: usesInto(x, &fs.words), info: Latency(fs.arch, x)}
 	}
@@ -165,7 +173,7 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return nil, fmt.Errorf("sched: %w", err)
 	}
-	fs := &facts{arch: arch, blocks: make(map[*ori.Block][]fact, len(f.Blocks))}
+	fs := &facts{arch: arch, blocks: make(map[*ori.Block][]fact, len(f.Blocks)), slab: make([]fact, 0, f.NumInsts())}
 	for _, b := range f.Blocks {
 		bf := fs.of(b)
 		for i, in := range b.Insts {

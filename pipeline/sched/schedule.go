@@ -74,6 +74,7 @@ package sched
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -200,8 +201,12 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 			before = append(before, in.ID)
 		}
 	}
-	reduced := false     // a ReduceReg pass has run
-	var sc regionScratch // every region's DAG and list state live in it
+	reduced := false // a ReduceReg pass has run
+	// Every region's DAG and list state live in sc, taken from a pool so
+	// that the next function (or the post-allocation call) finds tables
+	// already grown to a function's size rather than growing its own.
+	sc := scratchPool.Get().(*regionScratch)
+	defer scratchPool.Put(sc)
 	for _, m := range st.Passes {
 		mp := p
 		// After ReduceReg, the later passes keep each region's R pressure
@@ -216,7 +221,7 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
 		for _, b := range f.Blocks {
-			scheduleBlock(b, m, opts, mp, live, &sc)
+			scheduleBlock(b, m, opts, mp, live, sc)
 		}
 	}
 	k := 0
@@ -308,6 +313,10 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.B
 		copy(body[lo:hi], scheduleRegion(body[lo:hi], m, opts, p, out, sc))
 	}
 }
+
+// scratchPool holds regionScratch values between Schedule calls (which
+// run in parallel, one per function).
+var scratchPool = sync.Pool{New: func() any { return new(regionScratch) }}
 
 // regionScratch is the working memory scheduleRegion reuses from region
 // to region within one Schedule call: the DAG's tables, the list state's,
@@ -425,13 +434,17 @@ type listState struct {
 // state in sc ends here), and the tracker sc.forks[0].
 func newListState(d *dag, m Mode, p params, base *pressure, sc *regionScratch) *listState {
 	n := len(d.insts)
-	ls := &listState{}
-	pr := &pressure{}
+	var ls *listState
+	var pr *pressure
 	if sc != nil {
 		ls, pr = &sc.list, &sc.forks[0]
 		if base == nil {
 			*pr = pressure{}
 		}
+	} else {
+		// Allocated only here: made unconditionally, both escaped (to
+		// the heap) on every call, scratch or not.
+		ls, pr = &listState{}, &pressure{}
 	}
 	old := *ls
 	*ls = listState{d: d, m: m, p: p, pr: pr, npred: append(old.npred[:0], d.npred...),
