@@ -55,20 +55,7 @@ func narrowLoads(f *ori.Func, c *Context) (bool, error) {
 	if c.Bool("DisableLoadNarrowing") {
 		return false, nil
 	}
-	defs := map[cmReg]int{}
-	var cands []*ori.Inst
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					defs[cmRegOf(o.Reg)]++
-				}
-			}
-			if lnWide(in) > 0 {
-				cands = append(cands, in)
-			}
-		}
-	}
+	defs, cands := defsAndCandidates(f, func(in *ori.Inst) bool { return lnWide(in) > 0 })
 	if len(cands) == 0 {
 		return false, nil
 	}

@@ -21,3 +21,25 @@ func eachRegReadOperand(in *ori.Inst, fn func(*ori.Operand)) {
 		}
 	}
 }
+
+// defsAndCandidates counts the register-result definitions of every
+// virtual register of f and lists, in order, the instructions cand
+// accepts: the narrowing passes rewrite a candidate's result only where it
+// has a single definition.
+func defsAndCandidates(f *ori.Func, cand func(*ori.Inst) bool) (map[cmReg]int, []*ori.Inst) {
+	defs := map[cmReg]int{}
+	var cands []*ori.Inst
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual {
+					defs[cmRegOf(o.Reg)]++
+				}
+			}
+			if cand(in) {
+				cands = append(cands, in)
+			}
+		}
+	}
+	return defs, cands
+}

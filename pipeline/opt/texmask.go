@@ -93,20 +93,7 @@ func narrowTexMasks(f *ori.Func, c *Context) (bool, error) {
 	if c.Bool("DisableTexMaskNarrowing") {
 		return false, nil
 	}
-	defs := map[cmReg]int{}
-	var cands []*ori.Inst
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					defs[cmRegOf(o.Reg)]++
-				}
-			}
-			if tmCand(in) {
-				cands = append(cands, in)
-			}
-		}
-	}
+	defs, cands := defsAndCandidates(f, func(in *ori.Inst) bool { return tmCand(in) })
 	if len(cands) == 0 {
 		return false, nil
 	}
