@@ -198,6 +198,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
+	prepareHeap(len(src), os.Getenv("GOGC"), os.Getenv("ORILAB_HEAP"))
 	m, err := ptx.Parse(file, src)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
