@@ -77,11 +77,11 @@ type pressure struct {
 // newPressure prepares the tracker for region d. liveOut holds the
 // virtual words live after the region; budgetR is the R-class limit;
 // args counts the physical words written for a CALL (SchedArgPressure).
-// The word and register indices are built in tabs (reset here; nil: fresh
-// ones), and the tracker in into (overwritten, its arrays reused; nil: a
+// The word and register indices, and the live-out set as a table, are
+// built in tabs (reset here; nil: fresh ones), and the tracker in into (overwritten, its arrays reused; nil: a
 // fresh one), which a caller reuses from region to region: the per-node
 // lists were a large share of the scheduler's allocation.
-func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2]wordTable, into *pressure) *pressure {
+func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[3]wordTable, into *pressure) *pressure {
 	n := len(d.insts)
 	if into == nil {
 		into = &pressure{}
@@ -93,11 +93,17 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 		live: p.live, remain: p.remain, gLive: p.gLive, gDefs: p.gDefs, gDone: p.gDone}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
 	if tabs == nil {
-		tabs = new([2]wordTable)
+		tabs = new([3]wordTable)
 	}
-	index, gindex := &tabs[0], &tabs[1] // words, registers
+	index, gindex, outs := &tabs[0], &tabs[1], &tabs[2] // words, registers, live out
 	index.reset()
 	gindex.reset()
+	// The live-out words as a table: a lookup per word the region
+	// touches, where a map (built per block) was a visible cost.
+	outs.reset()
+	for _, w := range liveOut.words {
+		outs.set(w, 1)
+	}
 	id := func(w word) int32 {
 		if k, ok := index.get(w); ok {
 			return k
@@ -105,7 +111,8 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 		k := int32(len(p.class))
 		index.set(w, k)
 		p.class = append(p.class, w.class)
-		p.out = append(p.out, liveOut[w])
+		_, isOut := outs.get(w)
+		p.out = append(p.out, isOut)
 		gw := w
 		if gw.virt {
 			gw.n >>= 2 // the register: N<<2 | word index (regs.go)
@@ -230,11 +237,8 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 			touchedOut[p.class[k]]++
 		}
 	}
-	for w := range liveOut {
-		p.count[w.class]++
-	}
 	for c := range p.count {
-		p.count[c] -= touchedOut[c]
+		p.count[c] += liveOut.count[c] - touchedOut[c]
 	}
 	p.peak = p.count[ori.ClassR]
 	p.peakP = p.count[ori.ClassP]

@@ -176,18 +176,26 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	}
 	// Reordering within blocks keeps every block's live-out set, so one
 	// liveness computation serves all passes.
-	var live map[*ori.Block]map[word]bool
+	var live []liveSet // per block, in f.Blocks order; nil after allocation
 	if !opts.PostRA {
 		ls := ori.Liveness(f)
-		live = make(map[*ori.Block]map[word]bool, len(f.Blocks))
-		var words []ori.Reg // a block's live-out words, in any order
+		live = make([]liveSet, len(f.Blocks))
+		var words []ori.Reg // a block's live-out words, in any order, each once
+		n := 0
 		for _, b := range f.Blocks {
 			words = ls.AppendLiveOutWords(words[:0], b)
-			out := make(map[word]bool, len(words))
+			n += len(words)
+		}
+		// One array holds every block's list.
+		all := make([]word, 0, n)
+		for i, b := range f.Blocks {
+			words = ls.AppendLiveOutWords(words[:0], b)
+			start := len(all)
 			for _, r := range words {
-				out[word{n: r.N<<2 | int32(r.Off), class: r.Class, virt: true}] = true
+				all = append(all, word{n: r.N<<2 | int32(r.Off), class: r.Class, virt: true})
+				live[i].count[r.Class]++
 			}
-			live[b] = out
+			live[i].words = all[start:len(all):len(all)]
 		}
 	}
 	if !opts.NoMeasure {
@@ -220,8 +228,12 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		// allocator needed more (needle_cuda_shared_1 46 -> 49).
 		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
-		for _, b := range f.Blocks {
-			scheduleBlock(b, m, opts, mp, live, sc)
+		for i, b := range f.Blocks {
+			var out *liveSet
+			if live != nil {
+				out = &live[i]
+			}
+			scheduleBlock(b, m, opts, mp, out, sc)
 		}
 	}
 	k := 0
@@ -277,34 +289,45 @@ func phiPrefix(b *ori.Block) int {
 	return n
 }
 
+// liveSet is a set of virtual words live out of a block or region: each
+// word once, and how many there are of each class.
+type liveSet struct {
+	words []word
+	count [ori.NumClasses]int
+}
+
 // scheduleBlock runs one pass over one block, building its regions' DAGs
-// in sc. live holds the blocks' live-out virtual words; nil after
+// in sc. liveOut holds the block's live-out virtual words; nil after
 // allocation.
-func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.Block]map[word]bool, sc *regionScratch) {
+func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) {
 	start := phiPrefix(b)
 	if len(b.Insts)-start < 2 {
 		return
-	}
-	var liveOut map[word]bool
-	if live != nil {
-		liveOut = live[b]
 	}
 	body := b.Insts[start:]
 	for lo := 0; lo < len(body); lo += maxRegion {
 		hi := min(lo+maxRegion, len(body))
 		out := liveOut
-		if live != nil && hi < len(body) {
+		if liveOut != nil && hi < len(body) {
 			// Words the rest of the block reads are live out of the region.
-			out = map[word]bool{}
-			for w := range liveOut {
-				out[w] = true
+			seen := make(map[word]bool, len(liveOut.words))
+			out = &liveSet{}
+			note := func(w word) {
+				if !seen[w] {
+					seen[w] = true
+					out.words = append(out.words, w)
+					out.count[w.class]++
+				}
+			}
+			for _, w := range liveOut.words {
+				note(w)
 			}
 			for _, in := range body[hi:] {
 				u := usesOf(in)
 				for _, ws := range [2][]word{u.guard, u.srcs} {
 					for _, w := range ws {
 						if w.virt {
-							out[w] = true
+							note(w)
 						}
 					}
 				}
@@ -328,13 +351,13 @@ type regionScratch struct {
 	list  listState
 	base  pressure
 	forks [2]pressure
-	tabs  [2]wordTable // the pressure tracker's word and register indices
+	tabs  [3]wordTable // the pressure tracker's word and register indices, and its live-out set
 }
 
 // scheduleRegion returns the region's instructions in scheduled order,
 // working in sc; the result is valid until the next region. liveOut is
 // nil after register allocation (no pressure tracking).
-func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool, sc *regionScratch) []*ori.Inst {
+func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) []*ori.Inst {
 	d := sc.dag.build(insts, opts.Arch, p.floatCalls)
 	// The tracker's start state depends only on the region and liveOut:
 	// built once, then forked for each use.
@@ -582,8 +605,8 @@ func (ls *listState) markFeeds() {
 // under the latency model (each block run once, one instruction per cycle
 // at the earliest, waiting for its producers' latencies and its pipe), and
 // the peak virtual R pressure (when live is set: before allocation).
-func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, peak int) {
-	for _, b := range f.Blocks {
+func measure(f *ori.Func, arch int, live []liveSet) (cycles, peak int) {
+	for bi, b := range f.Blocks {
 		insts := b.Insts[phiPrefix(b):]
 		if len(insts) == 0 {
 			continue
@@ -603,7 +626,7 @@ func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, 
 		}
 		cycles += int(now)
 		if live != nil {
-			pr := newPressure(d, live[b], 0, false, nil, nil)
+			pr := newPressure(d, &live[bi], 0, false, nil, nil)
 			for i := range insts {
 				pr.commit(int32(i))
 			}
