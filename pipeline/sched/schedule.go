@@ -215,6 +215,20 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	// already grown to a function's size rather than growing its own.
 	sc := scratchPool.Get().(*regionScratch)
 	defer scratchPool.Put(sc)
+	// Each instruction's latency and operand words, computed once for all
+	// passes (the DAG builder took a third of its time computing them
+	// again in every pass), in block order; each region's entries are
+	// reordered with its instructions (scheduleBlock).
+	info, uses := resized(sc.info, f.NumInsts()), resized(sc.uses, f.NumInsts())
+	sc.info, sc.uses = info, uses
+	sc.words = sc.words[:0]
+	k := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			info[k], uses[k] = Latency(opts.Arch, in), usesInto(in, &sc.words)
+			k++
+		}
+	}
 	for _, m := range st.Passes {
 		mp := p
 		// After ReduceReg, the later passes keep each region's R pressure
@@ -228,15 +242,18 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		// allocator needed more (needle_cuda_shared_1 46 -> 49).
 		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
+		k := 0
 		for i, b := range f.Blocks {
 			var out *liveSet
 			if live != nil {
 				out = &live[i]
 			}
-			scheduleBlock(b, m, opts, mp, out, sc)
+			n := len(b.Insts)
+			scheduleBlock(b, info[k:k+n:k+n], uses[k:k+n:k+n], m, opts, mp, out, sc)
+			k += n
 		}
 	}
-	k := 0
+	k = 0
 	for _, b := range f.Blocks {
 		if phiPrefix(b) <= len(b.Insts)-2 {
 			st.Blocks++
@@ -297,14 +314,16 @@ type liveSet struct {
 }
 
 // scheduleBlock runs one pass over one block, building its regions' DAGs
-// in sc. liveOut holds the block's live-out virtual words; nil after
-// allocation.
-func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) {
+// in sc. info and uses are the latencies and operand words of b.Insts,
+// reordered here with them. liveOut holds the block's live-out virtual
+// words; nil after allocation.
+func scheduleBlock(b *ori.Block, info []Info, uses []use, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) {
 	start := phiPrefix(b)
 	if len(b.Insts)-start < 2 {
 		return
 	}
 	body := b.Insts[start:]
+	info, uses = info[start:], uses[start:]
 	for lo := 0; lo < len(body); lo += maxRegion {
 		hi := min(lo+maxRegion, len(body))
 		out := liveOut
@@ -333,7 +352,15 @@ func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, liveOut *liveSe
 				}
 			}
 		}
-		copy(body[lo:hi], scheduleRegion(body[lo:hi], m, opts, p, out, sc))
+		res, order := scheduleRegion(body[lo:hi], info[lo:hi], uses[lo:hi], m, opts, p, out, sc)
+		copy(body[lo:hi], res)
+		if order != nil {
+			sc.infoTmp = append(sc.infoTmp[:0], info[lo:hi]...)
+			sc.usesTmp = append(sc.usesTmp[:0], uses[lo:hi]...)
+			for k, i := range order {
+				info[lo+k], uses[lo+k] = sc.infoTmp[i], sc.usesTmp[i]
+			}
+		}
 	}
 }
 
@@ -352,13 +379,23 @@ type regionScratch struct {
 	base  pressure
 	forks [2]pressure
 	tabs  [3]wordTable // the pressure tracker's word and register indices, and its live-out set
+	// info and uses hold the latency and operand words of every
+	// instruction of the function in block order (words backs the
+	// uses' lists), infoTmp and usesTmp a region's while it is reordered.
+	info    []Info
+	uses    []use
+	words   []word
+	infoTmp []Info
+	usesTmp []use
 }
 
 // scheduleRegion returns the region's instructions in scheduled order,
-// working in sc; the result is valid until the next region. liveOut is
-// nil after register allocation (no pressure tracking).
-func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) []*ori.Inst {
-	d := sc.dag.build(insts, opts.Arch, p.floatCalls)
+// working in sc, and the order as indices into insts (nil: insts as they
+// are); both are valid until the next region. info and uses are the
+// instructions' latencies and operand words. liveOut is nil after
+// register allocation (no pressure tracking).
+func scheduleRegion(insts []*ori.Inst, info []Info, uses []use, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) ([]*ori.Inst, []int32) {
+	d := sc.dag.build(insts, opts.Arch, p.floatCalls, info, uses)
 	// The tracker's start state depends only on the region and liveOut:
 	// built once, then forked for each use.
 	var base *pressure
@@ -400,9 +437,9 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut *
 			// (placeblocks-bar-sync-deadlock) 8 instead of 7, and
 			// saved nothing in the kernels above.
 			if p.keepInput && ls.pr.peak > in.peak+1 {
-				return insts
+				return insts, nil
 			}
-			return out
+			return out, ls.order
 		}
 	}
 	ls := newListState(d, m, p, base, sc)
@@ -412,10 +449,10 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut *
 		// greedy pass can lose to the input order, and a pass whose
 		// only goal is pressure must not raise it.
 		if in := inputPeak(d, base.forkInto(&sc.forks[1], p.budgetR)); ls.pr.peak > in {
-			return insts
+			return insts, nil
 		}
 	}
-	return out
+	return out, ls.order
 }
 
 // inputPeak returns the R pressure peak of the region in its input order,
@@ -446,9 +483,11 @@ type listState struct {
 	frontier []int32
 	next     []int32
 	// outBuf and candBuf are run's result and candidate lists, kept for
-	// the next region when the state is reused.
+	// the next region when the state is reused; order is the result as
+	// node numbers.
 	outBuf  []*ori.Inst
 	candBuf []cand
+	order   []int32
 }
 
 // base is the region's pressure tracker in its start state (nil after
@@ -472,7 +511,7 @@ func newListState(d *dag, m Mode, p params, base *pressure, sc *regionScratch) *
 	old := *ls
 	*ls = listState{d: d, m: m, p: p, pr: pr, npred: append(old.npred[:0], d.npred...),
 		rawDone: resized(old.rawDone, n), earliest: resized(old.earliest, n), placed: resized(old.placed, n), stamp: resized(old.stamp, n),
-		ready: old.ready[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf}
+		ready: old.ready[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf, order: old.order[:0]}
 	if base != nil {
 		ls.pr = base.forkInto(pr, p.budgetR)
 	}
@@ -542,6 +581,7 @@ func (ls *listState) run() []*ori.Inst {
 		ls.ready = ls.ready[:len(ls.ready)-1]
 		ls.place(cands[best])
 		out = append(out, d.insts[cands[best].i])
+		ls.order = append(ls.order, cands[best].i)
 	}
 	return out
 }
