@@ -77,11 +77,10 @@ type pressure struct {
 // newPressure prepares the tracker for region d. liveOut holds the
 // virtual words live after the region; budgetR is the R-class limit;
 // args counts the physical words written for a CALL (SchedArgPressure).
-// The word and register indices, and the live-out set as a table, are
-// built in tabs (reset here; nil: fresh ones), and the tracker in into (overwritten, its arrays reused; nil: a
+// The word and register indices are built in tabs (reset here; nil: fresh ones), and the tracker in into (overwritten, its arrays reused; nil: a
 // fresh one), which a caller reuses from region to region: the per-node
 // lists were a large share of the scheduler's allocation.
-func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[3]wordTable, into *pressure) *pressure {
+func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[2]wordTable, into *pressure) *pressure {
 	n := len(d.insts)
 	if into == nil {
 		into = &pressure{}
@@ -93,17 +92,11 @@ func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[3]word
 		live: p.live, remain: p.remain, gLive: p.gLive, gDefs: p.gDefs, gDone: p.gDone}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
 	if tabs == nil {
-		tabs = new([3]wordTable)
+		tabs = new([2]wordTable)
 	}
-	index, gindex, outs := &tabs[0], &tabs[1], &tabs[2] // words, registers, live out
+	index, gindex := &tabs[0], &tabs[1] // words, registers
 	index.reset()
 	gindex.reset()
-	// The live-out words as a table: a lookup per word the region
-	// touches, where a map (built per block) was a visible cost.
-	outs.reset()
-	for _, w := range liveOut.words {
-		outs.set(w, 1)
-	}
 	id := func(w word) int32 {
 		if k, ok := index.get(w); ok {
 			return k
@@ -111,8 +104,7 @@ func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[3]word
 		k := int32(len(p.class))
 		index.set(w, k)
 		p.class = append(p.class, w.class)
-		_, isOut := outs.get(w)
-		p.out = append(p.out, isOut)
+		p.out = append(p.out, false) // set below, once every word has its index
 		gw := w
 		if gw.virt {
 			gw.n >>= 2 // the register: N<<2 | word index (regs.go)
@@ -192,6 +184,14 @@ func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[3]word
 				p.gtouch[i] = add(p.gtouch[i], p.grp[k])
 			}
 			pending = pending[:0]
+		}
+	}
+	// The live-out words the region touches: one lookup per live-out
+	// word, where a map lookup per region word (and a map per block) was
+	// a visible cost.
+	for _, w := range liveOut.words {
+		if k, ok := index.get(w); ok {
+			p.out[k] = true
 		}
 	}
 	nw := len(p.class)

@@ -378,7 +378,7 @@ type regionScratch struct {
 	list  listState
 	base  pressure
 	forks [2]pressure
-	tabs  [3]wordTable // the pressure tracker's word and register indices, and its live-out set
+	tabs  [2]wordTable // the pressure tracker's word and register indices
 	// info and uses hold the latency and operand words of every
 	// instruction of the function in block order (words backs the
 	// uses' lists), infoTmp and usesTmp a region's while it is reordered.
@@ -480,6 +480,9 @@ type listState struct {
 	placed   []bool
 	stamp    []int32 // markFeeds: stamp[n] == visit marks n as feeding a started computation
 	visit    int32
+	// started lists the nodes with a placed RAW producer, in the order
+	// they got their first; placed ones are dropped by markFeeds.
+	started  []int32
 	frontier []int32
 	next     []int32
 	// outBuf and candBuf are run's result and candidate lists, kept for
@@ -511,7 +514,7 @@ func newListState(d *dag, m Mode, p params, base *pressure, sc *regionScratch) *
 	old := *ls
 	*ls = listState{d: d, m: m, p: p, pr: pr, npred: append(old.npred[:0], d.npred...),
 		rawDone: resized(old.rawDone, n), earliest: resized(old.earliest, n), placed: resized(old.placed, n), stamp: resized(old.stamp, n),
-		ready: old.ready[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf, order: old.order[:0]}
+		ready: old.ready[:0], started: old.started[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf, order: old.order[:0]}
 	if base != nil {
 		ls.pr = base.forkInto(pr, p.budgetR)
 	}
@@ -601,7 +604,9 @@ func (ls *listState) place(c cand) {
 	for _, e := range d.succ[i] {
 		ls.earliest[e.to] = max(ls.earliest[e.to], at+e.lat)
 		if e.kind&depRAW != 0 {
-			ls.rawDone[e.to]++
+			if ls.rawDone[e.to]++; ls.rawDone[e.to] == 1 {
+				ls.started = append(ls.started, e.to)
+			}
 		}
 		if ls.npred[e.to]--; ls.npred[e.to] == 0 {
 			ls.ready = append(ls.ready, e.to)
@@ -618,15 +623,22 @@ const feedsDepth = 8
 // completes. Finishing started computations before opening new ones is
 // the depth-first order ptxas keeps for deep dependency chains
 // (DepthFirstSchedule, 002:707). It is a backward search from every
-// started instruction, one per placement.
+// started instruction, one per placement, level by level, so the nodes it
+// marks are those within feedsDepth edges of a started one whatever the
+// order it starts from: the started list, kept by place, instead of a
+// scan over every node of the region at every placement.
 func (ls *listState) markFeeds() {
 	ls.visit++
 	ls.frontier = ls.frontier[:0]
-	for n := range ls.d.insts {
-		if !ls.placed[n] && ls.rawDone[n] > 0 {
-			ls.frontier = append(ls.frontier, int32(n))
+	k := 0
+	for _, n := range ls.started {
+		if !ls.placed[n] {
+			ls.started[k] = n
+			k++
+			ls.frontier = append(ls.frontier, n)
 		}
 	}
+	ls.started = ls.started[:k]
 	for depth := 0; depth < feedsDepth && len(ls.frontier) > 0; depth++ {
 		next := ls.next[:0]
 		for _, n := range ls.frontier {
