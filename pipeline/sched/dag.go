@@ -131,6 +131,16 @@ func resized[T any](s []T, n int) []T {
 	return s
 }
 
+// sized returns s with length n, reusing its array when it is large
+// enough, without clearing it: for tables whose every element the caller
+// sets before reading it.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // emptied returns s with length n and every inner slice empty, keeping
 // the inner slices' arrays for reuse.
 func emptied[T any](s [][]T, n int) [][]T {
@@ -160,7 +170,7 @@ func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool, info []
 		succ:     emptied(d.succ, n),
 		rawPreds: emptied(d.rawPreds, n),
 		npred:    resized(d.npred, n),
-		height:   resized(d.height, n),
+		height:   sized(d.height, n), // set for every node at the end
 		waits:    resized(d.waits, n),
 	}
 	known := info != nil
@@ -206,7 +216,7 @@ func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool, info []
 	// block terminator or a write of the stack pointer.
 	lastOrder, lastFull, lastHard := int32(-1), int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
-	s.stamp, s.where = resized(s.stamp, n), resized(s.where, n)
+	s.stamp, s.where = sized(s.stamp, n), sized(s.where, n) // where is read only where stamp is set
 	stamp, where := s.stamp, s.where
 	for i := range stamp {
 		stamp[i] = -1

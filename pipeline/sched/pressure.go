@@ -68,10 +68,12 @@ type pressure struct {
 	gLive  []int32
 	gDefs  []int32
 	gDone  []bool
-	count  [ori.NumClasses]int
-	limit  [ori.NumClasses]int
-	peak   int // the largest R count seen
-	peakP  int // the largest P count seen
+	// arena backs the per-node lists.
+	arena []int32
+	count [ori.NumClasses]int
+	limit [ori.NumClasses]int
+	peak  int // the largest R count seen
+	peakP int // the largest P count seen
 }
 
 // newPressure prepares the tracker for region d. liveOut holds the
@@ -86,8 +88,9 @@ func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[2]word
 		into = &pressure{}
 	}
 	p := into
-	*p = pressure{on: true, rd: resized(p.rd, n), dst: resized(p.dst, n),
-		gtouch: resized(p.gtouch, n), gwrite: resized(p.gwrite, n),
+	// Every node's lists are set below: the arrays need no clearing.
+	*p = pressure{on: true, rd: sized(p.rd, n), dst: sized(p.dst, n),
+		gtouch: sized(p.gtouch, n), gwrite: sized(p.gwrite, n), arena: p.arena[:0],
 		class: p.class[:0], out: p.out[:0], grp: p.grp[:0], gsize: p.gsize[:0], gclass: p.gclass[:0],
 		live: p.live, remain: p.remain, gLive: p.gLive, gDefs: p.gDefs, gDone: p.gDone}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
@@ -133,13 +136,16 @@ func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[2]word
 	// each with room for its node's words (a CALL's reads also take the
 	// pending argument words), so that filling them allocates nothing; a
 	// list that outgrows its room is moved by append, as before.
-	var arena []int32
+	// The array is the tracker's, kept for the next region (a new one
+	// per region was most of the tracker's allocation).
+	arena := p.arena
 	carve := func(c int) []int32 {
 		if c == 0 {
 			return nil
 		}
 		if cap(arena)-len(arena) < c {
-			arena = make([]int32, 0, max(c, 4*n+64))
+			// The lists already carved keep the old array.
+			arena = make([]int32, 0, max(c, 4*n+64, 2*cap(arena)))
 		}
 		l := arena[len(arena) : len(arena) : len(arena)+c]
 		arena = arena[:len(arena)+c]
@@ -194,6 +200,7 @@ func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[2]word
 			p.out[k] = true
 		}
 	}
+	p.arena = arena
 	nw := len(p.class)
 	p.live = resized(p.live, nw)
 	p.remain = resized(p.remain, nw)
