@@ -174,20 +174,23 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if len(st.Passes) == 0 {
 		return st, nil
 	}
+	// Every region's DAG and list state live in sc, taken from a pool so
+	// that the next function (or the post-allocation call) finds tables
+	// already grown to a function's size rather than growing its own;
+	// so do the function-wide tables below.
+	sc := scratchPool.Get().(*regionScratch)
+	defer scratchPool.Put(sc)
 	// Reordering within blocks keeps every block's live-out set, so one
 	// liveness computation serves all passes.
 	var live []liveSet // per block, in f.Blocks order; nil after allocation
 	if !opts.PostRA {
 		ls := ori.Liveness(f)
-		live = make([]liveSet, len(f.Blocks))
-		var words []ori.Reg // a block's live-out words, in any order, each once
-		n := 0
-		for _, b := range f.Blocks {
-			words = ls.AppendLiveOutWords(words[:0], b)
-			n += len(words)
-		}
-		// One array holds every block's list.
-		all := make([]word, 0, n)
+		live = resized(sc.live, len(f.Blocks))
+		sc.live = live
+		words := sc.regs // a block's live-out words, in any order, each once
+		// One array holds every block's list (lists made before it grew
+		// keep the earlier array, which holds the same words).
+		all := sc.liveWords[:0]
 		for i, b := range f.Blocks {
 			words = ls.AppendLiveOutWords(words[:0], b)
 			start := len(all)
@@ -197,37 +200,51 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 			}
 			live[i].words = all[start:len(all):len(all)]
 		}
+		sc.regs, sc.liveWords = words, all
 	}
 	if !opts.NoMeasure {
 		st.CyclesBefore, st.PressureBefore = measure(f, opts.Arch, live)
 	}
 	// The instruction IDs in their input order, block after block (the
 	// passes reorder within blocks only), for Stats.Moved.
-	before := make([]int32, 0, f.NumInsts())
+	before := sc.before[:0]
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			before = append(before, in.ID)
 		}
 	}
+	sc.before = before
 	reduced := false // a ReduceReg pass has run
-	// Every region's DAG and list state live in sc, taken from a pool so
-	// that the next function (or the post-allocation call) finds tables
-	// already grown to a function's size rather than growing its own.
-	sc := scratchPool.Get().(*regionScratch)
-	defer scratchPool.Put(sc)
 	// Each instruction's latency and operand words, computed once for all
 	// passes (the DAG builder took a third of its time computing them
 	// again in every pass), in block order; each region's entries are
 	// reordered with its instructions (scheduleBlock).
-	info, uses := resized(sc.info, f.NumInsts()), resized(sc.uses, f.NumInsts())
+	info, uses := sized(sc.info, f.NumInsts()), sized(sc.uses, f.NumInsts()) // all set below
 	sc.info, sc.uses = info, uses
 	sc.words = sc.words[:0]
+	var top [ori.NumClasses]int32 // one past the largest virtual word number, per class
 	k := 0
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			info[k], uses[k] = Latency(opts.Arch, in), usesInto(in, &sc.words)
+			if uses[k].hasVir {
+				for _, ws := range [3][]word{uses[k].guard, uses[k].srcs, uses[k].dsts} {
+					for _, w := range ws {
+						if w.virt && w.class < ori.NumClasses {
+							top[w.class] = max(top[w.class], w.n+1)
+						}
+					}
+				}
+			}
 			k++
 		}
+	}
+	// The word tables sized for the function once: grown by doubling
+	// region by region, they were a tenth of the scheduler's allocation.
+	for c, n := range top {
+		sc.dag.ids.reserve(ori.RegClass(c), n)
+		sc.tabs[0].reserve(ori.RegClass(c), n)
+		sc.tabs[1].reserve(ori.RegClass(c), (n+3)>>2) // registers: N, not N<<2 | word
 	}
 	for _, m := range st.Passes {
 		mp := p
@@ -387,6 +404,13 @@ type regionScratch struct {
 	words   []word
 	infoTmp []Info
 	usesTmp []use
+	// Schedule's function-wide tables: the blocks' live-out sets, the
+	// array their lists share, a block's live-out registers while they
+	// are gathered, and the instruction IDs in input order.
+	live      []liveSet
+	liveWords []word
+	regs      []ori.Reg
+	before    []int32
 }
 
 // scheduleRegion returns the region's instructions in scheduled order,
@@ -539,6 +563,9 @@ func (ls *listState) run() []*ori.Inst {
 	cands := ls.candBuf[:0]
 	if cap(cands) < len(d.insts) {
 		cands = make([]cand, 0, len(d.insts))
+	}
+	if cap(ls.order) < len(d.insts) {
+		ls.order = make([]int32, 0, len(d.insts))
 	}
 	ls.outBuf, ls.candBuf = out, cands
 	for len(ls.ready) > 0 {
