@@ -34,7 +34,7 @@ func AssignConservativeControlWords(f *ori.Func, arch int) error {
 	if err != nil {
 		return err
 	}
-	defer factsPool.Put(fs)
+	defer factsKept.put(fs, f.NumInsts())
 	for _, b := range f.Blocks {
 		bf := fs.of(b)
 		for i, x := range b.Insts {

@@ -78,7 +78,6 @@ package sched
 
 import (
 	"fmt"
-	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -117,12 +116,12 @@ type facts struct {
 	hasBar     []bool  // assignYield: the block holds a BAR, by position
 }
 
-// factsPool keeps facts between AssignControlWords calls (one per
+// factsKept keeps facts between AssignControlWords calls (one per
 // function, several at once), so that a function finds the tables,
 // above all the wait dataflow's entry states, already grown and mapped
 // instead of fresh memory: the entry states were first read by a merge
 // and then written, two page faults per page.
-var factsPool = sync.Pool{New: func() any { return new(facts) }}
+var factsKept kept[facts]
 
 // reset readies fs for f on SM arch; fs must not be in use.
 func (fs *facts) reset(f *ori.Func, arch int) {
@@ -180,7 +179,7 @@ func AssignControlWords(f *ori.Func, arch int) error {
 	if err != nil {
 		return err
 	}
-	defer factsPool.Put(fs)
+	defer factsKept.put(fs, f.NumInsts())
 	extra := func(ft *fact, pending uint8) uint8 { return ft.forced & pending }
 	for _, b := range f.Blocks {
 		allocateBarriers(b, fs, nil)
@@ -207,22 +206,22 @@ func AssignControlWords(f *ori.Func, arch int) error {
 }
 
 // prepare checks that f is allocated and clears every control word and
-// reuse flag. The facts come from factsPool; the caller puts them back.
+// reuse flag. The facts come from factsKept; the caller puts them back.
 func prepare(f *ori.Func, arch int) (*facts, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return nil, fmt.Errorf("sched: %w", err)
 	}
-	fs := factsPool.Get().(*facts)
+	fs := factsKept.get()
 	fs.reset(f, arch)
 	for _, b := range f.Blocks {
 		bf := fs.of(b)
 		for i, in := range b.Insts {
 			if bf[i].u.hasVir {
-				factsPool.Put(fs)
+				factsKept.put(fs, f.NumInsts())
 				return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s; control words need physical registers", f.Name, b.ID, in.ID, in.Name())
 			}
 			if w, ok := outsideFile(&bf[i].u); ok {
-				factsPool.Put(fs)
+				factsKept.put(fs, f.NumInsts())
 				return nil, fmt.Errorf("sched: %s BB%d #%d: %s in %s is outside the register file", f.Name, b.ID, in.ID, w, in.Name())
 			}
 			in.Ctrl = ori.NoCtrl

@@ -209,7 +209,7 @@ BB0:
 // file (which no allocation gives, the parser refuses, and the barrier
 // tables have no room for) is an error naming it, not an index out of
 // range or another register's barriers. Each form runs twice, so that the
-// second call starts from the pooled tables the first left.
+// second call starts from the kept tables the first left.
 func TestControlWordsRejectOutsideFile(t *testing.T) {
 	src := `.entry v
 .shared 0x0

@@ -74,7 +74,6 @@ package sched
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -174,12 +173,12 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if len(st.Passes) == 0 {
 		return st, nil
 	}
-	// Every region's DAG and list state live in sc, taken from a pool so
-	// that the next function (or the post-allocation call) finds tables
-	// already grown to a function's size rather than growing its own;
-	// so do the function-wide tables below.
-	sc := scratchPool.Get().(*regionScratch)
-	defer scratchPool.Put(sc)
+	// Every region's DAG and list state live in sc, kept between calls
+	// (scratches) so that the next function (or the post-allocation
+	// call) finds tables already grown to a function's size rather than
+	// growing its own; so do the function-wide tables below.
+	sc := scratches.get()
+	defer scratches.put(sc, f.NumInsts())
 	// Reordering within blocks keeps every block's live-out set, so one
 	// liveness computation serves all passes.
 	var live []liveSet // per block, in f.Blocks order; nil after allocation
@@ -381,9 +380,9 @@ func scheduleBlock(b *ori.Block, info []Info, uses []use, m Mode, opts Options, 
 	}
 }
 
-// scratchPool holds regionScratch values between Schedule calls (which
+// scratches holds regionScratch values between Schedule calls (which
 // run in parallel, one per function).
-var scratchPool = sync.Pool{New: func() any { return new(regionScratch) }}
+var scratches kept[regionScratch]
 
 // regionScratch is the working memory scheduleRegion reuses from region
 // to region within one Schedule call: the DAG's tables, the list state's,
