@@ -123,6 +123,12 @@ type facts struct {
 // and then written, two page faults per page.
 var factsKept kept[facts]
 
+// forget drops fs's pointers into the function it served (kept.go).
+func (fs *facts) forget() {
+	clear(fs.blocks)
+	clear(fs.pos)
+}
+
 // reset readies fs for f on SM arch; fs must not be in use.
 func (fs *facts) reset(f *ori.Func, arch int) {
 	fs.arch = arch

@@ -37,11 +37,18 @@ func (k *kept[T]) get() *T {
 	return new(T)
 }
 
+// forgetter is a kept value that can drop its pointers into the function
+// it served, so that keeping it does not keep that function alive.
+type forgetter interface{ forget() }
+
 // put gives x back after a call on a function of insts instructions; x
 // must not be used afterwards.
 func (k *kept[T]) put(x *T, insts int) {
 	if insts > keepInsts {
 		return
+	}
+	if f, ok := any(x).(forgetter); ok {
+		f.forget()
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()

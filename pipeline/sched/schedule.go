@@ -412,6 +412,14 @@ type regionScratch struct {
 	before    []int32
 }
 
+// forget drops sc's pointers into the function it served (kept.go).
+func (sc *regionScratch) forget() {
+	sc.dag.d.insts = nil
+	sc.list.d = nil
+	clear(sc.list.outBuf[:cap(sc.list.outBuf)])
+	sc.list.outBuf = sc.list.outBuf[:0]
+}
+
 // scheduleRegion returns the region's instructions in scheduled order,
 // working in sc, and the order as indices into insts (nil: insts as they
 // are); both are valid until the next region. info and uses are the
