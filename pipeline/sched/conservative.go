@@ -34,6 +34,7 @@ func AssignConservativeControlWords(f *ori.Func, arch int) error {
 	if err != nil {
 		return err
 	}
+	defer factsKept.put(fs, f.NumInsts())
 	for _, b := range f.Blocks {
 		bf := fs.of(b)
 		for i, x := range b.Insts {
@@ -51,6 +52,6 @@ func AssignConservativeControlWords(f *ori.Func, arch int) error {
 		}
 	}
 	assignWaits(f, fs, func(_ *fact, pending uint8) uint8 { return pending })
-	pruneWaits(f)
+	pruneWaits(f, fs)
 	return nil
 }

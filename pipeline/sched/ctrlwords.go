@@ -105,6 +105,49 @@ type facts struct {
 	slab []fact
 	// ready is assignStalls' table, kept for the next block.
 	ready readyTable
+	// The wait dataflow's state (assignWaits): each block's position in
+	// f.Blocks, its entry state, the state waitBlock works in, and the
+	// sweep's versions of the entry states.
+	pos        map[*ori.Block]int32
+	states     []wstate
+	scratch    wstate
+	ver, seen  []int32
+	pruneEntry []uint8 // pruneWaits' entry sets, by position
+	hasBar     []bool  // assignYield: the block holds a BAR, by position
+}
+
+// factsKept keeps facts between AssignControlWords calls (one per
+// function, several at once), so that a function finds the tables,
+// above all the wait dataflow's entry states, already grown and mapped
+// instead of fresh memory: the entry states were first read by a merge
+// and then written, two page faults per page.
+var factsKept kept[facts]
+
+// forget drops fs's pointers into the function it served (kept.go).
+func (fs *facts) forget() {
+	clear(fs.blocks)
+	clear(fs.pos)
+}
+
+// reset readies fs for f on SM arch; fs must not be in use.
+func (fs *facts) reset(f *ori.Func, arch int) {
+	fs.arch = arch
+	if fs.blocks == nil {
+		fs.blocks = make(map[*ori.Block][]fact, len(f.Blocks))
+		fs.pos = make(map[*ori.Block]int32, len(f.Blocks))
+	} else {
+		clear(fs.blocks)
+		clear(fs.pos)
+	}
+	for i, b := range f.Blocks {
+		fs.pos[b] = int32(i)
+	}
+	fs.words = fs.words[:0]
+	if n := f.NumInsts(); cap(fs.slab) < n {
+		fs.slab = make([]fact, 0, n)
+	} else {
+		fs.slab = fs.slab[:0]
+	}
 }
 
 type fact struct {
@@ -142,43 +185,50 @@ func AssignControlWords(f *ori.Func, arch int) error {
 	if err != nil {
 		return err
 	}
+	defer factsKept.put(fs, f.NumInsts())
 	extra := func(ft *fact, pending uint8) uint8 { return ft.forced & pending }
 	for _, b := range f.Blocks {
 		allocateBarriers(b, fs, nil)
 	}
 	entry := assignWaits(f, fs, extra)
-	for _, b := range f.Blocks {
+	for bi, b := range f.Blocks {
 		bf := fs.of(b)
 		for i, x := range b.Insts {
 			x.Ctrl.WrBar, x.Ctrl.RdBar = -1, -1
 			bf[i].forced = 0
 		}
-		allocateBarriers(b, fs, entry[b])
+		allocateBarriers(b, fs, &entry[bi])
 	}
 	assignWaits(f, fs, extra)
-	pruneWaits(f)
+	pruneWaits(f, fs)
 	for _, b := range f.Blocks {
 		assignStalls(b, fs)
 	}
-	assignYield(f)
+	assignYield(f, fs)
 	for _, b := range f.Blocks {
-		assignReuse(b, arch)
+		assignReuse(b, fs.of(b), arch)
 	}
 	return nil
 }
 
 // prepare checks that f is allocated and clears every control word and
-// reuse flag.
+// reuse flag. The facts come from factsKept; the caller puts them back.
 func prepare(f *ori.Func, arch int) (*facts, error) {
 	if err := f.ComputeCFG(); err != nil {
 		return nil, fmt.Errorf("sched: %w", err)
 	}
-	fs := &facts{arch: arch, blocks: make(map[*ori.Block][]fact, len(f.Blocks)), slab: make([]fact, 0, f.NumInsts())}
+	fs := factsKept.get()
+	fs.reset(f, arch)
 	for _, b := range f.Blocks {
 		bf := fs.of(b)
 		for i, in := range b.Insts {
 			if bf[i].u.hasVir {
+				factsKept.put(fs, f.NumInsts())
 				return nil, fmt.Errorf("sched: %s BB%d #%d: virtual register in %s; control words need physical registers", f.Name, b.ID, in.ID, in.Name())
+			}
+			if w, ok := outsideFile(&bf[i].u); ok {
+				factsKept.put(fs, f.NumInsts())
+				return nil, fmt.Errorf("sched: %s BB%d #%d: %s in %s is outside the register file", f.Name, b.ID, in.ID, w, in.Name())
 			}
 			in.Ctrl = ori.NoCtrl
 			in.Ctrl.Set = true
@@ -195,7 +245,7 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 // instruction must wait on because the allocator recycled them for it.
 // in is the state pending when b starts (nil: nothing).
 func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
-	// A copy on the stack, not a clone on the heap: the state is 2 KiB
+	// A copy on the stack, not a clone on the heap: the state is 673 bytes
 	// and this runs once per block, twice.
 	var st wstate
 	if in != nil {
@@ -323,15 +373,39 @@ func sourcesOverwritten(b *ori.Block, bf []fact, idx int, u *use) bool {
 
 // barMap holds a barrier mask (a byte) per physical register word, eight
 // words to a uint64: the control-word passes run after allocation, where
-// every word is physical and below 256 (prepare refuses virtual ones).
+// every word is physical and in its class's file (prepare refuses
+// anything else): R0-R254, UR0-UR62, P0-P6 and UP0-UP6, each class's
+// bytes rounded up to a power of two (barFile), 336 bytes in all.
 // Clearing barriers, merging two states and copying one are then a few
 // dozen word operations instead of a walk over a map per waiting
 // instruction, which was most of the wait dataflow's time.
-type barMap [int(ori.NumClasses) * 256 / 8]uint64
+type barMap [barBytes / 8]uint64
+
+// barFile and barBase are each class's bytes in a barMap and where they
+// start.
+var (
+	barFile = [ori.NumClasses]int32{ori.ClassR: 256, ori.ClassUR: 64, ori.ClassP: 8, ori.ClassUP: 8}
+	barBase = [ori.NumClasses]int{ori.ClassR: 0, ori.ClassUR: 256, ori.ClassP: 320, ori.ClassUP: 328}
+)
+
+const barBytes = 336
+
+// outsideFile returns a word of u that has no byte in a barMap: a
+// register numbered past its class's file, which no allocation gives.
+func outsideFile(u *use) (word, bool) {
+	for _, ws := range [3][]word{u.guard, u.srcs, u.dsts} {
+		for _, w := range ws {
+			if w.virt || w.class >= ori.NumClasses || w.n < 0 || w.n >= barFile[w.class] {
+				return w, true
+			}
+		}
+	}
+	return word{}, false
+}
 
 // slot is w's byte in a barMap.
 func slot(w word) (int, uint) {
-	k := int(w.class)*256 + int(w.n)
+	k := barBase[w.class] + int(w.n)
 	return k / 8, uint(k%8) * 8
 }
 
@@ -358,14 +432,13 @@ func (m *barMap) clear(mask uint8) {
 	}
 }
 
-// wstate is the pending-barrier state of the wait dataflow.
+// wstate is the pending-barrier state of the wait dataflow (under 700
+// bytes).
 type wstate struct {
 	writes barMap // barriers protecting a pending result
 	reads  barMap // barriers protecting a pending source read
 	set    uint8  // barriers possibly pending
 }
-
-func newWState() *wstate { return &wstate{} }
 
 func (s *wstate) merge(o *wstate) bool {
 	grew := false
@@ -385,31 +458,26 @@ func (s *wstate) merge(o *wstate) bool {
 }
 
 // assignWaits sets every instruction's wait mask by the dataflow described
-// above and returns the blocks' entry states. extra returns additional
+// above and returns the blocks' entry states, by position in f.Blocks,
+// valid until the next assignWaits on fs. extra returns additional
 // barriers the instruction of ft waits on, given the barriers possibly
 // pending when it issues.
-func assignWaits(f *ori.Func, fs *facts, extra func(ft *fact, pending uint8) uint8) map[*ori.Block]*wstate {
-	// The entry states live in one slice and waitBlock works in one
-	// scratch state: a wstate is 2 KiB, and a clone per block visit was
-	// the largest allocation of the scheduler.
-	entry := make(map[*ori.Block]*wstate, len(f.Blocks))
-	states := make([]wstate, len(f.Blocks))
-	for i, b := range f.Blocks {
-		entry[b] = &states[i]
-	}
-	scratch := newWState()
+func assignWaits(f *ori.Func, fs *facts, extra func(ft *fact, pending uint8) uint8) []wstate {
+	// The entry states live in one slice kept in fs and waitBlock works
+	// in one scratch state: a clone per block visit was the largest
+	// allocation of the scheduler.
+	entry := resized(fs.states, len(f.Blocks))
+	fs.states = entry
+	scratch := &fs.scratch
 	// Sweeps in layout order until nothing grows, as before, but a block
 	// whose entry state has not grown since its last visit is skipped:
 	// waitBlock depends only on that state, so it would give the same out
 	// state, and merging it again changes nothing (entries only grow by
 	// union). The transfer is not monotone (a wait clears bits), so the
 	// order of visits is kept, not replaced by a worklist.
-	pos := make(map[*ori.Block]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		pos[b] = i
-	}
-	ver := make([]int, len(f.Blocks))  // growths of each entry state
-	seen := make([]int, len(f.Blocks)) // ver when the block was last visited, -1: never
+	ver := resized(fs.ver, len(f.Blocks))   // growths of each entry state
+	seen := resized(fs.seen, len(f.Blocks)) // ver when the block was last visited, -1: never
+	fs.ver, fs.seen = ver, seen
 	for i := range seen {
 		seen[i] = -1
 	}
@@ -420,17 +488,18 @@ func assignWaits(f *ori.Func, fs *facts, extra func(ft *fact, pending uint8) uin
 				continue
 			}
 			seen[i] = ver[i]
-			out := waitBlock(b, fs, entry[b], scratch, extra)
+			out := waitBlock(b, fs, &entry[i], scratch, extra)
 			for _, s := range b.Succs {
-				if entry[s].merge(out) {
-					ver[pos[s]]++
+				k := fs.pos[s]
+				if entry[k].merge(out) {
+					ver[k]++
 					changed = true
 				}
 			}
 		}
 	}
-	for _, b := range f.Blocks {
-		waitBlock(b, fs, entry[b], scratch, extra)
+	for i, b := range f.Blocks {
+		waitBlock(b, fs, &entry[i], scratch, extra)
 	}
 	return entry
 }
@@ -488,7 +557,7 @@ func waitBlock(b *ori.Block, fs *facts, in, s *wstate, extra func(*fact, uint8) 
 
 // pruneWaits drops the wait bits on barriers that no path can have
 // pending when the instruction issues (see step 2 above).
-func pruneWaits(f *ori.Func) {
+func pruneWaits(f *ori.Func, fs *facts) {
 	transfer := func(b *ori.Block, set uint8, prune bool) uint8 {
 		for _, x := range b.Insts {
 			if prune {
@@ -506,21 +575,23 @@ func pruneWaits(f *ori.Func) {
 		}
 		return set
 	}
-	entry := make(map[*ori.Block]uint8, len(f.Blocks))
+	entry := resized(fs.pruneEntry, len(f.Blocks)) // by position in f.Blocks
+	fs.pruneEntry = entry
 	for changed := true; changed; {
 		changed = false
-		for _, b := range f.Blocks {
-			out := transfer(b, entry[b], false)
+		for i, b := range f.Blocks {
+			out := transfer(b, entry[i], false)
 			for _, s := range b.Succs {
-				if entry[s]|out != entry[s] {
-					entry[s] |= out
+				k := fs.pos[s]
+				if entry[k]|out != entry[k] {
+					entry[k] |= out
 					changed = true
 				}
 			}
 		}
 	}
-	for _, b := range f.Blocks {
-		transfer(b, entry[b], true)
+	for i, b := range f.Blocks {
+		transfer(b, entry[i], true)
 	}
 }
 
@@ -643,12 +714,13 @@ func (r *readyTable) latest() int32 {
 }
 
 // assignYield sets the yield hints of f (see step 4 above).
-func assignYield(f *ori.Func) {
-	hasBar := map[*ori.Block]bool{}
-	for _, b := range f.Blocks {
+func assignYield(f *ori.Func, fs *facts) {
+	hasBar := resized(fs.hasBar, len(f.Blocks)) // by position in f.Blocks
+	fs.hasBar = hasBar
+	for i, b := range f.Blocks {
 		for _, in := range b.Insts {
 			if in.Op == ori.OpBAR {
-				hasBar[b] = true
+				hasBar[i] = true
 			}
 		}
 	}
@@ -661,7 +733,7 @@ func assignYield(f *ori.Func) {
 			}
 			if i == len(b.Insts)-1 {
 				for _, s := range b.Succs {
-					y = y || hasBar[s]
+					y = y || hasBar[fs.pos[s]]
 				}
 			}
 			x.Ctrl.Yield = y
@@ -669,11 +741,12 @@ func assignYield(f *ori.Func) {
 	}
 }
 
-// assignReuse sets the reuse flags of b (see step 5 above).
-func assignReuse(b *ori.Block, arch int) {
+// assignReuse sets the reuse flags of b (see step 5 above); bf are the
+// facts of b.Insts.
+func assignReuse(b *ori.Block, bf []fact, arch int) {
 	for i, x := range b.Insts {
 		for k := range x.Srcs {
-			if reuseAllowed(arch, b.Insts, i, k) {
+			if reuseAllowed(arch, b.Insts, bf, i, k) {
 				x.Srcs[k].Reuse = true
 			}
 		}
@@ -687,19 +760,21 @@ func reusePipe(p Pipe) bool { return p == PipeALU || p == PipeFMA || p == PipeFP
 // reuseProblem returns why source k of insts[i] may not carry a reuse
 // flag, or "" when it may.
 func reuseProblem(arch int, insts []*ori.Inst, i, k int) string {
-	return reuseCheck(arch, insts, i, k, true)
+	return reuseCheck(arch, insts, nil, i, k, true)
 }
 
 // reuseAllowed reports whether source k of insts[i] may carry a reuse
 // flag: reuseProblem without formatting the reason, which assignReuse,
 // asking for every source of every instruction, spent most of its time on.
-func reuseAllowed(arch int, insts []*ori.Inst, i, k int) bool {
-	return reuseCheck(arch, insts, i, k, false) == ""
+// bf, when not nil, are the facts of insts, which spare computing their
+// latencies and words again.
+func reuseAllowed(arch int, insts []*ori.Inst, bf []fact, i, k int) bool {
+	return reuseCheck(arch, insts, bf, i, k, false) == ""
 }
 
-// reuseCheck is reuseProblem; without explain, a refusal is the
-// unformatted "refused".
-func reuseCheck(arch int, insts []*ori.Inst, i, k int, explain bool) string {
+// reuseCheck is reuseProblem, with the facts of insts when bf is not nil;
+// without explain, a refusal is the unformatted "refused".
+func reuseCheck(arch int, insts []*ori.Inst, bf []fact, i, k int, explain bool) string {
 	x := insts[i]
 	o := x.Srcs[k]
 	if o.Kind != ori.OpdReg || o.Reg.Class != ori.ClassR || o.Reg.IsZero() || o.Reg.Virtual {
@@ -712,7 +787,12 @@ func reuseCheck(arch int, insts []*ori.Inst, i, k int, explain bool) string {
 		return "the last instruction of a block has no successor to reuse it"
 	}
 	y := insts[i+1]
-	xi, yi := Latency(arch, x), Latency(arch, y)
+	var xi, yi Info
+	if bf != nil {
+		xi, yi = bf[i].info, bf[i+1].info
+	} else {
+		xi, yi = Latency(arch, x), Latency(arch, y)
+	}
 	if xi.Variable || yi.Variable || !reusePipe(xi.Pipe) || !reusePipe(yi.Pipe) {
 		if !explain {
 			return "refused"
@@ -741,9 +821,15 @@ func reuseCheck(arch int, insts []*ori.Inst, i, k int, explain bool) string {
 		}
 		return fmt.Sprintf("#%d does not read %s as source %d", y.ID, o.Reg, k)
 	}
-	xw := usesOf(x)
-	for _, w := range wordsOf(nil, o.Reg) {
-		if hasWord(xw.dsts, w) {
+	var xdsts []word
+	if bf != nil {
+		xdsts = bf[i].u.dsts
+	} else {
+		xdsts = usesOf(x).dsts
+	}
+	var rb [4]word
+	for _, w := range wordsOf(rb[:0], o.Reg) {
+		if hasWord(xdsts, w) {
 			if !explain {
 				return "refused"
 			}

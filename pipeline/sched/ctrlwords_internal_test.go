@@ -32,7 +32,9 @@ BB2:
 	if err := f.ComputeCFG(); err != nil {
 		t.Fatal(err)
 	}
-	pruneWaits(f)
+	var fs facts
+	fs.reset(f, 75)
+	pruneWaits(f, &fs)
 	want := map[int32]uint8{1: 0, 2: 1, 3: 0, 4: 2, 5: 0, 6: 0, 7: 0}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {

@@ -205,6 +205,44 @@ BB0:
 	}
 }
 
+// TestControlWordsRejectOutsideFile: a register numbered past its class's
+// file (which no allocation gives, the parser refuses, and the barrier
+// tables have no room for) is an error naming it, not an index out of
+// range or another register's barriers. Each form runs twice, so that the
+// second call starts from the kept tables the first left.
+func TestControlWordsRejectOutsideFile(t *testing.T) {
+	src := `.entry v
+.shared 0x0
+.local 0x0
+{
+BB0:
+	#1 @P0 IADD3 R2 = R3, UR4, RZ ;
+	#2 EXIT ;
+}
+`
+	for _, c := range []struct {
+		name string
+		edit func(in *ori.Inst)
+	}{
+		{"R300", func(in *ori.Inst) { in.Srcs[0].Reg.N = 300 }},
+		{"UR64", func(in *ori.Inst) { in.Srcs[1].Reg.N = 64 }},
+		{"P9", func(in *ori.Inst) { in.Guard.N = 9 }},
+	} {
+		want := "sched: v BB0 #1: " + c.name + " in IADD3 is outside the register file"
+		for range 2 {
+			for name, fn := range map[string]func(*ori.Func, int) error{
+				"AssignControlWords": sched.AssignControlWords, "AssignConservativeControlWords": sched.AssignConservativeControlWords,
+			} {
+				f := parse(t, src)
+				c.edit(f.Blocks[0].Insts[0])
+				if err := fn(f, 75); err == nil || err.Error() != want {
+					t.Errorf("%s: got %v, want %q", name, err, want)
+				}
+			}
+		}
+	}
+}
+
 // TestBarrierRecycling: with more than six loads in flight the allocator
 // recycles the oldest barrier, and the instruction that takes it over
 // waits on it first.

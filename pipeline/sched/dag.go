@@ -94,7 +94,7 @@ type memNode struct {
 // floatCalls, plain instructions that name only virtual registers may
 // sink below the CALLs after them (floatcalls.go).
 func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
-	return new(dagScratch).build(insts, arch, floatCalls)
+	return new(dagScratch).build(insts, arch, floatCalls, nil, nil)
 }
 
 // dagScratch holds buildDAG's tables between the regions of one Schedule
@@ -103,8 +103,12 @@ func buildDAG(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 // backing arrays), the operand words, and the per-word state. The DAG
 // build returns is valid until the next build on the same scratch.
 type dagScratch struct {
-	d     dag
-	words []word // backing store of d.uses' word lists
+	d dag
+	// info, uses and words hold the nodes' latencies and operand words
+	// when the caller does not give them (words backs the uses' lists).
+	info  []Info
+	uses  []use
+	words []word
 	stamp []int32
 	where []int32
 	float []bool
@@ -127,6 +131,16 @@ func resized[T any](s []T, n int) []T {
 	return s
 }
 
+// sized returns s with length n, reusing its array when it is large
+// enough, without clearing it: for tables whose every element the caller
+// sets before reading it.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // emptied returns s with length n and every inner slice empty, keeping
 // the inner slices' arrays for reuse.
 func emptied[T any](s [][]T, n int) [][]T {
@@ -143,21 +157,28 @@ func emptied[T any](s [][]T, n int) [][]T {
 }
 
 // build builds the dependency graph of insts (see buildDAG) in s's
-// tables.
-func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool) *dag {
+// tables. info and uses, when not nil, are the latencies and operand words
+// of insts (Latency, usesOf), which the DAG then shares: Schedule computes
+// them once for all its passes instead of once per pass.
+func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool, info []Info, uses []use) *dag {
 	n := len(insts)
 	d := &s.d
 	*d = dag{
 		insts:    insts,
-		info:     resized(d.info, n),
-		uses:     resized(d.uses, n),
+		info:     info,
+		uses:     uses,
 		succ:     emptied(d.succ, n),
 		rawPreds: emptied(d.rawPreds, n),
 		npred:    resized(d.npred, n),
-		height:   resized(d.height, n),
+		height:   sized(d.height, n), // set for every node at the end
 		waits:    resized(d.waits, n),
 	}
-	s.words = s.words[:0]
+	known := info != nil
+	if !known {
+		s.info, s.uses = resized(s.info, n), resized(s.uses, n)
+		d.info, d.uses = s.info, s.uses
+		s.words = s.words[:0]
+	}
 	// Per-word state lives in slices indexed by a dense id given to each
 	// word on first sight: one table lookup per operand word instead of
 	// one map lookup per table (last writer, readers, version), which
@@ -195,7 +216,7 @@ func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	// block terminator or a write of the stack pointer.
 	lastOrder, lastFull, lastHard := int32(-1), int32(-1), int32(-1)
 	// stamp[p] == i means the edge p->i exists at succ[p][where[p]].
-	s.stamp, s.where = resized(s.stamp, n), resized(s.where, n)
+	s.stamp, s.where = sized(s.stamp, n), sized(s.where, n) // where is read only where stamp is set
 	stamp, where := s.stamp, s.where
 	for i := range stamp {
 		stamp[i] = -1
@@ -222,8 +243,10 @@ func (s *dagScratch) build(insts []*ori.Inst, arch int, floatCalls bool) *dag {
 	}
 	for ii, in := range insts {
 		i := int32(ii)
-		d.info[i] = Latency(arch, in)
-		d.uses[i] = usesInto(in, &s.words)
+		if !known {
+			d.info[i] = Latency(arch, in)
+			d.uses[i] = usesInto(in, &s.words)
+		}
 		u := &d.uses[i]
 		guardIDs, srcIDs, dstIDs = toIDs(guardIDs, u.guard), toIDs(srcIDs, u.srcs), toIDs(dstIDs, u.dsts)
 		k := orderKind(in)

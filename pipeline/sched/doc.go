@@ -25,7 +25,10 @@
 //   - hazard.go: CheckHazards, which simulates issue timing and barrier
 //     state over the CFG and reports the first hazard the control words
 //     leave open;
-//   - knobs.go: the Sched* knobs the scheduler reads.
+//   - knobs.go: the Sched* knobs the scheduler reads;
+//   - wordtable.go, kept.go: dense per-region numbering of register words,
+//     and the working memory Schedule and the control-word passes keep
+//     from one call to the next.
 //
 // The hazard model that ctrlwords.go, conservative.go and hazard.go share
 // is spelled out in hazard.go. Everything here works on one ori.Func at a

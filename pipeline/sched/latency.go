@@ -168,6 +168,43 @@ func TableArch(arch int) int {
 // fixedCycles are the fixed result latencies (see the Decision above).
 var fixedCycles = map[Class]int{ClassALU: 4, ClassIMAD: 5, ClassFP32: 4}
 
+// denseRates and denseFixed are tables and fixedCycles as arrays indexed
+// by class (and table: tableIndex), built from them once: Latency runs
+// for every instruction in several passes, and its three map lookups were
+// most of its cost. A class missing from a map reads as zero in both.
+var (
+	denseRates [4][classSpan]rate
+	denseFixed [classSpan]int
+)
+
+// classSpan bounds the Class values the tables use (ClassUniform is the
+// largest).
+const classSpan = 256
+
+// tableIndex numbers the SMs TableArch returns.
+func tableIndex(arch int) int {
+	switch TableArch(arch) {
+	case 75:
+		return 0
+	case 80:
+		return 1
+	case 86:
+		return 2
+	}
+	return 3
+}
+
+func init() {
+	for arch, t := range tables {
+		for c, r := range t {
+			denseRates[tableIndex(arch)][c] = r
+		}
+	}
+	for c, v := range fixedCycles {
+		denseFixed[c] = v
+	}
+}
+
 // isClockSR reports a special register whose value depends on when it is
 // read (the clocks and the global timer).
 func isClockSR(name string) bool {
@@ -176,9 +213,9 @@ func isClockSR(name string) bool {
 
 // Latency returns the model's view of in on SM arch.
 func Latency(arch int, in *ori.Inst) Info {
-	t := tables[TableArch(arch)]
+	t := &denseRates[tableIndex(arch)]
 	fixed := func(c Class, p Pipe) Info {
-		return Info{Class: c, Pipe: p, Cycles: fixedCycles[c], Issue: t[c].inv}
+		return Info{Class: c, Pipe: p, Cycles: denseFixed[c], Issue: t[c].inv}
 	}
 	variable := func(c Class, p Pipe) Info {
 		r := t[c]

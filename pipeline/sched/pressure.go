@@ -68,27 +68,29 @@ type pressure struct {
 	gLive  []int32
 	gDefs  []int32
 	gDone  []bool
-	count  [ori.NumClasses]int
-	limit  [ori.NumClasses]int
-	peak   int // the largest R count seen
-	peakP  int // the largest P count seen
+	// arena backs the per-node lists.
+	arena []int32
+	count [ori.NumClasses]int
+	limit [ori.NumClasses]int
+	peak  int // the largest R count seen
+	peakP int // the largest P count seen
 }
 
 // newPressure prepares the tracker for region d. liveOut holds the
 // virtual words live after the region; budgetR is the R-class limit;
 // args counts the physical words written for a CALL (SchedArgPressure).
-// The word and register indices are built in tabs (reset here; nil: fresh
-// ones), and the tracker in into (overwritten, its arrays reused; nil: a
+// The word and register indices are built in tabs (reset here; nil: fresh ones), and the tracker in into (overwritten, its arrays reused; nil: a
 // fresh one), which a caller reuses from region to region: the per-node
 // lists were a large share of the scheduler's allocation.
-func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2]wordTable, into *pressure) *pressure {
+func newPressure(d *dag, liveOut *liveSet, budgetR int, args bool, tabs *[2]wordTable, into *pressure) *pressure {
 	n := len(d.insts)
 	if into == nil {
 		into = &pressure{}
 	}
 	p := into
-	*p = pressure{on: true, rd: resized(p.rd, n), dst: resized(p.dst, n),
-		gtouch: resized(p.gtouch, n), gwrite: resized(p.gwrite, n),
+	// Every node's lists are set below: the arrays need no clearing.
+	*p = pressure{on: true, rd: sized(p.rd, n), dst: sized(p.dst, n),
+		gtouch: sized(p.gtouch, n), gwrite: sized(p.gwrite, n), arena: p.arena[:0],
 		class: p.class[:0], out: p.out[:0], grp: p.grp[:0], gsize: p.gsize[:0], gclass: p.gclass[:0],
 		live: p.live, remain: p.remain, gLive: p.gLive, gDefs: p.gDefs, gDone: p.gDone}
 	p.limit = [ori.NumClasses]int{ori.ClassR: budgetR, ori.ClassUR: ori.ClassUR.Limit(), ori.ClassP: ori.ClassP.Limit(), ori.ClassUP: ori.ClassUP.Limit()}
@@ -105,7 +107,7 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 		k := int32(len(p.class))
 		index.set(w, k)
 		p.class = append(p.class, w.class)
-		p.out = append(p.out, liveOut[w])
+		p.out = append(p.out, false) // set below, once every word has its index
 		gw := w
 		if gw.virt {
 			gw.n >>= 2 // the register: N<<2 | word index (regs.go)
@@ -134,13 +136,16 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 	// each with room for its node's words (a CALL's reads also take the
 	// pending argument words), so that filling them allocates nothing; a
 	// list that outgrows its room is moved by append, as before.
-	var arena []int32
+	// The array is the tracker's, kept for the next region (a new one
+	// per region was most of the tracker's allocation).
+	arena := p.arena
 	carve := func(c int) []int32 {
 		if c == 0 {
 			return nil
 		}
 		if cap(arena)-len(arena) < c {
-			arena = make([]int32, 0, max(c, 4*n+64))
+			// The lists already carved keep the old array.
+			arena = make([]int32, 0, max(c, 4*n+64, 2*cap(arena)))
 		}
 		l := arena[len(arena) : len(arena) : len(arena)+c]
 		arena = arena[:len(arena)+c]
@@ -187,6 +192,15 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 			pending = pending[:0]
 		}
 	}
+	// The live-out words the region touches: one lookup per live-out
+	// word, where a map lookup per region word (and a map per block) was
+	// a visible cost.
+	for _, w := range liveOut.words {
+		if k, ok := index.get(w); ok {
+			p.out[k] = true
+		}
+	}
+	p.arena = arena
 	nw := len(p.class)
 	p.live = resized(p.live, nw)
 	p.remain = resized(p.remain, nw)
@@ -230,11 +244,8 @@ func newPressure(d *dag, liveOut map[word]bool, budgetR int, args bool, tabs *[2
 			touchedOut[p.class[k]]++
 		}
 	}
-	for w := range liveOut {
-		p.count[w.class]++
-	}
 	for c := range p.count {
-		p.count[c] -= touchedOut[c]
+		p.count[c] += liveOut.count[c] - touchedOut[c]
 	}
 	p.peak = p.count[ori.ClassR]
 	p.peakP = p.count[ori.ClassP]

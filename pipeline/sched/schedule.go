@@ -74,7 +74,6 @@ package sched
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -174,39 +173,78 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 	if len(st.Passes) == 0 {
 		return st, nil
 	}
+	// Every region's DAG and list state live in sc, kept between calls
+	// (scratches) so that the next function (or the post-allocation
+	// call) finds tables already grown to a function's size rather than
+	// growing its own; so do the function-wide tables below.
+	sc := scratches.get()
+	defer scratches.put(sc, f.NumInsts())
 	// Reordering within blocks keeps every block's live-out set, so one
 	// liveness computation serves all passes.
-	var live map[*ori.Block]map[word]bool
+	var live []liveSet // per block, in f.Blocks order; nil after allocation
 	if !opts.PostRA {
 		ls := ori.Liveness(f)
-		live = make(map[*ori.Block]map[word]bool, len(f.Blocks))
-		var words []ori.Reg // a block's live-out words, in any order
-		for _, b := range f.Blocks {
+		live = resized(sc.live, len(f.Blocks))
+		sc.live = live
+		words := sc.regs // a block's live-out words, in any order, each once
+		// One array holds every block's list (lists made before it grew
+		// keep the earlier array, which holds the same words).
+		all := sc.liveWords[:0]
+		for i, b := range f.Blocks {
 			words = ls.AppendLiveOutWords(words[:0], b)
-			out := make(map[word]bool, len(words))
+			start := len(all)
 			for _, r := range words {
-				out[word{n: r.N<<2 | int32(r.Off), class: r.Class, virt: true}] = true
+				all = append(all, word{n: r.N<<2 | int32(r.Off), class: r.Class, virt: true})
+				live[i].count[r.Class]++
 			}
-			live[b] = out
+			live[i].words = all[start:len(all):len(all)]
 		}
+		sc.regs, sc.liveWords = words, all
 	}
 	if !opts.NoMeasure {
 		st.CyclesBefore, st.PressureBefore = measure(f, opts.Arch, live)
 	}
 	// The instruction IDs in their input order, block after block (the
 	// passes reorder within blocks only), for Stats.Moved.
-	before := make([]int32, 0, f.NumInsts())
+	before := sc.before[:0]
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			before = append(before, in.ID)
 		}
 	}
+	sc.before = before
 	reduced := false // a ReduceReg pass has run
-	// Every region's DAG and list state live in sc, taken from a pool so
-	// that the next function (or the post-allocation call) finds tables
-	// already grown to a function's size rather than growing its own.
-	sc := scratchPool.Get().(*regionScratch)
-	defer scratchPool.Put(sc)
+	// Each instruction's latency and operand words, computed once for all
+	// passes (the DAG builder took a third of its time computing them
+	// again in every pass), in block order; each region's entries are
+	// reordered with its instructions (scheduleBlock).
+	info, uses := sized(sc.info, f.NumInsts()), sized(sc.uses, f.NumInsts()) // all set below
+	sc.info, sc.uses = info, uses
+	sc.words = sc.words[:0]
+	var top [ori.NumClasses]int32 // one past the largest virtual word number, per class
+	k := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			info[k], uses[k] = Latency(opts.Arch, in), usesInto(in, &sc.words)
+			if uses[k].hasVir {
+				for _, ws := range [3][]word{uses[k].guard, uses[k].srcs, uses[k].dsts} {
+					for _, w := range ws {
+						if w.virt && w.class < ori.NumClasses {
+							top[w.class] = max(top[w.class], w.n+1)
+						}
+					}
+				}
+			}
+			k++
+		}
+	}
+	// The word tables sized for the function once: grown by doubling
+	// region by region, they were a tenth of the scheduler's allocation.
+	for c, n := range top {
+		sc.dag.ids.reserve(ori.RegClass(c), n)
+		sc.tabs[0].reserve(ori.RegClass(c), n)
+		sc.tabs[1].reserve(ori.RegClass(c), (n+3)>>2) // registers: N, not N<<2 | word
+	}
 	for _, m := range st.Passes {
 		mp := p
 		// After ReduceReg, the later passes keep each region's R pressure
@@ -220,11 +258,18 @@ func Schedule(f *ori.Func, opts Options) (*Stats, error) {
 		// allocator needed more (needle_cuda_shared_1 46 -> 49).
 		mp.capAtInput = reduced && p.keepPeak
 		reduced = reduced || m == ModeReduceReg && live != nil
-		for _, b := range f.Blocks {
-			scheduleBlock(b, m, opts, mp, live, sc)
+		k := 0
+		for i, b := range f.Blocks {
+			var out *liveSet
+			if live != nil {
+				out = &live[i]
+			}
+			n := len(b.Insts)
+			scheduleBlock(b, info[k:k+n:k+n], uses[k:k+n:k+n], m, opts, mp, out, sc)
+			k += n
 		}
 	}
-	k := 0
+	k = 0
 	for _, b := range f.Blocks {
 		if phiPrefix(b) <= len(b.Insts)-2 {
 			st.Blocks++
@@ -277,46 +322,67 @@ func phiPrefix(b *ori.Block) int {
 	return n
 }
 
+// liveSet is a set of virtual words live out of a block or region: each
+// word once, and how many there are of each class.
+type liveSet struct {
+	words []word
+	count [ori.NumClasses]int
+}
+
 // scheduleBlock runs one pass over one block, building its regions' DAGs
-// in sc. live holds the blocks' live-out virtual words; nil after
-// allocation.
-func scheduleBlock(b *ori.Block, m Mode, opts Options, p params, live map[*ori.Block]map[word]bool, sc *regionScratch) {
+// in sc. info and uses are the latencies and operand words of b.Insts,
+// reordered here with them. liveOut holds the block's live-out virtual
+// words; nil after allocation.
+func scheduleBlock(b *ori.Block, info []Info, uses []use, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) {
 	start := phiPrefix(b)
 	if len(b.Insts)-start < 2 {
 		return
 	}
-	var liveOut map[word]bool
-	if live != nil {
-		liveOut = live[b]
-	}
 	body := b.Insts[start:]
+	info, uses = info[start:], uses[start:]
 	for lo := 0; lo < len(body); lo += maxRegion {
 		hi := min(lo+maxRegion, len(body))
 		out := liveOut
-		if live != nil && hi < len(body) {
+		if liveOut != nil && hi < len(body) {
 			// Words the rest of the block reads are live out of the region.
-			out = map[word]bool{}
-			for w := range liveOut {
-				out[w] = true
+			seen := make(map[word]bool, len(liveOut.words))
+			out = &liveSet{}
+			note := func(w word) {
+				if !seen[w] {
+					seen[w] = true
+					out.words = append(out.words, w)
+					out.count[w.class]++
+				}
+			}
+			for _, w := range liveOut.words {
+				note(w)
 			}
 			for _, in := range body[hi:] {
 				u := usesOf(in)
 				for _, ws := range [2][]word{u.guard, u.srcs} {
 					for _, w := range ws {
 						if w.virt {
-							out[w] = true
+							note(w)
 						}
 					}
 				}
 			}
 		}
-		copy(body[lo:hi], scheduleRegion(body[lo:hi], m, opts, p, out, sc))
+		res, order := scheduleRegion(body[lo:hi], info[lo:hi], uses[lo:hi], m, opts, p, out, sc)
+		copy(body[lo:hi], res)
+		if order != nil {
+			sc.infoTmp = append(sc.infoTmp[:0], info[lo:hi]...)
+			sc.usesTmp = append(sc.usesTmp[:0], uses[lo:hi]...)
+			for k, i := range order {
+				info[lo+k], uses[lo+k] = sc.infoTmp[i], sc.usesTmp[i]
+			}
+		}
 	}
 }
 
-// scratchPool holds regionScratch values between Schedule calls (which
+// scratches holds regionScratch values between Schedule calls (which
 // run in parallel, one per function).
-var scratchPool = sync.Pool{New: func() any { return new(regionScratch) }}
+var scratches kept[regionScratch]
 
 // regionScratch is the working memory scheduleRegion reuses from region
 // to region within one Schedule call: the DAG's tables, the list state's,
@@ -329,13 +395,38 @@ type regionScratch struct {
 	base  pressure
 	forks [2]pressure
 	tabs  [2]wordTable // the pressure tracker's word and register indices
+	// info and uses hold the latency and operand words of every
+	// instruction of the function in block order (words backs the
+	// uses' lists), infoTmp and usesTmp a region's while it is reordered.
+	info    []Info
+	uses    []use
+	words   []word
+	infoTmp []Info
+	usesTmp []use
+	// Schedule's function-wide tables: the blocks' live-out sets, the
+	// array their lists share, a block's live-out registers while they
+	// are gathered, and the instruction IDs in input order.
+	live      []liveSet
+	liveWords []word
+	regs      []ori.Reg
+	before    []int32
+}
+
+// forget drops sc's pointers into the function it served (kept.go).
+func (sc *regionScratch) forget() {
+	sc.dag.d.insts = nil
+	sc.list.d = nil
+	clear(sc.list.outBuf[:cap(sc.list.outBuf)])
+	sc.list.outBuf = sc.list.outBuf[:0]
 }
 
 // scheduleRegion returns the region's instructions in scheduled order,
-// working in sc; the result is valid until the next region. liveOut is
-// nil after register allocation (no pressure tracking).
-func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut map[word]bool, sc *regionScratch) []*ori.Inst {
-	d := sc.dag.build(insts, opts.Arch, p.floatCalls)
+// working in sc, and the order as indices into insts (nil: insts as they
+// are); both are valid until the next region. info and uses are the
+// instructions' latencies and operand words. liveOut is nil after
+// register allocation (no pressure tracking).
+func scheduleRegion(insts []*ori.Inst, info []Info, uses []use, m Mode, opts Options, p params, liveOut *liveSet, sc *regionScratch) ([]*ori.Inst, []int32) {
+	d := sc.dag.build(insts, opts.Arch, p.floatCalls, info, uses)
 	// The tracker's start state depends only on the region and liveOut:
 	// built once, then forked for each use.
 	var base *pressure
@@ -377,9 +468,9 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 			// (placeblocks-bar-sync-deadlock) 8 instead of 7, and
 			// saved nothing in the kernels above.
 			if p.keepInput && ls.pr.peak > in.peak+1 {
-				return insts
+				return insts, nil
 			}
-			return out
+			return out, ls.order
 		}
 	}
 	ls := newListState(d, m, p, base, sc)
@@ -389,10 +480,10 @@ func scheduleRegion(insts []*ori.Inst, m Mode, opts Options, p params, liveOut m
 		// greedy pass can lose to the input order, and a pass whose
 		// only goal is pressure must not raise it.
 		if in := inputPeak(d, base.forkInto(&sc.forks[1], p.budgetR)); ls.pr.peak > in {
-			return insts
+			return insts, nil
 		}
 	}
-	return out
+	return out, ls.order
 }
 
 // inputPeak returns the R pressure peak of the region in its input order,
@@ -420,12 +511,17 @@ type listState struct {
 	placed   []bool
 	stamp    []int32 // markFeeds: stamp[n] == visit marks n as feeding a started computation
 	visit    int32
+	// started lists the nodes with a placed RAW producer, in the order
+	// they got their first; placed ones are dropped by markFeeds.
+	started  []int32
 	frontier []int32
 	next     []int32
 	// outBuf and candBuf are run's result and candidate lists, kept for
-	// the next region when the state is reused.
+	// the next region when the state is reused; order is the result as
+	// node numbers.
 	outBuf  []*ori.Inst
 	candBuf []cand
+	order   []int32
 }
 
 // base is the region's pressure tracker in its start state (nil after
@@ -449,7 +545,7 @@ func newListState(d *dag, m Mode, p params, base *pressure, sc *regionScratch) *
 	old := *ls
 	*ls = listState{d: d, m: m, p: p, pr: pr, npred: append(old.npred[:0], d.npred...),
 		rawDone: resized(old.rawDone, n), earliest: resized(old.earliest, n), placed: resized(old.placed, n), stamp: resized(old.stamp, n),
-		ready: old.ready[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf}
+		ready: old.ready[:0], started: old.started[:0], frontier: old.frontier[:0], next: old.next[:0], outBuf: old.outBuf, candBuf: old.candBuf, order: old.order[:0]}
 	if base != nil {
 		ls.pr = base.forkInto(pr, p.budgetR)
 	}
@@ -474,6 +570,9 @@ func (ls *listState) run() []*ori.Inst {
 	cands := ls.candBuf[:0]
 	if cap(cands) < len(d.insts) {
 		cands = make([]cand, 0, len(d.insts))
+	}
+	if cap(ls.order) < len(d.insts) {
+		ls.order = make([]int32, 0, len(d.insts))
 	}
 	ls.outBuf, ls.candBuf = out, cands
 	for len(ls.ready) > 0 {
@@ -519,6 +618,7 @@ func (ls *listState) run() []*ori.Inst {
 		ls.ready = ls.ready[:len(ls.ready)-1]
 		ls.place(cands[best])
 		out = append(out, d.insts[cands[best].i])
+		ls.order = append(ls.order, cands[best].i)
 	}
 	return out
 }
@@ -538,7 +638,9 @@ func (ls *listState) place(c cand) {
 	for _, e := range d.succ[i] {
 		ls.earliest[e.to] = max(ls.earliest[e.to], at+e.lat)
 		if e.kind&depRAW != 0 {
-			ls.rawDone[e.to]++
+			if ls.rawDone[e.to]++; ls.rawDone[e.to] == 1 {
+				ls.started = append(ls.started, e.to)
+			}
 		}
 		if ls.npred[e.to]--; ls.npred[e.to] == 0 {
 			ls.ready = append(ls.ready, e.to)
@@ -555,15 +657,22 @@ const feedsDepth = 8
 // completes. Finishing started computations before opening new ones is
 // the depth-first order ptxas keeps for deep dependency chains
 // (DepthFirstSchedule, 002:707). It is a backward search from every
-// started instruction, one per placement.
+// started instruction, one per placement, level by level, so the nodes it
+// marks are those within feedsDepth edges of a started one whatever the
+// order it starts from: the started list, kept by place, instead of a
+// scan over every node of the region at every placement.
 func (ls *listState) markFeeds() {
 	ls.visit++
 	ls.frontier = ls.frontier[:0]
-	for n := range ls.d.insts {
-		if !ls.placed[n] && ls.rawDone[n] > 0 {
-			ls.frontier = append(ls.frontier, int32(n))
+	k := 0
+	for _, n := range ls.started {
+		if !ls.placed[n] {
+			ls.started[k] = n
+			k++
+			ls.frontier = append(ls.frontier, n)
 		}
 	}
+	ls.started = ls.started[:k]
 	for depth := 0; depth < feedsDepth && len(ls.frontier) > 0; depth++ {
 		next := ls.next[:0]
 		for _, n := range ls.frontier {
@@ -582,8 +691,8 @@ func (ls *listState) markFeeds() {
 // under the latency model (each block run once, one instruction per cycle
 // at the earliest, waiting for its producers' latencies and its pipe), and
 // the peak virtual R pressure (when live is set: before allocation).
-func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, peak int) {
-	for _, b := range f.Blocks {
+func measure(f *ori.Func, arch int, live []liveSet) (cycles, peak int) {
+	for bi, b := range f.Blocks {
 		insts := b.Insts[phiPrefix(b):]
 		if len(insts) == 0 {
 			continue
@@ -603,7 +712,7 @@ func measure(f *ori.Func, arch int, live map[*ori.Block]map[word]bool) (cycles, 
 		}
 		cycles += int(now)
 		if live != nil {
-			pr := newPressure(d, live[b], 0, false, nil, nil)
+			pr := newPressure(d, &live[bi], 0, false, nil, nil)
 			for i := range insts {
 				pr.commit(int32(i))
 			}

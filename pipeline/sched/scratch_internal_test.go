@@ -41,14 +41,14 @@ func TestDAGScratchReuse(t *testing.T) {
 	}
 	want := render(buildDAG(small, 80, true))
 	var sc dagScratch
-	if got := render(sc.build(big, 80, true)); got == want {
+	if got := render(sc.build(big, 80, true, nil, nil)); got == want {
 		t.Fatalf("the two regions' DAGs should differ; both are\n%s", got)
 	}
-	if got := render(sc.build(small, 80, true)); got != want {
+	if got := render(sc.build(small, 80, true, nil, nil)); got != want {
 		t.Errorf("reused scratch:\n%s\nfresh:\n%s", got, want)
 	}
 	// And back to the larger region after the smaller one.
-	if got, want := render(sc.build(big, 80, true)), render(buildDAG(big, 80, true)); got != want {
+	if got, want := render(sc.build(big, 80, true, nil, nil)), render(buildDAG(big, 80, true)); got != want {
 		t.Errorf("reused scratch:\n%s\nfresh:\n%s", got, want)
 	}
 }

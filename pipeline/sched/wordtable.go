@@ -92,3 +92,18 @@ func (t *wordTable) set(w word, k int32) {
 	}
 	*id, *st = k, t.gen
 }
+
+// reserve makes room in the slices for the virtual words of class c
+// numbered below n, so that a table sized once for a function does not
+// grow by doubling (and copying) while its regions are numbered.
+func (t *wordTable) reserve(c ori.RegClass, n int32) {
+	if c >= ori.NumClasses {
+		return
+	}
+	n = min(n, wordTableLimit)
+	ids, st := &t.id[1][c], &t.stamp[1][c]
+	if int(n) > len(*ids) {
+		*ids = append(*ids, make([]int32, int(n)-len(*ids))...)
+		*st = append(*st, make([]uint32, int(n)-len(*st))...)
+	}
+}
