@@ -7,7 +7,7 @@ import "orilab/pipeline/ori"
 // (classlive.go) computes them, each as a one-word register. The CFG must
 // be current.
 func ClassLiveOut(f *ori.Func, c ori.RegClass) ([][]ori.Reg, error) {
-	p, err := newProblem(f, c, make([]float64, len(f.Blocks)), false, false, false, callModel{})
+	p, err := newProblem(f, c, make([]float64, len(f.Blocks)), false, false, false, callModel{}, new(scratch))
 	if err != nil {
 		return nil, err
 	}

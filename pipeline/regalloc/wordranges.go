@@ -37,7 +37,7 @@ func (p *problem) wordRanges() {
 	if lv == nil {
 		lv = p.classLiveness()
 	}
-	base := make([]int, len(p.vregs)+1)
+	base := p.scr.ints.take(len(p.vregs) + 1)
 	tuples := false
 	for i, v := range p.vregs {
 		base[i+1] = base[i] + v.width
@@ -52,12 +52,12 @@ func (p *problem) wordRanges() {
 		}
 	}
 	nw := base[len(p.vregs)]
-	live := make([]bool, nw)
-	open := make([]int32, nw)
+	live := p.scr.bools.take(nw)
+	open := p.scr.int32s.take(nw)
 	for i := range open {
 		open[i] = -1
 	}
-	owner := make([]int, nw) // global word -> value
+	owner := p.scr.ints.take(nw) // global word -> value
 	for vi := range p.vregs {
 		for k := base[vi]; k < base[vi+1]; k++ {
 			owner[k] = vi
