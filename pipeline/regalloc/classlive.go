@@ -46,7 +46,7 @@ func (p *problem) classLiveness() *classLive {
 	nb := len(p.f.Blocks)
 	slab := p.words
 	if cap(slab) < 4*nb*n {
-		slab = make([]uint64, 4*nb*n)
+		slab = zeroedWords(4 * nb * n)
 	} else {
 		slab = slab[:4*nb*n]
 		clear(slab)

@@ -102,9 +102,8 @@ func (s *scratch) baseSet(npos int) posSet {
 	if s.baseUsed+n > len(s.baseWords) {
 		// A new slab; the bitsets carved from the old one stay valid
 		// and the old slab goes when they do. The slab is cleared when
-		// the next class starts (newBase), so it must be zeroed here:
-		// make's is.
-		s.baseWords = make([]uint64, max(16*n, 2*len(s.baseWords)))
+		// the next class starts (newBase), so it must be zeroed here.
+		s.baseWords = zeroedWords(max(16*n, 2*len(s.baseWords)))
 		s.baseUsed = 0
 	}
 	b := posSet(s.baseWords[s.baseUsed : s.baseUsed+n : s.baseUsed+n])
