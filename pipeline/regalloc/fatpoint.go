@@ -188,9 +188,13 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 		}
 	}
 	items := old.items[:0]
-	if cap(items) < nItems+nTemps {
-		// With room for the temporaries of the next SPILL attempts.
-		items = make([]item, 0, (nItems+nTemps)*5/4)
+	if n := nItems + nTemps; cap(items) < n {
+		if mode == modeSpill {
+			// With room for the temporaries of the next SPILL
+			// attempts, which spill more.
+			n += n / 4
+		}
+		items = make([]item, 0, n)
 	}
 	itemOf := old.itemOf
 	if cap(itemOf) < len(p.vregs) {

@@ -145,7 +145,10 @@ func (p *problem) newVReg(n int32) *vreg {
 	// Chunk c holds values c*chunkVRegs up to (c+1)*chunkVRegs-1.
 	c, j := k/chunkVRegs, k%chunkVRegs
 	if c == len(p.chunks) {
-		p.chunks = append(p.chunks, make([]vreg, chunkVRegs))
+		// Written before the reads below (see zeroedWords).
+		ch := make([]vreg, chunkVRegs)
+		clear(ch)
+		p.chunks = append(p.chunks, ch)
 	}
 	v := &p.chunks[c][j]
 	*v = vreg{num: n, acc: v.acc[:0], segs: v.segs[:0]}
