@@ -134,6 +134,7 @@ type attempt struct {
 	limit int // one past the highest usable slot
 	// Buffers of order, choose and unshared, kept with the attempt.
 	orderBuf []int
+	keys     []orderKey
 	tried    []triedSlot
 	avoidBuf []int
 	segBuf   [2][]seg
@@ -213,7 +214,7 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 		itemOf: itemOf[:len(p.vregs)], accTemp: accTemp, tempSegs: tempSegs, items: items, links: old.links[:0],
 		linkOwner: old.linkOwner[:0], prefAt: old.prefAt, prefList: old.prefList,
 		occ: old.occ, owners: old.owners, hw: old.hw, requests: old.requests[:0],
-		orderBuf: old.orderBuf, tried: old.tried, avoidBuf: old.avoidBuf, segBuf: old.segBuf, victBuf: old.victBuf}
+		orderBuf: old.orderBuf, keys: old.keys, tried: old.tried, avoidBuf: old.avoidBuf, segBuf: old.segBuf, victBuf: old.victBuf}
 	for vi, v := range p.vregs {
 		at.itemOf[vi] = -1
 		if !spilled[vi] {
@@ -330,57 +331,63 @@ func (at *attempt) prefsOf(i int) []int32 {
 
 // order returns the placement order of the items.
 func (at *attempt) order(programOrder bool) []int {
-	if cap(at.orderBuf) < len(at.items) {
-		at.orderBuf = make([]int, len(at.items))
+	n := len(at.items)
+	if cap(at.orderBuf) < n {
+		at.orderBuf = make([]int, n)
 	}
-	idx := at.orderBuf[:len(at.items)]
-	for i := range idx {
-		idx[i] = i
+	if cap(at.keys) < n {
+		at.keys = make([]orderKey, n)
 	}
-	its := at.items
-	// A stable sort by the order below: ties go by item index, which
-	// makes the order total, so the unstable (and faster) sort gives the
-	// stable sort's result.
-	slices.SortFunc(idx, func(x, y int) int {
-		if c := compareItems(&its[x], &its[y], programOrder); c != 0 {
-			return c
+	idx, keys := at.orderBuf[:n], at.keys[:n]
+	for i := range keys {
+		keys[i] = sortKey(&at.items[i], i, programOrder)
+	}
+	// The keys carry the item index as the last tie-break, which makes
+	// the order total: the unstable (and faster) sort gives a stable
+	// sort's result.
+	slices.SortFunc(keys, func(a, b orderKey) int {
+		switch {
+		case a.group != b.group:
+			return cmp.Compare(a.group, b.group)
+		case a.k1 != b.k1:
+			return cmp.Compare(a.k1, b.k1)
+		case a.k2 != b.k2:
+			return cmp.Compare(a.k2, b.k2)
 		}
-		return cmp.Compare(x, y)
+		return cmp.Compare(a.idx, b.idx)
 	})
+	for i, k := range keys {
+		idx[i] = int(k.idx)
+	}
 	return idx
 }
 
-// compareItems orders two items for placement (order): in program
+// orderKey is an item's place in the placement order, compared field by
+// field (group, k1, k2, idx): the item's fields read once per sort
+// instead of through the items at every comparison.
+type orderKey struct {
+	k1         float64
+	k2         int32
+	group, idx int32
+}
+
+// sortKey builds the key of item it (index i) for order: in program
 // order (wider first at one position) for the linear-scan trial;
 // otherwise fixed items first, widest first and then in program order,
-// and the others by decreasing density (never NaN), then in program
-// order.
-func compareItems(a, b *item, programOrder bool) int {
-	if programOrder {
-		if c := cmp.Compare(a.first, b.first); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.width, a.width)
+// and the others by decreasing density, then in program order; ties by
+// index.
+func sortKey(it *item, i int, programOrder bool) orderKey {
+	switch {
+	case programOrder:
+		// In program order, wider first at one position.
+		return orderKey{k1: float64(it.first), k2: int32(-it.width), idx: int32(i)}
+	case it.fixed:
+		// Fixed items first, widest first, then in program order.
+		return orderKey{k1: float64(-it.width), k2: it.first, idx: int32(i)}
 	}
-	if a.fixed != b.fixed {
-		if a.fixed {
-			return -1
-		}
-		return 1
-	}
-	if a.fixed {
-		if a.width != b.width {
-			return cmp.Compare(b.width, a.width)
-		}
-		return cmp.Compare(a.first, b.first)
-	}
-	if a.prio != b.prio {
-		if a.prio > b.prio {
-			return -1
-		}
-		return 1
-	}
-	return cmp.Compare(a.first, b.first)
+	// The others by decreasing density (finite, never NaN), then in
+	// program order.
+	return orderKey{group: 1, k1: -it.prio, k2: it.first, idx: int32(i)}
 }
 
 // slotOcc returns the committed occupancy of slot s, creating it.

@@ -444,8 +444,13 @@ func (p *problem) virtualRanges() {
 			}
 		})
 		for g := g1; g >= g0; g-- {
-			in := p.insts[g]
 			touched := p.touchesAt(g)
+			if len(touched) == 0 {
+				// Nothing below changes (most instructions, for every
+				// class but R); the instruction is not even read.
+				continue
+			}
+			in := p.insts[g]
 			// Results occupy their registers at the write position even
 			// when nobody reads them.
 			for _, t := range touched {

@@ -92,13 +92,16 @@ func (p *problem) wordRanges() {
 			}
 		})
 		for g := g1; g >= g0; g-- {
-			in := p.insts[g]
 			touched = touched[:0]
 			for _, t := range p.touchesAt(g) {
 				if p.vregs[t.vi].width > 1 {
 					touched = append(touched, t)
 				}
 			}
+			if len(touched) == 0 {
+				continue // nothing below changes
+			}
+			in := p.insts[g]
 			for _, t := range touched {
 				for m := t.write; m != 0; m &= m - 1 {
 					if k := base[t.vi] + bits.TrailingZeros8(m); open[k] < 0 {
