@@ -157,19 +157,20 @@ type allocator struct {
 // error f may be partly rewritten; callers allocate a copy when they need
 // the original.
 func Allocate(f *ori.Func, opts Options) (*Stats, error) {
+	scr := scratchPool.Get().(*scratch)
+	// On every return: the spares have dropped their references to f
+	// (scratch.recycle), and every buffer is reset before its next use.
+	defer scratchPool.Put(scr)
+	return allocate(f, opts, scr)
+}
+
+// allocate is Allocate with the buffers of scr.
+func allocate(f *ori.Func, opts Options, scr *scratch) (*Stats, error) {
 	set, err := readSettings(opts.Knobs, f.Name, opts.OptLevel)
 	if err != nil {
 		return nil, err
 	}
-	a := &allocator{f: f, opts: opts, set: set, stats: &Stats{}, keep: map[*ori.Inst]bool{}, calls: callModel{callees: opts.Callees}}
-	a.scr = scratchPool.Get().(*scratch)
-	defer func() {
-		// On every return: the spares have dropped their references to
-		// f (scratch.recycle), and the precolored table is cleared
-		// before its next use.
-		scratchPool.Put(a.scr)
-		a.scr = nil
-	}()
+	a := &allocator{f: f, opts: opts, set: set, stats: &Stats{}, keep: map[*ori.Inst]bool{}, calls: callModel{callees: opts.Callees}, scr: scr}
 	if err := a.check(); err != nil {
 		return nil, err
 	}

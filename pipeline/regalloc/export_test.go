@@ -22,3 +22,15 @@ func ClassLiveOut(f *ori.Func, c ori.RegClass) ([][]ori.Reg, error) {
 	}
 	return out, nil
 }
+
+// Scratch is the allocator's reusable buffers (scratch.go).
+type Scratch = scratch
+
+// NewScratch returns an unused scratch.
+func NewScratch() *Scratch { return new(scratch) }
+
+// AllocateScratch is Allocate with the buffers of s, which earlier
+// allocations may have used.
+func AllocateScratch(f *ori.Func, opts Options, s *Scratch) (*Stats, error) {
+	return allocate(f, opts, s)
+}
