@@ -303,53 +303,23 @@ func (p *problem) collect() error {
 			p.callABI = append(p.callABI, abi)
 			p.callSets = append(p.callSets, set)
 		}
-		var err error
+		// The operands in eachReg's order, without its callback: this
+		// walk runs over the whole function once per class.
 		var e physEffect // the explicit physical operands of the class
 		hasPhys := false
-		eachReg(in, func(r ori.Reg, def bool) {
-			if err != nil || r.Class != p.class {
-				return
+		err := p.collectReg(g, in, in.Guard, false, &e, &hasPhys)
+		for i := 0; i < len(in.Srcs) && err == nil; i++ {
+			if r, ok := baseOrReg(in.Srcs[i]); ok {
+				err = p.collectReg(g, in, r, false, &e, &hasPhys)
 			}
-			if !r.Virtual {
-				if !r.IsZero() {
-					hasPhys = p.notePhys(&e, in, r, def) || hasPhys
-				}
-				return
+		}
+		for i := 0; i < len(in.Dsts) && err == nil; i++ {
+			if o := &in.Dsts[i]; o.Kind == ori.OpdReg {
+				err = p.collectReg(g, in, o.Reg, true, &e, &hasPhys)
+			} else if r, ok := baseOrReg(*o); ok {
+				err = p.collectReg(g, in, r, false, &e, &hasPhys)
 			}
-			if r.Words != 1 && r.Words != 2 && r.Words != 4 {
-				err = p.errorf(g, "%s accesses %d words; tuples are 1, 2 or 4 words", r, r.Words)
-				return
-			}
-			if int(r.Off)%int(r.Words) != 0 {
-				err = p.errorf(g, "%s is a misaligned slice: word %d of a %d-word access cannot be an aligned register tuple", r, r.Off, r.Words)
-				return
-			}
-			vi, ok := p.index.get(r.N)
-			if !ok {
-				vi = len(p.vregs)
-				p.index.set(r.N, vi)
-				p.newVReg(r.N)
-			}
-			v := p.vregs[vi]
-			if end := int(r.Off) + int(r.Words); end > v.width {
-				v.width = end
-			}
-			if n := len(v.acc); n == 0 || v.acc[n-1].g != g {
-				v.acc = append(v.acc, access{g: g})
-			}
-			a := &v.acc[len(v.acc)-1]
-			m := wordMask(int(r.Off), int(r.Words))
-			if def {
-				if a.write == 0 {
-					v.defs++
-					v.def = in
-				}
-				a.write |= m
-				a.guardedDef = a.guardedDef || in.Guarded()
-			} else {
-				a.read |= m
-			}
-		})
+		}
 		if err != nil {
 			return err
 		}
@@ -368,6 +338,53 @@ func (p *problem) collect() error {
 		if v.defs != 1 {
 			v.def = nil
 		}
+	}
+	return nil
+}
+
+// collectReg records register operand r of instruction g (a write when
+// def): a virtual register of the class as an access of its value, a
+// physical one in e (hasPhys is set when it is allocatable, notePhys).
+func (p *problem) collectReg(g int, in *ori.Inst, r ori.Reg, def bool, e *physEffect, hasPhys *bool) error {
+	if r.Class != p.class {
+		return nil
+	}
+	if !r.Virtual {
+		if !r.IsZero() && p.notePhys(e, in, r, def) {
+			*hasPhys = true
+		}
+		return nil
+	}
+	if r.Words != 1 && r.Words != 2 && r.Words != 4 {
+		return p.errorf(g, "%s accesses %d words; tuples are 1, 2 or 4 words", r, r.Words)
+	}
+	if int(r.Off)%int(r.Words) != 0 {
+		return p.errorf(g, "%s is a misaligned slice: word %d of a %d-word access cannot be an aligned register tuple", r, r.Off, r.Words)
+	}
+	vi, ok := p.index.get(r.N)
+	if !ok {
+		vi = len(p.vregs)
+		p.index.set(r.N, vi)
+		p.newVReg(r.N)
+	}
+	v := p.vregs[vi]
+	if end := int(r.Off) + int(r.Words); end > v.width {
+		v.width = end
+	}
+	if n := len(v.acc); n == 0 || v.acc[n-1].g != g {
+		v.acc = append(v.acc, access{g: g})
+	}
+	a := &v.acc[len(v.acc)-1]
+	m := wordMask(int(r.Off), int(r.Words))
+	if def {
+		if a.write == 0 {
+			v.defs++
+			v.def = in
+		}
+		a.write |= m
+		a.guardedDef = a.guardedDef || in.Guarded()
+	} else {
+		a.read |= m
 	}
 	return nil
 }
