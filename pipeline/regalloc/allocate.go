@@ -146,9 +146,9 @@ type allocator struct {
 	// keep holds copies that are not deleted even when they become
 	// "MOV Rx = Rx".
 	keep map[*ori.Inst]bool
-	// spare is the last class's attempt, whose buffers the next class's
-	// attempts reuse.
-	spare *attempt
+	// scr holds the buffers every class's problem and attempts reuse
+	// (scratch.go).
+	scr *scratch
 }
 
 // Allocate assigns physical registers to every virtual register of f,
@@ -157,11 +157,20 @@ type allocator struct {
 // error f may be partly rewritten; callers allocate a copy when they need
 // the original.
 func Allocate(f *ori.Func, opts Options) (*Stats, error) {
+	scr := scratchPool.Get().(*scratch)
+	// On every return: the spares have dropped their references to f
+	// (scratch.recycle), and every buffer is reset before its next use.
+	defer scratchPool.Put(scr)
+	return allocate(f, opts, scr)
+}
+
+// allocate is Allocate with the buffers of scr.
+func allocate(f *ori.Func, opts Options, scr *scratch) (*Stats, error) {
 	set, err := readSettings(opts.Knobs, f.Name, opts.OptLevel)
 	if err != nil {
 		return nil, err
 	}
-	a := &allocator{f: f, opts: opts, set: set, stats: &Stats{}, keep: map[*ori.Inst]bool{}, calls: callModel{callees: opts.Callees}}
+	a := &allocator{f: f, opts: opts, set: set, stats: &Stats{}, keep: map[*ori.Inst]bool{}, calls: callModel{callees: opts.Callees}, scr: scr}
 	if err := a.check(); err != nil {
 		return nil, err
 	}
@@ -175,8 +184,7 @@ func Allocate(f *ori.Func, opts Options) (*Stats, error) {
 			return nil, err
 		}
 	}
-	a.finish()
-	return a.stats, a.checkAllocated()
+	return a.stats, a.finish()
 }
 
 // check rejects code the allocator does not handle.
@@ -237,15 +245,14 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 	if a.freq == nil {
 		a.freq = blockFrequencies(a.f, a.set.loopIters)
 	}
-	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.set.wordRanges, a.calls)
+	p, err := newProblem(a.f, c, a.freq, a.lowRegisters(), a.set.trimUndef, a.set.wordRanges, a.calls, a.scr)
 	if err != nil {
 		return err
 	}
 	if len(p.vregs) == 0 {
+		a.scr.releaseProblem(p)
 		return nil
 	}
-	p.recycle(a.spare)
-	a.spare = nil
 	p.coalesce = a.set.coalescing
 	p.sameValue = a.set.sameValue
 	for _, v := range p.vregs {
@@ -293,7 +300,8 @@ func (a *allocator) class(c ori.RegClass, rTarget int) error {
 		}
 	}
 	p.rewrite(res, homes, a.keep)
-	a.spare = res.at
+	p.recycle(res.at)
+	a.scr.releaseProblem(p)
 	// After the rewrite, which rebuilds the blocks from the analysed
 	// instruction list.
 	if frame > a.f.LocalBytes {
@@ -334,8 +342,10 @@ func (a *allocator) detail(format string, args ...any) {
 	}
 }
 
-// finish rounds the frame, deletes coalesced copies and counts.
-func (a *allocator) finish() {
+// finish rounds the frame, deletes coalesced copies and counts. It
+// reports a virtual register left in f, which would be an allocator bug
+// (in the same walk: nothing changes the code after it).
+func (a *allocator) finish() error {
 	f, st := a.f, a.stats
 	if f.LocalBytes > 0 {
 		setFrame(f, alignFrame(f.LocalBytes))
@@ -344,6 +354,7 @@ func (a *allocator) finish() {
 	saveCalleeSaved(f, a.calls)
 	st.StackFrame = f.LocalBytes
 	high := [ori.NumClasses]int{}
+	var leftErr error
 	for _, b := range f.Blocks {
 		kept := b.Insts[:0]
 		for _, in := range b.Insts {
@@ -352,13 +363,19 @@ func (a *allocator) finish() {
 				continue
 			}
 			kept = append(kept, in)
+			var left ori.Reg
 			eachReg(in, func(r ori.Reg, _ bool) {
-				if !r.Virtual && !r.IsZero() {
+				if r.Virtual {
+					left = r
+				} else if !r.IsZero() {
 					if h := int(r.N) + int(r.Words); h > high[r.Class] {
 						high[r.Class] = h
 					}
 				}
 			})
+			if left.Virtual && leftErr == nil {
+				leftErr = fmt.Errorf("regalloc: %s BB%d #%d: internal error: %s is still virtual after allocation", a.f.Name, b.ID, in.ID, left)
+			}
 			switch in.Role {
 			case ori.RoleSpill:
 				if in.Op == ori.OpSTL {
@@ -382,6 +399,7 @@ func (a *allocator) finish() {
 	}
 	st.Regs = max(high[ori.ClassR], 2) + HiddenRegs
 	st.URegs, st.Preds, st.UPreds = high[ori.ClassUR], high[ori.ClassP], high[ori.ClassUP]
+	return leftErr
 }
 
 // isSelfMove reports whether in is a copy of a register onto itself.
@@ -403,23 +421,4 @@ func localAccessBytes(in *ori.Inst) int {
 		return 8
 	}
 	return 4
-}
-
-// checkAllocated reports a virtual register left in f, which would be an
-// allocator bug.
-func (a *allocator) checkAllocated() error {
-	for _, b := range a.f.Blocks {
-		for _, in := range b.Insts {
-			var left ori.Reg
-			eachReg(in, func(r ori.Reg, _ bool) {
-				if r.Virtual {
-					left = r
-				}
-			})
-			if left.Virtual {
-				return fmt.Errorf("regalloc: %s BB%d #%d: internal error: %s is still virtual after allocation", a.f.Name, b.ID, in.ID, left)
-			}
-		}
-	}
-	return nil
 }

@@ -1,10 +1,6 @@
 package regalloc
 
-import (
-	"math/bits"
-
-	"orilab/pipeline/ori"
-)
+import "math/bits"
 
 // Block-level liveness of one class's virtual registers, word by word,
 // solved from the accesses collect gathered.
@@ -35,12 +31,12 @@ type classLive struct {
 // classLiveness solves the liveness of p's values; collect must have run.
 func (p *problem) classLiveness() *classLive {
 	nv := len(p.vregs)
-	base := make([]int, nv+1)
+	base := p.scr.ints.take(nv + 1)
 	for i, v := range p.vregs {
 		base[i+1] = base[i] + v.width
 	}
 	nw := base[nv]
-	owner := make([]int32, nw)
+	owner := p.scr.int32s.take(nw)
 	for vi := range p.vregs {
 		for k := base[vi]; k < base[vi+1]; k++ {
 			owner[k] = int32(vi)
@@ -48,7 +44,14 @@ func (p *problem) classLiveness() *classLive {
 	}
 	n := (nw + 63) / 64
 	nb := len(p.f.Blocks)
-	slab := make([]uint64, 4*nb*n)
+	slab := p.words
+	if cap(slab) < 4*nb*n {
+		slab = zeroedWords(4 * nb * n)
+	} else {
+		slab = slab[:4*nb*n]
+		clear(slab)
+	}
+	p.words = slab
 	gen, kill, in, out := slab[:nb*n], slab[nb*n:2*nb*n], slab[2*nb*n:3*nb*n], slab[3*nb*n:]
 	set := func(s []uint64, bi, k int) { s[bi*n+k/64] |= 1 << (k % 64) }
 	// Gen (read before any kill in the block) and kill, from each value's
@@ -70,18 +73,15 @@ func (p *problem) classLiveness() *classLive {
 			}
 		}
 	}
-	pos := make(map[*ori.Block]int, nb)
-	for bi, b := range p.f.Blocks {
-		pos[b] = bi
-	}
-	// Block bi's successors are succ[succAt[bi]:succAt[bi+1]].
-	succAt := make([]int, nb+1)
+	// Block bi's successors are succ[succAt[bi]:succAt[bi+1]] (a
+	// successor outside the layout, if any, is left out).
+	succAt := p.scr.ints.take(nb + 1)
 	var succ []int
-	for bi, b := range p.f.Blocks {
+	for bi := range p.f.Blocks {
 		succAt[bi] = len(succ)
-		for _, s := range b.Succs {
-			if si, ok := pos[s]; ok {
-				succ = append(succ, si)
+		for _, si := range p.blockSuccs(bi) {
+			if si >= 0 {
+				succ = append(succ, int(si))
 			}
 		}
 	}

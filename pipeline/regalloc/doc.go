@@ -106,6 +106,17 @@
 // recompute. Spill slots live above the function's .local variables in its
 // frame, addressed [R1+off].
 //
+// # Buffers
+//
+// The attempts of every class, the precolored tables and each class's
+// problem (instruction list, values with their accesses and ranges,
+// liveness sets) reuse the buffers of a scratch that Allocate takes from
+// a pool and gives back (scratch.go): attempt to attempt, class to
+// class and function to function, nothing is made afresh that an
+// earlier one already had, and each buffer is reset before it is read
+// (TestScratchReuse allocates with a dirty scratch and with a clean one
+// and compares).
+//
 // # Limits
 //
 //   - A value is spilled everywhere (refill before every read), not split

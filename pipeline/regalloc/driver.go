@@ -59,9 +59,9 @@ func (a *allocator) allocateClass(p *problem, target int, targets []int) (*class
 			a.detail("%s-CLASS: %s is live across a call: %s it (the class has no callee-saved registers)", name, p.name(vi), p.spillVerb(vi))
 		}
 	}
-	base := make([]posSet, virtualFile)
+	base := p.scr.newBase()
 	for r, s := range p.phys {
-		base[r] = newPosSet(p.npos)
+		base[r] = p.scr.baseSet(p.npos)
 		base[r].set(s, true)
 	}
 	p.callBase(base)

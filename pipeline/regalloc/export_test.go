@@ -7,7 +7,7 @@ import "orilab/pipeline/ori"
 // (classlive.go) computes them, each as a one-word register. The CFG must
 // be current.
 func ClassLiveOut(f *ori.Func, c ori.RegClass) ([][]ori.Reg, error) {
-	p, err := newProblem(f, c, make([]float64, len(f.Blocks)), false, false, false, callModel{})
+	p, err := newProblem(f, c, make([]float64, len(f.Blocks)), false, false, false, callModel{}, new(scratch))
 	if err != nil {
 		return nil, err
 	}
@@ -21,4 +21,16 @@ func ClassLiveOut(f *ori.Func, c ori.RegClass) ([][]ori.Reg, error) {
 		})
 	}
 	return out, nil
+}
+
+// Scratch is the allocator's reusable buffers (scratch.go).
+type Scratch = scratch
+
+// NewScratch returns an unused scratch.
+func NewScratch() *Scratch { return new(scratch) }
+
+// AllocateScratch is Allocate with the buffers of s, which earlier
+// allocations may have used.
+func AllocateScratch(f *ori.Func, opts Options, s *Scratch) (*Stats, error) {
+	return allocate(f, opts, s)
 }

@@ -1,6 +1,7 @@
 package regalloc
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -77,22 +78,22 @@ const virtualFile = 512
 
 // item is one live range to place.
 type item struct {
-	v     int  // the value (index in problem.vregs)
-	temp  bool // a temporary of a spilled value at instruction g
-	g     int
+	v     int // the value (index in problem.vregs)
+	g     int // temporaries: the instruction
 	start int // first word of the value the item holds
 	width int
-	shape tempShape // temporaries: refill/store
+	slot  int // assigned register, -1 if none
 	segs  []seg
 	wsegs [][]seg // per word, or nil: every word occupies segs
 	// same, per word, lists the words of other items that hold the same
 	// value wherever both are live (samevalue.go); nil when none.
-	same   [][]sameWord
-	prio   float64
-	fixed  bool
-	slot   int // assigned register, -1 if none
-	first  int32
-	prefIx []int // indices into attempt.links
+	same  [][]sameWord
+	prio  float64
+	first int32
+	temp  bool // a temporary of a spilled value at instruction g
+	fixed bool
+	// (The two flags last: 128 bytes an item, not 144; every attempt
+	// writes all its items.)
 }
 
 // link is one affinity of an item: it would like slot(other)+delta, or
@@ -110,13 +111,34 @@ type attempt struct {
 	mode    allocMode
 	spilled []bool // the values spilled in this attempt
 	items   []item
-	itemOf  []int         // value -> its item, -1 when spilled
-	tempOf  map[int64]int // (value, instruction) -> temporary item
-	links   []link
-	base    []posSet // precolored occupancy per slot
-	occ     []posSet // committed items per slot
-	owners  [][]int  // committed items per slot
-	limit   int      // one past the highest usable slot
+	itemOf  []int // value -> its item, -1 when spilled
+	// accTemp holds, for access j of value v, the temporary item of
+	// spilled v at that access, or -1: accTemp[p.accBase[v]+j] (tempItem).
+	accTemp []int32
+	// tempSegs is the slab the temporaries' one-segment ranges are cut
+	// from.
+	tempSegs []seg
+	links    []link
+	// The links of item i are links[prefList[prefAt[i]:prefAt[i+1]]], in
+	// the order they were made (prefsOf); linkOwner is each link's item
+	// while they are collected.
+	linkOwner []int32
+	prefAt    []int32
+	prefList  []int32
+	base      []posSet // precolored occupancy per slot
+	occ       []posSet // committed items per slot
+	owners    [][]int  // committed items per slot
+	// hw is one past the highest slot whose occ or owners entry may
+	// hold a buffer (run resets only those).
+	hw    int
+	limit int // one past the highest usable slot
+	// Buffers of order, choose and unshared, kept with the attempt.
+	orderBuf []int
+	keys     []orderKey
+	tried    []triedSlot
+	avoidBuf []int
+	segBuf   [2][]seg
+	victBuf  [2][]int
 	// threshold is RegAllocThresholdForDiscardConflicts.
 	threshold int
 	// Results.
@@ -128,33 +150,71 @@ type attempt struct {
 	notes func(format string, args ...any)
 }
 
-// recycle hands at's buffers to the problem's next attempt; nothing may
-// use at afterwards.
+// recycle hands at's buffers to the next attempt (of this class or a
+// later one); nothing may use at afterwards.
 func (p *problem) recycle(at *attempt) {
-	if at != nil {
-		p.spare = at
-	}
+	p.scr.recycle(at)
 }
 
-func tempKey(v, g int) int64 { return int64(v)<<32 | int64(uint32(g)) }
+// tempItem returns the temporary item of spilled value v at instruction
+// g, and whether it has one (the deleted definition of a rematerialized
+// value has none, nor has an instruction that does not touch v).
+func (at *attempt) tempItem(v, g int) (int, bool) {
+	acc := at.p.vregs[v].acc
+	j, found := slices.BinarySearchFunc(acc, g, func(a access, g int) int { return a.g - g })
+	if !found {
+		return 0, false
+	}
+	i := at.accTemp[int(at.p.accBase[v])+j]
+	return int(i), i >= 0
+}
 
 // newAttempt builds the items of an attempt with the given spilled values.
-// It reuses the buffers of the attempt last handed to recycle, if any.
+// It reuses the buffers of an attempt handed to recycle, if any.
 func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []posSet) *attempt {
-	old := p.spare
-	p.spare = nil
-	if old == nil {
-		old = &attempt{tempOf: map[int64]int{}, items: make([]item, 0, len(p.vregs))}
+	old := p.scr.spare()
+	if p.accBase == nil {
+		p.accBase = make([]int32, len(p.vregs)+1)
+		for vi, v := range p.vregs {
+			p.accBase[vi+1] = p.accBase[vi] + int32(len(v.acc))
+		}
 	}
-	clear(old.tempOf)
+	// Sized up front: the previous class's items were usually fewer.
+	nItems, nTemps := 0, 0
+	for vi, v := range p.vregs {
+		if spilled[vi] {
+			nTemps += len(v.acc)
+		} else {
+			nItems++
+		}
+	}
+	items := old.items[:0]
+	if n := nItems + nTemps; cap(items) < n {
+		if mode == modeSpill {
+			// With room for the temporaries of the next SPILL
+			// attempts, which spill more.
+			n += n / 4
+		}
+		items = make([]item, 0, n)
+	}
 	itemOf := old.itemOf
 	if cap(itemOf) < len(p.vregs) {
 		itemOf = make([]int, len(p.vregs))
 	}
+	accTemp := old.accTemp
+	if nTemps > 0 && cap(accTemp) < int(p.accBase[len(p.vregs)]) {
+		accTemp = make([]int32, p.accBase[len(p.vregs)])
+	}
+	tempSegs := old.tempSegs[:0]
+	if cap(tempSegs) < nTemps {
+		tempSegs = make([]seg, 0, nTemps)
+	}
 	at := old
 	*at = attempt{p: p, mode: mode, spilled: spilled, limit: limit, base: base, failed: -1,
-		itemOf: itemOf[:len(p.vregs)], tempOf: old.tempOf, items: old.items[:0], links: old.links[:0],
-		occ: old.occ[:0], owners: old.owners[:0], requests: old.requests[:0]}
+		itemOf: itemOf[:len(p.vregs)], accTemp: accTemp, tempSegs: tempSegs, items: items, links: old.links[:0],
+		linkOwner: old.linkOwner[:0], prefAt: old.prefAt, prefList: old.prefList,
+		occ: old.occ, owners: old.owners, hw: old.hw, requests: old.requests[:0],
+		orderBuf: old.orderBuf, keys: old.keys, tried: old.tried, avoidBuf: old.avoidBuf, segBuf: old.segBuf, victBuf: old.victBuf}
 	for vi, v := range p.vregs {
 		at.itemOf[vi] = -1
 		if !spilled[vi] {
@@ -162,14 +222,18 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 			at.items = append(at.items, item{v: vi, width: v.width, segs: v.segs, wsegs: v.wsegs, prio: v.prio, fixed: v.fixed, slot: -1})
 			continue
 		}
-		for _, a := range v.acc {
+		for j, a := range v.acc {
+			k := int(p.accBase[vi]) + j
 			t := tempAt(v, a)
 			if t.none {
+				at.accTemp[k] = -1
 				continue
 			}
-			at.tempOf[tempKey(vi, a.g)] = len(at.items)
-			at.items = append(at.items, item{v: vi, temp: true, g: a.g, start: t.start, width: t.width, shape: t,
-				segs: []seg{t.seg}, prio: math.Inf(1), fixed: true, slot: -1})
+			at.accTemp[k] = int32(len(at.items))
+			at.tempSegs = append(at.tempSegs, t.seg)
+			n := len(at.tempSegs)
+			at.items = append(at.items, item{v: vi, temp: true, g: a.g, start: t.start, width: t.width,
+				segs: at.tempSegs[n-1 : n : n], prio: math.Inf(1), fixed: true, slot: -1})
 		}
 	}
 	for i := range at.items {
@@ -184,7 +248,7 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 			return -1, 0, true
 		}
 		if spilled[e.v] {
-			i, ok := at.tempOf[tempKey(e.v, g)]
+			i, ok := at.tempItem(e.v, g)
 			if !ok {
 				return 0, 0, false
 			}
@@ -210,7 +274,7 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 		}
 		// slot(d)+doff == slot(s)+soff, or the physical register.
 		add := func(it int, l link) {
-			at.items[it].prefIx = append(at.items[it].prefIx, len(at.links))
+			at.linkOwner = append(at.linkOwner, int32(it))
 			at.links = append(at.links, l)
 		}
 		switch {
@@ -223,52 +287,107 @@ func (p *problem) newAttempt(mode allocMode, spilled []bool, limit int, base []p
 			add(si, link{other: -1, phys: pr.dst.phys, delta: -soff, weight: pr.weight})
 		}
 	}
+	at.indexLinks()
 	if p.sameValue && p.coalesce {
 		at.sameValuePairs()
 	}
 	return at
 }
 
+// indexLinks groups the links by item (prefsOf), keeping each item's in
+// the order they were made: the weights of links to one register add up
+// in that order (choose).
+func (at *attempt) indexLinks() {
+	n := len(at.items)
+	if cap(at.prefAt) < n+1 {
+		at.prefAt = make([]int32, n+1)
+	}
+	at.prefAt = at.prefAt[:n+1]
+	clear(at.prefAt)
+	if cap(at.prefList) < len(at.links) {
+		at.prefList = make([]int32, len(at.links))
+	}
+	at.prefList = at.prefList[:len(at.links)]
+	for _, o := range at.linkOwner {
+		at.prefAt[o+1]++
+	}
+	for i := 0; i < n; i++ {
+		at.prefAt[i+1] += at.prefAt[i]
+	}
+	// Place each link at its item's cursor, then shift the cursors (now
+	// the ends) back to the starts.
+	for li, o := range at.linkOwner {
+		at.prefList[at.prefAt[o]] = int32(li)
+		at.prefAt[o]++
+	}
+	copy(at.prefAt[1:], at.prefAt[:n])
+	at.prefAt[0] = 0
+}
+
+// prefsOf returns the indices in at.links of item i's links.
+func (at *attempt) prefsOf(i int) []int32 {
+	return at.prefList[at.prefAt[i]:at.prefAt[i+1]]
+}
+
 // order returns the placement order of the items.
 func (at *attempt) order(programOrder bool) []int {
-	idx := make([]int, len(at.items))
-	for i := range idx {
-		idx[i] = i
+	n := len(at.items)
+	if cap(at.orderBuf) < n {
+		at.orderBuf = make([]int, n)
 	}
-	its := at.items
-	less := func(a, b *item) bool {
-		if !programOrder {
-			if a.fixed != b.fixed {
-				return a.fixed
-			}
-			if a.fixed {
-				if a.width != b.width {
-					return a.width > b.width
-				}
-				return a.first < b.first
-			}
-			if a.prio != b.prio {
-				return a.prio > b.prio
-			}
-			return a.first < b.first
-		}
-		if a.first != b.first {
-			return a.first < b.first
-		}
-		return a.width > b.width
+	if cap(at.keys) < n {
+		at.keys = make([]orderKey, n)
 	}
-	// A stable sort by less (the generic one: sort.SliceStable's
-	// reflection showed in the allocator's profile).
-	slices.SortStableFunc(idx, func(x, y int) int {
+	idx, keys := at.orderBuf[:n], at.keys[:n]
+	for i := range keys {
+		keys[i] = sortKey(&at.items[i], i, programOrder)
+	}
+	// The keys carry the item index as the last tie-break, which makes
+	// the order total: the unstable (and faster) sort gives a stable
+	// sort's result.
+	slices.SortFunc(keys, func(a, b orderKey) int {
 		switch {
-		case less(&its[x], &its[y]):
-			return -1
-		case less(&its[y], &its[x]):
-			return 1
+		case a.group != b.group:
+			return cmp.Compare(a.group, b.group)
+		case a.k1 != b.k1:
+			return cmp.Compare(a.k1, b.k1)
+		case a.k2 != b.k2:
+			return cmp.Compare(a.k2, b.k2)
 		}
-		return 0
+		return cmp.Compare(a.idx, b.idx)
 	})
+	for i, k := range keys {
+		idx[i] = int(k.idx)
+	}
 	return idx
+}
+
+// orderKey is an item's place in the placement order, compared field by
+// field (group, k1, k2, idx): the item's fields read once per sort
+// instead of through the items at every comparison.
+type orderKey struct {
+	k1         float64
+	k2         int32
+	group, idx int32
+}
+
+// sortKey builds the key of item it (index i) for order: in program
+// order (wider first at one position) for the linear-scan trial;
+// otherwise fixed items first, widest first and then in program order,
+// and the others by decreasing density, then in program order; ties by
+// index.
+func sortKey(it *item, i int, programOrder bool) orderKey {
+	switch {
+	case programOrder:
+		// In program order, wider first at one position.
+		return orderKey{k1: float64(it.first), k2: int32(-it.width), idx: int32(i)}
+	case it.fixed:
+		// Fixed items first, widest first, then in program order.
+		return orderKey{k1: float64(-it.width), k2: it.first, idx: int32(i)}
+	}
+	// The others by decreasing density (finite, never NaN), then in
+	// program order.
+	return orderKey{group: 1, k1: -it.prio, k2: it.first, idx: int32(i)}
 }
 
 // slotOcc returns the committed occupancy of slot s, creating it.
@@ -307,6 +426,7 @@ func (at *attempt) free(it *item, s int) bool {
 func (at *attempt) place(i, s int) {
 	it := &at.items[i]
 	it.slot = s
+	at.hw = max(at.hw, s+it.width)
 	for k := 0; k < it.width; k++ {
 		at.slotOcc(s+k).set(it.word(k), true)
 		at.owners[s+k] = append(at.owners[s+k], i)
@@ -343,9 +463,11 @@ func (at *attempt) unplace(i int) {
 func (at *attempt) choose(i int) int {
 	it := &at.items[i]
 	best, bestW := -1, 0.0
-	var tried map[int]float64
-	var avoid []int
-	for _, li := range it.prefIx {
+	// tried holds the weight summed so far for each register a link
+	// asked for, or -Inf when the item does not fit there; avoid the
+	// registers avoid links name. Both are few per item.
+	tried, avoid := at.tried[:0], at.avoidBuf[:0]
+	for _, li := range at.prefsOf(i) {
 		l := at.links[li]
 		want := l.phys + l.delta
 		if l.other >= 0 {
@@ -362,23 +484,26 @@ func (at *attempt) choose(i int) int {
 		if want < at.p.lo || want%it.width != 0 || want+it.width > at.limit {
 			continue
 		}
-		if tried == nil {
-			tried = map[int]float64{}
+		k := slices.IndexFunc(tried, func(t triedSlot) bool { return t.slot == want })
+		if k < 0 {
+			k = len(tried)
+			tried = append(tried, triedSlot{slot: want})
+			if !at.free(it, want) {
+				tried[k].w = math.Inf(-1)
+				continue
+			}
 		}
-		w, seen := tried[want]
-		if !seen && !at.free(it, want) {
-			tried[want] = math.Inf(-1)
-			continue
-		}
+		w := tried[k].w
 		if math.IsInf(w, -1) {
 			continue
 		}
 		w += l.weight
-		tried[want] = w
+		tried[k].w = w
 		if w > bestW || w == bestW && want < best {
 			best, bestW = want, w
 		}
 	}
+	at.tried, at.avoidBuf = tried, avoid
 	if best >= 0 {
 		return best
 	}
@@ -397,20 +522,25 @@ func (at *attempt) choose(i int) int {
 	return fallback
 }
 
+// triedSlot is a register choose has looked at for the current item.
+type triedSlot struct {
+	slot int
+	w    float64
+}
+
 // run places every item. programOrder selects the linear-scan order of
 // the second NOSPILL trial.
 func (at *attempt) run(programOrder bool) {
 	// A recycled attempt brings its slot tables: emptied, not
 	// reallocated.
-	if cap(at.occ) < at.limit {
-		at.occ = make([]posSet, at.limit)
-		at.owners = make([][]int, at.limit)
-	}
-	at.occ, at.owners = at.occ[:at.limit], at.owners[:at.limit]
+	// Only the entries below the high-water mark hold anything: a fresh
+	// table is not read at all, its pages stay untouched until used.
 	n := (at.p.npos + 63) / 64 // newPosSet's length
-	for s, o := range at.occ {
-		// An attempt of an earlier class had fewer positions.
-		if cap(o) >= n {
+	at.occ, at.owners = at.occ[:cap(at.occ)], at.owners[:cap(at.owners)]
+	for s := 0; s < at.hw; s++ {
+		// An attempt of an earlier class (or function) may have had
+		// fewer positions.
+		if o := at.occ[s]; cap(o) >= n {
 			at.occ[s] = o[:n]
 			clear(at.occ[s])
 		} else {
@@ -418,6 +548,13 @@ func (at *attempt) run(programOrder bool) {
 		}
 		at.owners[s] = at.owners[s][:0]
 	}
+	if cap(at.occ) < at.limit {
+		occ, owners := make([]posSet, at.limit), make([][]int, at.limit)
+		copy(occ, at.occ[:at.hw])
+		copy(owners, at.owners[:at.hw])
+		at.occ, at.owners = occ, owners
+	}
+	at.occ, at.owners = at.occ[:at.limit], at.owners[:at.limit]
 	for _, i := range at.order(programOrder) {
 		if s := at.choose(i); s >= 0 {
 			at.place(i, s)
@@ -449,7 +586,7 @@ func (at *attempt) run(programOrder bool) {
 	}
 	for i := range at.items {
 		it := &at.items[i]
-		for _, li := range it.prefIx {
+		for _, li := range at.prefsOf(i) {
 			l := at.links[li]
 			if l.avoid || it.slot < 0 {
 				continue
@@ -480,7 +617,7 @@ func (at *attempt) recoalesce() {
 		if it.slot < 0 {
 			continue
 		}
-		for _, li := range it.prefIx {
+		for _, li := range at.prefsOf(i) {
 			l := at.links[li]
 			if l.avoid {
 				continue
@@ -523,13 +660,20 @@ func (at *attempt) guide(i int) {
 	it := &at.items[i]
 	bestSlot, bestCost := -1, math.Inf(1)
 	var bestVictims []int
+	// The victims of the slot looked at go to one buffer, the best
+	// slot's stay in the other.
+	cur := 0
 	for s := at.p.lo; s+it.width <= at.limit; s += it.width {
-		victims, cost, ok := at.conflicts(it, s)
+		victims, cost, ok := at.conflicts(it, s, at.victBuf[cur][:0])
+		if victims != nil {
+			at.victBuf[cur] = victims
+		}
 		if !ok || len(victims) > at.threshold {
 			continue
 		}
 		if cost < bestCost || cost == bestCost && len(victims) < len(bestVictims) {
 			bestSlot, bestCost, bestVictims = s, cost, victims
+			cur = 1 - cur
 		}
 	}
 	if !it.fixed && (bestSlot < 0 || bestCost >= it.prio) {
@@ -553,7 +697,10 @@ func (at *attempt) guide(i int) {
 // conflicts returns the committed items that conflict with it on slots
 // s..s+width-1 and the sum of their priorities; ok is false when a
 // precolored register or a fixed item is among them.
-func (at *attempt) conflicts(it *item, s int) (victims []int, cost float64, ok bool) {
+//
+// The victims are appended to buf (empty), whose array they may share.
+func (at *attempt) conflicts(it *item, s int, buf []int) (victims []int, cost float64, ok bool) {
+	victims = buf
 	for k := 0; k < it.width; k++ {
 		if b := at.base[s+k]; b != nil && b.overlaps(it.word(k)) {
 			return nil, 0, false

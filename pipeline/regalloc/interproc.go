@@ -87,31 +87,45 @@ func (m callModel) onlyPrivateCalls(f *ori.Func) bool {
 // the callee-saved ones (R only: values of the other classes live across
 // such a call are spilled before the attempts, vreg.mustSpill); for a
 // whole-seen callee its clobber set.
+//
+// The ABI calls occupy the same positions in every register they
+// clobber, so the registers that hold nothing else share one bitset
+// (base is only read after this); a register with a range or a
+// whole-seen call's clobber of its own gets the positions in its own
+// bitset. Before, each of the up to 500 registers of the virtual file
+// got a bitset over the whole function.
 func (p *problem) callBase(base []posSet) {
+	var abi []seg // the write positions of the ABI calls
 	for i, g := range p.calls {
 		at := []seg{{posWrite(g), posWrite(g)}}
-		occupy := func(r int) {
-			if base[r] == nil {
-				base[r] = newPosSet(p.npos)
-			}
-			base[r].set(at, true)
-		}
 		if p.callABI[i] {
-			if p.class != ori.ClassR {
-				continue
-			}
-			for r := p.lo; r < virtualFile; r++ {
-				if !calleeSaved(r) {
-					occupy(r)
-				}
+			if p.class == ori.ClassR {
+				abi = append(abi, at[0])
 			}
 			continue
 		}
 		set := p.callSets[i]
 		for r := p.lo; r < p.limit; r++ {
 			if set.Has(p.class, r) {
-				occupy(r)
+				if base[r] == nil {
+					base[r] = p.scr.baseSet(p.npos)
+				}
+				base[r].set(at, true)
 			}
+		}
+	}
+	if len(abi) == 0 {
+		return
+	}
+	shared := p.scr.baseSet(p.npos)
+	shared.set(abi, true)
+	for r := p.lo; r < virtualFile; r++ {
+		switch {
+		case calleeSaved(r):
+		case base[r] == nil:
+			base[r] = shared
+		default:
+			base[r].set(abi, true)
 		}
 	}
 }

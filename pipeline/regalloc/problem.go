@@ -3,7 +3,6 @@ package regalloc
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -65,6 +64,10 @@ type problem struct {
 	// appear before allocation, by register number (R4.. around calls and
 	// returns). They are occupied there.
 	phys map[int][]seg
+	// physOps holds, in order, the explicit physical operands of the
+	// class (allocatable registers only) of every instruction that has
+	// one, and of every CALL and RET (collect, for physicalRanges).
+	physOps []physEffectAt
 	// calls are the instruction indices of CALLs; callABI says which
 	// of them are under the ABI, callSets what the others may change
 	// (interproc.go), both by call; model decides.
@@ -87,9 +90,16 @@ type problem struct {
 	// touchList[touchAt[g]:touchAt[g+1]] (indexTouches).
 	touchAt   []int32
 	touchList []touch
-	// spare is a finished attempt whose buffers the next newAttempt
-	// reuses (recycle).
-	spare *attempt
+	// accBase[v] is the index of value v's first access in the
+	// attempts' per-access tables (newAttempt).
+	accBase []int32
+	// succAt and succ list the blocks' successors by index (blockSuccs).
+	succAt, succ []int32
+	// scr holds the buffers the attempts reuse (scratch.go); chunks and
+	// words are the problem's share of them (takeProblem).
+	scr    *scratch
+	chunks [][]vreg
+	words  []uint64
 }
 
 // vregIndex maps virtual register numbers to positions: a table indexed
@@ -203,8 +213,8 @@ func (p *problem) errorf(g int, format string, args ...any) error {
 // the positions no definition reaches out of the live ranges
 // (undefined.go); wordRanges gives each word of a tuple its own range
 // (wordranges.go); calls says what each CALL may change.
-func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef, wordRanges bool, calls callModel) (*problem, error) {
-	p := &problem{f: f, class: c, phys: map[int][]seg{}, limit: c.Limit(), model: calls}
+func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimUndef, wordRanges bool, calls callModel, scr *scratch) (*problem, error) {
+	p := &problem{f: f, class: c, phys: map[int][]seg{}, limit: c.Limit(), model: calls, scr: scr}
 	if c == ori.ClassR && !lowRegs {
 		p.lo = reservedR
 	}
@@ -215,10 +225,15 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 	for _, b := range f.Blocks {
 		n += len(b.Insts)
 	}
-	p.insts = make([]*ori.Inst, 0, n)
-	p.block = make([]int, 0, n)
-	p.freq = make([]float64, 0, n)
-	p.first = make([]int, 0, len(f.Blocks)+1)
+	scr.takeProblem(p)
+	if cap(p.insts) < n {
+		p.insts = make([]*ori.Inst, 0, n)
+		p.block = make([]int, 0, n)
+		p.freq = make([]float64, 0, n)
+	}
+	if cap(p.first) < len(f.Blocks)+1 {
+		p.first = make([]int, 0, len(f.Blocks)+1)
+	}
 	for bi, b := range f.Blocks {
 		p.first = append(p.first, len(p.insts))
 		for _, in := range b.Insts {
@@ -279,11 +294,8 @@ func newProblem(f *ori.Func, c ori.RegClass, blockFreq []float64, lowRegs, trimU
 // collect finds the class's virtual registers, their widths and accesses,
 // the calls and the copies.
 func (p *problem) collect() error {
-	type slice struct{ off, words int }
-	// The values are carved out of blocks of vregs, one allocation per
-	// block instead of one per value (a block is never moved, so the
-	// pointers stay valid).
-	var slab []vreg
+	// The values are carved out of chunks of vregs kept in the scratch
+	// (newVReg).
 	for g, in := range p.insts {
 		if in.Op == ori.OpCALL {
 			set, abi := p.model.clobbers(in)
@@ -291,51 +303,28 @@ func (p *problem) collect() error {
 			p.callABI = append(p.callABI, abi)
 			p.callSets = append(p.callSets, set)
 		}
-		var err error
-		eachReg(in, func(r ori.Reg, def bool) {
-			if err != nil || r.Class != p.class || !r.Virtual {
-				return
+		// The operands in eachReg's order, without its callback: this
+		// walk runs over the whole function once per class.
+		var e physEffect // the explicit physical operands of the class
+		hasPhys := false
+		err := p.collectReg(g, in, in.Guard, false, &e, &hasPhys)
+		for i := 0; i < len(in.Srcs) && err == nil; i++ {
+			if r, ok := baseOrReg(in.Srcs[i]); ok {
+				err = p.collectReg(g, in, r, false, &e, &hasPhys)
 			}
-			if r.Words != 1 && r.Words != 2 && r.Words != 4 {
-				err = p.errorf(g, "%s accesses %d words; tuples are 1, 2 or 4 words", r, r.Words)
-				return
+		}
+		for i := 0; i < len(in.Dsts) && err == nil; i++ {
+			if o := &in.Dsts[i]; o.Kind == ori.OpdReg {
+				err = p.collectReg(g, in, o.Reg, true, &e, &hasPhys)
+			} else if r, ok := baseOrReg(*o); ok {
+				err = p.collectReg(g, in, r, false, &e, &hasPhys)
 			}
-			if int(r.Off)%int(r.Words) != 0 {
-				err = p.errorf(g, "%s is a misaligned slice: word %d of a %d-word access cannot be an aligned register tuple", r, r.Off, r.Words)
-				return
-			}
-			vi, ok := p.index.get(r.N)
-			if !ok {
-				vi = len(p.vregs)
-				p.index.set(r.N, vi)
-				if len(slab) == cap(slab) {
-					slab = make([]vreg, 0, max(64, len(p.vregs)))
-				}
-				slab = append(slab, vreg{num: r.N})
-				p.vregs = append(p.vregs, &slab[len(slab)-1])
-			}
-			v := p.vregs[vi]
-			if end := int(r.Off) + int(r.Words); end > v.width {
-				v.width = end
-			}
-			if n := len(v.acc); n == 0 || v.acc[n-1].g != g {
-				v.acc = append(v.acc, access{g: g})
-			}
-			a := &v.acc[len(v.acc)-1]
-			m := wordMask(int(r.Off), int(r.Words))
-			if def {
-				if a.write == 0 {
-					v.defs++
-					v.def = in
-				}
-				a.write |= m
-				a.guardedDef = a.guardedDef || in.Guarded()
-			} else {
-				a.read |= m
-			}
-		})
+		}
 		if err != nil {
 			return err
+		}
+		if hasPhys || in.Op == ori.OpCALL || in.Op == ori.OpRET {
+			p.physOps = append(p.physOps, physEffectAt{g, e})
 		}
 		p.notePref(g, in)
 	}
@@ -349,6 +338,53 @@ func (p *problem) collect() error {
 		if v.defs != 1 {
 			v.def = nil
 		}
+	}
+	return nil
+}
+
+// collectReg records register operand r of instruction g (a write when
+// def): a virtual register of the class as an access of its value, a
+// physical one in e (hasPhys is set when it is allocatable, notePhys).
+func (p *problem) collectReg(g int, in *ori.Inst, r ori.Reg, def bool, e *physEffect, hasPhys *bool) error {
+	if r.Class != p.class {
+		return nil
+	}
+	if !r.Virtual {
+		if !r.IsZero() && p.notePhys(e, in, r, def) {
+			*hasPhys = true
+		}
+		return nil
+	}
+	if r.Words != 1 && r.Words != 2 && r.Words != 4 {
+		return p.errorf(g, "%s accesses %d words; tuples are 1, 2 or 4 words", r, r.Words)
+	}
+	if int(r.Off)%int(r.Words) != 0 {
+		return p.errorf(g, "%s is a misaligned slice: word %d of a %d-word access cannot be an aligned register tuple", r, r.Off, r.Words)
+	}
+	vi, ok := p.index.get(r.N)
+	if !ok {
+		vi = len(p.vregs)
+		p.index.set(r.N, vi)
+		p.newVReg(r.N)
+	}
+	v := p.vregs[vi]
+	if end := int(r.Off) + int(r.Words); end > v.width {
+		v.width = end
+	}
+	if n := len(v.acc); n == 0 || v.acc[n-1].g != g {
+		v.acc = append(v.acc, access{g: g})
+	}
+	a := &v.acc[len(v.acc)-1]
+	m := wordMask(int(r.Off), int(r.Words))
+	if def {
+		if a.write == 0 {
+			v.defs++
+			v.def = in
+		}
+		a.write |= m
+		a.guardedDef = a.guardedDef || in.Guarded()
+	} else {
+		a.read |= m
 	}
 	return nil
 }
@@ -383,9 +419,9 @@ func (p *problem) virtualRanges() {
 	p.live = lv
 	// Words are numbered globally: value i's words start at base[i].
 	base := lv.base
-	live := make([]bool, base[len(p.vregs)])
-	nlive := make([]int, len(p.vregs)) // live words per value
-	open := make([]int32, len(p.vregs))
+	live := p.scr.bools.take(base[len(p.vregs)])
+	nlive := p.scr.ints.take(len(p.vregs)) // live words per value
+	open := p.scr.int32s.take(len(p.vregs))
 	for i := range open {
 		open[i] = -1
 	}
@@ -425,8 +461,13 @@ func (p *problem) virtualRanges() {
 			}
 		})
 		for g := g1; g >= g0; g-- {
-			in := p.insts[g]
 			touched := p.touchesAt(g)
+			if len(touched) == 0 {
+				// Nothing below changes (most instructions, for every
+				// class but R); the instruction is not even read.
+				continue
+			}
+			in := p.insts[g]
 			// Results occupy their registers at the write position even
 			// when nobody reads them.
 			for _, t := range touched {
@@ -506,44 +547,55 @@ type physEffectAt struct {
 	physEffect
 }
 
+// notePhys adds physical register r of the class, an operand of in, to
+// e; it reports whether a word of r is allocatable (lo up to the limit).
+func (p *problem) notePhys(e *physEffect, in *ori.Inst, r ori.Reg, def bool) bool {
+	found := false
+	for w := 0; w < int(r.Words); w++ {
+		k := int(r.N) + w
+		if k < p.lo || k >= p.limit {
+			continue
+		}
+		found = true
+		if def {
+			e.defs.add(k)
+			if !in.Guarded() {
+				e.kill.add(k)
+			}
+		} else {
+			e.uses.add(k)
+		}
+	}
+	return found
+}
+
 // physicalRanges computes the live ranges of the physical registers in
-// the code (precolored ranges).
+// the code (precolored ranges), from the explicit operands collect noted
+// in p.physOps.
 func (p *problem) physicalRanges() {
 	var eff []physEffectAt // by instruction, in order
 	// effFirst[bi] is the index in eff of block bi's first effect.
-	effFirst := make([]int, len(p.f.Blocks)+1)
+	effFirst := p.scr.ints.take(len(p.f.Blocks) + 1)
 	all := physSet{}
 	for r := 0; r < p.limit; r++ {
 		all.add(r)
 	}
 	found := false
 	ci := 0 // index of the next CALL in p.calls
+	ops := p.physOps
 	for bi := range p.f.Blocks {
 		effFirst[bi] = len(eff)
 		var written physSet // physical registers written since the last CALL
-		for g := p.first[bi]; g < p.first[bi+1]; g++ {
+		// Only the instructions collect noted have an effect.
+		for ; len(ops) > 0 && ops[0].g < p.first[bi+1]; ops = ops[1:] {
+			g := ops[0].g
 			in := p.insts[g]
-			e := &physEffect{}
-			eachReg(in, func(r ori.Reg, def bool) {
-				if r.Class != p.class || r.Virtual || r.IsZero() {
-					return
-				}
-				for w := 0; w < int(r.Words); w++ {
-					k := int(r.N) + w
-					if k < p.lo || k >= p.limit {
-						continue
-					}
-					found = true
-					if def {
-						e.defs.add(k)
-						if !in.Guarded() {
-							e.kill.add(k)
-						}
-					} else {
-						e.uses.add(k)
-					}
-				}
-			})
+			e := &ops[0].physEffect
+			if *e != (physEffect{}) {
+				// An explicit operand of an allocatable register
+				// (notePhys adds nothing else).
+				found = true
+			}
 			switch {
 			case in.Op == ori.OpCALL:
 				e.call = true
@@ -586,18 +638,16 @@ func (p *problem) physicalRanges() {
 		}
 		useB[bi], killB[bi] = u, k
 	}
-	pos := map[*ori.Block]int{}
-	for i, b := range p.f.Blocks {
-		pos[b] = i
-	}
 	in := make([]physSet, nb)
 	out := make([]physSet, nb)
 	for changed := true; changed; {
 		changed = false
 		for bi := nb - 1; bi >= 0; bi-- {
 			var o physSet
-			for _, s := range p.f.Blocks[bi].Succs {
-				o.or(in[pos[s]])
+			for _, s := range p.blockSuccs(bi) {
+				// A successor outside the layout reads as block 0, as
+				// the map lookup this replaced did.
+				o.or(in[max(s, 0)])
 			}
 			out[bi] = o
 			x := o
@@ -686,7 +736,7 @@ type touch struct {
 // collect gathered, regrouped by instruction. The range walks read these
 // instead of visiting every operand of the function again per walk.
 func (p *problem) indexTouches() {
-	at := make([]int32, len(p.insts)+1)
+	at := p.scr.int32s.take(len(p.insts) + 1)
 	for _, v := range p.vregs {
 		for _, a := range v.acc {
 			at[a.g+1]++
@@ -695,8 +745,9 @@ func (p *problem) indexTouches() {
 	for g := range p.insts {
 		at[g+1] += at[g]
 	}
-	list := make([]touch, at[len(p.insts)])
-	next := slices.Clone(at[:len(p.insts)])
+	list := p.scr.touchs.take(int(at[len(p.insts)]))
+	next := p.scr.int32s.take(len(p.insts))
+	copy(next, at)
 	for vi, v := range p.vregs {
 		for _, a := range v.acc {
 			list[next[a.g]] = touch{vi: int32(vi), read: a.read, write: a.write}
@@ -710,4 +761,34 @@ func (p *problem) indexTouches() {
 // once each (in no particular order), with the words of each.
 func (p *problem) touchesAt(g int) []touch {
 	return p.touchList[p.touchAt[g]:p.touchAt[g+1]]
+}
+
+// blockSuccs returns the successors of block bi as indices in f.Blocks,
+// -1 for a block outside the layout. They are found once per problem:
+// the class's liveness, the precolored ranges and the trimming of
+// undefined positions each built a map of the blocks for this before.
+func (p *problem) blockSuccs(bi int) []int32 {
+	if p.succAt == nil {
+		nb := len(p.f.Blocks)
+		index := make(map[*ori.Block]int32, nb)
+		n := 0
+		for i, b := range p.f.Blocks {
+			index[b] = int32(i)
+			n += len(b.Succs)
+		}
+		p.succAt = p.scr.int32s.take(nb + 1)
+		p.succ = p.scr.int32s.take(n)[:0]
+		for i, b := range p.f.Blocks {
+			p.succAt[i] = int32(len(p.succ))
+			for _, s := range b.Succs {
+				si, ok := index[s]
+				if !ok {
+					si = -1
+				}
+				p.succ = append(p.succ, si)
+			}
+		}
+		p.succAt[nb] = int32(len(p.succ))
+	}
+	return p.succ[p.succAt[bi]:p.succAt[bi+1]]
 }

@@ -134,7 +134,18 @@ func segsMinusEach(a, b []seg, emit func(seg)) {
 // register slot.
 type posSet []uint64
 
-func newPosSet(npos int) posSet { return make(posSet, (npos+63)/64) }
+func newPosSet(npos int) posSet { return zeroedWords((npos + 63) / 64) }
+
+// zeroedWords returns n zero words, written once. Go does not clear
+// memory it takes fresh from the OS, and a bitset's first access is a
+// read (set ORs into it): the read maps the shared zero page and the
+// write after it faults a second time, with a TLB shootdown. Writing
+// the zeros first costs one fault per page.
+func zeroedWords(n int) []uint64 {
+	w := make([]uint64, n)
+	clear(w)
+	return w
+}
 
 // rangeMask returns the mask of bits lo..hi (0-63) within one word.
 func rangeMask(lo, hi int) uint64 {

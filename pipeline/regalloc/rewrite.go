@@ -1,6 +1,7 @@
 package regalloc
 
 import (
+	"slices"
 	"sort"
 
 	"orilab/pipeline/ori"
@@ -26,31 +27,62 @@ var sizeMods = map[int][]string{1: nil, 2: {"64"}, 4: {"128"}}
 // virtual registers one of which was spilled (see newAttempt).
 func (p *problem) rewrite(res *classResult, homes map[int]home, keep map[*ori.Inst]bool) {
 	at, spilled := res.at, res.spilled
-	perInst := map[int][]int{}
+	// The spilled values' accesses, by instruction and then by value
+	// (perInst[k].g ascending).
+	var perInst []spillAccess
 	for _, vi := range spilledValues(spilled) {
 		for _, a := range p.vregs[vi].acc {
-			perInst[a.g] = append(perInst[a.g], vi)
+			perInst = append(perInst, spillAccess{g: a.g, vi: vi})
 		}
 	}
+	slices.SortStableFunc(perInst, func(x, y spillAccess) int { return x.g - y.g })
 	for _, pr := range p.prefs {
 		if pr.dst.v >= 0 && pr.src.v >= 0 && (spilled[pr.dst.v] || spilled[pr.src.v]) {
 			keep[p.insts[pr.g]] = true
 		}
 	}
+	rename := func(in *ori.Inst, g int) {
+		mapRegs(in, func(r ori.Reg, _ bool) ori.Reg {
+			if r.Class != p.class || !r.Virtual {
+				return r
+			}
+			vi := p.index.at(r.N)
+			if spilled[vi] {
+				ti, _ := at.tempItem(vi, g)
+				it := &at.items[ti]
+				return ori.PReg(p.class, it.slot+int(r.Off)-it.start, int(r.Words))
+			}
+			return ori.PReg(p.class, at.items[at.itemOf[vi]].slot+int(r.Off), int(r.Words))
+		})
+	}
+	k := 0 // the next entry of perInst
 	for bi, b := range p.f.Blocks {
+		if k == len(perInst) || perInst[k].g >= p.first[bi+1] {
+			// Nothing to insert or drop: the block keeps its list
+			// (the instructions of p.insts, in order) and is renamed
+			// in place.
+			for g := p.first[bi]; g < p.first[bi+1]; g++ {
+				if len(p.touchesAt(g)) > 0 {
+					rename(p.insts[g], g)
+				}
+			}
+			continue
+		}
 		out := make([]*ori.Inst, 0, len(b.Insts))
 		for g := p.first[bi]; g < p.first[bi+1]; g++ {
 			in := p.insts[g]
 			var pre, post []*ori.Inst
 			drop := false
-			for _, vi := range perInst[g] {
+			for ; k < len(perInst) && perInst[k].g == g; k++ {
+				vi := perInst[k].vi
 				v := p.vregs[vi]
 				t := tempAt(v, v.accessAt(g))
 				if t.none {
 					drop = true // the definition of a rematerialized value
 					continue
 				}
-				it := &at.items[at.tempOf[tempKey(vi, g)]]
+				ti, _ := at.tempItem(vi, g)
+				it := &at.items[ti]
 				reg := ori.PReg(p.class, it.slot, it.width)
 				if v.remat {
 					pre = append(pre, p.rematClone(v, reg))
@@ -85,17 +117,7 @@ func (p *problem) rewrite(res *classResult, homes map[int]home, keep map[*ori.In
 				// for every class but R).
 				out = append(out, in)
 			default:
-				mapRegs(in, func(r ori.Reg, _ bool) ori.Reg {
-					if r.Class != p.class || !r.Virtual {
-						return r
-					}
-					vi := p.index.at(r.N)
-					if spilled[vi] {
-						it := &at.items[at.tempOf[tempKey(vi, g)]]
-						return ori.PReg(p.class, it.slot+int(r.Off)-it.start, int(r.Words))
-					}
-					return ori.PReg(p.class, at.items[at.itemOf[vi]].slot+int(r.Off), int(r.Words))
-				})
+				rename(in, g)
 				out = append(out, in)
 			}
 			out = append(out, post...)
@@ -103,6 +125,9 @@ func (p *problem) rewrite(res *classResult, homes map[int]home, keep map[*ori.In
 		b.Insts = out
 	}
 }
+
+// spillAccess is an access of spilled value vi at instruction g.
+type spillAccess struct{ g, vi int }
 
 // accessAt returns v's access at instruction g.
 func (v *vreg) accessAt(g int) access {

@@ -108,11 +108,16 @@ func (at *attempt) unshared(it *item, k, r int) ([]seg, bool) {
 	if it.same == nil || len(it.same[k]) == 0 {
 		return nil, false
 	}
-	ws, cut := it.word(k), false
+	// The differences alternate between the attempt's two buffers; the
+	// result is read before the next call.
+	ws, cut, buf := it.word(k), false, 0
 	for _, sw := range it.same[k] {
 		o := &at.items[sw.item]
 		if o.slot >= 0 && o.slot+sw.word == r {
-			ws, cut = segsMinus(ws, o.word(sw.word)), true
+			d := at.segBuf[buf][:0]
+			segsMinusEach(ws, o.word(sw.word), func(x seg) { d = append(d, x) })
+			at.segBuf[buf] = d
+			ws, cut, buf = d, true, 1-buf
 		}
 	}
 	return ws, cut

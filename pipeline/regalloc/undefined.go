@@ -31,8 +31,6 @@ package regalloc
 // entry too. A value with no definition at all keeps its range.
 // Knob RegAllocTrimUndefined=0 keeps the full ranges.
 
-import "orilab/pipeline/ori"
-
 // trimUndefined removes from every value's segments the positions that
 // no definition of it reaches.
 func (p *problem) trimUndefined() {
@@ -40,8 +38,6 @@ func (p *problem) trimUndefined() {
 		return
 	}
 	nb := len(p.f.Blocks)
-	var index map[*ori.Block]int
-	var succs [][]int
 	for _, v := range p.vregs {
 		if !segsContain(v.segs, posBefore(0)) {
 			continue
@@ -59,18 +55,6 @@ func (p *problem) trimUndefined() {
 		if len(firstDef) == 0 {
 			continue
 		}
-		if succs == nil {
-			index = make(map[*ori.Block]int, nb)
-			for bi, b := range p.f.Blocks {
-				index[b] = bi
-			}
-			succs = make([][]int, nb)
-			for bi, b := range p.f.Blocks {
-				for _, s := range b.Succs {
-					succs[bi] = append(succs[bi], index[s])
-				}
-			}
-		}
 		// definedIn[b]: some definition reaches the entry of block b.
 		definedIn := make([]bool, nb)
 		var work []int
@@ -80,7 +64,10 @@ func (p *problem) trimUndefined() {
 		for len(work) > 0 {
 			bi := work[len(work)-1]
 			work = work[:len(work)-1]
-			for _, s := range succs[bi] {
+			for _, s := range p.blockSuccs(bi) {
+				// A successor outside the layout reads as block 0, as
+				// the map lookup this replaced did.
+				s := int(max(s, 0))
 				if !definedIn[s] {
 					definedIn[s] = true
 					if _, ok := firstDef[s]; !ok {

@@ -37,7 +37,7 @@ func (p *problem) wordRanges() {
 	if lv == nil {
 		lv = p.classLiveness()
 	}
-	base := make([]int, len(p.vregs)+1)
+	base := p.scr.ints.take(len(p.vregs) + 1)
 	tuples := false
 	for i, v := range p.vregs {
 		base[i+1] = base[i] + v.width
@@ -52,12 +52,12 @@ func (p *problem) wordRanges() {
 		}
 	}
 	nw := base[len(p.vregs)]
-	live := make([]bool, nw)
-	open := make([]int32, nw)
+	live := p.scr.bools.take(nw)
+	open := p.scr.int32s.take(nw)
 	for i := range open {
 		open[i] = -1
 	}
-	owner := make([]int, nw) // global word -> value
+	owner := p.scr.ints.take(nw) // global word -> value
 	for vi := range p.vregs {
 		for k := base[vi]; k < base[vi+1]; k++ {
 			owner[k] = vi
@@ -92,13 +92,16 @@ func (p *problem) wordRanges() {
 			}
 		})
 		for g := g1; g >= g0; g-- {
-			in := p.insts[g]
 			touched = touched[:0]
 			for _, t := range p.touchesAt(g) {
 				if p.vregs[t.vi].width > 1 {
 					touched = append(touched, t)
 				}
 			}
+			if len(touched) == 0 {
+				continue // nothing below changes
+			}
+			in := p.insts[g]
 			for _, t := range touched {
 				for m := t.write; m != 0; m &= m - 1 {
 					if k := base[t.vi] + bits.TrailingZeros8(m); open[k] < 0 {
