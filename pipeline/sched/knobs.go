@@ -83,17 +83,17 @@ func readParams(set *knobs.Set, fn string) params {
 	}
 	s := set.ForFunction(fn)
 	p := params{
-		enabled:           s.Bool("ScheduleInstructions"),
-		reduceReg:         s.Bool("ScheduleInstructionsReduceReg"),
-		dynBatch:          s.Bool("ScheduleInstructionsDynBatch"),
-		readAvail:         max(0, s.Int("SchedReadAvailTarget")),
-		batchDepth:        int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
-		keepPeak:          s.Bool("SchedKeepPressure"),
-		argPressure:       s.Bool("SchedArgPressure"),
-		floatCalls:        s.Bool("SchedFloatAcrossCalls"),
-		keepInput:         s.Bool("SchedCapKeepInput"),
-		uncappedKeepInput: s.Bool("SchedUncappedKeepInput"),
+		enabled:     s.Bool("ScheduleInstructions"),
+		reduceReg:   s.Bool("ScheduleInstructionsReduceReg"),
+		dynBatch:    s.Bool("ScheduleInstructionsDynBatch"),
+		readAvail:   max(0, s.Int("SchedReadAvailTarget")),
+		batchDepth:  int(min(max(s.Int("SchedTexBatchTargetSelectRegisterTarget"), 1), 16)),
+		keepPeak:    s.Bool("SchedKeepPressure"),
+		argPressure: s.Bool("SchedArgPressure"),
+		floatCalls:  s.Bool("SchedFloatAcrossCalls"),
+		keepInput:   s.Bool("SchedCapKeepInput"),
 	}
+	p.uncappedKeepInput = s.Bool("SchedUncappedKeepInput")
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.
 	target := int(s.Int("SchedMaxRTarget"))
