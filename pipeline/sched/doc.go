@@ -17,6 +17,8 @@
 //     (Schedule, Options, Mode, Stats), for ScheduleInstructions before
 //     register allocation and PostSchedule after it; the pressure
 //     tracker counts a multi-word register whole, as the allocator does;
+//     capfallback.go: which order a capped pass keeps when it had to run
+//     without its cap;
 //   - ctrlwords.go: control words for physical code at -O1 and above
 //     (AssignControlWords, the AdvancedScoreboardsAndOpexes phase): the six
 //     dependency barriers, stall counts, yield hints and operand reuse;

@@ -41,6 +41,9 @@ func init() {
 	// orilab's own knob (schedule.go, scheduleRegion).
 	reg("SchedCapKeepInput", knobs.TypeBool, "1",
 		"Before allocation, an ILP or DynBatch pass capped at its input's R pressure (SchedKeepPressure) that still ends more than one word above the cap keeps the region's input order; =0 keeps the pass's order.")
+	// orilab's own knob (capfallback.go).
+	reg("SchedUncappedKeepInput", knobs.TypeBool, "1",
+		"Before allocation, an ILP or DynBatch pass whose capped order needed more predicates than P0-P6 and ran uncapped keeps the region's input order when the uncapped order ends more than one word above the input's R pressure or needs more predicates than the P file and the input; =0 keeps the uncapped order.")
 	// orilab's own knob (floatcalls.go).
 	reg("SchedFloatAcrossCalls", knobs.TypeBool, "1",
 		"Before allocation, plain instructions that name only virtual registers may sink below the CALLs after them (a CALL touches only physical registers and memory); =0 keeps every instruction on its side of each CALL.")
@@ -62,6 +65,9 @@ type params struct {
 	argPressure bool
 	floatCalls  bool // SchedFloatAcrossCalls
 	keepInput   bool // SchedCapKeepInput
+	// uncappedKeepInput (SchedUncappedKeepInput) lets a pass that fell
+	// back to no cap keep its input order instead (capfallback.go).
+	uncappedKeepInput bool
 	// capAtInput caps the R budget of each region at its peak in its
 	// input order (set per pass by Schedule).
 	capAtInput bool
@@ -87,6 +93,7 @@ func readParams(set *knobs.Set, fn string) params {
 		floatCalls:  s.Bool("SchedFloatAcrossCalls"),
 		keepInput:   s.Bool("SchedCapKeepInput"),
 	}
+	p.uncappedKeepInput = s.Bool("SchedUncappedKeepInput")
 	// ComputeRegisterBudget (002:436-448): without an explicit target, the
 	// register file less 1/64 of it; then the OK slack comes off.
 	target := int(s.Int("SchedMaxRTarget"))

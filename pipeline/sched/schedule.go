@@ -433,8 +433,9 @@ func scheduleRegion(insts []*ori.Inst, info []Info, uses []use, m Mode, opts Opt
 	if liveOut != nil {
 		base = newPressure(d, liveOut, p.budgetR, p.argPressure, &sc.tabs, &sc.base)
 	}
+	var in *pressure // the input order's tracker, when a capped pass fell back
 	if p.capAtInput && liveOut != nil {
-		in := base.forkInto(&sc.forks[1], p.budgetR)
+		in = base.forkInto(&sc.forks[1], p.budgetR)
 		for i := range d.insts {
 			in.commit(int32(i))
 		}
@@ -475,6 +476,10 @@ func scheduleRegion(insts []*ori.Inst, info []Info, uses []use, m Mode, opts Opt
 	}
 	ls := newListState(d, m, p, base, sc)
 	out := ls.run()
+	if in != nil && keepInputUncapped(p, in, ls.pr) {
+		// capfallback.go: the uncapped order is no better than the input.
+		return insts
+	}
 	if m == ModeReduceReg && liveOut != nil {
 		// Evaluate, then commit (the RBT backend's model, 001:22985): a
 		// greedy pass can lose to the input order, and a pass whose
