@@ -478,7 +478,7 @@ func scheduleRegion(insts []*ori.Inst, info []Info, uses []use, m Mode, opts Opt
 	out := ls.run()
 	if in != nil && keepInputUncapped(p, in, ls.pr) {
 		// capfallback.go: the uncapped order is no better than the input.
-		return insts
+		return insts, nil
 	}
 	if m == ModeReduceReg && liveOut != nil {
 		// Evaluate, then commit (the RBT backend's model, 001:22985): a
