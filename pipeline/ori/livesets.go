@@ -48,8 +48,11 @@ type LiveSets struct {
 	// phiArena the phi sources.
 	arena    []int32
 	phiArena []phiUse
-	// slab backs in and out.
-	slab []uint64
+	// slab backs in and out, and sets holds their headers; iwSlab backs
+	// iw's lists (kept for Release).
+	slab   []uint64
+	sets   []bitset
+	iwSlab []instWords
 	// sortBuf is the scratch of words, walkWords Walk's.
 	sortBuf   []uint64
 	walkWords []instWords
@@ -210,12 +213,25 @@ func StrongLiveness(f *Func, essential func(*Inst) bool) *LiveSets {
 
 func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	l := newLiveSets(f, essential)
+	// The memory of the last released live sets (see Release), if any:
+	// a large kernel's index, arenas and sets are megabytes, and memory
+	// fresh from the allocator costs page faults on first touch.
+	m := f.cache.spare
+	f.cache.spare = nil
+	if m == nil {
+		m = &liveMem{}
+	}
 	// The dense index is sized for every virtual register the function
 	// has numbered, so that indexing does not grow it copy by copy (a
-	// register past the count, from parsed IR, still grows it).
+	// register past the count, from parsed IR, still grows it). A
+	// released table is all zeros (Release clears what it set).
 	for c := range l.index.dense {
 		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
-			l.index.dense[c] = make([]int32, n<<2)
+			if d := m.dense[c]; cap(d) >= n<<2 {
+				l.index.dense[c] = d[:n<<2]
+			} else {
+				l.index.dense[c] = make([]int32, n<<2)
+			}
 		}
 	}
 	total := 0
@@ -224,10 +240,22 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	}
 	// Most instructions touch two to four words: sized so, the arena
 	// rarely grows.
-	l.arena = make([]int32, 0, 4*total)
-	l.keys = make([]wordKey, 0, total+64)
-	slab := make([]instWords, total)
-	l.iw = make([][]instWords, len(f.Blocks))
+	l.arena = grow(m.arena, 4*total)
+	l.keys = grow(m.keys, total+64)
+	l.phiArena = m.phiArena[:0]
+	l.slab, l.sets = m.slab, m.sets
+	var slab []instWords
+	if cap(m.iwSlab) >= total {
+		slab = m.iwSlab[:total]
+	} else {
+		slab = make([]instWords, total)
+	}
+	l.iwSlab = slab
+	if cap(m.iw) >= len(f.Blocks) {
+		l.iw = m.iw[:len(f.Blocks)]
+	} else {
+		l.iw = make([][]instWords, len(f.Blocks))
+	}
 	for i, b := range f.Blocks {
 		ws := slab[:len(b.Insts):len(b.Insts)]
 		slab = slab[len(b.Insts):]
@@ -238,6 +266,60 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	}
 	l.solve()
 	return l
+}
+
+// grow returns buf emptied, with room for n elements (buf itself when it
+// has).
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) >= n {
+		return buf[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// liveMem is the memory of released live sets, kept with the function
+// for its next liveness (analysisCache.spare): the dense index tables,
+// all zero, and the arenas, slabs and set headers to be overwritten.
+type liveMem struct {
+	dense    [NumClasses][]int32
+	arena    []int32
+	keys     []wordKey
+	phiArena []phiUse
+	iwSlab   []instWords
+	iw       [][]instWords
+	slab     []uint64
+	sets     []bitset
+}
+
+// Release hands the memory of strong live sets l to the next liveness of
+// its function and leaves l unusable: its owner calls it when done.
+// Dead-code elimination computes strong liveness once per run and drops
+// it after its walks; a large kernel's sets, index and arenas are
+// megabytes, allocated afresh each time. Release does nothing to
+// ordinary live sets (Liveness hands the same sets to every caller while
+// the code is unchanged, so none of them owns them) or to sets that
+// Recompute consumed.
+func (l *LiveSets) Release() {
+	f := l.f
+	if f == nil || l.essential == nil || l.consumed {
+		return
+	}
+	// Clear the index entries l set, so that the tables come back all
+	// zero without clearing every slot.
+	for _, k := range l.keys {
+		if k.n >= 0 && k.n < wordDenseLimit && k.word < 4 && k.class < NumClasses {
+			if d, i := l.index.dense[k.class], int(k.n)<<2|int(k.word); i < len(d) {
+				d[i] = 0
+			}
+		}
+	}
+	m := &liveMem{dense: l.index.dense, arena: l.arena, keys: l.keys, phiArena: l.phiArena,
+		iwSlab: l.iwSlab, iw: l.iw, slab: l.slab, sets: l.sets}
+	clear(m.iw) // no pointers into iwSlab kept past their use
+	if old := f.cache.spare; old == nil || cap(old.arena) <= cap(m.arena) {
+		f.cache.spare = m
+	}
+	*l = LiveSets{f: f, consumed: true}
 }
 
 // newLiveSets starts the live sets of f: the block positions, nothing
@@ -262,7 +344,7 @@ func newLiveSets(f *Func, essential func(*Inst) bool) *LiveSets {
 func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 	f := l.f
 	n := newLiveSets(f, l.essential)
-	n.index, n.keys, n.arena, n.phiArena, n.slab = l.index, l.keys, l.arena, l.phiArena, l.slab
+	n.index, n.keys, n.arena, n.phiArena, n.slab, n.sets, n.iwSlab = l.index, l.keys, l.arena, l.phiArena, l.slab, l.sets, l.iwSlab
 	n.iw = make([][]instWords, len(f.Blocks))
 	for i, b := range f.Blocks {
 		if oi, ok := l.blocks.pos(b); ok && !edited(b) && len(l.iw[oi]) == len(b.Insts) {
@@ -284,7 +366,7 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		n.iw[i] = ws
 	}
 	l.index, l.keys, l.arena, l.phiArena, l.iw, l.consumed = wordIndex{}, nil, nil, nil, nil, true
-	l.in, l.out, l.slab = nil, nil, nil // n reuses their memory
+	l.in, l.out, l.slab, l.sets, l.iwSlab = nil, nil, nil, nil, nil // n reuses their memory
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
@@ -313,9 +395,8 @@ func (l *LiveSets) checkAgainst(fresh *LiveSets) {
 func (l *LiveSets) solve() {
 	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	var sets []bitset
-	sets, l.slab = cutBitsets(l.slab, 2*nb, n)
-	l.in, l.out = sets[:nb:nb], sets[nb:]
+	l.sets, l.slab = cutBitsetsInto(l.sets, l.slab, 2*nb, n)
+	l.in, l.out = l.sets[:nb:nb], l.sets[nb:]
 	l.phiOut = make([][]phiRead, nb)
 	sc := &l.f.cache.solve
 	g := l.graph(sc)
@@ -410,6 +491,7 @@ type solveScratch struct {
 	idx, succs, preds, fill, work []int32
 	queued                        []bool
 	slab                          []uint64
+	sets                          []bitset  // the headers of the gen and kill sets
 	phis                          []phiRead // a block's phi reads in the strong fixed point
 }
 
@@ -435,24 +517,28 @@ func (sc *solveScratch) worklist(nb int) ([]int32, []bool) {
 	return work, queued
 }
 
-// cutBitsets returns count empty sets of n bits cut from slab, and what
-// is left of slab; a slab too small is replaced by a new one (so that the
-// sets are one allocation, see newBitsets).
-func cutBitsets(slab []uint64, count, n int) ([]bitset, []uint64) {
+// cutBitsetsInto returns count empty sets of n bits cut from slab, with
+// their headers in sets, and what is left of slab; a slab (or headers)
+// too small is replaced by a new one (so that the sets are one
+// allocation, see newBitsets).
+func cutBitsetsInto(sets []bitset, slab []uint64, count, n int) ([]bitset, []uint64) {
 	w := (n + 63) / 64
 	if cap(slab) < count*w {
 		slab = make([]uint64, count*w)
 	}
 	slab = slab[:cap(slab)]
 	clear(slab[:count*w])
-	sets := make([]bitset, count)
+	if cap(sets) < count {
+		sets = make([]bitset, count)
+	}
+	sets = sets[:count]
 	for i := range sets {
 		sets[i] = bitset(slab[i*w : (i+1)*w : (i+1)*w])
 	}
 	return sets, slab
 }
 
-// cutBitset is cutBitsets for one set.
+// cutBitset is cutBitsetsInto for one set.
 func cutBitset(slab []uint64, n int) (bitset, []uint64) {
 	w := (n + 63) / 64
 	if cap(slab) < w {
@@ -504,9 +590,8 @@ func phiReadsEqual(a, b []phiRead) bool {
 func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	var sets []bitset
-	sets, sc.slab = cutBitsets(sc.slab, 2*nb, n)
-	gen, kill := sets[:nb:nb], sets[nb:]
+	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb, n)
+	gen, kill := sc.sets[:nb:nb], sc.sets[nb:]
 	var pool []uint64 // backs the phi reads
 	for bi := range l.blocks.blocks {
 		gs, ks := gen[bi], kill[bi]
