@@ -2,6 +2,7 @@ package ori
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +152,42 @@ func TestLivenessCache(t *testing.T) {
 	}
 	if Liveness(f) == l5 {
 		t.Error("liveness keyed by the old blocks handed out for new ones")
+	}
+}
+
+// bigFingerprintFunc is a function of n copies of a five-instruction
+// loop body, each its own block: a large kernel's shape for the
+// benchmarks.
+func bigFingerprintFunc(tb testing.TB, n int) *Func {
+	tb.Helper()
+	var s strings.Builder
+	s.WriteString(".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 S2R %r0 = SR_TID.X ;\n\t#2 MOV %r1 = 0x1 ;\n")
+	id := 3
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&s, "BB%d:\n", i)
+		fmt.Fprintf(&s, "\t#%d IADD3 %%r%d = %%r0, %%r1, RZ ;\n", id, i+1)
+		fmt.Fprintf(&s, "\t#%d IMAD.WIDE.U32 %%r%d.64 = %%r%d, 0x4, %%r0 ;\n", id+1, 2*n+2*i, i+1)
+		fmt.Fprintf(&s, "\t#%d ISETP.LT.AND %%p0, PT = %%r%d, 0x40, PT ;\n", id+2, i+1)
+		fmt.Fprintf(&s, "\t#%d @%%p0 STG.E [%%r%d.64+0x10], %%r%d ;\n", id+3, 2*n+2*i, i+1)
+		fmt.Fprintf(&s, "\t#%d FADD %%r1 = %%r1, -%%r%d ;\n", id+4, i+1)
+		id += 5
+	}
+	fmt.Fprintf(&s, "BB%d:\n\t#%d EXIT ;\n}\n", n+1, id)
+	f, err := ParseFunc("big.ori", []byte(s.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.ComputeCFG(); err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkFingerprint hashes a function of 10,000 instructions.
+func BenchmarkFingerprint(b *testing.B) {
+	f := bigFingerprintFunc(b, 400)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Fingerprint(f)
 	}
 }

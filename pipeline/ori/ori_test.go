@@ -229,6 +229,21 @@ BB1:
 	if p := MaxPressure(f); p.R != 3 || p.P != 1 {
 		t.Fatalf("after the edit: pressure %+v, want R 3, P 1", p)
 	}
+	// The computation's memory is reused from call to call (index
+	// tables included): after a larger function with more registers and
+	// physical ones, the small one's answer is the same.
+	big := bigFingerprintFunc(t, 200)
+	big.Blocks[1].Insts[0].Dsts[0].Reg = Reg{Class: ClassR, N: 5, Words: 1}
+	want := maxPressure(big)
+	if want.R < 5 {
+		t.Fatalf("large function: pressure %+v", want)
+	}
+	if p := maxPressure(f); p.R != 3 || p.P != 1 {
+		t.Fatalf("after a larger function: pressure %+v, want R 3, P 1", p)
+	}
+	if p := maxPressure(big); p != want {
+		t.Fatalf("large function again: pressure %+v, want %+v", p, want)
+	}
 }
 
 func TestHashSeesEveryChange(t *testing.T) {
