@@ -111,8 +111,25 @@ func TestFixedPointMemo(t *testing.T) {
 		t.Error("a memo noted on the clone shows on the original")
 	}
 	f.Blocks[0].Insts[1].Srcs[0].Imm = 7
-	if at, _ := f.AtFixedPoint("P"); at {
-		t.Error("fixed point still reported after an edit")
+	if at, fp := f.AtFixedPoint("P"); at || fp != Fingerprint(f) {
+		t.Errorf("after an edit in place: at %v, fingerprint %x, want false, %x", at, fp, Fingerprint(f))
+	}
+	// A pass that changed nothing since AtFixedPoint answered without
+	// the fingerprint notes 0: NoteFixedPoint computes it.
+	f.NoteFixedPoint("R", 0)
+	if at, _ := f.AtFixedPoint("R"); !at {
+		t.Error("no fixed point right after noting it with fingerprint 0")
+	}
+	// An instruction moved to another block keeps the count of
+	// instructions but not the shape: the answer needs no fingerprint.
+	b0, b2 := f.Blocks[0], f.Blocks[2]
+	b2.Insts = append([]*Inst{b0.Insts[1]}, b2.Insts...)
+	b0.Insts = append(b0.Insts[:1], b0.Insts[2:]...)
+	if at, fp := f.AtFixedPoint("R"); at || fp != 0 {
+		t.Errorf("after a move: at %v, fingerprint %x, want false, 0", at, fp)
+	}
+	if at, fp := f.AtFixedPoint("S"); at || fp != 0 {
+		t.Errorf("no memo: at %v, fingerprint %x, want false, 0", at, fp)
 	}
 }
 
