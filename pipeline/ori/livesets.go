@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -53,9 +54,12 @@ type LiveSets struct {
 	slab   []uint64
 	sets   []bitset
 	iwSlab []instWords
-	// sortBuf is the scratch of words, walkWords Walk's.
+	// sortBuf is the scratch of words, walkWords and walkCur Walk's
+	// (a set per walked block was most of what dead-code elimination
+	// allocated: blocks times words bits).
 	sortBuf   []uint64
 	walkWords []instWords
+	walkCur   bitset
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
 }
@@ -225,15 +229,8 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	// has numbered, so that indexing does not grow it copy by copy (a
 	// register past the count, from parsed IR, still grows it). A
 	// released table is all zeros (Release clears what it set).
-	for c := range l.index.dense {
-		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
-			if d := m.dense[c]; cap(d) >= n<<2 {
-				l.index.dense[c] = d[:n<<2]
-			} else {
-				l.index.dense[c] = make([]int32, n<<2)
-			}
-		}
-	}
+	l.index.dense = m.dense
+	l.index.size(f)
 	total := 0
 	for _, b := range f.Blocks {
 		total += len(b.Insts)
@@ -306,13 +303,7 @@ func (l *LiveSets) Release() {
 	}
 	// Clear the index entries l set, so that the tables come back all
 	// zero without clearing every slot.
-	for _, k := range l.keys {
-		if k.n >= 0 && k.n < wordDenseLimit && k.word < 4 && k.class < NumClasses {
-			if d, i := l.index.dense[k.class], int(k.n)<<2|int(k.word); i < len(d) {
-				d[i] = 0
-			}
-		}
-	}
+	l.index.clearKeys(l.keys)
 	m := &liveMem{dense: l.index.dense, arena: l.arena, keys: l.keys, phiArena: l.phiArena,
 		iwSlab: l.iwSlab, iw: l.iw, slab: l.slab, sets: l.sets}
 	clear(m.iw) // no pointers into iwSlab kept past their use
@@ -783,6 +774,56 @@ func (x *wordIndex) set(k wordKey, v int) {
 	x.other[k] = v
 }
 
+// size makes x's dense tables long enough for every virtual register f
+// has numbered (so that indexing does not grow them copy by copy),
+// keeping tables already long enough; x must hold no entries.
+func (x *wordIndex) size(f *Func) {
+	for c := range x.dense {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
+			if d := x.dense[c]; len(d) < n<<2 {
+				if cap(d) >= n<<2 {
+					x.dense[c] = d[:n<<2]
+				} else {
+					x.dense[c] = make([]int32, n<<2)
+				}
+			}
+		}
+	}
+}
+
+// clearKeys removes the entries of keys from x, leaving its dense tables
+// all zero when keys are all it holds.
+func (x *wordIndex) clearKeys(keys []wordKey) {
+	for _, k := range keys {
+		if k.n >= 0 && k.n < wordDenseLimit && k.word < 4 && k.class < NumClasses {
+			if d, i := x.dense[k.class], int(k.n)<<2|int(k.word); i < len(d) {
+				d[i] = 0
+			}
+		}
+	}
+	x.other = nil
+}
+
+// indexScratch is a word index with its keys and a slab of sets, for an
+// analysis whose index does not outlive it (UndefinedReads): reused
+// from call to call through indexPool, as the tables of a large kernel
+// are megabytes of memory otherwise fresh from the allocator.
+type indexScratch struct {
+	index wordIndex
+	keys  []wordKey
+	sets  []bitset
+	slab  []uint64
+}
+
+var indexPool = sync.Pool{New: func() any { return new(indexScratch) }}
+
+// release empties sc's index and returns it to the pool.
+func (sc *indexScratch) release() {
+	sc.index.clearKeys(sc.keys)
+	sc.keys = sc.keys[:0]
+	indexPool.Put(sc)
+}
+
 // needed reports whether an instruction with words w must stay given the
 // words live after it: it is essential, or writes a live virtual word.
 // Only meaningful for strong liveness; ordinary liveness treats every
@@ -890,7 +931,7 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 		ws = append(ws, l.wordsOf(in))
 	}
 	l.walkWords = ws
-	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
+	l.walkCur = l.transferWords(b, ws, l.out[bi], l.walkCur, nil, l.visitor(fn))
 	l.arena, l.phiArena = l.arena[:arena], l.phiArena[:phiArena]
 }
 
@@ -907,7 +948,7 @@ func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg)
 		l.Walk(b, fn) // edited after all: index it afresh
 		return
 	}
-	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
+	l.walkCur = l.transferWords(b, ws, l.out[bi], l.walkCur, nil, l.visitor(fn))
 }
 
 // visitor adapts a Walk callback to transfer's. The liveAfter function is
