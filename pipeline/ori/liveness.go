@@ -166,7 +166,7 @@ func maxPressure(f *Func) Pressure {
 				if cap(d) >= n<<2+4 {
 					x.dense[1][c] = d[:n<<2+4]
 				} else {
-					x.dense[1][c] = make([]int32, n<<2+4)
+					x.dense[1][c] = writtenInt32s(n<<2 + 4)
 				}
 			}
 		}

@@ -784,11 +784,27 @@ func (x *wordIndex) size(f *Func) {
 				if cap(d) >= n<<2 {
 					x.dense[c] = d[:n<<2]
 				} else {
-					x.dense[c] = make([]int32, n<<2)
+					x.dense[c] = writtenInt32s(n << 2)
 				}
 			}
 		}
 	}
+}
+
+// writtenInt32s returns n zero int32s whose every page has been
+// written. Go does not clear memory fresh from the OS (it is zero
+// already), so the first access to a fresh page of an index table, a
+// lookup, maps the shared zero page, and the first entry set then takes
+// a second, copy-on-write fault that needs a TLB shootdown on the other
+// cores (ori's index tables were among the top such faults of a
+// compile). Writing each page first makes that one fault, and costs
+// nothing on memory the allocator reused (it cleared it).
+func writtenInt32s(n int) []int32 {
+	d := make([]int32, n)
+	for i := 0; i < n; i += 4096 / 4 {
+		d[i] = 0
+	}
+	return d
 }
 
 // clearKeys removes the entries of keys from x, leaving its dense tables
