@@ -54,6 +54,9 @@ type LiveSets struct {
 	slab   []uint64
 	sets   []bitset
 	iwSlab []instWords
+	// phiPool is the largest piece of memory that backs the phi reads
+	// of phiOut (kept for Release).
+	phiPool []uint64
 	// sortBuf is the scratch of words, walkWords and walkCur Walk's
 	// (a set per walked block was most of what dead-code elimination
 	// allocated: blocks times words bits).
@@ -241,6 +244,7 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	l.keys = grow(m.keys, total+64)
 	l.phiArena = m.phiArena[:0]
 	l.slab, l.sets = m.slab, m.sets
+	l.phiOut, l.phiPool = m.phiOut, m.phiPool
 	var slab []instWords
 	if cap(m.iwSlab) >= total {
 		slab = m.iwSlab[:total]
@@ -286,6 +290,8 @@ type liveMem struct {
 	iw       [][]instWords
 	slab     []uint64
 	sets     []bitset
+	phiOut   [][]phiRead
+	phiPool  []uint64
 }
 
 // Release hands the memory of strong live sets l to the next liveness of
@@ -305,7 +311,7 @@ func (l *LiveSets) Release() {
 	// zero without clearing every slot.
 	l.index.clearKeys(l.keys)
 	m := &liveMem{dense: l.index.dense, arena: l.arena, keys: l.keys, phiArena: l.phiArena,
-		iwSlab: l.iwSlab, iw: l.iw, slab: l.slab, sets: l.sets}
+		iwSlab: l.iwSlab, iw: l.iw, slab: l.slab, sets: l.sets, phiOut: l.phiOut, phiPool: l.phiPool}
 	clear(m.iw) // no pointers into iwSlab kept past their use
 	if old := f.cache.spare; old == nil || cap(old.arena) <= cap(m.arena) {
 		f.cache.spare = m
@@ -357,7 +363,8 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		n.iw[i] = ws
 	}
 	l.index, l.keys, l.arena, l.phiArena, l.iw, l.consumed = wordIndex{}, nil, nil, nil, nil, true
-	l.in, l.out, l.slab, l.sets, l.iwSlab = nil, nil, nil, nil, nil // n reuses their memory
+	n.phiOut, n.phiPool = l.phiOut, l.phiPool
+	l.in, l.out, l.slab, l.sets, l.iwSlab, l.phiOut, l.phiPool = nil, nil, nil, nil, nil, nil, nil // n reuses their memory
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
@@ -388,7 +395,12 @@ func (l *LiveSets) solve() {
 	n := len(l.keys)
 	l.sets, l.slab = cutBitsetsInto(l.sets, l.slab, 2*nb, n)
 	l.in, l.out = l.sets[:nb:nb], l.sets[nb:]
-	l.phiOut = make([][]phiRead, nb)
+	if cap(l.phiOut) >= nb {
+		l.phiOut = l.phiOut[:nb]
+		clear(l.phiOut)
+	} else {
+		l.phiOut = make([][]phiRead, nb)
+	}
 	sc := &l.f.cache.solve
 	g := l.graph(sc)
 	if l.essential == nil {
@@ -583,7 +595,9 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 	n := len(l.keys)
 	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb, n)
 	gen, kill := sc.sets[:nb:nb], sc.sets[nb:]
-	var pool []uint64 // backs the phi reads
+	// pool backs the phi reads; its largest piece is kept for Release.
+	pool := l.phiPool
+	clear(pool)
 	for bi := range l.blocks.blocks {
 		gs, ks := gen[bi], kill[bi]
 		ws := l.iw[bi]
@@ -606,6 +620,9 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 					nw := (n + 63) / 64
 					if len(pool) < nw {
 						pool = make([]uint64, nw*max(16, nb/8))
+						if len(pool) > len(l.phiPool) {
+							l.phiPool = pool
+						}
 					}
 					s, pool = bitset(pool[:nw:nw]), pool[nw:]
 					l.phiOut[bi] = append(l.phiOut[bi], phiRead{int(pu.pred), s})
