@@ -139,7 +139,7 @@ func newBlockIndex(blocks []*Block) blockIndex {
 		}
 		return x
 	}
-	x.byID = make([]int32, hi+1)
+	x.byID = writtenInt32s(int(hi) + 1)
 	for i, b := range blocks {
 		if x.byID[b.ID] == 0 {
 			x.byID[b.ID] = int32(i + 1)
@@ -530,6 +530,10 @@ func cutBitsetsInto(sets []bitset, slab []uint64, count, n int) ([]bitset, []uin
 		slab = make([]uint64, count*w)
 	}
 	slab = slab[:cap(slab)]
+	// Cleared even when just made: the memory may be fresh from the OS,
+	// and the solve reads a set before writing it, which would take two
+	// faults per page (the zero page, then copy-on-write) where writing
+	// first takes one; skipping this clear measured 15% slower.
 	clear(slab[:count*w])
 	if cap(sets) < count {
 		sets = make([]bitset, count)
@@ -620,6 +624,7 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 					nw := (n + 63) / 64
 					if len(pool) < nw {
 						pool = make([]uint64, nw*max(16, nb/8))
+						clear(pool) // written before a set reads it (see cutBitsetsInto)
 						if len(pool) > len(l.phiPool) {
 							l.phiPool = pool
 						}

@@ -300,3 +300,14 @@ BB3:
 		}
 	}
 }
+
+// BenchmarkComputeLive computes the liveness of a function of 10,000
+// instructions afresh (no cache), as a pass that edited it would.
+func BenchmarkComputeLive(b *testing.B) {
+	f := bigFingerprintFunc(b, 2000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		computeLive(f, nil)
+	}
+}
