@@ -737,10 +737,26 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 // appendWords appends the indices of r's words to the arena when r is
 // virtual.
 func (l *LiveSets) appendWords(r Reg) {
-	if r.Virtual {
-		for k := 0; k < int(r.Words); k++ {
-			l.arena = append(l.arena, int32(l.key(r, k)))
+	if !r.Virtual {
+		return
+	}
+	// The common case, every word already in the dense index, looks
+	// the register up once rather than word by word.
+	if r.N >= 0 && r.N < wordDenseLimit && int(r.Off)+int(r.Words) <= 4 && r.Class < NumClasses {
+		d := l.index.dense[r.Class]
+		if at := int(r.N)<<2 | int(r.Off); at+int(r.Words) <= len(d) {
+			ws := d[at : at+int(r.Words)]
+			for k, v := range ws {
+				if v == 0 {
+					v = int32(l.key(r, k)) + 1
+				}
+				l.arena = append(l.arena, v-1)
+			}
+			return
 		}
+	}
+	for k := 0; k < int(r.Words); k++ {
+		l.arena = append(l.arena, int32(l.key(r, k)))
 	}
 }
 
