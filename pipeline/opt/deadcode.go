@@ -205,6 +205,7 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 			}
 			b.Insts = kept
 		}
+		live.Release() // its memory serves the function's next liveness
 		removed += n
 		if n == 0 {
 			return removed, narrowed, nil

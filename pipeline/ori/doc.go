@@ -20,7 +20,11 @@
 //     Fingerprint and edges stay the same (livesets.go, liveness.go),
 //     the CFG generation that tells other CFG analyses whether the
 //     edges changed (CFGGeneration), and per-pass fixed-point memos that let an
-//     idempotent pass skip code it already settled (fingerprint.go).
+//     idempotent pass skip code it already settled (fingerprint.go);
+//     strong live sets their owner releases (LiveSets.Release) lend their
+//     memory to the function's next liveness, and the analyses whose
+//     tables do not outlive them (MaxPressure, UndefinedReads) reuse
+//     them from a pool.
 //
 // Instruction IDs are stable: a phase that rewrites an instruction in place
 // keeps its ID, and new instructions get fresh IDs from Func.NewID. Diffs,

@@ -142,6 +142,9 @@ type analysisCache struct {
 	// solve is the scratch of every liveness fixed point of the
 	// function (see LiveSets.solve).
 	solve solveScratch
+	// spare is the memory of the last released strong liveness (see
+	// LiveSets.Release), for the next liveness of the function.
+	spare *liveMem
 }
 
 // noteEdges starts a new generation when f's edges differ from the ones

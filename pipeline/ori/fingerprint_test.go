@@ -2,6 +2,7 @@ package ori
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -110,8 +111,25 @@ func TestFixedPointMemo(t *testing.T) {
 		t.Error("a memo noted on the clone shows on the original")
 	}
 	f.Blocks[0].Insts[1].Srcs[0].Imm = 7
-	if at, _ := f.AtFixedPoint("P"); at {
-		t.Error("fixed point still reported after an edit")
+	if at, fp := f.AtFixedPoint("P"); at || fp != Fingerprint(f) {
+		t.Errorf("after an edit in place: at %v, fingerprint %x, want false, %x", at, fp, Fingerprint(f))
+	}
+	// A pass that changed nothing since AtFixedPoint answered without
+	// the fingerprint notes 0: NoteFixedPoint computes it.
+	f.NoteFixedPoint("R", 0)
+	if at, _ := f.AtFixedPoint("R"); !at {
+		t.Error("no fixed point right after noting it with fingerprint 0")
+	}
+	// An instruction moved to another block keeps the count of
+	// instructions but not the shape: the answer needs no fingerprint.
+	b0, b2 := f.Blocks[0], f.Blocks[2]
+	b2.Insts = append([]*Inst{b0.Insts[1]}, b2.Insts...)
+	b0.Insts = append(b0.Insts[:1], b0.Insts[2:]...)
+	if at, fp := f.AtFixedPoint("R"); at || fp != 0 {
+		t.Errorf("after a move: at %v, fingerprint %x, want false, 0", at, fp)
+	}
+	if at, fp := f.AtFixedPoint("S"); at || fp != 0 {
+		t.Errorf("no memo: at %v, fingerprint %x, want false, 0", at, fp)
 	}
 }
 
@@ -151,5 +169,42 @@ func TestLivenessCache(t *testing.T) {
 	}
 	if Liveness(f) == l5 {
 		t.Error("liveness keyed by the old blocks handed out for new ones")
+	}
+}
+
+// bigFingerprintFunc is a function of n copies of a five-instruction
+// loop body, each its own block: a large kernel's shape for the
+// benchmarks.
+func bigFingerprintFunc(tb testing.TB, n int) *Func {
+	tb.Helper()
+	var s strings.Builder
+	s.WriteString(".entry k\n.shared 0x0\n.local 0x0\n{\nBB0:\n\t#1 S2R %r0 = SR_TID.X ;\n\t#2 MOV %r1 = 0x1 ;\n")
+	id := 3
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&s, "BB%d:\n", i)
+		fmt.Fprintf(&s, "\t#%d IADD3 %%r%d = %%r0, %%r1, RZ ;\n", id, i+1)
+		fmt.Fprintf(&s, "\t#%d IMAD.WIDE.U32 %%r%d.64 = %%r%d, 0x4, %%r0 ;\n", id+1, 2*n+2*i, i+1)
+		fmt.Fprintf(&s, "\t#%d ISETP.LT.AND %%p0, PT = %%r%d, 0x40, PT ;\n", id+2, i+1)
+		fmt.Fprintf(&s, "\t#%d @%%p0 STG.E [%%r%d.64+0x10], %%r%d ;\n", id+3, 2*n+2*i, i+1)
+		fmt.Fprintf(&s, "\t#%d FADD %%r1 = %%r1, -%%r%d ;\n", id+4, i+1)
+		id += 5
+	}
+	fmt.Fprintf(&s, "BB%d:\n\t#%d EXIT ;\n}\n", n+1, id)
+	f, err := ParseFunc("big.ori", []byte(s.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.ComputeCFG(); err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkFingerprint hashes a function of 10,000 instructions.
+func BenchmarkFingerprint(b *testing.B) {
+	f := bigFingerprintFunc(b, 400)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Fingerprint(f)
 	}
 }

@@ -139,8 +139,9 @@ type Func struct {
 	// cache holds the dominator trees between passes (see dom.go).
 	cache analysisCache
 	// fixed holds, per pass that asks (NoteFixedPoint), the Fingerprint
-	// of the function when that pass last left it at a fixed point.
-	fixed map[string]uint64
+	// and shape of the function when that pass last left it at a fixed
+	// point.
+	fixed map[string]fixedPoint
 }
 
 // Block is a basic block. Preds and Succs are derived from the terminators

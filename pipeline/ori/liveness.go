@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Liveness over register words, used for the register-pressure estimate of
@@ -108,26 +109,81 @@ func MaxPressure(f *Func) Pressure {
 	return p
 }
 
-func maxPressure(f *Func) Pressure {
-	x := &liveIndex{}
-	for c := range x.dense[1] {
-		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit/4 {
-			x.dense[1][c] = make([]int32, n<<2+4)
+// pressureUse is an instruction's words for maxPressure:
+// defs[dAt:dAt+nd] and uses[uAt:uAt+nu] (two arenas, not two slices per
+// instruction).
+type pressureUse struct {
+	dAt, nd, uAt, nu int32
+	killing          bool
+}
+
+// pressureScratch is maxPressure's memory, reused from one call to the
+// next (pressurePool): the index tables, arenas and sets of a large
+// kernel are megabytes, and the uniform-register conversion asks for the
+// pressure of a fresh clone on every trial, so the function's own cache
+// would not keep them. The index tables come back all zero (release
+// clears what was set).
+type pressureScratch struct {
+	x          liveIndex
+	defs, uses []int32
+	perAll     []pressureUse
+	per        [][]pressureUse
+	sets       []bitset
+	slab       []uint64
+}
+
+var pressurePool = sync.Pool{New: func() any { return new(pressureScratch) }}
+
+// release clears the index entries of the words indexed and returns sc
+// to the pool.
+func (sc *pressureScratch) release() {
+	x := &sc.x
+	for _, k := range x.keys {
+		if k.n >= 0 && k.n < wordDenseLimit && k.class < NumClasses {
+			v := 0
+			if k.virtual {
+				v = 1
+			}
+			if d := x.dense[v][k.class]; int(k.n) < len(d) {
+				d[k.n] = 0
+			}
 		}
 	}
-	// use is an instruction's words: defs[dAt:dAt+nd] and
-	// uses[uAt:uAt+nu] (two arenas, not two slices per instruction).
-	type use struct {
-		dAt, nd, uAt, nu int32
-		killing          bool
+	x.keys, x.ids = x.keys[:0], nil
+	clear(sc.per)
+	pressurePool.Put(sc)
+}
+
+func maxPressure(f *Func) Pressure {
+	sc := pressurePool.Get().(*pressureScratch)
+	defer sc.release()
+	x := &sc.x
+	for c := range x.dense[1] {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit/4 {
+			// A reused table longer than needed answers the same: its
+			// extra entries are zero.
+			if d := x.dense[1][c]; len(d) < n<<2+4 {
+				if cap(d) >= n<<2+4 {
+					x.dense[1][c] = d[:n<<2+4]
+				} else {
+					x.dense[1][c] = writtenInt32s(n<<2 + 4)
+				}
+			}
+		}
 	}
-	var defs, uses []int32
+	type use = pressureUse
+	defs, uses := sc.defs[:0], sc.uses[:0]
 	nInsts := 0
 	for _, b := range f.Blocks {
 		nInsts += len(b.Insts)
 	}
-	perAll := make([]use, nInsts)
-	per := make([][]use, len(f.Blocks))
+	if cap(sc.perAll) < nInsts {
+		sc.perAll = make([]use, nInsts)
+	}
+	if cap(sc.per) < len(f.Blocks) {
+		sc.per = make([][]use, len(f.Blocks))
+	}
+	perAll, per := sc.perAll[:nInsts], sc.per[:len(f.Blocks)]
 	// phiUses[b][p] are the words block b's MOV.PHIs read at the end of
 	// predecessor p (the SSA convention: not live in b itself).
 	phiUses := make([]map[int32][]int, len(f.Blocks))
@@ -190,6 +246,7 @@ func maxPressure(f *Func) Pressure {
 			per[bi][ii] = u
 		}
 	}
+	sc.defs, sc.uses = defs, uses
 	defsOf := func(u *use) []int32 { return defs[u.dAt : u.dAt+u.nd] }
 	usesOf := func(u *use) []int32 { return uses[u.uAt : u.uAt+u.nu] }
 	n := len(x.keys)
@@ -198,9 +255,13 @@ func maxPressure(f *Func) Pressure {
 		i, _ := blocks.pos(b) // 0 for a block not in f, as a map answered
 		return i
 	}
-	sets := newBitsets(2*len(f.Blocks), n)
-	liveIn, liveOut := sets[:len(f.Blocks):len(f.Blocks)], sets[len(f.Blocks):]
-	cur := newBitset(n)
+	// The live-in and live-out sets, the walk's set and the class masks,
+	// cut from one reused slab.
+	nb := len(f.Blocks)
+	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb+1+int(NumClasses), n)
+	sets := sc.sets
+	liveIn, liveOut := sets[:nb:nb], sets[nb:2*nb:2*nb]
+	cur := sets[2*nb]
 	// transfer walks block bi backward from its live-out set into cur.
 	transfer := func(bi int, out bitset) bitset {
 		copy(cur, out)
@@ -244,7 +305,7 @@ func maxPressure(f *Func) Pressure {
 	var c [NumClasses]int
 	var classMask [NumClasses]bitset
 	for k := range classMask {
-		classMask[k] = newBitset(n)
+		classMask[k] = sets[2*nb+1+k]
 	}
 	for i, k := range x.keys {
 		classMask[k.class].set(i)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -48,11 +49,20 @@ type LiveSets struct {
 	// phiArena the phi sources.
 	arena    []int32
 	phiArena []phiUse
-	// slab backs in and out.
-	slab []uint64
-	// sortBuf is the scratch of words, walkWords Walk's.
+	// slab backs in and out, and sets holds their headers; iwSlab backs
+	// iw's lists (kept for Release).
+	slab   []uint64
+	sets   []bitset
+	iwSlab []instWords
+	// phiPool is the largest piece of memory that backs the phi reads
+	// of phiOut (kept for Release).
+	phiPool []uint64
+	// sortBuf is the scratch of words, walkWords and walkCur Walk's
+	// (a set per walked block was most of what dead-code elimination
+	// allocated: blocks times words bits).
 	sortBuf   []uint64
 	walkWords []instWords
+	walkCur   bitset
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
 }
@@ -129,7 +139,7 @@ func newBlockIndex(blocks []*Block) blockIndex {
 		}
 		return x
 	}
-	x.byID = make([]int32, hi+1)
+	x.byID = writtenInt32s(int(hi) + 1)
 	for i, b := range blocks {
 		if x.byID[b.ID] == 0 {
 			x.byID[b.ID] = int32(i + 1)
@@ -210,24 +220,43 @@ func StrongLiveness(f *Func, essential func(*Inst) bool) *LiveSets {
 
 func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	l := newLiveSets(f, essential)
+	// The memory of the last released live sets (see Release), if any:
+	// a large kernel's index, arenas and sets are megabytes, and memory
+	// fresh from the allocator costs page faults on first touch.
+	m := f.cache.spare
+	f.cache.spare = nil
+	if m == nil {
+		m = &liveMem{}
+	}
 	// The dense index is sized for every virtual register the function
 	// has numbered, so that indexing does not grow it copy by copy (a
-	// register past the count, from parsed IR, still grows it).
-	for c := range l.index.dense {
-		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
-			l.index.dense[c] = make([]int32, n<<2)
-		}
-	}
+	// register past the count, from parsed IR, still grows it). A
+	// released table is all zeros (Release clears what it set).
+	l.index.dense = m.dense
+	l.index.size(f)
 	total := 0
 	for _, b := range f.Blocks {
 		total += len(b.Insts)
 	}
 	// Most instructions touch two to four words: sized so, the arena
 	// rarely grows.
-	l.arena = make([]int32, 0, 4*total)
-	l.keys = make([]wordKey, 0, total+64)
-	slab := make([]instWords, total)
-	l.iw = make([][]instWords, len(f.Blocks))
+	l.arena = grow(m.arena, 4*total)
+	l.keys = grow(m.keys, total+64)
+	l.phiArena = m.phiArena[:0]
+	l.slab, l.sets = m.slab, m.sets
+	l.phiOut, l.phiPool = m.phiOut, m.phiPool
+	var slab []instWords
+	if cap(m.iwSlab) >= total {
+		slab = m.iwSlab[:total]
+	} else {
+		slab = make([]instWords, total)
+	}
+	l.iwSlab = slab
+	if cap(m.iw) >= len(f.Blocks) {
+		l.iw = m.iw[:len(f.Blocks)]
+	} else {
+		l.iw = make([][]instWords, len(f.Blocks))
+	}
 	for i, b := range f.Blocks {
 		ws := slab[:len(b.Insts):len(b.Insts)]
 		slab = slab[len(b.Insts):]
@@ -238,6 +267,56 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	}
 	l.solve()
 	return l
+}
+
+// grow returns buf emptied, with room for n elements (buf itself when it
+// has).
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) >= n {
+		return buf[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// liveMem is the memory of released live sets, kept with the function
+// for its next liveness (analysisCache.spare): the dense index tables,
+// all zero, and the arenas, slabs and set headers to be overwritten.
+type liveMem struct {
+	dense    [NumClasses][]int32
+	arena    []int32
+	keys     []wordKey
+	phiArena []phiUse
+	iwSlab   []instWords
+	iw       [][]instWords
+	slab     []uint64
+	sets     []bitset
+	phiOut   [][]phiRead
+	phiPool  []uint64
+}
+
+// Release hands the memory of strong live sets l to the next liveness of
+// its function and leaves l unusable: its owner calls it when done.
+// Dead-code elimination computes strong liveness once per run and drops
+// it after its walks; a large kernel's sets, index and arenas are
+// megabytes, allocated afresh each time. Release does nothing to
+// ordinary live sets (Liveness hands the same sets to every caller while
+// the code is unchanged, so none of them owns them) or to sets that
+// Recompute consumed.
+func (l *LiveSets) Release() {
+	f := l.f
+	if f == nil || l.essential == nil || l.consumed {
+		return
+	}
+	// Clear the index entries l set, so that the tables come back all
+	// zero without clearing every slot.
+	l.index.clearKeys(l.keys)
+	m := &liveMem{dense: l.index.dense, arena: l.arena, keys: l.keys, phiArena: l.phiArena,
+		iwSlab: l.iwSlab, iw: l.iw, slab: l.slab, sets: l.sets, phiOut: l.phiOut, phiPool: l.phiPool}
+	clear(m.iw) // no pointers into iwSlab kept past their use
+	if old := f.cache.spare; old == nil || cap(old.arena) <= cap(m.arena) {
+		f.cache.spare = m
+	}
+	*l = LiveSets{f: f, consumed: true}
 }
 
 // newLiveSets starts the live sets of f: the block positions, nothing
@@ -262,7 +341,7 @@ func newLiveSets(f *Func, essential func(*Inst) bool) *LiveSets {
 func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 	f := l.f
 	n := newLiveSets(f, l.essential)
-	n.index, n.keys, n.arena, n.phiArena, n.slab = l.index, l.keys, l.arena, l.phiArena, l.slab
+	n.index, n.keys, n.arena, n.phiArena, n.slab, n.sets, n.iwSlab = l.index, l.keys, l.arena, l.phiArena, l.slab, l.sets, l.iwSlab
 	n.iw = make([][]instWords, len(f.Blocks))
 	for i, b := range f.Blocks {
 		if oi, ok := l.blocks.pos(b); ok && !edited(b) && len(l.iw[oi]) == len(b.Insts) {
@@ -284,7 +363,8 @@ func (l *LiveSets) Recompute(edited func(*Block) bool) *LiveSets {
 		n.iw[i] = ws
 	}
 	l.index, l.keys, l.arena, l.phiArena, l.iw, l.consumed = wordIndex{}, nil, nil, nil, nil, true
-	l.in, l.out, l.slab = nil, nil, nil // n reuses their memory
+	n.phiOut, n.phiPool = l.phiOut, l.phiPool
+	l.in, l.out, l.slab, l.sets, l.iwSlab, l.phiOut, l.phiPool = nil, nil, nil, nil, nil, nil, nil // n reuses their memory
 	n.solve()
 	if CheckLiveRecompute.Load() {
 		n.checkAgainst(computeLive(f, n.essential))
@@ -313,10 +393,14 @@ func (l *LiveSets) checkAgainst(fresh *LiveSets) {
 func (l *LiveSets) solve() {
 	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	var sets []bitset
-	sets, l.slab = cutBitsets(l.slab, 2*nb, n)
-	l.in, l.out = sets[:nb:nb], sets[nb:]
-	l.phiOut = make([][]phiRead, nb)
+	l.sets, l.slab = cutBitsetsInto(l.sets, l.slab, 2*nb, n)
+	l.in, l.out = l.sets[:nb:nb], l.sets[nb:]
+	if cap(l.phiOut) >= nb {
+		l.phiOut = l.phiOut[:nb]
+		clear(l.phiOut)
+	} else {
+		l.phiOut = make([][]phiRead, nb)
+	}
 	sc := &l.f.cache.solve
 	g := l.graph(sc)
 	if l.essential == nil {
@@ -410,6 +494,7 @@ type solveScratch struct {
 	idx, succs, preds, fill, work []int32
 	queued                        []bool
 	slab                          []uint64
+	sets                          []bitset  // the headers of the gen and kill sets
 	phis                          []phiRead // a block's phi reads in the strong fixed point
 }
 
@@ -435,24 +520,32 @@ func (sc *solveScratch) worklist(nb int) ([]int32, []bool) {
 	return work, queued
 }
 
-// cutBitsets returns count empty sets of n bits cut from slab, and what
-// is left of slab; a slab too small is replaced by a new one (so that the
-// sets are one allocation, see newBitsets).
-func cutBitsets(slab []uint64, count, n int) ([]bitset, []uint64) {
+// cutBitsetsInto returns count empty sets of n bits cut from slab, with
+// their headers in sets, and what is left of slab; a slab (or headers)
+// too small is replaced by a new one (so that the sets are one
+// allocation, see newBitsets).
+func cutBitsetsInto(sets []bitset, slab []uint64, count, n int) ([]bitset, []uint64) {
 	w := (n + 63) / 64
 	if cap(slab) < count*w {
 		slab = make([]uint64, count*w)
 	}
 	slab = slab[:cap(slab)]
+	// Cleared even when just made: the memory may be fresh from the OS,
+	// and the solve reads a set before writing it, which would take two
+	// faults per page (the zero page, then copy-on-write) where writing
+	// first takes one; skipping this clear measured 15% slower.
 	clear(slab[:count*w])
-	sets := make([]bitset, count)
+	if cap(sets) < count {
+		sets = make([]bitset, count)
+	}
+	sets = sets[:count]
 	for i := range sets {
 		sets[i] = bitset(slab[i*w : (i+1)*w : (i+1)*w])
 	}
 	return sets, slab
 }
 
-// cutBitset is cutBitsets for one set.
+// cutBitset is cutBitsetsInto for one set.
 func cutBitset(slab []uint64, n int) (bitset, []uint64) {
 	w := (n + 63) / 64
 	if cap(slab) < w {
@@ -504,10 +597,11 @@ func phiReadsEqual(a, b []phiRead) bool {
 func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	var sets []bitset
-	sets, sc.slab = cutBitsets(sc.slab, 2*nb, n)
-	gen, kill := sets[:nb:nb], sets[nb:]
-	var pool []uint64 // backs the phi reads
+	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb, n)
+	gen, kill := sc.sets[:nb:nb], sc.sets[nb:]
+	// pool backs the phi reads; its largest piece is kept for Release.
+	pool := l.phiPool
+	clear(pool)
 	for bi := range l.blocks.blocks {
 		gs, ks := gen[bi], kill[bi]
 		ws := l.iw[bi]
@@ -530,6 +624,10 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 					nw := (n + 63) / 64
 					if len(pool) < nw {
 						pool = make([]uint64, nw*max(16, nb/8))
+						clear(pool) // written before a set reads it (see cutBitsetsInto)
+						if len(pool) > len(l.phiPool) {
+							l.phiPool = pool
+						}
 					}
 					s, pool = bitset(pool[:nw:nw]), pool[nw:]
 					l.phiOut[bi] = append(l.phiOut[bi], phiRead{int(pu.pred), s})
@@ -639,10 +737,26 @@ func (l *LiveSets) wordsOf(in *Inst) instWords {
 // appendWords appends the indices of r's words to the arena when r is
 // virtual.
 func (l *LiveSets) appendWords(r Reg) {
-	if r.Virtual {
-		for k := 0; k < int(r.Words); k++ {
-			l.arena = append(l.arena, int32(l.key(r, k)))
+	if !r.Virtual {
+		return
+	}
+	// The common case, every word already in the dense index, looks
+	// the register up once rather than word by word.
+	if r.N >= 0 && r.N < wordDenseLimit && int(r.Off)+int(r.Words) <= 4 && r.Class < NumClasses {
+		d := l.index.dense[r.Class]
+		if at := int(r.N)<<2 | int(r.Off); at+int(r.Words) <= len(d) {
+			ws := d[at : at+int(r.Words)]
+			for k, v := range ws {
+				if v == 0 {
+					v = int32(l.key(r, k)) + 1
+				}
+				l.arena = append(l.arena, v-1)
+			}
+			return
 		}
+	}
+	for k := 0; k < int(r.Words); k++ {
+		l.arena = append(l.arena, int32(l.key(r, k)))
 	}
 }
 
@@ -696,6 +810,72 @@ func (x *wordIndex) set(k wordKey, v int) {
 		x.other = map[wordKey]int{}
 	}
 	x.other[k] = v
+}
+
+// size makes x's dense tables long enough for every virtual register f
+// has numbered (so that indexing does not grow them copy by copy),
+// keeping tables already long enough; x must hold no entries.
+func (x *wordIndex) size(f *Func) {
+	for c := range x.dense {
+		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
+			if d := x.dense[c]; len(d) < n<<2 {
+				if cap(d) >= n<<2 {
+					x.dense[c] = d[:n<<2]
+				} else {
+					x.dense[c] = writtenInt32s(n << 2)
+				}
+			}
+		}
+	}
+}
+
+// writtenInt32s returns n zero int32s whose every page has been
+// written. Go does not clear memory fresh from the OS (it is zero
+// already), so the first access to a fresh page of an index table, a
+// lookup, maps the shared zero page, and the first entry set then takes
+// a second, copy-on-write fault that needs a TLB shootdown on the other
+// cores (ori's index tables were among the top such faults of a
+// compile). Writing each page first makes that one fault, and costs
+// nothing on memory the allocator reused (it cleared it).
+func writtenInt32s(n int) []int32 {
+	d := make([]int32, n)
+	for i := 0; i < n; i += 4096 / 4 {
+		d[i] = 0
+	}
+	return d
+}
+
+// clearKeys removes the entries of keys from x, leaving its dense tables
+// all zero when keys are all it holds.
+func (x *wordIndex) clearKeys(keys []wordKey) {
+	for _, k := range keys {
+		if k.n >= 0 && k.n < wordDenseLimit && k.word < 4 && k.class < NumClasses {
+			if d, i := x.dense[k.class], int(k.n)<<2|int(k.word); i < len(d) {
+				d[i] = 0
+			}
+		}
+	}
+	x.other = nil
+}
+
+// indexScratch is a word index with its keys and a slab of sets, for an
+// analysis whose index does not outlive it (UndefinedReads): reused
+// from call to call through indexPool, as the tables of a large kernel
+// are megabytes of memory otherwise fresh from the allocator.
+type indexScratch struct {
+	index wordIndex
+	keys  []wordKey
+	sets  []bitset
+	slab  []uint64
+}
+
+var indexPool = sync.Pool{New: func() any { return new(indexScratch) }}
+
+// release empties sc's index and returns it to the pool.
+func (sc *indexScratch) release() {
+	sc.index.clearKeys(sc.keys)
+	sc.keys = sc.keys[:0]
+	indexPool.Put(sc)
 }
 
 // needed reports whether an instruction with words w must stay given the
@@ -805,7 +985,7 @@ func (l *LiveSets) Walk(b *Block, fn func(in *Inst, liveAfter func(Reg) bool, ne
 		ws = append(ws, l.wordsOf(in))
 	}
 	l.walkWords = ws
-	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
+	l.walkCur = l.transferWords(b, ws, l.out[bi], l.walkCur, nil, l.visitor(fn))
 	l.arena, l.phiArena = l.arena[:arena], l.phiArena[:phiArena]
 }
 
@@ -822,7 +1002,7 @@ func (l *LiveSets) WalkUnchanged(b *Block, fn func(in *Inst, liveAfter func(Reg)
 		l.Walk(b, fn) // edited after all: index it afresh
 		return
 	}
-	l.transferWords(b, ws, l.out[bi], nil, nil, l.visitor(fn))
+	l.walkCur = l.transferWords(b, ws, l.out[bi], l.walkCur, nil, l.visitor(fn))
 }
 
 // visitor adapts a Walk callback to transfer's. The liveAfter function is

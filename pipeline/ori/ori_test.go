@@ -1,6 +1,7 @@
 package ori
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -229,6 +230,21 @@ BB1:
 	if p := MaxPressure(f); p.R != 3 || p.P != 1 {
 		t.Fatalf("after the edit: pressure %+v, want R 3, P 1", p)
 	}
+	// The computation's memory is reused from call to call (index
+	// tables included): after a larger function with more registers and
+	// physical ones, the small one's answer is the same.
+	big := bigFingerprintFunc(t, 200)
+	big.Blocks[1].Insts[0].Dsts[0].Reg = Reg{Class: ClassR, N: 5, Words: 1}
+	want := maxPressure(big)
+	if want.R < 5 {
+		t.Fatalf("large function: pressure %+v", want)
+	}
+	if p := maxPressure(f); p.R != 3 || p.P != 1 {
+		t.Fatalf("after a larger function: pressure %+v, want R 3, P 1", p)
+	}
+	if p := maxPressure(big); p != want {
+		t.Fatalf("large function again: pressure %+v, want %+v", p, want)
+	}
 }
 
 func TestHashSeesEveryChange(t *testing.T) {
@@ -356,5 +372,44 @@ func TestCloneOperandsAreIndependent(t *testing.T) {
 	}
 	if f.String() != want {
 		t.Fatal("editing the clone changed the original")
+	}
+}
+
+// TestUndefinedReadsReusesIndex: UndefinedReads takes its word index and
+// sets from a pool; answers for functions of different sizes asked in
+// turn are the answers each gets alone.
+func TestUndefinedReadsReusesIndex(t *testing.T) {
+	small := func() *Func {
+		f, err := ParseFunc("u.ori", []byte(fn(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 ISETP.LT.AND %p0, PT = %r0, 0x8, PT ;
+	#3 @%p0 BRA BB2 ;
+BB1:
+	#4 MOV %r1 = 0x1 ;
+BB2:
+	#5 STS [%r0], %r1 ;
+	#6 STS [%r0], %r2.64 ;
+	#7 EXIT ;
+`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.ComputeCFG(); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	const want = "[%r1 %r2 %r2[1]]"
+	if got := fmt.Sprint(UndefinedReads(small())); got != want {
+		t.Fatalf("undefined reads %s, want %s", got, want)
+	}
+	// The large function reads %r1 (set at its start) and its own
+	// registers only; then the small one again.
+	big := bigFingerprintFunc(t, 300)
+	if got := fmt.Sprint(UndefinedReads(big)); got != "[]" {
+		t.Fatalf("large function: undefined reads %s, want []", got)
+	}
+	if got := fmt.Sprint(UndefinedReads(small())); got != want {
+		t.Fatalf("after the large function: undefined reads %s, want %s", got, want)
 	}
 }

@@ -396,22 +396,20 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 		return nil
 	}
 	// The dense index of the live sets (a map here was a third of the
-	// analysis), sized for every virtual register the function numbered.
-	var index wordIndex
-	for c := range index.dense {
-		if n := int(f.nextVReg[c]); n > 0 && n < wordDenseLimit {
-			index.dense[c] = make([]int32, n<<2)
-		}
-	}
-	nkeys := 0
+	// analysis), sized for every virtual register the function numbered,
+	// and its sets, reused from call to call (indexScratch).
+	sc := indexPool.Get().(*indexScratch)
+	defer sc.release()
+	index := &sc.index
+	index.size(f)
 	key := func(r Reg, w int) int {
 		k := wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}
 		if i, ok := index.get(k); ok {
 			return i
 		}
-		index.set(k, nkeys)
-		nkeys++
-		return nkeys - 1
+		index.set(k, len(sc.keys))
+		sc.keys = append(sc.keys, k)
+		return len(sc.keys) - 1
 	}
 	// Number every word first so bitsets have a fixed size.
 	for _, b := range f.Blocks {
@@ -425,12 +423,13 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 			})
 		}
 	}
-	n := nkeys
+	n := len(sc.keys)
 	if n == 0 {
 		return nil
 	}
 	nb := len(f.Blocks)
-	sets := newBitsets(3*nb+1, n)
+	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 3*nb+2, n)
+	sets := sc.sets
 	gen, in, out := sets[:nb:nb], sets[nb:2*nb:2*nb], sets[2*nb:3*nb:3*nb]
 	reported := sets[3*nb]
 	blocks := newBlockIndex(f.Blocks)
@@ -468,7 +467,7 @@ func (v *verifier) undefinedReads(report func(b *Block, in *Inst, r Reg)) []Reg 
 	}
 	// The sets are updated in place: in[i] is only read by block i, and
 	// o is scratch.
-	o := newBitset(n)
+	o := sets[3*nb+1]
 	for changed := true; changed; {
 		changed = false
 		for i, b := range f.Blocks {
