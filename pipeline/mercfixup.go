@@ -279,7 +279,9 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 				continue
 			}
 			for i := range in.Srcs {
-				if in.Srcs[i].Kind == ori.OpdMem && !in.Srcs[i].HasDesc {
+				// LDGSTS's first address is the shared one, which has
+				// no descriptor.
+				if in.Srcs[i].Kind == ori.OpdMem && !in.Srcs[i].HasDesc && !(in.Op == ori.OpLDGSTS && i == 0) {
 					in.Srcs[i].HasDesc, in.Srcs[i].Desc = true, desc
 					n++
 				}

@@ -33,13 +33,18 @@ func lowerCreatepolicy(c *fn, in *ptx.Instr) error {
 	return nil
 }
 
-// lowerCp handles cp.async: the asynchronous copy from global to shared
-// memory is performed synchronously (loads then stores, zero-filling
+// lowerCp handles cp.async. With Options.CpAsyncLDGSTS on sm_80 and
+// later it is LDGSTS (cpasync.go); otherwise the asynchronous copy from
+// global to shared memory is performed synchronously (loads then stores, zero-filling
 // beyond src-size), which is one valid execution of it: commit_group and
 // wait_group then have nothing left to wait for.
 func lowerCp(c *fn, in *ptx.Instr) error {
 	if !in.HasMod(".async") {
 		return c.l.unsupported(in.OpPos, "cp%s", strings.Join(in.Mods, ""))
+	}
+	if c.l.opts.CpAsyncLDGSTS && c.l.out.Arch >= 80 && !in.HasMod(".bulk") && !in.HasMod(".mbarrier") &&
+		(len(in.Args) >= 3 || in.HasMod(".commit_group") || in.HasMod(".wait_group") || in.HasMod(".wait_all")) {
+		return cpAsyncLDGSTS(c, in) // cpasync.go
 	}
 	if in.HasMod(".commit_group") || in.HasMod(".wait_group") || in.HasMod(".wait_all") {
 		return nil

@@ -105,6 +105,9 @@ type facts struct {
 	slab []fact
 	// ready is assignStalls' table, kept for the next block.
 	ready readyTable
+	// groups: the function has an LDGDEPBAR, which owns barrier 0
+	// (cpasync.go); the allocator hands out the other five.
+	groups bool
 }
 
 type fact struct {
@@ -164,6 +167,7 @@ func AssignControlWords(f *ori.Func, arch int) error {
 	for _, b := range f.Blocks {
 		assignReuse(b, arch)
 	}
+	setGroupBarrier(f)
 	return nil
 }
 
@@ -182,6 +186,7 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 			}
 			in.Ctrl = ori.NoCtrl
 			in.Ctrl.Set = true
+			fs.groups = fs.groups || in.Op == ori.OpLDGDEPBAR
 			for k := range in.Srcs {
 				in.Srcs[k].Reuse = false
 			}
@@ -243,7 +248,7 @@ func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
 		alloc := func(exclude int8) int8 {
 			best := -1
 			for k := range busy {
-				if !busy[k] && int8(k) != exclude {
+				if !busy[k] && int8(k) != exclude && !(fs.groups && k == groupBarrier) {
 					best = k
 					break
 				}
@@ -251,7 +256,7 @@ func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
 			if best < 0 {
 				// All six in use: recycle the oldest (001:24440-24452).
 				for k := range busy {
-					if int8(k) != exclude && (best < 0 || since[k] < since[best]) {
+					if int8(k) != exclude && !(fs.groups && k == groupBarrier) && (best < 0 || since[k] < since[best]) {
 						best = k
 					}
 				}
