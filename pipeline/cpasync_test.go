@@ -34,7 +34,8 @@ var sassLine = regexp.MustCompile(`/\*[0-9a-f]{4}\*/\s+(.*?)\s*;`)
 // testdata/lower/mem_cp_async.ptx at sm_80 -O3 (a register src-size as a
 // zero-fill count in the address, ignore-src as the negated source
 // predicate), in 7 registers as ptxas's code; off, it is the loads and
-// masked stores it was, in 12.
+// masked stores it was, in 12. On sm_90 three @!PT LDS RZ, [RZ] precede
+// each LDGSTS, as in ptxas's code there (ldgstspad.go).
 func TestCpAsyncLDGSTS(t *testing.T) {
 	path := cpAsyncFiles(t)[0]
 	src, err := os.ReadFile(path)
@@ -42,45 +43,54 @@ func TestCpAsyncLDGSTS(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
+		arch  int
 		knob  string
 		level int
 		regs  int
 		want  []string // the cp.async instructions, in order
 	}{
-		{"", 3, 7, []string{
+		{80, "", 3, 7, []string{
 			"LDGSTS.E.64.ZFILL [R4], [R2.64], P1",
 			"@P2 LDGSTS.E.64 [R4+0x10], [R2.64], !P3",
 			"LDGDEPBAR",
 			"DEPBAR.LE SB0, 0x0",
 		}},
-		{"", 0, -1, []string{
+		{80, "", 0, -1, []string{
 			"LDGSTS.E.64.ZFILL [R6], [R2.64], P0",
 			"@P0 LDGSTS.E.64 [R6+0x10], [R4.64], !P1",
 			"LDGDEPBAR",
 			"DEPBAR.LE SB0, 0x0",
 		}},
-		{"CpAsyncLDGSTS=0", 3, 12, nil},
+		{80, "CpAsyncLDGSTS=0", 3, 12, nil},
+		{90, "", 3, -1, []string{
+			"@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]",
+			"LDGSTS.E.64.ZFILL [R0], desc[UR4][R2.64], P1",
+			"@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]",
+			"@P2 LDGSTS.E.64 [R0+0x10], desc[UR4][R2.64], !P3",
+			"LDGDEPBAR",
+			"DEPBAR.LE SB0, 0x0",
+		}},
 	} {
 		var settings []string
 		if tc.knob != "" {
 			settings = append(settings, tc.knob)
 		}
-		r, err := CompileWith(path, src, Options{Arch: 80}, PhaseOptions{OptLevel: tc.level, NoSnapshots: true, Knobs: outlineKnobs(t, settings...)})
+		r, err := CompileWith(path, src, Options{Arch: tc.arch}, PhaseOptions{OptLevel: tc.level, NoSnapshots: true, Knobs: outlineKnobs(t, settings...)})
 		if err != nil {
 			t.Fatalf("-O%d %s: %v", tc.level, tc.knob, err)
 		}
-		text, err := sass.Text(r.Final, 80)
+		text, err := sass.Text(r.Final, tc.arch)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
 		for _, m := range sassLine.FindAllStringSubmatch(text, -1) {
-			if strings.Contains(m[1], "LDGSTS") || strings.Contains(m[1], "DEPBAR") {
+			if strings.Contains(m[1], "LDGSTS") || strings.Contains(m[1], "DEPBAR") || strings.Contains(m[1], "LDS RZ") {
 				got = append(got, strings.Join(strings.Fields(m[1]), " "))
 			}
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("-O%d %s: cp.async is\n\t%s\nwant\n\t%s", tc.level, tc.knob, strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			t.Errorf("sm_%d -O%d %s: cp.async is\n\t%s\nwant\n\t%s", tc.arch, tc.level, tc.knob, strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
 		}
 		if tc.want == nil && !strings.Contains(text, "LDG.E ") {
 			t.Errorf("-O%d %s: no LDG: the synchronous copy is gone", tc.level, tc.knob)

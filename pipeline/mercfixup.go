@@ -138,6 +138,7 @@ func postFixForMercTargets(c *PhaseContext) error {
 			reduxToUR(f, redux, m)
 		}
 		barRedResults(f, m)
+		ldgstsPads(f, c.Arch, m) // ldgstspad.go
 		jumpTables(f, m)
 		return nil
 	})

@@ -331,11 +331,11 @@ func (c *fn) address32(o *ptx.Operand, sp string) (memRef, error) {
 			if sp != ".shared" && sp != "" {
 				return memRef{}, c.l.errorf(base.Pos, "%s is a .shared variable, accessed as %s", base.Name, sp)
 			}
-			if sp == "" {
-				// A generic access names the variable's generic address:
-				// the window base plus its offset.
-				return memRef{op: ori.Mem(c.genericAddr(".shared", ori.Imm(v.off)), off), space: ""}, nil
-			}
+			// A generic access to the variable itself is a shared
+			// access (its generic address lies in the shared window),
+			// as a named .global variable used without a space is a
+			// global one: ptxas 13.0.88 writes LDS.128 [RZ] for ZLUDA
+			// cp_async's ld.b32 [to], [to+4], ... of a .shared array.
 			return memRef{op: ori.AbsMem(v.off + off), space: ".shared"}, nil
 		case vkLocal:
 			if sp == "" {
