@@ -29,6 +29,16 @@ import (
 // The hardware may fetch the whole aligned block (it cannot fault there:
 // an aligned block lies in one page), but the simulator's buffers end at
 // their exact size, and the bytes past src-size never reach the result.
+//
+// Decision: a shared destination, or a global source without .ZFILL, that
+// is not aligned to the copy's size faults, as any access of that width
+// does. The PTX manual refers cp.async's alignment to its addressing
+// rules (addresses aligned to the access size), and ptxas 13.0.88 writes
+// LDGSTS.E.128 for a 16-byte copy whatever the address, so a misaligned
+// one raises the hardware's misaligned-address error (not run on a GPU
+// here). testdata/kernels/cp_async_srcsize copied 16 bytes to rows 24
+// bytes apart until LDGSTS; its rows are 32 bytes apart now, with the
+// same results.
 func init() {
 	execTable[ori.OpLDGSTS] = execLDGSTS
 	noop := func(s *machine, w *warp, f *frame, d *dinst, mask uint32) error {
