@@ -21,6 +21,7 @@ func cpAsyncFiles(t *testing.T) []string {
 	return []string{
 		filepath.Join(root, "testdata", "lower", "mem_cp_async.ptx"),
 		filepath.Join(root, "testdata", "kernels", "cp_async_srcsize.ptx"),
+		filepath.Join(root, "testdata", "kernels", "cp_async_pipeline.ptx"),
 		filepath.Join(testenv.Shared(t), "corpus", "ZLUDA", "ptx", "src", "test", "spirv_run", "cp_async.ptx"),
 	}
 }
@@ -35,7 +36,7 @@ var sassLine = regexp.MustCompile(`/\*[0-9a-f]{4}\*/\s+(.*?)\s*;`)
 // zero-fill count in the address, ignore-src as the negated source
 // predicate), in 7 registers as ptxas's code; off, it is the loads and
 // masked stores it was, in 12. On sm_90 three @!PT LDS RZ, [RZ] precede
-// each LDGSTS, as in ptxas's code there (ldgstspad.go).
+// the block's first LDGSTS, as in ptxas's code there (ldgstspad.go).
 func TestCpAsyncLDGSTS(t *testing.T) {
 	path := cpAsyncFiles(t)[0]
 	src, err := os.ReadFile(path)
@@ -65,7 +66,6 @@ func TestCpAsyncLDGSTS(t *testing.T) {
 		{90, "", 3, -1, []string{
 			"@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]",
 			"LDGSTS.E.64.ZFILL [R0], desc[UR4][R2.64], P1",
-			"@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]", "@!PT LDS RZ, [RZ]",
 			"@P2 LDGSTS.E.64 [R0+0x10], desc[UR4][R2.64], !P3",
 			"LDGDEPBAR",
 			"DEPBAR.LE SB0, 0x0",
@@ -102,14 +102,21 @@ func TestCpAsyncLDGSTS(t *testing.T) {
 }
 
 // TestCpAsyncSpec runs testdata/kernels/cp_async_srcsize (src-size 0, 5,
-// 10 and 15 of 16 bytes, ignore-src on odd threads) with LDGSTS and with
+// 10 and 15 of 16 bytes, ignore-src on odd threads) and cp_async_pipeline
+// (a two-stage loop: wait_group 1, then 0, and bar.sync) with LDGSTS and with
 // the synchronous copy, at -O0 and -O3, on sm_80 and sm_90 (whose shared
 // addresses carry the CTA's rank), right after the lowering too.
 func TestCpAsyncSpec(t *testing.T) {
-	s, err := spec.Load(filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "cp_async_srcsize.json"))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"cp_async_srcsize", "cp_async_pipeline"} {
+		s, err := spec.Load(filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cpAsyncSpec(t, s)
 	}
+}
+
+func cpAsyncSpec(t *testing.T, s *spec.Spec) {
 	for _, arch := range []int{80, 90} {
 		for _, knob := range []string{"CpAsyncLDGSTS=1", "CpAsyncLDGSTS=0"} {
 			for _, run := range []struct {
@@ -118,17 +125,17 @@ func TestCpAsyncSpec(t *testing.T) {
 			}{{0, "lowering"}, {0, ""}, {3, ""}} {
 				rep, err := RunSpec(s, RunOptions{Request: Request{Arch: arch, OptLevel: run.level, Knobs: knobs.Sources{CLI: []string{knob}}}, After: run.after})
 				if err != nil {
-					t.Fatalf("sm_%d %s -O%d %s: %v", arch, knob, run.level, run.after, err)
+					t.Fatalf("%s sm_%d %s -O%d %s: %v", s.Name, arch, knob, run.level, run.after, err)
 				}
 				if !rep.Pass {
-					t.Errorf("sm_%d %s -O%d %s: mismatch:\n%s", arch, knob, run.level, run.after, spec.FormatResults(rep.Results))
+					t.Errorf("%s sm_%d %s -O%d %s: mismatch:\n%s", s.Name, arch, knob, run.level, run.after, spec.FormatResults(rep.Results))
 				}
 			}
 		}
 	}
 }
 
-// TestCpAsyncNvdisasm: every instruction of the three cp.async files,
+// TestCpAsyncNvdisasm: every instruction of the four cp.async files,
 // compiled for sm_80, sm_86, sm_89 and sm_90 at -O0 and -O3, encodes, and
 // nvdisasm prints each word as orilab prints the instruction.
 func TestCpAsyncNvdisasm(t *testing.T) {
