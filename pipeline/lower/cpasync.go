@@ -31,9 +31,9 @@ import (
 // cp_async_forms took 12 registers that way, ptxas 7.
 //
 // Decision: a register src-size above cp-size copies what ptxas's code
-// copies, (src-size mod cp-size) bytes unless that is 0 (the manual leaves
-// src-size > cp-size undefined; the synchronous lowering copies cp-size
-// bytes).
+// copies, (src-size mod cp-size) bytes unless that is 0, and a constant
+// one cp-size bytes (the manual leaves src-size > cp-size undefined; the
+// synchronous lowering copies cp-size bytes).
 //
 // Decision: cp.async.wait_group n waits for at most 63 pending groups
 // when n is larger (DEPBAR's count has 6 bits): waiting longer than asked
@@ -79,11 +79,15 @@ func cpAsyncLDGSTS(c *fn, in *ptx.Instr) error {
 	if in.HasMod(".cg") && size != 16 {
 		return c.l.errorf(in.Args[2].Pos, "cp.async.cg copies 16 bytes")
 	}
+	args := in.Args
+	if in.HasMod(".L2::cache_hint") && len(args) > 3 {
+		args = args[:len(args)-1] // the cache policy: a hint only
+	}
 	g := c.globalBase(src.op)
 	valid := ori.R(ori.PT)
 	zfill := false
-	if len(in.Args) > 3 {
-		a := in.Args[3]
+	if len(args) > 3 {
+		a := args[3]
 		if v, ok := a.Int(); ok {
 			// A constant src-size: the zero-fill count in the address.
 			switch {
