@@ -38,7 +38,7 @@ var sassLine = regexp.MustCompile(`/\*[0-9a-f]{4}\*/\s+(.*?)\s*;`)
 // masked stores it was, in 12. On sm_90 three @!PT LDS RZ, [RZ] precede
 // the block's first LDGSTS, as in ptxas's code there (ldgstspad.go).
 func TestCpAsyncLDGSTS(t *testing.T) {
-	path := cpAsyncFiles(t)[0]
+	path := filepath.Join(testenv.RepoRoot(t), "testdata", "lower", "mem_cp_async.ptx")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
