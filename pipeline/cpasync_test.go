@@ -155,3 +155,34 @@ func TestCpAsyncNvdisasm(t *testing.T) {
 		}
 	}
 }
+
+// TestLDGSTSPads: ptxas's three @!PT LDS RZ, [RZ] before an LDGSTS go
+// where it puts them (ldgstspad.go): in cp_async_pipeline at sm_80
+// before the loop's LDGSTS only (the bar.sync reaches it over the back
+// edge; the first LDGSTS follows no shared access), at sm_90 before both.
+func TestLDGSTSPads(t *testing.T) {
+	path := filepath.Join(testenv.RepoRoot(t), "testdata", "kernels", "cp_async_pipeline.ptx")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ arch, pads int }{{80, 3}, {86, 3}, {90, 6}} {
+		r, err := CompileWith(path, src, Options{Arch: tc.arch}, PhaseOptions{OptLevel: 3, NoSnapshots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := sass.Text(r.Final, tc.arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pads := 0
+		for _, m := range sassLine.FindAllStringSubmatch(text, -1) {
+			if strings.Join(strings.Fields(m[1]), " ") == "@!PT LDS RZ, [RZ]" {
+				pads++
+			}
+		}
+		if pads != tc.pads || strings.Count(text, "LDGSTS") != 2 {
+			t.Errorf("sm_%d: %d pads, %d LDGSTS; want %d and 2", tc.arch, pads, strings.Count(text, "LDGSTS"), tc.pads)
+		}
+	}
+}

@@ -23,9 +23,12 @@ import "orilab/pipeline/ori"
 // Decision: orilab copies them. orilab's cubins are meant to run on a
 // GPU, and a spacing ptxas keeps without exception looks like a hardware
 // requirement rather than an optimization choice.
-func ldgstsPads(f *ori.Func, arch int, m *mirror) {
+//
+// It returns the pads it put before each LDGSTS, by the LDGSTS's ID, for
+// the caller to mirror into the code from before allocation.
+func ldgstsPads(f *ori.Func, arch int) map[int32][]*ori.Inst {
 	if arch < 80 {
-		return
+		return nil
 	}
 	pad := func(id, line int32) *ori.Inst {
 		x := ori.NewInst(ori.OpLDS)
@@ -38,7 +41,7 @@ func ldgstsPads(f *ori.Func, arch int, m *mirror) {
 	// needIn: a block may start after a shared access or BAR with no
 	// LDGSTS since (a forward dataflow over the CFG, union at joins).
 	if f.ComputeCFG() != nil {
-		return
+		return nil
 	}
 	needOut := make(map[*ori.Block]bool, len(f.Blocks))
 	scan := func(b *ori.Block, need bool) bool {
@@ -67,6 +70,7 @@ func ldgstsPads(f *ori.Func, arch int, m *mirror) {
 			}
 		}
 	}
+	var added map[int32][]*ori.Inst
 	for _, b := range f.Blocks {
 		need := needIn(b)
 		var out []*ori.Inst
@@ -82,17 +86,13 @@ func ldgstsPads(f *ori.Func, arch int, m *mirror) {
 			if out == nil {
 				out = append(make([]*ori.Inst, 0, len(b.Insts)+6), b.Insts[:k]...)
 			}
-			var mpads []*ori.Inst
 			for range 3 {
 				p := pad(f.NewID(), in.Line)
 				out = append(out, p)
-				mp := *p
-				mp.Dsts = append([]ori.Operand(nil), p.Dsts...)
-				mp.Srcs = append([]ori.Operand(nil), p.Srcs...)
-				mpads = append(mpads, &mp)
-			}
-			if pre := m.byID[in.ID]; pre != nil {
-				m.insertBefore(pre.ID, mpads...)
+				if added == nil {
+					added = map[int32][]*ori.Inst{}
+				}
+				added[in.ID] = append(added[in.ID], p)
 			}
 			out = append(out, in)
 		}
@@ -100,6 +100,7 @@ func ldgstsPads(f *ori.Func, arch int, m *mirror) {
 			b.Insts = out
 		}
 	}
+	return added
 }
 
 // sharedOrBar reports whether in may access shared memory or is a CTA

@@ -138,7 +138,16 @@ func postFixForMercTargets(c *PhaseContext) error {
 			reduxToUR(f, redux, m)
 		}
 		barRedResults(f, m)
-		ldgstsPads(f, c.Arch, m) // ldgstspad.go
+		for id, pads := range ldgstsPads(f, c.Arch) { // ldgstspad.go
+			var copies []*ori.Inst
+			for _, p := range pads {
+				x := *p
+				x.Dsts = append([]ori.Operand(nil), p.Dsts...)
+				x.Srcs = append([]ori.Operand(nil), p.Srcs...)
+				copies = append(copies, &x)
+			}
+			m.insertBefore(id, copies...)
+		}
 		jumpTables(f, m)
 		return nil
 	})
