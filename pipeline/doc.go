@@ -14,9 +14,12 @@
 //     expand.go (ConvertUnsupportedOps, LateExpansionUnsupportedOps),
 //     outlineslow.go (the knobs OutlineF64SlowPath and
 //     OutlineF32SlowPath: slow paths as subroutines, lower/slowpath.go),
+//     cpasync.go (the knob CpAsyncLDGSTS: cp.async as LDGSTS,
+//     lower/cpasync.go),
 //     backend.go (scheduling, allocation, control words, SASS text),
 //     mercfixup.go (PostFixForMercTargets: operand legalization and the
-//     memory descriptor before encoding) and encodephases.go (the
+//     memory descriptor before encoding; ldgstspad.go its sm_90 padding
+//     before LDGSTS) and encodephases.go (the
 //     encode/decode round trip, the words and the cubin);
 //   - phasetable.go: the one phase table, PhaseTable. Each row holds the
 //     phase's index, name, category, O-level gate, whether it is

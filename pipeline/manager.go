@@ -266,7 +266,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	}
-	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), OutlineSlowPaths: outlineAtLowering(po.Knobs), OutlineF32Div: outlineF32Div(po.Knobs), Jobs: s.jobs()}
+	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), OutlineSlowPaths: outlineAtLowering(po.Knobs), OutlineF32Div: outlineF32Div(po.Knobs), CpAsyncLDGSTS: cpAsyncLDGSTS(po.Knobs), Jobs: s.jobs()}
 	m, err := lower.Lower(pm, s.lowerOpts)
 	if err != nil {
 		return nil, err

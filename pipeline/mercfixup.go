@@ -138,6 +138,16 @@ func postFixForMercTargets(c *PhaseContext) error {
 			reduxToUR(f, redux, m)
 		}
 		barRedResults(f, m)
+		for id, pads := range ldgstsPads(f, c.Arch) { // ldgstspad.go
+			var copies []*ori.Inst
+			for _, p := range pads {
+				x := *p
+				x.Dsts = append([]ori.Operand(nil), p.Dsts...)
+				x.Srcs = append([]ori.Operand(nil), p.Srcs...)
+				copies = append(copies, &x)
+			}
+			m.insertBefore(id, copies...)
+		}
 		jumpTables(f, m)
 		return nil
 	})
@@ -279,7 +289,9 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 				continue
 			}
 			for i := range in.Srcs {
-				if in.Srcs[i].Kind == ori.OpdMem && !in.Srcs[i].HasDesc {
+				// LDGSTS's first address is the shared one, which has
+				// no descriptor.
+				if in.Srcs[i].Kind == ori.OpdMem && !in.Srcs[i].HasDesc && !(in.Op == ori.OpLDGSTS && i == 0) {
 					in.Srcs[i].HasDesc, in.Srcs[i].Desc = true, desc
 					n++
 				}

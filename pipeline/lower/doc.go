@@ -15,7 +15,9 @@
 // mma.sync), simd.go and video_more.go (the SIMD video instructions
 // and vmad; the scalar ones are in bits.go), tex.go (texture fetches and
 // queries: tex, tld4, txq, with .texref header words in constant bank 0)
-// and surface.go (suld.b, sust.b, suq). expand.go holds the expansions of the operations kept
+// and surface.go (suld.b, sust.b, suq); cpasync.go lowers cp.async to
+// LDGSTS, LDGDEPBAR and DEPBAR on sm_80 and later (Options.CpAsyncLDGSTS;
+// otherwise mem.go copies through registers). expand.go holds the expansions of the operations kept
 // whole for the optimizer (integer division, f64 division and square
 // root), which the phases ConvertUnsupportedOps and
 // LateExpansionUnsupportedOps call. slowpath.go puts the slow paths of

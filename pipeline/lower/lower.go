@@ -48,6 +48,11 @@ type Options struct {
 	// mode (slowpath.go); the pipeline sets it unless the knob
 	// OutlineF32SlowPath is off.
 	OutlineF32Div bool
+	// CpAsyncLDGSTS lowers cp.async on sm_80 and later to LDGSTS,
+	// LDGDEPBAR and DEPBAR as ptxas does (cpasync.go) instead of loads
+	// into registers and stores; the pipeline sets it unless the knob
+	// CpAsyncLDGSTS is off.
+	CpAsyncLDGSTS bool
 }
 
 // ParamBase returns the constant bank 0 offset of the first kernel

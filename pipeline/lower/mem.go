@@ -33,13 +33,18 @@ func lowerCreatepolicy(c *fn, in *ptx.Instr) error {
 	return nil
 }
 
-// lowerCp handles cp.async: the asynchronous copy from global to shared
-// memory is performed synchronously (loads then stores, zero-filling
+// lowerCp handles cp.async. With Options.CpAsyncLDGSTS on sm_80 and
+// later it is LDGSTS (cpasync.go); otherwise the asynchronous copy from
+// global to shared memory is performed synchronously (loads then stores, zero-filling
 // beyond src-size), which is one valid execution of it: commit_group and
 // wait_group then have nothing left to wait for.
 func lowerCp(c *fn, in *ptx.Instr) error {
 	if !in.HasMod(".async") {
 		return c.l.unsupported(in.OpPos, "cp%s", strings.Join(in.Mods, ""))
+	}
+	if c.l.opts.CpAsyncLDGSTS && c.l.out.Arch >= 80 && !in.HasMod(".bulk") && !in.HasMod(".mbarrier") &&
+		(len(in.Args) >= 3 || in.HasMod(".commit_group") || in.HasMod(".wait_group") || in.HasMod(".wait_all")) {
+		return cpAsyncLDGSTS(c, in) // cpasync.go
 	}
 	if in.HasMod(".commit_group") || in.HasMod(".wait_group") || in.HasMod(".wait_all") {
 		return nil
@@ -326,11 +331,11 @@ func (c *fn) address32(o *ptx.Operand, sp string) (memRef, error) {
 			if sp != ".shared" && sp != "" {
 				return memRef{}, c.l.errorf(base.Pos, "%s is a .shared variable, accessed as %s", base.Name, sp)
 			}
-			if sp == "" {
-				// A generic access names the variable's generic address:
-				// the window base plus its offset.
-				return memRef{op: ori.Mem(c.genericAddr(".shared", ori.Imm(v.off)), off), space: ""}, nil
-			}
+			// A generic access to the variable itself is a shared
+			// access (its generic address lies in the shared window),
+			// as a named .global variable used without a space is a
+			// global one: ptxas 13.0.88 writes LDS.128 [RZ] for ZLUDA
+			// cp_async's ld.b32 [to], [to+4], ... of a .shared array.
 			return memRef{op: ori.AbsMem(v.off + off), space: ".shared"}, nil
 		case vkLocal:
 			if sp == "" {

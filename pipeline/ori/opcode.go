@@ -168,6 +168,11 @@ const (
 	OpERRBAR
 	OpCGAERRBAR
 	OpCCTL
+	// The asynchronous global-to-shared copy of sm_80 (cp.async;
+	// lower/cpasync.go), appended for the same reason.
+	OpLDGSTS
+	OpLDGDEPBAR
+	OpDEPBAR
 	numOpcodes
 )
 
@@ -255,6 +260,17 @@ var opTable = [numOpcodes]opInfo{
 	OpERRBAR:    {name: "ERRBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
 	OpCGAERRBAR: {name: "CGAERRBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
 	OpCCTL:      {name: "CCTL", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	// LDGSTS [s], [g], p copies 4, 8 or 16 bytes from global g to
+	// shared s, zeroing them when p is false (ignore-src) and, with
+	// .ZFILL, the last g%size bytes (src-size); LDGDEPBAR closes a
+	// group of copies and DEPBAR.LE SBn, k waits until at most k groups
+	// are pending (SEMANTICS.md). No FLoad/FStore: the analyses that
+	// read those expect one address and a value or a result. FBarrier
+	// keeps every memory access on its side of them (the copy may
+	// land anywhere between LDGSTS and the DEPBAR).
+	OpLDGSTS:    {name: "LDGSTS", flags: FBarrier | fMem, dsts: "", srcs: "M M P?"},
+	OpLDGDEPBAR: {name: "LDGDEPBAR", flags: FBarrier | fCtl, dsts: "", srcs: ""},
+	OpDEPBAR:    {name: "DEPBAR", flags: FBarrier | fCtl, dsts: "", srcs: "i i"},
 	OpWARPSYNC:  {name: "WARPSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "v"},
 	OpBSSY:      {name: "BSSY", flags: fCtl, dsts: "", srcs: "i B"},
 	OpBSYNC:     {name: "BSYNC", flags: FBarrier | fCtl, dsts: "", srcs: "i"},

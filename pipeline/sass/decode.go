@@ -106,7 +106,7 @@ func decode(w Word, arch int, ctx DecodeContext, x *Decoder) (*ori.Inst, error) 
 		// The memory descriptor: a uniform register pair, URZ for none.
 		if n := int(w.Field(pos, 6)); n != 63 {
 			for i := range in.Srcs {
-				if in.Srcs[i].Kind == ori.OpdMem {
+				if in.Srcs[i].Kind == ori.OpdMem && !narrowSlot(fm, i) {
 					in.Srcs[i].HasDesc, in.Srcs[i].Desc = true, ori.PReg(ori.ClassUR, n, 2)
 				}
 			}
@@ -115,13 +115,17 @@ func decode(w Word, arch int, ctx DecodeContext, x *Decoder) (*ori.Inst, error) 
 	if in.HasMod("E") {
 		// A .E address is 64-bit: its base is a register pair.
 		for i := range in.Srcs {
-			if in.Srcs[i].Kind == ori.OpdMem && in.Srcs[i].HasBase {
+			if in.Srcs[i].Kind == ori.OpdMem && in.Srcs[i].HasBase && !narrowSlot(fm, i) {
 				in.Srcs[i].Reg.Words = 2
 			}
 		}
 	}
 	return in, nil
 }
+
+// narrowSlot reports whether source i of fm is a 32-bit address without
+// a descriptor under .E (LDGSTS's shared address).
+func narrowSlot(fm *form, i int) bool { return i < len(fm.srcs) && fm.srcs[i].narrow }
 
 // matchForm finds the form whose opcode and constant fields w has.
 func matchForm(w Word, arch int) *form {
@@ -345,7 +349,7 @@ func (d *decoder) slots(ss []slot) ([]ori.Operand, error) {
 				o.FKind = ori.ImmF64
 			}
 		case sMem:
-			base := int(d.w.Field(24, 8))
+			base := int(d.w.Field(s.memBase(), 8))
 			offPos, offN := s.memOffset()
 			off := int64(d.w.Field(offPos, offN))
 			if off >= 1<<(offN-1) {

@@ -696,8 +696,9 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 		}
 		// .E addresses are 64-bit: the base is a register pair. A 32-bit
 		// base under .E would read the next register as the high word.
-		if o.HasBase && !o.Reg.IsZero() && (o.Reg.Words == 2) != e.wide {
-			if e.wide {
+		wide := e.wide && !s.narrow
+		if o.HasBase && !o.Reg.IsZero() && (o.Reg.Words == 2) != wide {
+			if wide {
 				return fmt.Errorf("%s: a .E address needs a 64-bit register pair", o)
 			}
 			return fmt.Errorf("%s: a 64-bit base needs .E", o)
@@ -705,6 +706,9 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 		// The memory descriptor: a word without one (URZ) cannot run on
 		// the GPU, so its absence is refused rather than encoded.
 		switch {
+		case s.narrow && o.HasDesc:
+			return fmt.Errorf("%s: a shared address takes no memory descriptor", o)
+		case s.narrow:
 		case o.HasDesc && e.desc == 0:
 			return fmt.Errorf("%s: this form has no memory descriptor field", o)
 		case !o.HasDesc && e.desc != 0:
@@ -720,7 +724,7 @@ func (e *encoder) operand(s slot, o ori.Operand, notX bool) error {
 			}
 			e.w.SetField(e.desc, 6, n)
 		}
-		e.w.SetField(24, 8, base)
+		e.w.SetField(s.memBase(), 8, base)
 		e.w.SetField(offPos, offN, uint64(o.Imm))
 		return nil
 	case sCB, sUCB:

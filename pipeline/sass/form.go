@@ -79,6 +79,20 @@ type slot struct {
 	signed bool
 	// f64hi: an f64 immediate stored as its upper 32 bits (DADD).
 	f64hi bool
+	// basePos: an sMem slot's base register field when it is not at 24
+	// (LDGSTS's shared address, at 16).
+	basePos int
+	// narrow: an sMem slot whose base is a 32-bit register even under .E,
+	// with no memory descriptor (LDGSTS's shared address).
+	narrow bool
+}
+
+// memBase returns the position of an sMem slot's base register field.
+func (s slot) memBase() int {
+	if s.basePos == 0 {
+		return 24
+	}
+	return s.basePos
 }
 
 // group is a modifier group: a bit field whose values print as names.
@@ -197,7 +211,7 @@ func names(kv ...any) modNames {
 // descriptor, which is how the forms mark it.
 func (fm *form) descPos() int {
 	switch fm.op {
-	case ori.OpLDG, ori.OpLD, ori.OpSTG, ori.OpST, ori.OpATOMG, ori.OpATOM, ori.OpRED:
+	case ori.OpLDG, ori.OpLD, ori.OpSTG, ori.OpST, ori.OpATOMG, ori.OpATOM, ori.OpRED, ori.OpLDGSTS:
 	default:
 		return 0
 	}

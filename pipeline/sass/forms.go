@@ -737,6 +737,24 @@ var formTable = []*form{
 	{op: ori.OpERRBAR, opc: 0x9ab},
 	{op: ori.OpCGAERRBAR, opc: 0x5ab, arch: 90},
 	{op: ori.OpCCTL, key: []string{"IVALL"}, opc: 0x98f, fix: []fix{{24, 8, 0xff}, {87, 4, 4}}},
+	// cp.async (lower/cpasync.go). LDGSTS 0xfae: the shared address's
+	// register at 16 and its signed 20-bit offset at 44, the global
+	// pair at 24 and its signed 12-bit offset at 32, the descriptor at
+	// 64, the size at 73 as loads have it, bit 81 clear for .BYPASS
+	// (cp.async.cg; set for .ca), .ZFILL at 82, the source predicate at 87 (not: 90); .E has no bit
+	// (bits 71-72 are the L2 prefetch size .LTC64B/.LTC128B, 77-80 the
+	// ordering, 84-86 the eviction priority, 1 normal). LDGDEPBAR 0x9af
+	// is the opcode alone; DEPBAR 0x91a holds the scoreboard at 44, the
+	// count at 38 and .LE at 47. Measured: ptxas 13.0.88's words for
+	// testdata/lower/mem_cp_async.ptx, testdata/kernels/cp_async_srcsize
+	// and ZLUDA's cp_async on sm_80-sm_90 (the same words on each), and
+	// nvdisasm 13.5 -b SM80 over each bit of them flipped.
+	{op: ori.OpLDGSTS, key: []string{"E"}, opc: 0xfae, arch: 80,
+		srcs: []slot{{k: sMem, pos: 44, n: 20, basePos: 16, narrow: true}, {k: sMem, pos: 32, n: 12}, {k: sP, pos: 87, not: 90, opt: true}},
+		mods: []group{{pos: 81, n: 1, names: modNames{{0, "BYPASS"}, {1, ""}}}, gMemType, {pos: 82, n: 1, names: modNames{{0, ""}, {1, "ZFILL"}}}},
+		tmpl: []fix{{64, 6, 63}, {70, 1, 1}, {76, 1, 1}, {84, 3, 1}, {91, 1, 1}}},
+	{op: ori.OpLDGDEPBAR, opc: 0x9af, arch: 80},
+	{op: ori.OpDEPBAR, key: []string{"LE"}, opc: 0x91a, arch: 80, srcs: []slot{{k: sImm, pos: 44, n: 3}, {k: sImm, pos: 38, n: 6}}, fix: []fix{{47, 1, 1}}},
 	{op: ori.OpBSSY, opc: 0x945, srcs: []slot{{k: sBar, pos: 16}, {k: sTarget, pos: 34, n: 30}}, tmpl: []fix{{87, 3, 7}}},
 	{op: ori.OpBSYNC, opc: 0x941, srcs: []slot{{k: sBar, pos: 16}}, tmpl: []fix{{87, 3, 7}}},
 

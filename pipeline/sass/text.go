@@ -294,6 +294,10 @@ func instTextIn(sc *spellScratch, in *ori.Inst, labels map[int32]string, arch in
 			parts[i] = fmt.Sprintf("B%d", o.Imm)
 			continue
 		}
+		if in.Op == ori.OpDEPBAR && i == len(dsts) && o.Kind == ori.OpdImm {
+			parts[i] = fmt.Sprintf("SB%d", o.Imm) // the scoreboard DEPBAR waits on
+			continue
+		}
 		s, err := operandText(o, labels)
 		if err != nil {
 			return "", err

@@ -53,5 +53,6 @@ func AssignConservativeControlWords(f *ori.Func, arch int) error {
 	}
 	assignWaits(f, fs, func(_ *fact, pending uint8) uint8 { return pending })
 	pruneWaits(f, fs)
+	setGroupBarrier(f)
 	return nil
 }

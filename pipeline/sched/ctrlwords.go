@@ -114,6 +114,9 @@ type facts struct {
 	ver, seen  []int32
 	pruneEntry []uint8 // pruneWaits' entry sets, by position
 	hasBar     []bool  // assignYield: the block holds a BAR, by position
+	// groups: the function has an LDGDEPBAR, which owns barrier 0
+	// (cpasync.go); the allocator hands out the other five.
+	groups bool
 }
 
 // factsKept keeps facts between AssignControlWords calls (one per
@@ -132,6 +135,7 @@ func (fs *facts) forget() {
 // reset readies fs for f on SM arch; fs must not be in use.
 func (fs *facts) reset(f *ori.Func, arch int) {
 	fs.arch = arch
+	fs.groups = false
 	if fs.blocks == nil {
 		fs.blocks = make(map[*ori.Block][]fact, len(f.Blocks))
 		fs.pos = make(map[*ori.Block]int32, len(f.Blocks))
@@ -208,6 +212,7 @@ func AssignControlWords(f *ori.Func, arch int) error {
 	for _, b := range f.Blocks {
 		assignReuse(b, fs.of(b), arch)
 	}
+	setGroupBarrier(f)
 	return nil
 }
 
@@ -232,6 +237,7 @@ func prepare(f *ori.Func, arch int) (*facts, error) {
 			}
 			in.Ctrl = ori.NoCtrl
 			in.Ctrl.Set = true
+			fs.groups = fs.groups || in.Op == ori.OpLDGDEPBAR
 			for k := range in.Srcs {
 				in.Srcs[k].Reuse = false
 			}
@@ -293,7 +299,7 @@ func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
 		alloc := func(exclude int8) int8 {
 			best := -1
 			for k := range busy {
-				if !busy[k] && int8(k) != exclude {
+				if !busy[k] && int8(k) != exclude && !(fs.groups && k == groupBarrier) {
 					best = k
 					break
 				}
@@ -301,7 +307,7 @@ func allocateBarriers(b *ori.Block, fs *facts, in *wstate) {
 			if best < 0 {
 				// All six in use: recycle the oldest (001:24440-24452).
 				for k := range busy {
-					if int8(k) != exclude && (best < 0 || since[k] < since[best]) {
+					if int8(k) != exclude && !(fs.groups && k == groupBarrier) && (best < 0 || since[k] < since[best]) {
 						best = k
 					}
 				}

@@ -24,6 +24,8 @@
 //     dependency barriers, stall counts, yield hints and operand reuse;
 //   - conservative.go: the -O0 form (AssignConservativeControlWords,
 //     ProcessO0WaitsAndSBs);
+//   - cpasync.go: barrier 0 as the scoreboard LDGDEPBAR counts cp.async
+//     groups on, which DEPBAR.LE waits for;
 //   - hazard.go: CheckHazards, which simulates issue timing and barrier
 //     state over the CFG and reports the first hazard the control words
 //     leave open;

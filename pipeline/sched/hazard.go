@@ -443,7 +443,10 @@ func (c *checker) block(b *ori.Block, in *hstate, report bool) (*hstate, int32, 
 			}
 		}
 		for _, bar := range [2]int8{x.Ctrl.WrBar, x.Ctrl.RdBar} {
-			if bar >= 0 && bar < 6 {
+			// LDGDEPBAR's barrier counts cp.async groups, which only
+			// DEPBAR waits for (cpasync.go): ptxas's BAR.SYNC after
+			// one waits on nothing.
+			if bar >= 0 && bar < 6 && x.Op != ori.OpLDGDEPBAR {
 				s.set |= 1 << bar
 			}
 		}

@@ -250,7 +250,7 @@ func Latency(arch int, in *ori.Inst) Info {
 	case ori.OpATOMS, ori.OpSHFL, ori.OpREDUX, ori.OpMATCH:
 		return variable(ClassShared, PipeSMEM)
 	case ori.OpLDG, ori.OpSTG, ori.OpLDL, ori.OpSTL, ori.OpLD, ori.OpST, ori.OpLDC,
-		ori.OpATOMG, ori.OpATOM, ori.OpRED:
+		ori.OpATOMG, ori.OpATOM, ori.OpRED, ori.OpLDGSTS:
 		return variable(ClassGlobal, PipeLSU)
 	case ori.OpTEX, ori.OpTLD, ori.OpTLD4, ori.OpTXQ, ori.OpSULD, ori.OpSUST:
 		// Decision: the table has no texture class; a fetch is timed as

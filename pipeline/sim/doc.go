@@ -21,6 +21,9 @@
 // from a register or from a .texref's header word in bank 0, with the
 // CUDA programming guide's filtering and addressing rules (texture.go);
 // SULD and SUST read and write the same bindings as surfaces (surface.go).
+// LDGSTS (cp.async) copies from global to shared memory when it executes,
+// which is one execution the PTX manual allows; LDGDEPBAR and DEPBAR then
+// have nothing to wait for (exec_cpasync.go).
 //
 // # The warp model
 //

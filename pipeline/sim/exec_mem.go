@@ -121,6 +121,12 @@ func (s *machine) resolve(w *warp, f *frame, d *dinst, o *opnd, lane, n int, wha
 			sp, addr = spLocal, addr-s.localW
 		}
 	}
+	return s.locate(w, f, d, sp, addr, lane, n, what)
+}
+
+// locate maps addr in space sp to a byte slice, checking bounds and
+// alignment (resolve after it has found the space).
+func (s *machine) locate(w *warp, f *frame, d *dinst, sp space, addr uint64, lane, n int, what string) ([]byte, error) {
 	if sp == spShared && s.mod.Arch >= 90 && addr >= 1<<24 {
 		// sm_90: bits 24-31 of a shared address name a CTA of the
 		// cluster (what SR_CgaCtaId and mapa put there). The CTA's own
