@@ -33,6 +33,18 @@ func needsEncoding(c *PhaseContext) string {
 	return ""
 }
 
+// needsCubin makes FormatCodeList a no-op where nothing is encoded or
+// the caller reads no cubin (PhaseOptions.NoCubin).
+func needsCubin(c *PhaseContext) string {
+	if why := needsEncoding(c); why != "" {
+		return why
+	}
+	if c.noCubin {
+		return "no cubin was asked for (the output is SASS text, IR or lowered code)"
+	}
+	return ""
+}
+
 // encodeModule encodes the kernels of m and the functions they call, in
 // module order; a function no kernel reaches gets no code (nil), as
 // ptxas leaves it out of the cubin.

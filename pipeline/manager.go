@@ -159,6 +159,13 @@ type PhaseOptions struct {
 	// functions at once (parallel.go): 0 is GOMAXPROCS, 1 compiles them
 	// one after another. The output is the same either way.
 	Jobs int
+	// NoSASSText and NoCubin say that the caller will not read
+	// Backend.SASS or Backend.Cubin: orilab compile writes one output,
+	// and making the other cost it time for nothing. NoSASSText makes
+	// DumpNVuCodeText a no-op (ptxas's own dumps SASS only when asked),
+	// NoCubin makes FormatCodeList one. The zero value makes both.
+	NoSASSText bool
+	NoCubin    bool
 }
 
 // PhaseError is a compilation that failed in a phase: the phase returned
@@ -381,7 +388,7 @@ func (s *Session) RunAll() error {
 
 func (s *Session) step(i int) error {
 	p := &PhaseTable[i]
-	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil}
+	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil, noSASSText: s.opts.NoSASSText, noCubin: s.opts.NoCubin}
 	if s.parallelOK() {
 		pc.jobs = s.jobs()
 	}

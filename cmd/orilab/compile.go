@@ -224,6 +224,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
+	// One output is written: the back end makes only that one (the SASS
+	// text of a large module costs about as much as its cubin).
+	po.NoSASSText, po.NoCubin = *emit != "sass", *emit != "cubin"
 	sess, err := pipeline.NewSessionFrom(m, pipeline.Options{Arch: req.Arch}, po)
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
