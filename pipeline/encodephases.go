@@ -45,6 +45,21 @@ func needsCubin(c *PhaseContext) string {
 	return ""
 }
 
+// needsWords makes the phases that encode (MercEncodeAndDecode,
+// MercGenerateSassUCode) no-ops where nothing is encoded, or in a release
+// compilation that writes no cubin: the words then feed nothing but the
+// round trip, which a release compilation does not run (see
+// ReleaseVerifiers). The SASS text and the -v lines are made from the IR.
+func needsWords(c *PhaseContext) string {
+	if why := needsEncoding(c); why != "" {
+		return why
+	}
+	if c.noCubin && c.Release {
+		return "no cubin was asked for, and a release compilation does not check the encoding (the output is SASS text, IR or lowered code)"
+	}
+	return ""
+}
+
 // encodeModule encodes the kernels of m and the functions they call, in
 // module order; a function no kernel reaches gets no code (nil), as
 // ptxas leaves it out of the cubin.

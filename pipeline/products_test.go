@@ -3,14 +3,16 @@ package pipeline
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 )
 
 // TestProductsLeftOut checks that a compilation asked for one output
 // (PhaseOptions.NoSASSText, NoCubin) makes the other not at all, makes the
 // one asked for exactly as a compilation of both does, and says so in the
-// skipped phase's snapshot; and that a release compilation, which encodes
-// without the round trip, writes the same cubin.
+// skipped phase's snapshot; that a release compilation asked for no cubin
+// encodes nothing; and that a release compilation, which encodes without
+// the round trip, writes the same cubin.
 func TestProductsLeftOut(t *testing.T) {
 	const file = "../testdata/sample/sample.ptx"
 	src, err := os.ReadFile(file)
@@ -57,6 +59,19 @@ func TestProductsLeftOut(t *testing.T) {
 	}
 	if st, why := status(s, "FormatCodeList"); st != StatusNoOp || why != "no cubin was asked for (the output is SASS text, IR or lowered code)" {
 		t.Errorf("NoCubin: FormatCodeList is %v (%q)", st, why)
+	}
+
+	if b := s.Backend(); b.Code == nil {
+		t.Errorf("NoCubin without Release: no words (the round trip checks them)")
+	}
+	s = compile(PhaseOptions{NoCubin: true, Release: true})
+	if b := s.Backend(); b.Code != nil || b.Cubin != nil || b.SASS != both.SASS {
+		t.Errorf("NoCubin in a release compilation: words %v, a cubin %v (want neither), SASS same as the default's: %v", b.Code != nil, b.Cubin != nil, b.SASS == both.SASS)
+	}
+	for _, phase := range []string{"MercEncodeAndDecode", "MercGenerateSassUCode"} {
+		if st, why := status(s, phase); st != StatusNoOp || !strings.HasPrefix(why, "no cubin was asked for, and a release compilation") {
+			t.Errorf("NoCubin in a release compilation: %s is %v (%q)", phase, st, why)
+		}
 	}
 
 	rel := compile(PhaseOptions{Release: true, NoSnapshots: true}).Backend()
