@@ -215,6 +215,13 @@ type Session struct {
 	serialOnly bool
 	// splitInto is how many components the split compiled (0: none).
 	splitInto int
+	// stepCtx and stepSnap are the phase context and snapshot of every
+	// step of a compilation that keeps no snapshot and has no observer,
+	// where nothing holds on to them after the step: two allocations per
+	// phase, 159 phases per function group, were most of what the phase
+	// manager allocated itself.
+	stepCtx  PhaseContext
+	stepSnap Snapshot
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -388,11 +395,15 @@ func (s *Session) RunAll() error {
 
 func (s *Session) step(i int) error {
 	p := &PhaseTable[i]
-	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil, noSASSText: s.opts.NoSASSText, noCubin: s.opts.NoCubin}
+	pc, snap := &s.stepCtx, &s.stepSnap
+	if !s.opts.NoSnapshots || s.opts.Observer != nil {
+		pc, snap = new(PhaseContext), new(Snapshot)
+	}
+	*pc = PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil, noSASSText: s.opts.NoSASSText, noCubin: s.opts.NoCubin}
 	if s.parallelOK() {
 		pc.jobs = s.jobs()
 	}
-	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
+	*snap = Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
 	case s.disabled[i]:
 		snap.Status, snap.Reason = StatusDisabled, "disabled by the DisablePhases knob"
