@@ -82,42 +82,61 @@ func (c *fn) flow() *ptxFlow {
 			}
 		}
 	}
-	g.preds = make([][]int, len(g.stmts))
-	edge := func(from, to int) {
-		if to >= 0 && to < len(g.stmts) {
-			g.preds[to] = append(g.preds[to], from)
-		}
-	}
-	for i, s := range g.stmts {
-		in, ok := s.(*ptx.Instr)
-		if !ok {
-			edge(i, i+1)
-			continue
-		}
-		falls := in.Guard != nil
-		switch in.Op {
-		case "bra":
-			if len(in.Args) > 0 {
-				if t, ok := labels[in.Args[0].Name]; ok {
-					edge(i, t)
-				}
+	// The predecessor lists are carved from one slice: the edges are
+	// counted first, then placed in the same order.
+	n := len(g.stmts)
+	edges := func(edge func(from, to int)) {
+		for i, s := range g.stmts {
+			in, ok := s.(*ptx.Instr)
+			if !ok {
+				edge(i, i+1)
+				continue
 			}
-		case "brx":
-			if len(in.Args) > 1 {
-				for _, l := range targets[in.Args[1].Name] {
-					if t, ok := labels[l]; ok {
+			falls := in.Guard != nil
+			switch in.Op {
+			case "bra":
+				if len(in.Args) > 0 {
+					if t, ok := labels[in.Args[0].Name]; ok {
 						edge(i, t)
 					}
 				}
+			case "brx":
+				if len(in.Args) > 1 {
+					for _, l := range targets[in.Args[1].Name] {
+						if t, ok := labels[l]; ok {
+							edge(i, t)
+						}
+					}
+				}
+			case "ret", "exit", "trap":
+			default:
+				falls = true
 			}
-		case "ret", "exit", "trap":
-		default:
-			falls = true
-		}
-		if falls {
-			edge(i, i+1)
+			if falls {
+				edge(i, i+1)
+			}
 		}
 	}
+	count := make([]int, n)
+	total := 0
+	edges(func(from, to int) {
+		if to >= 0 && to < n {
+			count[to]++
+			total++
+		}
+	})
+	all := make([]int, total)
+	g.preds = make([][]int, n)
+	off := 0
+	for i, k := range count {
+		g.preds[i] = all[off : off : off+k]
+		off += k
+	}
+	edges(func(from, to int) {
+		if to >= 0 && to < n {
+			g.preds[to] = append(g.preds[to], from)
+		}
+	})
 	c.pflow = g
 	return g
 }
