@@ -263,11 +263,16 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		c.d.errorf(in.OpPos, format, args...)
 		return false
 	}
+	// has returns the first modifier of the space-separated list that in
+	// carries (split by hand: an iterator per question was most of the
+	// rules' time, and the lists are the tables' single-spaced strings).
 	has := func(list string) string {
-		for m := range strings.FieldsSeq(list) {
-			if in.HasMod(m) {
+		for list != "" {
+			m, rest, _ := strings.Cut(list, " ")
+			if m != "" && in.HasMod(m) {
 				return m
 			}
+			list = rest
 		}
 		return ""
 	}
@@ -610,11 +615,16 @@ func (c *checker) failAt(in *Instr, format string, args ...any) bool {
 // memRules: the combinations of ld/st modifiers ptxas refuses.
 func (c *checker) memRules(in *Instr) bool {
 	name := opName(in)
+	// has returns the first modifier of the space-separated list that in
+	// carries (split by hand: an iterator per question was most of the
+	// rules' time, and the lists are the tables' single-spaced strings).
 	has := func(list string) string {
-		for m := range strings.FieldsSeq(list) {
-			if in.HasMod(m) {
+		for list != "" {
+			m, rest, _ := strings.Cut(list, " ")
+			if m != "" && in.HasMod(m) {
 				return m
 			}
+			list = rest
 		}
 		return ""
 	}
