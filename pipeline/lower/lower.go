@@ -866,9 +866,11 @@ func (c *fn) lookupReg(name string) *preg {
 		if r := rd.member(n); r != nil {
 			return r
 		}
+		// The member is found through its range from now on, not added
+		// to the scope's map: a function's registers are mostly range
+		// members, and the map grew to hold each of them.
 		r := c.named(name, c.newPReg(rd.typ, rd.vec))
 		rd.setMember(n, r)
-		c.scopes[i][name] = r
 		return r
 	}
 	return nil

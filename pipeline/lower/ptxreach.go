@@ -48,7 +48,27 @@ func (c *fn) flow() *ptxFlow {
 	if c.pflow != nil {
 		return c.pflow
 	}
-	g := &ptxFlow{at: map[*ptx.Instr]int{}, parent: map[*ptx.Block]*ptx.Block{}, decls: map[*ptx.Block]func(string) bool{}}
+	// The statements and instructions are counted first, so that the
+	// tables are made at their size rather than grown.
+	nstmts, ninsts := 0, 0
+	var size func(b *ptx.Block)
+	size = func(b *ptx.Block) {
+		for _, s := range b.Stmts {
+			switch s := s.(type) {
+			case *ptx.Block:
+				size(s)
+				continue
+			case *ptx.Instr:
+				ninsts++
+			}
+			nstmts++
+		}
+	}
+	if c.pf.Body != nil {
+		size(c.pf.Body)
+	}
+	g := &ptxFlow{at: make(map[*ptx.Instr]int, ninsts), parent: map[*ptx.Block]*ptx.Block{}, decls: map[*ptx.Block]func(string) bool{},
+		stmts: make([]ptx.Stmt, 0, nstmts), scope: make([]*ptx.Block, 0, nstmts)}
 	var walk func(b *ptx.Block)
 	walk = func(b *ptx.Block) {
 		for _, s := range b.Stmts {
