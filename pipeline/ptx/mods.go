@@ -941,9 +941,10 @@ func (c *checker) operandType(s *scope, in *Instr, a *Operand, i int, want strin
 	if !ok {
 		return true
 	}
-	what := "register " + a.Name + " (" + d.typ + ")"
+	// Spelled only for an error: this runs for every register operand.
+	what := func() string { return "register " + a.Name + " (" + d.typ + ")" }
 	if (rk == 'p') != (wk == 'p') {
-		return bad(what)
+		return bad(what())
 	}
 	if wk == 'p' {
 		return true
@@ -958,21 +959,21 @@ func (c *checker) operandType(s *scope, in *Instr, a *Operand, i int, want strin
 		return rk == 'b' || rk == 'f'
 	}
 	if !sameClass() {
-		return bad(what)
+		return bad(what())
 	}
 	if rk == 'f' && wk == 'f' && d.typ != want && !(rb == 32 && wb == 32 && (want == ".tf32" || d.typ == ".tf32")) {
 		// .f16x2 and .f32 registers are both 32 bits, but not
 		// interchangeable.
-		return bad(what)
+		return bad(what())
 	}
 	if strict || (rk == 'f' && wk != 'b') {
 		if rb != wb {
-			return bad(what)
+			return bad(what())
 		}
 		return true
 	}
 	if rb < wb {
-		return bad(what)
+		return bad(what())
 	}
 	return true
 }
