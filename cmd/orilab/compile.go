@@ -365,7 +365,7 @@ func writeOut(path, text string, stdout, stderr io.Writer) int {
 		io.WriteString(stdout, text)
 		return exitOK
 	}
-	if err := atomicfile.WriteUnsynced(path, []byte(text)); err != nil {
+	if err := atomicfile.WriteStringUnsynced(path, text); err != nil {
 		fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", path, err)
 		return exitError
 	}

@@ -19,7 +19,7 @@ const maxLinks = 40
 
 // Write writes data to path by the rules of the package comment. Errors
 // name the path and what it is.
-func Write(path string, data []byte) error { return write(path, data, true) }
+func Write(path string, data []byte) error { return write(path, payload{b: data}, true) }
 
 // WriteUnsynced is Write without the two fsyncs (of the new file, and of
 // its directory after the rename): a reader still never sees a partial
@@ -33,14 +33,36 @@ func Write(path string, data []byte) error { return write(path, data, true) }
 // corpus file a few milliseconds of wall time on this machine's ext4
 // disk, more than the whole compilation of most small files, and 2% of
 // the CPU time over the files of 2 to 20 KB.
-func WriteUnsynced(path string, data []byte) error { return write(path, data, false) }
+func WriteUnsynced(path string, data []byte) error {
+	return write(path, payload{b: data}, false)
+}
+
+// WriteStringUnsynced is WriteUnsynced for text, written without copying
+// it into a byte slice first (the SASS of a large module is hundreds of
+// kilobytes of fresh memory).
+func WriteStringUnsynced(path, text string) error {
+	return write(path, payload{s: text}, false)
+}
+
+// payload is what is written: b, or s when b is nil.
+type payload struct {
+	b []byte
+	s string
+}
+
+func (p payload) writeTo(w io.Writer) (int, error) {
+	if p.b != nil {
+		return w.Write(p.b)
+	}
+	return io.WriteString(w, p.s)
+}
 
 // fsync syncs a file; tests count the calls.
 var fsync = (*os.File).Sync
 
-func write(path string, data []byte, sync bool) error {
+func write(path string, data payload, sync bool) error {
 	if path == "-" {
-		_, err := Stdout.Write(data)
+		_, err := data.writeTo(Stdout)
 		return err
 	}
 	target, st, err := resolve(path)
@@ -100,7 +122,7 @@ func resolve(path string) (string, fs.FileInfo, error) {
 // replace writes a regular file atomically. st is the file it replaces,
 // or nil for a new file. sync makes the new contents durable before the
 // rename, and the rename after it.
-func replace(path string, st fs.FileInfo, data []byte, sync bool) (err error) {
+func replace(path string, st fs.FileInfo, data payload, sync bool) (err error) {
 	mode := os.FileMode(0o644)
 	if st != nil {
 		mode = st.Mode().Perm()
@@ -116,7 +138,7 @@ func replace(path string, st fs.FileInfo, data []byte, sync bool) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
+	if _, err = data.writeTo(tmp); err != nil {
 		return err
 	}
 	if err = tmp.Chmod(mode); err != nil {
@@ -158,12 +180,12 @@ func unwrapPath(err error) error {
 
 // writeInPlace writes a device or FIFO without creating, truncating or
 // renaming anything.
-func writeInPlace(path string, data []byte) error {
+func writeInPlace(path string, data payload) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := data.writeTo(f); err != nil {
 		f.Close()
 		return err
 	}
@@ -172,12 +194,12 @@ func writeInPlace(path string, data []byte) error {
 
 // writeSocket sends data to a Unix stream socket (open(2) cannot open
 // one).
-func writeSocket(path string, data []byte) error {
+func writeSocket(path string, data payload) error {
 	c, err := net.Dial("unix", path)
 	if err != nil {
 		return err
 	}
-	if _, err := c.Write(data); err != nil {
+	if _, err := data.writeTo(c); err != nil {
 		c.Close()
 		return err
 	}

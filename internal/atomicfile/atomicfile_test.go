@@ -43,10 +43,10 @@ func TestWriteFailureKeepsOldFile(t *testing.T) {
 	}
 }
 
-// TestWriteUnsyncedSyncsNothing checks that WriteUnsynced replaces a file
-// as Write does (contents, the old permission bits, no temporary file
-// left) without an fsync, and that Write syncs the file and its
-// directory.
+// TestWriteUnsyncedSyncsNothing checks that WriteUnsynced (and
+// WriteStringUnsynced) replaces a file as Write does (contents, the old
+// permission bits, no temporary file left) without an fsync, and that
+// Write syncs the file and its directory.
 func TestWriteUnsyncedSyncsNothing(t *testing.T) {
 	n := 0
 	defer func(f func(*os.File) error) { fsync = f }(fsync)
@@ -64,6 +64,12 @@ func TestWriteUnsyncedSyncsNothing(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if string(got) != "new" || st.Mode().Perm() != 0o600 || len(ents) != 1 || n != 0 {
 		t.Errorf("WriteUnsynced: content %q, mode %v, %d directory entries, %d fsyncs; want \"new\", 0600, 1, 0", got, st.Mode().Perm(), len(ents), n)
+	}
+	if err := WriteStringUnsynced(p, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "text" || n != 0 {
+		t.Errorf("WriteStringUnsynced: content %q, %d fsyncs; want \"text\", 0", got, n)
 	}
 	if err := Write(p, []byte("newer")); err != nil {
 		t.Fatal(err)
