@@ -242,7 +242,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 	if po.OptLevel == 5 {
 		po.OptLevel = 4
 	}
-	s := &Session{PTX: pm, opts: po, disabled: map[int]bool{}}
+	s := &Session{PTX: pm, opts: po}
 	for _, name := range po.DisablePhases {
 		i, err := LookupPhase(name)
 		if err != nil {
@@ -250,6 +250,9 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		}
 		if PhaseTable[i].Required {
 			return nil, fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", PhaseTable[i].Name)
+		}
+		if s.disabled == nil {
+			s.disabled = map[int]bool{}
 		}
 		s.disabled[i] = true
 	}
@@ -276,9 +279,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	} else {
-		for i := range PhaseTable {
-			s.order = append(s.order, i)
-		}
+		s.order = defaultOrder()
 	}
 	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), OutlineSlowPaths: outlineAtLowering(po.Knobs), OutlineF32Div: outlineF32Div(po.Knobs), Jobs: s.jobs()}
 	m, err := lower.Lower(pm, s.lowerOpts)
@@ -299,6 +300,16 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 	}
 	return s, nil
 }
+
+// defaultOrder is every phase index in table order, made once and shared
+// by every session (an order is never modified).
+var defaultOrder = sync.OnceValue(func() []int {
+	order := make([]int, len(PhaseTable))
+	for i := range order {
+		order[i] = i
+	}
+	return order
+})
 
 // Fork returns a session that continues from this one's current state on
 // a copy of its IR: running it leaves s untouched. The fork keeps no
@@ -592,7 +603,7 @@ func (s *Session) runSplit() (ran bool, err error) {
 	subs := make([]*Session, len(comps))
 	size := make([]int, len(comps))
 	for i, fs := range comps {
-		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd], serialOnly: true}
+		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd:splitEnd], serialOnly: true}
 		sub.cur = &ori.Module{Arch: m.Arch, AddressSize: m.AddressSize, Globals: m.Globals, TexVars: m.TexVars, Funcs: fs}
 		subs[i] = sub
 		for _, f := range fs {
