@@ -140,6 +140,18 @@ func fillControlWords(c *PhaseContext, assign func(f *ori.Func, arch int) error)
 	})
 }
 
+// needsSASSText makes DumpNVuCodeText a no-op before allocation or where
+// the caller reads no SASS text (PhaseOptions.NoSASSText).
+func needsSASSText(c *PhaseContext) string {
+	if why := needsAllocation(c); why != "" {
+		return why
+	}
+	if c.noSASSText {
+		return "no SASS text was asked for (the output is a cubin, IR or lowered code)"
+	}
+	return ""
+}
+
 // sassText prints the SASS of the final code (DumpNVuCodeText).
 func sassText(c *PhaseContext) error {
 	text, err := sass.TextJobs(c.Module, c.Arch, c.jobs)

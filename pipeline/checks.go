@@ -13,12 +13,15 @@ import "orilab/pipeline/ori"
 // CPU time of compiling the corpus files of 20 KB or more (the post-RA
 // reaching definitions 7%, the IR verifier 4.5%, the hazard proof 1.7%),
 // and they never judge a correct compilation differently: they only turn
-// a compiler bug into an error instead of wrong code. Everything that
+// a compiler bug into an error instead of wrong code. The encoding round
+// trip of MercEncodeAndDecode (every word decoded and encoded again) is
+// one of them by the same reasoning: it was three quarters of the
+// encoding phases' time, and its words are the ones encoded anyway. Everything that
 // hunts compiler bugs keeps them: the zero value of PhaseOptions runs
 // them, so every test, orilab run, fuzz, bisect, reduce and inject do,
 // and TestReleaseSameOutput checks that a release compilation's SASS is
 // the checked one's.
-const ReleaseVerifiers = "the IR verifier after lowering and at OriCheckInitialProgram, OriSanitize and FinalInspectionPass, the reaching-definitions proof after AllocateRegisters and the hazard proof of the control words"
+const ReleaseVerifiers = "the IR verifier after lowering and at OriCheckInitialProgram, OriSanitize and FinalInspectionPass, the reaching-definitions proof after AllocateRegisters, the hazard proof of the control words and the encoding round trip (each word decoded and encoded again)"
 
 // validation is the code of ptxas's validation phases: the IR verifier,
 // except in a release compilation.

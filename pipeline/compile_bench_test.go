@@ -139,3 +139,46 @@ func BenchmarkCompileFile(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkFrontCorpus parses, checks and lowers (ptx.Parse, then
+// NewSessionFrom at -O3 as orilab compile starts a compilation, which
+// runs no phase) every corpus file of 2 KB or more, per op: the front
+// end's share of a compile, for profiling it apart from the phases
+//
+//	go test ./pipeline -run '^$' -bench FrontCorpus -benchmem -cpuprofile cpu.out
+func BenchmarkFrontCorpus(b *testing.B) {
+	shared := testenv.Shared(b)
+	type input struct {
+		file string
+		src  []byte
+	}
+	var inputs []input
+	err := filepath.WalkDir(filepath.Join(shared, "corpus"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ptx") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() < 2<<10 {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, input{p, src})
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, in := range inputs {
+			// Files the front end refuses fail the same way every time.
+			_, _ = NewSession(in.file, in.src, Options{}, PhaseOptions{OptLevel: 3, NoSnapshots: true, Release: true})
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(len(inputs)), "files")
+}

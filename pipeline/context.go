@@ -34,6 +34,9 @@ type PhaseContext struct {
 	// keepPreRA keeps Backend.PreRA in a release compilation (a planted
 	// fault is judged against it).
 	keepPreRA bool
+	// noSASSText and noCubin leave out the products nobody reads
+	// (PhaseOptions.NoSASSText and NoCubin).
+	noSASSText, noCubin bool
 	// jobs is how many functions a phase that works on each function
 	// alone may handle at once (eachFunc); 0 or 1 is one after another.
 	jobs int

@@ -19,8 +19,9 @@
 //     backend.go (scheduling, allocation, control words, SASS text),
 //     mercfixup.go (PostFixForMercTargets: operand legalization and the
 //     memory descriptor before encoding; ldgstspad.go its sm_90 padding
-//     before LDGSTS) and encodephases.go (the
-//     encode/decode round trip, the words and the cubin);
+//     before LDGSTS) and encodephases.go (the encode/decode round trip,
+//     the words and the cubin); a caller that reads only one output
+//     leaves the other out (PhaseOptions.NoSASSText, NoCubin);
 //   - phasetable.go: the one phase table, PhaseTable. Each row holds the
 //     phase's index, name, category, O-level gate, whether it is
 //     required, its doc line and its code or the reason it is a no-op;

@@ -33,6 +33,33 @@ func needsEncoding(c *PhaseContext) string {
 	return ""
 }
 
+// needsCubin makes FormatCodeList a no-op where nothing is encoded or
+// the caller reads no cubin (PhaseOptions.NoCubin).
+func needsCubin(c *PhaseContext) string {
+	if why := needsEncoding(c); why != "" {
+		return why
+	}
+	if c.noCubin {
+		return "no cubin was asked for (the output is SASS text, IR or lowered code)"
+	}
+	return ""
+}
+
+// needsWords makes the phases that encode (MercEncodeAndDecode,
+// MercGenerateSassUCode) no-ops where nothing is encoded, or in a release
+// compilation that writes no cubin: the words then feed nothing but the
+// round trip, which a release compilation does not run (see
+// ReleaseVerifiers). The SASS text and the -v lines are made from the IR.
+func needsWords(c *PhaseContext) string {
+	if why := needsEncoding(c); why != "" {
+		return why
+	}
+	if c.noCubin && c.Release {
+		return "no cubin was asked for, and a release compilation does not check the encoding (the output is SASS text, IR or lowered code)"
+	}
+	return ""
+}
+
 // encodeModule encodes the kernels of m and the functions they call, in
 // module order; a function no kernel reaches gets no code (nil), as
 // ptxas leaves it out of the cubin.
@@ -109,9 +136,10 @@ func reachable(m *ori.Module) map[string]bool {
 }
 
 // mercEncodeAndDecode encodes the module and decodes every word back:
-// the decoded instruction must encode to the same word.
+// the decoded instruction must encode to the same word. A release
+// compilation encodes without the round trip (see ReleaseVerifiers).
 func mercEncodeAndDecode(c *PhaseContext) error {
-	codes, encErr, rtErr := encodeModuleJobs(c.Module, c.Arch, c.jobs, true)
+	codes, encErr, rtErr := encodeModuleJobs(c.Module, c.Arch, c.jobs, !c.Release)
 	if encErr != nil {
 		c.Backend.EncodeErr = encErr
 		return nil

@@ -159,6 +159,13 @@ type PhaseOptions struct {
 	// functions at once (parallel.go): 0 is GOMAXPROCS, 1 compiles them
 	// one after another. The output is the same either way.
 	Jobs int
+	// NoSASSText and NoCubin say that the caller will not read
+	// Backend.SASS or Backend.Cubin: orilab compile writes one output,
+	// and making the other cost it time for nothing. NoSASSText makes
+	// DumpNVuCodeText a no-op (ptxas's own dumps SASS only when asked),
+	// NoCubin makes FormatCodeList one. The zero value makes both.
+	NoSASSText bool
+	NoCubin    bool
 }
 
 // PhaseError is a compilation that failed in a phase: the phase returned
@@ -208,6 +215,13 @@ type Session struct {
 	serialOnly bool
 	// splitInto is how many components the split compiled (0: none).
 	splitInto int
+	// stepCtx and stepSnap are the phase context and snapshot of every
+	// step of a compilation that keeps no snapshot and has no observer,
+	// where nothing holds on to them after the step: two allocations per
+	// phase, 159 phases per function group, were most of what the phase
+	// manager allocated itself.
+	stepCtx  PhaseContext
+	stepSnap Snapshot
 }
 
 // NewSession parses, checks and lowers src and prepares the phases.
@@ -228,7 +242,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 	if po.OptLevel == 5 {
 		po.OptLevel = 4
 	}
-	s := &Session{PTX: pm, opts: po, disabled: map[int]bool{}}
+	s := &Session{PTX: pm, opts: po}
 	for _, name := range po.DisablePhases {
 		i, err := LookupPhase(name)
 		if err != nil {
@@ -236,6 +250,9 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 		}
 		if PhaseTable[i].Required {
 			return nil, fmt.Errorf("DisablePhases: %s is a required phase and cannot be disabled", PhaseTable[i].Name)
+		}
+		if s.disabled == nil {
+			s.disabled = map[int]bool{}
 		}
 		s.disabled[i] = true
 	}
@@ -262,9 +279,7 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 			s.order = append(s.order, i)
 		}
 	} else {
-		for i := range PhaseTable {
-			s.order = append(s.order, i)
-		}
+		s.order = defaultOrder()
 	}
 	s.lowerOpts = lower.Options{Arch: o.Arch, NoContract: noContract(po.Knobs), NoApproxFold: noApproxFold(po.Knobs), OutlineSlowPaths: outlineAtLowering(po.Knobs), OutlineF32Div: outlineF32Div(po.Knobs), CpAsyncLDGSTS: cpAsyncLDGSTS(po.Knobs), Jobs: s.jobs()}
 	m, err := lower.Lower(pm, s.lowerOpts)
@@ -285,6 +300,16 @@ func NewSessionFrom(pm *ptx.Module, o Options, po PhaseOptions) (*Session, error
 	}
 	return s, nil
 }
+
+// defaultOrder is every phase index in table order, made once and shared
+// by every session (an order is never modified).
+var defaultOrder = sync.OnceValue(func() []int {
+	order := make([]int, len(PhaseTable))
+	for i := range order {
+		order[i] = i
+	}
+	return order
+})
 
 // Fork returns a session that continues from this one's current state on
 // a copy of its IR: running it leaves s untouched. The fork keeps no
@@ -381,11 +406,15 @@ func (s *Session) RunAll() error {
 
 func (s *Session) step(i int) error {
 	p := &PhaseTable[i]
-	pc := &PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil}
+	pc, snap := &s.stepCtx, &s.stepSnap
+	if !s.opts.NoSnapshots || s.opts.Observer != nil {
+		pc, snap = new(PhaseContext), new(Snapshot)
+	}
+	*pc = PhaseContext{Module: s.cur, OptLevel: s.opts.OptLevel, Arch: s.arch, Knobs: s.opts.Knobs, MaxRegCount: s.opts.MaxRegCount, Backend: s.backend, Release: s.opts.Release, keepPreRA: s.opts.Fault != nil, noSASSText: s.opts.NoSASSText, noCubin: s.opts.NoCubin}
 	if s.parallelOK() {
 		pc.jobs = s.jobs()
 	}
-	snap := &Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
+	*snap = Snapshot{Index: i, Name: p.Name, Module: s.cur, Hash: s.curHash}
 	switch {
 	case s.disabled[i]:
 		snap.Status, snap.Reason = StatusDisabled, "disabled by the DisablePhases knob"
@@ -574,7 +603,7 @@ func (s *Session) runSplit() (ran bool, err error) {
 	subs := make([]*Session, len(comps))
 	size := make([]int, len(comps))
 	for i, fs := range comps {
-		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd], serialOnly: true}
+		sub := &Session{PTX: s.PTX, opts: s.opts, disabled: s.disabled, arch: s.arch, order: s.order[:splitEnd:splitEnd], serialOnly: true}
 		sub.cur = &ori.Module{Arch: m.Arch, AddressSize: m.AddressSize, Globals: m.Globals, TexVars: m.TexVars, Funcs: fs}
 		subs[i] = sub
 		for _, f := range fs {

@@ -276,6 +276,9 @@ func usedURs(m *ori.Module) [64]bool {
 	return used
 }
 
+// needsDesc reports whether o is an address that names no descriptor.
+func needsDesc(o ori.Operand) bool { return o.Kind == ori.OpdMem && !o.HasDesc }
+
 // addDescriptor names desc in every access of f that takes a descriptor
 // and loads it at f's entry.
 func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
@@ -285,7 +288,9 @@ func addDescriptor(f *ori.Func, arch int, desc ori.Reg, m *mirror) {
 	n := 0
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			if !sass.TakesDesc(in, arch) {
+			// Only an address without a descriptor gets one: the
+			// encoder's forms are asked about those instructions alone.
+			if !slices.ContainsFunc(in.Srcs, needsDesc) || !sass.TakesDesc(in, arch) {
 				continue
 			}
 			for i := range in.Srcs {

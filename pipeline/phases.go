@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/knobs"
 
@@ -53,13 +54,45 @@ func oLevelReason(p *PhaseInfo, o int) string {
 	default:
 		return ""
 	}
-	if o < min {
-		return fmt.Sprintf("O-level gate: runs at -O%d and above (this is -O%d)", min, o)
+	if o >= min && o <= max {
+		return ""
 	}
-	if o > max {
+	if o >= 0 && o < len(gateReasons().below) {
+		if o < min {
+			return gateReasons().below[min][o]
+		}
+		return gateReasons().onlyO0[o]
+	}
+	return gateReason(min, o)
+}
+
+// gateSentences holds oLevelReason's sentences for the levels 0 to 5.
+type gateSentences struct {
+	below  [6][6]string // [min][o]: the phase runs from -O(min)
+	onlyO0 [6]string    // [o]: the phase runs only at -O0
+}
+
+// gateReasons makes the sentences once: every step of a compilation asks,
+// and formatting them anew was most of the phase manager's own time for
+// a phase that does not run.
+var gateReasons = sync.OnceValue(func() *gateSentences {
+	t := new(gateSentences)
+	for o := range 6 {
+		for min := range 6 {
+			t.below[min][o] = gateReason(min, o)
+		}
+		t.onlyO0[o] = gateReason(-1, o)
+	}
+	return t
+})
+
+// gateReason says why level o does not run a phase that runs from
+// -O(min), or (min < 0) only at -O0.
+func gateReason(min, o int) string {
+	if min < 0 || o >= min {
 		return fmt.Sprintf("O-level gate: runs only at -O0 (this is -O%d)", o)
 	}
-	return ""
+	return fmt.Sprintf("O-level gate: runs at -O%d and above (this is -O%d)", min, o)
 }
 
 // noOpReason returns why phase p does nothing in c, or "" when it runs:

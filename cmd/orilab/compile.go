@@ -225,6 +225,9 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
 		return exitError
 	}
+	// One output is written: the back end makes only that one (the SASS
+	// text of a large module costs about as much as its cubin).
+	po.NoSASSText, po.NoCubin = *emit != "sass", *emit != "cubin"
 	sess, err := pipeline.NewSessionFrom(m, pipeline.Options{Arch: req.Arch}, po)
 	if err != nil {
 		fmt.Fprintf(stderr, "orilab compile: %v\n", err)
@@ -355,13 +358,15 @@ func resourceUsage(sess *pipeline.Session, src *ptx.Module) []sass.Usage {
 }
 
 // writeOut writes text to the -o file (by atomicfile's rules: a regular
-// file atomically, a device or FIFO in place), or to stdout for "" and "-".
+// file atomically, a device or FIFO in place; not synced, as ptxas does
+// not sync its output: see atomicfile.WriteUnsynced), or to stdout for ""
+// and "-".
 func writeOut(path, text string, stdout, stderr io.Writer) int {
 	if path == "" || path == "-" {
 		io.WriteString(stdout, text)
 		return exitOK
 	}
-	if err := atomicfile.Write(path, []byte(text)); err != nil {
+	if err := atomicfile.WriteStringUnsynced(path, text); err != nil {
 		fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", path, err)
 		return exitError
 	}
@@ -434,7 +439,8 @@ func outputFormat(format, emit string, emitSet bool, out string) (string, error)
 	return format, nil
 }
 
-// writeCubin writes the cubin FormatCodeList built, or says why there is
+// writeCubin writes the cubin FormatCodeList built (unsynced, as writeOut
+// writes), or says why there is
 // none: an instruction the encoder refuses, a target without encoding
 // tables, or a pipeline that stopped before the encoding phases.
 func writeCubin(path string, sess *pipeline.Session, stderr io.Writer) int {
@@ -447,7 +453,7 @@ func writeCubin(path string, sess *pipeline.Session, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orilab compile: no cubin: the encoding phases did not run for sm_%d (orilab encodes sm_75, sm_80, sm_86, sm_89 and sm_90 after register allocation; see orilab phases)\n", sess.Module().Arch)
 		return exitError
 	}
-	if err := atomicfile.Write(path, b.Cubin); err != nil {
+	if err := atomicfile.WriteUnsynced(path, b.Cubin); err != nil {
 		fmt.Fprintf(stderr, "orilab compile: writing %s: %v\n", path, err)
 		return exitError
 	}

@@ -1,6 +1,8 @@
 // Package atomicfile is the one way orilab writes an output file: SASS,
 // DUMPIR text, traces, reduced cases, findings and JSON reports all go
-// through Write.
+// through Write, or WriteUnsynced for compiler output (the same rules
+// without the fsyncs that make a regular file's new contents survive a
+// system crash: ptxas does not sync its output either).
 //
 // What Write does depends on what the path names, because the atomic
 // write that is right for a regular file (a temporary file in the same

@@ -54,6 +54,7 @@ package lower
 // works on names).
 
 import (
+	"slices"
 	"strconv"
 
 	"orilab/pipeline/ori"
@@ -109,31 +110,62 @@ func (c *fn) contractions() *contractPlan {
 	if c.l.opts.NoContract {
 		return p
 	}
+	// Only the products of muls that may fold are asked about below: a
+	// function without one has no contraction, and the counts are kept
+	// for those names alone (counting every register of every function
+	// was most of the lowering's map traffic).
+	var prods map[string]bool
+	var scan func(b *ptx.Block)
+	scan = func(b *ptx.Block) {
+		for _, s := range b.Stmts {
+			switch s := s.(type) {
+			case *ptx.Block:
+				scan(s)
+			case *ptx.Instr:
+				if mayFold(s) {
+					if prods == nil {
+						prods = map[string]bool{}
+					}
+					prods[s.Args[0].Name] = true
+				}
+			}
+		}
+	}
+	if c.pf.Body != nil {
+		scan(c.pf.Body)
+	}
+	if prods == nil {
+		return p
+	}
 	g := c.flow()
 	inner := innerRegDecls(c.pf.Body)
-	// defs counts the definitions of each register; uses lists the
+	// defs counts the definitions of each product; uses lists the
 	// instructions that read it (once per instruction).
 	defs := map[string]int{}
 	uses := map[string][]*ptx.Instr{}
+	var seen []string // the products in read so far
 	for _, s := range g.stmts {
 		in, ok := s.(*ptx.Instr)
 		if !ok {
 			continue
 		}
-		seen := map[string]bool{}
+		seen = seen[:0]
 		for i, a := range in.Args {
 			forNames(a, func(n string) {
+				if !prods[n] {
+					return
+				}
 				if i == 0 && ptxDefines(in, n) {
 					defs[n]++
 					return
 				}
-				if !seen[n] {
-					seen[n] = true
+				if !slices.Contains(seen, n) {
+					seen = append(seen, n)
 					uses[n] = append(uses[n], in)
 				}
 			})
 		}
-		if in.Guard != nil && !seen[in.Guard.Reg] {
+		if in.Guard != nil && prods[in.Guard.Reg] && !slices.Contains(seen, in.Guard.Reg) {
 			uses[in.Guard.Reg] = append(uses[in.Guard.Reg], in)
 		}
 	}
@@ -145,7 +177,7 @@ func (c *fn) contractions() *contractPlan {
 	byName := map[string]*ptx.Instr{}
 	for _, s := range g.stmts {
 		m, ok := s.(*ptx.Instr)
-		if !ok || m.Op != "mul" || m.Guard != nil || !contractible(m) || m.HasMod(".sat") {
+		if !ok || !mayFold(m) {
 			continue
 		}
 		d := m.Args[0].Name
@@ -214,6 +246,12 @@ func (c *fn) contractions() *contractPlan {
 		}
 	}
 	return p
+}
+
+// mayFold reports whether m is a mul whose product may be folded into the
+// adds that read it (contractions decides whether it is).
+func mayFold(m *ptx.Instr) bool {
+	return m.Op == "mul" && m.Guard == nil && contractible(m) && !m.HasMod(".sat")
 }
 
 // canFold reports whether u, a use of mul m's product, can become a fused

@@ -499,7 +499,7 @@ type fn struct {
 	// frame is the size of the .local frame so far.
 	frame int64
 	// ptxNames maps the virtual registers of PTX registers back to their
-	// names (for Options.UndefinedReads).
+	// names, kept only for Options.UndefinedReads (its one reader).
 	ptxNames map[regKey]string
 	// epilogues are the stack-pointer restores emitted before each RET
 	// of a .func; their immediate is the frame size, known only when the
@@ -541,7 +541,40 @@ type rangeDecl struct {
 	typ   string
 	vec   int
 	count int
-	made  map[int]*preg
+	// made holds the members made so far, by number: a slice for the
+	// usual declaration of the registers a function uses (%r<120>), a
+	// map for a range too large to hold one slot per member.
+	made    []*preg
+	madeMap map[int]*preg
+}
+
+// maxDenseRange is the largest range whose members are kept in a slice.
+const maxDenseRange = 1 << 14
+
+// member returns member n of the range, nil before it is made.
+func (rd *rangeDecl) member(n int) *preg {
+	if rd.count <= maxDenseRange {
+		if n < len(rd.made) {
+			return rd.made[n]
+		}
+		return nil
+	}
+	return rd.madeMap[n]
+}
+
+// setMember records r as member n (0 <= n < count).
+func (rd *rangeDecl) setMember(n int, r *preg) {
+	if rd.count <= maxDenseRange {
+		if rd.made == nil {
+			rd.made = make([]*preg, rd.count)
+		}
+		rd.made[n] = r
+		return
+	}
+	if rd.madeMap == nil {
+		rd.madeMap = map[int]*preg{}
+	}
+	rd.madeMap[n] = r
 }
 
 // varKind says where a named variable lives.
@@ -781,7 +814,7 @@ func (c *fn) declareRegs(v *ptx.VarDecl) {
 	s := c.scopes[len(c.scopes)-1]
 	for _, n := range v.Names {
 		if n.Range > 0 {
-			c.ranges[len(c.ranges)-1][n.Name] = &rangeDecl{typ: v.Type, vec: v.Vec, count: n.Range, made: map[int]*preg{}}
+			c.ranges[len(c.ranges)-1][n.Name] = &rangeDecl{typ: v.Type, vec: v.Vec, count: n.Range}
 			continue
 		}
 		s[n.Name] = c.named(n.Name, c.newPReg(v.Type, v.Vec))
@@ -795,8 +828,12 @@ type regKey struct {
 	n     int32
 }
 
-// named records p as the register of the PTX register name.
+// named records p as the register of the PTX register name, where
+// Options.UndefinedReads may ask for it.
 func (c *fn) named(name string, p *preg) *preg {
+	if c.l.opts.UndefinedReads == nil {
+		return p
+	}
 	if c.ptxNames == nil {
 		c.ptxNames = map[regKey]string{}
 	}
@@ -831,12 +868,14 @@ func (c *fn) lookupReg(name string) *preg {
 		if err != nil || n >= rd.count {
 			continue
 		}
-		if r := rd.made[n]; r != nil {
+		if r := rd.member(n); r != nil {
 			return r
 		}
+		// The member is found through its range from now on, not added
+		// to the scope's map: a function's registers are mostly range
+		// members, and the map grew to hold each of them.
 		r := c.named(name, c.newPReg(rd.typ, rd.vec))
-		rd.made[n] = r
-		c.scopes[i][name] = r
+		rd.setMember(n, r)
 		return r
 	}
 	return nil

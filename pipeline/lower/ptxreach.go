@@ -48,7 +48,27 @@ func (c *fn) flow() *ptxFlow {
 	if c.pflow != nil {
 		return c.pflow
 	}
-	g := &ptxFlow{at: map[*ptx.Instr]int{}, parent: map[*ptx.Block]*ptx.Block{}, decls: map[*ptx.Block]func(string) bool{}}
+	// The statements and instructions are counted first, so that the
+	// tables are made at their size rather than grown.
+	nstmts, ninsts := 0, 0
+	var size func(b *ptx.Block)
+	size = func(b *ptx.Block) {
+		for _, s := range b.Stmts {
+			switch s := s.(type) {
+			case *ptx.Block:
+				size(s)
+				continue
+			case *ptx.Instr:
+				ninsts++
+			}
+			nstmts++
+		}
+	}
+	if c.pf.Body != nil {
+		size(c.pf.Body)
+	}
+	g := &ptxFlow{at: make(map[*ptx.Instr]int, ninsts), parent: map[*ptx.Block]*ptx.Block{}, decls: map[*ptx.Block]func(string) bool{},
+		stmts: make([]ptx.Stmt, 0, nstmts), scope: make([]*ptx.Block, 0, nstmts)}
 	var walk func(b *ptx.Block)
 	walk = func(b *ptx.Block) {
 		for _, s := range b.Stmts {
@@ -82,42 +102,61 @@ func (c *fn) flow() *ptxFlow {
 			}
 		}
 	}
-	g.preds = make([][]int, len(g.stmts))
-	edge := func(from, to int) {
-		if to >= 0 && to < len(g.stmts) {
-			g.preds[to] = append(g.preds[to], from)
-		}
-	}
-	for i, s := range g.stmts {
-		in, ok := s.(*ptx.Instr)
-		if !ok {
-			edge(i, i+1)
-			continue
-		}
-		falls := in.Guard != nil
-		switch in.Op {
-		case "bra":
-			if len(in.Args) > 0 {
-				if t, ok := labels[in.Args[0].Name]; ok {
-					edge(i, t)
-				}
+	// The predecessor lists are carved from one slice: the edges are
+	// counted first, then placed in the same order.
+	n := len(g.stmts)
+	edges := func(edge func(from, to int)) {
+		for i, s := range g.stmts {
+			in, ok := s.(*ptx.Instr)
+			if !ok {
+				edge(i, i+1)
+				continue
 			}
-		case "brx":
-			if len(in.Args) > 1 {
-				for _, l := range targets[in.Args[1].Name] {
-					if t, ok := labels[l]; ok {
+			falls := in.Guard != nil
+			switch in.Op {
+			case "bra":
+				if len(in.Args) > 0 {
+					if t, ok := labels[in.Args[0].Name]; ok {
 						edge(i, t)
 					}
 				}
+			case "brx":
+				if len(in.Args) > 1 {
+					for _, l := range targets[in.Args[1].Name] {
+						if t, ok := labels[l]; ok {
+							edge(i, t)
+						}
+					}
+				}
+			case "ret", "exit", "trap":
+			default:
+				falls = true
 			}
-		case "ret", "exit", "trap":
-		default:
-			falls = true
-		}
-		if falls {
-			edge(i, i+1)
+			if falls {
+				edge(i, i+1)
+			}
 		}
 	}
+	count := make([]int, n)
+	total := 0
+	edges(func(from, to int) {
+		if to >= 0 && to < n {
+			count[to]++
+			total++
+		}
+	})
+	all := make([]int, total)
+	g.preds = make([][]int, n)
+	off := 0
+	for i, k := range count {
+		g.preds[i] = all[off : off : off+k]
+		off += k
+	}
+	edges(func(from, to int) {
+		if to >= 0 && to < n {
+			g.preds[to] = append(g.preds[to], from)
+		}
+	})
 	c.pflow = g
 	return g
 }

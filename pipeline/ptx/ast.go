@@ -260,18 +260,20 @@ const (
 	OpGeneric                    // generic(sym) in initializers, Name holds sym
 )
 
-// Operand is one instruction operand or initializer expression.
+// Operand is one instruction operand or initializer expression. The
+// one-byte fields sit together after Pos, where they share one word (104
+// bytes instead of 120: the parser makes one per operand).
 type Operand struct {
 	Pos    Pos
 	Kind   OperandKind
-	Name   string     // OpName, OpGeneric: the identifier
-	Comp   string     // OpName: component suffix such as ".x"; OpAddr: a qualifier after ']' such as ".unified"
-	Text   string     // OpInt, OpFloat: source text, including a leading '-'
 	Not    bool       // '!' prefix (negated predicate source)
 	Neg    bool       // '-' prefix on a name (negated register source)
 	HasIdx bool       // OpName: "A[5]", the address of an array element
-	Idx    int64      // the element index when HasIdx
 	HasOff bool       // "+imm" / "-imm" after a name or inside an address
+	Name   string     // OpName, OpGeneric: the identifier
+	Comp   string     // OpName: component suffix such as ".x"; OpAddr: a qualifier after ']' such as ".unified"
+	Text   string     // OpInt, OpFloat: source text, including a leading '-'
+	Idx    int64      // the element index when HasIdx
 	Off    int64      // the offset when HasOff
 	Elems  []*Operand // OpAddr, OpVec, OpList, OpPair parts
 }

@@ -263,11 +263,16 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		c.d.errorf(in.OpPos, format, args...)
 		return false
 	}
+	// has returns the first modifier of the space-separated list that in
+	// carries (split by hand: an iterator per question was most of the
+	// rules' time, and the lists are the tables' single-spaced strings).
 	has := func(list string) string {
-		for m := range strings.FieldsSeq(list) {
-			if in.HasMod(m) {
+		for list != "" {
+			m, rest, _ := strings.Cut(list, " ")
+			if m != "" && in.HasMod(m) {
 				return m
 			}
+			list = rest
 		}
 		return ""
 	}
@@ -610,11 +615,16 @@ func (c *checker) failAt(in *Instr, format string, args ...any) bool {
 // memRules: the combinations of ld/st modifiers ptxas refuses.
 func (c *checker) memRules(in *Instr) bool {
 	name := opName(in)
+	// has returns the first modifier of the space-separated list that in
+	// carries (split by hand: an iterator per question was most of the
+	// rules' time, and the lists are the tables' single-spaced strings).
 	has := func(list string) string {
-		for m := range strings.FieldsSeq(list) {
-			if in.HasMod(m) {
+		for list != "" {
+			m, rest, _ := strings.Cut(list, " ")
+			if m != "" && in.HasMod(m) {
 				return m
 			}
+			list = rest
 		}
 		return ""
 	}
@@ -931,9 +941,10 @@ func (c *checker) operandType(s *scope, in *Instr, a *Operand, i int, want strin
 	if !ok {
 		return true
 	}
-	what := "register " + a.Name + " (" + d.typ + ")"
+	// Spelled only for an error: this runs for every register operand.
+	what := func() string { return "register " + a.Name + " (" + d.typ + ")" }
 	if (rk == 'p') != (wk == 'p') {
-		return bad(what)
+		return bad(what())
 	}
 	if wk == 'p' {
 		return true
@@ -948,21 +959,21 @@ func (c *checker) operandType(s *scope, in *Instr, a *Operand, i int, want strin
 		return rk == 'b' || rk == 'f'
 	}
 	if !sameClass() {
-		return bad(what)
+		return bad(what())
 	}
 	if rk == 'f' && wk == 'f' && d.typ != want && !(rb == 32 && wb == 32 && (want == ".tf32" || d.typ == ".tf32")) {
 		// .f16x2 and .f32 registers are both 32 bits, but not
 		// interchangeable.
-		return bad(what)
+		return bad(what())
 	}
 	if strict || (rk == 'f' && wk != 'b') {
 		if rb != wb {
-			return bad(what)
+			return bad(what())
 		}
 		return true
 	}
 	if rb < wb {
-		return bad(what)
+		return bad(what())
 	}
 	return true
 }

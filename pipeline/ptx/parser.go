@@ -67,6 +67,10 @@ type parser struct {
 	modSlab []string
 	argsTmp []*Operand
 	modsTmp []string
+	// dirSlab holds the .loc and .file directives (one per source line
+	// in code built with line info), dirArgs and dirSeps their scratch.
+	dirSlab          []Directive
+	dirArgs, dirSeps []string
 	// protoParams is set while parsing a .callprototype's parameter lists,
 	// where names are optional.
 	protoParams bool
@@ -87,6 +91,15 @@ func (p *parser) newOperand(o Operand) *Operand {
 	n := &p.opSlab[0]
 	p.opSlab = p.opSlab[1:]
 	*n = o
+	return n
+}
+
+func (p *parser) newDirective() *Directive {
+	if len(p.dirSlab) == 0 {
+		p.dirSlab = make([]Directive, slabSize/4)
+	}
+	n := &p.dirSlab[0]
+	p.dirSlab = p.dirSlab[1:]
 	return n
 }
 
@@ -318,7 +331,10 @@ func parseVersion(args []string) (Version, bool) {
 // .version, .target, .address_size, .file and .loc carry no ';'.
 func (p *parser) lineDirective() (*Directive, bool) {
 	t := p.next()
-	d := &Directive{Pos: t.pos, Name: p.tx(t)}
+	d := p.newDirective()
+	*d = Directive{Pos: t.pos, Name: p.tx(t)}
+	args, seps := p.dirArgs[:0], p.dirSeps[:0]
+	defer func() { p.dirArgs, p.dirSeps = args, seps }()
 	sep := " "
 	for p.sameLine(t.pos.Line) {
 		a := p.peek()
@@ -341,10 +357,11 @@ func (p *parser) lineDirective() (*Directive, bool) {
 		if a.kind == tPunct && p.sameLine(t.pos.Line) {
 			text += p.tx(p.next())
 		}
-		d.Args = append(d.Args, text)
-		d.Seps = append(d.Seps, sep)
+		args = append(args, text)
+		seps = append(seps, sep)
 		sep = " "
 	}
+	d.Args, d.Seps = p.keepMods(args), p.keepMods(seps)
 	return d, true
 }
 

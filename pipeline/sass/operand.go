@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -16,11 +17,12 @@ import (
 // register; mem asks for the memory-base form, where a 64-bit base
 // carries ".64".
 func regName(r ori.Reg, mem bool) string {
-	if !r.Virtual && r.N >= 0 && r.N < 256 && r.Class < ori.NumClasses {
+	if !r.Virtual && r.N >= 0 && r.Class < ori.NumClasses && int(r.N) <= r.Class.Limit() {
+		t := &physNames()[r.Class][r.N]
 		if mem && r.Words == 2 {
-			return physNames[r.Class][r.N].wide
+			return t.wide
 		}
-		return physNames[r.Class][r.N].word
+		return t.word
 	}
 	base := r
 	base.Words = 1
@@ -35,16 +37,34 @@ func regName(r ori.Reg, mem bool) string {
 // only ones SASS text prints), made once: the printer names every
 // operand of every instruction, and building "R12" each time was most
 // of its allocations. word is the one-word name, wide the name with
-// ".64" an address register takes.
-var physNames = func() (t [ori.NumClasses][256]struct{ word, wide string }) {
+// ".64" an address register takes. The table is made on first use (a
+// compilation that writes a cubin prints no SASS), for the registers
+// each class has (R0-RZ, UR0-URZ, P0-PT, UP0-UPT), and its strings are
+// slices of one buffer.
+var physNames = sync.OnceValue(func() *[ori.NumClasses][256]struct{ word, wide string } {
+	t := new([ori.NumClasses][256]struct{ word, wide string })
+	var buf []byte
+	type span struct{ start, word, wide int }
+	var spans [ori.NumClasses][256]span
 	for c := range t {
-		for n := range t[c] {
-			s := ori.PReg(ori.RegClass(c), n, 1).String()
-			t[c][n].word, t[c][n].wide = s, s+".64"
+		for n := 0; n <= ori.RegClass(c).Limit(); n++ {
+			sp := &spans[c][n]
+			sp.start = len(buf)
+			buf = append(buf, ori.PReg(ori.RegClass(c), n, 1).String()...)
+			sp.word = len(buf)
+			buf = append(buf, ".64"...)
+			sp.wide = len(buf)
+		}
+	}
+	all := string(buf)
+	for c := range t {
+		for n := 0; n <= ori.RegClass(c).Limit(); n++ {
+			sp := spans[c][n]
+			t[c][n].word, t[c][n].wide = all[sp.start:sp.word], all[sp.start:sp.wide]
 		}
 	}
 	return t
-}()
+})
 
 // hexInt prints an integer as nvdisasm does: 0x1f, -0x1.
 func hexInt(v int64) string {

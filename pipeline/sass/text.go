@@ -340,7 +340,28 @@ func instTextIn(sc *spellScratch, in *ori.Inst, labels map[int32]string, arch in
 		// at address 0 of the code (form.toBase); nvdisasm prints the
 		// kernel's name there in a linked cubin and the address, 0x0, in
 		// a listing of one function's words. orilab prints the address.
-		return name + " " + strings.Join(parts, ", ") + " `(0x0) ;", nil
+		return joinInst(name, parts, " `(0x0) ;"), nil
 	}
-	return name + " " + strings.Join(parts, ", ") + " ;", nil
+	return joinInst(name, parts, " ;"), nil
+}
+
+// joinInst is name + " " + strings.Join(parts, ", ") + end, made in one
+// allocation (the printer spells every instruction so).
+func joinInst(name string, parts []string, end string) string {
+	n := len(name) + 1 + len(end) + 2*(len(parts)-1)
+	for _, p := range parts {
+		n += len(p)
+	}
+	var b strings.Builder
+	b.Grow(max(n, 0))
+	b.WriteString(name)
+	b.WriteByte(' ')
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p)
+	}
+	b.WriteString(end)
+	return b.String()
 }
