@@ -308,7 +308,6 @@ func immSlot(in *ori.Inst, i int) bool {
 // bitset over copy indices.
 type cpSet []uint64
 
-func newCPSet(n int) cpSet       { return make(cpSet, (n+63)/64) }
 func (s cpSet) set(i int)        { s[i/64] |= 1 << (i % 64) }
 func (s cpSet) clear(i int)      { s[i/64] &^= 1 << (i % 64) }
 func (s cpSet) has(i int) bool   { return s[i/64]&(1<<(i%64)) != 0 }
@@ -320,14 +319,42 @@ func (s cpSet) fill() {
 }
 
 // cpScratch is what copyProp keeps between runs: the dense word table,
-// the copy buffer and the available sets' array.
+// the copy buffer, the available sets' array and every other table of
+// the problem (each run over a large function made them afresh, and
+// fresh memory costs page faults on top of the allocation).
 type cpScratch struct {
 	words   wordIDs
 	entries []cpEntry
 	sets    []uint64
+	// Per block: ends and preds (slices of allEnds and preds' buffer),
+	// starts, reach, the summaries, in and out sets.
+	ends   [][]int32
+	preds  [][]int32
+	starts []int32
+	reach  []bool
+	sum    []cpBlock
+	in     []cpSet
+	out    []cpSet
+	// blockPos[id] is 1 + the layout index of the block with that ID.
+	blockPos []int32
+	stack    []*ori.Block
+	// Per instruction, copy, word or edge.
+	allEnds, ids, count, lists, killBuf, genBuf, predBuf []int32
+	touching, byDst                                      [][]int32
+	seen                                                 []bool
+	cur                                                  cpSet
 }
 
 var cpPool = sync.Pool{New: func() any { return new(cpScratch) }}
+
+// grow returns s with length n, reusing its array when it is large
+// enough; the contents are not cleared.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
 
 // release empties the word table p numbered (every word it numbered is a
 // copy's destination or source) and hands the buffers back to the pool.
@@ -342,6 +369,7 @@ func (sc *cpScratch) release(p *copyProblem) {
 	clear(p.words.other)
 	p.words.n = 0
 	sc.words, sc.entries = p.words, p.entries[:0]
+	sc.ends, sc.touching, sc.byDst = p.ends, p.touching, p.byDst
 	cpPool.Put(sc)
 }
 
@@ -424,12 +452,15 @@ type cpBlock struct {
 // copyProp runs one round of global copy propagation over f (whose CFG
 // must be current) and reports whether it rewrote any operand.
 func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
-	p := &copyProblem{ends: make([][]int32, len(f.Blocks)), starts: make([]int32, len(f.Blocks))}
-	// The word numbering, the copies and the available sets are kept
-	// between runs (cpScratch): every GeneralOptimize round of every
-	// phase runs this over the whole function.
+	// The word numbering, the copies, the available sets and the other
+	// tables are kept between runs (cpScratch): every GeneralOptimize
+	// round of every phase runs this over the whole function.
 	sc := cpPool.Get().(*cpScratch)
+	nb := len(f.Blocks)
+	p := &copyProblem{ends: grow(sc.ends, nb), starts: grow(sc.starts, nb)}
+	sc.starts = p.starts
 	p.words, p.entries = sc.words, sc.entries[:0]
+	p.touching, p.byDst = sc.touching, sc.byDst
 	defer sc.release(p)
 	// The copies go into one buffer, the per-instruction ends into one
 	// array, and the per-word lists into two arrays cut by word (counted
@@ -439,7 +470,8 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	for _, b := range f.Blocks {
 		nInsts += len(b.Insts)
 	}
-	allEnds := make([]int32, nInsts)
+	sc.allEnds = grow(sc.allEnds, nInsts)
+	allEnds := sc.allEnds
 	for bi, b := range f.Blocks {
 		ends := allEnds[:len(b.Insts):len(b.Insts)]
 		allEnds = allEnds[len(b.Insts):]
@@ -460,7 +492,8 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		p.ends[bi] = ends
 	}
-	ids := make([]int32, 2*len(p.entries)) // dst and src word ids per copy (-1: none)
+	sc.ids = grow(sc.ids, 2*len(p.entries))
+	ids := sc.ids // dst and src word ids per copy (-1: none)
 	for c := range p.entries {
 		e := &p.entries[c]
 		ids[2*c], ids[2*c+1] = p.words.add(e.dst), -1
@@ -469,7 +502,9 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	nw := int(p.words.n)
-	count := make([]int32, 2*nw) // touching, then byDst
+	sc.count = grow(sc.count, 2*nw)
+	count := sc.count // touching, then byDst
+	clear(count)
 	for c := range p.entries {
 		count[ids[2*c]]++
 		count[nw+int(ids[2*c])]++
@@ -477,8 +512,9 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			count[id]++
 		}
 	}
-	p.touching, p.byDst = make([][]int32, nw), make([][]int32, nw)
-	lists := make([]int32, 0, 3*len(p.entries))
+	p.touching, p.byDst = grow(p.touching, nw), grow(p.byDst, nw)
+	sc.lists = grow(sc.lists, 3*len(p.entries))
+	lists := sc.lists[:0]
 	for w := 0; w < nw; w++ {
 		k := int(count[w])
 		p.touching[w] = lists[len(lists) : len(lists) : len(lists)+k]
@@ -498,35 +534,75 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	n := len(p.entries)
-	if n == 0 || len(f.Blocks) == 0 {
+	if n == 0 || nb == 0 {
 		return false
 	}
-	pos := make(map[*ori.Block]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		pos[b] = i
+	// The layout index of a block, found by its ID (IDs are small and
+	// dense: Func.NewBlock counts up), or in a map for IDs out of range.
+	maxID := int32(-1)
+	for _, b := range f.Blocks {
+		maxID = max(maxID, b.ID)
 	}
-	reach := make([]bool, len(f.Blocks))
-	stack := []*ori.Block{f.Blocks[0]}
+	var posMap map[*ori.Block]int
+	dense := maxID < int32(4*nb+64)
+	if dense {
+		sc.blockPos = grow(sc.blockPos, int(maxID)+1)
+		clear(sc.blockPos)
+		for i, b := range f.Blocks {
+			if b.ID < 0 || sc.blockPos[b.ID] != 0 {
+				dense = false // a negative or repeated ID (parsed IR only)
+				break
+			}
+			sc.blockPos[b.ID] = int32(i) + 1
+		}
+	}
+	if !dense {
+		posMap = make(map[*ori.Block]int, nb)
+		for i, b := range f.Blocks {
+			posMap[b] = i
+		}
+	}
+	pos := func(b *ori.Block) (int, bool) {
+		if posMap != nil {
+			i, ok := posMap[b]
+			return i, ok
+		}
+		if id := b.ID; id >= 0 && int(id) < len(sc.blockPos) {
+			if i := int(sc.blockPos[id]) - 1; i >= 0 && f.Blocks[i] == b {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	sc.reach = grow(sc.reach, nb)
+	reach := sc.reach
+	clear(reach)
+	stack := append(sc.stack[:0], f.Blocks[0])
 	reach[0] = true
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, s := range b.Succs {
-			if i, ok := pos[s]; ok && !reach[i] {
+			if i, ok := pos(s); ok && !reach[i] {
 				reach[i] = true
 				stack = append(stack, s)
 			}
 		}
 	}
+	sc.stack = stack
 	// Each block is summarized once (the words it writes, the copies it
 	// generates that survive it), so that the fixed point does not walk
 	// the instructions again on every sweep.
-	sum := make([]cpBlock, len(f.Blocks))
-	seen := make([]bool, len(p.touching))
+	sc.sum = grow(sc.sum, nb)
+	sum := sc.sum
+	sc.seen = grow(sc.seen, len(p.touching))
+	seen := sc.seen
+	clear(seen)
 	// The blocks' kills and gens fill two shared buffers, each block's
 	// lists starting where the previous block's end.
 	// (A block generates each copy at most once: n bounds the gens.)
-	killBuf, genBuf := make([]int32, 0, 2*nInsts), make([]int32, 0, n)
+	sc.killBuf, sc.genBuf = grow(sc.killBuf, 2*nInsts), grow(sc.genBuf, n)
+	killBuf, genBuf := sc.killBuf[:0], sc.genBuf[:0]
 	for bi, b := range f.Blocks {
 		if !reach[bi] {
 			continue
@@ -563,19 +639,22 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		killBuf, genBuf = kills[len(kills):], gens[len(gens):]
 		sum[bi] = cpBlock{kills: kills[:len(kills):len(kills)], gens: gens[:len(gens):len(gens)]}
 	}
-	preds := make([][]int32, len(f.Blocks))
+	sc.preds = grow(sc.preds, nb)
+	preds := sc.preds
 	nEdges := 0
 	for _, b := range f.Blocks {
 		nEdges += len(b.Preds)
 	}
-	predBuf := make([]int32, 0, nEdges)
+	sc.predBuf = grow(sc.predBuf, nEdges)
+	predBuf := sc.predBuf[:0]
 	for i, b := range f.Blocks {
+		preds[i] = nil
 		if !reach[i] {
 			continue
 		}
 		ps := predBuf[len(predBuf):]
 		for _, pb := range b.Preds {
-			if pi, ok := pos[pb]; ok && reach[pi] {
+			if pi, ok := pos(pb); ok && reach[pi] {
 				ps = append(ps, int32(pi))
 			}
 		}
@@ -584,24 +663,21 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			predBuf = predBuf[:len(predBuf)+len(ps)]
 		}
 	}
-	in := make([]cpSet, len(f.Blocks))
-	out := make([]cpSet, len(f.Blocks))
+	sc.in, sc.out = grow(sc.in, nb), grow(sc.out, nb)
+	in, out := sc.in, sc.out
 	sw := (n + 63) / 64
 	// Every block's two sets in one array; in[i] is written before it is
 	// read and out[i] is filled below, so what an earlier run left in
 	// the array does not matter.
-	if need := 2 * len(f.Blocks) * sw; cap(sc.sets) < need {
-		sc.sets = make([]uint64, need)
-	} else {
-		sc.sets = sc.sets[:need]
-	}
+	sc.sets = grow(sc.sets, 2*nb*sw)
 	sets := sc.sets
 	for i := range f.Blocks {
 		in[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i].fill() // optimistic start for a must-analysis
 	}
-	cur := newCPSet(n)
+	sc.cur = grow(sc.cur, sw)
+	cur := sc.cur
 	// Sweeps in block order until nothing changes: the greatest fixed
 	// point is the same in any order.
 	for changed := true; changed; {
@@ -716,14 +792,13 @@ func (p *copyProblem) rewriteUses(in *ori.Inst, avail cpSet) bool {
 				o.Reg = nr
 				changed = true
 			}
-			if o.Reg.Words != 1 || o.Neg || o.Abs || o.Not || !immSlot(in, i) {
+			if o.Reg.Words != 1 || o.Neg || o.Abs || o.Not || !o.Reg.Virtual {
 				continue
 			}
-			if !o.Reg.Virtual {
-				continue
-			}
+			// The copy first: most uses have none, and immSlot looks
+			// at every operand and modifier of in.
 			e, ok := p.lookup(avail, wordKey(o.Reg, 0))
-			if !ok || e.srcReg {
+			if !ok || e.srcReg || !immSlot(in, i) {
 				continue
 			}
 			if e.src.Kind == ori.OpdCBank && hasCBank(in, i) {
