@@ -55,6 +55,20 @@ type fpKnown struct {
 	m *fpKnownWords
 }
 
+// words returns the known MOVs of f, building them on the first call.
+func (k *fpKnown) words() *fpKnownWords {
+	if k.m == nil {
+		k.m = fpKnownMovs(k.f)
+	}
+	return k.m
+}
+
+// drop releases the known MOVs (after an edit that may change them).
+func (k *fpKnown) drop() {
+	k.m.release()
+	k.m = nil
+}
+
 // fpKnownWords is what fpKnownMovs found: for every virtual register word
 // of the function, how often it is written and, for the 32-bit R words a
 // MOV of a constant writes, that constant.
@@ -132,10 +146,7 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 		v = uint32(o.Imm)
 	case o.Kind == ori.OpdReg && o.Reg.IsZero() && !o.Reg.Class.IsPred():
 	case o.Kind == ori.OpdReg && o.Reg.Virtual && o.Reg.Class == ori.ClassR && o.Reg.Words == 1:
-		if k.m == nil {
-			k.m = fpKnownMovs(k.f)
-		}
-		x, ok := k.m.get(wordKey(o.Reg, 0))
+		x, ok := k.words().get(wordKey(o.Reg, 0))
 		if !ok {
 			return 0, false
 		}
@@ -155,11 +166,17 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 	return v, true
 }
 
-// fpFold folds every f32 instruction of f whose sources are known.
-func fpFold(f *ori.Func, s *Sites) bool {
-	k := &fpKnown{f: f}
-	defer func() { k.m.release() }()
+// fpFold folds every f32 instruction of f whose sources are known. k
+// holds the known MOVs of f, built at the first lookup; when the fold
+// changes f, it drops them (they may no longer hold), and otherwise
+// leaves them to the caller (f64ConstOperands reads the same table).
+func fpFold(f *ori.Func, s *Sites, k *fpKnown) bool {
 	changed := false
+	defer func() {
+		if changed {
+			k.drop()
+		}
+	}()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			switch in.Op {

@@ -108,8 +108,13 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 		}
 		c1 := sub(0, func() bool { return copyProp(f, s, cbank) })
 		c2 := sub(1, func() bool { return constFold(f, s) })
-		c3 := sub(2, func() bool { return fpFold(f, s) })
-		c4 := f64c && sub(3, func() bool { return f64ConstOperands(f, s, c.Arch) })
+		// The floating-point folds share one table of known MOVs
+		// (built at the first lookup; fpFold drops it when it changes
+		// anything).
+		k := &fpKnown{f: f}
+		c3 := sub(2, func() bool { return fpFold(f, s, k) })
+		c4 := f64c && sub(3, func() bool { return f64ConstOperands(f, s, c.Arch, k) })
+		k.drop()
 		c5 := ddiv && sub(4, func() bool { return ddivFold(f, s) })
 		if !c1 && !c2 && !c3 && !c4 && !c5 {
 			fixed = true
