@@ -340,6 +340,7 @@ type cpScratch struct {
 	stack    []*ori.Block
 	// Per instruction, copy, word or edge.
 	allEnds, ids, count, lists, killBuf, genBuf, predBuf []int32
+	defBuf, defOff, instBase                             []int32
 	touching, byDst                                      [][]int32
 	seen                                                 []bool
 	cur                                                  cpSet
@@ -387,6 +388,9 @@ type copyProblem struct {
 	starts []int32
 	// scratch for word ids of one instruction's writes.
 	defs []int32
+	// defBuf[defOff[g]:defOff[g+1]] are the ids instruction g (in layout
+	// order; block bi's first is instBase[bi]) writes.
+	defBuf, defOff, instBase []int32
 }
 
 // defIDs returns the ids of the numbered words in writes (unnumbered
@@ -405,6 +409,14 @@ func (p *copyProblem) defIDs(in *ori.Inst) []int32 {
 	return p.defs
 }
 
+// defsAt returns the ids of the numbered words instruction j of block bi
+// writes (defIDs, computed once per run: the summaries and the rewrite
+// walk ask for them again).
+func (p *copyProblem) defsAt(bi, j int) []int32 {
+	g := int(p.instBase[bi]) + j
+	return p.defBuf[p.defOff[g]:p.defOff[g+1]]
+}
+
 // first returns the index of the first copy instruction j of block bi
 // generates (its copies are [first, ends[bi][j])).
 func (p *copyProblem) first(bi, j int) int32 {
@@ -416,8 +428,8 @@ func (p *copyProblem) first(bi, j int) int32 {
 
 // step applies instruction j of block bi to avail: the copies touching a
 // word it writes die, then its own copies become available.
-func (p *copyProblem) step(avail cpSet, bi, j int, in *ori.Inst) {
-	for _, w := range p.defIDs(in) {
+func (p *copyProblem) step(avail cpSet, bi, j int) {
+	for _, w := range p.defsAt(bi, j) {
 		for _, c := range p.touching[w] {
 			avail.clear(int(c))
 		}
@@ -590,6 +602,22 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	sc.stack = stack
+	// The numbered words each instruction writes, once for the run.
+	sc.instBase = grow(sc.instBase, nb)
+	sc.defOff = grow(sc.defOff, nInsts+1)
+	defBuf := sc.defBuf[:0]
+	g := 0
+	for bi, b := range f.Blocks {
+		sc.instBase[bi] = int32(g)
+		for _, in := range b.Insts {
+			sc.defOff[g] = int32(len(defBuf))
+			defBuf = append(defBuf, p.defIDs(in)...)
+			g++
+		}
+	}
+	sc.defOff[g] = int32(len(defBuf))
+	sc.defBuf = defBuf
+	p.defBuf, p.defOff, p.instBase = defBuf, sc.defOff, sc.instBase
 	// Each block is summarized once (the words it writes, the copies it
 	// generates that survive it), so that the fixed point does not walk
 	// the instructions again on every sweep.
@@ -608,8 +636,8 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			continue
 		}
 		kills := killBuf[:0]
-		for _, in := range b.Insts {
-			for _, w := range p.defIDs(in) {
+		for j := range b.Insts {
+			for _, w := range p.defsAt(bi, j) {
 				if !seen[w] {
 					seen[w] = true
 					kills = append(kills, w)
@@ -629,7 +657,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 					gens = append(gens, c)
 				}
 			}
-			for _, w := range p.defIDs(b.Insts[j]) {
+			for _, w := range p.defsAt(bi, j) {
 				seen[w] = true
 			}
 		}
@@ -720,10 +748,14 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		cur.copyFrom(in[i])
 		for j, ins := range b.Insts {
-			if s.Try(f, ins, "propagate copies into the sources", func() bool { return p.rewriteUses(ins, cur) }) {
+			if s == nil { // no closure per instruction
+				if p.rewriteUses(ins, cur) {
+					changed = true
+				}
+			} else if s.Try(f, ins, "propagate copies into the sources", func() bool { return p.rewriteUses(ins, cur) }) {
 				changed = true
 			}
-			p.step(cur, i, j, ins)
+			p.step(cur, i, j)
 		}
 	}
 	return changed
