@@ -25,8 +25,8 @@
 //     (other results must be RZ/PT). Its key is the opcode, the modifiers,
 //     the result shape and the sources by value number (with their
 //     -, |..| and ! flags); IADD3 and IMAD without modifiers sort their
-//     commutative sources. ptxas hashes the same fields with FNV-1a; a Go
-//     map keyed by the canonical key string does the same job.
+//     commutative sources. ptxas hashes the same fields with FNV-1a; a
+//     hash table over the canonical key bytes does the same job.
 //   - When a candidate's key is in the table and the recorded result
 //     register still holds the recorded value numbers, the candidate is
 //     rewritten in place (same ID) into MOV dst = earlier result (a .64
@@ -63,6 +63,8 @@
 package opt
 
 import (
+	"bytes"
+	"hash/maphash"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,8 +109,9 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 	// growing again in every block.
 	s := csePool.Get().(*cseState)
 	defer csePool.Put(s)
-	if s.table == nil {
-		s.table = map[string]cseAvail{}
+	if s.index == nil {
+		s.index = map[uint64]int32{}
+		s.seed = maphash.MakeSeed()
 	}
 	moveEquiv := !c.Bool("DisableMoveCommoning")
 	for _, b := range f.Blocks {
@@ -146,14 +149,6 @@ func cseWordOf(r ori.Reg, i int) cseWord {
 	return cseWord{n: r.N + int32(i), class: r.Class}
 }
 
-func cseWords(r ori.Reg) []cseWord {
-	ws := make([]cseWord, 0, r.Words)
-	for i := 0; i < int(r.Words); i++ {
-		ws = append(ws, cseWordOf(r, i))
-	}
-	return ws
-}
-
 type cseAvail struct {
 	dst ori.Reg
 	vns []int
@@ -166,8 +161,19 @@ type cseState struct {
 	// empty in constant time (a map cleared for every block was most
 	// of the walk).
 	vn, pvn wordTable[int]
-	next    int
-	table   map[string]cseAvail
+	// The block's table of available computations: entries by the hash
+	// of their key (chained when two keys share a hash), the keys and
+	// the value numbers in buffers emptied per block (a string and a
+	// slice per candidate instruction were most of the walk's
+	// allocations).
+	index map[uint64]int32 // 1 + the newest entry with the hash
+	ents  []cseEntry
+	keys  []byte
+	vnBuf []int
+	seed  maphash.Seed
+	// movVNs is the walk's scratch for a copied register's numbers.
+	movVNs []int
+	next   int
 	// buf and tmp are instKey's reused buffers.
 	buf, tmp []byte
 }
@@ -187,6 +193,39 @@ func (s *cseState) get(w cseWord) int {
 	return v
 }
 
+// cseEntry is one computation in the block's table: its key
+// (keys[lo:hi]), the previous entry with the same hash (-1: none) and
+// where its value is.
+type cseEntry struct {
+	lo, hi int32
+	next   int32
+	avail  cseAvail
+}
+
+// lookup returns the entry whose key is key.
+func (s *cseState) lookup(key []byte) (*cseAvail, bool) {
+	h := maphash.Bytes(s.seed, key)
+	for i := s.index[h] - 1; i >= 0; i = s.ents[i].next {
+		if e := &s.ents[i]; bytes.Equal(s.keys[e.lo:e.hi], key) {
+			return &e.avail, true
+		}
+	}
+	return nil, false
+}
+
+// put enters a under key, replacing what the key held.
+func (s *cseState) put(key []byte, a cseAvail) {
+	if e, ok := s.lookup(key); ok {
+		*e = a
+		return
+	}
+	h := maphash.Bytes(s.seed, key)
+	lo := int32(len(s.keys))
+	s.keys = append(s.keys, key...)
+	s.ents = append(s.ents, cseEntry{lo: lo, hi: int32(len(s.keys)), next: s.index[h] - 1, avail: a})
+	s.index[h] = int32(len(s.ents))
+}
+
 // vnTable returns the table holding w's value number and its key there.
 func (s *cseState) vnTable(w cseWord) (*wordTable[int], wkey) {
 	k := wkey{n: w.n, class: w.class, w: w.word}
@@ -204,15 +243,6 @@ func (s *cseState) forget() {
 
 // csePool keeps the block walk's state (tables, keys) between runs.
 var csePool = sync.Pool{New: func() any { return new(cseState) }}
-
-func (s *cseState) regVNs(r ori.Reg) []int {
-	ws := cseWords(r)
-	out := make([]int, len(ws))
-	for i, w := range ws {
-		out[i] = s.get(w)
-	}
-	return out
-}
 
 // The keys are built by appending to one reused buffer: instKey ran for
 // every instruction of every block, and a builder, a string per
@@ -246,7 +276,7 @@ func (s *cseState) appendReg(b []byte, r ori.Reg) []byte {
 		return b
 	}
 	b = append(b, r.Class.String()...)
-	for i := 0; i < int(r.Words); i++ { // cseWords without its slice
+	for i := 0; i < int(r.Words); i++ { // word by word, without a slice
 		b = append(b, 'v')
 		b = strconv.AppendInt(b, int64(s.get(cseWordOf(r, i))), 10)
 	}
@@ -410,7 +440,8 @@ func (s *cseState) instKey(in *ori.Inst) []byte {
 // (emptied) state.
 func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *cseState) bool {
 	s.forget()
-	clear(s.table)
+	clear(s.index)
+	s.ents, s.keys, s.vnBuf = s.ents[:0], s.keys[:0], s.vnBuf[:0]
 	s.next = 0
 	changed := false
 	var selfMoves map[*ori.Inst]bool // made at the first self-move
@@ -449,7 +480,7 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *c
 		if res := cseResult(in); res >= 0 {
 			key := s.instKey(in)
 			dst := in.Dsts[res]
-			if e, ok := s.table[string(key)]; ok && s.holds(e.dst, e.vns) && (dst.Reg == e.dst || !e.dst.Overlaps(dst.Reg)) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
+			if e, ok := s.lookup(key); ok && s.holds(e.dst, e.vns) && (dst.Reg == e.dst || !e.dst.Overlaps(dst.Reg)) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
 				src := ori.R(e.dst)
 				in.Op = ori.OpMOV
 				in.Mods = nil
@@ -469,11 +500,12 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *c
 					selfMoves[in] = true
 				}
 			} else {
-				vns := make([]int, dst.Reg.Words)
-				for i := range vns {
-					vns[i] = s.fresh()
+				start := len(s.vnBuf)
+				for range dst.Reg.Words {
+					s.vnBuf = append(s.vnBuf, s.fresh())
 				}
-				s.table[string(key)] = cseAvail{dst: dst.Reg, vns: vns}
+				vns := s.vnBuf[start:len(s.vnBuf):len(s.vnBuf)]
+				s.put(key, cseAvail{dst: dst.Reg, vns: vns})
 				copied = vns
 				s.define(in, copied)
 				continue
@@ -482,7 +514,11 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *c
 			d, o := in.Dsts[0], in.Srcs[0]
 			if d.Kind == ori.OpdReg && o.Kind == ori.OpdReg && !o.Neg && !o.Abs && !o.Not &&
 				!o.Reg.IsZero() && o.Reg.Words == d.Reg.Words && o.Reg.Class == d.Reg.Class {
-				copied = s.regVNs(o.Reg)
+				s.movVNs = s.movVNs[:0]
+				for i := 0; i < int(o.Reg.Words); i++ { // word by word, without a slice
+					s.movVNs = append(s.movVNs, s.get(cseWordOf(o.Reg, i)))
+				}
+				copied = s.movVNs
 			}
 		}
 		s.define(in, copied)
@@ -498,7 +534,7 @@ func (s *cseState) define(in *ori.Inst, vns []int) {
 		if o.Kind != ori.OpdReg || o.Reg.IsZero() {
 			continue
 		}
-		for i := 0; i < int(o.Reg.Words); i++ { // cseWords without its slice
+		for i := 0; i < int(o.Reg.Words); i++ { // word by word, without a slice
 			t, k := s.vnTable(cseWordOf(o.Reg, i))
 			if vns != nil && !guarded && i < len(vns) {
 				t.set(k, vns[i])
@@ -510,8 +546,7 @@ func (s *cseState) define(in *ori.Inst, vns []int) {
 }
 
 // holds reports whether r's words have the value numbers vns
-// (equalInts(s.regVNs(r), vns) without the slice; like regVNs it
-// numbers every word it has not seen).
+// (numbering, like get, every word it has not seen).
 func (s *cseState) holds(r ori.Reg, vns []int) bool {
 	same := int(r.Words) == len(vns)
 	for i := 0; i < int(r.Words); i++ {
