@@ -68,7 +68,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -107,8 +106,8 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 	// One state serves every block (emptied between them), and is kept
 	// between runs, so that its tables keep their room instead of
 	// growing again in every block.
-	s := csePool.Get().(*cseState)
-	defer csePool.Put(s)
+	s := csePool.get()
+	defer csePool.put(s)
 	if s.index == nil {
 		s.index = map[uint64]int32{}
 		s.seed = maphash.MakeSeed()
@@ -242,7 +241,7 @@ func (s *cseState) forget() {
 }
 
 // csePool keeps the block walk's state (tables, keys) between runs.
-var csePool = sync.Pool{New: func() any { return new(cseState) }}
+var csePool keepPool[cseState]
 
 // The keys are built by appending to one reused buffer: instKey ran for
 // every instruction of every block, and a builder, a string per
@@ -571,8 +570,8 @@ func (s *cseState) holds(r ori.Reg, vns []int) bool {
 func commonDominated(f *ori.Func, sites *Sites) bool {
 	// Definitions per register, counted in a dense table (word 0 of each
 	// register's slot; a map was a third of the pass).
-	defs := cseDefsPool.Get().(*wordTable[int32])
-	defer cseDefsPool.Put(defs)
+	defs := cseDefsPool.get()
+	defer cseDefsPool.put(defs)
 	defs.reset()
 	count := func(r ori.Reg, n int32) {
 		k := wkey{n: r.N, class: r.Class}
@@ -623,8 +622,8 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 	// The dominator tree (cached per CFG generation) as child lists by
 	// layout index, each in layout order.
 	dom := ori.Dominators(f)
-	sc := cseDomPool.Get().(*cseDomScratch)
-	defer cseDomPool.Put(sc)
+	sc := cseDomPool.get()
+	defer cseDomPool.put(sc)
 	nb := len(f.Blocks)
 	sc.first, sc.next, sc.last = grow(sc.first, nb), grow(sc.next, nb), grow(sc.last, nb)
 	for i := range nb {
@@ -704,7 +703,7 @@ type cseDomScratch struct {
 	buf               []byte
 }
 
-var cseDomPool = sync.Pool{New: func() any { return new(cseDomScratch) }}
+var cseDomPool keepPool[cseDomScratch]
 
 // index returns a function finding a block's layout index: by ID in a
 // dense table (IDs are small and dense: Func.NewBlock counts up), or in
@@ -747,4 +746,4 @@ func (sc *cseDomScratch) index(f *ori.Func) func(*ori.Block) (int, bool) {
 }
 
 // cseDefsPool keeps commonDominated's definition counts between calls.
-var cseDefsPool = sync.Pool{New: func() any { return new(wordTable[int32]) }}
+var cseDefsPool keepPool[wordTable[int32]]

@@ -75,8 +75,6 @@ package opt
 // definition.
 
 import (
-	"sync"
-
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
@@ -346,7 +344,7 @@ type cpScratch struct {
 	cur                                                  cpSet
 }
 
-var cpPool = sync.Pool{New: func() any { return new(cpScratch) }}
+var cpPool keepPool[cpScratch]
 
 // grow returns s with length n, reusing its array when it is large
 // enough; the contents are not cleared.
@@ -371,7 +369,8 @@ func (sc *cpScratch) release(p *copyProblem) {
 	p.words.n = 0
 	sc.words, sc.entries = p.words, p.entries[:0]
 	sc.ends, sc.touching, sc.byDst = p.ends, p.touching, p.byDst
-	cpPool.Put(sc)
+	clear(sc.stack[:cap(sc.stack)]) // the pool keeps sc: hold no blocks
+	cpPool.put(sc)
 }
 
 type copyProblem struct {
@@ -467,7 +466,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	// The word numbering, the copies, the available sets and the other
 	// tables are kept between runs (cpScratch): every GeneralOptimize
 	// round of every phase runs this over the whole function.
-	sc := cpPool.Get().(*cpScratch)
+	sc := cpPool.get()
 	nb := len(f.Blocks)
 	p := &copyProblem{ends: grow(sc.ends, nb), starts: grow(sc.starts, nb)}
 	sc.starts = p.starts

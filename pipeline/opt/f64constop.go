@@ -48,7 +48,6 @@ package opt
 
 import (
 	"math"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -77,8 +76,8 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int, k *fpKnown) bool {
 	if !has {
 		return false
 	}
-	local := f64LocalPool.Get().(*wordTable[f64Word])
-	defer f64LocalPool.Put(local)
+	local := f64LocalPool.get()
+	defer f64LocalPool.put(local)
 	changed := false
 	for _, b := range f.Blocks {
 		// Only a block's instructions up to its last f64 operation
@@ -115,7 +114,7 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int, k *fpKnown) bool {
 
 // f64LocalPool keeps the per-block tables of f64ConstOperands between
 // calls (see fpKnownPool).
-var f64LocalPool = sync.Pool{New: func() any { return new(wordTable[f64Word]) }}
+var f64LocalPool keepPool[wordTable[f64Word]]
 
 // f64Word is what a block knows of a register word it wrote.
 type f64Word struct {

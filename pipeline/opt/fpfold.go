@@ -41,8 +41,6 @@ package opt
 // than RCP are not folded.
 
 import (
-	"sync"
-
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sim/fp"
 )
@@ -93,19 +91,19 @@ func (k *fpKnownWords) get(w wkey) (uint32, bool) {
 // allocating dense tables sized by the function's register count each
 // time cost more than the maps they replaced. (A pool, as functions
 // compile concurrently.)
-var fpKnownPool = sync.Pool{New: func() any { return new(fpKnownWords) }}
+var fpKnownPool keepPool[fpKnownWords]
 
 // release hands k back for another fpKnownMovs; k must not be used after.
 func (k *fpKnownWords) release() {
 	if k != nil {
-		fpKnownPool.Put(k)
+		fpKnownPool.put(k)
 	}
 }
 
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
 // of a 32-bit immediate or RZ. The caller releases the result.
 func fpKnownMovs(f *ori.Func) *fpKnownWords {
-	k := fpKnownPool.Get().(*fpKnownWords)
+	k := fpKnownPool.get()
 	k.t.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {

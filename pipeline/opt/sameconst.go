@@ -41,7 +41,6 @@ package opt
 
 import (
 	"slices"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -122,8 +121,8 @@ func rematSameConsts(f *ori.Func, c *Context) (bool, error) {
 // record for every register the function touches was most of the
 // pass's time and memory).
 func sameConstCandidates(f *ori.Func) map[int32]*sameVal {
-	screen := sameConstScreenPool.Get().(*wordTable[bool])
-	defer sameConstScreenPool.Put(screen)
+	screen := sameConstScreenPool.get()
+	defer sameConstScreenPool.put(screen)
 	screen.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -294,7 +293,7 @@ func sameConstDefOK(in *ori.Inst, k int) bool {
 }
 
 // sameConstScreenPool keeps sameConstCandidates's screen between calls.
-var sameConstScreenPool = sync.Pool{New: func() any { return new(wordTable[bool]) }}
+var sameConstScreenPool keepPool[wordTable[bool]]
 
 // sameConstUses rewrites in's reads of chosen registers and returns it,
 // preceded by the MOVs of constants it needs.
