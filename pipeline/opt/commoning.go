@@ -625,7 +625,7 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 	sc := cseDomPool.get()
 	defer cseDomPool.put(sc)
 	nb := len(f.Blocks)
-	sc.first, sc.next, sc.last = grow(sc.first, nb), grow(sc.next, nb), grow(sc.last, nb)
+	sc.first, sc.next, sc.last = growScratch(sc.first, nb), growScratch(sc.next, nb), growScratch(sc.last, nb)
 	for i := range nb {
 		sc.first[i], sc.next[i], sc.last[i] = -1, -1, -1
 	}
@@ -714,7 +714,7 @@ func (sc *cseDomScratch) index(f *ori.Func) func(*ori.Block) (int, bool) {
 		maxID = max(maxID, b.ID)
 	}
 	if maxID < int32(4*len(f.Blocks)+64) {
-		sc.pos = grow(sc.pos, int(maxID)+1)
+		sc.pos = growScratch(sc.pos, int(maxID)+1)
 		clear(sc.pos)
 		dense := true
 		for i, b := range f.Blocks {

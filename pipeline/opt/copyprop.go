@@ -346,9 +346,9 @@ type cpScratch struct {
 
 var cpPool keepPool[cpScratch]
 
-// grow returns s with length n, reusing its array when it is large
+// growScratch returns s with length n, reusing its array when it is large
 // enough; the contents are not cleared.
-func grow[T any](s []T, n int) []T {
+func growScratch[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/4)
 	}
@@ -468,7 +468,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	// round of every phase runs this over the whole function.
 	sc := cpPool.get()
 	nb := len(f.Blocks)
-	p := &copyProblem{ends: grow(sc.ends, nb), starts: grow(sc.starts, nb)}
+	p := &copyProblem{ends: growScratch(sc.ends, nb), starts: growScratch(sc.starts, nb)}
 	sc.starts = p.starts
 	p.words, p.entries = sc.words, sc.entries[:0]
 	p.touching, p.byDst = sc.touching, sc.byDst
@@ -481,7 +481,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	for _, b := range f.Blocks {
 		nInsts += len(b.Insts)
 	}
-	sc.allEnds = grow(sc.allEnds, nInsts)
+	sc.allEnds = growScratch(sc.allEnds, nInsts)
 	allEnds := sc.allEnds
 	for bi, b := range f.Blocks {
 		ends := allEnds[:len(b.Insts):len(b.Insts)]
@@ -503,7 +503,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		p.ends[bi] = ends
 	}
-	sc.ids = grow(sc.ids, 2*len(p.entries))
+	sc.ids = growScratch(sc.ids, 2*len(p.entries))
 	ids := sc.ids // dst and src word ids per copy (-1: none)
 	for c := range p.entries {
 		e := &p.entries[c]
@@ -513,7 +513,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	nw := int(p.words.n)
-	sc.count = grow(sc.count, 2*nw)
+	sc.count = growScratch(sc.count, 2*nw)
 	count := sc.count // touching, then byDst
 	clear(count)
 	for c := range p.entries {
@@ -523,8 +523,8 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			count[id]++
 		}
 	}
-	p.touching, p.byDst = grow(p.touching, nw), grow(p.byDst, nw)
-	sc.lists = grow(sc.lists, 3*len(p.entries))
+	p.touching, p.byDst = growScratch(p.touching, nw), growScratch(p.byDst, nw)
+	sc.lists = growScratch(sc.lists, 3*len(p.entries))
 	lists := sc.lists[:0]
 	for w := 0; w < nw; w++ {
 		k := int(count[w])
@@ -557,7 +557,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	var posMap map[*ori.Block]int
 	dense := maxID < int32(4*nb+64)
 	if dense {
-		sc.blockPos = grow(sc.blockPos, int(maxID)+1)
+		sc.blockPos = growScratch(sc.blockPos, int(maxID)+1)
 		clear(sc.blockPos)
 		for i, b := range f.Blocks {
 			if b.ID < 0 || sc.blockPos[b.ID] != 0 {
@@ -585,7 +585,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		return 0, false
 	}
-	sc.reach = grow(sc.reach, nb)
+	sc.reach = growScratch(sc.reach, nb)
 	reach := sc.reach
 	clear(reach)
 	stack := append(sc.stack[:0], f.Blocks[0])
@@ -602,8 +602,8 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	}
 	sc.stack = stack
 	// The numbered words each instruction writes, once for the run.
-	sc.instBase = grow(sc.instBase, nb)
-	sc.defOff = grow(sc.defOff, nInsts+1)
+	sc.instBase = growScratch(sc.instBase, nb)
+	sc.defOff = growScratch(sc.defOff, nInsts+1)
 	defBuf := sc.defBuf[:0]
 	g := 0
 	for bi, b := range f.Blocks {
@@ -620,15 +620,15 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	// Each block is summarized once (the words it writes, the copies it
 	// generates that survive it), so that the fixed point does not walk
 	// the instructions again on every sweep.
-	sc.sum = grow(sc.sum, nb)
+	sc.sum = growScratch(sc.sum, nb)
 	sum := sc.sum
-	sc.seen = grow(sc.seen, len(p.touching))
+	sc.seen = growScratch(sc.seen, len(p.touching))
 	seen := sc.seen
 	clear(seen)
 	// The blocks' kills and gens fill two shared buffers, each block's
 	// lists starting where the previous block's end.
 	// (A block generates each copy at most once: n bounds the gens.)
-	sc.killBuf, sc.genBuf = grow(sc.killBuf, 2*nInsts), grow(sc.genBuf, n)
+	sc.killBuf, sc.genBuf = growScratch(sc.killBuf, 2*nInsts), growScratch(sc.genBuf, n)
 	killBuf, genBuf := sc.killBuf[:0], sc.genBuf[:0]
 	for bi, b := range f.Blocks {
 		if !reach[bi] {
@@ -666,13 +666,13 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		killBuf, genBuf = kills[len(kills):], gens[len(gens):]
 		sum[bi] = cpBlock{kills: kills[:len(kills):len(kills)], gens: gens[:len(gens):len(gens)]}
 	}
-	sc.preds = grow(sc.preds, nb)
+	sc.preds = growScratch(sc.preds, nb)
 	preds := sc.preds
 	nEdges := 0
 	for _, b := range f.Blocks {
 		nEdges += len(b.Preds)
 	}
-	sc.predBuf = grow(sc.predBuf, nEdges)
+	sc.predBuf = growScratch(sc.predBuf, nEdges)
 	predBuf := sc.predBuf[:0]
 	for i, b := range f.Blocks {
 		preds[i] = nil
@@ -690,20 +690,20 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			predBuf = predBuf[:len(predBuf)+len(ps)]
 		}
 	}
-	sc.in, sc.out = grow(sc.in, nb), grow(sc.out, nb)
+	sc.in, sc.out = growScratch(sc.in, nb), growScratch(sc.out, nb)
 	in, out := sc.in, sc.out
 	sw := (n + 63) / 64
 	// Every block's two sets in one array; in[i] is written before it is
 	// read and out[i] is filled below, so what an earlier run left in
 	// the array does not matter.
-	sc.sets = grow(sc.sets, 2*nb*sw)
+	sc.sets = growScratch(sc.sets, 2*nb*sw)
 	sets := sc.sets
 	for i := range f.Blocks {
 		in[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i].fill() // optimistic start for a must-analysis
 	}
-	sc.cur = grow(sc.cur, sw)
+	sc.cur = growScratch(sc.cur, sw)
 	cur := sc.cur
 	// Sweeps in block order until nothing changes: the greatest fixed
 	// point is the same in any order.
