@@ -198,6 +198,7 @@ func (s *cseState) get(w cseWord) int {
 type cseEntry struct {
 	lo, hi int32
 	next   int32
+	h      uint64 // the key's hash
 	avail  cseAvail
 }
 
@@ -218,11 +219,35 @@ func (s *cseState) put(key []byte, a cseAvail) {
 		*e = a
 		return
 	}
+	s.add(key, a)
+}
+
+// add enters a under key, which the table does not hold.
+func (s *cseState) add(key []byte, a cseAvail) {
 	h := maphash.Bytes(s.seed, key)
 	lo := int32(len(s.keys))
 	s.keys = append(s.keys, key...)
-	s.ents = append(s.ents, cseEntry{lo: lo, hi: int32(len(s.keys)), next: s.index[h] - 1, avail: a})
+	s.ents = append(s.ents, cseEntry{lo: lo, hi: int32(len(s.keys)), next: s.index[h] - 1, h: h, avail: a})
 	s.index[h] = int32(len(s.ents))
+}
+
+// popTo removes the entries from the mark-th on, newest first (the
+// dominator walk's scoping: a block's entries go when its subtree is
+// done, and each is then the newest with its hash).
+func (s *cseState) popTo(mark int) {
+	if mark >= len(s.ents) {
+		return
+	}
+	for i := len(s.ents) - 1; i >= mark; i-- {
+		e := &s.ents[i]
+		if e.next < 0 {
+			delete(s.index, e.h)
+		} else {
+			s.index[e.h] = e.next + 1
+		}
+	}
+	s.keys = s.keys[:s.ents[mark].lo]
+	s.ents = s.ents[:mark]
 }
 
 // vnTable returns the table holding w's value number and its key there.
@@ -646,17 +671,18 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 		}
 		sc.last[di] = int32(i + 1)
 	}
-	s := &cseState{names: true, buf: sc.buf}
-	table := sc.table
-	if table == nil {
-		table = map[string]ori.Reg{}
-		sc.table = table
+	// The table is a cseState's (its entries popped as the walk leaves
+	// a subtree), keyed by register names.
+	s := &sc.table
+	s.names = true
+	if s.index == nil {
+		s.index = map[uint64]int32{}
+		s.seed = maphash.MakeSeed()
 	}
-	added := sc.added[:0]
 	changed := false
 	var walk func(bi int32)
 	walk = func(bi int32) {
-		mark := len(added)
+		mark := len(s.ents)
 		for _, in := range f.Blocks[bi].Insts {
 			res := candidate(in)
 			if res < 0 {
@@ -664,7 +690,8 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 			}
 			key := s.instKey(in)
 			dst := in.Dsts[res]
-			if r, ok := table[string(key)]; ok {
+			if e, ok := s.lookup(key); ok {
+				r := e.dst
 				if !r.Overlaps(dst.Reg) && sites.Allow(f, in.ID, "reuse an equal computation from a dominating block") {
 					in.Op = ori.OpMOV
 					in.Mods = nil
@@ -674,33 +701,24 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 				}
 				continue
 			}
-			k := string(key)
-			table[k] = dst.Reg
-			added = append(added, k)
+			s.add(key, cseAvail{dst: dst.Reg})
 		}
 		for c := sc.first[bi]; c >= 0; c = sc.next[c] {
 			walk(c)
 		}
-		for _, k := range added[mark:] {
-			delete(table, k)
-		}
-		clear(added[mark:])
-		added = added[:mark]
+		s.popTo(mark)
 	}
 	walk(0)
-	sc.buf, sc.added = s.buf, added
 	return changed
 }
 
 // cseDomScratch is commonDominated's scratch, kept between calls: the
 // dominator tree's child lists (first child, next sibling, last child
-// by layout index), the block index, the table and the key buffers.
+// by layout index), the block index and the scoped table.
 type cseDomScratch struct {
 	first, next, last []int32
 	pos               []int32
-	table             map[string]ori.Reg
-	added             []string
-	buf               []byte
+	table             cseState
 }
 
 var cseDomPool keepPool[cseDomScratch]

@@ -208,4 +208,16 @@ func TestCSETableEntries(t *testing.T) {
 	if e, ok := s.lookup([]byte("IADD3|R1,|Rv1")); !ok || e.dst != a.dst || len(s.ents) != 2 {
 		t.Fatalf("replaced key: %v %v, %d entries", e, ok, len(s.ents))
 	}
+	// Scoping (the dominator walk): what was added after a mark goes.
+	s.add([]byte("LOP3|R1,|Rv4"), b)
+	s.popTo(1)
+	if _, ok := s.lookup([]byte("LOP3|R1,|Rv4")); ok {
+		t.Fatal("an entry added after the mark survived popTo")
+	}
+	if _, ok := s.lookup([]byte("IADD3|R1,|Rv1")); ok {
+		t.Fatal("the second entry survived popTo(1)")
+	}
+	if e, ok := s.lookup([]byte("IADD3|R1,|Rv1,Rv2")); !ok || e.dst != a.dst || len(s.index) != 1 {
+		t.Fatalf("the first entry after popTo(1): %v %v, %d hashes", e, ok, len(s.index))
+	}
 }
