@@ -339,9 +339,11 @@ type cpScratch struct {
 	// Per instruction, copy, word or edge.
 	allEnds, ids, count, lists, killBuf, genBuf, predBuf []int32
 	defBuf, defOff, instBase                             []int32
-	touching, byDst                                      [][]int32
-	seen                                                 []bool
-	cur                                                  cpSet
+	// dstRead marks the copies' destinations that are read.
+	dstRead         wordTable[uint8]
+	touching, byDst [][]int32
+	seen            []bool
+	cur             cpSet
 }
 
 var cpPool keepPool[cpScratch]
@@ -503,6 +505,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		p.ends[bi] = ends
 	}
+	p.dropUnread(f, sc)
 	sc.ids = growScratch(sc.ids, 2*len(p.entries))
 	ids := sc.ids // dst and src word ids per copy (-1: none)
 	for c := range p.entries {
@@ -758,6 +761,61 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	return changed
+}
+
+// dropUnread removes the copies whose destination no instruction reads
+// (typically the copies an earlier run propagated everywhere, left for
+// dead-code elimination), renumbering the rest and the per-instruction
+// ends. A use is only rewritten through a copy of the word it reads, or
+// through a copy of a copy's source (which the copy reads), and each
+// copy's availability depends on the definitions alone, so the copies
+// left make the same rewrites; the dataflow then runs over fewer.
+func (p *copyProblem) dropUnread(f *ori.Func, sc *cpScratch) {
+	if len(p.entries) == 0 {
+		return
+	}
+	t := &sc.dstRead // 1: a copy's destination, 2: one that is read
+	t.reset()
+	for i := range p.entries {
+		t.set(p.entries[i].dst, 1)
+	}
+	mark := func(r ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		for i := 0; i < int(r.Words); i++ {
+			k := wordKey(r, i)
+			if v, ok := t.get(k); ok && v == 1 {
+				t.set(k, 2)
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			mark(in.Guard)
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+					mark(o.Reg)
+				}
+			}
+		}
+	}
+	kept := 0
+	for bi := range p.ends {
+		c := int(p.starts[bi])
+		p.starts[bi] = int32(kept)
+		ends := p.ends[bi]
+		for j, end := range ends {
+			for ; c < int(end); c++ {
+				if v, _ := t.get(p.entries[c].dst); v == 2 {
+					p.entries[kept] = p.entries[c]
+					kept++
+				}
+			}
+			ends[j] = int32(kept)
+		}
+	}
+	p.entries = p.entries[:kept]
 }
 
 // killedLater reports whether a word of copy e (its dst, or its src
