@@ -464,8 +464,10 @@ func (s *cseState) instKey(in *ori.Inst) []byte {
 // (emptied) state.
 func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *cseState) bool {
 	s.forget()
-	clear(s.index)
-	s.ents, s.keys, s.vnBuf = s.ents[:0], s.keys[:0], s.vnBuf[:0]
+	// Entry by entry: clearing the map would visit all the room the
+	// largest block ever gave it, once per block of every function.
+	s.popTo(0)
+	s.vnBuf = s.vnBuf[:0]
 	s.next = 0
 	changed := false
 	var selfMoves map[*ori.Inst]bool // made at the first self-move
