@@ -25,8 +25,8 @@
 //     (other results must be RZ/PT). Its key is the opcode, the modifiers,
 //     the result shape and the sources by value number (with their
 //     -, |..| and ! flags); IADD3 and IMAD without modifiers sort their
-//     commutative sources. ptxas hashes the same fields with FNV-1a; a Go
-//     map keyed by the canonical key string does the same job.
+//     commutative sources. ptxas hashes the same fields with FNV-1a; a
+//     hash table over the canonical key bytes does the same job.
 //   - When a candidate's key is in the table and the recorded result
 //     register still holds the recorded value numbers, the candidate is
 //     rewritten in place (same ID) into MOV dst = earlier result (a .64
@@ -63,10 +63,11 @@
 package opt
 
 import (
+	"bytes"
+	"hash/maphash"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -102,9 +103,15 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 		return false, nil
 	}
 	changed := false
-	// One state serves every block (emptied between them), so that its
-	// maps keep their room instead of growing again in every block.
-	s := &cseState{vn: map[cseWord]int{}, table: map[string]cseAvail{}}
+	// One state serves every block (emptied between them), and is kept
+	// between runs, so that its tables keep their room instead of
+	// growing again in every block.
+	s := csePool.get()
+	defer csePool.put(s)
+	if s.index == nil {
+		s.index = map[uint64]int32{}
+		s.seed = maphash.MakeSeed()
+	}
 	moveEquiv := !c.Bool("DisableMoveCommoning")
 	for _, b := range f.Blocks {
 		if commonBlock(f, b, c.Sites, moveEquiv, s) {
@@ -141,14 +148,6 @@ func cseWordOf(r ori.Reg, i int) cseWord {
 	return cseWord{n: r.N + int32(i), class: r.Class}
 }
 
-func cseWords(r ori.Reg) []cseWord {
-	ws := make([]cseWord, 0, r.Words)
-	for i := 0; i < int(r.Words); i++ {
-		ws = append(ws, cseWordOf(r, i))
-	}
-	return ws
-}
-
 type cseAvail struct {
 	dst ori.Reg
 	vns []int
@@ -156,9 +155,24 @@ type cseAvail struct {
 
 type cseState struct {
 	names bool // key registers by name (stable registers) instead of value number
-	vn    map[cseWord]int
-	next  int
-	table map[string]cseAvail
+	// vn holds the value numbers of virtual register words, pvn those of
+	// physical registers (a CALL forgets pvn alone); dense tables that
+	// empty in constant time (a map cleared for every block was most
+	// of the walk).
+	vn, pvn wordTable[int]
+	// The block's table of available computations: entries by the hash
+	// of their key (chained when two keys share a hash), the keys and
+	// the value numbers in buffers emptied per block (a string and a
+	// slice per candidate instruction were most of the walk's
+	// allocations).
+	index map[uint64]int32 // 1 + the newest entry with the hash
+	ents  []cseEntry
+	keys  []byte
+	vnBuf []int
+	seed  maphash.Seed
+	// movVNs is the walk's scratch for a copied register's numbers.
+	movVNs []int
+	next   int
 	// buf and tmp are instKey's reused buffers.
 	buf, tmp []byte
 }
@@ -169,22 +183,90 @@ func (s *cseState) fresh() int {
 }
 
 func (s *cseState) get(w cseWord) int {
-	if v, ok := s.vn[w]; ok {
+	t, k := s.vnTable(w)
+	if v, ok := t.get(k); ok {
 		return v
 	}
 	v := s.fresh()
-	s.vn[w] = v
+	t.set(k, v)
 	return v
 }
 
-func (s *cseState) regVNs(r ori.Reg) []int {
-	ws := cseWords(r)
-	out := make([]int, len(ws))
-	for i, w := range ws {
-		out[i] = s.get(w)
-	}
-	return out
+// cseEntry is one computation in the block's table: its key
+// (keys[lo:hi]), the previous entry with the same hash (-1: none) and
+// where its value is.
+type cseEntry struct {
+	lo, hi int32
+	next   int32
+	h      uint64 // the key's hash
+	avail  cseAvail
 }
+
+// lookup returns the entry whose key is key.
+func (s *cseState) lookup(key []byte) (*cseAvail, bool) {
+	h := maphash.Bytes(s.seed, key)
+	for i := s.index[h] - 1; i >= 0; i = s.ents[i].next {
+		if e := &s.ents[i]; bytes.Equal(s.keys[e.lo:e.hi], key) {
+			return &e.avail, true
+		}
+	}
+	return nil, false
+}
+
+// put enters a under key, replacing what the key held.
+func (s *cseState) put(key []byte, a cseAvail) {
+	if e, ok := s.lookup(key); ok {
+		*e = a
+		return
+	}
+	s.add(key, a)
+}
+
+// add enters a under key, which the table does not hold.
+func (s *cseState) add(key []byte, a cseAvail) {
+	h := maphash.Bytes(s.seed, key)
+	lo := int32(len(s.keys))
+	s.keys = append(s.keys, key...)
+	s.ents = append(s.ents, cseEntry{lo: lo, hi: int32(len(s.keys)), next: s.index[h] - 1, h: h, avail: a})
+	s.index[h] = int32(len(s.ents))
+}
+
+// popTo removes the entries from the mark-th on, newest first (the
+// dominator walk's scoping: a block's entries go when its subtree is
+// done, and each is then the newest with its hash).
+func (s *cseState) popTo(mark int) {
+	if mark >= len(s.ents) {
+		return
+	}
+	for i := len(s.ents) - 1; i >= mark; i-- {
+		e := &s.ents[i]
+		if e.next < 0 {
+			delete(s.index, e.h)
+		} else {
+			s.index[e.h] = e.next + 1
+		}
+	}
+	s.keys = s.keys[:s.ents[mark].lo]
+	s.ents = s.ents[:mark]
+}
+
+// vnTable returns the table holding w's value number and its key there.
+func (s *cseState) vnTable(w cseWord) (*wordTable[int], wkey) {
+	k := wkey{n: w.n, class: w.class, w: w.word}
+	if w.virtual {
+		return &s.vn, k
+	}
+	return &s.pvn, k
+}
+
+// forget drops every value number.
+func (s *cseState) forget() {
+	s.vn.reset()
+	s.pvn.reset()
+}
+
+// csePool keeps the block walk's state (tables, keys) between runs.
+var csePool keepPool[cseState]
 
 // The keys are built by appending to one reused buffer: instKey ran for
 // every instruction of every block, and a builder, a string per
@@ -199,10 +281,26 @@ func (s *cseState) appendReg(b []byte, r ori.Reg) []byte {
 		return append(b, r.Class.String()...)
 	}
 	if s.names {
-		return append(b, r.String()...)
+		if !r.Virtual {
+			return append(b, r.String()...)
+		}
+		// The register's name in a form that is equal exactly when
+		// Reg.String is (class, number, first word; the width only as
+		// .64 or .128), without building the string.
+		b = append(b, 'x', '0'+byte(r.Class))
+		b = strconv.AppendInt(b, int64(r.N), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(r.Off), 10)
+		switch r.Words {
+		case 2:
+			b = append(b, ":64"...)
+		case 4:
+			b = append(b, ":128"...)
+		}
+		return b
 	}
 	b = append(b, r.Class.String()...)
-	for i := 0; i < int(r.Words); i++ { // cseWords without its slice
+	for i := 0; i < int(r.Words); i++ { // word by word, without a slice
 		b = append(b, 'v')
 		b = strconv.AppendInt(b, int64(s.get(cseWordOf(r, i))), 10)
 	}
@@ -305,7 +403,9 @@ func cseResult(in *ori.Inst) int {
 	return res
 }
 
-func (s *cseState) instKey(in *ori.Inst) string {
+// instKey returns in's key in a buffer that the next call reuses (a map
+// lookup with string(key) does not copy it; an insertion does).
+func (s *cseState) instKey(in *ori.Inst) []byte {
 	b := s.buf[:0]
 	b = append(b, in.Op.String()...)
 	for _, m := range in.Mods {
@@ -357,17 +457,20 @@ func (s *cseState) instKey(in *ori.Inst) string {
 		}
 	}
 	s.buf = b
-	return string(b)
+	return b
 }
 
 // commonBlock commons the equal computations of blk, with s as its
 // (emptied) state.
 func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *cseState) bool {
-	clear(s.vn)
-	clear(s.table)
+	s.forget()
+	// Entry by entry: clearing the map would visit all the room the
+	// largest block ever gave it, once per block of every function.
+	s.popTo(0)
+	s.vnBuf = s.vnBuf[:0]
 	s.next = 0
 	changed := false
-	selfMoves := map[*ori.Inst]bool{}
+	var selfMoves map[*ori.Inst]bool // made at the first self-move
 	defer func() {
 		if len(selfMoves) == 0 {
 			return
@@ -392,22 +495,18 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *c
 			}
 		}
 		if reset {
-			clear(s.vn)
+			s.forget()
 			continue
 		}
 		if in.Op == ori.OpCALL {
-			for w := range s.vn {
-				if !w.virtual {
-					delete(s.vn, w)
-				}
-			}
+			s.pvn.reset()
 		}
 		// copied[i] holds the value numbers result i takes, or nil.
 		var copied []int
 		if res := cseResult(in); res >= 0 {
 			key := s.instKey(in)
 			dst := in.Dsts[res]
-			if e, ok := s.table[key]; ok && equalInts(s.regVNs(e.dst), e.vns) && (dst.Reg == e.dst || !e.dst.Overlaps(dst.Reg)) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
+			if e, ok := s.lookup(key); ok && s.holds(e.dst, e.vns) && (dst.Reg == e.dst || !e.dst.Overlaps(dst.Reg)) && sites.Allow(f, in.ID, "reuse an equal computation in the block") {
 				src := ori.R(e.dst)
 				in.Op = ori.OpMOV
 				in.Mods = nil
@@ -421,14 +520,18 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *c
 					// and a self-move is still a definition that keeps
 					// loop-invariant code motion from hoisting the
 					// original. Drop it.
+					if selfMoves == nil {
+						selfMoves = map[*ori.Inst]bool{}
+					}
 					selfMoves[in] = true
 				}
 			} else {
-				vns := make([]int, dst.Reg.Words)
-				for i := range vns {
-					vns[i] = s.fresh()
+				start := len(s.vnBuf)
+				for range dst.Reg.Words {
+					s.vnBuf = append(s.vnBuf, s.fresh())
 				}
-				s.table[key] = cseAvail{dst: dst.Reg, vns: vns}
+				vns := s.vnBuf[start:len(s.vnBuf):len(s.vnBuf)]
+				s.put(key, cseAvail{dst: dst.Reg, vns: vns})
 				copied = vns
 				s.define(in, copied)
 				continue
@@ -437,7 +540,11 @@ func commonBlock(f *ori.Func, blk *ori.Block, sites *Sites, moveEquiv bool, s *c
 			d, o := in.Dsts[0], in.Srcs[0]
 			if d.Kind == ori.OpdReg && o.Kind == ori.OpdReg && !o.Neg && !o.Abs && !o.Not &&
 				!o.Reg.IsZero() && o.Reg.Words == d.Reg.Words && o.Reg.Class == d.Reg.Class {
-				copied = s.regVNs(o.Reg)
+				s.movVNs = s.movVNs[:0]
+				for i := 0; i < int(o.Reg.Words); i++ { // word by word, without a slice
+					s.movVNs = append(s.movVNs, s.get(cseWordOf(o.Reg, i)))
+				}
+				copied = s.movVNs
 			}
 		}
 		s.define(in, copied)
@@ -453,26 +560,27 @@ func (s *cseState) define(in *ori.Inst, vns []int) {
 		if o.Kind != ori.OpdReg || o.Reg.IsZero() {
 			continue
 		}
-		for i, w := range cseWords(o.Reg) {
+		for i := 0; i < int(o.Reg.Words); i++ { // word by word, without a slice
+			t, k := s.vnTable(cseWordOf(o.Reg, i))
 			if vns != nil && !guarded && i < len(vns) {
-				s.vn[w] = vns[i]
+				t.set(k, vns[i])
 			} else {
-				s.vn[w] = s.fresh()
+				t.set(k, s.fresh())
 			}
 		}
 	}
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+// holds reports whether r's words have the value numbers vns
+// (numbering, like get, every word it has not seen).
+func (s *cseState) holds(r ori.Reg, vns []int) bool {
+	same := int(r.Words) == len(vns)
+	for i := 0; i < int(r.Words); i++ {
+		if v := s.get(cseWordOf(r, i)); same && v != vns[i] {
+			same = false
 		}
 	}
-	return true
+	return same
 }
 
 // commonDominated is the dominator-scoped part (ptxas's GvnCse walks the
@@ -489,8 +597,8 @@ func equalInts(a, b []int) bool {
 func commonDominated(f *ori.Func, sites *Sites) bool {
 	// Definitions per register, counted in a dense table (word 0 of each
 	// register's slot; a map was a third of the pass).
-	defs := cseDefsPool.Get().(*wordTable[int32])
-	defer cseDefsPool.Put(defs)
+	defs := cseDefsPool.get()
+	defer cseDefsPool.put(defs)
 	defs.reset()
 	count := func(r ori.Reg, n int32) {
 		k := wkey{n: r.N, class: r.Class}
@@ -538,27 +646,54 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 		}
 		return res
 	}
-	idom := cseDominators(f)
-	children := map[*ori.Block][]*ori.Block{}
-	for _, b := range f.Blocks[1:] {
-		if d := idom[b]; d != nil {
-			children[d] = append(children[d], b)
-		}
+	// The dominator tree (cached per CFG generation) as child lists by
+	// layout index, each in layout order.
+	dom := ori.Dominators(f)
+	sc := cseDomPool.get()
+	defer cseDomPool.put(sc)
+	nb := len(f.Blocks)
+	sc.first, sc.next, sc.last = growScratch(sc.first, nb), growScratch(sc.next, nb), growScratch(sc.last, nb)
+	for i := range nb {
+		sc.first[i], sc.next[i], sc.last[i] = -1, -1, -1
 	}
-	s := &cseState{names: true}
-	table := map[string]ori.Reg{}
+	index := sc.index(f)
+	for i, b := range f.Blocks[1:] {
+		d := dom.Idom(b)
+		if d == nil {
+			continue
+		}
+		di, ok := index(d)
+		if !ok {
+			continue
+		}
+		if sc.last[di] < 0 {
+			sc.first[di] = int32(i + 1)
+		} else {
+			sc.next[sc.last[di]] = int32(i + 1)
+		}
+		sc.last[di] = int32(i + 1)
+	}
+	// The table is a cseState's (its entries popped as the walk leaves
+	// a subtree), keyed by register names.
+	s := &sc.table
+	s.names = true
+	if s.index == nil {
+		s.index = map[uint64]int32{}
+		s.seed = maphash.MakeSeed()
+	}
 	changed := false
-	var walk func(b *ori.Block)
-	walk = func(b *ori.Block) {
-		var added []string
-		for _, in := range b.Insts {
+	var walk func(bi int32)
+	walk = func(bi int32) {
+		mark := len(s.ents)
+		for _, in := range f.Blocks[bi].Insts {
 			res := candidate(in)
 			if res < 0 {
 				continue
 			}
 			key := s.instKey(in)
 			dst := in.Dsts[res]
-			if r, ok := table[key]; ok {
+			if e, ok := s.lookup(key); ok {
+				r := e.dst
 				if !r.Overlaps(dst.Reg) && sites.Allow(f, in.ID, "reuse an equal computation from a dominating block") {
 					in.Op = ori.OpMOV
 					in.Mods = nil
@@ -568,82 +703,67 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 				}
 				continue
 			}
-			table[key] = dst.Reg
-			added = append(added, key)
+			s.add(key, cseAvail{dst: dst.Reg})
 		}
-		for _, c := range children[b] {
+		for c := sc.first[bi]; c >= 0; c = sc.next[c] {
 			walk(c)
 		}
-		for _, k := range added {
-			delete(table, k)
-		}
+		s.popTo(mark)
 	}
-	walk(f.Blocks[0])
+	walk(0)
 	return changed
 }
 
-// cseDefsPool keeps commonDominated's definition counts between calls.
-var cseDefsPool = sync.Pool{New: func() any { return new(wordTable[int32]) }}
-
-// cseDominators returns the immediate dominator of every block reachable
-// from the entry (nil for the entry and unreachable blocks), by the
-// iterative algorithm of Cooper, Harvey and Kennedy over reverse
-// postorder. The CFG must be current.
-func cseDominators(f *ori.Func) map[*ori.Block]*ori.Block {
-	var post []*ori.Block
-	seen := map[*ori.Block]bool{}
-	var dfs func(b *ori.Block)
-	dfs = func(b *ori.Block) {
-		seen[b] = true
-		for _, s := range b.Succs {
-			if !seen[s] {
-				dfs(s)
-			}
-		}
-		post = append(post, b)
-	}
-	entry := f.Blocks[0]
-	dfs(entry)
-	order := map[*ori.Block]int{}
-	for i, b := range post {
-		order[b] = i
-	}
-	idom := map[*ori.Block]*ori.Block{entry: entry}
-	intersect := func(a, b *ori.Block) *ori.Block {
-		for a != b {
-			for order[a] < order[b] {
-				a = idom[a]
-			}
-			for order[b] < order[a] {
-				b = idom[b]
-			}
-		}
-		return a
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(post) - 1; i >= 0; i-- {
-			b := post[i]
-			if b == entry {
-				continue
-			}
-			var nd *ori.Block
-			for _, p := range b.Preds {
-				if idom[p] == nil {
-					continue
-				}
-				if nd == nil {
-					nd = p
-				} else {
-					nd = intersect(p, nd)
-				}
-			}
-			if nd != nil && idom[b] != nd {
-				idom[b] = nd
-				changed = true
-			}
-		}
-	}
-	delete(idom, entry)
-	return idom
+// cseDomScratch is commonDominated's scratch, kept between calls: the
+// dominator tree's child lists (first child, next sibling, last child
+// by layout index), the block index and the scoped table.
+type cseDomScratch struct {
+	first, next, last []int32
+	pos               []int32
+	table             cseState
 }
+
+var cseDomPool keepPool[cseDomScratch]
+
+// index returns a function finding a block's layout index: by ID in a
+// dense table (IDs are small and dense: Func.NewBlock counts up), or in
+// a map when an ID is negative, repeated or far out of range.
+func (sc *cseDomScratch) index(f *ori.Func) func(*ori.Block) (int, bool) {
+	maxID := int32(-1)
+	for _, b := range f.Blocks {
+		maxID = max(maxID, b.ID)
+	}
+	if maxID < int32(4*len(f.Blocks)+64) {
+		sc.pos = growScratch(sc.pos, int(maxID)+1)
+		clear(sc.pos)
+		dense := true
+		for i, b := range f.Blocks {
+			if b.ID < 0 || sc.pos[b.ID] != 0 {
+				dense = false
+				break
+			}
+			sc.pos[b.ID] = int32(i) + 1
+		}
+		if dense {
+			return func(b *ori.Block) (int, bool) {
+				if id := b.ID; id >= 0 && int(id) < len(sc.pos) {
+					if i := int(sc.pos[id]) - 1; i >= 0 && f.Blocks[i] == b {
+						return i, true
+					}
+				}
+				return 0, false
+			}
+		}
+	}
+	m := make(map[*ori.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		m[b] = i
+	}
+	return func(b *ori.Block) (int, bool) {
+		i, ok := m[b]
+		return i, ok
+	}
+}
+
+// cseDefsPool keeps commonDominated's definition counts between calls.
+var cseDefsPool keepPool[wordTable[int32]]

@@ -1,6 +1,7 @@
 package opt
 
 import (
+	"hash/maphash"
 	"testing"
 
 	"orilab/pipeline/ori"
@@ -183,4 +184,40 @@ func TestCommoningOnTestdata(t *testing.T) {
 		t.Fatal("OriCommoning changed no testdata function")
 	}
 	t.Logf("changed %d functions", total)
+}
+
+// TestCSETableEntries checks the block table's entries: a key finds what
+// was put under it, a second put replaces it, and other keys (a prefix,
+// an extension) find nothing.
+func TestCSETableEntries(t *testing.T) {
+	s := &cseState{index: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	a := cseAvail{dst: ori.VReg(ori.ClassR, 1, 1), vns: []int{1}}
+	b := cseAvail{dst: ori.VReg(ori.ClassR, 2, 2), vns: []int{2, 3}}
+	s.put([]byte("IADD3|R1,|Rv1,Rv2"), a)
+	s.put([]byte("IADD3|R1,|Rv1"), b)
+	if e, ok := s.lookup([]byte("IADD3|R1,|Rv1,Rv2")); !ok || e.dst != a.dst {
+		t.Fatalf("first key: %v %v", e, ok)
+	}
+	if e, ok := s.lookup([]byte("IADD3|R1,|Rv1")); !ok || e.dst != b.dst {
+		t.Fatalf("second key: %v %v", e, ok)
+	}
+	if _, ok := s.lookup([]byte("IADD3|R1,|Rv1,Rv2,")); ok {
+		t.Fatal("an extension of a key found an entry")
+	}
+	s.put([]byte("IADD3|R1,|Rv1"), a)
+	if e, ok := s.lookup([]byte("IADD3|R1,|Rv1")); !ok || e.dst != a.dst || len(s.ents) != 2 {
+		t.Fatalf("replaced key: %v %v, %d entries", e, ok, len(s.ents))
+	}
+	// Scoping (the dominator walk): what was added after a mark goes.
+	s.add([]byte("LOP3|R1,|Rv4"), b)
+	s.popTo(1)
+	if _, ok := s.lookup([]byte("LOP3|R1,|Rv4")); ok {
+		t.Fatal("an entry added after the mark survived popTo")
+	}
+	if _, ok := s.lookup([]byte("IADD3|R1,|Rv1")); ok {
+		t.Fatal("the second entry survived popTo(1)")
+	}
+	if e, ok := s.lookup([]byte("IADD3|R1,|Rv1,Rv2")); !ok || e.dst != a.dst || len(s.index) != 1 {
+		t.Fatalf("the first entry after popTo(1): %v %v, %d hashes", e, ok, len(s.index))
+	}
 }

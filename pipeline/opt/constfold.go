@@ -48,7 +48,6 @@ package opt
 
 import (
 	"math/bits"
-	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -820,7 +819,7 @@ func foldISETP(in *ori.Inst) bool {
 // every read word of the function was most of narrowWide's time); the
 // caller puts it back.
 func readWords(f *ori.Func) *wordTable[struct{}] {
-	read := readWordsPool.Get().(*wordTable[struct{}])
+	read := readWordsPool.get()
 	read.reset()
 	wide := 1
 	note := func(r ori.Reg) {
@@ -864,7 +863,7 @@ func readWords(f *ori.Func) *wordTable[struct{}] {
 	return read
 }
 
-var readWordsPool = sync.Pool{New: func() any { return new(wordTable[struct{}]) }}
+var readWordsPool keepPool[wordTable[struct{}]]
 
 // narrowWide turns IMAD.WIDE[.U32] d.64 = a, b, c.64 whose high result
 // word nobody reads into IMAD d = a, b, c[0]: the low word of the 64-bit
@@ -873,7 +872,7 @@ func narrowWide(f *ori.Func, s *Sites) bool {
 	var read *wordTable[struct{}]
 	defer func() {
 		if read != nil {
-			readWordsPool.Put(read)
+			readWordsPool.put(read)
 		}
 	}()
 	changed := false

@@ -75,8 +75,6 @@ package opt
 // definition.
 
 import (
-	"sync"
-
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
@@ -308,7 +306,6 @@ func immSlot(in *ori.Inst, i int) bool {
 // bitset over copy indices.
 type cpSet []uint64
 
-func newCPSet(n int) cpSet       { return make(cpSet, (n+63)/64) }
 func (s cpSet) set(i int)        { s[i/64] |= 1 << (i % 64) }
 func (s cpSet) clear(i int)      { s[i/64] &^= 1 << (i % 64) }
 func (s cpSet) has(i int) bool   { return s[i/64]&(1<<(i%64)) != 0 }
@@ -320,14 +317,45 @@ func (s cpSet) fill() {
 }
 
 // cpScratch is what copyProp keeps between runs: the dense word table,
-// the copy buffer and the available sets' array.
+// the copy buffer, the available sets' array and every other table of
+// the problem (each run over a large function made them afresh, and
+// fresh memory costs page faults on top of the allocation).
 type cpScratch struct {
 	words   wordIDs
 	entries []cpEntry
 	sets    []uint64
+	// Per block: ends and preds (slices of allEnds and preds' buffer),
+	// starts, reach, the summaries, in and out sets.
+	ends   [][]int32
+	preds  [][]int32
+	starts []int32
+	reach  []bool
+	sum    []cpBlock
+	in     []cpSet
+	out    []cpSet
+	// blockPos[id] is 1 + the layout index of the block with that ID.
+	blockPos []int32
+	stack    []*ori.Block
+	// Per instruction, copy, word or edge.
+	allEnds, ids, count, lists, killBuf, genBuf, predBuf []int32
+	defBuf, defOff, instBase                             []int32
+	// dstRead marks the copies' destinations that are read.
+	dstRead         wordTable[uint8]
+	touching, byDst [][]int32
+	seen            []bool
+	cur             cpSet
 }
 
-var cpPool = sync.Pool{New: func() any { return new(cpScratch) }}
+var cpPool keepPool[cpScratch]
+
+// growScratch returns s with length n, reusing its array when it is large
+// enough; the contents are not cleared.
+func growScratch[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
 
 // release empties the word table p numbered (every word it numbered is a
 // copy's destination or source) and hands the buffers back to the pool.
@@ -342,7 +370,9 @@ func (sc *cpScratch) release(p *copyProblem) {
 	clear(p.words.other)
 	p.words.n = 0
 	sc.words, sc.entries = p.words, p.entries[:0]
-	cpPool.Put(sc)
+	sc.ends, sc.touching, sc.byDst = p.ends, p.touching, p.byDst
+	clear(sc.stack[:cap(sc.stack)]) // the pool keeps sc: hold no blocks
+	cpPool.put(sc)
 }
 
 type copyProblem struct {
@@ -359,6 +389,9 @@ type copyProblem struct {
 	starts []int32
 	// scratch for word ids of one instruction's writes.
 	defs []int32
+	// defBuf[defOff[g]:defOff[g+1]] are the ids instruction g (in layout
+	// order; block bi's first is instBase[bi]) writes.
+	defBuf, defOff, instBase []int32
 }
 
 // defIDs returns the ids of the numbered words in writes (unnumbered
@@ -377,6 +410,14 @@ func (p *copyProblem) defIDs(in *ori.Inst) []int32 {
 	return p.defs
 }
 
+// defsAt returns the ids of the numbered words instruction j of block bi
+// writes (defIDs, computed once per run: the summaries and the rewrite
+// walk ask for them again).
+func (p *copyProblem) defsAt(bi, j int) []int32 {
+	g := int(p.instBase[bi]) + j
+	return p.defBuf[p.defOff[g]:p.defOff[g+1]]
+}
+
 // first returns the index of the first copy instruction j of block bi
 // generates (its copies are [first, ends[bi][j])).
 func (p *copyProblem) first(bi, j int) int32 {
@@ -388,8 +429,8 @@ func (p *copyProblem) first(bi, j int) int32 {
 
 // step applies instruction j of block bi to avail: the copies touching a
 // word it writes die, then its own copies become available.
-func (p *copyProblem) step(avail cpSet, bi, j int, in *ori.Inst) {
-	for _, w := range p.defIDs(in) {
+func (p *copyProblem) step(avail cpSet, bi, j int) {
+	for _, w := range p.defsAt(bi, j) {
 		for _, c := range p.touching[w] {
 			avail.clear(int(c))
 		}
@@ -424,12 +465,15 @@ type cpBlock struct {
 // copyProp runs one round of global copy propagation over f (whose CFG
 // must be current) and reports whether it rewrote any operand.
 func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
-	p := &copyProblem{ends: make([][]int32, len(f.Blocks)), starts: make([]int32, len(f.Blocks))}
-	// The word numbering, the copies and the available sets are kept
-	// between runs (cpScratch): every GeneralOptimize round of every
-	// phase runs this over the whole function.
-	sc := cpPool.Get().(*cpScratch)
+	// The word numbering, the copies, the available sets and the other
+	// tables are kept between runs (cpScratch): every GeneralOptimize
+	// round of every phase runs this over the whole function.
+	sc := cpPool.get()
+	nb := len(f.Blocks)
+	p := &copyProblem{ends: growScratch(sc.ends, nb), starts: growScratch(sc.starts, nb)}
+	sc.starts = p.starts
 	p.words, p.entries = sc.words, sc.entries[:0]
+	p.touching, p.byDst = sc.touching, sc.byDst
 	defer sc.release(p)
 	// The copies go into one buffer, the per-instruction ends into one
 	// array, and the per-word lists into two arrays cut by word (counted
@@ -439,7 +483,8 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	for _, b := range f.Blocks {
 		nInsts += len(b.Insts)
 	}
-	allEnds := make([]int32, nInsts)
+	sc.allEnds = growScratch(sc.allEnds, nInsts)
+	allEnds := sc.allEnds
 	for bi, b := range f.Blocks {
 		ends := allEnds[:len(b.Insts):len(b.Insts)]
 		allEnds = allEnds[len(b.Insts):]
@@ -460,7 +505,9 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		p.ends[bi] = ends
 	}
-	ids := make([]int32, 2*len(p.entries)) // dst and src word ids per copy (-1: none)
+	p.dropUnread(f, sc)
+	sc.ids = growScratch(sc.ids, 2*len(p.entries))
+	ids := sc.ids // dst and src word ids per copy (-1: none)
 	for c := range p.entries {
 		e := &p.entries[c]
 		ids[2*c], ids[2*c+1] = p.words.add(e.dst), -1
@@ -469,7 +516,9 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	nw := int(p.words.n)
-	count := make([]int32, 2*nw) // touching, then byDst
+	sc.count = growScratch(sc.count, 2*nw)
+	count := sc.count // touching, then byDst
+	clear(count)
 	for c := range p.entries {
 		count[ids[2*c]]++
 		count[nw+int(ids[2*c])]++
@@ -477,8 +526,9 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			count[id]++
 		}
 	}
-	p.touching, p.byDst = make([][]int32, nw), make([][]int32, nw)
-	lists := make([]int32, 0, 3*len(p.entries))
+	p.touching, p.byDst = growScratch(p.touching, nw), growScratch(p.byDst, nw)
+	sc.lists = growScratch(sc.lists, 3*len(p.entries))
+	lists := sc.lists[:0]
 	for w := 0; w < nw; w++ {
 		k := int(count[w])
 		p.touching[w] = lists[len(lists) : len(lists) : len(lists)+k]
@@ -498,42 +548,98 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 	}
 	n := len(p.entries)
-	if n == 0 || len(f.Blocks) == 0 {
+	if n == 0 || nb == 0 {
 		return false
 	}
-	pos := make(map[*ori.Block]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		pos[b] = i
+	// The layout index of a block, found by its ID (IDs are small and
+	// dense: Func.NewBlock counts up), or in a map for IDs out of range.
+	maxID := int32(-1)
+	for _, b := range f.Blocks {
+		maxID = max(maxID, b.ID)
 	}
-	reach := make([]bool, len(f.Blocks))
-	stack := []*ori.Block{f.Blocks[0]}
+	var posMap map[*ori.Block]int
+	dense := maxID < int32(4*nb+64)
+	if dense {
+		sc.blockPos = growScratch(sc.blockPos, int(maxID)+1)
+		clear(sc.blockPos)
+		for i, b := range f.Blocks {
+			if b.ID < 0 || sc.blockPos[b.ID] != 0 {
+				dense = false // a negative or repeated ID (parsed IR only)
+				break
+			}
+			sc.blockPos[b.ID] = int32(i) + 1
+		}
+	}
+	if !dense {
+		posMap = make(map[*ori.Block]int, nb)
+		for i, b := range f.Blocks {
+			posMap[b] = i
+		}
+	}
+	pos := func(b *ori.Block) (int, bool) {
+		if posMap != nil {
+			i, ok := posMap[b]
+			return i, ok
+		}
+		if id := b.ID; id >= 0 && int(id) < len(sc.blockPos) {
+			if i := int(sc.blockPos[id]) - 1; i >= 0 && f.Blocks[i] == b {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	sc.reach = growScratch(sc.reach, nb)
+	reach := sc.reach
+	clear(reach)
+	stack := append(sc.stack[:0], f.Blocks[0])
 	reach[0] = true
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, s := range b.Succs {
-			if i, ok := pos[s]; ok && !reach[i] {
+			if i, ok := pos(s); ok && !reach[i] {
 				reach[i] = true
 				stack = append(stack, s)
 			}
 		}
 	}
+	sc.stack = stack
+	// The numbered words each instruction writes, once for the run.
+	sc.instBase = growScratch(sc.instBase, nb)
+	sc.defOff = growScratch(sc.defOff, nInsts+1)
+	defBuf := sc.defBuf[:0]
+	g := 0
+	for bi, b := range f.Blocks {
+		sc.instBase[bi] = int32(g)
+		for _, in := range b.Insts {
+			sc.defOff[g] = int32(len(defBuf))
+			defBuf = append(defBuf, p.defIDs(in)...)
+			g++
+		}
+	}
+	sc.defOff[g] = int32(len(defBuf))
+	sc.defBuf = defBuf
+	p.defBuf, p.defOff, p.instBase = defBuf, sc.defOff, sc.instBase
 	// Each block is summarized once (the words it writes, the copies it
 	// generates that survive it), so that the fixed point does not walk
 	// the instructions again on every sweep.
-	sum := make([]cpBlock, len(f.Blocks))
-	seen := make([]bool, len(p.touching))
+	sc.sum = growScratch(sc.sum, nb)
+	sum := sc.sum
+	sc.seen = growScratch(sc.seen, len(p.touching))
+	seen := sc.seen
+	clear(seen)
 	// The blocks' kills and gens fill two shared buffers, each block's
 	// lists starting where the previous block's end.
 	// (A block generates each copy at most once: n bounds the gens.)
-	killBuf, genBuf := make([]int32, 0, 2*nInsts), make([]int32, 0, n)
+	sc.killBuf, sc.genBuf = growScratch(sc.killBuf, 2*nInsts), growScratch(sc.genBuf, n)
+	killBuf, genBuf := sc.killBuf[:0], sc.genBuf[:0]
 	for bi, b := range f.Blocks {
 		if !reach[bi] {
 			continue
 		}
 		kills := killBuf[:0]
-		for _, in := range b.Insts {
-			for _, w := range p.defIDs(in) {
+		for j := range b.Insts {
+			for _, w := range p.defsAt(bi, j) {
 				if !seen[w] {
 					seen[w] = true
 					kills = append(kills, w)
@@ -553,7 +659,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 					gens = append(gens, c)
 				}
 			}
-			for _, w := range p.defIDs(b.Insts[j]) {
+			for _, w := range p.defsAt(bi, j) {
 				seen[w] = true
 			}
 		}
@@ -563,19 +669,22 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		killBuf, genBuf = kills[len(kills):], gens[len(gens):]
 		sum[bi] = cpBlock{kills: kills[:len(kills):len(kills)], gens: gens[:len(gens):len(gens)]}
 	}
-	preds := make([][]int32, len(f.Blocks))
+	sc.preds = growScratch(sc.preds, nb)
+	preds := sc.preds
 	nEdges := 0
 	for _, b := range f.Blocks {
 		nEdges += len(b.Preds)
 	}
-	predBuf := make([]int32, 0, nEdges)
+	sc.predBuf = growScratch(sc.predBuf, nEdges)
+	predBuf := sc.predBuf[:0]
 	for i, b := range f.Blocks {
+		preds[i] = nil
 		if !reach[i] {
 			continue
 		}
 		ps := predBuf[len(predBuf):]
 		for _, pb := range b.Preds {
-			if pi, ok := pos[pb]; ok && reach[pi] {
+			if pi, ok := pos(pb); ok && reach[pi] {
 				ps = append(ps, int32(pi))
 			}
 		}
@@ -584,24 +693,21 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			predBuf = predBuf[:len(predBuf)+len(ps)]
 		}
 	}
-	in := make([]cpSet, len(f.Blocks))
-	out := make([]cpSet, len(f.Blocks))
+	sc.in, sc.out = growScratch(sc.in, nb), growScratch(sc.out, nb)
+	in, out := sc.in, sc.out
 	sw := (n + 63) / 64
 	// Every block's two sets in one array; in[i] is written before it is
 	// read and out[i] is filled below, so what an earlier run left in
 	// the array does not matter.
-	if need := 2 * len(f.Blocks) * sw; cap(sc.sets) < need {
-		sc.sets = make([]uint64, need)
-	} else {
-		sc.sets = sc.sets[:need]
-	}
+	sc.sets = growScratch(sc.sets, 2*nb*sw)
 	sets := sc.sets
 	for i := range f.Blocks {
 		in[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i], sets = cpSet(sets[:sw:sw]), sets[sw:]
 		out[i].fill() // optimistic start for a must-analysis
 	}
-	cur := newCPSet(n)
+	sc.cur = growScratch(sc.cur, sw)
+	cur := sc.cur
 	// Sweeps in block order until nothing changes: the greatest fixed
 	// point is the same in any order.
 	for changed := true; changed; {
@@ -644,13 +750,72 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 		}
 		cur.copyFrom(in[i])
 		for j, ins := range b.Insts {
-			if s.Try(f, ins, "propagate copies into the sources", func() bool { return p.rewriteUses(ins, cur) }) {
+			if s == nil { // no closure per instruction
+				if p.rewriteUses(ins, cur) {
+					changed = true
+				}
+			} else if s.Try(f, ins, "propagate copies into the sources", func() bool { return p.rewriteUses(ins, cur) }) {
 				changed = true
 			}
-			p.step(cur, i, j, ins)
+			p.step(cur, i, j)
 		}
 	}
 	return changed
+}
+
+// dropUnread removes the copies whose destination no instruction reads
+// (typically the copies an earlier run propagated everywhere, left for
+// dead-code elimination), renumbering the rest and the per-instruction
+// ends. A use is only rewritten through a copy of the word it reads, or
+// through a copy of a copy's source (which the copy reads), and each
+// copy's availability depends on the definitions alone, so the copies
+// left make the same rewrites; the dataflow then runs over fewer.
+func (p *copyProblem) dropUnread(f *ori.Func, sc *cpScratch) {
+	if len(p.entries) == 0 {
+		return
+	}
+	t := &sc.dstRead // 1: a copy's destination, 2: one that is read
+	t.reset()
+	for i := range p.entries {
+		t.set(p.entries[i].dst, 1)
+	}
+	mark := func(r ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		for i := 0; i < int(r.Words); i++ {
+			k := wordKey(r, i)
+			if v, ok := t.get(k); ok && v == 1 {
+				t.set(k, 2)
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			mark(in.Guard)
+			for _, o := range in.Srcs {
+				if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+					mark(o.Reg)
+				}
+			}
+		}
+	}
+	kept := 0
+	for bi := range p.ends {
+		c := int(p.starts[bi])
+		p.starts[bi] = int32(kept)
+		ends := p.ends[bi]
+		for j, end := range ends {
+			for ; c < int(end); c++ {
+				if v, _ := t.get(p.entries[c].dst); v == 2 {
+					p.entries[kept] = p.entries[c]
+					kept++
+				}
+			}
+			ends[j] = int32(kept)
+		}
+	}
+	p.entries = p.entries[:kept]
 }
 
 // killedLater reports whether a word of copy e (its dst, or its src
@@ -716,14 +881,13 @@ func (p *copyProblem) rewriteUses(in *ori.Inst, avail cpSet) bool {
 				o.Reg = nr
 				changed = true
 			}
-			if o.Reg.Words != 1 || o.Neg || o.Abs || o.Not || !immSlot(in, i) {
+			if o.Reg.Words != 1 || o.Neg || o.Abs || o.Not || !o.Reg.Virtual {
 				continue
 			}
-			if !o.Reg.Virtual {
-				continue
-			}
+			// The copy first: most uses have none, and immSlot looks
+			// at every operand and modifier of in.
 			e, ok := p.lookup(avail, wordKey(o.Reg, 0))
-			if !ok || e.srcReg {
+			if !ok || e.srcReg || !immSlot(in, i) {
 				continue
 			}
 			if e.src.Kind == ori.OpdCBank && hasCBank(in, i) {

@@ -158,30 +158,39 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 		}
 		live := ori.StrongLiveness(f, ess)
 		n := 0
-		for _, b := range f.Blocks {
-			dead := map[*ori.Inst]bool{}
-			type slot struct {
-				in *ori.Inst
-				i  int
+		// One set of dead instructions and one list of dead results
+		// serve every block (emptied after each), and one callback.
+		dead := map[*ori.Inst]bool{}
+		var deadList []*ori.Inst
+		type slot struct {
+			in *ori.Inst
+			i  int
+		}
+		var narrow []slot
+		visit := func(in *ori.Inst, liveAfter func(ori.Reg) bool, needed bool) {
+			if !needed {
+				dead[in] = true
+				deadList = append(deadList, in)
+				return
 			}
-			var narrow []slot
+			if ess(in) || in.IsPhi() {
+				return
+			}
+			for i, o := range in.Dsts {
+				r := o.Reg
+				if r.Virtual && r.Words == 1 && !liveAfter(r) {
+					narrow = append(narrow, slot{in, i})
+				}
+			}
+		}
+		for _, b := range f.Blocks {
+			for _, in := range deadList {
+				delete(dead, in)
+			}
+			deadList, narrow = deadList[:0], narrow[:0]
 			// Each block is edited only after its own walk, so the words
 			// the liveness indexed still describe the blocks it walks.
-			live.WalkUnchanged(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, needed bool) {
-				if !needed {
-					dead[in] = true
-					return
-				}
-				if ess(in) || in.IsPhi() {
-					return
-				}
-				for i, o := range in.Dsts {
-					r := o.Reg
-					if r.Virtual && r.Words == 1 && !liveAfter(r) {
-						narrow = append(narrow, slot{in, i})
-					}
-				}
-			})
+			live.WalkUnchanged(b, visit)
 			for _, s := range narrow {
 				if !sites.Allow(f, s.in.ID, "point a dead result at the zero register") {
 					continue

@@ -19,8 +19,11 @@
 // Shared helpers have their own files too: wordids.go numbers register
 // words densely for the passes that keep per-word lists and bitsets, and
 // wordtable.go maps register words to values through dense slices with a
-// constant-time reset, which the passes keep in sync.Pools between runs
-// instead of building a map per run (functions compile concurrently).
+// constant-time reset, which the passes keep in pools between runs
+// instead of building a map per run (functions compile concurrently);
+// keeppool.go is a pool that, unlike sync.Pool, keeps its objects across
+// garbage collections, for the scratch the GeneralOptimize sub-passes,
+// commoning and the same-constant remat reuse.
 package opt
 
 import (
@@ -80,6 +83,8 @@ func (c *Context) Bool(name string) bool { return c.knobSet().Bool(name) }
 // A repeated pass that is idempotent may skip a function it left at its
 // fixed point when the code has not changed since (ori.Func.AtFixedPoint):
 // LiveDead and GeneralOptimize do, except under a site limit or record.
+// Inside one GeneralOptimize run, a sub-pass whose last run changed
+// nothing is skipped until another sub-pass changes the function.
 type Pass struct {
 	// Run transforms one function. It reports whether it changed it.
 	Run func(f *ori.Func, c *Context) (bool, error)

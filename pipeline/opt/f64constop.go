@@ -48,7 +48,6 @@ package opt
 
 import (
 	"math"
-	"sync"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -61,8 +60,10 @@ func init() {
 }
 
 // f64ConstOperands folds the known f64 register pairs of f's f64
-// operations into their constant slots.
-func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
+// operations into their constant slots. k holds f's known MOVs (built
+// on the first lookup, or left by fpFold); the folds here only change
+// sources of f64 operations, so they stay valid.
+func f64ConstOperands(f *ori.Func, s *Sites, arch int, k *fpKnown) bool {
 	if !f.Entry || arch < 75 || arch >= 90 {
 		return false
 	}
@@ -75,18 +76,24 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
 	if !has {
 		return false
 	}
-	known := fpKnownMovs(f)
-	defer known.release()
-	local := f64LocalPool.Get().(*wordTable[f64Word])
-	defer f64LocalPool.Put(local)
+	local := f64LocalPool.get()
+	defer f64LocalPool.put(local)
 	changed := false
 	for _, b := range f.Blocks {
+		// Only a block's instructions up to its last f64 operation
+		// matter: what the walk learns is dropped at the block's end.
+		last := -1
+		for j, in := range b.Insts {
+			if f64Ops(in.Op) {
+				last = j
+			}
+		}
 		// local holds the words this block has written so far: the
 		// immediate of an unguarded MOV, or ok false after any other
 		// definition.
 		local.reset()
-		for _, in := range b.Insts {
-			f64ConstInst(f, in, s, known, local, &changed)
+		for _, in := range b.Insts[:last+1] {
+			f64ConstInst(f, in, s, k, local, &changed)
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
 					for i := 0; i < max(int(o.Reg.Words), 1); i++ {
@@ -107,7 +114,7 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int) bool {
 
 // f64LocalPool keeps the per-block tables of f64ConstOperands between
 // calls (see fpKnownPool).
-var f64LocalPool = sync.Pool{New: func() any { return new(wordTable[f64Word]) }}
+var f64LocalPool keepPool[wordTable[f64Word]]
 
 // f64Word is what a block knows of a register word it wrote.
 type f64Word struct {
@@ -117,7 +124,7 @@ type f64Word struct {
 
 // f64ConstInst folds one known source of in, an f64 operation, into its
 // constant slot.
-func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known *fpKnownWords, local *wordTable[f64Word], changed *bool) {
+func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known *fpKnown, local *wordTable[f64Word], changed *bool) {
 	if !f64Ops(in.Op) {
 		return
 	}
@@ -132,7 +139,7 @@ func f64ConstInst(f *ori.Func, in *ori.Inst, s *Sites, known *fpKnownWords, loca
 		if w, seen := local.get(k); seen {
 			return w.v, w.ok
 		}
-		return known.get(k)
+		return known.words().get(k)
 	}
 	for _, j := range slots {
 		imm, ok := f64Known(in.Srcs[j], word)

@@ -41,8 +41,6 @@ package opt
 // than RCP are not folded.
 
 import (
-	"sync"
-
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sim/fp"
 )
@@ -53,6 +51,20 @@ import (
 type fpKnown struct {
 	f *ori.Func
 	m *fpKnownWords
+}
+
+// words returns the known MOVs of f, building them on the first call.
+func (k *fpKnown) words() *fpKnownWords {
+	if k.m == nil {
+		k.m = fpKnownMovs(k.f)
+	}
+	return k.m
+}
+
+// drop releases the known MOVs (after an edit that may change them).
+func (k *fpKnown) drop() {
+	k.m.release()
+	k.m = nil
 }
 
 // fpKnownWords is what fpKnownMovs found: for every virtual register word
@@ -79,19 +91,19 @@ func (k *fpKnownWords) get(w wkey) (uint32, bool) {
 // allocating dense tables sized by the function's register count each
 // time cost more than the maps they replaced. (A pool, as functions
 // compile concurrently.)
-var fpKnownPool = sync.Pool{New: func() any { return new(fpKnownWords) }}
+var fpKnownPool keepPool[fpKnownWords]
 
 // release hands k back for another fpKnownMovs; k must not be used after.
 func (k *fpKnownWords) release() {
 	if k != nil {
-		fpKnownPool.Put(k)
+		fpKnownPool.put(k)
 	}
 }
 
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
 // of a 32-bit immediate or RZ. The caller releases the result.
 func fpKnownMovs(f *ori.Func) *fpKnownWords {
-	k := fpKnownPool.Get().(*fpKnownWords)
+	k := fpKnownPool.get()
 	k.t.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -132,10 +144,7 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 		v = uint32(o.Imm)
 	case o.Kind == ori.OpdReg && o.Reg.IsZero() && !o.Reg.Class.IsPred():
 	case o.Kind == ori.OpdReg && o.Reg.Virtual && o.Reg.Class == ori.ClassR && o.Reg.Words == 1:
-		if k.m == nil {
-			k.m = fpKnownMovs(k.f)
-		}
-		x, ok := k.m.get(wordKey(o.Reg, 0))
+		x, ok := k.words().get(wordKey(o.Reg, 0))
 		if !ok {
 			return 0, false
 		}
@@ -155,11 +164,17 @@ func (k *fpKnown) f32(o ori.Operand) (uint32, bool) {
 	return v, true
 }
 
-// fpFold folds every f32 instruction of f whose sources are known.
-func fpFold(f *ori.Func, s *Sites) bool {
-	k := &fpKnown{f: f}
-	defer func() { k.m.release() }()
+// fpFold folds every f32 instruction of f whose sources are known. k
+// holds the known MOVs of f, built at the first lookup; when the fold
+// changes f, it drops them (they may no longer hold), and otherwise
+// leaves them to the caller (f64ConstOperands reads the same table).
+func fpFold(f *ori.Func, s *Sites, k *fpKnown) bool {
 	changed := false
+	defer func() {
+		if changed {
+			k.drop()
+		}
+	}()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			switch in.Op {

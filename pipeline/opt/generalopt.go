@@ -28,7 +28,12 @@ package opt
 // predicate simplifier of phase 29 and the memory-to-register promotion
 // of phase 37 are not part of the bundle; MOV.PHI operands are left alone.
 
-import "orilab/pipeline/ori"
+import (
+	"fmt"
+	"sync/atomic"
+
+	"orilab/pipeline/ori"
+)
 
 // maxBundleRounds bounds the fixed-point iteration of one bundle run.
 const maxBundleRounds = 8
@@ -63,16 +68,54 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 			return false, nil
 		}
 	}
+	// A sub-pass is skipped when its last run changed nothing and no
+	// sub-pass has changed f since: it would see the same code and
+	// change nothing again (each is a function of the code alone). In
+	// the round that confirms a fixed point this leaves only the
+	// sub-passes up to the last one that changed something (usually
+	// copy propagation alone) to run. Under a site limit every
+	// sub-pass runs, so that the proposals are numbered as before.
+	//
+	// step counts sub-pass slots in order; clean[i] is the step of
+	// sub-pass i's last run that changed nothing (0: none), and
+	// lastChange the step of the last run that changed something.
+	var clean [5]int
+	step, lastChange := 0, 0
+	check := CheckBundleSkips.Load()
+	sub := func(i int, run func() bool) bool {
+		step++
+		if s == nil && clean[i] > lastChange {
+			if !check {
+				clean[i] = step
+				return false
+			}
+			BundleSkipsChecked.Add(1)
+			before := ori.Fingerprint(f)
+			if run() || ori.Fingerprint(f) != before {
+				panic(fmt.Sprintf("opt: GeneralOptimize sub-pass %d changed %s after a skip", i, f.Name))
+			}
+		} else if run() {
+			lastChange = step
+			return true
+		}
+		clean[i] = step
+		return false
+	}
 	changed, fixed := false, false
 	for round := 0; round < maxBundleRounds; round++ {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		c1 := copyProp(f, s, cbank)
-		c2 := constFold(f, s)
-		c3 := fpFold(f, s)
-		c4 := f64c && f64ConstOperands(f, s, c.Arch)
-		c5 := ddiv && ddivFold(f, s)
+		c1 := sub(0, func() bool { return copyProp(f, s, cbank) })
+		c2 := sub(1, func() bool { return constFold(f, s) })
+		// The floating-point folds share one table of known MOVs
+		// (built at the first lookup; fpFold drops it when it changes
+		// anything).
+		k := &fpKnown{f: f}
+		c3 := sub(2, func() bool { return fpFold(f, s, k) })
+		c4 := f64c && sub(3, func() bool { return f64ConstOperands(f, s, c.Arch, k) })
+		k.drop()
+		c5 := ddiv && sub(4, func() bool { return ddivFold(f, s) })
 		if !c1 && !c2 && !c3 && !c4 && !c5 {
 			fixed = true
 			break
@@ -90,6 +133,16 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 	}
 	return changed, nil
 }
+
+// CheckBundleSkips, when set, makes every GeneralOptimize sub-pass the
+// bundle would skip run anyway and panic if it changes the function: the
+// tests compile large kernels with it, to show that a skipped sub-pass
+// had nothing to do.
+var CheckBundleSkips atomic.Bool
+
+// BundleSkipsChecked counts the skipped sub-passes run under
+// CheckBundleSkips.
+var BundleSkipsChecked atomic.Int64
 
 // GeneralOptimize is the GeneralOptimize bundle: copy propagation,
 // constant folding and algebraic simplification to a fixed point. Its six

@@ -114,11 +114,35 @@ func rematSameConsts(f *ori.Func, c *Context) (bool, error) {
 	return true, nil
 }
 
-// sameConstCandidates classifies every virtual R register by its
-// definitions.
+// sameConstCandidates classifies the virtual R registers by their
+// definitions. Only registers every definition of which has one of the
+// forms that can qualify (sameConstDefOK) get an entry: any other
+// register is bad, and a missing entry counts as bad everywhere (a
+// record for every register the function touches was most of the
+// pass's time and memory).
 func sameConstCandidates(f *ori.Func) map[int32]*sameVal {
+	screen := sameConstScreenPool.get()
+	defer sameConstScreenPool.put(screen)
+	screen.reset()
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			for k, d := range in.Dsts {
+				if d.Kind != ori.OpdReg || !d.Reg.Virtual || d.Reg.Class != ori.ClassR {
+					continue
+				}
+				w := wkey{n: d.Reg.N, class: ori.ClassR}
+				ok, seen := screen.get(w)
+				screen.set(w, (ok || !seen) && sameConstDefOK(in, k))
+			}
+		}
+	}
 	vals := map[int32]*sameVal{}
+	var sink sameVal // what a register without an entry writes to
 	get := func(n int32) *sameVal {
+		if ok, _ := screen.get(wkey{n: n, class: ori.ClassR}); !ok {
+			sink = sameVal{}
+			return &sink
+		}
 		v := vals[n]
 		if v == nil {
 			v = &sameVal{}
@@ -242,6 +266,34 @@ func sameConstCandidates(f *ori.Func) map[int32]*sameVal {
 	}
 	return vals
 }
+
+// sameConstDefOK reports whether result k of in has a form that can
+// make its register qualify (the forms sameConstCandidates accepts,
+// before it compares the definitions with each other).
+func sameConstDefOK(in *ori.Inst, k int) bool {
+	if k != 0 {
+		return false
+	}
+	if _, ok := spPlusImm(in); ok {
+		return true
+	}
+	if len(in.Dsts) != 1 || in.Op != ori.OpMOV || len(in.Mods) != 0 || in.Guarded() || in.IsPhi() || len(in.Srcs) != 1 {
+		return false
+	}
+	s := in.Srcs[0]
+	switch {
+	case s.Kind == ori.OpdImm && s.FKind == ori.ImmInt:
+		return true
+	case s.Kind == ori.OpdReg && !s.Neg && !s.Abs && !s.Not && s.Reg == stackPtr:
+		return true
+	case s.Kind == ori.OpdReg && !s.Neg && !s.Abs && !s.Not && s.Reg.Virtual && s.Reg.Class == ori.ClassR && s.Reg.Words == 1 && s.Reg.Off == 0:
+		return true
+	}
+	return false
+}
+
+// sameConstScreenPool keeps sameConstCandidates's screen between calls.
+var sameConstScreenPool keepPool[wordTable[bool]]
 
 // sameConstUses rewrites in's reads of chosen registers and returns it,
 // preceded by the MOVs of constants it needs.
