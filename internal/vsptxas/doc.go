@@ -11,7 +11,9 @@
 // Both compilers are run as programs: orilab as `orilab compile -v`, whose
 // SASS text and ptxas-style resource lines are parsed, and ptxas as
 // `ptxas -v -o FILE.cubin` followed by `cuobjdump -sass` for the
-// instruction count. Counting rules, the same on both sides: every
+// instruction count. The timed runs have both write a cubin (orilab
+// falls back to its SASS text for a file it cannot encode, which the
+// report counts). Counting rules, the same on both sides: every
 // instruction of a function's SASS, except NOPs and the branch-to-self
 // that ptxas appends after the last EXIT. A file either compiler rejects
 // is reported with both verdicts and left out of the means.

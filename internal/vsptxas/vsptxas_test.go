@@ -79,6 +79,13 @@ func TestCompareOnTwoKernels(t *testing.T) {
 		if f.OrilabMs <= 0 || f.PtxasMs <= 0 {
 			t.Errorf("%s: times %v %v", f.Path, f.OrilabMs, f.PtxasMs)
 		}
+		// Both files encode, so orilab is timed writing a cubin, as ptxas.
+		if f.OrilabTimed != "cubin" {
+			t.Errorf("%s: orilab timed writing %q, want cubin", f.Path, f.OrilabTimed)
+		}
+	}
+	if rep.Totals.TimedAsText != 0 {
+		t.Errorf("%d files timed as SASS text, want 0", rep.Totals.TimedAsText)
 	}
 	if txt := rep.Text(); !strings.Contains(txt, "block_sum") || !strings.Contains(txt, "registers: geomean orilab/ptxas") {
 		t.Errorf("report:\n%s", txt)
