@@ -16,20 +16,23 @@ import "runtime/debug"
 // without MADV_HUGEPAGE, and the machine's THP mode is "madvise"), so
 // prepareHeap does: it allocates one large block, which makes the runtime
 // map that much address space for the heap, marks the mapping
-// MADV_HUGEPAGE, and returns the block to the runtime and its pages to
-// the kernel (debug.FreeOSMemory). The advice belongs to the mapping, not
-// to the pages, so it stays when the pages are released, and the
-// compile's allocations that reuse the range fault in huge pages; the
-// runtime knows released pages come back zeroed and does not clear them.
+// MADV_HUGEPAGE and drops the block. The advice belongs to the mapping,
+// not to the pages, so once the first collection frees the block, the
+// compile's allocations that reuse the range fault in huge pages.
+// Returning the block at once (debug.FreeOSMemory, a blocking collection
+// and a scavenge) cost more than it saved once the compiles allocated
+// less: the collection that frees the block runs concurrently instead.
 // With page faults this cheap, collecting less often pays too: the
 // collector's target is raised to heapGCPercent. Medians of 20
-// alternated runs (CPU ms, user+sys, on the development VM while other
-// compiles loaded it): convolutionSeparable 61.0 -> 51.7, mcx_core 191 ->
-// 154, lud_kernel 52.0 -> 46.0, track_ellipse_kernel 81.3 -> 73.8. Sources
-// under 20 KB are left alone: the forced collection and the new arena's
-// metadata cost a few milliseconds, more than their compiles fault
-// (sad4.ptx, 14 KB: 19.2 -> 24.0; scan_largearray_kernel, 19 KB: 21.7 ->
-// 25.4).
+// alternated runs, wall ms (CPU ms, user+sys), ORILAB_HEAP=plain against
+// prepared, on the development VM: mcx_core 142.6 (142.1) -> 127.7
+// (117.7), track_ellipse_kernel 59.8 (60.5) -> 54.0 (53.2),
+// simpleTexture_kernel 29.8 (29.2) -> 27.6 (26.8), lud_kernel 35.7 (34.0)
+// -> 32.9 (31.0), convolutionSeparable 35.2 (33.5) -> 35.2 (33.1),
+// dct8x8_kernel_short 31.9 (32.0) -> 32.6 (30.9). Sources under 20 KB are
+// left alone: there the bigger heap cost more than their compiles fault
+// (sad4.ptx, 14 KB: 15.4 -> 17.2; cuenergy_pre8_coalesce, 7 KB: 21.3 ->
+// 23.4; scan_largearray_kernel, 19 KB: 17.9 -> 18.0).
 const (
 	// heapMinSource is the smallest source prepareHeap prepares for.
 	heapMinSource = 20 << 10
@@ -63,7 +66,6 @@ func prepareHeapAt(n int, gogc, mode string) (uintptr, bool) {
 	if !ok {
 		return 0, false
 	}
-	debug.FreeOSMemory()
 	debug.SetGCPercent(heapGCPercent)
 	return at, true
 }
