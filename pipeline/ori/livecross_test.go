@@ -21,7 +21,7 @@ func TestLiveSetsMatchReference(t *testing.T) {
 	essential := func(in *Inst) bool { return in.Op.Flags()&(FStore|FBranch|FExit) != 0 }
 	locals := 0
 	for seed := int64(1); seed <= 200; seed++ {
-		src := randomLiveFunc(rand.New(rand.NewSource(seed)))
+		src := randomLiveFunc(rand.New(rand.NewSource(seed)), 10)
 		f, err := ParseFunc("rand.ori", []byte(src))
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
@@ -30,7 +30,17 @@ func TestLiveSetsMatchReference(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
 		for _, ess := range []func(*Inst) bool{nil, essential} {
-			want := refLiveness(f, ess)
+			want, refOut := refLiveness(f, ess)
+			if ess == nil {
+				var want Pressure
+				for _, b := range f.Blocks {
+					p := refPressure(b, refOut)
+					want = Pressure{max(want.R, p.R), max(want.UR, p.UR), max(want.P, p.P), max(want.UP, p.UP)}
+				}
+				if got := maxPressure(f); got != want {
+					t.Fatalf("seed %d: pressure %+v, reference %+v\n%s", seed, got, want, src)
+				}
+			}
 			l := computeLive(f, ess)
 			if l.nc < len(l.keys) {
 				locals++
@@ -55,8 +65,12 @@ func TestLiveSetsMatchReference(t *testing.T) {
 // last ends in a guarded branch to a random block (backward ones make
 // loops) and falls through to the next; registers %r0-%r5 and %p0 are
 // shared by all blocks, %r(100+10i+k) are block i's temporaries, and
-// %r50 is written as a 64-bit pair and read by word.
-func randomLiveFunc(rng *rand.Rand) string {
+// %r50 is written as a 64-bit pair and read by word; %r(1000+30i+k) is
+// a chain of temporaries at the top of block i; %r60 is written before
+// every read.
+//
+// Blocks have up to long instructions besides the first and the last.
+func randomLiveFunc(rng *rand.Rand, long int) string {
 	nb := 3 + rng.Intn(7)
 	targets := make([]int, nb)
 	preds := make([][]int, nb)
@@ -91,10 +105,20 @@ func randomLiveFunc(rng *rand.Rand) string {
 			}
 			emit("MOV.PHI %s = %s", shared(), strings.Join(srcs, ", "))
 		}
-		// Temporaries written first, so that most are local to the block.
+		// Temporaries written first, so that most are local to the block,
+		// and a chain of words each read once right after it is written:
+		// more words than one 64-bit set word holds, most of them local,
+		// so that the block sets are narrower than the walks'.
 		emit("MOV %s = 0x%x", local(), rng.Intn(100))
-		for k := 3 + rng.Intn(8); k > 0; k-- {
-			switch rng.Intn(7) {
+		for k := 0; k < 24; k++ {
+			src := "0x1"
+			if k > 0 {
+				src = fmt.Sprintf("%%r%d", 1000+30*i+k-1)
+			}
+			emit("IADD3 %%r%d = %s, %s, RZ", 1000+30*i+k, src, any())
+		}
+		for k := 1 + rng.Intn(long); k > 0; k-- {
+			switch rng.Intn(9) {
 			case 0:
 				emit("IADD3 %s = %s, %s, RZ", local(), any(), any())
 			case 1:
@@ -107,6 +131,13 @@ func randomLiveFunc(rng *rand.Rand) string {
 				emit("STS [%s], %s", any(), any())
 			case 5:
 				emit("IMAD.WIDE.U32 %%r50.64 = %s, 0x4, %s", any(), any())
+			case 6:
+				// %r60 is never read before it is written: local to every
+				// block, written guarded in some (and so live above).
+				emit("@%%p0 MOV %%r60 = %s", any())
+			case 7:
+				emit("MOV %%r60 = %s", any())
+				emit("STS [%%r60], %s", any())
 			default:
 				emit("MOV %s = %s", local(), any())
 			}
@@ -118,6 +149,32 @@ func randomLiveFunc(rng *rand.Rand) string {
 		}
 	}
 	return fn(s.String())
+}
+
+// TestMaxPressureMatchesReference compares maxPressure, whose block sets
+// hold only the words that can cross a block boundary, with the pressure
+// walked from the reference solve's live-out sets, on random functions
+// with short blocks (where the words live across blocks decide the
+// peak).
+func TestMaxPressureMatchesReference(t *testing.T) {
+	for seed := int64(1); seed <= 1000; seed++ {
+		src := randomLiveFunc(rand.New(rand.NewSource(seed)), 1+int(seed%4))
+		f, err := ParseFunc("rand.ori", []byte(src))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		if err := f.ComputeCFG(); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		_, out := refLiveness(f, nil)
+		got := make([]Pressure, len(f.Blocks))
+		blockPressures(f, got)
+		for i, b := range f.Blocks {
+			if want := refPressure(b, out); got[i] != want {
+				t.Fatalf("seed %d: pressure of BB%d %+v, reference %+v\n%s", seed, b.ID, got[i], want, src)
+			}
+		}
+	}
 }
 
 // describeLive prints, per block, l's live-in and live-out words, the
@@ -195,7 +252,9 @@ func liveRefRegs(f *Func) []Reg {
 // result is written at the top of its block; a guarded write does not
 // kill; with essential set, an instruction's reads count only when it is
 // essential or writes a word live after it.
-func refLiveness(f *Func, essential func(*Inst) bool) string {
+//
+// It also returns the live-out words of each block.
+func refLiveness(f *Func, essential func(*Inst) bool) (string, map[*Block]map[Reg]bool) {
 	type set = map[Reg]bool
 	words := func(r Reg) []Reg {
 		var ws []Reg
@@ -322,5 +381,68 @@ func refLiveness(f *Func, essential func(*Inst) bool) string {
 			fmt.Fprintf(&s, "  #%d %v %v\n", in.ID, needed, list(after))
 		})
 	}
-	return s.String()
+	return s.String(), out
+}
+
+// refPressure is the peak pressure of block b from the reference
+// live-out sets out: the block walked backward, counting the live words of each class at its
+// end, after each instruction (results count even if unread) and before
+// it. The random functions have no physical registers but RZ and PT,
+// which are not counted.
+func refPressure(b *Block, out map[*Block]map[Reg]bool) Pressure {
+	var p Pressure
+	words := func(r Reg, f func(Reg)) {
+		if r.Virtual {
+			for w := 0; w < int(r.Words); w++ {
+				f(Reg{Class: r.Class, Virtual: true, N: r.N, Off: r.Off + uint8(w), Words: 1})
+			}
+		}
+	}
+	{
+		cur := map[Reg]bool{}
+		for r := range out[b] {
+			cur[r] = true
+		}
+		record := func() {
+			var c [NumClasses]int
+			for r := range cur {
+				c[r.Class]++
+			}
+			p.R, p.UR, p.P, p.UP = max(p.R, c[ClassR]), max(p.UR, c[ClassUR]), max(p.P, c[ClassP]), max(p.UP, c[ClassUP])
+		}
+		add := func(r Reg) { cur[r] = true }
+		del := func(r Reg) { delete(cur, r) }
+		record()
+		for i := len(b.Insts) - 1; i >= 0; i-- {
+			in := b.Insts[i]
+			for _, o := range in.Dsts {
+				if o.Kind == OpdReg {
+					words(o.Reg, add)
+				}
+			}
+			record()
+			if !in.Guarded() {
+				for _, o := range in.Dsts {
+					if o.Kind == OpdReg {
+						words(o.Reg, del)
+					}
+				}
+			}
+			if !in.IsPhi() {
+				words(in.Guard, add)
+				for _, o := range in.Srcs {
+					if o.Kind == OpdReg || (o.Kind == OpdMem || o.Kind == OpdCBank) && o.HasBase {
+						words(o.Reg, add)
+					}
+				}
+				for _, o := range in.Dsts {
+					if (o.Kind == OpdMem || o.Kind == OpdCBank) && o.HasBase {
+						words(o.Reg, add)
+					}
+				}
+			}
+			record()
+		}
+	}
+	return p
 }

@@ -250,7 +250,12 @@ func (sc *pressureScratch) release() {
 	pressurePool.Put(sc)
 }
 
-func maxPressure(f *Func) Pressure {
+func maxPressure(f *Func) Pressure { return blockPressures(f, nil) }
+
+// blockPressures is maxPressure that also stores each block's own peak
+// in peaks (when not nil; as long as f.Blocks), for the tests to compare
+// block by block.
+func blockPressures(f *Func, peaks []Pressure) Pressure {
 	sc := pressurePool.Get().(*pressureScratch)
 	defer sc.release()
 	x := &sc.x
@@ -405,7 +410,7 @@ func maxPressure(f *Func) Pressure {
 	// words enter and leave the set, so that each instruction boundary
 	// costs its own operands, not a scan of every word of the function
 	// (that scan made snapshots quadratic in the kernel's size).
-	var p Pressure
+	var p, all Pressure
 	var c [NumClasses]int
 	var classMask [NumClasses]bitset
 	for k := range classMask {
@@ -461,8 +466,13 @@ func maxPressure(f *Func) Pressure {
 			}
 			record()
 		}
+		if peaks != nil {
+			peaks[bi] = p
+		}
+		all = Pressure{max(all.R, p.R), max(all.UR, p.UR), max(all.P, p.P), max(all.UP, p.UP)}
+		p = Pressure{}
 	}
-	return p
+	return all
 }
 
 func (s bitset) clear(i int) { s[i/64] &^= 1 << (i % 64) }
