@@ -24,7 +24,10 @@
 //     strong live sets their owner releases (LiveSets.Release) lend their
 //     memory to the function's next liveness, and the analyses whose
 //     tables do not outlive them (MaxPressure, UndefinedReads) reuse
-//     them from a pool.
+//     them from a pool. Both liveness solves number first the words some
+//     block reads before writing them (or a phi reads): only those can be
+//     live into or out of a block, so the per-block sets hold only them,
+//     and the walks over a block's instructions track the rest.
 //
 // Instruction IDs are stable: a phase that rewrites an instruction in place
 // keeps its ID, and new instructions get fresh IDs from Func.NewID. Diffs,

@@ -130,6 +130,102 @@ type pressureScratch struct {
 	per        [][]pressureUse
 	sets       []bitset
 	slab       []uint64
+	// walkSets (in walkSlab) are the walk's set and the class masks,
+	// as wide as every word; perm, killed and keys are crossFirst's.
+	walkSets     []bitset
+	walkSlab     []uint64
+	perm, killed []int32
+	keys         []wordID
+}
+
+// crossFirst renumbers the words of maxPressure so that those that can
+// be live across a block boundary come first, and returns how many they
+// are: the words some block reads before writing them unguarded, and
+// the words phis read at the end of a predecessor. The others are never
+// in a block's live-in or live-out set (see LiveSets.crossFirst), so the
+// fixed point's sets need not hold them. per's word lists (in sc.defs
+// and sc.uses), the phi reads, the keys and the index are rewritten in
+// place.
+func (sc *pressureScratch) crossFirst(per [][]pressureUse, phiUses []map[int32][]int) int {
+	x := &sc.x
+	n := len(x.keys)
+	perm := reuse(&sc.perm, n)
+	killed := reuse(&sc.killed, n)
+	for bi, us := range per {
+		tag := int32(bi + 1)
+		for i := range us {
+			u := &us[i]
+			for _, w := range sc.uses[u.uAt : u.uAt+u.nu] {
+				if killed[w] != tag {
+					perm[w] = 1
+				}
+			}
+			if u.killing {
+				for _, w := range sc.defs[u.dAt : u.dAt+u.nd] {
+					killed[w] = tag
+				}
+			}
+		}
+	}
+	for _, m := range phiUses {
+		for _, ws := range m {
+			for _, w := range ws {
+				perm[w] = 1
+			}
+		}
+	}
+	nc, first := 0, true
+	for i, c := range perm {
+		if c != 0 {
+			if nc != i {
+				first = false
+			}
+			nc++
+		}
+	}
+	if first {
+		return nc
+	}
+	next, local := int32(0), int32(nc)
+	for i, c := range perm {
+		if c != 0 {
+			perm[i] = next
+			next++
+		} else {
+			perm[i] = local
+			local++
+		}
+	}
+	keys := reuse(&sc.keys, n)
+	for i, k := range x.keys {
+		keys[perm[i]] = k
+	}
+	copy(x.keys, keys)
+	for i, k := range x.keys {
+		if k.n >= 0 && k.n < wordDenseLimit && k.class < NumClasses {
+			v := 0
+			if k.virtual {
+				v = 1
+			}
+			x.dense[v][k.class][k.n] = int32(i + 1)
+		} else {
+			x.ids[k] = i
+		}
+	}
+	for i, w := range sc.defs {
+		sc.defs[i] = perm[w]
+	}
+	for i, w := range sc.uses {
+		sc.uses[i] = perm[w]
+	}
+	for _, m := range phiUses {
+		for _, ws := range m {
+			for i, w := range ws {
+				ws[i] = int(perm[w])
+			}
+		}
+	}
+	return nc
 }
 
 var pressurePool = sync.Pool{New: func() any { return new(pressureScratch) }}
@@ -154,7 +250,12 @@ func (sc *pressureScratch) release() {
 	pressurePool.Put(sc)
 }
 
-func maxPressure(f *Func) Pressure {
+func maxPressure(f *Func) Pressure { return blockPressures(f, nil) }
+
+// blockPressures is maxPressure that also stores each block's own peak
+// in peaks (when not nil; as long as f.Blocks), for the tests to compare
+// block by block.
+func blockPressures(f *Func, peaks []Pressure) Pressure {
 	sc := pressurePool.Get().(*pressureScratch)
 	defer sc.release()
 	x := &sc.x
@@ -250,19 +351,27 @@ func maxPressure(f *Func) Pressure {
 	defsOf := func(u *use) []int32 { return defs[u.dAt : u.dAt+u.nd] }
 	usesOf := func(u *use) []int32 { return uses[u.uAt : u.uAt+u.nu] }
 	n := len(x.keys)
+	nc := sc.crossFirst(per, phiUses)
 	blocks := newBlockIndex(f.Blocks)
 	pos := func(b *Block) int {
 		i, _ := blocks.pos(b) // 0 for a block not in f, as a map answered
 		return i
 	}
-	// The live-in and live-out sets, the walk's set and the class masks,
-	// cut from one reused slab.
+	// The live-in and live-out sets, as wide as the words that can cross
+	// a block boundary (crossFirst numbered them first), then the walk's
+	// set and the class masks, as wide as every word, cut from one
+	// reused slab.
 	nb := len(f.Blocks)
-	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb+1+int(NumClasses), n)
+	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb, nc)
 	sets := sc.sets
 	liveIn, liveOut := sets[:nb:nb], sets[nb:2*nb:2*nb]
-	cur := sets[2*nb]
+	sc.walkSets, sc.walkSlab = cutBitsetsInto(sc.walkSets, sc.walkSlab, 1+int(NumClasses), n)
+	cur := sc.walkSets[0]
 	// transfer walks block bi backward from its live-out set into cur.
+	// Only cur's first len(out) words are the live-in set: the words
+	// past them do not cross blocks, and each is written before it is
+	// read in the block, so it is not live on entry (what the walk
+	// leaves of them there is not looked at).
 	transfer := func(bi int, out bitset) bitset {
 		copy(cur, out)
 		for ii := len(per[bi]) - 1; ii >= 0; ii-- {
@@ -290,7 +399,7 @@ func maxPressure(f *Func) Pressure {
 					out.set(w)
 				}
 			}
-			in := transfer(bi, out)
+			in := transfer(bi, out)[:len(out)]
 			if !in.equal(liveIn[bi]) {
 				copy(liveIn[bi], in)
 				changed = true
@@ -301,11 +410,11 @@ func maxPressure(f *Func) Pressure {
 	// words enter and leave the set, so that each instruction boundary
 	// costs its own operands, not a scan of every word of the function
 	// (that scan made snapshots quadratic in the kernel's size).
-	var p Pressure
+	var p, all Pressure
 	var c [NumClasses]int
 	var classMask [NumClasses]bitset
 	for k := range classMask {
-		classMask[k] = sets[2*nb+1+k]
+		classMask[k] = sc.walkSets[1+k]
 	}
 	for i, k := range x.keys {
 		classMask[k.class].set(i)
@@ -316,7 +425,7 @@ func maxPressure(f *Func) Pressure {
 			c[x.keys[i].class]++
 		}
 	}
-	clear := func(s bitset, i int) {
+	unset := func(s bitset, i int) {
 		if s.has(i) {
 			s.clear(i)
 			c[x.keys[i].class]--
@@ -329,10 +438,12 @@ func maxPressure(f *Func) Pressure {
 		p.UP = max(p.UP, c[ClassUP])
 	}
 	for bi := range f.Blocks {
-		copy(cur, liveOut[bi])
+		// The words past the live-out set's are not live out: cleared of
+		// what the last walk left (guarded results stay set).
+		clear(cur[copy(cur, liveOut[bi]):])
 		for k := range c {
 			c[k] = 0
-			for i, w := range cur {
+			for i, w := range liveOut[bi] {
 				c[k] += bits.OnesCount64(w & classMask[k][i])
 			}
 		}
@@ -347,7 +458,7 @@ func maxPressure(f *Func) Pressure {
 			record()
 			if u.killing {
 				for _, d := range defsOf(u) {
-					clear(cur, int(d))
+					unset(cur, int(d))
 				}
 			}
 			for _, s := range usesOf(u) {
@@ -355,8 +466,13 @@ func maxPressure(f *Func) Pressure {
 			}
 			record()
 		}
+		if peaks != nil {
+			peaks[bi] = p
+		}
+		all = Pressure{max(all.R, p.R), max(all.UR, p.UR), max(all.P, p.P), max(all.UP, p.UP)}
+		p = Pressure{}
 	}
-	return p
+	return all
 }
 
 func (s bitset) clear(i int) { s[i/64] &^= 1 << (i % 64) }

@@ -65,6 +65,10 @@ type LiveSets struct {
 	walkCur   bitset
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
+	// nc is how many words can be live across a block boundary (see
+	// crossFirst): they are numbered 0..nc-1, and the block sets (in,
+	// out, the phi reads) hold only them.
+	nc int
 }
 
 // instWords are the virtual register words one instruction touches, as
@@ -390,10 +394,20 @@ func (l *LiveSets) checkAgainst(fresh *LiveSets) {
 }
 
 // solve computes the block sets from the indexed words.
+//
+// The sets of blocks hold only the words that can be live across a
+// block boundary (crossFirst numbers them first): most words of a large
+// kernel are temporaries written and read within one block, and sets as
+// wide as every word made the solve, its clears and its memory grow
+// with blocks times all words. The walks (transferWords) still track
+// every word in their one scratch set.
 func (l *LiveSets) solve() {
 	nb := len(l.blocks.blocks)
 	n := len(l.keys)
-	l.sets, l.slab = cutBitsetsInto(l.sets, l.slab, 2*nb, n)
+	sc := &l.f.cache.solve
+	l.nc = l.crossFirst(sc)
+	nc := l.nc
+	l.sets, l.slab = cutBitsetsInto(l.sets, l.slab, 2*nb, nc)
 	l.in, l.out = l.sets[:nb:nb], l.sets[nb:]
 	if cap(l.phiOut) >= nb {
 		l.phiOut = l.phiOut[:nb]
@@ -401,7 +415,6 @@ func (l *LiveSets) solve() {
 	} else {
 		l.phiOut = make([][]phiRead, nb)
 	}
-	sc := &l.f.cache.solve
 	g := l.graph(sc)
 	if l.essential == nil {
 		l.solveGenKill(g, sc)
@@ -429,7 +442,10 @@ func (l *LiveSets) solve() {
 			l.phiOut[bi] = clonePhiReads(sc.phis)
 			changed = true
 		}
-		if !in.equal(l.in[bi]) {
+		// in is as wide as every word, l.in[bi] only as the words that
+		// can cross blocks: the rest are not live on entry (crossFirst),
+		// so their bits in in are zero and the prefix is the whole set.
+		if !l.in[bi].equal(in) {
 			copy(l.in[bi], in)
 			changed = true
 		}
@@ -443,6 +459,84 @@ func (l *LiveSets) solve() {
 			}
 		}
 	}
+}
+
+// crossFirst renumbers l's words so that those that can be live across
+// a block boundary come first, and returns how many they are. A word is
+// live on entry to or exit from some block only if some block reads it
+// before writing it unguarded (or a phi reads it at a predecessor's
+// end): the least fixed point starts from empty sets, and only such
+// reads put a word in one. Strong liveness reads a subset of what
+// ordinary liveness reads, so the same words bound both. The other
+// words, written before every read in the one or more blocks that touch
+// them, are never in a block set. The order within each group is kept.
+//
+// The index, the keys and the arenas (the word lists of every
+// instruction, and the phi sources) are rewritten in place; a Walk
+// indexes afresh against the renumbered index.
+func (l *LiveSets) crossFirst(sc *solveScratch) int {
+	n := len(l.keys)
+	// perm[w] is 1 while marking a word that crosses, then its new
+	// number; killed[w] is 1 + the position of the last block that
+	// wrote w unguarded (the scan goes block by block, first to last).
+	perm := reuse(&sc.perm, n)
+	killed := reuse(&sc.killed, n)
+	for bi, ws := range l.iw {
+		tag := int32(bi + 1)
+		for j := range ws {
+			w := &ws[j]
+			for _, u := range l.uses(w) {
+				if killed[u] != tag {
+					perm[u] = 1
+				}
+			}
+			for _, pu := range l.phiUses(w) {
+				perm[pu.word] = 1
+			}
+			if w.kill {
+				for _, d := range l.defs(w) {
+					killed[d] = tag
+				}
+			}
+		}
+	}
+	nc, first := 0, true // first: the crossing words are already 0..nc-1
+	for i, c := range perm {
+		if c != 0 {
+			if nc != i {
+				first = false
+			}
+			nc++
+		}
+	}
+	if first {
+		return nc
+	}
+	next, local := int32(0), int32(nc)
+	for i, c := range perm {
+		if c != 0 {
+			perm[i] = next
+			next++
+		} else {
+			perm[i] = local
+			local++
+		}
+	}
+	keys := reuse(&sc.keys, n)
+	for i, k := range l.keys {
+		keys[perm[i]] = k
+	}
+	copy(l.keys, keys)
+	for i, k := range l.keys {
+		l.index.set(k, i)
+	}
+	for i, w := range l.arena {
+		l.arena[i] = perm[w]
+	}
+	for i := range l.phiArena {
+		l.phiArena[i].word = perm[l.phiArena[i].word]
+	}
+	return nc
 }
 
 // blockGraph is the CFG by block index: each block's successors (once
@@ -496,6 +590,8 @@ type solveScratch struct {
 	slab                          []uint64
 	sets                          []bitset  // the headers of the gen and kill sets
 	phis                          []phiRead // a block's phi reads in the strong fixed point
+	perm, killed                  []int32   // crossFirst's renumbering and scan
+	keys                          []wordKey // crossFirst's renumbered keys
 }
 
 // reuse returns *buf resized to n zeroed elements, growing it when short.
@@ -596,8 +692,8 @@ func phiReadsEqual(a, b []phiRead) bool {
 // in = gen | (out &^ kill) over bitsets, with no instruction walked twice.
 func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 	nb := len(l.blocks.blocks)
-	n := len(l.keys)
-	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb, n)
+	n := int32(l.nc) // only these words can be in gen, kill, in and out
+	sc.sets, sc.slab = cutBitsetsInto(sc.sets, sc.slab, 2*nb, int(n))
 	gen, kill := sc.sets[:nb:nb], sc.sets[nb:]
 	// pool backs the phi reads; its largest piece is kept for Release.
 	pool := l.phiPool
@@ -609,19 +705,23 @@ func (l *LiveSets) solveGenKill(g blockGraph, sc *solveScratch) {
 			w := &ws[j]
 			if w.kill {
 				for _, d := range l.defs(w) {
-					ks.set(int(d))
-					gs.clear(int(d))
+					if d < n {
+						ks.set(int(d))
+						gs.clear(int(d))
+					}
 				}
 			}
 			for _, u := range l.uses(w) {
-				gs.set(int(u))
+				if u < n {
+					gs.set(int(u))
+				}
 			}
 			for _, pu := range l.phiUses(w) {
 				s := phiReadOf(l.phiOut[bi], int(pu.pred))
 				if s == nil {
 					// Cut from a shared slab, not one allocation per
 					// edge into a block with phis.
-					nw := (n + 63) / 64
+					nw := int(n+63) / 64
 					if len(pool) < nw {
 						pool = make([]uint64, nw*max(16, nb/8))
 						clear(pool) // written before a set reads it (see cutBitsetsInto)
@@ -939,14 +1039,16 @@ func (l *LiveSets) transferWords(b *Block, ws []instWords, out, cur bitset, phis
 func (l *LiveSets) addPhiRead(reads *[]phiRead, pred, word int) {
 	s := phiReadOf(*reads, pred)
 	if s == nil {
-		k, w := len(*reads), (len(l.keys)+63)/64
+		// Phi sources are words that cross blocks (crossFirst): the
+		// sets are as wide as those, like the live-out sets they join.
+		k, w := len(*reads), (l.nc+63)/64
 		if k < cap(*reads) && len((*reads)[:k+1][k].set) == w {
 			*reads = (*reads)[:k+1]
 			r := &(*reads)[k]
 			r.pred, s = pred, r.set
 			clear(s)
 		} else {
-			s = newBitset(len(l.keys))
+			s = newBitset(l.nc)
 			*reads = append(*reads, phiRead{pred, s})
 		}
 	}
@@ -1028,7 +1130,9 @@ func (l *LiveSets) has(s bitset, r Reg) bool {
 		return true
 	}
 	for w := 0; w < int(r.Words); w++ {
-		if i, ok := l.index.get(wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}); ok && s.has(i) {
+		// A word past the set's width is one that never crosses a
+		// block boundary (or one a walk indexed later): not in it.
+		if i, ok := l.index.get(wordKey{n: r.N, class: r.Class, word: r.Off + uint8(w)}); ok && i < 64*len(s) && s.has(i) {
 			return true
 		}
 	}
