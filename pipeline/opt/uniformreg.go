@@ -233,31 +233,34 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			}
 		}
 	}
-	// trial converts a copy of f: the budget is checked on the result.
-	trial := func() (*ori.Func, ori.Pressure, error) {
+	// trial converts f in place (urTrial: the instructions it changes are
+	// copies, so it can be undone): the budget is checked on the result.
+	// Decision: the trial rewrites copies of the instructions that change
+	// and keeps the rest, instead of converting a clone of the whole
+	// function: the clone (every instruction, operand and block) was most
+	// of this pass's cost on the large corpus files, and the result is the
+	// same code with the same numbers (registers and IDs come from the
+	// same counters, see urTrial).
+	var cur *urTrial
+	trial := func() (bool, ori.Pressure) {
 		if len(st.set) == 0 {
-			return nil, ori.MaxPressure(f), nil
+			return false, ori.MaxPressure(f)
 		}
-		g := f.Clone()
-		st.rewrite(g, width)
-		if err := g.ComputeCFG(); err != nil {
-			return nil, ori.Pressure{}, err
-		}
-		p := ori.MaxPressure(g)
+		t := st.rewrite(width)
+		p := ori.MaxPressure(f)
 		if p.UR > urBudget || p.UP > upBudget {
-			return nil, ori.MaxPressure(f), nil
+			t.undo(f)
+			return false, ori.MaxPressure(f)
 		}
-		return g, p, nil
+		cur = t
+		return true, p
 	}
 	all := make(map[cmReg]bool, len(st.set))
 	for k := range st.set {
 		all[k] = true
 	}
 	shrink(!addsOK)
-	g, p, err := trial()
-	if err != nil {
-		return false, err
-	}
+	ok, p := trial()
 	// Decision: the instruction count gives way to occupancy. When more
 	// R words are live at once than full occupancy allows, take ptxas's
 	// full conversion unless it needs more: every value in the uniform
@@ -268,25 +271,31 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	// bar is at most urPressureR on every target: on sm_75, whose full
 	// occupancy allows 64, needle would otherwise keep 42.
 	if !addsOK && p.R > min(fullOccupancyRegs(arch), urPressureR) {
-		cheap := st.set
+		cheap, cheapTrial := st.set, cur
+		if ok {
+			cur.undo(f)
+		}
 		st.set = all
 		shrink(false)
-		g2, p2, err := trial()
-		if err != nil {
-			return false, err
-		}
-		if g2 != nil && p2.R <= p.R {
-			g = g2
+		ok2, p2 := trial()
+		if ok2 && p2.R <= p.R {
+			ok = true
 		} else {
-			st.set = cheap
+			if ok2 {
+				cur.undo(f)
+			}
+			st.set, cur = cheap, cheapTrial
+			if ok {
+				cur.redo(f)
+			}
 		}
 	}
-	if g == nil {
+	if !ok {
 		return false, nil
 	}
 	n, first := 0, int32(0)
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
+	for _, insts := range cur.old {
+		for _, in := range insts {
 			if st.member(in) {
 				if n == 0 {
 					first = in.ID
@@ -296,9 +305,10 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 		}
 	}
 	if !sites.Allow(f, first, fmt.Sprintf("move %d uniform registers (%d instructions) to the UR/UP files", len(st.set), n)) {
+		cur.undo(f)
 		return false, nil
 	}
-	*f = *g
+	cur.commit(f)
 	return true, nil
 }
 
@@ -484,17 +494,87 @@ func (st *urState) definesOnly(in *ori.Inst, k cmReg) bool {
 	return true
 }
 
-// rewrite converts the set in g (a clone of st.f, so instructions are
-// found by position) to the uniform files.
-func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
+// urTrial is a conversion applied to f in place. The instructions it
+// changes are rewritten as copies, so the blocks' instruction lists before
+// (old) and after (new) both stay intact and the trial can be undone and
+// applied again by swapping lists. The registers and IDs it numbered come
+// from a copy of f's counters; commit takes the same numbers from f's own.
+type urTrial struct {
+	blocks   []*ori.Block
+	old, new [][]*ori.Inst
+	regs     []ori.Reg // numbered, in order
+	ids      int32     // instruction IDs numbered (ULDCs)
+}
+
+func (t *urTrial) undo(f *ori.Func) {
+	for i, b := range t.blocks {
+		b.Insts = t.old[i]
+	}
+}
+
+func (t *urTrial) redo(f *ori.Func) {
+	for i, b := range t.blocks {
+		b.Insts = t.new[i]
+	}
+}
+
+// commit keeps the applied trial: f's counters hand out the numbers the
+// trial used, in the same order.
+func (t *urTrial) commit(f *ori.Func) {
+	for _, r := range t.regs {
+		if n := f.NewVReg(r.Class, int(r.Words)); n != r {
+			panic(fmt.Sprintf("opt: uniform conversion of %s numbered %v, the function's counter %v", f.Name, r, n))
+		}
+	}
+	for range t.ids {
+		f.NewID()
+	}
+}
+
+// touches reports whether rewrite changes in: it defines a set member, or
+// names one as its guard or an operand's register.
+func (st *urState) touches(in *ori.Inst) bool {
+	if st.member(in) {
+		return true
+	}
+	if in.Guard.Virtual && st.set[cmRegOf(in.Guard)] {
+		return true
+	}
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && st.set[cmRegOf(o.Reg)] {
+			return true
+		}
+	}
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && st.set[cmRegOf(o.Reg)] {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrite converts the set to the uniform files in st.f, in place, and
+// returns the trial to undo or keep. Only rewrite's copies of the
+// instructions it changes are edited; the originals stay in t.old.
+func (st *urState) rewrite(width map[cmReg]int) *urTrial {
+	f := st.f
+	t := &urTrial{}
+	// ctr numbers the new registers and IDs as f would (a copy of f's
+	// header, whose counters advance while f's stay put until commit).
+	ctr := *f
+	newVReg := func(c ori.RegClass, words int) ori.Reg {
+		r := ctr.NewVReg(c, words)
+		t.regs = append(t.regs, r)
+		return r
+	}
 	newReg := map[cmReg]ori.Reg{}
 	// In register order, so the new registers' numbers do not depend on
 	// map order.
 	for _, k := range sortedRegs(st.set) {
 		if k.class == ori.ClassP {
-			newReg[k] = g.NewVReg(ori.ClassUP, 1)
+			newReg[k] = newVReg(ori.ClassUP, 1)
 		} else {
-			newReg[k] = g.NewVReg(ori.ClassUR, width[k])
+			newReg[k] = newVReg(ori.ClassUR, width[k])
 		}
 	}
 	fix := func(r ori.Reg) ori.Reg {
@@ -506,10 +586,44 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 		}
 		return r
 	}
-	for bi, b := range g.Blocks {
+	// The copies are cut from two arrays sized for them.
+	nInsts, nOps := 0, 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if st.touches(in) {
+				nInsts++
+				nOps += len(in.Dsts) + len(in.Srcs)
+			}
+		}
+	}
+	insts := make([]ori.Inst, nInsts)
+	ops := make([]ori.Operand, 0, nOps)
+	take := func(s []ori.Operand) []ori.Operand {
+		if len(s) == 0 {
+			return nil
+		}
+		at := len(ops)
+		ops = append(ops, s...)
+		return ops[at:len(ops):len(ops)]
+	}
+	for _, b := range f.Blocks {
 		var out []*ori.Inst
-		for ii, in := range b.Insts {
-			conv := st.member(st.f.Blocks[bi].Insts[ii])
+		for ii, orig := range b.Insts {
+			if !st.touches(orig) {
+				if out != nil {
+					out = append(out, orig)
+				}
+				continue
+			}
+			if out == nil {
+				out = make([]*ori.Inst, ii, len(b.Insts)+4)
+				copy(out, b.Insts[:ii])
+			}
+			conv := st.member(orig)
+			in := &insts[0]
+			insts = insts[1:]
+			*in = *orig
+			in.Dsts, in.Srcs = take(orig.Dsts), take(orig.Srcs)
 			if conv && in.Op != ori.OpMOV && in.Op != ori.OpLDC {
 				// Uniform ALU instructions read no constant bank: load
 				// each one into a UR first, as ptxas does with ULDC.
@@ -517,14 +631,15 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 					if o.Kind != ori.OpdCBank {
 						continue
 					}
-					t := g.NewVReg(ori.ClassUR, 1)
+					tr := newVReg(ori.ClassUR, 1)
 					ld := ori.NewInst(ori.OpULDC)
-					ld.ID = g.NewID()
-					ld.Dsts = []ori.Operand{ori.R(t)}
+					t.ids++
+					ld.ID = ctr.NewID()
+					ld.Dsts = []ori.Operand{ori.R(tr)}
 					ld.Srcs = []ori.Operand{o}
 					ld.Line = in.Line
 					out = append(out, ld)
-					in.Srcs[i] = ori.R(t)
+					in.Srcs[i] = ori.R(tr)
 					in.Srcs[i].Neg, in.Srcs[i].Abs, in.Srcs[i].Not = o.Neg, o.Abs, o.Not
 				}
 			}
@@ -553,8 +668,14 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 				}
 			}
 		}
-		b.Insts = out
+		if out != nil {
+			t.blocks = append(t.blocks, b)
+			t.old = append(t.old, b.Insts)
+			t.new = append(t.new, out)
+			b.Insts = out
+		}
 	}
+	return t
 }
 
 // sortedRegs returns the registers of set by class, then number.
