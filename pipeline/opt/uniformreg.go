@@ -180,21 +180,33 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	}
 	u := analyzeUniformity(f)
 	st := &urState{f: f, defs: map[cmReg][]*ori.Inst{}, set: map[cmReg]bool{}, users: map[cmReg][]*ori.Inst{}}
+	// seen holds the registers the current instruction has read so far
+	// (an instruction reads a handful: a list, not a map per instruction).
+	var seen []cmReg
+	var in *ori.Inst
+	noteRead := func(r ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		k := cmRegOf(r)
+		for _, x := range seen {
+			if x == k {
+				return
+			}
+		}
+		seen = append(seen, k)
+		st.users[k] = append(st.users[k], in)
+	}
 	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
+		for _, in = range b.Insts {
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
 					k := cmRegOf(o.Reg)
 					st.defs[k] = append(st.defs[k], in)
 				}
 			}
-			seen := map[cmReg]bool{}
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual && !seen[cmRegOf(r)] {
-					seen[cmRegOf(r)] = true
-					st.users[cmRegOf(r)] = append(st.users[cmRegOf(r)], in)
-				}
-			})
+			seen = seen[:0]
+			cmReads(in, noteRead)
 		}
 	}
 	width := map[cmReg]int{}
