@@ -207,7 +207,8 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	var lf *LoopForest
 	var live *ori.LiveSets
 	extra := newLICMExtra(f)
-	run := &licmRun{peaks: map[*ori.Block]int{}}
+	run := getLICMRun()
+	defer putLICMRun(run)
 	liveness := func() *ori.LiveSets {
 		if live == nil {
 			live = ori.Liveness(f)
@@ -368,16 +369,18 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		lf.rpo = loopRPO(f)
 	}
 	order := lf.rpo
-	var blocks []*ori.Block
+	blocks := run.blocks[:0]
 	for _, b := range l.Blocks {
 		if lf.LoopOf(b) == l {
 			blocks = append(blocks, b)
 		}
 	}
+	run.blocks = blocks
 	sort.SliceStable(blocks, func(i, j int) bool { return order[blocks[i]] < order[blocks[j]] })
 	// The definitions of every word in the loop: the candidates' first
 	// (numbered as candidates), then those of inner loops.
 	run.startLoop()
+	s.cands, s.always = run.cands[:0], run.always[:0]
 	noteDefs := func(in *ori.Inst, cand int32) {
 		if in.Op.Flags()&(ori.FStore|ori.FAtomic|ori.FCall) != 0 {
 			s.memWrites = true
@@ -411,8 +414,10 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			}
 		}
 	}
+	run.cands, run.always = s.cands, s.always
 	s.markExitSlice()
-	s.inv = make([]bool, len(s.cands))
+	run.inv = licmBools(run.inv, len(s.cands))
+	s.inv = run.inv
 	for changed := true; changed; {
 		changed = false
 		for i, in := range s.cands {
@@ -439,8 +444,10 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	// and those whose results do not fit the register budget.
 	press := newLICMPressure(c, l, s.live, extra, run, s.cands, s.inv)
 	var pre *ori.Block
-	hoisted := make([]bool, len(s.cands))
-	var moved []*ori.Inst
+	run.hoisted = licmBools(run.hoisted, len(s.cands))
+	hoisted := run.hoisted
+	moved := run.moved[:0]
+	defer func() { run.moved = moved }()
 	for i, in := range s.cands {
 		if !s.inv[i] {
 			continue
