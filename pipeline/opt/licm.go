@@ -333,10 +333,14 @@ func licmPureOp(in *ori.Inst) bool {
 // licmLoop is the per-loop state of one LICM visit. The candidates are
 // numbered by their place in cands; the per-word tables live in run.
 type licmLoop struct {
-	f         *ori.Func
-	l         *Loop
-	run       *licmRun
-	live      *ori.LiveSets
+	f   *ori.Func
+	l   *Loop
+	run *licmRun
+	// liveness returns the run's liveness, computed when first asked
+	// for: most loops of the later LICM phases have no candidate that
+	// gets as far as asking. Every hoist asks first (invariant), so it
+	// is always computed before this run has changed f.
+	liveness  func() *ori.LiveSets
 	memWrites bool // the loop writes memory (store, atomic, call)
 	hasCall   bool
 	cands     []*ori.Inst
@@ -359,7 +363,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	if !loopCanHavePreheader(f, l) {
 		return 0, false
 	}
-	s := &licmLoop{f: f, l: l, run: run, live: liveness()}
+	s := &licmLoop{f: f, l: l, run: run, liveness: liveness}
 	// Candidates: the instructions of the blocks directly in l, in
 	// reverse postorder of the blocks. The order is computed once per
 	// loop forest: the CFG does not change while the forest is held (the
@@ -442,7 +446,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	}
 	// Hoist in order, skipping instructions whose in-loop sources stayed
 	// and those whose results do not fit the register budget.
-	press := newLICMPressure(c, l, s.live, extra, run, s.cands, s.inv)
+	press := newLICMPressure(c, l, s.liveness(), extra, run, s.cands, s.inv)
 	var pre *ori.Block
 	run.hoisted = licmBools(run.hoisted, len(s.cands))
 	hoisted := run.hoisted
@@ -576,7 +580,7 @@ func (s *licmLoop) invariant(in *ori.Inst, i int) bool {
 				return false
 			}
 		}
-		if s.live.LiveIn(s.l.Header, r) {
+		if s.liveness().LiveIn(s.l.Header, r) {
 			return false
 		}
 	}

@@ -409,9 +409,11 @@ var cmAnalysisPool = sync.Pool{New: func() any { return new(cmAnalysis) }}
 // releaseCMAnalysis returns a to the pool. Nothing may use a, or a list
 // it handed out (defs, uses), afterwards.
 func releaseCMAnalysis(a *cmAnalysis) {
-	clear(a.at.byID[:cap(a.at.byID)])
-	clear(a.info[:cap(a.info)])
-	for _, c := range a.chunks {
+	// Only what was written: an analysis from the pool is empty beyond
+	// its slices' lengths, and so is every chunk past nChunks.
+	clear(a.at.byID)
+	clear(a.info)
+	for _, c := range a.chunks[:a.nChunks] {
 		clear(c[:cap(c)])
 	}
 	clear(a.bpos)
