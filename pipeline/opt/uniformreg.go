@@ -211,7 +211,7 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	}
 	width := map[cmReg]int{}
 	for k, ds := range st.defs {
-		if k.class != ori.ClassR && k.class != ori.ClassP || u.divReg[k] {
+		if k.class != ori.ClassR && k.class != ori.ClassP || u.divReg.has(k) {
 			continue
 		}
 		ok := true
