@@ -165,10 +165,120 @@ func callsBlockUniform(f *ori.Func, m *ori.Module) bool {
 }
 
 type urState struct {
-	f     *ori.Func
-	defs  map[cmReg][]*ori.Inst
-	set   map[cmReg]bool
-	users map[cmReg][]*ori.Inst
+	f   *ori.Func
+	set map[cmReg]bool
+	// The virtual registers of f are numbered densely (index), in the
+	// order first met: regs[i] is register i, and its definitions (one
+	// entry per result operand naming it) and readers (one entry per
+	// instruction) are defs[i] and users[i], in layout order, cut from two
+	// arrays.
+	num   wordTable[int32]
+	regs  []cmReg
+	defs  [][]*ori.Inst
+	users [][]*ori.Inst
+}
+
+// id returns k's number, or -1 when f does not mention k.
+func (st *urState) id(k cmReg) int32 {
+	if i, ok := st.num.get(wkey{n: k.n, class: k.class}); ok {
+		return i
+	}
+	return -1
+}
+
+// defsOf returns the instructions that write k (one entry per result).
+func (st *urState) defsOf(k cmReg) []*ori.Inst {
+	if i := st.id(k); i >= 0 {
+		return st.defs[i]
+	}
+	return nil
+}
+
+// usersOf returns the instructions that read k.
+func (st *urState) usersOf(k cmReg) []*ori.Inst {
+	if i := st.id(k); i >= 0 {
+		return st.users[i]
+	}
+	return nil
+}
+
+// index numbers f's virtual registers and lists their definitions and
+// readers: a count, then a fill of arrays cut by the counts (a map of
+// growing lists per register was most of this pass's allocation).
+func (st *urState) index() {
+	f := st.f
+	var nDefs, nUses []int32
+	number := func(k cmReg) int32 {
+		key := wkey{n: k.n, class: k.class}
+		if i, ok := st.num.get(key); ok {
+			return i
+		}
+		i := int32(len(st.regs))
+		st.num.set(key, i)
+		st.regs = append(st.regs, k)
+		nDefs, nUses = append(nDefs, 0), append(nUses, 0)
+		return i
+	}
+	// seen holds the registers the current instruction has read so far
+	// (an instruction reads a handful: a list, not a map per instruction).
+	var seen []int32
+	var fill bool
+	var in *ori.Inst
+	var defs, users [][]*ori.Inst
+	noteRead := func(r ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		i := number(cmRegOf(r))
+		for _, x := range seen {
+			if x == i {
+				return
+			}
+		}
+		seen = append(seen, i)
+		if fill {
+			users[i] = append(users[i], in)
+		} else {
+			nUses[i]++
+		}
+	}
+	walk := func() {
+		for _, b := range f.Blocks {
+			for _, in = range b.Insts {
+				for _, o := range in.Dsts {
+					if o.Kind == ori.OpdReg && o.Reg.Virtual {
+						i := number(cmRegOf(o.Reg))
+						if fill {
+							defs[i] = append(defs[i], in)
+						} else {
+							nDefs[i]++
+						}
+					}
+				}
+				seen = seen[:0]
+				cmReads(in, noteRead)
+			}
+		}
+	}
+	walk()
+	totalDefs, totalUses := 0, 0
+	for i := range st.regs {
+		totalDefs += int(nDefs[i])
+		totalUses += int(nUses[i])
+	}
+	defArr := make([]*ori.Inst, totalDefs)
+	useArr := make([]*ori.Inst, totalUses)
+	defs, users = make([][]*ori.Inst, len(st.regs)), make([][]*ori.Inst, len(st.regs))
+	atDef, atUse := 0, 0
+	for i := range st.regs {
+		nd, nu := int(nDefs[i]), int(nUses[i])
+		defs[i] = defArr[atDef : atDef : atDef+nd]
+		users[i] = useArr[atUse : atUse : atUse+nu]
+		atDef, atUse = atDef+nd, atUse+nu
+	}
+	fill = true
+	walk()
+	st.defs, st.users = defs, users
 }
 
 func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK, reconv bool) (bool, error) {
@@ -179,52 +289,26 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 		return false, nil
 	}
 	u := analyzeUniformity(f)
-	st := &urState{f: f, defs: map[cmReg][]*ori.Inst{}, set: map[cmReg]bool{}, users: map[cmReg][]*ori.Inst{}}
-	// seen holds the registers the current instruction has read so far
-	// (an instruction reads a handful: a list, not a map per instruction).
-	var seen []cmReg
-	var in *ori.Inst
-	noteRead := func(r ori.Reg) {
-		if !r.Virtual {
-			return
-		}
-		k := cmRegOf(r)
-		for _, x := range seen {
-			if x == k {
-				return
-			}
-		}
-		seen = append(seen, k)
-		st.users[k] = append(st.users[k], in)
-	}
-	for _, b := range f.Blocks {
-		for _, in = range b.Insts {
-			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					k := cmRegOf(o.Reg)
-					st.defs[k] = append(st.defs[k], in)
-				}
-			}
-			seen = seen[:0]
-			cmReads(in, noteRead)
-		}
-	}
+	st := &urState{f: f, set: map[cmReg]bool{}}
+	st.index()
 	width := map[cmReg]int{}
-	for k, ds := range st.defs {
-		if k.class != ori.ClassR && k.class != ori.ClassP || u.divReg.has(k) {
+	for i, k := range st.regs {
+		ds := st.defs[i]
+		if len(ds) == 0 || k.class != ori.ClassR && k.class != ori.ClassP || u.divReg.has(k) {
 			continue
 		}
-		ok := true
+		ok, wd := true, 0
 		for _, d := range ds {
 			ok = ok && convertibleDef(d)
 			for _, o := range d.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) == k {
-					width[k] = max(width[k], int(o.Reg.Off)+int(o.Reg.Words))
+					wd = max(wd, int(o.Reg.Off)+int(o.Reg.Words))
 				}
 			}
 		}
-		if ok && width[k] <= 2 {
+		if ok && wd <= 2 {
 			st.set[k] = true
+			width[k] = wd
 		}
 	}
 	dropDiverged(f, u, st.set, reconv)
@@ -357,7 +441,7 @@ func (st *urState) member(in *ori.Inst) bool {
 // defsOK checks that every definition of k writes only set members (or
 // RZ/PT) and reads only immediates, RZ/PT and set members.
 func (st *urState) defsOK(k cmReg) bool {
-	for _, d := range st.defs[k] {
+	for _, d := range st.defsOf(k) {
 		for _, o := range d.Dsts {
 			if o.Kind != ori.OpdReg {
 				return false
@@ -388,7 +472,7 @@ func (st *urState) defsOK(k cmReg) bool {
 
 // usesOK checks every instruction outside the set that reads k.
 func (st *urState) usesOK(k cmReg) bool {
-	for _, in := range st.users[k] {
+	for _, in := range st.usersOf(k) {
 		if st.member(in) {
 			continue
 		}
@@ -460,13 +544,13 @@ func (st *urState) addsInstructions(k cmReg) bool {
 	if k.class == ori.ClassP {
 		// Read outside the set only as a BRA guard (usesOK): each such
 		// branch gets a PLOP3 copying the UP into a P register.
-		for _, in := range st.users[k] {
+		for _, in := range st.usersOf(k) {
 			if !st.member(in) {
 				return true
 			}
 		}
 	}
-	for _, d := range st.defs[k] {
+	for _, d := range st.defsOf(k) {
 		if d.Op == ori.OpMOV || d.Op == ori.OpLDC {
 			continue // becomes a ULDC or UMOV one for one
 		}
@@ -480,7 +564,7 @@ func (st *urState) addsInstructions(k cmReg) bool {
 	// MOV R, UR the allocator cannot coalesce, where the R value's copies
 	// would have gone.
 	copies := 0
-	for _, in := range st.users[k] {
+	for _, in := range st.usersOf(k) {
 		if st.member(in) {
 			if !st.definesOnly(in, k) {
 				return false // read by another uniform value
