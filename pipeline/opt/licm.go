@@ -204,17 +204,14 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	// after what P held already; where P is an outer loop's header, its
 	// entry keeps its live set. (Over 204 corpus files at -O3 a check that
 	// recomputed the liveness for every question found no difference.)
+	// Until a loop measures its pressure, the questions are answered by
+	// searches from the header instead (licmlivein.go): most runs hoist
+	// nothing and then never need the whole liveness.
 	var lf *LoopForest
-	var live *ori.LiveSets
 	extra := newLICMExtra(f)
 	run := getLICMRun()
 	defer putLICMRun(run)
-	liveness := func() *ori.LiveSets {
-		if live == nil {
-			live = ori.Liveness(f)
-		}
-		return live
-	}
+	lv := &licmLive{f: f, search: newLICMLiveSearch(f)}
 	// inner is what is left to visit of lf.InnerFirst(), listed once per
 	// forest (not once per loop visited).
 	var inner []*Loop
@@ -247,7 +244,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 		// leaving the function). Rebuilding the forest (and its
 		// dominator tree) after every loop that hoisted was quadratic in
 		// kernels with many loops.
-		n, inserted := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra, run)
+		n, inserted := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), lv, extra, run)
 		total += n
 		if inserted {
 			lf = nil
@@ -336,11 +333,8 @@ type licmLoop struct {
 	f   *ori.Func
 	l   *Loop
 	run *licmRun
-	// liveness returns the run's liveness, computed when first asked
-	// for: most loops of the later LICM phases have no candidate that
-	// gets as far as asking. Every hoist asks first (invariant), so it
-	// is always computed before this run has changed f.
-	liveness  func() *ori.LiveSets
+	// lv answers the run's liveness questions (licmLive).
+	lv        *licmLive
 	memWrites bool // the loop writes memory (store, atomic, call)
 	hasCall   bool
 	cands     []*ori.Inst
@@ -352,7 +346,7 @@ type licmLoop struct {
 // liveness returns the current liveness of f, computed on first use.
 // extra holds the register words earlier hoists of this run keep live;
 // run is the phase run's scratch.
-func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra, run *licmRun) (moves int, inserted bool) {
+func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, lv *licmLive, extra *licmExtra, run *licmRun) (moves int, inserted bool) {
 	for _, b := range l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op.Has(ori.FBarrier) || in.Op == ori.OpBRX {
@@ -363,7 +357,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	if !loopCanHavePreheader(f, l) {
 		return 0, false
 	}
-	s := &licmLoop{f: f, l: l, run: run, liveness: liveness}
+	s := &licmLoop{f: f, l: l, run: run, lv: lv}
 	// Candidates: the instructions of the blocks directly in l, in
 	// reverse postorder of the blocks. The order is computed once per
 	// loop forest: the CFG does not change while the forest is held (the
@@ -446,7 +440,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	}
 	// Hoist in order, skipping instructions whose in-loop sources stayed
 	// and those whose results do not fit the register budget.
-	press := newLICMPressure(c, l, s.liveness(), extra, run, s.cands, s.inv)
+	press := newLICMPressure(c, l, lv.sets(), extra, run, s.cands, s.inv)
 	var pre *ori.Block
 	run.hoisted = licmBools(run.hoisted, len(s.cands))
 	hoisted := run.hoisted
@@ -580,7 +574,7 @@ func (s *licmLoop) invariant(in *ori.Inst, i int) bool {
 				return false
 			}
 		}
-		if s.liveness().LiveIn(s.l.Header, r) {
+		if s.lv.liveIn(s.l.Header, r) {
 			return false
 		}
 	}
