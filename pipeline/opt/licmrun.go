@@ -128,7 +128,7 @@ type licmRun struct {
 	readLo, readHi []int32
 }
 
-var licmRunPool = sync.Pool{New: func() any { return &licmRun{peaks: map[*ori.Block]int{}} }}
+var licmRunPool = sync.Pool{New: func() any { return new(licmRun) }}
 
 // getLICMRun returns an empty licmRun from the pool.
 func getLICMRun() *licmRun {
@@ -136,7 +136,7 @@ func getLICMRun() *licmRun {
 	r.words.reset()
 	r.writers = r.writers[:0]
 	r.reads = r.reads[:0]
-	clear(r.peaks)
+	r.peaks = map[*ori.Block]int{}
 	// The stamps are compared for equality with generations that only
 	// grow; before one could wrap, start the stamps over.
 	if r.gen > 1<<30 || r.pgen > 1<<30 || r.peakGen > 1<<30 {
@@ -149,15 +149,16 @@ func getLICMRun() *licmRun {
 	return r
 }
 
-// putLICMRun returns r to the pool, dropping its pointers into the
-// function.
+// putLICMRun returns r to the pool, dropping the pointers into the
+// function that this run wrote (the tables are sized for the largest
+// function r has seen; clearing all of them would cost that every run).
 func putLICMRun(r *licmRun) {
-	clear(r.def)
-	clear(r.writers[:cap(r.writers)])
-	clear(r.peaks)
-	clear(r.blocks[:cap(r.blocks)])
-	clear(r.cands[:cap(r.cands)])
-	clear(r.moved[:cap(r.moved)])
+	clear(r.def[:min(int(r.words.n), len(r.def))])
+	clear(r.writers)
+	clear(r.blocks)
+	clear(r.cands)
+	clear(r.moved)
+	r.peaks = nil
 	licmRunPool.Put(r)
 }
 

@@ -234,10 +234,7 @@ var cmPeakPool = sync.Pool{New: func() any { return new(cmPeakScratch) }}
 // release empties the scratch (every number and member cmPeak set) and
 // returns it to the pool.
 func (sc *cmPeakScratch) release() {
-	for c := range sc.index.dense {
-		clear(sc.index.dense[c])
-	}
-	clear(sc.index.other)
+	sc.index.reset()
 	for _, w := range sc.walk.members {
 		sc.walk.pos[w] = -1
 	}

@@ -410,21 +410,18 @@ var cmAnalysisPool = sync.Pool{New: func() any { return new(cmAnalysis) }}
 // it handed out (defs, uses), afterwards.
 func releaseCMAnalysis(a *cmAnalysis) {
 	// Only what was written: an analysis from the pool is empty beyond
-	// its slices' lengths, and so is every chunk past nChunks.
+	// its slices' lengths, and so is every chunk past nChunks. (The block
+	// positions are not kept: clearing a map costs its largest size.)
 	clear(a.at.byID)
 	clear(a.info)
 	for _, c := range a.chunks[:a.nChunks] {
 		clear(c[:cap(c)])
 	}
-	clear(a.bpos)
-	for c := range a.words.dense {
-		clear(a.words.dense[c])
-	}
+	a.words.reset()
 	clear(a.work[:cap(a.work)])
 	*a = cmAnalysis{
 		at:     cmSites{byID: a.at.byID[:0]},
-		bpos:   a.bpos,
-		words:  cmWordIndex{dense: a.words.dense},
+		words:  cmWordIndex{dense: a.words.dense, other: a.words.other},
 		info:   a.info[:0],
 		chunks: a.chunks,
 		work:   a.work[:0],
@@ -518,9 +515,7 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 	// tables are empty).
 	a := cmAnalysisPool.Get().(*cmAnalysis)
 	a.f, a.dom, a.pdom = f, d.dom, d.pdom
-	if a.bpos == nil {
-		a.bpos = make(map[*ori.Block]int, len(f.Blocks))
-	}
+	a.bpos = make(map[*ori.Block]int, len(f.Blocks))
 	if cap(a.info) < total {
 		a.info = make([]cmWordInfo, 0, total)
 	}
