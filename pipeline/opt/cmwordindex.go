@@ -11,6 +11,19 @@ import "orilab/pipeline/ori"
 type cmWordIndex struct {
 	dense [ori.NumClasses][]int32 // slot: number+1, 0 for a word not numbered yet
 	other map[cmWord]int32
+	// used[c] is one past the highest slot of class c set since the last
+	// reset: a pooled index (sized for the largest function it has seen)
+	// clears that much, not all of it.
+	used [ori.NumClasses]int
+}
+
+// reset forgets every number, keeping the memory.
+func (x *cmWordIndex) reset() {
+	for c := range x.dense {
+		clear(x.dense[c][:x.used[c]])
+		x.used[c] = 0
+	}
+	clear(x.other)
 }
 
 // cmWordDenseLimit bounds the dense part: a function with more virtual
@@ -45,6 +58,7 @@ func (x *cmWordIndex) set(w cmWord, n int32) {
 			x.dense[w.class] = d
 		}
 		d[i] = n + 1
+		x.used[w.class] = max(x.used[w.class], i+1)
 		return
 	}
 	if x.other == nil {

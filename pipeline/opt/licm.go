@@ -204,16 +204,14 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	// after what P held already; where P is an outer loop's header, its
 	// entry keeps its live set. (Over 204 corpus files at -O3 a check that
 	// recomputed the liveness for every question found no difference.)
+	// Until a loop measures its pressure, the questions are answered by
+	// searches from the header instead (licmlivein.go): most runs hoist
+	// nothing and then never need the whole liveness.
 	var lf *LoopForest
-	var live *ori.LiveSets
 	extra := newLICMExtra(f)
-	run := &licmRun{peaks: map[*ori.Block]int{}}
-	liveness := func() *ori.LiveSets {
-		if live == nil {
-			live = ori.Liveness(f)
-		}
-		return live
-	}
+	run := getLICMRun()
+	defer putLICMRun(run)
+	lv := &licmLive{f: f, search: newLICMLiveSearch(f)}
 	// inner is what is left to visit of lf.InnerFirst(), listed once per
 	// forest (not once per loop visited).
 	var inner []*Loop
@@ -246,7 +244,7 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 		// leaving the function). Rebuilding the forest (and its
 		// dominator tree) after every loop that hoisted was quadratic in
 		// kernels with many loops.
-		n, inserted := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), liveness, extra, run)
+		n, inserted := hoistLoop(f, c, lf, l, licmBudget(c, l, passID), lv, extra, run)
 		total += n
 		if inserted {
 			lf = nil
@@ -332,10 +330,11 @@ func licmPureOp(in *ori.Inst) bool {
 // licmLoop is the per-loop state of one LICM visit. The candidates are
 // numbered by their place in cands; the per-word tables live in run.
 type licmLoop struct {
-	f         *ori.Func
-	l         *Loop
-	run       *licmRun
-	live      *ori.LiveSets
+	f   *ori.Func
+	l   *Loop
+	run *licmRun
+	// lv answers the run's liveness questions (licmLive).
+	lv        *licmLive
 	memWrites bool // the loop writes memory (store, atomic, call)
 	hasCall   bool
 	cands     []*ori.Inst
@@ -347,7 +346,7 @@ type licmLoop struct {
 // liveness returns the current liveness of f, computed on first use.
 // extra holds the register words earlier hoists of this run keep live;
 // run is the phase run's scratch.
-func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liveness func() *ori.LiveSets, extra *licmExtra, run *licmRun) (moves int, inserted bool) {
+func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, lv *licmLive, extra *licmExtra, run *licmRun) (moves int, inserted bool) {
 	for _, b := range l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op.Has(ori.FBarrier) || in.Op == ori.OpBRX {
@@ -358,7 +357,7 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	if !loopCanHavePreheader(f, l) {
 		return 0, false
 	}
-	s := &licmLoop{f: f, l: l, run: run, live: liveness()}
+	s := &licmLoop{f: f, l: l, run: run, lv: lv}
 	// Candidates: the instructions of the blocks directly in l, in
 	// reverse postorder of the blocks. The order is computed once per
 	// loop forest: the CFG does not change while the forest is held (the
@@ -368,16 +367,18 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 		lf.rpo = loopRPO(f)
 	}
 	order := lf.rpo
-	var blocks []*ori.Block
+	blocks := run.blocks[:0]
 	for _, b := range l.Blocks {
 		if lf.LoopOf(b) == l {
 			blocks = append(blocks, b)
 		}
 	}
+	run.blocks = blocks
 	sort.SliceStable(blocks, func(i, j int) bool { return order[blocks[i]] < order[blocks[j]] })
 	// The definitions of every word in the loop: the candidates' first
 	// (numbered as candidates), then those of inner loops.
 	run.startLoop()
+	s.cands, s.always = run.cands[:0], run.always[:0]
 	noteDefs := func(in *ori.Inst, cand int32) {
 		if in.Op.Flags()&(ori.FStore|ori.FAtomic|ori.FCall) != 0 {
 			s.memWrites = true
@@ -411,8 +412,10 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 			}
 		}
 	}
+	run.cands, run.always = s.cands, s.always
 	s.markExitSlice()
-	s.inv = make([]bool, len(s.cands))
+	run.inv = licmBools(run.inv, len(s.cands))
+	s.inv = run.inv
 	for changed := true; changed; {
 		changed = false
 		for i, in := range s.cands {
@@ -437,10 +440,12 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, liv
 	}
 	// Hoist in order, skipping instructions whose in-loop sources stayed
 	// and those whose results do not fit the register budget.
-	press := newLICMPressure(c, l, s.live, extra, run, s.cands, s.inv)
+	press := newLICMPressure(c, l, lv.sets(), extra, run, s.cands, s.inv)
 	var pre *ori.Block
-	hoisted := make([]bool, len(s.cands))
-	var moved []*ori.Inst
+	run.hoisted = licmBools(run.hoisted, len(s.cands))
+	hoisted := run.hoisted
+	moved := run.moved[:0]
+	defer func() { run.moved = moved }()
 	for i, in := range s.cands {
 		if !s.inv[i] {
 			continue
@@ -569,7 +574,7 @@ func (s *licmLoop) invariant(in *ori.Inst, i int) bool {
 				return false
 			}
 		}
-		if s.live.LiveIn(s.l.Header, r) {
+		if s.lv.liveIn(s.l.Header, r) {
 			return false
 		}
 	}

@@ -122,7 +122,8 @@ func newLICMPressure(c *Context, l *Loop, live *ori.LiveSets, extra *licmExtra, 
 		limit = licmTargetRegs
 	}
 	run.startPressure()
-	p := &licmPressure{run: run, readLo: make([]int32, len(cands)), readHi: make([]int32, len(cands))}
+	run.readLo, run.readHi = licmInt32s(run.readLo, len(cands)), licmInt32s(run.readHi, len(cands))
+	p := &licmPressure{run: run, readLo: run.readLo, readHi: run.readHi}
 	peak := 0
 	for _, b := range l.Blocks {
 		n := extra.words[b]

@@ -13,15 +13,27 @@ package opt
 // when their stamp equals the current loop's generation, so starting a
 // loop clears nothing.
 
-import "orilab/pipeline/ori"
+import (
+	"sync"
+
+	"orilab/pipeline/ori"
+)
 
 // licmWords numbers register words (loopWord) densely: virtual words with
-// small offsets through a cmWordIndex, physical registers and anything
-// else in a map.
+// small offsets through a wordTable (whose reset is constant-time, so one
+// serves every run the licmRun is pooled for), physical registers and
+// anything else in a map.
 type licmWords struct {
-	virt  cmWordIndex
+	virt  wordTable[int32]
 	other map[loopWord]int32
 	n     int32
+}
+
+// reset forgets every number.
+func (x *licmWords) reset() {
+	x.virt.reset()
+	clear(x.other)
+	x.n = 0
 }
 
 // cmOf returns the cmWord of a virtual loop word, and whether it has one.
@@ -35,7 +47,7 @@ func (w loopWord) cmOf() (cmWord, bool) {
 // get returns w's number, if it has one.
 func (x *licmWords) get(w loopWord) (int32, bool) {
 	if c, ok := w.cmOf(); ok {
-		return x.virt.get(c)
+		return x.virt.get(wkey(c))
 	}
 	id, ok := x.other[w]
 	return id, ok
@@ -49,7 +61,7 @@ func (x *licmWords) add(w loopWord) int32 {
 	id := x.n
 	x.n++
 	if c, ok := w.cmOf(); ok {
-		x.virt.set(c, id)
+		x.virt.set(wkey(c), id)
 		return id
 	}
 	if x.other == nil {
@@ -74,7 +86,10 @@ type licmWriter struct {
 // licmRun is the scratch state of one LICM phase run on one function.
 // Entries of the per-word slices are valid only where their stamp is the
 // current generation (gen for the loop's definitions, pgen for the
-// pressure tables, peakGen for licmBlockPeak's live set).
+// pressure tables, peakGen for licmBlockPeak's live set). The generations
+// only grow, so a licmRun taken from licmRunPool (reset) starts every
+// table empty without clearing it: each LICM phase run made its tables
+// afresh, and growing them word by word was most of LICM's allocation.
 type licmRun struct {
 	words licmWords
 
@@ -102,6 +117,59 @@ type licmRun struct {
 	peaks map[*ori.Block]int
 
 	reads []int32 // arena of the candidates' R reads (licmPressure.reads)
+
+	// Per-loop lists of hoistLoop and newLICMPressure, reused from loop
+	// to loop (indexed by candidate).
+	blocks         []*ori.Block
+	cands          []*ori.Inst
+	always, inv    []bool
+	hoisted        []bool
+	moved          []*ori.Inst
+	readLo, readHi []int32
+}
+
+var licmRunPool = sync.Pool{New: func() any { return new(licmRun) }}
+
+// getLICMRun returns an empty licmRun from the pool.
+func getLICMRun() *licmRun {
+	r := licmRunPool.Get().(*licmRun)
+	r.words.reset()
+	r.writers = r.writers[:0]
+	r.reads = r.reads[:0]
+	r.peaks = map[*ori.Block]int{}
+	// The stamps are compared for equality with generations that only
+	// grow; before one could wrap, start the stamps over.
+	if r.gen > 1<<30 || r.pgen > 1<<30 || r.peakGen > 1<<30 {
+		clear(r.stamp)
+		clear(r.exit)
+		clear(r.pstmp)
+		clear(r.inSet)
+		r.gen, r.pgen, r.peakGen = 0, 0, 0
+	}
+	return r
+}
+
+// putLICMRun returns r to the pool, dropping the pointers into the
+// function that this run wrote (the tables are sized for the largest
+// function r has seen; clearing all of them would cost that every run).
+func putLICMRun(r *licmRun) {
+	clear(r.def[:min(int(r.words.n), len(r.def))])
+	clear(r.writers)
+	clear(r.blocks)
+	clear(r.cands)
+	clear(r.moved)
+	r.peaks = nil
+	licmRunPool.Put(r)
+}
+
+// licmBools returns s emptied and resized to n entries, all false.
+func licmBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // id numbers w and makes room for it in the per-word slices.
@@ -190,4 +258,14 @@ func (r *licmRun) pentry(w cmWord) int32 {
 		r.left[id], r.out[id], r.defBy[id] = 0, false, false
 	}
 	return id
+}
+
+// licmInt32s returns s emptied and resized to n entries, all 0.
+func licmInt32s(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

@@ -136,6 +136,7 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 	base, combined := c.Int("PredicationBaseLimit"), c.Int("PredicationCombinedLimit")
 	changed := false
 	refused := map[int32]bool{} // branches whose site was refused
+	var lay ifcvtLayout         // refilled after every conversion (newIfcvtLayout)
 	for round := 0; round < ifcvtRounds; round++ {
 		converted := false
 		// The CFG and the live sets are recomputed only after a
@@ -154,14 +155,13 @@ func runPredication(f *ori.Func, c *Context) (bool, error) {
 		// of its own instructions, at its own header and merge block).
 		var live *ori.LiveSets
 		var dirty ifcvtDirty
-		var lay ifcvtLayout
 		stale := true
 		for i := 0; i < len(f.Blocks); i++ {
 			if stale {
 				if err := f.ComputeCFG(); err != nil {
 					return changed, err
 				}
-				lay, stale = newIfcvtLayout(f), false
+				lay, stale = newIfcvtLayout(f, lay), false
 			}
 			r := matchIfcvt(f, lay, f.Blocks[i])
 			if r == nil || refused[r.br.ID] {
@@ -350,8 +350,23 @@ type ifcvtLayout struct {
 	hasPhi bool
 }
 
-func newIfcvtLayout(f *ori.Func) ifcvtLayout {
-	lay := ifcvtLayout{pos: make(map[*ori.Block]int, len(f.Blocks)), byID: make(map[int32]*ori.Block, len(f.Blocks)), hasPhi: ifcvtHasPhi(f)}
+// newIfcvtLayout computes f's layout. prev is the layout computed before
+// the last conversion, or the zero layout: its maps are refilled rather than made again (a conversion's
+// layout was two maps over every block), and its hasPhi stands when it
+// is false, as a conversion only ever replaces MOV.PHIs (by selects),
+// never adds one. (A stale true is harmless too: phisConvertible accepts
+// a merge block without phis.)
+func newIfcvtLayout(f *ori.Func, prev ifcvtLayout) ifcvtLayout {
+	lay := prev
+	if lay.pos == nil {
+		lay = ifcvtLayout{pos: make(map[*ori.Block]int, len(f.Blocks)), byID: make(map[int32]*ori.Block, len(f.Blocks)), hasPhi: true}
+	} else {
+		clear(lay.pos)
+		clear(lay.byID)
+	}
+	if lay.hasPhi {
+		lay.hasPhi = ifcvtHasPhi(f)
+	}
 	for i, b := range f.Blocks {
 		lay.pos[b] = i
 		if _, dup := lay.byID[b.ID]; !dup { // BlockByID answers the first

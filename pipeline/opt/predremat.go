@@ -130,11 +130,50 @@ func rematPredicates(f *ori.Func, c *Context) (bool, error) {
 	}
 	live := ori.Liveness(f)
 	// hot: the predicates live where the predicate file overflows.
+	//
+	// A predicate live after an instruction of b is live out of b or read
+	// by a later instruction of b, so only those (local) are asked about
+	// at b's points: asking about every predicate of the function at
+	// every instruction was quadratic in kernels with many predicates.
+	// Any operand or guard naming the predicate counts as a read here (a
+	// superset does not change the counts).
 	hot := map[prVal]bool{}
-	for _, b := range f.Blocks {
+	predAt := make(map[prVal]int, len(preds))
+	for i, p := range preds {
+		predAt[prWord(p, 0)] = i
+	}
+	stamp := make([]int, len(preds))
+	var local []ori.Reg
+	for bi, b := range f.Blocks {
+		local = local[:0]
+		note := func(r ori.Reg) {
+			if r.Virtual && r.Class == ori.ClassP {
+				if i, ok := predAt[prWord(r, 0)]; ok && stamp[i] != bi+1 {
+					stamp[i] = bi + 1
+					local = append(local, preds[i])
+				}
+			}
+		}
+		for _, p := range preds {
+			if live.LiveOut(b, p) {
+				note(p)
+			}
+		}
+		for _, in := range b.Insts {
+			note(in.Guard)
+			for _, o := range in.Srcs {
+				note(o.Reg)
+			}
+			for _, o := range in.Dsts {
+				note(o.Reg)
+			}
+		}
+		if len(local) <= predFile {
+			continue // never more than the file holds at one point of b
+		}
 		live.Walk(b, func(_ *ori.Inst, liveAfter func(ori.Reg) bool, _ bool) {
 			n := 0
-			for _, p := range preds {
+			for _, p := range local {
 				if liveAfter(p) {
 					n++
 				}
@@ -142,7 +181,7 @@ func rematPredicates(f *ori.Func, c *Context) (bool, error) {
 			if n <= predFile {
 				return
 			}
-			for _, p := range preds {
+			for _, p := range local {
 				if liveAfter(p) {
 					hot[prWord(p, 0)] = true
 				}

@@ -901,11 +901,16 @@ func rematerialize(f *ori.Func, cfg rematConfig, sites *Sites) (int, error) {
 						}
 						// Rebuilt only when the walk goes on: a step that
 						// drops the peak ends the batch, and the next
-						// batch analyses f afresh anyway.
+						// batch analyses f afresh anyway. Nothing kept
+						// refers to the old analysis (plans copy what
+						// they take from it), so its memory serves the
+						// new one.
+						releaseCMAnalysis(a)
 						a = newCMAnalysis(f, doms)
 						a.wordOnly = true
 					}
 				}
+				releaseCMAnalysis(a)
 				if !found {
 					break
 				}

@@ -2,6 +2,7 @@ package opt
 
 import (
 	"fmt"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -160,7 +161,12 @@ func newCMPressure(f *ori.Func, c ori.RegClass, live *ori.LiveSets) *cmPressureS
 // or below the register target and need nothing more. live is
 // ori.Liveness(f), as for newCMPressure.
 func cmPeak(f *ori.Func, c ori.RegClass, live *ori.LiveSets) int {
-	var index cmWordIndex
+	// The word numbering and the walk's live set come from a pool: remat
+	// asks for the peak at every run, of every function, and each call
+	// grew both tables from nothing.
+	sc := cmPeakPool.Get().(*cmPeakScratch)
+	defer sc.release()
+	index := &sc.index
 	n := int32(0)
 	id := func(w cmWord) int32 {
 		if i, ok := index.get(w); ok {
@@ -170,7 +176,7 @@ func cmPeak(f *ori.Func, c ori.RegClass, live *ori.LiveSets) int {
 		n++
 		return n - 1
 	}
-	lw := newLiveWalk(0)
+	lw := &sc.walk
 	peak := 0
 	mark := func() { peak = max(peak, len(lw.members)) }
 	var res []cmWord
@@ -215,6 +221,25 @@ func cmPeak(f *ori.Func, c ori.RegClass, live *ori.LiveSets) int {
 		}
 	}
 	return peak
+}
+
+// cmPeakScratch is cmPeak's memory, kept in cmPeakPool between calls.
+type cmPeakScratch struct {
+	index cmWordIndex
+	walk  liveWalk
+}
+
+var cmPeakPool = sync.Pool{New: func() any { return new(cmPeakScratch) }}
+
+// release empties the scratch (every number and member cmPeak set) and
+// returns it to the pool.
+func (sc *cmPeakScratch) release() {
+	sc.index.reset()
+	for _, w := range sc.walk.members {
+		sc.walk.pos[w] = -1
+	}
+	sc.walk.members = sc.walk.members[:0]
+	cmPeakPool.Put(sc)
 }
 
 // noteOcc records that block bi's instruction in reads or writes its

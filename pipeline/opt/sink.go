@@ -72,6 +72,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"orilab/pipeline/ori"
 )
@@ -392,8 +393,40 @@ type cmAnalysis struct {
 	width map[cmReg]int
 	// slab backs the first two entries of the definition and use lists
 	// newCMAnalysis builds (most words have one definition and a use or
-	// two; a list that grows further moves out by append).
-	slab []*ori.Inst
+	// two; a list that grows further moves out by append). It is cut from
+	// chunks, of which the first nChunks are in use (a pooled analysis
+	// keeps them for the next).
+	slab    []*ori.Inst
+	chunks  [][]*ori.Inst
+	nChunks int
+}
+
+// cmAnalysisPool holds the memory of analyses sinkCode is done with
+// (releaseCMAnalysis): every SinkRemat and SinkCodeIntoBlock run built its
+// analysis, tables sized for the whole function, in fresh memory.
+var cmAnalysisPool = sync.Pool{New: func() any { return new(cmAnalysis) }}
+
+// releaseCMAnalysis returns a to the pool. Nothing may use a, or a list
+// it handed out (defs, uses), afterwards.
+func releaseCMAnalysis(a *cmAnalysis) {
+	// Only what was written: an analysis from the pool is empty beyond
+	// its slices' lengths, and so is every chunk past nChunks. (The block
+	// positions are not kept: clearing a map costs its largest size.)
+	clear(a.at.byID)
+	clear(a.info)
+	for _, c := range a.chunks[:a.nChunks] {
+		clear(c[:cap(c)])
+	}
+	a.words.reset()
+	clear(a.work[:cap(a.work)])
+	*a = cmAnalysis{
+		at:     cmSites{byID: a.at.byID[:0]},
+		words:  cmWordIndex{dense: a.words.dense, other: a.words.other},
+		info:   a.info[:0],
+		chunks: a.chunks,
+		work:   a.work[:0],
+	}
+	cmAnalysisPool.Put(a)
 }
 
 // cmWordInfo is what cmAnalysis knows of one virtual register word.
@@ -420,7 +453,11 @@ func (a *cmAnalysis) add(list []*ori.Inst, in *ori.Inst) []*ori.Inst {
 		return append(list, in)
 	}
 	if len(a.slab)+2 > cap(a.slab) {
-		a.slab = make([]*ori.Inst, 0, 1024)
+		if a.nChunks == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]*ori.Inst, 0, 1024))
+		}
+		a.slab = a.chunks[a.nChunks][:0]
+		a.nChunks++
 	}
 	n := len(a.slab)
 	a.slab = a.slab[:n+2]
@@ -474,13 +511,20 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 	}
 	// Sized up front: the analysis is rebuilt after every change, and
 	// growing the maps instruction by instruction was most of its cost.
-	a := &cmAnalysis{
-		f: f, dom: d.dom, pdom: d.pdom,
-		bpos: make(map[*ori.Block]int, len(f.Blocks)),
-		info: make([]cmWordInfo, 0, total),
+	// The memory of a released analysis is reused (cmAnalysisPool; its
+	// tables are empty).
+	a := cmAnalysisPool.Get().(*cmAnalysis)
+	a.f, a.dom, a.pdom = f, d.dom, d.pdom
+	a.bpos = make(map[*ori.Block]int, len(f.Blocks))
+	if cap(a.info) < total {
+		a.info = make([]cmWordInfo, 0, total)
 	}
 	if int(maxID) < 4*total+1024 {
-		a.at.byID = make([]cmSiteOf, maxID+1)
+		if cap(a.at.byID) > int(maxID) {
+			a.at.byID = a.at.byID[:maxID+1]
+		} else {
+			a.at.byID = make([]cmSiteOf, maxID+1)
+		}
 	}
 	var seen []cmWord // the words the current instruction reads, once each
 	n := 0
@@ -1075,6 +1119,12 @@ var sinkCheckAnalysis func(updated, fresh *cmAnalysis)
 func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 	moved := 0
 	refused := map[*ori.Inst]bool{} // not proposed again
+	var a *cmAnalysis
+	defer func() {
+		if a != nil {
+			releaseCMAnalysis(a)
+		}
+	}()
 	// Moving a pure instruction between blocks changes no edge (it is no
 	// terminator, and it goes before a read, never after a terminator),
 	// so the dominator trees hold for every round, and the analysis,
@@ -1082,7 +1132,6 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 	// round as a rebuilt one would (TestSinkIncrementalAnalysis):
 	// rebuilding both every round was a third of the phase.
 	var doms cmDoms
-	var a *cmAnalysis
 	var walk []*ori.Inst
 	for round := 0; round < cmMaxRounds; round++ {
 		if err := f.ComputeCFG(); err != nil {

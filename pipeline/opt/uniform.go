@@ -39,7 +39,7 @@ import "orilab/pipeline/ori"
 
 // uniformity is the analysis result for one function.
 type uniformity struct {
-	divReg   map[cmReg]bool
+	divReg   regSet
 	divBlock map[*ori.Block]bool
 }
 
@@ -48,7 +48,48 @@ func (u *uniformity) divergentReg(r ori.Reg) bool {
 	if !r.Virtual {
 		return !r.IsZero()
 	}
-	return u.divReg[cmRegOf(r)]
+	return u.divReg.has(cmRegOf(r))
+}
+
+// regSet is a set of virtual registers: a bool per register number and
+// class, and a map for numbers out of that range. The analysis asks about
+// every operand of every instruction in each round of its fixed point,
+// and map lookups and inserts were most of its time.
+type regSet struct {
+	dense [ori.NumClasses][]bool
+	other map[cmReg]bool
+}
+
+func (s *regSet) has(k cmReg) bool {
+	if k.n >= 0 && k.n < wordIDsDenseLimit && int(k.class) < len(s.dense) {
+		d := s.dense[k.class]
+		return int(k.n) < len(d) && d[k.n]
+	}
+	return s.other[k]
+}
+
+// add puts k in s and reports whether it was not there.
+func (s *regSet) add(k cmReg) bool {
+	if k.n >= 0 && k.n < wordIDsDenseLimit && int(k.class) < len(s.dense) {
+		d := s.dense[k.class]
+		if int(k.n) >= len(d) {
+			d = append(d, make([]bool, max(int(k.n)+1-len(d), len(d)))...)
+			s.dense[k.class] = d
+		}
+		if d[k.n] {
+			return false
+		}
+		d[k.n] = true
+		return true
+	}
+	if s.other[k] {
+		return false
+	}
+	if s.other == nil {
+		s.other = map[cmReg]bool{}
+	}
+	s.other[k] = true
+	return true
 }
 
 // uniformSR reports whether every thread of a CTA reads the same value
@@ -63,28 +104,29 @@ func uniformSR(name string) bool {
 
 // analyzeUniformity computes f's uniformity. f's CFG must be current.
 func analyzeUniformity(f *ori.Func) *uniformity {
-	u := &uniformity{divReg: map[cmReg]bool{}, divBlock: map[*ori.Block]bool{}}
+	u := &uniformity{divBlock: map[*ori.Block]bool{}}
 	if len(f.Blocks) == 0 {
 		return u
 	}
 	cd := controlDependence(f)
-	defined := map[cmReg]bool{}
+	var defined regSet
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					defined[cmRegOf(o.Reg)] = true
+					defined.add(cmRegOf(o.Reg))
 				}
 			}
 		}
 	}
+	undefinedRead := func(r ori.Reg) {
+		if r.Virtual && !defined.has(cmRegOf(r)) {
+			u.divReg.add(cmRegOf(r))
+		}
+	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual && !defined[cmRegOf(r)] {
-					u.divReg[cmRegOf(r)] = true
-				}
-			})
+			cmReads(in, undefinedRead)
 		}
 	}
 	for changed := true; changed; {
@@ -100,12 +142,17 @@ func analyzeUniformity(f *ori.Func) *uniformity {
 				}
 			}
 			for _, in := range b.Insts {
-				if !u.divergentDef(b, in) {
+				// Only the results change: an instruction whose every
+				// virtual result is divergent already has nothing to add.
+				open := false
+				for _, o := range in.Dsts {
+					open = open || o.Kind == ori.OpdReg && o.Reg.Virtual && !u.divReg.has(cmRegOf(o.Reg))
+				}
+				if !open || !u.divergentDef(b, in) {
 					continue
 				}
 				for _, o := range in.Dsts {
-					if o.Kind == ori.OpdReg && o.Reg.Virtual && !u.divReg[cmRegOf(o.Reg)] {
-						u.divReg[cmRegOf(o.Reg)] = true
+					if o.Kind == ori.OpdReg && o.Reg.Virtual && u.divReg.add(cmRegOf(o.Reg)) {
 						changed = true
 					}
 				}

@@ -128,12 +128,15 @@ func dropDiverged(f *ori.Func, u *uniformity, set map[cmReg]bool, reconv bool) {
 	for b := range diverged {
 		closed[b] = true
 	}
+	// seen is one search's visited set, emptied for the next (a map per
+	// branch was most of this function's allocation).
+	seen := map[*ori.Block]bool{}
 	for _, x := range branches {
 		j := meet[x]
 		if j == nil {
 			continue
 		}
-		seen := map[*ori.Block]bool{}
+		clear(seen)
 		stack = append(stack[:0], x.Succs...)
 		for len(stack) > 0 {
 			b := stack[len(stack)-1]

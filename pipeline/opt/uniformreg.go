@@ -165,10 +165,120 @@ func callsBlockUniform(f *ori.Func, m *ori.Module) bool {
 }
 
 type urState struct {
-	f     *ori.Func
-	defs  map[cmReg][]*ori.Inst
-	set   map[cmReg]bool
-	users map[cmReg][]*ori.Inst
+	f   *ori.Func
+	set map[cmReg]bool
+	// The virtual registers of f are numbered densely (index), in the
+	// order first met: regs[i] is register i, and its definitions (one
+	// entry per result operand naming it) and readers (one entry per
+	// instruction) are defs[i] and users[i], in layout order, cut from two
+	// arrays.
+	num   wordTable[int32]
+	regs  []cmReg
+	defs  [][]*ori.Inst
+	users [][]*ori.Inst
+}
+
+// id returns k's number, or -1 when f does not mention k.
+func (st *urState) id(k cmReg) int32 {
+	if i, ok := st.num.get(wkey{n: k.n, class: k.class}); ok {
+		return i
+	}
+	return -1
+}
+
+// defsOf returns the instructions that write k (one entry per result).
+func (st *urState) defsOf(k cmReg) []*ori.Inst {
+	if i := st.id(k); i >= 0 {
+		return st.defs[i]
+	}
+	return nil
+}
+
+// usersOf returns the instructions that read k.
+func (st *urState) usersOf(k cmReg) []*ori.Inst {
+	if i := st.id(k); i >= 0 {
+		return st.users[i]
+	}
+	return nil
+}
+
+// index numbers f's virtual registers and lists their definitions and
+// readers: a count, then a fill of arrays cut by the counts (a map of
+// growing lists per register was most of this pass's allocation).
+func (st *urState) index() {
+	f := st.f
+	var nDefs, nUses []int32
+	number := func(k cmReg) int32 {
+		key := wkey{n: k.n, class: k.class}
+		if i, ok := st.num.get(key); ok {
+			return i
+		}
+		i := int32(len(st.regs))
+		st.num.set(key, i)
+		st.regs = append(st.regs, k)
+		nDefs, nUses = append(nDefs, 0), append(nUses, 0)
+		return i
+	}
+	// seen holds the registers the current instruction has read so far
+	// (an instruction reads a handful: a list, not a map per instruction).
+	var seen []int32
+	var fill bool
+	var in *ori.Inst
+	var defs, users [][]*ori.Inst
+	noteRead := func(r ori.Reg) {
+		if !r.Virtual {
+			return
+		}
+		i := number(cmRegOf(r))
+		for _, x := range seen {
+			if x == i {
+				return
+			}
+		}
+		seen = append(seen, i)
+		if fill {
+			users[i] = append(users[i], in)
+		} else {
+			nUses[i]++
+		}
+	}
+	walk := func() {
+		for _, b := range f.Blocks {
+			for _, in = range b.Insts {
+				for _, o := range in.Dsts {
+					if o.Kind == ori.OpdReg && o.Reg.Virtual {
+						i := number(cmRegOf(o.Reg))
+						if fill {
+							defs[i] = append(defs[i], in)
+						} else {
+							nDefs[i]++
+						}
+					}
+				}
+				seen = seen[:0]
+				cmReads(in, noteRead)
+			}
+		}
+	}
+	walk()
+	totalDefs, totalUses := 0, 0
+	for i := range st.regs {
+		totalDefs += int(nDefs[i])
+		totalUses += int(nUses[i])
+	}
+	defArr := make([]*ori.Inst, totalDefs)
+	useArr := make([]*ori.Inst, totalUses)
+	defs, users = make([][]*ori.Inst, len(st.regs)), make([][]*ori.Inst, len(st.regs))
+	atDef, atUse := 0, 0
+	for i := range st.regs {
+		nd, nu := int(nDefs[i]), int(nUses[i])
+		defs[i] = defArr[atDef : atDef : atDef+nd]
+		users[i] = useArr[atUse : atUse : atUse+nu]
+		atDef, atUse = atDef+nd, atUse+nu
+	}
+	fill = true
+	walk()
+	st.defs, st.users = defs, users
 }
 
 func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK, reconv bool) (bool, error) {
@@ -179,40 +289,26 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 		return false, nil
 	}
 	u := analyzeUniformity(f)
-	st := &urState{f: f, defs: map[cmReg][]*ori.Inst{}, set: map[cmReg]bool{}, users: map[cmReg][]*ori.Inst{}}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual {
-					k := cmRegOf(o.Reg)
-					st.defs[k] = append(st.defs[k], in)
-				}
-			}
-			seen := map[cmReg]bool{}
-			cmReads(in, func(r ori.Reg) {
-				if r.Virtual && !seen[cmRegOf(r)] {
-					seen[cmRegOf(r)] = true
-					st.users[cmRegOf(r)] = append(st.users[cmRegOf(r)], in)
-				}
-			})
-		}
-	}
+	st := &urState{f: f, set: map[cmReg]bool{}}
+	st.index()
 	width := map[cmReg]int{}
-	for k, ds := range st.defs {
-		if k.class != ori.ClassR && k.class != ori.ClassP || u.divReg[k] {
+	for i, k := range st.regs {
+		ds := st.defs[i]
+		if len(ds) == 0 || k.class != ori.ClassR && k.class != ori.ClassP || u.divReg.has(k) {
 			continue
 		}
-		ok := true
+		ok, wd := true, 0
 		for _, d := range ds {
 			ok = ok && convertibleDef(d)
 			for _, o := range d.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual && cmRegOf(o.Reg) == k {
-					width[k] = max(width[k], int(o.Reg.Off)+int(o.Reg.Words))
+					wd = max(wd, int(o.Reg.Off)+int(o.Reg.Words))
 				}
 			}
 		}
-		if ok && width[k] <= 2 {
+		if ok && wd <= 2 {
 			st.set[k] = true
+			width[k] = wd
 		}
 	}
 	dropDiverged(f, u, st.set, reconv)
@@ -233,31 +329,34 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			}
 		}
 	}
-	// trial converts a copy of f: the budget is checked on the result.
-	trial := func() (*ori.Func, ori.Pressure, error) {
+	// trial converts f in place (urTrial: the instructions it changes are
+	// copies, so it can be undone): the budget is checked on the result.
+	// Decision: the trial rewrites copies of the instructions that change
+	// and keeps the rest, instead of converting a clone of the whole
+	// function: the clone (every instruction, operand and block) was most
+	// of this pass's cost on the large corpus files, and the result is the
+	// same code with the same numbers (registers and IDs come from the
+	// same counters, see urTrial).
+	var cur *urTrial
+	trial := func() (bool, ori.Pressure) {
 		if len(st.set) == 0 {
-			return nil, ori.MaxPressure(f), nil
+			return false, ori.MaxPressure(f)
 		}
-		g := f.Clone()
-		st.rewrite(g, width)
-		if err := g.ComputeCFG(); err != nil {
-			return nil, ori.Pressure{}, err
-		}
-		p := ori.MaxPressure(g)
+		t := st.rewrite(width)
+		p := ori.MaxPressure(f)
 		if p.UR > urBudget || p.UP > upBudget {
-			return nil, ori.MaxPressure(f), nil
+			t.undo(f)
+			return false, ori.MaxPressure(f)
 		}
-		return g, p, nil
+		cur = t
+		return true, p
 	}
 	all := make(map[cmReg]bool, len(st.set))
 	for k := range st.set {
 		all[k] = true
 	}
 	shrink(!addsOK)
-	g, p, err := trial()
-	if err != nil {
-		return false, err
-	}
+	ok, p := trial()
 	// Decision: the instruction count gives way to occupancy. When more
 	// R words are live at once than full occupancy allows, take ptxas's
 	// full conversion unless it needs more: every value in the uniform
@@ -268,25 +367,31 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	// bar is at most urPressureR on every target: on sm_75, whose full
 	// occupancy allows 64, needle would otherwise keep 42.
 	if !addsOK && p.R > min(fullOccupancyRegs(arch), urPressureR) {
-		cheap := st.set
+		cheap, cheapTrial := st.set, cur
+		if ok {
+			cur.undo(f)
+		}
 		st.set = all
 		shrink(false)
-		g2, p2, err := trial()
-		if err != nil {
-			return false, err
-		}
-		if g2 != nil && p2.R <= p.R {
-			g = g2
+		ok2, p2 := trial()
+		if ok2 && p2.R <= p.R {
+			ok = true
 		} else {
-			st.set = cheap
+			if ok2 {
+				cur.undo(f)
+			}
+			st.set, cur = cheap, cheapTrial
+			if ok {
+				cur.redo(f)
+			}
 		}
 	}
-	if g == nil {
+	if !ok {
 		return false, nil
 	}
 	n, first := 0, int32(0)
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
+	for _, insts := range cur.old {
+		for _, in := range insts {
 			if st.member(in) {
 				if n == 0 {
 					first = in.ID
@@ -296,9 +401,10 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 		}
 	}
 	if !sites.Allow(f, first, fmt.Sprintf("move %d uniform registers (%d instructions) to the UR/UP files", len(st.set), n)) {
+		cur.undo(f)
 		return false, nil
 	}
-	*f = *g
+	cur.commit(f)
 	return true, nil
 }
 
@@ -335,7 +441,7 @@ func (st *urState) member(in *ori.Inst) bool {
 // defsOK checks that every definition of k writes only set members (or
 // RZ/PT) and reads only immediates, RZ/PT and set members.
 func (st *urState) defsOK(k cmReg) bool {
-	for _, d := range st.defs[k] {
+	for _, d := range st.defsOf(k) {
 		for _, o := range d.Dsts {
 			if o.Kind != ori.OpdReg {
 				return false
@@ -366,7 +472,7 @@ func (st *urState) defsOK(k cmReg) bool {
 
 // usesOK checks every instruction outside the set that reads k.
 func (st *urState) usesOK(k cmReg) bool {
-	for _, in := range st.users[k] {
+	for _, in := range st.usersOf(k) {
 		if st.member(in) {
 			continue
 		}
@@ -438,13 +544,13 @@ func (st *urState) addsInstructions(k cmReg) bool {
 	if k.class == ori.ClassP {
 		// Read outside the set only as a BRA guard (usesOK): each such
 		// branch gets a PLOP3 copying the UP into a P register.
-		for _, in := range st.users[k] {
+		for _, in := range st.usersOf(k) {
 			if !st.member(in) {
 				return true
 			}
 		}
 	}
-	for _, d := range st.defs[k] {
+	for _, d := range st.defsOf(k) {
 		if d.Op == ori.OpMOV || d.Op == ori.OpLDC {
 			continue // becomes a ULDC or UMOV one for one
 		}
@@ -458,7 +564,7 @@ func (st *urState) addsInstructions(k cmReg) bool {
 	// MOV R, UR the allocator cannot coalesce, where the R value's copies
 	// would have gone.
 	copies := 0
-	for _, in := range st.users[k] {
+	for _, in := range st.usersOf(k) {
 		if st.member(in) {
 			if !st.definesOnly(in, k) {
 				return false // read by another uniform value
@@ -484,17 +590,87 @@ func (st *urState) definesOnly(in *ori.Inst, k cmReg) bool {
 	return true
 }
 
-// rewrite converts the set in g (a clone of st.f, so instructions are
-// found by position) to the uniform files.
-func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
+// urTrial is a conversion applied to f in place. The instructions it
+// changes are rewritten as copies, so the blocks' instruction lists before
+// (old) and after (new) both stay intact and the trial can be undone and
+// applied again by swapping lists. The registers and IDs it numbered come
+// from a copy of f's counters; commit takes the same numbers from f's own.
+type urTrial struct {
+	blocks   []*ori.Block
+	old, new [][]*ori.Inst
+	regs     []ori.Reg // numbered, in order
+	ids      int32     // instruction IDs numbered (ULDCs)
+}
+
+func (t *urTrial) undo(f *ori.Func) {
+	for i, b := range t.blocks {
+		b.Insts = t.old[i]
+	}
+}
+
+func (t *urTrial) redo(f *ori.Func) {
+	for i, b := range t.blocks {
+		b.Insts = t.new[i]
+	}
+}
+
+// commit keeps the applied trial: f's counters hand out the numbers the
+// trial used, in the same order.
+func (t *urTrial) commit(f *ori.Func) {
+	for _, r := range t.regs {
+		if n := f.NewVReg(r.Class, int(r.Words)); n != r {
+			panic(fmt.Sprintf("opt: uniform conversion of %s numbered %v, the function's counter %v", f.Name, r, n))
+		}
+	}
+	for range t.ids {
+		f.NewID()
+	}
+}
+
+// touches reports whether rewrite changes in: it defines a set member, or
+// names one as its guard or an operand's register.
+func (st *urState) touches(in *ori.Inst) bool {
+	if st.member(in) {
+		return true
+	}
+	if in.Guard.Virtual && st.set[cmRegOf(in.Guard)] {
+		return true
+	}
+	for _, o := range in.Dsts {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && st.set[cmRegOf(o.Reg)] {
+			return true
+		}
+	}
+	for _, o := range in.Srcs {
+		if o.Kind == ori.OpdReg && o.Reg.Virtual && st.set[cmRegOf(o.Reg)] {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrite converts the set to the uniform files in st.f, in place, and
+// returns the trial to undo or keep. Only rewrite's copies of the
+// instructions it changes are edited; the originals stay in t.old.
+func (st *urState) rewrite(width map[cmReg]int) *urTrial {
+	f := st.f
+	t := &urTrial{}
+	// ctr numbers the new registers and IDs as f would (a copy of f's
+	// header, whose counters advance while f's stay put until commit).
+	ctr := *f
+	newVReg := func(c ori.RegClass, words int) ori.Reg {
+		r := ctr.NewVReg(c, words)
+		t.regs = append(t.regs, r)
+		return r
+	}
 	newReg := map[cmReg]ori.Reg{}
 	// In register order, so the new registers' numbers do not depend on
 	// map order.
 	for _, k := range sortedRegs(st.set) {
 		if k.class == ori.ClassP {
-			newReg[k] = g.NewVReg(ori.ClassUP, 1)
+			newReg[k] = newVReg(ori.ClassUP, 1)
 		} else {
-			newReg[k] = g.NewVReg(ori.ClassUR, width[k])
+			newReg[k] = newVReg(ori.ClassUR, width[k])
 		}
 	}
 	fix := func(r ori.Reg) ori.Reg {
@@ -506,10 +682,44 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 		}
 		return r
 	}
-	for bi, b := range g.Blocks {
+	// The copies are cut from two arrays sized for them.
+	nInsts, nOps := 0, 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if st.touches(in) {
+				nInsts++
+				nOps += len(in.Dsts) + len(in.Srcs)
+			}
+		}
+	}
+	insts := make([]ori.Inst, nInsts)
+	ops := make([]ori.Operand, 0, nOps)
+	take := func(s []ori.Operand) []ori.Operand {
+		if len(s) == 0 {
+			return nil
+		}
+		at := len(ops)
+		ops = append(ops, s...)
+		return ops[at:len(ops):len(ops)]
+	}
+	for _, b := range f.Blocks {
 		var out []*ori.Inst
-		for ii, in := range b.Insts {
-			conv := st.member(st.f.Blocks[bi].Insts[ii])
+		for ii, orig := range b.Insts {
+			if !st.touches(orig) {
+				if out != nil {
+					out = append(out, orig)
+				}
+				continue
+			}
+			if out == nil {
+				out = make([]*ori.Inst, ii, len(b.Insts)+4)
+				copy(out, b.Insts[:ii])
+			}
+			conv := st.member(orig)
+			in := &insts[0]
+			insts = insts[1:]
+			*in = *orig
+			in.Dsts, in.Srcs = take(orig.Dsts), take(orig.Srcs)
 			if conv && in.Op != ori.OpMOV && in.Op != ori.OpLDC {
 				// Uniform ALU instructions read no constant bank: load
 				// each one into a UR first, as ptxas does with ULDC.
@@ -517,14 +727,15 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 					if o.Kind != ori.OpdCBank {
 						continue
 					}
-					t := g.NewVReg(ori.ClassUR, 1)
+					tr := newVReg(ori.ClassUR, 1)
 					ld := ori.NewInst(ori.OpULDC)
-					ld.ID = g.NewID()
-					ld.Dsts = []ori.Operand{ori.R(t)}
+					t.ids++
+					ld.ID = ctr.NewID()
+					ld.Dsts = []ori.Operand{ori.R(tr)}
 					ld.Srcs = []ori.Operand{o}
 					ld.Line = in.Line
 					out = append(out, ld)
-					in.Srcs[i] = ori.R(t)
+					in.Srcs[i] = ori.R(tr)
 					in.Srcs[i].Neg, in.Srcs[i].Abs, in.Srcs[i].Not = o.Neg, o.Abs, o.Not
 				}
 			}
@@ -553,8 +764,14 @@ func (st *urState) rewrite(g *ori.Func, width map[cmReg]int) {
 				}
 			}
 		}
-		b.Insts = out
+		if out != nil {
+			t.blocks = append(t.blocks, b)
+			t.old = append(t.old, b.Insts)
+			t.new = append(t.new, out)
+			b.Insts = out
+		}
 	}
+	return t
 }
 
 // sortedRegs returns the registers of set by class, then number.
