@@ -62,8 +62,14 @@ func prepareHeapAt(n int, gogc, mode string) (uintptr, bool) {
 		return 0, false
 	}
 	size := min(max(n*heapPerSourceByte, heapMinRange), heapMaxRange)
+	// No collection may start while the block is allocated: one started
+	// by the block's own allocation marks it live (objects allocated
+	// during marking survive that cycle), and the range is then never
+	// reused.
+	old := debug.SetGCPercent(-1)
 	at, ok := adviseHugePages(size)
 	if !ok {
+		debug.SetGCPercent(old)
 		return 0, false
 	}
 	debug.SetGCPercent(heapGCPercent)
