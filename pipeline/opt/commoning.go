@@ -65,6 +65,7 @@ package opt
 import (
 	"bytes"
 	"hash/maphash"
+	"orilab/internal/keep"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,8 +107,8 @@ func runCommoning(f *ori.Func, c *Context) (bool, error) {
 	// One state serves every block (emptied between them), and is kept
 	// between runs, so that its tables keep their room instead of
 	// growing again in every block.
-	s := csePool.get()
-	defer csePool.put(s)
+	s := csePool.Get()
+	defer csePool.Put(s)
 	if s.index == nil {
 		s.index = map[uint64]int32{}
 		s.seed = maphash.MakeSeed()
@@ -266,7 +267,7 @@ func (s *cseState) forget() {
 }
 
 // csePool keeps the block walk's state (tables, keys) between runs.
-var csePool keepPool[cseState]
+var csePool keep.Pool[cseState]
 
 // The keys are built by appending to one reused buffer: instKey ran for
 // every instruction of every block, and a builder, a string per
@@ -597,8 +598,8 @@ func (s *cseState) holds(r ori.Reg, vns []int) bool {
 func commonDominated(f *ori.Func, sites *Sites) bool {
 	// Definitions per register, counted in a dense table (word 0 of each
 	// register's slot; a map was a third of the pass).
-	defs := cseDefsPool.get()
-	defer cseDefsPool.put(defs)
+	defs := cseDefsPool.Get()
+	defer cseDefsPool.Put(defs)
 	defs.reset()
 	count := func(r ori.Reg, n int32) {
 		k := wkey{n: r.N, class: r.Class}
@@ -649,8 +650,8 @@ func commonDominated(f *ori.Func, sites *Sites) bool {
 	// The dominator tree (cached per CFG generation) as child lists by
 	// layout index, each in layout order.
 	dom := ori.Dominators(f)
-	sc := cseDomPool.get()
-	defer cseDomPool.put(sc)
+	sc := cseDomPool.Get()
+	defer cseDomPool.Put(sc)
 	nb := len(f.Blocks)
 	sc.first, sc.next, sc.last = growScratch(sc.first, nb), growScratch(sc.next, nb), growScratch(sc.last, nb)
 	for i := range nb {
@@ -723,7 +724,7 @@ type cseDomScratch struct {
 	table             cseState
 }
 
-var cseDomPool keepPool[cseDomScratch]
+var cseDomPool keep.Pool[cseDomScratch]
 
 // index returns a function finding a block's layout index: by ID in a
 // dense table (IDs are small and dense: Func.NewBlock counts up), or in
@@ -766,4 +767,4 @@ func (sc *cseDomScratch) index(f *ori.Func) func(*ori.Block) (int, bool) {
 }
 
 // cseDefsPool keeps commonDominated's definition counts between calls.
-var cseDefsPool keepPool[wordTable[int32]]
+var cseDefsPool keep.Pool[wordTable[int32]]

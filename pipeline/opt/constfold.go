@@ -48,6 +48,7 @@ package opt
 
 import (
 	"math/bits"
+	"orilab/internal/keep"
 
 	"orilab/pipeline/ori"
 )
@@ -819,7 +820,7 @@ func foldISETP(in *ori.Inst) bool {
 // every read word of the function was most of narrowWide's time); the
 // caller puts it back.
 func readWords(f *ori.Func) *wordTable[struct{}] {
-	read := readWordsPool.get()
+	read := readWordsPool.Get()
 	read.reset()
 	wide := 1
 	note := func(r ori.Reg) {
@@ -863,7 +864,7 @@ func readWords(f *ori.Func) *wordTable[struct{}] {
 	return read
 }
 
-var readWordsPool keepPool[wordTable[struct{}]]
+var readWordsPool keep.Pool[wordTable[struct{}]]
 
 // narrowWide turns IMAD.WIDE[.U32] d.64 = a, b, c.64 whose high result
 // word nobody reads into IMAD d = a, b, c[0]: the low word of the 64-bit
@@ -872,7 +873,7 @@ func narrowWide(f *ori.Func, s *Sites) bool {
 	var read *wordTable[struct{}]
 	defer func() {
 		if read != nil {
-			readWordsPool.put(read)
+			readWordsPool.Put(read)
 		}
 	}()
 	changed := false

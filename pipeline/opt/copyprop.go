@@ -75,6 +75,7 @@ package opt
 // definition.
 
 import (
+	"orilab/internal/keep"
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
 )
@@ -346,7 +347,7 @@ type cpScratch struct {
 	cur             cpSet
 }
 
-var cpPool keepPool[cpScratch]
+var cpPool keep.Pool[cpScratch]
 
 // growScratch returns s with length n, reusing its array when it is large
 // enough; the contents are not cleared.
@@ -372,7 +373,7 @@ func (sc *cpScratch) release(p *copyProblem) {
 	sc.words, sc.entries = p.words, p.entries[:0]
 	sc.ends, sc.touching, sc.byDst = p.ends, p.touching, p.byDst
 	clear(sc.stack[:cap(sc.stack)]) // the pool keeps sc: hold no blocks
-	cpPool.put(sc)
+	cpPool.Put(sc)
 }
 
 type copyProblem struct {
@@ -468,7 +469,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	// The word numbering, the copies, the available sets and the other
 	// tables are kept between runs (cpScratch): every GeneralOptimize
 	// round of every phase runs this over the whole function.
-	sc := cpPool.get()
+	sc := cpPool.Get()
 	nb := len(f.Blocks)
 	p := &copyProblem{ends: growScratch(sc.ends, nb), starts: growScratch(sc.starts, nb)}
 	sc.starts = p.starts

@@ -21,9 +21,9 @@
 // wordtable.go maps register words to values through dense slices with a
 // constant-time reset, which the passes keep in pools between runs
 // instead of building a map per run (functions compile concurrently);
-// keeppool.go is a pool that, unlike sync.Pool, keeps its objects across
-// garbage collections, for the scratch the GeneralOptimize sub-passes,
-// commoning and the same-constant remat reuse.
+// the scratch the GeneralOptimize sub-passes, commoning and the
+// same-constant remat reuse sits in internal/keep's pools, which, unlike
+// sync.Pool, keep their objects across garbage collections.
 package opt
 
 import (

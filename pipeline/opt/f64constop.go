@@ -48,6 +48,7 @@ package opt
 
 import (
 	"math"
+	"orilab/internal/keep"
 
 	"orilab/pipeline/knobs"
 	"orilab/pipeline/ori"
@@ -76,8 +77,8 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int, k *fpKnown) bool {
 	if !has {
 		return false
 	}
-	local := f64LocalPool.get()
-	defer f64LocalPool.put(local)
+	local := f64LocalPool.Get()
+	defer f64LocalPool.Put(local)
 	changed := false
 	for _, b := range f.Blocks {
 		// Only a block's instructions up to its last f64 operation
@@ -114,7 +115,7 @@ func f64ConstOperands(f *ori.Func, s *Sites, arch int, k *fpKnown) bool {
 
 // f64LocalPool keeps the per-block tables of f64ConstOperands between
 // calls (see fpKnownPool).
-var f64LocalPool keepPool[wordTable[f64Word]]
+var f64LocalPool keep.Pool[wordTable[f64Word]]
 
 // f64Word is what a block knows of a register word it wrote.
 type f64Word struct {

@@ -41,6 +41,7 @@ package opt
 // than RCP are not folded.
 
 import (
+	"orilab/internal/keep"
 	"orilab/pipeline/ori"
 	"orilab/pipeline/sim/fp"
 )
@@ -91,19 +92,19 @@ func (k *fpKnownWords) get(w wkey) (uint32, bool) {
 // allocating dense tables sized by the function's register count each
 // time cost more than the maps they replaced. (A pool, as functions
 // compile concurrently.)
-var fpKnownPool keepPool[fpKnownWords]
+var fpKnownPool keep.Pool[fpKnownWords]
 
 // release hands k back for another fpKnownMovs; k must not be used after.
 func (k *fpKnownWords) release() {
 	if k != nil {
-		fpKnownPool.put(k)
+		fpKnownPool.Put(k)
 	}
 }
 
 // fpKnownMovs collects the words of f defined once, by an unguarded MOV
 // of a 32-bit immediate or RZ. The caller releases the result.
 func fpKnownMovs(f *ori.Func) *fpKnownWords {
-	k := fpKnownPool.get()
+	k := fpKnownPool.Get()
 	k.t.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {

@@ -40,6 +40,7 @@ package opt
 // is one site.
 
 import (
+	"orilab/internal/keep"
 	"slices"
 
 	"orilab/pipeline/knobs"
@@ -121,8 +122,8 @@ func rematSameConsts(f *ori.Func, c *Context) (bool, error) {
 // record for every register the function touches was most of the
 // pass's time and memory).
 func sameConstCandidates(f *ori.Func) map[int32]*sameVal {
-	screen := sameConstScreenPool.get()
-	defer sameConstScreenPool.put(screen)
+	screen := sameConstScreenPool.Get()
+	defer sameConstScreenPool.Put(screen)
 	screen.reset()
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -293,7 +294,7 @@ func sameConstDefOK(in *ori.Inst, k int) bool {
 }
 
 // sameConstScreenPool keeps sameConstCandidates's screen between calls.
-var sameConstScreenPool keepPool[wordTable[bool]]
+var sameConstScreenPool keep.Pool[wordTable[bool]]
 
 // sameConstUses rewrites in's reads of chosen registers and returns it,
 // preceded by the MOVs of constants it needs.

@@ -2,22 +2,20 @@ package sched
 
 import (
 	"runtime"
-	"sync"
+
+	"orilab/internal/keep"
 )
 
 // kept holds working memory (Schedule's region scratch, the control-word
-// passes' facts) between calls, across garbage collections. A sync.Pool
-// empties at every other collection, and a compilation collects many
-// times between two calls (the register allocator runs between the two
-// scheduling passes), so the pool handed back fresh memory most of the
-// time: tables allocated again, zeroed, and faulted in page by page.
+// passes' facts) between calls, across garbage collections (internal/keep:
+// a sync.Pool empties at collections, and the register allocator's
+// collections run between the two scheduling passes).
 //
 // It keeps at most GOMAXPROCS values (as many as calls can run at once)
 // and none that served a function of more than keepInsts instructions,
 // so what stays allocated is bounded by a few functions' tables.
 type kept[T any] struct {
-	mu   sync.Mutex
-	free []*T
+	pool keep.Pool[T]
 }
 
 // keepInsts is the largest function, in instructions, whose tables are
@@ -25,17 +23,7 @@ type kept[T any] struct {
 const keepInsts = 1 << 15
 
 // get returns a kept value, or a new one.
-func (k *kept[T]) get() *T {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if n := len(k.free); n > 0 {
-		x := k.free[n-1]
-		k.free[n-1] = nil
-		k.free = k.free[:n-1]
-		return x
-	}
-	return new(T)
-}
+func (k *kept[T]) get() *T { return k.pool.Get() }
 
 // forgetter is a kept value that can drop its pointers into the function
 // it served, so that keeping it does not keep that function alive.
@@ -44,15 +32,11 @@ type forgetter interface{ forget() }
 // put gives x back after a call on a function of insts instructions; x
 // must not be used afterwards.
 func (k *kept[T]) put(x *T, insts int) {
-	if insts > keepInsts {
+	if insts > keepInsts || k.pool.Idle() >= runtime.GOMAXPROCS(0) {
 		return
 	}
 	if f, ok := any(x).(forgetter); ok {
 		f.forget()
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if len(k.free) < runtime.GOMAXPROCS(0) {
-		k.free = append(k.free, x)
-	}
+	k.pool.Put(x)
 }

@@ -26,7 +26,7 @@ func TestKept(t *testing.T) {
 	for range n + 3 {
 		k.put(new(facts), 1)
 	}
-	if len(k.free) != n {
-		t.Errorf("kept %d values, want GOMAXPROCS = %d", len(k.free), n)
+	if k.pool.Idle() != n {
+		t.Errorf("kept %d values, want GOMAXPROCS = %d", k.pool.Idle(), n)
 	}
 }
