@@ -123,6 +123,7 @@ type licmRun struct {
 	blocks         []*ori.Block
 	cands          []*ori.Inst
 	always, inv    []bool
+	state          []licmState
 	hoisted        []bool
 	moved          []*ori.Inst
 	readLo, readHi []int32
@@ -258,6 +259,16 @@ func (r *licmRun) pentry(w cmWord) int32 {
 		r.left[id], r.out[id], r.defBy[id] = 0, false, false
 	}
 	return id
+}
+
+// licmStates returns s emptied and resized to n entries, all licmUnknown.
+func licmStates(s []licmState, n int) []licmState {
+	if cap(s) < n {
+		return make([]licmState, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // licmInt32s returns s emptied and resized to n entries, all 0.
