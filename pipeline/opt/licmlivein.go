@@ -31,7 +31,44 @@ type licmLiveSearch struct {
 	seen   []uint32
 	visit  uint32
 	stack  []*ori.Block
+	// regs holds, per block (by layout position), a bit for every virtual
+	// register number (mod 64) the block's instructions name, computed
+	// when the block is first searched (has). A search steps over a block
+	// without the word's bit, which neither reads nor writes it: a search
+	// walks from the header to the word's one definition in the loop, and
+	// scanning every instruction on the way made the searches of a loop
+	// quadratic in its size. The function does not change while the
+	// searches answer (licmLive).
+	regs []uint64
+	has  []bool
 }
+
+// blockRegs returns the register-number bits of the block at position i.
+func (s *licmLiveSearch) blockRegs(b *ori.Block, i int32) uint64 {
+	if s.has[i] {
+		return s.regs[i]
+	}
+	var m uint64
+	note := func(r ori.Reg) {
+		if r.Virtual {
+			m |= 1 << (uint32(r.N) & 63)
+		}
+	}
+	for _, in := range b.Insts {
+		note(in.Guard)
+		for _, o := range in.Srcs {
+			note(o.Reg)
+		}
+		for _, o := range in.Dsts {
+			note(o.Reg)
+		}
+	}
+	s.regs[i], s.has[i] = m, true
+	return m
+}
+
+// licmWordBit is w's bit in blockRegs.
+func licmWordBit(w cmWord) uint64 { return 1 << (uint32(w.n) & 63) }
 
 func newLICMLiveSearch(f *ori.Func) *licmLiveSearch {
 	return &licmLiveSearch{f: f, budget: 4*f.NumInsts() + 1024}
@@ -47,6 +84,8 @@ func (s *licmLiveSearch) liveIn(h *ori.Block, r ori.Reg) (live, ok bool) {
 			s.pos[b] = int32(i)
 		}
 		s.seen = make([]uint32, len(s.f.Blocks))
+		s.regs = make([]uint64, len(s.f.Blocks))
+		s.has = make([]bool, len(s.f.Blocks))
 	}
 	for w := 0; w < int(r.Words); w++ {
 		live, ok := s.wordLiveIn(h, cmWordOf(r, w))
@@ -88,12 +127,16 @@ func (s *licmLiveSearch) wordLiveIn(h *ori.Block, w cmWord) (live, ok bool) {
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		s.budget -= len(b.Insts) + 1
+		insts := b.Insts
+		if s.blockRegs(b, s.pos[b])&licmWordBit(w) == 0 {
+			insts = nil // neither reads nor writes w
+		}
+		s.budget -= len(insts) + 1
 		if s.budget < 0 {
 			return false, false
 		}
 		killed := false
-		for _, in := range b.Insts {
+		for _, in := range insts {
 			read := licmHasWord(in.Guard, w)
 			if !in.IsPhi() {
 				loopSrcRegs(in, func(x ori.Reg) { read = read || licmHasWord(x, w) })
@@ -135,6 +178,9 @@ func (s *licmLiveSearch) wordLiveIn(h *ori.Block, w cmWord) (live, ok bool) {
 // phiReads reports whether a MOV.PHI of block sc reads w at the end of
 // its predecessor p.
 func (s *licmLiveSearch) phiReads(sc, p *ori.Block, w cmWord) bool {
+	if s.blockRegs(sc, s.pos[sc])&licmWordBit(w) == 0 {
+		return false
+	}
 	for _, in := range sc.Insts {
 		if !in.IsPhi() {
 			continue // the phis come first, but the liveness takes any
