@@ -211,7 +211,10 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	extra := newLICMExtra(f)
 	run := getLICMRun()
 	defer putLICMRun(run)
-	lv := &licmLive{f: f, search: newLICMLiveSearch(f)}
+	search := newLICMLiveSearch(f)
+	search.occ, search.has, search.slab = run.occ, run.occHas, run.occSlab
+	defer func() { run.occ, run.occHas, run.occSlab = search.occ, search.has, search.slab }()
+	lv := &licmLive{f: f, search: search}
 	// inner is what is left to visit of lf.InnerFirst(), listed once per
 	// forest (not once per loop visited).
 	var inner []*Loop

@@ -106,8 +106,13 @@ func (s *licmLiveSearch) liveIn(h *ori.Block, r ori.Reg) (live, ok bool) {
 			s.pos[b] = int32(i)
 		}
 		s.seen = make([]uint32, len(s.f.Blocks))
-		s.occ = make([][]uint64, len(s.f.Blocks))
-		s.has = make([]bool, len(s.f.Blocks))
+		// The index's tables may come from an earlier run (licmRun).
+		n := len(s.f.Blocks)
+		s.occ = slices.Grow(s.occ[:0], n)[:n]
+		clear(s.occ)
+		s.has = slices.Grow(s.has[:0], n)[:n]
+		clear(s.has)
+		s.slab = s.slab[:0]
 	}
 	for w := 0; w < int(r.Words); w++ {
 		live, ok := s.wordLiveIn(h, cmWordOf(r, w))

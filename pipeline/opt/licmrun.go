@@ -118,6 +118,12 @@ type licmRun struct {
 
 	reads []int32 // arena of the candidates' R reads (licmPressure.reads)
 
+	// The live-in search's occurrence index (licmLiveSearch), kept for
+	// the next run.
+	occ     [][]uint64
+	occHas  []bool
+	occSlab []uint64
+
 	// Per-loop lists of hoistLoop and newLICMPressure, reused from loop
 	// to loop (indexed by candidate).
 	blocks         []*ori.Block
