@@ -11,7 +11,8 @@ package opt
 // forward from the header for a read of the word before an unguarded
 // write, the same answer ori.Liveness gives (ori.CheckAnalysisCache, on
 // in the tests, compares every answer with it). The searches of one run
-// share a budget of instructions scanned, a few times the function's
+// share a budget of blocks visited and instructions looked at (only those
+// that name the word: licmLiveSearch.occ), a few times the function's
 // size; past it, or once a loop measures its pressure (which needs every
 // live set), the run computes the liveness, before it has changed
 // anything, and answers from it as before.
