@@ -211,7 +211,10 @@ func hoistInvariants(f *ori.Func, c *Context, passID int) (int, error) {
 	extra := newLICMExtra(f)
 	run := getLICMRun()
 	defer putLICMRun(run)
-	lv := &licmLive{f: f, search: newLICMLiveSearch(f)}
+	search := newLICMLiveSearch(f)
+	search.occ, search.has, search.slab = run.occ, run.occHas, run.occSlab
+	defer func() { run.occ, run.occHas, run.occSlab = search.occ, search.has, search.slab }()
+	lv := &licmLive{f: f, search: search}
 	// inner is what is left to visit of lf.InnerFirst(), listed once per
 	// forest (not once per loop visited).
 	var inner []*Loop
@@ -340,6 +343,7 @@ type licmLoop struct {
 	cands     []*ori.Inst
 	always    []bool // per candidate: its block runs whenever the loop is entered
 	inv       []bool // per candidate: marked invariant
+	state     []licmState
 }
 
 // hoistLoop hoists the invariants of l and returns how many it moved.
@@ -416,6 +420,8 @@ func hoistLoop(f *ori.Func, c *Context, lf *LoopForest, l *Loop, budget int, lv 
 	s.markExitSlice()
 	run.inv = licmBools(run.inv, len(s.cands))
 	s.inv = run.inv
+	run.state = licmStates(run.state, len(s.cands))
+	s.state = run.state
 	for changed := true; changed; {
 		changed = false
 		for i, in := range s.cands {
@@ -511,9 +517,58 @@ func loopAppend(b *ori.Block, ins ...*ori.Inst) {
 	b.Insts = append(append(b.Insts[:at], ins...), tail...)
 }
 
+// licmState is what the marking knows of a candidate besides whether it
+// is marked: everything invariant asks but the sources' marks depends
+// only on the loop, which does not change while it is marked.
+type licmState uint8
+
+const (
+	licmUnknown licmState = iota // not asked yet
+	licmFixed                    // the loop-only conditions hold
+	licmLiveOK                   // and no result is live into the header
+	licmNo                       // can never be marked in this visit
+)
+
 // invariant reports whether in (candidate i) computes the same results in
 // every iteration and may be computed once before the loop.
+//
+// The marking asks again about every unmarked candidate until nothing
+// changes, but only the marks of its sources can change between two
+// questions; the rest of the answer is kept in s.state. The liveness
+// question, the costliest (a search from the header, or the whole
+// function's liveness once the searches' budget is spent), is asked
+// last, once the sources are marked, and at most once per candidate.
 func (s *licmLoop) invariant(in *ori.Inst, i int) bool {
+	switch s.state[i] {
+	case licmNo:
+		return false
+	case licmUnknown:
+		if !s.fixedInvariant(in, i) {
+			s.state[i] = licmNo
+			return false
+		}
+		s.state[i] = licmFixed
+	}
+	if !s.sourcesInvariant(in, i) {
+		return false
+	}
+	if s.state[i] == licmFixed {
+		for _, o := range in.Dsts {
+			if r := o.Reg; !r.IsZero() && s.lv.liveIn(s.l.Header, r) {
+				s.state[i] = licmNo
+				return false
+			}
+		}
+		s.state[i] = licmLiveOK
+	}
+	return true
+}
+
+// fixedInvariant reports whether candidate i meets the conditions of
+// invariant that do not depend on the marks or the liveness: a pure
+// opcode or an allowed load, and register results that are virtual and
+// written by no other instruction of the loop.
+func (s *licmLoop) fixedInvariant(in *ori.Inst, i int) bool {
 	run := s.run
 	switch licmClassifyLoad(in) {
 	case licmNotLoad:
@@ -574,13 +629,14 @@ func (s *licmLoop) invariant(in *ori.Inst, i int) bool {
 				return false
 			}
 		}
-		if s.lv.liveIn(s.l.Header, r) {
-			return false
-		}
 	}
-	if !useful {
-		return false
-	}
+	return useful
+}
+
+// sourcesInvariant reports whether every register candidate i reads is
+// written nowhere in the loop, or only by one marked candidate.
+func (s *licmLoop) sourcesInvariant(in *ori.Inst, i int) bool {
+	run := s.run
 	ok := true
 	loopSrcRegs(in, func(r ori.Reg) {
 		if !ok || r.IsZero() {

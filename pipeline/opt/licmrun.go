@@ -118,11 +118,18 @@ type licmRun struct {
 
 	reads []int32 // arena of the candidates' R reads (licmPressure.reads)
 
+	// The live-in search's occurrence index (licmLiveSearch), kept for
+	// the next run.
+	occ     [][]uint64
+	occHas  []bool
+	occSlab []uint64
+
 	// Per-loop lists of hoistLoop and newLICMPressure, reused from loop
 	// to loop (indexed by candidate).
 	blocks         []*ori.Block
 	cands          []*ori.Inst
 	always, inv    []bool
+	state          []licmState
 	hoisted        []bool
 	moved          []*ori.Inst
 	readLo, readHi []int32
@@ -258,6 +265,16 @@ func (r *licmRun) pentry(w cmWord) int32 {
 		r.left[id], r.out[id], r.defBy[id] = 0, false, false
 	}
 	return id
+}
+
+// licmStates returns s emptied and resized to n entries, all licmUnknown.
+func licmStates(s []licmState, n int) []licmState {
+	if cap(s) < n {
+		return make([]licmState, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // licmInt32s returns s emptied and resized to n entries, all 0.

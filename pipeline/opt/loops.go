@@ -466,37 +466,83 @@ func loopDstRegs(in *ori.Inst, fn func(r ori.Reg)) {
 
 // loopDefs counts, for every register word, the instructions of the loop
 // that write it, and records whether the loop has a CALL (which clobbers
-// every physical register but R1).
+// every physical register but R1). The tables are built on the first
+// question: strength reduction makes a loopDefs for every loop but asks
+// only about the loops that multiply (IMAD), and filling two maps with
+// every word every loop writes was most of its time.
 type loopDefs struct {
-	count   map[loopWord]int
-	def     map[loopWord]*ori.Inst // the writer when count is 1
+	l       *Loop
+	built   bool
+	counts  map[loopWord]int
+	defs    map[loopWord]*ori.Inst // the writer when count is 1
 	hasCall bool
 }
 
-func newLoopDefs(l *Loop) *loopDefs {
-	d := &loopDefs{count: map[loopWord]int{}, def: map[loopWord]*ori.Inst{}}
-	for _, b := range l.Blocks {
+func newLoopDefs(l *Loop) *loopDefs { return &loopDefs{l: l} }
+
+func (d *loopDefs) build() {
+	if d.built {
+		return
+	}
+	d.built = true
+	d.counts, d.defs = map[loopWord]int{}, map[loopWord]*ori.Inst{}
+	for _, b := range d.l.Blocks {
 		for _, in := range b.Insts {
 			if in.Op == ori.OpCALL {
 				d.hasCall = true
 			}
 			loopDstRegs(in, func(r ori.Reg) {
 				for w := range loopWordSeq(r) {
-					d.count[w]++
-					d.def[w] = in
+					d.counts[w]++
+					d.defs[w] = in
 				}
 			})
 		}
 	}
-	return d
+}
+
+// count returns how many instructions of the loop write w.
+func (d *loopDefs) count(w loopWord) int {
+	d.build()
+	return d.counts[w]
+}
+
+// def returns the last instruction of the loop that writes w (the writer
+// when count is 1), nil for none.
+func (d *loopDefs) def(w loopWord) *ori.Inst {
+	d.build()
+	return d.defs[w]
+}
+
+// loopWriters returns how many instructions of l write w and the last of
+// them (as loopDefs's count and def), by a walk of l: for a question or
+// two it is cheaper than a loopDefs.
+func loopWriters(l *Loop, w loopWord) (n int, last *ori.Inst) {
+	for _, b := range l.Blocks {
+		for _, in := range b.Insts {
+			for _, o := range in.Dsts {
+				if o.Kind != ori.OpdReg {
+					continue
+				}
+				for x := range loopWordSeq(o.Reg) {
+					if x == w {
+						n++
+						last = in
+					}
+				}
+			}
+		}
+	}
+	return n, last
 }
 
 // physInvariant reports whether a physical register keeps its value
 // throughout the loop: no instruction of the loop writes it and, unless
 // it is R1 (which a callee restores), the loop has no CALL.
 func (d *loopDefs) physInvariant(r ori.Reg) bool {
+	d.build()
 	for w := range loopWordSeq(r) {
-		if d.count[w] > 0 {
+		if d.counts[w] > 0 {
 			return false
 		}
 	}

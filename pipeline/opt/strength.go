@@ -211,7 +211,7 @@ func srRegInvariant(r ori.Reg, defs *loopDefs) bool {
 		return defs.physInvariant(r)
 	}
 	for w := range loopWordSeq(r) {
-		if defs.count[w] != 0 {
+		if defs.count(w) != 0 {
 			return false
 		}
 	}
@@ -282,10 +282,10 @@ func srLoop(f *ori.Func, c *Context, kept *keptForest, lf *LoopForest, l *Loop) 
 			return true
 		}
 		w := loopWords(r)[0]
-		if defs.count[w] != 1 {
+		if defs.count(w) != 1 {
 			return false
 		}
-		inc := defs.def[w]
+		inc := defs.def(w)
 		s, ok := unrollStep(inc, r)
 		if !ok {
 			return false

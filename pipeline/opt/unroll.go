@@ -392,11 +392,11 @@ func loopTripCount(f *ori.Func, lf *LoopForest, l *Loop) (*loopTrip, int, string
 	}
 	target := f.BlockByID(br.Srcs[0].Block)
 	t := &loopTrip{Branch: br, Exiting: e, ExitTaken: !l.Contains(target)}
-	defs := newLoopDefs(l)
-	// The compare that decides the exit.
+	// The compare that decides the exit (two questions about the loop's
+	// writers: walks, not a loopDefs).
 	g := loopWords(br.Guard)[0]
-	cmp := defs.def[g]
-	if defs.count[g] != 1 || cmp.Op != ori.OpISETP || cmp.Guarded() || len(cmp.Srcs) != 3 || len(cmp.Dsts) != 2 {
+	nCmp, cmp := loopWriters(l, g)
+	if nCmp != 1 || cmp.Op != ori.OpISETP || cmp.Guarded() || len(cmp.Srcs) != 3 || len(cmp.Dsts) != 2 {
 		return reject(14, "the exit predicate %s is not the result of one unguarded ISETP", br.Guard)
 	}
 	kind, unsigned, ok := unrollCmpMods(cmp)
@@ -424,9 +424,9 @@ func loopTripCount(f *ori.Func, lf *LoopForest, l *Loop) (*loopTrip, int, string
 	bound := uint32(b.Imm)
 	iv := a.Reg
 	w := loopWords(iv)[0]
-	inc := defs.def[w]
-	if defs.count[w] != 1 {
-		return reject(14, "the induction variable %s is written %d times in the loop", iv, defs.count[w])
+	nInc, inc := loopWriters(l, w)
+	if nInc != 1 {
+		return reject(14, "the induction variable %s is written %d times in the loop", iv, nInc)
 	}
 	step, ok := unrollStep(inc, iv)
 	if !ok {
