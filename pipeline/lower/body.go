@@ -118,6 +118,10 @@ func (c *fn) labelBlock(name string) *ori.Block {
 
 // retarget points every block operand naming block from at block to.
 func (c *fn) retarget(from, to int32) {
+	if int(from) >= len(c.targeted) || !c.targeted[from] {
+		return
+	}
+	c.noteTargets([]ori.Operand{ori.BlockRef(int(to))})
 	for _, b := range c.order {
 		for _, in := range b.Insts {
 			for i := range in.Srcs {
@@ -126,6 +130,19 @@ func (c *fn) retarget(from, to int32) {
 				}
 			}
 		}
+	}
+}
+
+// noteTargets records the blocks that srcs names in c.targeted.
+func (c *fn) noteTargets(srcs []ori.Operand) {
+	for _, o := range srcs {
+		if o.Kind != ori.OpdBlock || o.Block < 0 {
+			continue
+		}
+		if int(o.Block) >= len(c.targeted) {
+			c.targeted = append(c.targeted, make([]bool, int(o.Block)+1-len(c.targeted))...)
+		}
+		c.targeted[o.Block] = true
 	}
 }
 
@@ -256,6 +273,7 @@ func (c *fn) emitRaw(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...o
 	in := ori.NewInst(op, mods...)
 	in.Dsts = dsts
 	in.Srcs = srcs
+	c.noteTargets(srcs)
 	if c.in != nil {
 		in.Line = c.in.Pos.Line
 	}
