@@ -359,10 +359,12 @@ func mpCoalesce(f *ori.Func) {
 	}
 	// Interference: y is live right after the definition of x. A phi
 	// result is defined after the whole phi group of its block.
-	// inter[x] lists the candidates that interfere with candidate x: a
+	// The interfering pairs are collected in one slice (both orders; a
 	// candidate has one definition, so a pair is entered at most twice
-	// (once at each one's definition), and the lists need no dedup.
-	inter := make([][]int32, len(cands))
+	// and needs no dedup) and then grouped by their first candidate:
+	// inter[interAt[x]:interAt[x+1]] are the candidates interfering
+	// with x. One slice instead of a list per candidate or a map.
+	var pairs [][2]int32
 	live := ori.Liveness(f)
 	// A walk of b can only find live right after an instruction a word
 	// that is live out of b or read in b. So each block is walked only
@@ -437,19 +439,34 @@ func mpCoalesce(f *ori.Func) {
 			for _, x := range defined {
 				for _, y := range rel {
 					if y != x && liveAfter(ori.VReg(cands[y].class, int(cands[y].n), 1)) {
-						inter[x] = append(inter[x], y)
-						inter[y] = append(inter[y], x)
+						pairs = append(pairs, [2]int32{x, y}, [2]int32{y, x})
 					}
 				}
 			}
 		})
 	}
-	// Union-find over the candidates, merging along phi operands.
-	parent := make([]int32, len(cands))
-	members := make([][]int32, len(cands))
+	interAt := make([]int32, len(cands)+1)
+	for _, p := range pairs {
+		interAt[p[0]+1]++
+	}
+	for i := range cands {
+		interAt[i+1] += interAt[i]
+	}
+	inter := make([]int32, len(pairs))
+	fill := append([]int32(nil), interAt[:len(cands)]...)
+	for _, p := range pairs {
+		inter[fill[p[0]]] = p[1]
+		fill[p[0]]++
+	}
+	// Union-find over the candidates, merging along phi operands. The
+	// members of a class form a ring through ring[] (merging two classes
+	// splices their rings), so no class needs a slice of its own.
+	parent := make([]int32, 2*len(cands))
+	ring := parent[len(cands):]
+	parent = parent[:len(cands)]
 	for i := range cands {
 		parent[i] = int32(i)
-		members[i] = []int32{int32(i)}
+		ring[i] = int32(i)
 	}
 	find := func(k int32) int32 {
 		for parent[k] != k {
@@ -460,14 +477,16 @@ func mpCoalesce(f *ori.Func) {
 	// interferes reports whether a member of class a interferes with a
 	// member of class b (the members of b are those whose root is b).
 	interferes := func(a, b int32) bool {
-		for _, x := range members[a] {
-			for _, y := range inter[x] {
+		for x := a; ; {
+			for _, y := range inter[interAt[x]:interAt[x+1]] {
 				if find(y) == b {
 					return true
 				}
 			}
+			if x = ring[x]; x == a {
+				return false
+			}
 		}
-		return false
 	}
 	merged := false
 	for _, b := range f.Blocks {
@@ -496,8 +515,7 @@ func mpCoalesce(f *ori.Func) {
 					a, c = c, a
 				}
 				parent[c] = a
-				members[a] = append(members[a], members[c]...)
-				members[c] = nil
+				ring[a], ring[c] = ring[c], ring[a]
 				merged = true
 			}
 		}
