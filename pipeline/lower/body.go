@@ -261,6 +261,20 @@ func (c *fn) instr(in *ptx.Instr) error {
 	return h(c, in)
 }
 
+// newInst returns a zeroed instruction from c's slab: one allocation
+// per run of instructions instead of one each (lowering makes most of
+// a compilation's instructions). The slab grows from 16 to 256, so a
+// small function leaves little of it unused.
+func (c *fn) newInst() *ori.Inst {
+	if len(c.instSlab) == 0 {
+		c.instSlabN = min(max(2*c.instSlabN, 16), 256)
+		c.instSlab = make([]ori.Inst, c.instSlabN)
+	}
+	in := &c.instSlab[0]
+	c.instSlab = c.instSlab[1:]
+	return in
+}
+
 // emit appends an instruction under the current PTX instruction's guard.
 func (c *fn) emit(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...ori.Operand) *ori.Inst {
 	in := c.emitRaw(op, mods, dsts, srcs...)
@@ -270,9 +284,8 @@ func (c *fn) emit(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...ori.
 
 // emitRaw appends an unguarded instruction.
 func (c *fn) emitRaw(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...ori.Operand) *ori.Inst {
-	in := ori.NewInst(op, mods...)
-	in.Dsts = dsts
-	in.Srcs = srcs
+	in := c.newInst()
+	*in = ori.Inst{Op: op, Mods: mods, Guard: ori.PT, Ctrl: ori.NoCtrl, Dsts: dsts, Srcs: srcs}
 	c.noteTargets(srcs)
 	if c.in != nil {
 		in.Line = c.in.Pos.Line

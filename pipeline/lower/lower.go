@@ -492,9 +492,12 @@ type fn struct {
 	// every label after an empty block, and scanning the whole body
 	// each time was quadratic in the size of large kernels).
 	targeted []bool
-	in       *ptx.Instr // instruction being lowered (for guards and lines)
-	guard    ori.Reg
-	gNot     bool
+	// instSlab and instSlabN: newInst's slab and its current size.
+	instSlab  []ori.Inst
+	instSlabN int
+	in        *ptx.Instr // instruction being lowered (for guards and lines)
+	guard     ori.Reg
+	gNot      bool
 	// slow, when set, takes the f64 division's slow path out of line
 	// (slowpath.go); nil keeps it inline.
 	slow *SlowPaths
