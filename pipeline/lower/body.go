@@ -118,6 +118,10 @@ func (c *fn) labelBlock(name string) *ori.Block {
 
 // retarget points every block operand naming block from at block to.
 func (c *fn) retarget(from, to int32) {
+	if int(from) >= len(c.targeted) || !c.targeted[from] {
+		return
+	}
+	c.noteTargets([]ori.Operand{ori.BlockRef(int(to))})
 	for _, b := range c.order {
 		for _, in := range b.Insts {
 			for i := range in.Srcs {
@@ -126,6 +130,19 @@ func (c *fn) retarget(from, to int32) {
 				}
 			}
 		}
+	}
+}
+
+// noteTargets records the blocks that srcs names in c.targeted.
+func (c *fn) noteTargets(srcs []ori.Operand) {
+	for _, o := range srcs {
+		if o.Kind != ori.OpdBlock || o.Block < 0 {
+			continue
+		}
+		if int(o.Block) >= len(c.targeted) {
+			c.targeted = append(c.targeted, make([]bool, int(o.Block)+1-len(c.targeted))...)
+		}
+		c.targeted[o.Block] = true
 	}
 }
 
@@ -244,6 +261,20 @@ func (c *fn) instr(in *ptx.Instr) error {
 	return h(c, in)
 }
 
+// newInst returns a zeroed instruction from c's slab: one allocation
+// per run of instructions instead of one each (lowering makes most of
+// a compilation's instructions). The slab grows from 16 to 256, so a
+// small function leaves little of it unused.
+func (c *fn) newInst() *ori.Inst {
+	if len(c.instSlab) == 0 {
+		c.instSlabN = min(max(2*c.instSlabN, 16), 256)
+		c.instSlab = make([]ori.Inst, c.instSlabN)
+	}
+	in := &c.instSlab[0]
+	c.instSlab = c.instSlab[1:]
+	return in
+}
+
 // emit appends an instruction under the current PTX instruction's guard.
 func (c *fn) emit(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...ori.Operand) *ori.Inst {
 	in := c.emitRaw(op, mods, dsts, srcs...)
@@ -253,9 +284,9 @@ func (c *fn) emit(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...ori.
 
 // emitRaw appends an unguarded instruction.
 func (c *fn) emitRaw(op ori.Opcode, mods []string, dsts []ori.Operand, srcs ...ori.Operand) *ori.Inst {
-	in := ori.NewInst(op, mods...)
-	in.Dsts = dsts
-	in.Srcs = srcs
+	in := c.newInst()
+	*in = ori.Inst{Op: op, Mods: mods, Guard: ori.PT, Ctrl: ori.NoCtrl, Dsts: dsts, Srcs: srcs}
+	c.noteTargets(srcs)
 	if c.in != nil {
 		in.Line = c.in.Pos.Line
 	}

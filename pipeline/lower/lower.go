@@ -487,9 +487,17 @@ type fn struct {
 	scopes []map[string]*preg
 	ranges []map[string]*rangeDecl
 	labels map[string]*ori.Block
-	in     *ptx.Instr // instruction being lowered (for guards and lines)
-	guard  ori.Reg
-	gNot   bool
+	// targeted[id] is set once an emitted instruction names block id:
+	// retarget scans the function only for such a block (it runs at
+	// every label after an empty block, and scanning the whole body
+	// each time was quadratic in the size of large kernels).
+	targeted []bool
+	// instSlab and instSlabN: newInst's slab and its current size.
+	instSlab  []ori.Inst
+	instSlabN int
+	in        *ptx.Instr // instruction being lowered (for guards and lines)
+	guard     ori.Reg
+	gNot      bool
 	// slow, when set, takes the f64 division's slow path out of line
 	// (slowpath.go); nil keeps it inline.
 	slow *SlowPaths

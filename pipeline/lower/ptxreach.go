@@ -25,6 +25,14 @@ type ptxFlow struct {
 	scope  []*ptx.Block
 	parent map[*ptx.Block]*ptx.Block
 	decls  map[*ptx.Block]func(string) bool
+	// mark and stamp are reachingDefs' visited set, kept across calls:
+	// statement i was visited in the current walk when mark[i] == stamp.
+	// A fresh table per query was quadratic in the function's size (the
+	// f64 operand ordering asks for every operand of every f64
+	// instruction), and stack is its work list.
+	mark  []uint32
+	stamp uint32
+	stack []int
 }
 
 // declScope returns the block whose declaration register name refers
@@ -194,15 +202,24 @@ func (c *fn) reachingDefs(use *ptx.Instr, name string) (defs []*ptx.Instr, compl
 	}
 	complete = true
 	v := g.declScope(u, name)
-	seen := make([]bool, len(g.stmts))
-	var stack []int
+	if len(g.mark) != len(g.stmts) {
+		g.mark, g.stamp = make([]uint32, len(g.stmts)), 0
+	}
+	g.stamp++
+	if g.stamp == 0 {
+		clear(g.mark)
+		g.stamp = 1
+	}
+	mark, stamp := g.mark, g.stamp
+	stack := g.stack[:0]
+	defer func() { g.stack = stack[:0] }()
 	push := func(i int) {
 		if i == 0 {
 			complete = false // the entry: nothing defined the register
 		}
 		for _, p := range g.preds[i] {
-			if !seen[p] {
-				seen[p] = true
+			if mark[p] != stamp {
+				mark[p] = stamp
 				stack = append(stack, p)
 			}
 		}

@@ -298,21 +298,47 @@ func mpSplitEdge(f *ori.Func, from, to *ori.Block, seq []*ori.Inst) error {
 	return nil
 }
 
+// index returns the position of k's entry in x.list, or -1.
+func (x *mpRegs) index(k mpKey) int32 {
+	if x.dslot(k) {
+		if d := x.dense[k.class]; int(k.n) < len(d) {
+			return d[k.n] - 1
+		}
+		return -1
+	}
+	if i, ok := x.other[k]; ok {
+		return i
+	}
+	return -1
+}
+
 // mpCoalesce merges non-interfering phi results and sources into one
 // register each (see the file comment).
 func mpCoalesce(f *ori.Func) {
 	regs, _ := mpScan(f, nil)
-	ok := func(r ori.Reg) bool {
-		x := regs.at(mpKeyOf(r))
-		return r.Virtual && x != nil && x.defs == 1 && !x.partial && !x.guarded
+	// cand[i] is the candidate number (plus one) of regs.list[i]: the
+	// candidate sets, union-find and interference below are slices
+	// indexed by candidate number, not maps keyed by register.
+	cand := make([]int32, len(regs.list))
+	candOf := func(r ori.Reg) int32 {
+		if i := regs.index(mpKeyOf(r)); i >= 0 {
+			return cand[i] - 1
+		}
+		return -1
 	}
 	// The candidates: phi results and register sources that qualify.
 	var cands []mpKey
-	isCand := map[mpKey]bool{}
 	add := func(r ori.Reg) {
-		if k := mpKeyOf(r); ok(r) && !isCand[k] {
-			isCand[k] = true
-			cands = append(cands, k)
+		if !r.Virtual {
+			return
+		}
+		i := regs.index(mpKeyOf(r))
+		if i < 0 || cand[i] != 0 {
+			return
+		}
+		if x := &regs.list[i]; x.defs == 1 && !x.partial && !x.guarded {
+			cands = append(cands, mpKeyOf(r))
+			cand[i] = int32(len(cands))
 		}
 	}
 	for _, b := range f.Blocks {
@@ -333,8 +359,12 @@ func mpCoalesce(f *ori.Func) {
 	}
 	// Interference: y is live right after the definition of x. A phi
 	// result is defined after the whole phi group of its block.
-	type pair struct{ a, b mpKey }
-	inter := map[pair]bool{}
+	// The interfering pairs are collected in one slice (both orders; a
+	// candidate has one definition, so a pair is entered at most twice
+	// and needs no dedup) and then grouped by their first candidate:
+	// inter[interAt[x]:interAt[x+1]] are the candidates interfering
+	// with x. One slice instead of a list per candidate or a map.
+	var pairs [][2]int32
 	live := ori.Liveness(f)
 	// A walk of b can only find live right after an instruction a word
 	// that is live out of b or read in b. So each block is walked only
@@ -343,12 +373,9 @@ func mpCoalesce(f *ori.Func) {
 	// candidate at every definition made this quadratic in the size of
 	// large kernels in SSA form. mention[i] is the block (plus one) that
 	// last named candidate i in an operand.
-	candIdx := make(map[mpKey]int32, len(cands))
-	for i, k := range cands {
-		candIdx[k] = int32(i)
-	}
 	mention := make([]int32, len(cands))
-	var rel []mpKey
+	var rel []int32
+	var defined []int32
 	for bi, b := range f.Blocks {
 		nPhi := 0
 		for nPhi < len(b.Insts) && b.Insts[nPhi].IsPhi() {
@@ -360,7 +387,7 @@ func mpCoalesce(f *ori.Func) {
 			if !r.Virtual {
 				return
 			}
-			if i, ok := candIdx[mpKeyOf(r)]; ok {
+			if i := candOf(r); i >= 0 {
 				mention[i] = stamp
 			}
 		}
@@ -372,7 +399,7 @@ func mpCoalesce(f *ori.Func) {
 				}
 			}
 			for _, o := range in.Dsts {
-				if o.Kind == ori.OpdReg && o.Reg.Virtual && isCand[mpKeyOf(o.Reg)] {
+				if o.Kind == ori.OpdReg && o.Reg.Virtual && candOf(o.Reg) >= 0 {
 					defines = true
 				}
 				if o.Kind == ori.OpdReg || o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank {
@@ -386,15 +413,15 @@ func mpCoalesce(f *ori.Func) {
 		rel = rel[:0]
 		for i, y := range cands {
 			if mention[i] == stamp || live.LiveOut(b, ori.VReg(y.class, int(y.n), 1)) {
-				rel = append(rel, y)
+				rel = append(rel, int32(i))
 			}
 		}
 		live.Walk(b, func(in *ori.Inst, liveAfter func(ori.Reg) bool, _ bool) {
-			var defined []mpKey
+			defined = defined[:0]
 			switch {
 			case in.IsPhi() && nPhi > 0 && in == b.Insts[nPhi-1]:
 				for _, p := range b.Insts[:nPhi] {
-					if k := mpKeyOf(p.Dsts[0].Reg); isCand[k] {
+					if k := candOf(p.Dsts[0].Reg); k >= 0 {
 						defined = append(defined, k)
 					}
 				}
@@ -402,43 +429,64 @@ func mpCoalesce(f *ori.Func) {
 				return
 			default:
 				for _, o := range in.Dsts {
-					if o.Kind == ori.OpdReg && o.Reg.Virtual && isCand[mpKeyOf(o.Reg)] {
-						defined = append(defined, mpKeyOf(o.Reg))
+					if o.Kind == ori.OpdReg && o.Reg.Virtual {
+						if k := candOf(o.Reg); k >= 0 {
+							defined = append(defined, k)
+						}
 					}
 				}
 			}
 			for _, x := range defined {
 				for _, y := range rel {
-					if y != x && liveAfter(ori.VReg(y.class, int(y.n), 1)) {
-						inter[pair{x, y}], inter[pair{y, x}] = true, true
+					if y != x && liveAfter(ori.VReg(cands[y].class, int(cands[y].n), 1)) {
+						pairs = append(pairs, [2]int32{x, y}, [2]int32{y, x})
 					}
 				}
 			}
 		})
 	}
-	// Union-find over the candidates, merging along phi operands.
-	parent := map[mpKey]mpKey{}
-	members := map[mpKey][]mpKey{}
-	for _, k := range cands {
-		parent[k] = k
-		members[k] = []mpKey{k}
+	interAt := make([]int32, len(cands)+1)
+	for _, p := range pairs {
+		interAt[p[0]+1]++
 	}
-	var find func(k mpKey) mpKey
-	find = func(k mpKey) mpKey {
+	for i := range cands {
+		interAt[i+1] += interAt[i]
+	}
+	inter := make([]int32, len(pairs))
+	fill := append([]int32(nil), interAt[:len(cands)]...)
+	for _, p := range pairs {
+		inter[fill[p[0]]] = p[1]
+		fill[p[0]]++
+	}
+	// Union-find over the candidates, merging along phi operands. The
+	// members of a class form a ring through ring[] (merging two classes
+	// splices their rings), so no class needs a slice of its own.
+	parent := make([]int32, 2*len(cands))
+	ring := parent[len(cands):]
+	parent = parent[:len(cands)]
+	for i := range cands {
+		parent[i] = int32(i)
+		ring[i] = int32(i)
+	}
+	find := func(k int32) int32 {
 		for parent[k] != k {
 			k = parent[k]
 		}
 		return k
 	}
-	interferes := func(a, b mpKey) bool {
-		for _, x := range members[a] {
-			for _, y := range members[b] {
-				if inter[pair{x, y}] {
+	// interferes reports whether a member of class a interferes with a
+	// member of class b (the members of b are those whose root is b).
+	interferes := func(a, b int32) bool {
+		for x := a; ; {
+			for _, y := range inter[interAt[x]:interAt[x+1]] {
+				if find(y) == b {
 					return true
 				}
 			}
+			if x = ring[x]; x == a {
+				return false
+			}
 		}
-		return false
 	}
 	merged := false
 	for _, b := range f.Blocks {
@@ -446,25 +494,28 @@ func mpCoalesce(f *ori.Func) {
 			if !in.IsPhi() {
 				break
 			}
-			d := mpKeyOf(in.Dsts[0].Reg)
-			if !isCand[d] {
+			d := candOf(in.Dsts[0].Reg)
+			if d < 0 {
 				continue
 			}
 			for j := 0; j < len(in.Srcs); j += 2 {
 				o := in.Srcs[j]
-				if o.Kind != ori.OpdReg || o.Not || o.Neg || o.Abs || !isCand[mpKeyOf(o.Reg)] || o.Reg.Class != in.Dsts[0].Reg.Class {
+				if o.Kind != ori.OpdReg || o.Not || o.Neg || o.Abs || o.Reg.Class != in.Dsts[0].Reg.Class {
 					continue
 				}
-				a, c := find(d), find(mpKeyOf(o.Reg))
+				s := candOf(o.Reg)
+				if s < 0 {
+					continue
+				}
+				a, c := find(d), find(s)
 				if a == c || interferes(a, c) {
 					continue
 				}
-				if c.n < a.n {
+				if cands[c].n < cands[a].n {
 					a, c = c, a
 				}
 				parent[c] = a
-				members[a] = append(members[a], members[c]...)
-				delete(members, c)
+				ring[a], ring[c] = ring[c], ring[a]
 				merged = true
 			}
 		}
@@ -476,8 +527,8 @@ func mpCoalesce(f *ori.Func) {
 		if !r.Virtual {
 			return
 		}
-		if k := mpKeyOf(*r); isCand[k] {
-			r.N = find(k).n
+		if k := candOf(*r); k >= 0 {
+			r.N = cands[find(k)].n
 		}
 	}
 	for _, b := range f.Blocks {

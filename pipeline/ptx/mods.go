@@ -263,19 +263,7 @@ func (c *checker) modRules(in *Instr, types []string) bool {
 		c.d.errorf(in.OpPos, format, args...)
 		return false
 	}
-	// has returns the first modifier of the space-separated list that in
-	// carries (split by hand: an iterator per question was most of the
-	// rules' time, and the lists are the tables' single-spaced strings).
-	has := func(list string) string {
-		for list != "" {
-			m, rest, _ := strings.Cut(list, " ")
-			if m != "" && in.HasMod(m) {
-				return m
-			}
-			list = rest
-		}
-		return ""
-	}
+	has := func(list string) string { return firstMod(in, list) }
 	flt, integer := isFloatType(t), isIntType(t)
 	if in.Op != "cvt" && in.Op != "set" && in.Op != "slct" {
 		if m := has(gFloatRnd + " .ftz .approx .full"); m != "" && !flt && t != "" {
@@ -484,6 +472,39 @@ var atomTypes = map[string]string{
 	".max": ".u32 .s32 .u64 .s64 .f16 .f16x2 .bf16 .bf16x2",
 }
 
+// firstMod returns the first modifier of the space-separated list that
+// in carries, or "". It looks in's few modifiers (one to three, mostly)
+// up in the list rather than each word of the list up in in: splitting
+// the lists at every question was most of the rules' time.
+func firstMod(in *Instr, list string) string {
+	best, m := -1, ""
+	for _, x := range in.Mods {
+		if i := wordIndex(list, x); i >= 0 && (best < 0 || i < best) {
+			best, m = i, x
+		}
+	}
+	return m
+}
+
+// wordIndex returns the position of w as a whole word of the
+// space-separated list, or -1.
+func wordIndex(list, w string) int {
+	if w == "" || strings.IndexByte(w, ' ') >= 0 {
+		return -1
+	}
+	for off := 0; ; {
+		j := strings.Index(list[off:], w)
+		if j < 0 {
+			return -1
+		}
+		j += off
+		if (j == 0 || list[j-1] == ' ') && (j+len(w) == len(list) || list[j+len(w)] == ' ') {
+			return j
+		}
+		off = j + 1
+	}
+}
+
 // inList reports whether m is one of the space-separated words of list.
 func inList(list, m string) bool {
 	for w := range strings.FieldsSeq(list) {
@@ -615,19 +636,7 @@ func (c *checker) failAt(in *Instr, format string, args ...any) bool {
 // memRules: the combinations of ld/st modifiers ptxas refuses.
 func (c *checker) memRules(in *Instr) bool {
 	name := opName(in)
-	// has returns the first modifier of the space-separated list that in
-	// carries (split by hand: an iterator per question was most of the
-	// rules' time, and the lists are the tables' single-spaced strings).
-	has := func(list string) string {
-		for list != "" {
-			m, rest, _ := strings.Cut(list, " ")
-			if m != "" && in.HasMod(m) {
-				return m
-			}
-			list = rest
-		}
-		return ""
-	}
+	has := func(list string) string { return firstMod(in, list) }
 	if in.HasMod(".nc") && !in.HasMod(".global") {
 		return c.failAt(in, "%s: .nc requires the .global state space", name)
 	}
