@@ -337,16 +337,24 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	// of this pass's cost on the large corpus files, and the result is the
 	// same code with the same numbers (registers and IDs come from the
 	// same counters, see urTrial).
+	//
+	// A trial's pressure is TrialPressure's, uncached: the state it
+	// checks is most often undone or changed by the next pass before
+	// anyone asks again, so hashing it for the cache is wasted, and
+	// keeping its answer would evict the one for the unconverted code.
+	// A trial that fails answers no pressure: only the first trial's
+	// caller reads the pressure of the unconverted code (MaxPressure,
+	// asked for there and only when it is read).
 	var cur *urTrial
 	trial := func() (bool, ori.Pressure) {
 		if len(st.set) == 0 {
-			return false, ori.MaxPressure(f)
+			return false, ori.Pressure{}
 		}
 		t := st.rewrite(width)
-		p := ori.MaxPressure(f)
+		p := ori.TrialPressure(f)
 		if p.UR > urBudget || p.UP > upBudget {
 			t.undo(f)
-			return false, ori.MaxPressure(f)
+			return false, ori.Pressure{}
 		}
 		cur = t
 		return true, p
@@ -357,6 +365,9 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	}
 	shrink(!addsOK)
 	ok, p := trial()
+	if !ok && !addsOK {
+		p = ori.MaxPressure(f)
+	}
 	// Decision: the instruction count gives way to occupancy. When more
 	// R words are live at once than full occupancy allows, take ptxas's
 	// full conversion unless it needs more: every value in the uniform
