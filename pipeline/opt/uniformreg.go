@@ -359,6 +359,12 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 		cur = t
 		return true, p
 	}
+	if len(st.set) == 0 {
+		// No candidate: neither trial would convert anything, and the
+		// pressure of the code as it is decides nothing (most of the
+		// small functions of the corpus end here).
+		return false, nil
+	}
 	all := make(map[cmReg]bool, len(st.set))
 	for k := range st.set {
 		all[k] = true
