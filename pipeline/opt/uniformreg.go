@@ -371,7 +371,19 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	}
 	shrink(!addsOK)
 	ok, p := trial()
+	// shrunk says all is already shrink(false)'s set.
+	shrunk := false
 	if !ok && !addsOK {
+		// Without a converted cheap set, only the full conversion can
+		// still happen: when no candidate survives it, the pressure of
+		// the code as it is decides nothing.
+		cheap := st.set
+		st.set = all
+		shrink(false)
+		if len(st.set) == 0 {
+			return false, nil
+		}
+		st.set, shrunk = cheap, true
 		p = ori.MaxPressure(f)
 	}
 	// Decision: the instruction count gives way to occupancy. When more
@@ -389,7 +401,9 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			cur.undo(f)
 		}
 		st.set = all
-		shrink(false)
+		if !shrunk {
+			shrink(false)
+		}
 		ok2, p2 := trial()
 		if ok2 && p2.R <= p.R {
 			ok = true
