@@ -311,6 +311,13 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			width[k] = wd
 		}
 	}
+	if len(st.set) == 0 {
+		// No candidate (most of the small functions of the corpus):
+		// neither trial would convert anything, dropDiverged would have
+		// nothing to drop, and the pressure of the code as it is decides
+		// nothing.
+		return false, nil
+	}
 	dropDiverged(f, u, st.set, reconv)
 	// Decision: drop candidates in register order. usesOK is not monotone
 	// (an instruction may read one uniform source, so dropping one of two
@@ -360,9 +367,7 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 		return true, p
 	}
 	if len(st.set) == 0 {
-		// No candidate: neither trial would convert anything, and the
-		// pressure of the code as it is decides nothing (most of the
-		// small functions of the corpus end here).
+		// dropDiverged left no candidate.
 		return false, nil
 	}
 	all := make(map[cmReg]bool, len(st.set))
