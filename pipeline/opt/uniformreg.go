@@ -288,13 +288,20 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	if callsBlockUniform(f, m) {
 		return false, nil
 	}
-	u := analyzeUniformity(f)
 	st := &urState{f: f, set: map[cmReg]bool{}}
 	st.index()
-	width := map[cmReg]int{}
+	// The candidates are first the registers whose every definition has
+	// a uniform form, and only then those the uniformity analysis does
+	// not find divergent: a function without any of the first kind
+	// skips the analysis.
+	type cand struct {
+		k  cmReg
+		wd int
+	}
+	var cands []cand
 	for i, k := range st.regs {
 		ds := st.defs[i]
-		if len(ds) == 0 || k.class != ori.ClassR && k.class != ori.ClassP || u.divReg.has(k) {
+		if len(ds) == 0 || k.class != ori.ClassR && k.class != ori.ClassP {
 			continue
 		}
 		ok, wd := true, 0
@@ -307,15 +314,24 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			}
 		}
 		if ok && wd <= 2 {
-			st.set[k] = true
-			width[k] = wd
+			cands = append(cands, cand{k, wd})
+		}
+	}
+	if len(cands) == 0 {
+		return false, nil
+	}
+	u := analyzeUniformity(f)
+	width := map[cmReg]int{}
+	for _, c := range cands {
+		if !u.divReg.has(c.k) {
+			st.set[c.k] = true
+			width[c.k] = c.wd
 		}
 	}
 	if len(st.set) == 0 {
-		// No candidate (most of the small functions of the corpus):
-		// neither trial would convert anything, dropDiverged would have
-		// nothing to drop, and the pressure of the code as it is decides
-		// nothing.
+		// No candidate: neither trial would convert anything,
+		// dropDiverged would have nothing to drop, and the pressure of
+		// the code as it is decides nothing.
 		return false, nil
 	}
 	dropDiverged(f, u, st.set, reconv)
