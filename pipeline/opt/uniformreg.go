@@ -288,13 +288,20 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	if callsBlockUniform(f, m) {
 		return false, nil
 	}
-	u := analyzeUniformity(f)
 	st := &urState{f: f, set: map[cmReg]bool{}}
 	st.index()
-	width := map[cmReg]int{}
+	// The candidates are first the registers whose every definition has
+	// a uniform form, and only then those the uniformity analysis does
+	// not find divergent: a function without any of the first kind
+	// skips the analysis.
+	type cand struct {
+		k  cmReg
+		wd int
+	}
+	var cands []cand
 	for i, k := range st.regs {
 		ds := st.defs[i]
-		if len(ds) == 0 || k.class != ori.ClassR && k.class != ori.ClassP || u.divReg.has(k) {
+		if len(ds) == 0 || k.class != ori.ClassR && k.class != ori.ClassP {
 			continue
 		}
 		ok, wd := true, 0
@@ -307,9 +314,25 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			}
 		}
 		if ok && wd <= 2 {
-			st.set[k] = true
-			width[k] = wd
+			cands = append(cands, cand{k, wd})
 		}
+	}
+	if len(cands) == 0 {
+		return false, nil
+	}
+	u := analyzeUniformity(f)
+	width := map[cmReg]int{}
+	for _, c := range cands {
+		if !u.divReg.has(c.k) {
+			st.set[c.k] = true
+			width[c.k] = c.wd
+		}
+	}
+	if len(st.set) == 0 {
+		// No candidate: neither trial would convert anything,
+		// dropDiverged would have nothing to drop, and the pressure of
+		// the code as it is decides nothing.
+		return false, nil
 	}
 	dropDiverged(f, u, st.set, reconv)
 	// Decision: drop candidates in register order. usesOK is not monotone
@@ -337,19 +360,31 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	// of this pass's cost on the large corpus files, and the result is the
 	// same code with the same numbers (registers and IDs come from the
 	// same counters, see urTrial).
+	//
+	// A trial's pressure is TrialPressure's, uncached: the state it
+	// checks is most often undone or changed by the next pass before
+	// anyone asks again, so hashing it for the cache is wasted, and
+	// keeping its answer would evict the one for the unconverted code.
+	// A trial that fails answers no pressure: only the first trial's
+	// caller reads the pressure of the unconverted code (MaxPressure,
+	// asked for there and only when it is read).
 	var cur *urTrial
 	trial := func() (bool, ori.Pressure) {
 		if len(st.set) == 0 {
-			return false, ori.MaxPressure(f)
+			return false, ori.Pressure{}
 		}
 		t := st.rewrite(width)
-		p := ori.MaxPressure(f)
+		p := ori.TrialPressure(f)
 		if p.UR > urBudget || p.UP > upBudget {
 			t.undo(f)
-			return false, ori.MaxPressure(f)
+			return false, ori.Pressure{}
 		}
 		cur = t
 		return true, p
+	}
+	if len(st.set) == 0 {
+		// dropDiverged left no candidate.
+		return false, nil
 	}
 	all := make(map[cmReg]bool, len(st.set))
 	for k := range st.set {
@@ -357,6 +392,21 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 	}
 	shrink(!addsOK)
 	ok, p := trial()
+	// shrunk says all is already shrink(false)'s set.
+	shrunk := false
+	if !ok && !addsOK {
+		// Without a converted cheap set, only the full conversion can
+		// still happen: when no candidate survives it, the pressure of
+		// the code as it is decides nothing.
+		cheap := st.set
+		st.set = all
+		shrink(false)
+		if len(st.set) == 0 {
+			return false, nil
+		}
+		st.set, shrunk = cheap, true
+		p = ori.MaxPressure(f)
+	}
 	// Decision: the instruction count gives way to occupancy. When more
 	// R words are live at once than full occupancy allows, take ptxas's
 	// full conversion unless it needs more: every value in the uniform
@@ -372,7 +422,9 @@ func convertToUniform(f *ori.Func, m *ori.Module, sites *Sites, arch int, addsOK
 			cur.undo(f)
 		}
 		st.set = all
-		shrink(false)
+		if !shrunk {
+			shrink(false)
+		}
 		ok2, p2 := trial()
 		if ok2 && p2.R <= p.R {
 			ok = true

@@ -16,7 +16,8 @@
 //     whole-seen callee's allocated code writes (clobbers.go);
 //   - the analyses passes share, kept with the function while they stay
 //     true: dominator trees until ComputeCFG changes an edge (dom.go),
-//     liveness and the register pressure (MaxPressure) while the code's
+//     liveness and the register pressure (MaxPressure; TrialPressure
+//     for throwaway states skips the cache) while the code's
 //     Fingerprint and edges stay the same (livesets.go, liveness.go),
 //     the CFG generation that tells other CFG analyses whether the
 //     edges changed (CFGGeneration), and per-pass fixed-point memos that let an

@@ -109,6 +109,14 @@ func MaxPressure(f *Func) Pressure {
 	return p
 }
 
+// TrialPressure computes the register pressure of f as MaxPressure
+// does, without its cache: it neither hashes the code nor replaces the
+// kept answer. It is for a trial rewrite that is checked once and then
+// mostly undone (the uniform-register conversion): the fingerprint of a
+// state that is never asked about again is wasted work, and storing its
+// answer would evict the one for the code the function returns to.
+func TrialPressure(f *Func) Pressure { return maxPressure(f) }
+
 // pressureUse is an instruction's words for maxPressure:
 // defs[dAt:dAt+nd] and uses[uAt:uAt+nu] (two arenas, not two slices per
 // instruction).

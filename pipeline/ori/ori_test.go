@@ -247,6 +247,48 @@ BB1:
 	}
 }
 
+// TestTrialPressure checks that TrialPressure answers as MaxPressure
+// does and leaves the kept answer alone: after a trial edit is undone,
+// MaxPressure hands out the answer for the code as it was.
+func TestTrialPressure(t *testing.T) {
+	f, err := ParseFunc("p.ori", []byte(fn(`BB0:
+	#1 MOV %r0 = 0x1 ;
+	#2 MOV %r1 = 0x2 ;
+	#3 IADD3 %r2 = %r0, %r1, RZ ;
+	#4 ISETP.EQ.AND %p0, PT = %r2, RZ, PT ;
+	#5 @%p0 EXIT ;
+BB1:
+	#6 EXIT ;
+`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := MaxPressure(f)
+	fp := f.cache.pressFP
+	if before.R != 2 || before.P != 1 {
+		t.Fatalf("pressure %+v, want R 2, P 1", before)
+	}
+	// The trial: #3 reads RZ for %r0, so %r0 is never read and is not
+	// live beside %r1: one R word at a time.
+	in := f.Blocks[0].Insts[2]
+	old := in.Srcs[0]
+	in.Srcs[0] = R(RZ)
+	got := TrialPressure(f)
+	if got.R != 1 || got.P != 1 {
+		t.Fatalf("trial pressure %+v, want R 1, P 1", got)
+	}
+	if want := maxPressure(f); got != want {
+		t.Fatalf("trial pressure %+v, maxPressure %+v", got, want)
+	}
+	if !f.cache.pressOK || f.cache.pressFP != fp || f.cache.press != before {
+		t.Fatalf("TrialPressure changed the kept answer: ok %v, fingerprint %x (was %x), %+v", f.cache.pressOK, f.cache.pressFP, fp, f.cache.press)
+	}
+	in.Srcs[0] = old
+	if p := MaxPressure(f); p != before {
+		t.Fatalf("after the undo: pressure %+v, want %+v", p, before)
+	}
+}
+
 func TestHashSeesEveryChange(t *testing.T) {
 	f, err := ParseFunc("k.ori", []byte(sampleFunc))
 	if err != nil {
