@@ -1060,10 +1060,6 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 	if !ok || len(res) == 0 {
 		return nil, 0
 	}
-	srcs, ok := cmReadWords(in)
-	if !ok {
-		return nil, 0
-	}
 	d := a.at.at(in).b
 	var u *ori.Block
 	for _, w := range res {
@@ -1080,6 +1076,13 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 		}
 	}
 	if u == nil || u == d || !a.dom.Dominates(d, u) || a.onCycleAvoiding(u, d) {
+		return nil, 0
+	}
+	// The source words are gathered only now: most instructions fail a
+	// check above, and gathering them for every instruction of every
+	// round was a third of this function.
+	srcs, ok := cmReadWords(in)
+	if !ok {
 		return nil, 0
 	}
 	p := -1
