@@ -120,8 +120,6 @@ func (w cmWord) reg() ori.Reg {
 	return ori.Reg{Class: w.class, Virtual: true, N: w.n, Off: w.w, Words: 1}
 }
 
-// cmReads calls fn for every register in reads: the guard, register
-// sources and address bases (zero registers included).
 // virtualReads counts the reads of each virtual register in f (the
 // instruction-selection folds use it: a value read once can be folded
 // into its reader and its definition deleted).
@@ -177,17 +175,24 @@ func (x *regReads) of(k cmReg) int {
 	return x.other[k]
 }
 
+// cmReads calls fn for every register in reads: the guard, register
+// sources and address bases (zero registers included).
+//
+// The operands are reached by index, not copied by range: an Operand is
+// over 80 bytes, and a dozen passes call cmReads for every instruction,
+// some of them on every round.
 func cmReads(in *ori.Inst, fn func(r ori.Reg)) {
 	fn(in.Guard)
-	for _, o := range in.Srcs {
-		switch {
-		case o.Kind == ori.OpdReg:
-			fn(o.Reg)
-		case (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase:
+	srcs := in.Srcs
+	for i := range srcs {
+		o := &srcs[i]
+		if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
 			fn(o.Reg)
 		}
 	}
-	for _, o := range in.Dsts {
+	dsts := in.Dsts
+	for i := range dsts {
+		o := &dsts[i]
 		if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
 			fn(o.Reg)
 		}
