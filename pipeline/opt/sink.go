@@ -1173,6 +1173,11 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 		if err := f.ComputeCFG(); err != nil {
 			return moved, err
 		}
+		if len(f.Blocks) < 2 {
+			// An instruction only ever sinks into another block than its
+			// own (sinkTarget): a one-block function needs no analysis.
+			break
+		}
 		// The walk order is fixed at the start of the round: blocks in
 		// layout order, each bottom-up.
 		walk = walk[:0]
