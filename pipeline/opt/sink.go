@@ -120,20 +120,19 @@ func (w cmWord) reg() ori.Reg {
 	return ori.Reg{Class: w.class, Virtual: true, N: w.n, Off: w.w, Words: 1}
 }
 
-// cmReads calls fn for every register in reads: the guard, register
-// sources and address bases (zero registers included).
 // virtualReads counts the reads of each virtual register in f (the
 // instruction-selection folds use it: a value read once can be folded
 // into its reader and its definition deleted).
 func virtualReads(f *ori.Func) *regReads {
 	reads := &regReads{limit: 4*f.NumInsts() + 1024}
+	var buf [16]ori.Reg
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			cmReads(in, func(r ori.Reg) {
+			for _, r := range cmAppendReads(buf[:0], in) {
 				if r.Virtual {
 					reads.add(cmRegOf(r))
 				}
-			})
+			}
 		}
 	}
 	return reads
@@ -177,21 +176,52 @@ func (x *regReads) of(k cmReg) int {
 	return x.other[k]
 }
 
+// cmReads calls fn for every register in reads: the guard, register
+// sources and address bases (zero registers included).
+//
+// The operands are reached by index, not copied by range: an Operand is
+// over 80 bytes, and a dozen passes call cmReads for every instruction,
+// some of them on every round.
 func cmReads(in *ori.Inst, fn func(r ori.Reg)) {
 	fn(in.Guard)
-	for _, o := range in.Srcs {
-		switch {
-		case o.Kind == ori.OpdReg:
-			fn(o.Reg)
-		case (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase:
+	srcs := in.Srcs
+	for i := range srcs {
+		o := &srcs[i]
+		if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
 			fn(o.Reg)
 		}
 	}
-	for _, o := range in.Dsts {
+	dsts := in.Dsts
+	for i := range dsts {
+		o := &dsts[i]
 		if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
 			fn(o.Reg)
 		}
 	}
+}
+
+// cmAppendReads appends to out the registers cmReads would pass to its
+// function, in the same order. The analyses that run over every
+// instruction of a function on every round (newCMAnalysis, virtualReads,
+// cmAppendReadWords) loop over the result directly instead of paying a
+// closure call per register (TestCMAppendReads checks the two agree).
+func cmAppendReads(out []ori.Reg, in *ori.Inst) []ori.Reg {
+	out = append(out, in.Guard)
+	srcs := in.Srcs
+	for i := range srcs {
+		o := &srcs[i]
+		if o.Kind == ori.OpdReg || (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+			out = append(out, o.Reg)
+		}
+	}
+	dsts := in.Dsts
+	for i := range dsts {
+		o := &dsts[i]
+		if (o.Kind == ori.OpdMem || o.Kind == ori.OpdCBank) && o.HasBase {
+			out = append(out, o.Reg)
+		}
+	}
+	return out
 }
 
 // cmWrites reports whether in writes (guarded or not) a word of w's
@@ -527,6 +557,7 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 		}
 	}
 	var seen []cmWord // the words the current instruction reads, once each
+	var regs []ori.Reg
 	n := 0
 	for bi, b := range f.Blocks {
 		a.bpos[b] = bi
@@ -546,9 +577,10 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 				}
 			} else {
 				seen = seen[:0]
-				cmReads(in, func(r ori.Reg) {
+				regs = cmAppendReads(regs[:0], in)
+				for _, r := range regs {
 					if !r.Virtual {
-						return
+						continue
 					}
 				word:
 					for w := 0; w < int(r.Words); w++ {
@@ -562,7 +594,7 @@ func newCMAnalysis(f *ori.Func, d cmDoms) *cmAnalysis {
 						e := a.word(k)
 						e.uses = a.add(e.uses, in)
 					}
-				})
+				}
 			}
 			for _, o := range in.Dsts {
 				if o.Kind == ori.OpdReg && o.Reg.Virtual {
@@ -1003,7 +1035,8 @@ func cmReadWords(in *ori.Inst) ([]cmWord, bool) {
 
 func cmAppendReadWords(out []cmWord, in *ori.Inst) ([]cmWord, bool) {
 	ok := true
-	cmReads(in, func(r ori.Reg) {
+	var buf [16]ori.Reg
+	for _, r := range cmAppendReads(buf[:0], in) {
 		switch {
 		case r.IsZero():
 		case !r.Virtual:
@@ -1020,7 +1053,7 @@ func cmAppendReadWords(out []cmWord, in *ori.Inst) ([]cmWord, bool) {
 				out = append(out, k)
 			}
 		}
-	})
+	}
 	return out, ok
 }
 
@@ -1060,10 +1093,6 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 	if !ok || len(res) == 0 {
 		return nil, 0
 	}
-	srcs, ok := cmReadWords(in)
-	if !ok {
-		return nil, 0
-	}
 	d := a.at.at(in).b
 	var u *ori.Block
 	for _, w := range res {
@@ -1080,6 +1109,13 @@ func (a *cmAnalysis) sinkTarget(in *ori.Inst) (*ori.Block, int) {
 		}
 	}
 	if u == nil || u == d || !a.dom.Dominates(d, u) || a.onCycleAvoiding(u, d) {
+		return nil, 0
+	}
+	// The source words are gathered only now: most instructions fail a
+	// check above, and gathering them for every instruction of every
+	// round was a third of this function.
+	srcs, ok := cmReadWords(in)
+	if !ok {
 		return nil, 0
 	}
 	p := -1
@@ -1136,6 +1172,11 @@ func sinkCode(f *ori.Func, sites *Sites) (int, error) {
 	for round := 0; round < cmMaxRounds; round++ {
 		if err := f.ComputeCFG(); err != nil {
 			return moved, err
+		}
+		if len(f.Blocks) < 2 {
+			// An instruction only ever sinks into another block than its
+			// own (sinkTarget): a one-block function needs no analysis.
+			break
 		}
 		// The walk order is fixed at the start of the round: blocks in
 		// layout order, each bottom-up.
