@@ -64,17 +64,9 @@ func cpAsyncLDGSTS(c *fn, in *ptx.Instr) error {
 		c.emit(ori.OpDEPBAR, []string{"LE"}, nil, ori.Imm(0), ori.Imm(min(n, 63)))
 		return nil
 	}
-	dst, err := c.address(in.Args[0], ".shared")
+	dst, src, size, err := c.cpOperands(in) // mem.go
 	if err != nil {
 		return err
-	}
-	src, err := c.address(in.Args[1], ".global")
-	if err != nil {
-		return err
-	}
-	size, ok := in.Args[2].Int()
-	if !ok || size != 4 && size != 8 && size != 16 {
-		return c.l.errorf(in.Args[2].Pos, "cp.async copies 4, 8 or 16 bytes")
 	}
 	if in.HasMod(".cg") && size != 16 {
 		return c.l.errorf(in.Args[2].Pos, "cp.async.cg copies 16 bytes")

@@ -52,17 +52,9 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 	if in.HasMod(".bulk") || len(in.Args) < 3 {
 		return c.l.unsupported(in.OpPos, "cp%s", strings.Join(in.Mods, ""))
 	}
-	dst, err := c.address(in.Args[0], ".shared")
+	dst, src, size, err := c.cpOperands(in)
 	if err != nil {
 		return err
-	}
-	src, err := c.address(in.Args[1], ".global")
-	if err != nil {
-		return err
-	}
-	size, ok := in.Args[2].Int()
-	if !ok || size != 4 && size != 8 && size != 16 {
-		return c.l.errorf(in.Args[2].Pos, "cp.async copies 4, 8 or 16 bytes")
 	}
 	srcSize := size
 	if len(in.Args) > 3 {
@@ -98,6 +90,22 @@ func lowerCp(c *fn, in *ptx.Instr) error {
 		c.emit(ori.OpSTS, nil, nil, a, ori.R(r))
 	}
 	return nil
+}
+
+// cpOperands returns cp.async's shared destination, global source and
+// copy size (4, 8 or 16 bytes), the operands both lowerings read alike.
+func (c *fn) cpOperands(in *ptx.Instr) (dst, src memRef, size int64, err error) {
+	if dst, err = c.address(in.Args[0], ".shared"); err != nil {
+		return
+	}
+	if src, err = c.address(in.Args[1], ".global"); err != nil {
+		return
+	}
+	size, ok := in.Args[2].Int()
+	if !ok || size != 4 && size != 8 && size != 16 {
+		err = c.l.errorf(in.Args[2].Pos, "cp.async copies 4, 8 or 16 bytes")
+	}
+	return
 }
 
 // cpAsyncDynamic lowers cp.async whose fourth operand is a register:

@@ -182,27 +182,9 @@ func (sc *pressureScratch) crossFirst(per [][]pressureUse, phiUses []map[int32][
 			}
 		}
 	}
-	nc, first := 0, true
-	for i, c := range perm {
-		if c != 0 {
-			if nc != i {
-				first = false
-			}
-			nc++
-		}
-	}
-	if first {
+	nc, same := crossingFirst(perm)
+	if same {
 		return nc
-	}
-	next, local := int32(0), int32(nc)
-	for i, c := range perm {
-		if c != 0 {
-			perm[i] = next
-			next++
-		} else {
-			perm[i] = local
-			local++
-		}
 	}
 	keys := reuse(&sc.keys, n)
 	for i, k := range x.keys {

@@ -500,27 +500,9 @@ func (l *LiveSets) crossFirst(sc *solveScratch) int {
 			}
 		}
 	}
-	nc, first := 0, true // first: the crossing words are already 0..nc-1
-	for i, c := range perm {
-		if c != 0 {
-			if nc != i {
-				first = false
-			}
-			nc++
-		}
-	}
-	if first {
+	nc, same := crossingFirst(perm)
+	if same {
 		return nc
-	}
-	next, local := int32(0), int32(nc)
-	for i, c := range perm {
-		if c != 0 {
-			perm[i] = next
-			next++
-		} else {
-			perm[i] = local
-			local++
-		}
 	}
 	keys := reuse(&sc.keys, n)
 	for i, k := range l.keys {
@@ -537,6 +519,36 @@ func (l *LiveSets) crossFirst(sc *solveScratch) int {
 		l.phiArena[i].word = perm[l.phiArena[i].word]
 	}
 	return nc
+}
+
+// crossingFirst numbers the words perm marks (nonzero) 0..nc-1 and the
+// others nc.., each group in its order, writing each word's new number
+// into perm, and returns nc. When the marked words are already 0..nc-1
+// it writes nothing and reports the numbering unchanged (same).
+func crossingFirst(perm []int32) (nc int, same bool) {
+	same = true
+	for i, c := range perm {
+		if c != 0 {
+			if nc != i {
+				same = false
+			}
+			nc++
+		}
+	}
+	if same {
+		return nc, true
+	}
+	next, local := int32(0), int32(nc)
+	for i, c := range perm {
+		if c != 0 {
+			perm[i] = next
+			next++
+		} else {
+			perm[i] = local
+			local++
+		}
+	}
+	return nc, false
 }
 
 // blockGraph is the CFG by block index: each block's successors (once
