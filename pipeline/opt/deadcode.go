@@ -95,7 +95,7 @@ var LiveDead = Pass{
 		if at {
 			return false, nil
 		}
-		removed, narrowed, err := deadCode(f, nil, keepLoads)
+		removed, narrowed, err := deadCodeKeeping(f, nil, keepLoads, &fp)
 		if err != nil {
 			return removed+narrowed > 0, err
 		}
@@ -148,6 +148,14 @@ func DeadCode(f *ori.Func) (removed, narrowed int, err error) { return deadCode(
 // deadCode is DeadCode asking s before each removal or narrowing;
 // keepLoads keeps every load (DisableDeadLoadElim).
 func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int, err error) {
+	return deadCodeKeeping(f, sites, keepLoads, nil)
+}
+
+// deadCodeKeeping is deadCode; when keep is set and the run changes
+// nothing, its strong liveness becomes the function's ordinary liveness
+// (ori.LiveSets.AsLiveness, with *keep the Fingerprint or 0, set to the
+// Fingerprint) instead of being released.
+func deadCodeKeeping(f *ori.Func, sites *Sites, keepLoads bool, keep *uint64) (removed, narrowed int, err error) {
 	ess := essential
 	if keepLoads {
 		ess = essentialKeepingLoads
@@ -219,6 +227,12 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 				b.Insts[i] = nil
 			}
 			b.Insts = kept
+		}
+		if keep != nil && n == 0 && narrowed == 0 && !sites.limited() {
+			// Nothing dead: every instruction was needed, and the
+			// strong sets are the ordinary liveness of this code.
+			*keep = live.AsLiveness(*keep)
+			return 0, 0, nil
 		}
 		live.Release() // its memory serves the function's next liveness
 		removed += n

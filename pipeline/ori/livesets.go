@@ -323,6 +323,35 @@ func (l *LiveSets) Release() {
 	*l = LiveSets{f: f, consumed: true}
 }
 
+// AsLiveness makes strong live sets l the ordinary liveness of its
+// function, handed out by Liveness while the code stays as it is; the
+// caller must have found every instruction needed in a walk of every
+// block (dead-code elimination that found nothing to remove or narrow)
+// and must not use or Release l afterwards. Then the strong sets are the
+// ordinary ones: they are a fixed point of the ordinary equations, so
+// they hold the least one, and the strong transfer never reads more than
+// the ordinary one. Dead-code runs that find nothing are a third of all
+// runs, and a pass after them often asks for liveness of the same code.
+// fp is the function's Fingerprint (0: computed here); AsLiveness
+// returns it.
+func (l *LiveSets) AsLiveness(fp uint64) uint64 {
+	f := l.f
+	if fp == 0 {
+		fp = Fingerprint(f)
+	}
+	l.essential = nil // every instruction needed, as in computeLive(f, nil)
+	c := &f.cache
+	edges := c.liveScratch[:0]
+	for _, b := range f.Blocks {
+		edges = append(edges, b)
+		edges = append(edges, b.Succs...)
+		edges = append(edges, nil)
+	}
+	c.live, c.liveFP, c.liveKeys = l, fp, len(l.keys)
+	c.liveEdges, c.liveScratch = edges, c.liveEdges
+	return fp
+}
+
 // newLiveSets starts the live sets of f: the block positions, nothing
 // indexed or solved yet.
 func newLiveSets(f *Func, essential func(*Inst) bool) *LiveSets {
