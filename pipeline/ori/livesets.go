@@ -65,6 +65,9 @@ type LiveSets struct {
 	walkCur   bitset
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
+	// adopted: strong sets made the ordinary liveness (AsLiveness),
+	// whose memory the next strong liveness takes back.
+	adopted bool
 	// nc is how many words can be live across a block boundary (see
 	// crossFirst): they are numbered 0..nc-1, and the block sets (in,
 	// out, the phi reads) hold only them.
@@ -229,6 +232,18 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	// fresh from the allocator costs page faults on first touch.
 	m := f.cache.spare
 	f.cache.spare = nil
+	if a := f.cache.live; m == nil && essential != nil && a != nil && a.adopted && !a.consumed {
+		// Strong sets that a dead-code run made the cached ordinary
+		// liveness (AsLiveness) kept their memory from the spare. Only
+		// dead-code elimination computes strong liveness, at the start
+		// of its run, when no pass is using the cached sets: their
+		// memory serves this one.
+		f.cache.live = nil
+		a.essential = essential
+		a.Release()
+		m = f.cache.spare
+		f.cache.spare = nil
+	}
 	if m == nil {
 		m = &liveMem{}
 	}
@@ -340,6 +355,7 @@ func (l *LiveSets) AsLiveness(fp uint64) uint64 {
 		fp = Fingerprint(f)
 	}
 	l.essential = nil // every instruction needed, as in computeLive(f, nil)
+	l.adopted = true
 	c := &f.cache
 	edges := c.liveScratch[:0]
 	for _, b := range f.Blocks {
