@@ -94,7 +94,8 @@ var CopyProp = Pass{
 		if err := f.ComputeCFG(); err != nil {
 			return false, err
 		}
-		return copyProp(f, c.Sites, c.Bool("CopyPropConstantBank")), nil
+		changed, _ := copyProp(f, c.Sites, c.Bool("CopyPropConstantBank"))
+		return changed, nil
 	},
 }
 
@@ -393,6 +394,9 @@ type copyProblem struct {
 	// defBuf[defOff[g]:defOff[g+1]] are the ids instruction g (in layout
 	// order; block bi's first is instBase[bi]) writes.
 	defBuf, defOff, instBase []int32
+	// unsettled: a rewrite may let a second run rewrite more (see
+	// copyProp's settled result).
+	unsettled bool
 }
 
 // defIDs returns the ids of the numbered words in writes (unnumbered
@@ -464,8 +468,18 @@ type cpBlock struct {
 }
 
 // copyProp runs one round of global copy propagation over f (whose CFG
-// must be current) and reports whether it rewrote any operand.
-func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
+// must be current) and reports whether it rewrote any operand, and
+// whether a second run right after it would rewrite nothing (settled).
+//
+// A run settles f when it rewrote no operand of an instruction that
+// makes copies (MOV, UMOV, PLOP3, IADD3, UIADD3) and chased no chain of
+// copies to its bound: rewriting uses changes no write, so the copies
+// and where they are available stay as they were, and every use left
+// with an available copy is one this run declined for reasons (operand
+// slot, modifiers, an IADD3's special slot, constant banks) that its own
+// rewrites only made stricter. GeneralOptimize then skips the run that
+// would only confirm it.
+func copyProp(f *ori.Func, s *Sites, cbank bool) (changed, settled bool) {
 	// The word numbering, the copies, the available sets and the other
 	// tables are kept between runs (cpScratch): every GeneralOptimize
 	// round of every phase runs this over the whole function.
@@ -550,7 +564,7 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 	}
 	n := len(p.entries)
 	if n == 0 || nb == 0 {
-		return false
+		return false, true
 	}
 	// The layout index of a block, found by its ID (IDs are small and
 	// dense: Func.NewBlock counts up), or in a map for IDs out of range.
@@ -744,7 +758,6 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			}
 		}
 	}
-	changed := false
 	for i, b := range f.Blocks {
 		if !reach[i] {
 			continue
@@ -754,14 +767,28 @@ func copyProp(f *ori.Func, s *Sites, cbank bool) bool {
 			if s == nil { // no closure per instruction
 				if p.rewriteUses(ins, cur) {
 					changed = true
+					if makesCopies(ins.Op) {
+						p.unsettled = true
+					}
 				}
 			} else if s.Try(f, ins, "propagate copies into the sources", func() bool { return p.rewriteUses(ins, cur) }) {
 				changed = true
+				p.unsettled = true // not claimed under a site limit
 			}
 			p.step(cur, i, j)
 		}
 	}
-	return changed
+	return changed, !p.unsettled
+}
+
+// makesCopies reports the opcodes appendCopyCandidates may take copies
+// from.
+func makesCopies(op ori.Opcode) bool {
+	switch op {
+	case ori.OpMOV, ori.OpUMOV, ori.OpPLOP3, ori.OpIADD3, ori.OpUIADD3:
+		return true
+	}
+	return false
 }
 
 // dropUnread removes the copies whose destination no instruction reads
@@ -948,7 +975,12 @@ func hasCBank(in *ori.Inst, skip int) bool {
 // consecutive words of one register.
 func (p *copyProblem) regSubst(r ori.Reg, avail cpSet) (ori.Reg, bool) {
 	changed := false
-	for step := 0; step < 8; step++ {
+	for step := 0; ; step++ {
+		if step == 8 {
+			// The bound cut the chain: a second run may chase it on.
+			p.unsettled = true
+			break
+		}
 		var nr ori.Reg
 		ok := true
 		for i := 0; i < int(r.Words) && ok; i++ {

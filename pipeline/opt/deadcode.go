@@ -95,7 +95,7 @@ var LiveDead = Pass{
 		if at {
 			return false, nil
 		}
-		removed, narrowed, err := deadCode(f, nil, keepLoads)
+		removed, narrowed, err := deadCodeKeeping(f, nil, keepLoads, &fp)
 		if err != nil {
 			return removed+narrowed > 0, err
 		}
@@ -148,6 +148,14 @@ func DeadCode(f *ori.Func) (removed, narrowed int, err error) { return deadCode(
 // deadCode is DeadCode asking s before each removal or narrowing;
 // keepLoads keeps every load (DisableDeadLoadElim).
 func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int, err error) {
+	return deadCodeKeeping(f, sites, keepLoads, nil)
+}
+
+// deadCodeKeeping is deadCode; when keep is set and the run changes
+// nothing, its strong liveness becomes the function's ordinary liveness
+// (ori.LiveSets.AsLiveness, with *keep the Fingerprint or 0, set to the
+// Fingerprint) instead of being released.
+func deadCodeKeeping(f *ori.Func, sites *Sites, keepLoads bool, keep *uint64) (removed, narrowed int, err error) {
 	ess := essential
 	if keepLoads {
 		ess = essentialKeepingLoads
@@ -158,9 +166,11 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 		}
 		live := ori.StrongLiveness(f, ess)
 		n := 0
-		// One set of dead instructions and one list of dead results
-		// serve every block (emptied after each), and one callback.
-		dead := map[*ori.Inst]bool{}
+		// One list of dead instructions and one of dead results serve
+		// every block (emptied after each), and one callback. The walk
+		// visits a block's instructions last to first, so deadList is in
+		// reverse program order and the sweep below matches it from its
+		// end: no set of instructions to hash into.
 		var deadList []*ori.Inst
 		type slot struct {
 			in *ori.Inst
@@ -169,7 +179,6 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 		var narrow []slot
 		visit := func(in *ori.Inst, liveAfter func(ori.Reg) bool, needed bool) {
 			if !needed {
-				dead[in] = true
 				deadList = append(deadList, in)
 				return
 			}
@@ -184,9 +193,6 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 			}
 		}
 		for _, b := range f.Blocks {
-			for _, in := range deadList {
-				delete(dead, in)
-			}
 			deadList, narrow = deadList[:0], narrow[:0]
 			// Each block is edited only after its own walk, so the words
 			// the liveness indexed still describe the blocks it walks.
@@ -198,21 +204,35 @@ func deadCode(f *ori.Func, sites *Sites, keepLoads bool) (removed, narrowed int,
 				s.in.Dsts[s.i].Reg = zeroReg(s.in.Dsts[s.i].Reg.Class)
 				narrowed++
 			}
-			if len(dead) == 0 {
+			if len(deadList) == 0 {
 				continue
 			}
 			kept := b.Insts[:0]
+			next := len(deadList) - 1 // the next dead instruction in program order
 			for _, in := range b.Insts {
-				if !dead[in] || !sites.Allow(f, in.ID, "delete a dead instruction") {
+				isDead := next >= 0 && deadList[next] == in
+				if isDead {
+					next--
+				}
+				if !isDead || !sites.Allow(f, in.ID, "delete a dead instruction") {
 					kept = append(kept, in)
 					continue
 				}
 				n++
 			}
+			if next >= 0 {
+				panic(fmt.Sprintf("opt: dead-code walk of %s BB%d did not visit in reverse order", f.Name, b.ID))
+			}
 			for i := len(kept); i < len(b.Insts); i++ {
 				b.Insts[i] = nil
 			}
 			b.Insts = kept
+		}
+		if keep != nil && n == 0 && narrowed == 0 && !sites.limited() {
+			// Nothing dead: every instruction was needed, and the
+			// strong sets are the ordinary liveness of this code.
+			*keep = live.AsLiveness(*keep)
+			return 0, 0, nil
 		}
 		live.Release() // its memory serves the function's next liveness
 		removed += n

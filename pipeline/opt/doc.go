@@ -84,7 +84,8 @@ func (c *Context) Bool(name string) bool { return c.knobSet().Bool(name) }
 // fixed point when the code has not changed since (ori.Func.AtFixedPoint):
 // LiveDead and GeneralOptimize do, except under a site limit or record.
 // Inside one GeneralOptimize run, a sub-pass whose last run changed
-// nothing is skipped until another sub-pass changes the function.
+// nothing (or, for copy propagation, left nothing for a second run) is
+// skipped until another sub-pass changes the function.
 type Pass struct {
 	// Run transforms one function. It reports whether it changed it.
 	Run func(f *ori.Func, c *Context) (bool, error)

@@ -76,14 +76,19 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 	// copy propagation alone) to run. Under a site limit every
 	// sub-pass runs, so that the proposals are numbered as before.
 	//
-	// step counts sub-pass slots in order; clean[i] is the step of
-	// sub-pass i's last run that changed nothing (0: none), and
-	// lastChange the step of the last run that changed something.
+	// step counts sub-pass slots in order, two apart; clean[i] is the
+	// step of sub-pass i's last run that changed nothing (0: none), or
+	// one past the step of a run that changed something and left
+	// nothing for a second run of the same sub-pass (copy propagation's
+	// settled result: the code after it is what a run changing nothing
+	// would have left), and lastChange the step of the last run that
+	// changed something.
 	var clean [5]int
 	step, lastChange := 0, 0
 	check := CheckBundleSkips.Load()
+	settled := false // set by the copy-propagation run
 	sub := func(i int, run func() bool) bool {
-		step++
+		step += 2
 		if s == nil && clean[i] > lastChange {
 			if !check {
 				clean[i] = step
@@ -96,6 +101,9 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 			}
 		} else if run() {
 			lastChange = step
+			if settled {
+				clean[i] = step + 1
+			}
 			return true
 		}
 		clean[i] = step
@@ -106,7 +114,12 @@ func generalOptimize(f *ori.Func, c *Context) (bool, error) {
 		if err := f.ComputeCFG(); err != nil {
 			return changed, err
 		}
-		c1 := sub(0, func() bool { return copyProp(f, s, cbank) })
+		c1 := sub(0, func() bool {
+			var ch bool
+			ch, settled = copyProp(f, s, cbank)
+			return ch
+		})
+		settled = false
 		c2 := sub(1, func() bool { return constFold(f, s) })
 		// The floating-point folds share one table of known MOVs
 		// (built at the first lookup; fpFold drops it when it changes

@@ -419,3 +419,44 @@ func TestGeneralOptimizeChangesKernels(t *testing.T) {
 	}
 	t.Logf("the bundle changed %d functions", changedFuncs)
 }
+
+// TestCopyPropSettled: a copy-propagation run that rewrote only
+// instructions making no copies says a second run would change nothing
+// (and one does not); a run that rewrote a MOV's source, which makes a
+// new copy for the next run, does not say so.
+func TestCopyPropSettled(t *testing.T) {
+	cases := []struct {
+		name, body  string
+		wantSettled bool
+	}{
+		{"uses only", `	#1 S2R %r2 = SR_TID.X ;
+	#2 MOV %r1 = %r2 ;
+	#3 MOV %r4 = 0x7 ;
+	#4 IMAD %r6 = %r1, %r4, %r1 ;
+	#5 STS [%r1], %r6 ;
+	#6 EXIT ;
+`, true},
+		{"a MOV's source", `	#1 S2R %r2 = SR_TID.X ;
+	#2 MOV %r1 = %r2 ;
+	#3 MOV %r5 = %r1 ;
+	#4 STS [%r5], %r5 ;
+	#5 EXIT ;
+`, false},
+	}
+	for _, c := range cases {
+		f, err := ori.ParseFunc("k.ori", []byte(goFunc("BB0:\n"+c.body)))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if err := f.ComputeCFG(); err != nil {
+			t.Fatal(err)
+		}
+		changed, settled := copyProp(f, nil, true)
+		if !changed || settled != c.wantSettled {
+			t.Errorf("%s: changed %v settled %v, want true %v", c.name, changed, settled, c.wantSettled)
+		}
+		if again, _ := copyProp(f, nil, true); settled && again {
+			t.Errorf("%s: a second run after a settled one changed\n%s", c.name, f)
+		}
+	}
+}

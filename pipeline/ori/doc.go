@@ -23,7 +23,9 @@
 //     edges changed (CFGGeneration), and per-pass fixed-point memos that let an
 //     idempotent pass skip code it already settled (fingerprint.go);
 //     strong live sets their owner releases (LiveSets.Release) lend their
-//     memory to the function's next liveness, and the analyses whose
+//     memory to the function's next liveness; strong sets under which
+//     every instruction is needed are the ordinary liveness and can be
+//     handed to Liveness instead (LiveSets.AsLiveness), and the analyses whose
 //     tables do not outlive them (MaxPressure, UndefinedReads) reuse
 //     them from a pool. Both liveness solves number first the words some
 //     block reads before writing them (or a phi reads): only those can be

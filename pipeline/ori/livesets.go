@@ -65,6 +65,9 @@ type LiveSets struct {
 	walkCur   bitset
 	// consumed is set by Recompute, which hands l's index to its result.
 	consumed bool
+	// adopted: strong sets made the ordinary liveness (AsLiveness),
+	// whose memory the next strong liveness takes back.
+	adopted bool
 	// nc is how many words can be live across a block boundary (see
 	// crossFirst): they are numbered 0..nc-1, and the block sets (in,
 	// out, the phi reads) hold only them.
@@ -229,6 +232,18 @@ func computeLive(f *Func, essential func(*Inst) bool) *LiveSets {
 	// fresh from the allocator costs page faults on first touch.
 	m := f.cache.spare
 	f.cache.spare = nil
+	if a := f.cache.live; m == nil && essential != nil && a != nil && a.adopted && !a.consumed {
+		// Strong sets that a dead-code run made the cached ordinary
+		// liveness (AsLiveness) kept their memory from the spare. Only
+		// dead-code elimination computes strong liveness, at the start
+		// of its run, when no pass is using the cached sets: their
+		// memory serves this one.
+		f.cache.live = nil
+		a.essential = essential
+		a.Release()
+		m = f.cache.spare
+		f.cache.spare = nil
+	}
 	if m == nil {
 		m = &liveMem{}
 	}
@@ -321,6 +336,36 @@ func (l *LiveSets) Release() {
 		f.cache.spare = m
 	}
 	*l = LiveSets{f: f, consumed: true}
+}
+
+// AsLiveness makes strong live sets l the ordinary liveness of its
+// function, handed out by Liveness while the code stays as it is; the
+// caller must have found every instruction needed in a walk of every
+// block (dead-code elimination that found nothing to remove or narrow)
+// and must not use or Release l afterwards. Then the strong sets are the
+// ordinary ones: they are a fixed point of the ordinary equations, so
+// they hold the least one, and the strong transfer never reads more than
+// the ordinary one. Dead-code runs that find nothing are a third of all
+// runs, and a pass after them often asks for liveness of the same code.
+// fp is the function's Fingerprint (0: computed here); AsLiveness
+// returns it.
+func (l *LiveSets) AsLiveness(fp uint64) uint64 {
+	f := l.f
+	if fp == 0 {
+		fp = Fingerprint(f)
+	}
+	l.essential = nil // every instruction needed, as in computeLive(f, nil)
+	l.adopted = true
+	c := &f.cache
+	edges := c.liveScratch[:0]
+	for _, b := range f.Blocks {
+		edges = append(edges, b)
+		edges = append(edges, b.Succs...)
+		edges = append(edges, nil)
+	}
+	c.live, c.liveFP, c.liveKeys = l, fp, len(l.keys)
+	c.liveEdges, c.liveScratch = edges, c.liveEdges
+	return fp
 }
 
 // newLiveSets starts the live sets of f: the block positions, nothing

@@ -311,3 +311,79 @@ func BenchmarkComputeLive(b *testing.B) {
 		computeLive(f, nil)
 	}
 }
+
+// TestLiveSetsAsLiveness: strong sets under which every instruction is
+// needed become the ordinary liveness Liveness hands out, with the
+// ordinary sets and ordinary walks (an unread instruction is needed),
+// until the code changes.
+func TestLiveSetsAsLiveness(t *testing.T) {
+	src := fn(`BB0:
+	#1 S2R %r0 = SR_TID.X ;
+	#2 MOV %r9 = 0x3 ;
+	#3 MOV %r8 = 0x4 ;
+	#4 ISETP.LT.AND %p1, PT = %r0, 0x8, PT ;
+	#5 @%p1 BRA BB2 ;
+BB1:
+	#6 IADD3 %r8 = %r8, 0x1, RZ ;
+BB2:
+	#7 MOV.PHI %r2 = %r0, BB0, %r2, BB2, %r0, BB1 ;
+	#8 IADD3 %r3 = %r2, %r8, RZ ;
+	#9 ISETP.LT.AND %p0, PT = %r3, 0x40, PT ;
+	#10 @%p0 BRA BB2 ;
+BB3:
+	#11 STS [%r3], %r9 ;
+	#12 EXIT ;
+`)
+	f, err := ParseFunc("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ParseFunc("k.ori", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []*Func{f, g} {
+		if err := h.ComputeCFG(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ess := func(in *Inst) bool { return in.Op.Flags()&(FStore|FBranch|FExit) != 0 }
+	s := StrongLiveness(f, ess)
+	for _, b := range f.Blocks {
+		s.WalkUnchanged(b, func(in *Inst, _ func(Reg) bool, needed bool) {
+			if !needed {
+				t.Fatalf("#%d is not needed: the fixture must have nothing dead", in.ID)
+			}
+		})
+	}
+	if fp := s.AsLiveness(0); fp != Fingerprint(f) {
+		t.Fatalf("AsLiveness returned fingerprint %#x, want %#x", fp, Fingerprint(f))
+	}
+	l := Liveness(f)
+	if l != s {
+		t.Fatal("Liveness computed the sets again instead of handing out the adopted ones")
+	}
+	want := computeLive(g, nil)
+	for i, b := range f.Blocks {
+		gb := g.Blocks[i]
+		if got, w := fmt.Sprint(l.LiveInWords(b), l.LiveOutWords(b)), fmt.Sprint(want.LiveInWords(gb), want.LiveOutWords(gb)); got != w {
+			t.Errorf("BB%d: adopted sets %s, ordinary liveness %s", b.ID, got, w)
+		}
+	}
+	// An unread instruction added to a block: an ordinary walk calls it
+	// needed (a strong one would not).
+	b := f.Blocks[3]
+	dead := NewInst(OpIADD3)
+	dead.ID = f.NewID()
+	dead.Dsts = []Operand{R(f.NewVReg(ClassR, 1))}
+	dead.Srcs = []Operand{R(VReg(ClassR, 3, 1)), Imm(1), R(RZ)}
+	b.Insts = append([]*Inst{dead}, b.Insts...)
+	l.Walk(b, func(in *Inst, _ func(Reg) bool, needed bool) {
+		if in == dead && !needed {
+			t.Error("a walk of the adopted sets treats an unread instruction as not needed")
+		}
+	})
+	if Liveness(f) == l {
+		t.Error("Liveness handed out the adopted sets after the code changed")
+	}
+}
