@@ -72,30 +72,7 @@ func BenchmarkCompileLarge(b *testing.B) {
 //
 //	go test ./pipeline -run '^$' -bench CompileCorpus20K -benchtime 3x -cpuprofile cpu.out
 func BenchmarkCompileCorpus20K(b *testing.B) {
-	shared := testenv.Shared(b)
-	type input struct {
-		file string
-		src  []byte
-	}
-	var inputs []input
-	err := filepath.WalkDir(filepath.Join(shared, "corpus"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ptx") {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() < 20<<10 {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, input{p, src})
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	inputs := corpusFiles(b, 20<<10)
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
@@ -147,30 +124,7 @@ func BenchmarkCompileFile(b *testing.B) {
 //
 //	go test ./pipeline -run '^$' -bench FrontCorpus -benchmem -cpuprofile cpu.out
 func BenchmarkFrontCorpus(b *testing.B) {
-	shared := testenv.Shared(b)
-	type input struct {
-		file string
-		src  []byte
-	}
-	var inputs []input
-	err := filepath.WalkDir(filepath.Join(shared, "corpus"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ptx") {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() < 2<<10 {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, input{p, src})
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	inputs := corpusFiles(b, 2<<10)
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
@@ -181,4 +135,34 @@ func BenchmarkFrontCorpus(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(len(inputs)), "files")
+}
+
+// benchInput is one corpus file, read before the timer starts.
+type benchInput struct {
+	file string
+	src  []byte
+}
+
+// corpusFiles reads every corpus file of at least minSize bytes.
+func corpusFiles(b *testing.B, minSize int64) []benchInput {
+	var inputs []benchInput
+	err := filepath.WalkDir(filepath.Join(testenv.Shared(b), "corpus"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ptx") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() < minSize {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, benchInput{p, src})
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return inputs
 }
